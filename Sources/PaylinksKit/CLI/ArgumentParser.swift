@@ -1,0 +1,147 @@
+/// Turns a command line into an ``Invocation``: a pure function of its arguments.
+///
+/// The syntax it accepts:
+/// - `paylinks COMMAND [OPTION...]`, where COMMAND is `init`, `price-points`, `purchase`
+///   or `cancel`; `paylinks help [COMMAND]`; `paylinks --help`; `paylinks --version`.
+/// - An option's value follows it as the next argument (`--sku starter_pack_001`) or
+///   after an equals sign (`--sku=starter_pack_001`). A separate value may not start
+///   with `--`; use the `=` form for such a value.
+/// - `-h` or `--help` anywhere before `--` asks for the subcommand's help, whatever else
+///   the line holds.
+/// - Each option may be given once; `--json` and `--format` set the same thing and count
+///   as one option.
+/// - `--` ends the options; the subcommands take no other arguments, so anything after
+///   it is reported.
+public enum ArgumentParser {
+    /// Parses `arguments`, the first of which is the program's name and is ignored.
+    public static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
+        let words = Array(arguments.dropFirst())
+        guard let first = words.first else {
+            throw .usage("no command given; try 'paylinks purchase --sku starter_pack_001'", command: nil)
+        }
+        switch first {
+        case "-h", "--help":
+            return .help(nil)
+        case "--version", "-V":
+            return .version
+        case "help":
+            return try parseHelp(Array(words.dropFirst()))
+        default:
+            break
+        }
+        guard let command = Command(rawValue: first) else {
+            if first.hasPrefix("-") {
+                throw .usage(
+                    "'\(OptionSpec.sanitized(first))' must follow a command, as in 'paylinks purchase \(OptionSpec.sanitized(first))'",
+                    command: nil)
+            }
+            throw .usage(unknownCommandMessage(first), command: nil)
+        }
+        let rest = Array(words.dropFirst())
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            return .help(command)
+        }
+        return .run(command, try parseOptions(rest, for: command))
+    }
+
+    private static func parseHelp(_ words: [String]) throws(CLIError) -> Invocation {
+        guard let topic = words.first else { return .help(nil) }
+        guard let command = Command(rawValue: topic) else {
+            throw .usage(unknownCommandMessage(topic), command: nil)
+        }
+        if words.count > 1 {
+            throw .usage("'help' takes one command, not '\(OptionSpec.sanitized(words[1]))'", command: nil)
+        }
+        return .help(command)
+    }
+
+    private static func unknownCommandMessage(_ word: String) -> String {
+        let names = Command.allCases.map(\.rawValue) + ["help"]
+        let hint = Suggestion.closest(to: word, among: names).map { "; did you mean '\($0)'?" }
+            ?? "; commands: " + names.joined(separator: ", ")
+        return "unknown command '\(OptionSpec.sanitized(word))'\(hint)"
+    }
+
+    private static func parseOptions(_ words: [String], for command: Command) throws(CLIError) -> RunOptions {
+        var options = RunOptions()
+        var seenGroups: [String: String] = [:]
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "--" {
+                if index < words.count {
+                    throw .usage(
+                        "\(command.rawValue) takes no arguments, but '\(OptionSpec.sanitized(words[index]))' follows '--'",
+                        command: command)
+                }
+                break
+            }
+            guard word.hasPrefix("--") else {
+                throw .usage(unexpectedArgumentMessage(word, command: command), command: command)
+            }
+            let (name, inlineValue) = split(word)
+            let spec = try lookUp(name, for: command)
+            if let earlier = seenGroups[spec.group] {
+                let what = earlier == spec.name ? "\(spec.name) is given twice" : "\(spec.name) and \(earlier) are both given"
+                throw .usage("\(what); give it once", command: command)
+            }
+            seenGroups[spec.group] = spec.name
+            let value: String
+            if spec.placeholder == nil {
+                guard inlineValue == nil else { throw .usage("\(spec.name) takes no value", command: command) }
+                value = ""
+            } else if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < words.count, !words[index].hasPrefix("--") else {
+                    throw .usage(
+                        "\(spec.name) needs a value, as in '\(spec.name) \(spec.placeholder ?? "VALUE")'",
+                        command: command)
+                }
+                value = words[index]
+                index += 1
+            }
+            do {
+                try spec.apply(value, to: &options)
+            } catch {
+                throw .usage(error.message, command: command)
+            }
+        }
+        if command == .purchase || command == .cancel, options.sku == nil {
+            throw .usage(
+                "\(command.rawValue) needs --sku, as in 'paylinks \(command.rawValue) --sku starter_pack_001'",
+                command: command)
+        }
+        return options
+    }
+
+    /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).
+    private static func split(_ word: String) -> (String, String?) {
+        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    private static func lookUp(_ name: String, for command: Command) throws(CLIError) -> OptionSpec {
+        let accepted = OptionSpec.options(for: command)
+        if let spec = accepted.first(where: { $0.name == name }) { return spec }
+        if let other = OptionSpec.all.first(where: { $0.name == name }) {
+            let owners = other.commands.map(\.rawValue).joined(separator: " and ")
+            throw .usage("\(name) is not an option of \(command.rawValue); it belongs to \(owners)", command: command)
+        }
+        let hint = Suggestion.closest(to: name, among: accepted.map(\.name) + ["--help"]).map { "; did you mean '\($0)'?" }
+            ?? ""
+        throw .usage("unknown option '\(OptionSpec.sanitized(name))' for \(command.rawValue)\(hint)", command: command)
+    }
+
+    private static func unexpectedArgumentMessage(_ word: String, command: Command) -> String {
+        let shown = OptionSpec.sanitized(word)
+        if word.hasPrefix("-") {
+            return "unknown option '\(shown)' for \(command.rawValue); options start with '--'"
+        }
+        if command == .purchase || command == .cancel {
+            return "unexpected argument '\(shown)'; give the offer as '--sku \(shown)'"
+        }
+        return "\(command.rawValue) takes no arguments, but got '\(shown)'"
+    }
+}

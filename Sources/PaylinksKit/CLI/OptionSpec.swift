@@ -1,0 +1,184 @@
+/// One command-line option: its spelling, its help, the subcommands that take it, and
+/// how its value lands in ``RunOptions``.
+///
+/// The parser and the help both read ``OptionSpec/all``, so what the help shows is
+/// exactly what the parser accepts.
+public struct OptionSpec: Sendable {
+    /// The option as typed: `--sku`.
+    public let name: String
+    /// The value's placeholder in help (`SKU`); nil for a flag that takes no value.
+    public let placeholder: String?
+    /// What the option does, in one line.
+    public let summary: String
+    /// The default or accepted values, as help shows them.
+    public let defaultText: String?
+    /// The subcommands that accept it.
+    public let commands: [Command]
+    /// Options that set the same thing share a group; giving a group twice is an error.
+    public let group: String
+    fileprivate let apply: @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
+
+    fileprivate init(
+        _ name: String, _ placeholder: String?, _ summary: String, default defaultText: String? = nil,
+        commands: [Command] = Command.allCases, group: String? = nil,
+        apply: @escaping @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
+    ) {
+        self.name = name
+        self.placeholder = placeholder
+        self.summary = summary
+        self.defaultText = defaultText
+        self.commands = commands
+        self.group = group ?? name
+        self.apply = apply
+    }
+
+    /// Sets the option's value in `options`.
+    func apply(_ value: String, to options: inout RunOptions) throws(UsageProblem) {
+        try apply(&options, value)
+    }
+
+    /// Every option, in the order help lists them.
+    public static let all: [OptionSpec] = [
+        OptionSpec(
+            "--sku", "SKU", "The offer to check out (required), such as starter_pack_001.",
+            commands: [.purchase, .cancel]
+        ) { options, value throws(UsageProblem) in
+            options.sku = try text(value, option: "--sku", allowEmpty: false)
+        },
+        OptionSpec("--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: "cust_98765") {
+            options, value throws(UsageProblem) in
+            options.customerId = try text(value, option: "--customer-id", allowEmpty: true)
+        },
+        OptionSpec(
+            "--country", "CODE",
+            "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.", default: "US"
+        ) { options, value throws(UsageProblem) in
+            options.country = try country(value)
+        },
+        OptionSpec(
+            "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
+            default: "sandbox (or production)"
+        ) { options, value throws(UsageProblem) in
+            options.environment = try text(value, option: "--environment", allowEmpty: true)
+        },
+        OptionSpec(
+            "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
+            default: "pk_sandbox_paylinks_demo"
+        ) { options, value throws(UsageProblem) in
+            options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
+        },
+        OptionSpec(
+            "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.", default: "Visa",
+            commands: [.purchase, .cancel]
+        ) { options, value throws(UsageProblem) in
+            options.paymentMethod = try text(value, option: "--payment-method", allowEmpty: false)
+        },
+        OptionSpec(
+            "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
+            default: "$PAYLINKS_FIXTURES, else built in"
+        ) { options, value throws(UsageProblem) in
+            options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
+        },
+        OptionSpec("--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random") {
+            options, value throws(UsageProblem) in
+            options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
+        },
+        OptionSpec(
+            "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time"
+        ) { options, value throws(UsageProblem) in
+            options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
+        },
+        OptionSpec(
+            "--format", "FORMAT", "text: a block per callback; json: one JSON object per line.",
+            default: "text (or json)", group: "format"
+        ) { options, value throws(UsageProblem) in
+            guard let format = OutputFormat(rawValue: value) else {
+                throw UsageProblem(
+                    "--format takes text or json, not '\(sanitized(value))'",
+                    suggestion: Suggestion.closest(to: value, among: OutputFormat.allCases.map(\.rawValue)))
+            }
+            options.format = format
+        },
+        OptionSpec("--json", nil, "Shorthand for --format json.", group: "format") { options, _ in
+            options.format = .json
+        },
+    ]
+
+    /// The last second of the year 9999, the latest `--now` paylinks can show as a date.
+    static let maximumTimestamp = 253_402_300_799
+
+    /// The options a subcommand accepts.
+    public static func options(for command: Command) -> [OptionSpec] {
+        all.filter { $0.commands.contains(command) }
+    }
+
+    // MARK: Value checks
+
+    private static func text(_ value: String, option: String, allowEmpty: Bool) throws(UsageProblem) -> String {
+        if value.isEmpty && !allowEmpty {
+            throw UsageProblem("\(option) needs a value that is not empty")
+        }
+        if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw UsageProblem(
+                "\(option) contains the control character U+\(hex(bad.value)); remove it from the value")
+        }
+        if value.unicodeScalars.contains("\u{FFFD}") {
+            throw UsageProblem("\(option) is not valid UTF-8; pass the value as UTF-8 text")
+        }
+        return value
+    }
+
+    private static func number<Value: FixedWidthInteger>(
+        _ value: String, option: String, as: Value.Type, in range: ClosedRange<Value>
+    ) throws(UsageProblem) -> Value {
+        let isDigits = !value.isEmpty && value.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        guard isDigits, let number = Value(value), range.contains(number) else {
+            throw UsageProblem(
+                "\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(sanitized(value))'"
+            )
+        }
+        return number
+    }
+
+    private static func country(_ value: String) throws(UsageProblem) -> String {
+        let code = value.uppercased()
+        if let meant = CountryCodes.commonMistakes[code] {
+            throw UsageProblem(
+                "'\(sanitized(value))' is not an ISO 3166-1 alpha-2 country code; did you mean \(meant)?")
+        }
+        guard CountryCodes.all.contains(code) else {
+            throw UsageProblem(
+                "'\(sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters such as US, GB, DE or JP"
+            )
+        }
+        return code
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// A value as it can be quoted in a one-line message: control characters escaped,
+    /// long values cut.
+    static func sanitized(_ value: String) -> String {
+        var result = ""
+        for scalar in value.unicodeScalars.prefix(80) {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return value.unicodeScalars.count > 80 ? result + "..." : result
+    }
+}
+
+/// A problem with one option's value, before it is tied to a subcommand.
+struct UsageProblem: Error {
+    var message: String
+
+    init(_ message: String, suggestion: String? = nil) {
+        self.message = suggestion.map { "\(message); did you mean '\($0)'?" } ?? message
+    }
+}

@@ -1,0 +1,226 @@
+/// What a paylinks run reads from and writes to, so tests can supply their own.
+public struct RunContext {
+    /// Environment variables (`PAYLINKS_FIXTURES`).
+    public var environment: [String: String]
+    /// Where callbacks and requested listings go.
+    public var standardOutput: any OutputSink
+    /// Where diagnostics go.
+    public var standardError: any OutputSink
+    /// The clock, in Unix seconds, used when `--now` is absent.
+    public var clock: () -> Int
+    /// A fresh seed, used when `--seed` is absent.
+    public var entropy: () -> UInt64
+
+    /// Creates a context.
+    public init(
+        environment: [String: String], standardOutput: any OutputSink, standardError: any OutputSink,
+        clock: @escaping () -> Int, entropy: @escaping () -> UInt64
+    ) {
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.clock = clock
+        self.entropy = entropy
+    }
+
+    /// The real process: its environment, standard output and error, clock and entropy.
+    public static func process() -> RunContext {
+        RunContext(
+            environment: System.environment(),
+            standardOutput: FileDescriptorOutput(descriptor: 1),
+            standardError: FileDescriptorOutput(descriptor: 2),
+            clock: System.now,
+            entropy: System.randomSeed)
+    }
+}
+
+/// The paylinks command line: parse, run, report, and say how it ended.
+public enum PaylinksCLI {
+    /// The largest fixture file paylinks reads; real fixtures are a few kilobytes.
+    public static let fixtureSizeLimit = 1 << 20
+
+    /// Runs a command line (`arguments[0]` is the program's name) and returns its exit code.
+    public static func run(_ arguments: [String], context: RunContext = .process()) -> ExitCode {
+        do {
+            return try execute(ArgumentParser.parse(arguments), context: context)
+        } catch {
+            if let message = error.message {
+                // If even standard error is gone, the exit code is all that is left to say it.
+                try? context.standardError.write(message + "\n")
+            }
+            return error.exitCode
+        }
+    }
+
+    private static func execute(_ invocation: Invocation, context: RunContext) throws(CLIError) -> ExitCode {
+        switch invocation {
+        case .help(let command):
+            try write(command.map(Help.command) ?? Help.overview(), to: context.standardOutput)
+            return .success
+        case .version:
+            try write("paylinks \(Help.version)\n", to: context.standardOutput)
+            return .success
+        case .run(let command, let options):
+            let catalog = try loadCatalog(options, environment: context.environment)
+            return try runFlow(command, options: options, catalog: catalog, context: context)
+        }
+    }
+
+    private static func write(_ text: String, to sink: any OutputSink) throws(CLIError) {
+        do {
+            try sink.write(text)
+        } catch {
+            throw .output(error)
+        }
+    }
+
+    // MARK: The flow
+
+    private static func runFlow(_ command: Command, options: RunOptions, catalog: Catalog, context: RunContext)
+        throws(CLIError) -> ExitCode
+    {
+        var offerSku: String?
+        if let sku = options.sku {
+            guard catalog.offer(sku: sku) != nil else {
+                let hint = Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
+                    ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
+                throw .usage("unknown SKU '\(OptionSpec.sanitized(sku))'\(hint)", command: command)
+            }
+            offerSku = sku
+        }
+        let delegate = RenderingDelegate(
+            renderer: options.format.renderer(catalog: catalog), output: context.standardOutput)
+        let sdk = PaymentLinksSimulator(
+            catalog: catalog, delegate: delegate, country: options.country, now: options.now ?? context.clock(),
+            seed: options.seed ?? context.entropy())
+        sdk.initialize(
+            configuration: ACConfigModel(
+                checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
+                customerId: options.customerId))
+        if sdk.configuration != nil {
+            switch command {
+            case .initialize:
+                break
+            case .pricePoints:
+                sdk.getPricePoints()
+            case .purchase, .cancel:
+                let session: CheckoutSession
+                do {
+                    session = try sdk.createCheckoutSession(offerSku: offerSku ?? "", customerId: options.customerId)
+                } catch {
+                    throw .internal("no checkout session for \(offerSku ?? "no SKU"): \(error)")
+                }
+                let player: PlayerAction =
+                    command == .purchase ? .pay(paymentMethodName: options.paymentMethod) : .closeCheckout
+                sdk.openCheckout(session, player: player)
+            }
+        }
+        if let failure = delegate.failure { throw .output(failure) }
+        guard let last = delegate.last else { throw .internal("the flow ended without a callback") }
+        return ExitCode(finishingWith: last)
+    }
+
+    // MARK: Fixtures
+
+    /// The catalog: built in, with the files of `--fixtures` or `PAYLINKS_FIXTURES` in
+    /// place of the built-in ones they name.
+    static func loadCatalog(_ options: RunOptions, environment: [String: String]) throws(CLIError) -> Catalog {
+        let directory: String
+        let origin: String
+        if let path = options.fixtures {
+            (directory, origin) = (path, "fixture directory '\(OptionSpec.sanitized(path))' (--fixtures)")
+        } else if let path = environment["PAYLINKS_FIXTURES"], !path.isEmpty {
+            (directory, origin) = (path, "fixture directory '\(OptionSpec.sanitized(path))' (PAYLINKS_FIXTURES)")
+        } else {
+            do {
+                return try CatalogLoader.builtIn()
+            } catch {
+                throw .internal("the built-in fixtures are invalid: \(error)")
+            }
+        }
+        let sources = try fixtureSources(in: directory, origin: origin)
+        do {
+            return try CatalogLoader.load(
+                offers: sources[.offers] ?? .builtIn(.offers),
+                pricePoints: sources[.pricePoints] ?? .builtIn(.pricePoints),
+                statusCodes: sources[.statusCodes] ?? .builtIn(.statusCodes))
+        } catch {
+            throw .invalidFixture(error)
+        }
+    }
+
+    private static func fixtureSources(in directory: String, origin: String) throws(CLIError)
+        -> [FixtureFile: FixtureSource]
+    {
+        let names: [String]
+        do {
+            names = try System.directoryEntries(directory)
+        } catch .missing {
+            throw .noInput("\(origin) does not exist; give a directory holding offers.json, price-points.json or status-codes.json")
+        } catch .wrongKind {
+            throw .noInput("\(origin) is a file, not a directory; give the directory that holds it")
+        } catch {
+            throw .noInput("\(origin) cannot be read: \(describe(error))")
+        }
+        let known = FixtureFile.allCases.map(\.rawValue)
+        var sources: [FixtureFile: FixtureSource] = [:]
+        for name in names where name.hasSuffix(".json") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            guard let file = FixtureFile(rawValue: name) else {
+                let hint = Suggestion.closest(to: name, among: known).map { "did you mean \($0)?" }
+                    ?? "fixture files are " + known.joined(separator: ", ")
+                throw .invalidFixture(
+                    FixtureError(file: path, position: nil, path: nil, reason: "not a fixture file name; \(hint)"))
+            }
+            do {
+                sources[file] = FixtureSource(name: path, bytes: try System.readFile(path, limit: fixtureSizeLimit))
+            } catch .tooLarge(let limit) {
+                throw .invalidFixture(
+                    FixtureError(
+                        file: path, position: nil, path: nil,
+                        reason: "larger than the \(limit >> 20) MiB limit for fixture files"))
+            } catch {
+                throw .noInput("cannot read \(path): \(describe(error))")
+            }
+        }
+        guard !sources.isEmpty else {
+            throw .noInput("\(origin) holds none of \(known.joined(separator: ", ")); add at least one")
+        }
+        return sources
+    }
+
+    private static func describe(_ error: FileSystemError) -> String {
+        switch error {
+        case .missing: "it does not exist"
+        case .wrongKind: "it is a directory"
+        case .unreadable(let reason): reason
+        case .tooLarge(let limit): "it is larger than \(limit) bytes"
+        }
+    }
+}
+
+/// The delegate of a CLI run: renders each callback to the output as it arrives and
+/// remembers the last one, whose name decides the exit code.
+final class RenderingDelegate: CallbackReceiver {
+    private let renderer: any CallbackRenderer
+    private let output: any OutputSink
+    /// The last callback delivered.
+    private(set) var last: Callback?
+    /// The first write that failed; nothing more is written after it.
+    private(set) var failure: OutputError?
+
+    init(renderer: any CallbackRenderer, output: any OutputSink) {
+        self.renderer = renderer
+        self.output = output
+    }
+
+    func receive(_ callback: Callback) {
+        last = callback
+        guard failure == nil else { return }
+        do {
+            try output.write(renderer.render(callback))
+        } catch {
+            failure = error
+        }
+    }
+}

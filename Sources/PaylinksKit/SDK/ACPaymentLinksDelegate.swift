@@ -1,0 +1,55 @@
+/// The callbacks the Payment Links SDK delivers to a game, named as in the iOS SDK.
+///
+/// ## The contract
+///
+/// An implementation can rely on the following, and paylinks guarantees it:
+///
+/// - **Exactly one result per request.** `initialize` ends in exactly one of
+///   ``onInitialized()`` or ``onInitializeFailed(error:)``; `getPricePoints` in exactly
+///   one of ``onPricePointsSuccess(pricePoints:)`` or ``onPricePointsFailed(error:)``;
+///   `openCheckout` in exactly one of ``onPurchaseSuccess(order:)`` or
+///   ``onPurchaseFailed(error:order:)``.
+/// - **Every callback is terminal for its request.** Nothing follows a result for the
+///   same request; the next callback belongs to the next request.
+/// - **Order.** Results arrive in the order the requests were made, and a request made
+///   before a successful `initialize` fails on its own failure callback (code 2000)
+///   instead of being dropped.
+/// - **Synchronous delivery.** The simulator calls back on the caller's thread before
+///   the request returns; the real SDK calls back on the main thread later.
+///
+/// Real integrations must still tolerate a duplicate purchase result: an SDK bug fixed
+/// in iOS 1.6.0 re-validated an order on every deep link.
+public protocol ACPaymentLinksDelegate: AnyObject {
+    /// The SDK initialized; price points and checkout can now be requested.
+    func onInitialized()
+    /// The SDK could not initialize; `error.code` says why (2000-2004, 1000, 1001, 1007).
+    func onInitializeFailed(error: ACErrorMessage)
+    /// The price points for the player's country arrived.
+    func onPricePointsSuccess(pricePoints: PricePoints)
+    /// The price points could not be fetched.
+    func onPricePointsFailed(error: ACErrorMessage)
+    /// The player paid and the order was validated.
+    func onPurchaseSuccess(order: OrderResponseModel)
+    /// The checkout closed without a validated payment, or a server error occurred.
+    /// `order` holds what was known at that moment, or nil when checkout never opened.
+    func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?)
+}
+
+/// The names of the six callbacks, as they appear in output and fixtures.
+public enum CallbackName: String, CaseIterable, Sendable {
+    /// ``ACPaymentLinksDelegate/onInitialized()``.
+    case onInitialized
+    /// ``ACPaymentLinksDelegate/onInitializeFailed(error:)``.
+    case onInitializeFailed
+    /// ``ACPaymentLinksDelegate/onPricePointsSuccess(pricePoints:)``.
+    case onPricePointsSuccess
+    /// ``ACPaymentLinksDelegate/onPricePointsFailed(error:)``.
+    case onPricePointsFailed
+    /// ``ACPaymentLinksDelegate/onPurchaseSuccess(order:)``.
+    case onPurchaseSuccess
+    /// ``ACPaymentLinksDelegate/onPurchaseFailed(error:order:)``.
+    case onPurchaseFailed
+
+    /// The callbacks that report a failure, the only ones a status code arrives on.
+    public static let failures: [CallbackName] = [.onInitializeFailed, .onPricePointsFailed, .onPurchaseFailed]
+}

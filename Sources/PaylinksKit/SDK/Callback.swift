@@ -1,0 +1,77 @@
+/// One delivered callback with its arguments, as a value that can be stored, compared
+/// and rendered.
+public enum Callback: Equatable, Sendable {
+    /// `onInitialized()`.
+    case onInitialized
+    /// `onInitializeFailed(error:)`.
+    case onInitializeFailed(error: ACErrorMessage)
+    /// `onPricePointsSuccess(pricePoints:)`.
+    case onPricePointsSuccess(pricePoints: PricePoints)
+    /// `onPricePointsFailed(error:)`.
+    case onPricePointsFailed(error: ACErrorMessage)
+    /// `onPurchaseSuccess(order:)`.
+    case onPurchaseSuccess(order: OrderResponseModel)
+    /// `onPurchaseFailed(error:order:)`.
+    case onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?)
+
+    /// The callback's name.
+    public var name: CallbackName {
+        switch self {
+        case .onInitialized: .onInitialized
+        case .onInitializeFailed: .onInitializeFailed
+        case .onPricePointsSuccess: .onPricePointsSuccess
+        case .onPricePointsFailed: .onPricePointsFailed
+        case .onPurchaseSuccess: .onPurchaseSuccess
+        case .onPurchaseFailed: .onPurchaseFailed
+        }
+    }
+
+    /// The error a failure callback carries; nil for a success.
+    public var error: ACErrorMessage? {
+        switch self {
+        case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: nil
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error), .onPurchaseFailed(let error, _): error
+        }
+    }
+}
+
+/// A delegate that handles every callback in one place, as a ``Callback`` value.
+///
+/// Conform and implement ``receive(_:)``; the six delegate methods are provided.
+public protocol CallbackReceiver: ACPaymentLinksDelegate {
+    /// Handles one delivered callback.
+    func receive(_ callback: Callback)
+}
+
+extension CallbackReceiver {
+    /// Forwards to ``receive(_:)``.
+    public func onInitialized() { receive(.onInitialized) }
+    /// Forwards to ``receive(_:)``.
+    public func onInitializeFailed(error: ACErrorMessage) { receive(.onInitializeFailed(error: error)) }
+    /// Forwards to ``receive(_:)``.
+    public func onPricePointsSuccess(pricePoints: PricePoints) {
+        receive(.onPricePointsSuccess(pricePoints: pricePoints))
+    }
+    /// Forwards to ``receive(_:)``.
+    public func onPricePointsFailed(error: ACErrorMessage) { receive(.onPricePointsFailed(error: error)) }
+    /// Forwards to ``receive(_:)``.
+    public func onPurchaseSuccess(order: OrderResponseModel) { receive(.onPurchaseSuccess(order: order)) }
+    /// Forwards to ``receive(_:)``.
+    public func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?) {
+        receive(.onPurchaseFailed(error: error, order: order))
+    }
+}
+
+/// A delegate that records every callback, for assertions in tests.
+public final class RecordingDelegate: CallbackReceiver {
+    /// The callbacks delivered so far, oldest first.
+    public private(set) var callbacks: [Callback] = []
+
+    /// Creates a delegate with nothing recorded.
+    public init() {}
+
+    /// Records the callback.
+    public func receive(_ callback: Callback) {
+        callbacks.append(callback)
+    }
+}

@@ -1,0 +1,45 @@
+/// "Did you mean ...?" from an edit distance, for options, subcommands, SKUs and codes.
+public enum Suggestion {
+    /// The candidate closest to `input`, if one is close enough to be a likely typo.
+    ///
+    /// Comparison ignores case. A candidate qualifies when its distance is at most a
+    /// third of the longer word (at least 1), or when one word starts with the other.
+    public static func closest(to input: String, among candidates: some Sequence<String>) -> String? {
+        let needle = Array(input.lowercased().unicodeScalars)
+        guard !needle.isEmpty else { return nil }
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let other = Array(candidate.lowercased().unicodeScalars)
+            let distance = editDistance(needle, other)
+            let limit = max(1, max(needle.count, other.count) / 3)
+            let isPrefix = other.count >= 3 && needle.count >= 3
+                && (other.starts(with: needle) || needle.starts(with: other))
+            guard distance <= limit || isPrefix else { continue }
+            if distance < (best?.distance ?? Int.max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.candidate
+    }
+
+    /// The Damerau-Levenshtein distance (with adjacent transpositions) between two words.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previousPrevious[j - 2] + 1)
+                }
+            }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,3 @@
+import PaylinksKit
+
+System.exit(PaylinksCLI.run(CommandLine.arguments))

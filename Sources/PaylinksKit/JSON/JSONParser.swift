@@ -77,7 +77,7 @@ public struct JSONParser {
         let start = index
         for byte in literal.utf8 {
             guard index < bytes.count, bytes[index] == byte else {
-                throw error("invalid literal; expected '\(literal)'")
+                throw error("invalid literal; expected '\(literal)'", at: start)
             }
             index += 1
         }

@@ -89,7 +89,9 @@ struct ArgumentParserTests {
     @Test("--payment-method names the order's payment method")
     func paymentMethod() throws {
         #expect(try options("purchase", "--sku", "a", "--payment-method", "PayPal").paymentMethod == "PayPal")
-        #expect(usageMessage("price-points", "--payment-method", "PayPal")?.contains("not an option of price-points") == true)
+        #expect(
+            usageMessage("price-points", "--payment-method", "PayPal")?.contains("not an option of price-points")
+                == true)
     }
 
     @Test("--fixtures names a directory")

@@ -20,7 +20,10 @@ struct CLIRunTests {
     func cancel() {
         let result = runCLI("cancel", "--sku", "starter_pack_001", "--json")
         #expect(result.exitCode == .purchaseCanceled)
-        #expect(result.stdout.contains(#""error":{"code":3002,"message":"Purchase canceled because the user closed the checkout interface."}"#))
+        #expect(
+            result.stdout.contains(
+                #""error":{"code":3002,"message":"Purchase canceled because the user closed the checkout interface."}"#)
+        )
     }
 
     @Test("init prints onInitialized and exits 0")
@@ -54,13 +57,18 @@ struct CLIRunTests {
         let result = runCLI("purchase", "--sku", "starter_pack_01")
         #expect(result.exitCode == .usage)
         #expect(result.stdout == "")
-        #expect(result.stderr == "error: unknown SKU 'starter_pack_01'; did you mean 'starter_pack_001'? (see 'paylinks purchase --help')\n")
+        #expect(
+            result.stderr
+                == "error: unknown SKU 'starter_pack_01'; did you mean 'starter_pack_001'? (see 'paylinks purchase --help')\n"
+        )
     }
 
-    @Test("usage errors are one line on stderr and exit 64", arguments: [
-        ["purchse"], ["purchase"], ["purchase", "--sku"], ["init", "--bogus"], ["init", "--country", "ZZ"],
-        ["init", "--seed", "abc"], [], ["help", "nope"],
-    ])
+    @Test(
+        "usage errors are one line on stderr and exit 64",
+        arguments: [
+            ["purchse"], ["purchase"], ["purchase", "--sku"], ["init", "--bogus"], ["init", "--country", "ZZ"],
+            ["init", "--seed", "abc"], [], ["help", "nope"],
+        ])
     func usageErrors(arguments: [String]) {
         let result = runCLI(arguments)
         #expect(result.exitCode == .usage)
@@ -105,8 +113,11 @@ struct CLIRunTests {
 
     @Test("--now sets the order's date; without it the clock does")
     func clock() {
-        #expect(runCLI("purchase", "--sku", "starter_pack_001", "--now", "1700000000", "--json").stdout.contains(#""date":1700000000"#))
-        #expect(runCLI("purchase", "--sku", "starter_pack_001", "--json", clock: 1_234).stdout.contains(#""date":1234,"#))
+        #expect(
+            runCLI("purchase", "--sku", "starter_pack_001", "--now", "1700000000", "--json").stdout.contains(
+                #""date":1700000000"#))
+        #expect(
+            runCLI("purchase", "--sku", "starter_pack_001", "--json", clock: 1_234).stdout.contains(#""date":1234,"#))
     }
 
     @Test("a write that fails exits 74 with a message; a reader that went away exits quietly")

@@ -41,7 +41,8 @@ struct CatalogTests {
             if code.code >= 3000 { #expect(code.callbacks == [.onPurchaseFailed]) }
             if (2000..<3000).contains(code.code) { #expect(code.callbacks == [.onInitializeFailed]) }
         }
-        #expect(catalog.statusCode(3002)?.message == "Purchase canceled because the user closed the checkout interface.")
+        #expect(
+            catalog.statusCode(3002)?.message == "Purchase canceled because the user closed the checkout interface.")
     }
 
     @Test("price points are localized for at least eight countries with different conventions")
@@ -75,18 +76,56 @@ struct CatalogTests {
             (FixtureFile.offers, "{\"offers\": [}", "1:13", "expected a value"),
             (.offers, "", "1:1", "empty"),
             (.offers, "{\"offers\": []}", "1:12", "at least one offer"),
-            (.offers, "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [], \"color\": 1}]}", "1:87", "unknown key \"color\""),
-            (.offers, "{\"offers\": [{\"sku\": \"a\", \"nmae\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}", "1:34", "did you mean \"name\"?"),
-            (.offers, "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}", "1:74", "at least one item"),
-            (.offers, "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"5.00\", \"items\": [{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"1\"}]}]}", "1:57", "not a price tier"),
-            (.offers, "{\"offers\": [{\"sku\": 5, \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}", "1:21", "expected a string, got a number"),
-            (.offers, "{\"offers\": [{\"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}", "1:13", "missing required key \"sku\""),
-            (.offers, "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"-1\"}]}]}", "1:113", "positive whole number"),
-            (.statusCodes, "{\"statusCodes\": [{\"code\": 3002, \"name\": \"X\", \"meaning\": \"m\", \"message\": \"m\", \"callbacks\": [\"onPurchaseFail\"]}]}", "1:92", "did you mean \"onPurchaseFailed\"?"),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [], \"color\": 1}]}",
+                "1:87", "unknown key \"color\""
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"nmae\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
+                "1:34", "did you mean \"name\"?"
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
+                "1:74", "at least one item"
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"5.00\", \"items\": [{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"1\"}]}]}",
+                "1:57", "not a price tier"
+            ),
+            (
+                .offers, "{\"offers\": [{\"sku\": 5, \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
+                "1:21", "expected a string, got a number"
+            ),
+            (
+                .offers, "{\"offers\": [{\"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}", "1:13",
+                "missing required key \"sku\""
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"-1\"}]}]}",
+                "1:113", "positive whole number"
+            ),
+            (
+                .statusCodes,
+                "{\"statusCodes\": [{\"code\": 3002, \"name\": \"X\", \"meaning\": \"m\", \"message\": \"m\", \"callbacks\": [\"onPurchaseFail\"]}]}",
+                "1:92", "did you mean \"onPurchaseFailed\"?"
+            ),
             (.statusCodes, "{\"statusCodes\": []}", "1:17", "missing code 2000"),
             (.pricePoints, "{\"tiers\": [\"4.99\", \"0.99\"], \"localizations\": []}", "1:20", "ascending"),
-            (.pricePoints, "{\"tiers\": [\"4.99\"], \"localizations\": [{\"country\": \"US\", \"currencyCode\": \"USD\", \"currencySymbol\": \"$\", \"fractionalSeparator\": \".\", \"milSeparator\": \",\", \"symbolPosition\": \"Left\", \"spacing\": false, \"multiplier\": 100, \"localizedPrices\": {}}]}", "1:234", "no price for the tier \"4.99\""),
-            (.pricePoints, "{\"tiers\": [\"4.99\"], \"localizations\": [{\"country\": \"US\", \"currencyCode\": \"USX\", \"currencySymbol\": \"$\", \"fractionalSeparator\": \".\", \"milSeparator\": \",\", \"symbolPosition\": \"Left\", \"spacing\": false, \"multiplier\": 100, \"localizedPrices\": {\"4.99\": \"499\"}}]}", "1:73", "not an ISO 4217"),
+            (
+                .pricePoints,
+                "{\"tiers\": [\"4.99\"], \"localizations\": [{\"country\": \"US\", \"currencyCode\": \"USD\", \"currencySymbol\": \"$\", \"fractionalSeparator\": \".\", \"milSeparator\": \",\", \"symbolPosition\": \"Left\", \"spacing\": false, \"multiplier\": 100, \"localizedPrices\": {}}]}",
+                "1:234", "no price for the tier \"4.99\""
+            ),
+            (
+                .pricePoints,
+                "{\"tiers\": [\"4.99\"], \"localizations\": [{\"country\": \"US\", \"currencyCode\": \"USX\", \"currencySymbol\": \"$\", \"fractionalSeparator\": \".\", \"milSeparator\": \",\", \"symbolPosition\": \"Left\", \"spacing\": false, \"multiplier\": 100, \"localizedPrices\": {\"4.99\": \"499\"}}]}",
+                "1:73", "not an ISO 4217"
+            ),
         ])
     func brokenFixtures(file: FixtureFile, text: String, position: String, reason: String) throws {
         let error = try #require(fixtureError(replacing: file, with: text))
@@ -99,8 +138,12 @@ struct CatalogTests {
     func duplicates() throws {
         let item = "[{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"1\"}]"
         let offer = "{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": \(item)}"
-        #expect(fixtureError(replacing: .offers, with: "{\"offers\": [\(offer), \(offer)]}")?.reason.contains("duplicate SKU") == true)
-        #expect(fixtureError(replacing: .offers, with: "{\"offers\": [], \"offers\": []}")?.reason.contains("duplicate key") == true)
+        #expect(
+            fixtureError(replacing: .offers, with: "{\"offers\": [\(offer), \(offer)]}")?.reason.contains(
+                "duplicate SKU") == true)
+        #expect(
+            fixtureError(replacing: .offers, with: "{\"offers\": [], \"offers\": []}")?.reason.contains("duplicate key")
+                == true)
         #expect(fixtureError(replacing: .offers, with: "{\"offers\": [\(offer)]}") == nil)
     }
 
@@ -134,12 +177,17 @@ struct CatalogTests {
 
     @Test("broken JSON in a fixture directory exits 65 naming the file and the place")
     func brokenFixtureDirectory() throws {
-        let directory = try temporaryDirectory(["status-codes.json": "{\n  \"statusCodes\": [\n    {\"code\": 1,}\n  ]\n}\n"])
+        let directory = try temporaryDirectory([
+            "status-codes.json": "{\n  \"statusCodes\": [\n    {\"code\": 1,}\n  ]\n}\n"
+        ])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = runCLI("init", "--fixtures", directory)
         #expect(result.exitCode == .dataError)
         #expect(result.stdout == "")
-        #expect(result.stderr == "error: \(directory)/status-codes.json:3:16: unexpected '}'; expected an object key in double quotes\n")
+        #expect(
+            result.stderr
+                == "error: \(directory)/status-codes.json:3:16: unexpected '}'; expected an object key in double quotes\n"
+        )
     }
 
     @Test("a misnamed fixture file is refused with the name meant")

@@ -47,7 +47,9 @@ struct JSONTests {
 
     @Test("invalid UTF-8 is refused")
     func invalidUTF8() throws {
-        for bytes: [UInt8] in [[0x22, 0xC3, 0x28, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE2, 0x82]] {
+        for bytes: [UInt8] in [
+            [0x22, 0xC3, 0x28, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE2, 0x82],
+        ] {
             let error = try #require(syntaxError(bytes))
             #expect(error.reason.contains("UTF-8"))
         }
@@ -62,8 +64,10 @@ struct JSONTests {
 
     @Test(
         "strings are escaped so any JSON parser reads them back unchanged",
-        arguments: ["plain", "quote \" and backslash \\", "line\nfeed\ttab\r", "\u{00}\u{01}\u{1F}\u{7F}", "é ü ¥ ₩ 😀 日本",
-            "slash / and \u{2028}"])
+        arguments: [
+            "plain", "quote \" and backslash \\", "line\nfeed\ttab\r", "\u{00}\u{01}\u{1F}\u{7F}", "é ü ¥ ₩ 😀 日本",
+            "slash / and \u{2028}",
+        ])
     func escaping(text: String) throws {
         var output = ""
         JSONWriter.appendQuoted(text, to: &output)

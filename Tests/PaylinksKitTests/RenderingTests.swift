@@ -8,8 +8,10 @@ import Testing
 struct RenderingTests {
     @Test(
         "amounts in minor units show with their currency's decimals",
-        arguments: [(499, "USD", "4.99 USD"), (800, "JPY", "800 JPY"), (5, "EUR", "0.05 EUR"), (1234, "KWD", "1.234 KWD"),
-            (149000, "KRW", "149000 KRW")])
+        arguments: [
+            (499, "USD", "4.99 USD"), (800, "JPY", "800 JPY"), (5, "EUR", "0.05 EUR"), (1234, "KWD", "1.234 KWD"),
+            (149000, "KRW", "149000 KRW"),
+        ])
     func minorUnits(amount: Int, currency: String, expected: String) {
         #expect(PriceFormatter.formatMinorUnits(amount, currency: currency) == expected)
     }
@@ -31,8 +33,10 @@ struct RenderingTests {
         #expect(order["price"] as? Int == 10990)
         #expect(order["currency"] as? String == "BRL")
         #expect(order["offerName"] as? String == "Season Pass — Season 12")
-        let keys = ["date", "sessionToken", "offerName", "offerSku", "items", "price", "currency", "customerId",
-            "customerCountry", "paymentMethodName", "orderId", "purchaseId"]
+        let keys = [
+            "date", "sessionToken", "offerName", "offerSku", "items", "price", "currency", "customerId",
+            "customerCountry", "paymentMethodName", "orderId", "purchaseId",
+        ]
         let expectedOrder = keys.map { "\"\($0)\":" }
         var cursor = line.startIndex
         for key in expectedOrder {
@@ -43,28 +47,33 @@ struct RenderingTests {
 
     @Test("onPurchaseFailed carries order null when checkout never opened")
     func nullOrder() {
-        let line = JSONLinesRenderer().render(.onPurchaseFailed(error: ACErrorMessage(code: 2000, message: "m"), order: nil))
+        let line = JSONLinesRenderer().render(
+            .onPurchaseFailed(error: ACErrorMessage(code: 2000, message: "m"), order: nil))
         #expect(line == #"{"callback":"onPurchaseFailed","error":{"code":2000,"message":"m"},"order":null}"# + "\n")
     }
 
     @Test("error data appears only when present")
     func errorData() {
-        let line = JSONLinesRenderer().render(.onInitializeFailed(error: ACErrorMessage(code: 1000, message: "m", data: #"{"status":503}"#)))
-        #expect(line == #"{"callback":"onInitializeFailed","error":{"code":1000,"message":"m","data":"{\"status\":503}"}}"# + "\n")
+        let line = JSONLinesRenderer().render(
+            .onInitializeFailed(error: ACErrorMessage(code: 1000, message: "m", data: #"{"status":503}"#)))
+        #expect(
+            line == #"{"callback":"onInitializeFailed","error":{"code":1000,"message":"m","data":"{\"status\":503}"}}"#
+                + "\n")
     }
 
     @Test("text names the status code and keeps control characters on one line")
     func textError() throws {
         let text = TextRenderer(catalog: try builtInCatalog()).render(
             .onPurchaseFailed(error: ACErrorMessage(code: 3002, message: "a\nb"), order: nil))
-        #expect(text == """
-            onPurchaseFailed
-              error
-                code     3002 (CHARGE_CANCELED)
-                message  a\\u{A}b
-              order  (none: checkout never opened)
+        #expect(
+            text == """
+                onPurchaseFailed
+                  error
+                    code     3002 (CHARGE_CANCELED)
+                    message  a\\u{A}b
+                  order  (none: checkout never opened)
 
 
-            """)
+                """)
     }
 }

@@ -8,7 +8,8 @@ struct SimulatorTests {
     private let config = ACConfigModel(
         checkoutPublicKey: "pk_sandbox_demo", environment: "sandbox", customerId: "cust_98765")
 
-    private func makeSDK(country: String = "US", seed: UInt64 = 7) throws -> (PaymentLinksSimulator, RecordingDelegate) {
+    private func makeSDK(country: String = "US", seed: UInt64 = 7) throws -> (PaymentLinksSimulator, RecordingDelegate)
+    {
         let delegate = RecordingDelegate()
         let sdk = PaymentLinksSimulator(
             catalog: try builtInCatalog(), delegate: delegate, country: country, now: 1_718_182_312, seed: seed)
@@ -96,7 +97,9 @@ struct SimulatorTests {
 
     @Test("the order's price and currency follow the player's country")
     func localizedOrder() throws {
-        for (country, price, currency) in [("JP", 800, "JPY"), ("DE", 549, "EUR"), ("KR", 7500, "KRW"), ("IN", 44900, "INR")] {
+        for (country, price, currency) in [
+            ("JP", 800, "JPY"), ("DE", 549, "EUR"), ("KR", 7500, "KRW"), ("IN", 44900, "INR"),
+        ] {
             let (sdk, _) = try makeSDK(country: country)
             let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c")
             #expect(session.price == price, "\(country)")

@@ -42,7 +42,8 @@ func loadCatalog(replacing file: FixtureFile, with text: String) throws -> Catal
     func pick(_ candidate: FixtureFile) -> FixtureSource {
         candidate == file ? source(file, text) : .builtIn(candidate)
     }
-    return try CatalogLoader.load(offers: pick(.offers), pricePoints: pick(.pricePoints), statusCodes: pick(.statusCodes))
+    return try CatalogLoader.load(
+        offers: pick(.offers), pricePoints: pick(.pricePoints), statusCodes: pick(.statusCodes))
 }
 
 /// The error loading a catalog with one file replaced throws, or nil when it loads.

@@ -57,7 +57,8 @@ public enum ArgumentParser {
 
     private static func unknownCommandMessage(_ word: String) -> String {
         let names = Command.allCases.map(\.rawValue) + ["help"]
-        let hint = Suggestion.closest(to: word, among: names).map { "; did you mean '\($0)'?" }
+        let hint =
+            Suggestion.closest(to: word, among: names).map { "; did you mean '\($0)'?" }
             ?? "; commands: " + names.joined(separator: ", ")
         return "unknown command '\(OptionSpec.sanitized(word))'\(hint)"
     }
@@ -83,7 +84,8 @@ public enum ArgumentParser {
             let (name, inlineValue) = split(word)
             let spec = try lookUp(name, for: command)
             if let earlier = seenGroups[spec.group] {
-                let what = earlier == spec.name ? "\(spec.name) is given twice" : "\(spec.name) and \(earlier) are both given"
+                let what =
+                    earlier == spec.name ? "\(spec.name) is given twice" : "\(spec.name) and \(earlier) are both given"
                 throw .usage("\(what); give it once", command: command)
             }
             seenGroups[spec.group] = spec.name
@@ -129,7 +131,8 @@ public enum ArgumentParser {
             let owners = other.commands.map(\.rawValue).joined(separator: " and ")
             throw .usage("\(name) is not an option of \(command.rawValue); it belongs to \(owners)", command: command)
         }
-        let hint = Suggestion.closest(to: name, among: accepted.map(\.name) + ["--help"]).map { "; did you mean '\($0)'?" }
+        let hint =
+            Suggestion.closest(to: name, among: accepted.map(\.name) + ["--help"]).map { "; did you mean '\($0)'?" }
             ?? ""
         throw .usage("unknown option '\(OptionSpec.sanitized(name))' for \(command.rawValue)\(hint)", command: command)
     }

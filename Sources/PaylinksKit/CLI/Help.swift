@@ -29,6 +29,7 @@ public enum Help {
               -h, --help     Show this help.
               -V, --version  Show the version.
 
+
             """
         text += exitCodes()
         text += """

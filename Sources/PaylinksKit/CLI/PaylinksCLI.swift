@@ -82,7 +82,8 @@ public enum PaylinksCLI {
         var offerSku: String?
         if let sku = options.sku {
             guard catalog.offer(sku: sku) != nil else {
-                let hint = Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
                     ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
                 throw .usage("unknown SKU '\(OptionSpec.sanitized(sku))'\(hint)", command: command)
             }
@@ -156,7 +157,9 @@ public enum PaylinksCLI {
         do {
             names = try System.directoryEntries(directory)
         } catch .missing {
-            throw .noInput("\(origin) does not exist; give a directory holding offers.json, price-points.json or status-codes.json")
+            throw .noInput(
+                "\(origin) does not exist; give a directory holding offers.json, price-points.json or status-codes.json"
+            )
         } catch .wrongKind {
             throw .noInput("\(origin) is a file, not a directory; give the directory that holds it")
         } catch {
@@ -167,7 +170,8 @@ public enum PaylinksCLI {
         for name in names where name.hasSuffix(".json") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             guard let file = FixtureFile(rawValue: name) else {
-                let hint = Suggestion.closest(to: name, among: known).map { "did you mean \($0)?" }
+                let hint =
+                    Suggestion.closest(to: name, among: known).map { "did you mean \($0)?" }
                     ?? "fixture files are " + known.joined(separator: ", ")
                 throw .invalidFixture(
                     FixtureError(file: path, position: nil, path: nil, reason: "not a fixture file name; \(hint)"))

@@ -192,7 +192,8 @@ public enum CatalogLoader {
             }
             let text = try priceReader.string()
             guard let price = positiveInteger(text) else {
-                throw priceReader.error("expected a positive whole number as a string, such as \"499\"; got \"\(text)\"")
+                throw priceReader.error(
+                    "expected a positive whole number as a string, such as \"499\"; got \"\(text)\"")
             }
             guard PriceLocalization.minorUnits(price, multiplier: multiplier, currency: currency) != nil else {
                 throw priceReader.error(
@@ -258,7 +259,10 @@ public enum CatalogLoader {
             guard !codes.contains(where: { $0.code == code }) else { throw codeReader.error("duplicate code \(code)") }
             let nameReader = try entry.required("name")
             let name = try nameReader.nonEmptyString()
-            guard name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) })
+            guard
+                name.utf8.allSatisfy({
+                    $0 == UInt8(ascii: "_") || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0)
+                })
             else { throw nameReader.error("expected an UPPER_SNAKE_CASE name, got \"\(name)\"") }
             guard !codes.contains(where: { $0.name == name }) else { throw nameReader.error("duplicate name \(name)") }
             let callbacksReader = try entry.required("callbacks")

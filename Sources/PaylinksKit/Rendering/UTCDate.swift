@@ -5,7 +5,8 @@ enum UTCDate {
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondsOfDay = unixSeconds - days * 86_400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        return "\(year)-\(pad(month))-\(pad(day)) \(pad(secondsOfDay / 3600)):\(pad(secondsOfDay / 60 % 60)):\(pad(secondsOfDay % 60)) UTC"
+        return
+            "\(year)-\(pad(month))-\(pad(day)) \(pad(secondsOfDay / 3600)):\(pad(secondsOfDay / 60 % 60)):\(pad(secondsOfDay % 60)) UTC"
     }
 
     private static func pad(_ value: Int) -> String {

@@ -12,7 +12,8 @@ public enum Suggestion {
             let other = Array(candidate.lowercased().unicodeScalars)
             let distance = editDistance(needle, other)
             let limit = max(1, max(needle.count, other.count) / 3)
-            let isPrefix = other.count >= 3 && needle.count >= 3
+            let isPrefix =
+                other.count >= 3 && needle.count >= 3
                 && (other.starts(with: needle) || needle.starts(with: other))
             guard distance <= limit || isPrefix else { continue }
             if distance < (best?.distance ?? Int.max) {

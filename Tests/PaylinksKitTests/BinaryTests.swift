@@ -33,8 +33,11 @@ struct BinaryTests {
         return executable
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws
+        -> Outcome
+    {
         let process = Process()
+        if let directory { process.currentDirectoryURL = directory }
         process.executableURL = try builtExecutable()
         process.arguments = arguments
         process.environment = environment
@@ -104,9 +107,13 @@ struct BinaryTests {
         #expect(err.hasPrefix("error: could not write the output"))
     }
 
-    @Test("the installed binary needs no fixture files beside it")
+    @Test("the binary needs no fixture files beside it")
     func builtInFixtures() throws {
-        let outcome = try Self.run(["purchase", "--sku", "starter_pack_001", "--json", "--seed", "1"])
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let outcome = try Self.run(
+            ["purchase", "--sku", "starter_pack_001", "--json", "--seed", "1"], directory: elsewhere)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#""offerName":"Starter Pack""#))
     }

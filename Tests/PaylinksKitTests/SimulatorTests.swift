@@ -20,7 +20,7 @@ struct SimulatorTests {
     func purchase() throws {
         let (sdk, delegate) = try makeSDK()
         sdk.initialize(configuration: config)
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765")
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
         sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
         #expect(delegate.callbacks.map(\.name) == [.onInitialized, .onPurchaseSuccess])
         guard case .onPurchaseSuccess(let order) = delegate.callbacks.last else { return }
@@ -42,8 +42,8 @@ struct SimulatorTests {
     func cancel() throws {
         let (sdk, delegate) = try makeSDK()
         sdk.initialize(configuration: config)
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765")
-        sdk.openCheckout(session, player: .closeCheckout)
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
+        sdk.openCheckout(session, player: .closeCheckout())
         guard case .onPurchaseFailed(let error, let order) = delegate.callbacks.last else {
             Issue.record("expected onPurchaseFailed, got \(delegate.callbacks)")
             return
@@ -62,7 +62,7 @@ struct SimulatorTests {
     func beforeInitialize() throws {
         let (sdk, delegate) = try makeSDK()
         sdk.getPricePoints()
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765")
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
         sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
         #expect(delegate.callbacks.map(\.name) == [.onPricePointsFailed, .onPurchaseFailed])
         #expect(delegate.callbacks.map { $0.error?.code } == [2000, 2000])
@@ -78,11 +78,12 @@ struct SimulatorTests {
             (ACConfigModel(checkoutPublicKey: "pk", environment: "", customerId: "c"), 2001),
             (ACConfigModel(checkoutPublicKey: "", environment: "sandbox", customerId: "c"), 2002),
             (ACConfigModel(checkoutPublicKey: "pk", environment: "production", customerId: ""), 2003),
+            (ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "myapp://x", customerId: "c"), 2004),
         ])
     func invalidConfiguration(config: ACConfigModel, code: Int) throws {
         let (sdk, delegate) = try makeSDK()
         sdk.initialize(configuration: config)
-        #expect(delegate.callbacks == [.onInitializeFailed(error: try #require(sdk.catalog.statusCode(code)).error())])
+        #expect(delegate.callbacks == [.onInitializeFailed(error: try #require(sdk.catalog.statusCode(code)).error(details: ["sdkCustomerId": config.customerId, "sdkEnvironment": config.environment, "redirectUrl": config.redirectUrl ?? ""]))])
         #expect(sdk.configuration == nil)
     }
 
@@ -101,7 +102,7 @@ struct SimulatorTests {
             ("JP", 800, "JPY"), ("DE", 549, "EUR"), ("KR", 7500, "KRW"), ("IN", 44900, "INR"),
         ] {
             let (sdk, _) = try makeSDK(country: country)
-            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c")
+            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
             #expect(session.price == price, "\(country)")
             #expect(session.currency == currency, "\(country)")
             #expect(session.customerCountry == country)
@@ -115,7 +116,7 @@ struct SimulatorTests {
         sdk.getPricePoints()
         guard case .onPricePointsSuccess(let points) = delegate.callbacks.last else { return }
         #expect(points.pricingPointData.currencyCode == "USD")
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c")
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
         #expect(session.currency == "USD")
         #expect(session.customerCountry == "NZ")
     }
@@ -124,7 +125,7 @@ struct SimulatorTests {
     func unknownOffer() throws {
         let (sdk, delegate) = try makeSDK()
         #expect(throws: CheckoutSessionError.unknownOffer(sku: "nope")) {
-            try sdk.createCheckoutSession(offerSku: "nope", customerId: "c")
+            try sdk.createCheckoutSession(offerSku: "nope", customerId: "c", environment: "sandbox")
         }
         #expect(delegate.callbacks.isEmpty)
     }
@@ -134,9 +135,12 @@ struct SimulatorTests {
         func ids(seed: UInt64) throws -> [String] {
             let (sdk, delegate) = try makeSDK(seed: seed)
             sdk.initialize(configuration: config)
-            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c")
+            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
             sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
-            guard case .onPurchaseSuccess(let order) = delegate.callbacks.last else { return [] }
+            guard case .onPurchaseSuccess(let order) = delegate.callbacks.last else {
+                Issue.record("expected onPurchaseSuccess, got \(delegate.callbacks)")
+                return []
+            }
             return [order.sessionToken, order.purchaseId, order.orderId]
         }
         #expect(try ids(seed: 1) == ids(seed: 1))

@@ -1,8 +1,9 @@
 /// Turns a command line into an ``Invocation``: a pure function of its arguments.
 ///
 /// The syntax it accepts:
-/// - `paylinks COMMAND [OPTION...]`, where COMMAND is `init`, `price-points`, `purchase`
-///   or `cancel`; `paylinks help [COMMAND]`; `paylinks --help`; `paylinks --version`.
+/// - `paylinks COMMAND [OPTION...]`, where COMMAND is `init`, `price-points`, `purchase`,
+///   `cancel`, `errors` or `offers`; `paylinks help [COMMAND]`; `paylinks --help`;
+///   `paylinks --version`. `errors` also takes one code or name to explain.
 /// - An option's value follows it as the next argument (`--sku starter_pack_001`) or
 ///   after an equals sign (`--sku=starter_pack_001`). A separate value may not start
 ///   with `--`; use the `=` form for such a value.
@@ -10,7 +11,7 @@
 ///   the line holds.
 /// - Each option may be given once; `--json` and `--format` set the same thing and count
 ///   as one option.
-/// - `--` ends the options; the subcommands take no other arguments, so anything after
+/// - `--` ends the options; no subcommand takes an argument after it, so anything after
 ///   it is reported.
 public enum ArgumentParser {
     /// Parses `arguments`, the first of which is the program's name and is ignored.
@@ -79,6 +80,10 @@ public enum ArgumentParser {
                 break
             }
             guard word.hasPrefix("--") else {
+                if command == .errors && options.topic == nil && !word.hasPrefix("-") {
+                    options.topic = word
+                    continue
+                }
                 throw .usage(unexpectedArgumentMessage(word, command: command), command: command)
             }
             let (name, inlineValue) = split(word)
@@ -110,12 +115,31 @@ public enum ArgumentParser {
                 throw .usage(error.message, command: command)
             }
         }
-        if command == .purchase || command == .cancel, options.sku == nil {
+        if Command.checkouts.contains(command), options.sku == nil {
             throw .usage(
                 "\(command.rawValue) needs --sku, as in 'paylinks \(command.rawValue) --sku starter_pack_001'",
                 command: command)
         }
+        if let conflict = conflict(in: options, seen: seenGroups) {
+            throw .usage(conflict, command: command)
+        }
         return options
+    }
+
+    /// Options that cannot go together, or one that needs another.
+    private static func conflict(in options: RunOptions, seen: [String: String]) -> String? {
+        if options.failAt != nil && options.error == nil {
+            return "--fail-at says which step --error fails; give --error CODE too"
+        }
+        if options.error != nil {
+            if let cause = ["--outcome", "--via", "--before-order"].first(where: { seen[$0] != nil }) {
+                return "give either --error or \(cause): both decide how the flow ends"
+            }
+        }
+        if options.beforeOrder && options.closeMethod != nil {
+            return "give either --before-order or --via: the player closes the checkout once"
+        }
+        return nil
     }
 
     /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).
@@ -142,7 +166,7 @@ public enum ArgumentParser {
         if word.hasPrefix("-") {
             return "unknown option '\(shown)' for \(command.rawValue); options start with '--'"
         }
-        if command == .purchase || command == .cancel {
+        if Command.checkouts.contains(command) {
             return "unexpected argument '\(shown)'; give the offer as '--sku \(shown)'"
         }
         return "\(command.rawValue) takes no arguments, but got '\(shown)'"

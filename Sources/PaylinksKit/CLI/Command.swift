@@ -1,4 +1,4 @@
-/// The subcommands that run a simulated flow.
+/// The subcommands.
 public enum Command: String, CaseIterable, Sendable {
     /// `paylinks init`: initialize.
     case initialize = "init"
@@ -8,6 +8,16 @@ public enum Command: String, CaseIterable, Sendable {
     case purchase
     /// `paylinks cancel`: initialize, open checkout, the player closes it.
     case cancel
+    /// `paylinks errors`: list or explain the status codes.
+    case errors
+    /// `paylinks offers`: list the offers.
+    case offers
+
+    /// The subcommands that run a simulated flow and print its callbacks.
+    public static let flows: [Command] = [.initialize, .pricePoints, .purchase, .cancel]
+
+    /// The subcommands that open a checkout for an offer.
+    public static let checkouts: [Command] = [.purchase, .cancel]
 
     /// What the subcommand does, in one line.
     public var summary: String {
@@ -16,6 +26,18 @@ public enum Command: String, CaseIterable, Sendable {
         case .pricePoints: "Initialize, then fetch the price points for the player's country."
         case .purchase: "Initialize, open checkout for an offer; the player pays."
         case .cancel: "Initialize, open checkout for an offer; the player closes it (3002)."
+        case .errors: "List the status codes, or explain one: paylinks errors 3002."
+        case .offers: "List the offers, with their items and price for --country."
+        }
+    }
+
+    /// The steps of the SDK's lifecycle the subcommand goes through, in order.
+    public var steps: [Step] {
+        switch self {
+        case .initialize: [.initialize]
+        case .pricePoints: [.initialize, .pricePoints]
+        case .purchase, .cancel: [.initialize, .purchase]
+        case .errors, .offers: []
         }
     }
 }
@@ -32,8 +54,26 @@ public struct RunOptions: Equatable, Sendable {
     public var environment = "sandbox"
     /// `--checkout-public-key`: the publisher's checkout public key.
     public var checkoutPublicKey = "pk_sandbox_paylinks_demo"
+    /// `--redirect-url`: the universal link for the external-browser mode.
+    public var redirectUrl: String?
     /// `--payment-method`: how the player pays.
     public var paymentMethod = "Visa"
+    /// `--order-customer-id`: the customer the game's server creates the session for.
+    public var orderCustomerId: String?
+    /// `--session-environment`: the environment the game's server creates the session in.
+    public var sessionEnvironment: String?
+    /// `--outcome`: how the charge ends (purchase).
+    public var outcome: ChargeOutcome?
+    /// `--via`: how the player closes the checkout (cancel).
+    public var closeMethod: CloseMethod?
+    /// `--before-order`: the player closes the checkout before the order exists (cancel).
+    public var beforeOrder = false
+    /// `--error`: a status code, or its name, to deliver.
+    public var error: String?
+    /// `--fail-at`: the step `--error` fails.
+    public var failAt: Step?
+    /// `--trace`: print the simulated timeline to standard error.
+    public var trace = false
     /// `--fixtures`: a directory whose fixture files replace the built-in ones.
     public var fixtures: String?
     /// `--seed`: seeds the session token, purchase id and order id; random when nil.
@@ -42,6 +82,8 @@ public struct RunOptions: Equatable, Sendable {
     public var now: Int?
     /// `--format` / `--json`: the output format.
     public var format = OutputFormat.text
+    /// The code or name `paylinks errors` explains, when given.
+    public var topic: String?
 
     /// The defaults.
     public init() {}
@@ -53,6 +95,6 @@ public enum Invocation: Equatable, Sendable {
     case help(Command?)
     /// Show the version.
     case version
-    /// Run a subcommand's flow.
+    /// Run a subcommand.
     case run(Command, RunOptions)
 }

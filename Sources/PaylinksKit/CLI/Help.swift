@@ -47,12 +47,17 @@ public enum Help {
     /// A subcommand's help: `paylinks purchase --help`.
     public static func command(_ command: Command) -> String {
         let options = OptionSpec.options(for: command)
-        let needsSku = options.contains { $0.name == "--sku" }
+        let usage =
+            switch command {
+            case .purchase, .cancel: "paylinks \(command.rawValue) --sku SKU [options]"
+            case .errors: "paylinks errors [CODE|NAME] [options]"
+            case .initialize, .pricePoints, .offers: "paylinks \(command.rawValue) [options]"
+            }
         var text = """
             \(command.summary)
 
             USAGE
-              paylinks \(command.rawValue)\(needsSku ? " --sku SKU" : "") [options]
+              \(usage)
 
             OPTIONS
 

@@ -40,38 +40,98 @@ public struct OptionSpec: Sendable {
     /// Every option, in the order help lists them.
     public static let all: [OptionSpec] = [
         OptionSpec(
-            "--sku", "SKU", "The offer to check out (required), such as starter_pack_001.",
-            commands: [.purchase, .cancel]
+            "--sku", "SKU", "The offer to check out (required), such as starter_pack_001; see 'paylinks offers'.",
+            commands: Command.checkouts
         ) { options, value throws(UsageProblem) in
             options.sku = try text(value, option: "--sku", allowEmpty: false)
         },
-        OptionSpec("--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: "cust_98765") {
-            options, value throws(UsageProblem) in
+        OptionSpec(
+            "--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: "cust_98765",
+            commands: Command.flows
+        ) { options, value throws(UsageProblem) in
             options.customerId = try text(value, option: "--customer-id", allowEmpty: true)
         },
         OptionSpec(
             "--country", "CODE",
-            "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.", default: "US"
+            "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.", default: "US",
+            commands: Command.flows + [.offers]
         ) { options, value throws(UsageProblem) in
             options.country = try country(value)
         },
         OptionSpec(
             "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
-            default: "sandbox (or production)"
+            default: "sandbox (or production)", commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
         OptionSpec(
             "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
-            default: "pk_sandbox_paylinks_demo"
+            default: "pk_sandbox_paylinks_demo", commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
         },
         OptionSpec(
+            "--redirect-url", "URL", "The universal link for the external browser; not an https URL fails with 2004.",
+            default: "none", commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)
+        },
+        OptionSpec(
             "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.", default: "Visa",
-            commands: [.purchase, .cancel]
+            commands: Command.checkouts
         ) { options, value throws(UsageProblem) in
             options.paymentMethod = try text(value, option: "--payment-method", allowEmpty: false)
+        },
+        OptionSpec(
+            "--outcome", "OUTCOME",
+            "How the charge ends: succeeded; declined (3003); pending past the 90 s validation timeout (3004).",
+            default: "succeeded", commands: [.purchase]
+        ) { options, value throws(UsageProblem) in
+            options.outcome = try choice(value, option: "--outcome", among: ChargeOutcome.self)
+        },
+        OptionSpec(
+            "--via", "HOW", "How the player closes the checkout: checkout (3002) or browser, with the OS controls (3000).",
+            default: "checkout", commands: [.cancel]
+        ) { options, value throws(UsageProblem) in
+            options.closeMethod = try choice(value, option: "--via", among: CloseMethod.self)
+        },
+        OptionSpec(
+            "--before-order", nil, "The player closes the checkout before the order exists (3005).",
+            commands: [.cancel]
+        ) { options, _ in
+            options.beforeOrder = true
+        },
+        OptionSpec(
+            "--order-customer-id", "ID",
+            "The customer the game's server creates the session for; another than --customer-id fails with 3007.",
+            default: "--customer-id", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.orderCustomerId = try text(value, option: "--order-customer-id", allowEmpty: false)
+        },
+        OptionSpec(
+            "--session-environment", "ENV",
+            "The environment the session is created in; another than --environment fails with 3006.",
+            default: "--environment", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.sessionEnvironment = try text(value, option: "--session-environment", allowEmpty: false)
+        },
+        OptionSpec(
+            "--error", "CODE", "Deliver this status code (or name, such as CHARGE_FAILED) where the SDK would.",
+            commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.error = try text(value, option: "--error", allowEmpty: false)
+        },
+        OptionSpec(
+            "--fail-at", "STEP", "The step --error fails, for codes that arrive at several: init, price-points, purchase.",
+            default: "the command's last step", commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.failAt = try choice(value, option: "--fail-at", among: Step.self)
+        },
+        OptionSpec(
+            "--trace", nil, "Print the simulated timeline (requests, order-state polls, timeouts) to stderr.",
+            commands: Command.flows
+        ) { options, _ in
+            options.trace = true
         },
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
@@ -79,25 +139,23 @@ public struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
         },
-        OptionSpec("--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random") {
-            options, value throws(UsageProblem) in
+        OptionSpec(
+            "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
+            commands: Command.flows
+        ) { options, value throws(UsageProblem) in
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
         OptionSpec(
-            "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time"
+            "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time",
+            commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
         },
         OptionSpec(
-            "--format", "FORMAT", "text: a block per callback; json: one JSON object per line.",
+            "--format", "FORMAT", "text: readable blocks or a table; json: one JSON object per line.",
             default: "text (or json)", group: "format"
         ) { options, value throws(UsageProblem) in
-            guard let format = OutputFormat(rawValue: value) else {
-                throw UsageProblem(
-                    "--format takes text or json, not '\(sanitized(value))'",
-                    suggestion: Suggestion.closest(to: value, among: OutputFormat.allCases.map(\.rawValue)))
-            }
-            options.format = format
+            options.format = try choice(value, option: "--format", among: OutputFormat.self)
         },
         OptionSpec("--json", nil, "Shorthand for --format json.", group: "format") { options, _ in
             options.format = .json
@@ -138,6 +196,16 @@ public struct OptionSpec: Sendable {
             )
         }
         return number
+    }
+
+    private static func choice<Value: RawRepresentable & CaseIterable>(
+        _ value: String, option: String, among: Value.Type
+    ) throws(UsageProblem) -> Value where Value.RawValue == String {
+        if let match = Value(rawValue: value) { return match }
+        let names = Value.allCases.map(\.rawValue)
+        throw UsageProblem(
+            "\(option) takes \(names.joined(separator: ", ")), not '\(sanitized(value))'",
+            suggestion: Suggestion.closest(to: value, among: names))
     }
 
     private static func country(_ value: String) throws(UsageProblem) -> String {

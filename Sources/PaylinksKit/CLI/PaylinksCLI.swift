@@ -62,7 +62,25 @@ public enum PaylinksCLI {
             return .success
         case .run(let command, let options):
             let catalog = try loadCatalog(options, environment: context.environment)
-            return try runFlow(command, options: options, catalog: catalog, context: context)
+            switch command {
+            case .initialize, .pricePoints, .purchase, .cancel:
+                return try runFlow(command, options: options, catalog: catalog, context: context)
+            case .errors:
+                if let topic = options.topic {
+                    guard let code = FailurePlan.lookUp(topic, in: catalog) else {
+                        throw .usage(FailurePlan.unknownCodeMessage(topic, catalog: catalog), command: .errors)
+                    }
+                    try write(CatalogListing.explain(code, format: options.format), to: context.standardOutput)
+                } else {
+                    try write(CatalogListing.statusCodes(catalog, format: options.format), to: context.standardOutput)
+                }
+                return .success
+            case .offers:
+                try write(
+                    CatalogListing.offers(catalog, country: options.country, format: options.format),
+                    to: context.standardOutput)
+                return .success
+            }
         }
     }
 
@@ -79,46 +97,61 @@ public enum PaylinksCLI {
     private static func runFlow(_ command: Command, options: RunOptions, catalog: Catalog, context: RunContext)
         throws(CLIError) -> ExitCode
     {
-        var offerSku: String?
-        if let sku = options.sku {
-            guard catalog.offer(sku: sku) != nil else {
-                let hint =
-                    Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
-                    ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
-                throw .usage("unknown SKU '\(OptionSpec.sanitized(sku))'\(hint)", command: command)
-            }
-            offerSku = sku
+        if let sku = options.sku, catalog.offer(sku: sku) == nil {
+            let hint = Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
+                ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
+            throw .usage("unknown SKU '\(OptionSpec.sanitized(sku))'\(hint)", command: command)
+        }
+        let failure = try options.error.map { (code) throws(CLIError) in
+            try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
         }
         let delegate = RenderingDelegate(
             renderer: options.format.renderer(catalog: catalog), output: context.standardOutput)
         let sdk = PaymentLinksSimulator(
             catalog: catalog, delegate: delegate, country: options.country, now: options.now ?? context.clock(),
             seed: options.seed ?? context.entropy())
+        if options.trace {
+            let standardError = context.standardError
+            sdk.trace = { event in
+                try? standardError.write("trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+            }
+        }
+        if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
+
         sdk.initialize(
             configuration: ACConfigModel(
                 checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
-                customerId: options.customerId))
+                redirectUrl: options.redirectUrl, customerId: options.customerId))
         if sdk.configuration != nil {
             switch command {
-            case .initialize:
-                break
             case .pricePoints:
                 sdk.getPricePoints()
             case .purchase, .cancel:
                 let session: CheckoutSession
                 do {
-                    session = try sdk.createCheckoutSession(offerSku: offerSku ?? "", customerId: options.customerId)
+                    session = try sdk.createCheckoutSession(
+                        offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                        environment: options.sessionEnvironment ?? options.environment)
                 } catch {
-                    throw .internal("no checkout session for \(offerSku ?? "no SKU"): \(error)")
+                    throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
                 }
-                let player: PlayerAction =
-                    command == .purchase ? .pay(paymentMethodName: options.paymentMethod) : .closeCheckout
-                sdk.openCheckout(session, player: player)
+                sdk.openCheckout(session, player: playerAction(command, options: options))
+            case .initialize, .errors, .offers:
+                break
             }
         }
         if let failure = delegate.failure { throw .output(failure) }
         guard let last = delegate.last else { throw .internal("the flow ended without a callback") }
         return ExitCode(finishingWith: last)
+    }
+
+    /// What the player does in a purchase or cancel run.
+    private static func playerAction(_ command: Command, options: RunOptions) -> PlayerAction {
+        if command == .purchase {
+            return .pay(paymentMethodName: options.paymentMethod, outcome: options.outcome ?? .succeeded)
+        }
+        if options.beforeOrder { return .closeBeforeOrder }
+        return .closeCheckout(via: options.closeMethod ?? .checkoutInterface)
     }
 
     // MARK: Fixtures

@@ -253,7 +253,9 @@ public enum CatalogLoader {
         let listReader = try object.required("statusCodes")
         var codes: [StatusCode] = []
         for reader in try listReader.array() {
-            let entry = try reader.object(keys: ["code", "name", "meaning", "message", "callbacks"])
+            let entry = try reader.object(keys: [
+                "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice",
+            ])
             let codeReader = try entry.required("code")
             let code = try codeReader.int(in: 1...99_999)
             guard !codes.contains(where: { $0.code == code }) else { throw codeReader.error("duplicate code \(code)") }
@@ -278,10 +280,37 @@ public enum CatalogLoader {
                 callbacks.append(callback)
             }
             guard !callbacks.isEmpty else { throw callbacksReader.error("must name at least one callback") }
+            var orderAtFailure = StatusCode.OrderAtFailure.none
+            if let orderReader = entry.optional("orderAtFailure") {
+                let text = try orderReader.string()
+                let names = StatusCode.OrderAtFailure.allCases.map(\.rawValue)
+                guard let value = StatusCode.OrderAtFailure(rawValue: text) else {
+                    throw orderReader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"")
+                }
+                orderAtFailure = value
+            }
+            var dataTemplate: String?
+            if let dataReader = entry.optional("data") {
+                let template = try dataReader.nonEmptyString()
+                if let unknown = StatusCode.placeholders(in: template).first(where: {
+                    !StatusCode.dataPlaceholders.contains($0)
+                }) {
+                    throw dataReader.error(
+                        "unknown placeholder ${\(unknown)}; known: "
+                            + StatusCode.dataPlaceholders.map { "${\($0)}" }.joined(separator: ", "))
+                }
+                let sample = StatusCode(code: code, name: name, meaning: "", message: "", callbacks: [], dataTemplate: template)
+                guard let filled = sample.error().data, (try? JSONParser.parse(Array(filled.utf8))) != nil else {
+                    throw dataReader.error("is not valid JSON once its placeholders are filled")
+                }
+                dataTemplate = template
+            }
             codes.append(
                 StatusCode(
                     code: code, name: name, meaning: try entry.required("meaning").nonEmptyString(),
-                    message: try entry.required("message").nonEmptyString(), callbacks: callbacks))
+                    message: try entry.required("message").nonEmptyString(), callbacks: callbacks,
+                    orderAtFailure: orderAtFailure, dataTemplate: dataTemplate,
+                    advice: try entry.optional("advice")?.nonEmptyString()))
         }
         for required in requiredCodes where !codes.contains(where: { $0.code == required }) {
             throw listReader.error("is missing code \(required), which paylinks sends on its own")

@@ -1,5 +1,22 @@
 /// One status code of the SDK's table, with the message paylinks sends for it.
 public struct StatusCode: Equatable, Sendable {
+    /// How much of the order comes with a failure on `onPurchaseFailed`.
+    public enum OrderAtFailure: String, CaseIterable, Sendable {
+        /// No order (`null`): the failure came before the checkout opened.
+        case none
+        /// The order as the open checkout knows it: session token, purchase id, offer,
+        /// items, price, currency and customer; no payment method or order id.
+        case checkout
+        /// All of the order: a payment was attempted, so it has a payment method and an order id.
+        case payment
+    }
+
+    /// The placeholders a ``dataTemplate`` may use, each filled with what the SDK knows.
+    public static let dataPlaceholders = [
+        "sdkCustomerId", "orderCustomerId", "sdkEnvironment", "sessionEnvironment", "redirectUrl", "offerSku",
+        "purchaseId", "orderId",
+    ]
+
     /// The code: 3002.
     public var code: Int
     /// The SDK's name for it: "CHARGE_CANCELED".
@@ -10,18 +27,95 @@ public struct StatusCode: Equatable, Sendable {
     public var message: String
     /// The failure callbacks it can arrive on.
     public var callbacks: [CallbackName]
+    /// How much of the order comes with it on `onPurchaseFailed`.
+    public var orderAtFailure: OrderAtFailure
+    /// The raw JSON of `ACErrorMessage.data`, with `${name}` placeholders; nil when the
+    /// SDK sends no details.
+    public var dataTemplate: String?
+    /// What a game should do about it.
+    public var advice: String?
 
     /// Creates a status code.
-    public init(code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName]) {
+    public init(
+        code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName],
+        orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String? = nil
+    ) {
         self.code = code
         self.name = name
         self.meaning = meaning
         self.message = message
         self.callbacks = callbacks
+        self.orderAtFailure = orderAtFailure
+        self.dataTemplate = dataTemplate
+        self.advice = advice
     }
 
-    /// The error the SDK delivers for this code.
-    public func error(data: String? = nil) -> ACErrorMessage {
-        ACErrorMessage(code: code, message: message, data: data)
+    /// The steps of the SDK's lifecycle this code can fail.
+    public var steps: [Step] {
+        callbacks.compactMap(Step.init(failingWith:))
+    }
+
+    /// The error the SDK delivers for this code, its data filled from `details`.
+    ///
+    /// Values are escaped for JSON strings, so the data stays valid JSON whatever they hold.
+    public func error(details: [String: String] = [:]) -> ACErrorMessage {
+        ACErrorMessage(code: code, message: message, data: dataTemplate.map { Self.fill($0, with: details) })
+    }
+
+    private static func fill(_ template: String, with details: [String: String]) -> String {
+        var result = ""
+        var rest = Substring(template)
+        while let start = rest.firstRange(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                rest = rest[start.lowerBound...]
+                break
+            }
+            var escaped = ""
+            JSONWriter.appendQuoted(details[String(rest[start.upperBound..<end])] ?? "", to: &escaped)
+            result += escaped.dropFirst().dropLast()
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
+    /// The `${name}` placeholders a template uses.
+    static func placeholders(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(template)
+        while let start = rest.firstRange(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+            names.append(String(rest[start.upperBound..<end]))
+            rest = rest[rest.index(after: end)...]
+        }
+        return names
+    }
+}
+
+/// A step of the SDK's lifecycle: a request that ends in one result callback.
+public enum Step: String, CaseIterable, Sendable {
+    /// `initialize`: ends in `onInitialized` or `onInitializeFailed`.
+    case initialize = "init"
+    /// `getPricePoints`: ends in `onPricePointsSuccess` or `onPricePointsFailed`.
+    case pricePoints = "price-points"
+    /// `openCheckout` and the order's validation: ends in `onPurchaseSuccess` or `onPurchaseFailed`.
+    case purchase
+
+    /// The step whose failure callback is `callback`; nil for a success callback.
+    public init?(failingWith callback: CallbackName) {
+        switch callback {
+        case .onInitializeFailed: self = .initialize
+        case .onPricePointsFailed: self = .pricePoints
+        case .onPurchaseFailed: self = .purchase
+        case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: return nil
+        }
+    }
+
+    /// The callback a failure of this step arrives on.
+    public var failureCallback: CallbackName {
+        switch self {
+        case .initialize: .onInitializeFailed
+        case .pricePoints: .onPricePointsFailed
+        case .purchase: .onPurchaseFailed
+        }
     }
 }

@@ -142,19 +142,6 @@ private struct Block {
 
     /// Rows under a header, each column as wide as its widest cell.
     mutating func table(header: [String], rows: [[String]], indent: Int) {
-        var widths = header.map(\.count)
-        for row in rows {
-            for (column, cell) in row.enumerated() where column < widths.count {
-                widths[column] = max(widths[column], cell.count)
-            }
-        }
-        for row in [header] + rows {
-            var content = ""
-            for (column, cell) in row.enumerated() {
-                let isLast = column == row.count - 1
-                content += isLast ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
-            }
-            line(content, indent: indent)
-        }
+        text += TextTable.render(header: header, rows: rows, indent: indent)
     }
 }

@@ -2,8 +2,8 @@
 ///
 /// In a real integration the game's server asks Appcharge for the session and receives
 /// the token, the purchase id and a checkout URL; the app then calls `openCheckout`.
-/// ``PaymentLinksSimulator/createCheckoutSession(offerSku:customerId:)`` stands in for
-/// that server.
+/// ``PaymentLinksSimulator/createCheckoutSession(offerSku:customerId:environment:)``
+/// stands in for that server.
 public struct CheckoutSession: Equatable, Sendable {
     /// The checkout session token.
     public var sessionToken: String
@@ -15,10 +15,14 @@ public struct CheckoutSession: Equatable, Sendable {
     public var price: Int
     /// ISO 4217 currency code.
     public var currency: String
-    /// The customer the session was created for.
+    /// The customer the session was created for; the SDK refuses the order (3007) when
+    /// it differs from the customer it was initialized with.
     public var customerId: String
     /// The customer's country.
     public var customerCountry: String
+    /// The environment the session was created in; the SDK refuses the order (3006)
+    /// when it differs from its own.
+    public var environment: String
 }
 
 /// Why the game's server could not create a checkout session.
@@ -31,10 +35,31 @@ public enum CheckoutSessionError: Error, Equatable, Sendable {
 
 /// What the player does once the checkout is open.
 public enum PlayerAction: Equatable, Sendable {
-    /// The player pays with this payment method, and the charge succeeds.
-    case pay(paymentMethodName: String)
-    /// The player closes the checkout interface without paying.
-    case closeCheckout
+    /// The player pays; the charge then ends as `outcome` says.
+    case pay(paymentMethodName: String, outcome: ChargeOutcome = .succeeded)
+    /// The player closes the checkout: 3002 through its interface, 3000 with the
+    /// browser's own controls.
+    case closeCheckout(via: CloseMethod = .checkoutInterface)
+    /// The player closes the checkout before the order exists: 3005.
+    case closeBeforeOrder
+}
+
+/// How a payment's charge ends.
+public enum ChargeOutcome: String, CaseIterable, Sendable {
+    /// `charge_succeed`: `onPurchaseSuccess`.
+    case succeeded
+    /// `charge_failed`: 3003.
+    case declined
+    /// Still `charge_pending` at the validation timeout: 3004.
+    case pending
+}
+
+/// How the player closes the checkout.
+public enum CloseMethod: String, CaseIterable, Sendable {
+    /// The checkout's own close button: 3002.
+    case checkoutInterface = "checkout"
+    /// The browser's or the OS's controls: 3000.
+    case browserControls = "browser"
 }
 
 /// The states an order passes through on the server while the SDK polls it.
@@ -51,4 +76,18 @@ public enum OrderState: String, Sendable {
     case chargeFailed = "charge_failed"
     /// The payment was canceled.
     case paymentCanceled = "payment_canceled"
+}
+
+/// One moment of the simulated timeline, for `--trace`.
+public struct TraceEvent: Equatable, Sendable {
+    /// Virtual milliseconds since the simulator was created.
+    public var milliseconds: Int
+    /// What happened.
+    public var message: String
+
+    /// Creates an event.
+    public init(milliseconds: Int, message: String) {
+        self.milliseconds = milliseconds
+        self.message = message
+    }
 }

@@ -109,7 +109,8 @@ struct BinaryTests {
 
     @Test("the binary needs no fixture files beside it")
     func builtInFixtures() throws {
-        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-cwd-\(UUID().uuidString)")
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paylinks-cwd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         let outcome = try Self.run(

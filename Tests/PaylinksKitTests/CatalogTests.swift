@@ -134,6 +134,31 @@ struct CatalogTests {
         #expect(error.reason.contains(reason), "\(error)")
     }
 
+    @Test("a status code's order rule and data template are checked")
+    func statusCodeRules() throws {
+        func entry(_ extra: String) -> String {
+            """
+            {"statusCodes": [{"code": 3002, "name": "CHARGE_CANCELED", "meaning": "m", "message": "m",
+              "callbacks": ["onPurchaseFailed"]\(extra)}]}
+            """
+        }
+        let rule = try #require(fixtureError(replacing: .statusCodes, with: entry(#", "orderAtFailure": "partial""#)))
+        #expect(rule.reason.contains("expected one of none, checkout, payment"))
+        let placeholder = try #require(
+            fixtureError(replacing: .statusCodes, with: entry(#", "data": "{\"a\":\"${nope}\"}""#)))
+        #expect(placeholder.reason.contains("unknown placeholder ${nope}"))
+        let invalid = try #require(fixtureError(replacing: .statusCodes, with: entry(#", "data": "{\"a\":""#)))
+        #expect(invalid.reason.contains("not valid JSON"))
+    }
+
+    @Test("data placeholders are filled with JSON-escaped values")
+    func dataEscaping() {
+        let code = StatusCode(
+            code: 3007, name: "X", meaning: "m", message: "m", callbacks: [.onPurchaseFailed],
+            dataTemplate: #"{"id":"${orderCustomerId}"}"#)
+        #expect(code.error(details: ["orderCustomerId": "a\"b\\c"]).data == #"{"id":"a\"b\\c"}"#)
+    }
+
     @Test("duplicate keys and SKUs are refused")
     func duplicates() throws {
         let item = "[{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"1\"}]"

@@ -37,6 +37,18 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
             ["purchase", "--sku", "dragon_hoard_mega", "--country", "JP", "--payment-method", "PayPal", "--json"]),
         GoldenCase("cancel", ["cancel", "--sku", "starter_pack_001"], .purchaseCanceled),
         GoldenCase("cancel-json", ["cancel", "--sku", "starter_pack_001", "--json"], .purchaseCanceled),
+        GoldenCase(
+            "purchase-declined", ["purchase", "--sku", "starter_pack_001", "--outcome", "declined"], .purchaseFailed),
+        GoldenCase(
+            "purchase-error-1000-json", ["purchase", "--sku", "starter_pack_001", "--error", "1000", "--json"],
+            .purchaseFailed),
+        GoldenCase("errors", ["errors"], seeded: false),
+        GoldenCase("errors-json", ["errors", "--json"], seeded: false),
+        GoldenCase("errors-3002", ["errors", "3002"], seeded: false),
+        GoldenCase("errors-charge-failed-json", ["errors", "charge_failed", "--json"], seeded: false),
+        GoldenCase("offers", ["offers"], seeded: false),
+        GoldenCase("offers-de", ["offers", "--country", "DE"], seeded: false),
+        GoldenCase("offers-jp-json", ["offers", "--country", "jp", "--json"], seeded: false),
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
     ]
@@ -70,7 +82,10 @@ struct GoldenTests {
 
     @Test(
         "the README shows real output, as recorded",
-        arguments: ["purchase", "cancel-json", "price-points-de", "init-no-customer-json"])
+        arguments: [
+            "purchase", "cancel-json", "price-points-de", "init-no-customer-json", "purchase-declined", "errors-3002",
+            "offers-de",
+        ])
     func readmeOutput(name: String) throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         let golden = try String(contentsOf: Self.directory.appendingPathComponent(name + ".out"), encoding: .utf8)
@@ -81,10 +96,21 @@ struct GoldenTests {
     @Test("the README's exit-code table lists every exit code")
     func readmeExitCodes() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let listed = readme.split(separator: "\n").compactMap { line -> Int32? in
+        let section = try #require(
+            readme.components(separatedBy: "## Exit codes\n").last?
+                .components(separatedBy: "\n## ").first)
+        let listed = section.split(separator: "\n").compactMap { line -> Int32? in
             guard line.hasPrefix("| ") else { return nil }
             return Int32(line.dropFirst(2).prefix { $0 != " " })
         }
         #expect(listed == ExitCode.allCases.map(\.rawValue))
+    }
+
+    @Test("the README's trace example is what --trace prints")
+    func readmeTrace() throws {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let result = runCLI(["cancel", "--sku", "starter_pack_001", "--trace"] + GoldenCase.seeded)
+        #expect(!result.stderr.isEmpty)
+        #expect(readme.contains(result.stderr), "README.md's --trace example differs from a real run")
     }
 }

@@ -20,7 +20,8 @@ struct SimulatorTests {
     func purchase() throws {
         let (sdk, delegate) = try makeSDK()
         sdk.initialize(configuration: config)
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
+        let session = try sdk.createCheckoutSession(
+            offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
         sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
         #expect(delegate.callbacks.map(\.name) == [.onInitialized, .onPurchaseSuccess])
         guard case .onPurchaseSuccess(let order) = delegate.callbacks.last else { return }
@@ -42,7 +43,8 @@ struct SimulatorTests {
     func cancel() throws {
         let (sdk, delegate) = try makeSDK()
         sdk.initialize(configuration: config)
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
+        let session = try sdk.createCheckoutSession(
+            offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
         sdk.openCheckout(session, player: .closeCheckout())
         guard case .onPurchaseFailed(let error, let order) = delegate.callbacks.last else {
             Issue.record("expected onPurchaseFailed, got \(delegate.callbacks)")
@@ -62,7 +64,8 @@ struct SimulatorTests {
     func beforeInitialize() throws {
         let (sdk, delegate) = try makeSDK()
         sdk.getPricePoints()
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
+        let session = try sdk.createCheckoutSession(
+            offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
         sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
         #expect(delegate.callbacks.map(\.name) == [.onPricePointsFailed, .onPurchaseFailed])
         #expect(delegate.callbacks.map { $0.error?.code } == [2000, 2000])
@@ -78,12 +81,22 @@ struct SimulatorTests {
             (ACConfigModel(checkoutPublicKey: "pk", environment: "", customerId: "c"), 2001),
             (ACConfigModel(checkoutPublicKey: "", environment: "sandbox", customerId: "c"), 2002),
             (ACConfigModel(checkoutPublicKey: "pk", environment: "production", customerId: ""), 2003),
-            (ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "myapp://x", customerId: "c"), 2004),
+            (
+                ACConfigModel(
+                    checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "myapp://x", customerId: "c"), 2004
+            ),
         ])
     func invalidConfiguration(config: ACConfigModel, code: Int) throws {
         let (sdk, delegate) = try makeSDK()
         sdk.initialize(configuration: config)
-        #expect(delegate.callbacks == [.onInitializeFailed(error: try #require(sdk.catalog.statusCode(code)).error(details: ["sdkCustomerId": config.customerId, "sdkEnvironment": config.environment, "redirectUrl": config.redirectUrl ?? ""]))])
+        #expect(
+            delegate.callbacks == [
+                .onInitializeFailed(
+                    error: try #require(sdk.catalog.statusCode(code)).error(details: [
+                        "sdkCustomerId": config.customerId, "sdkEnvironment": config.environment,
+                        "redirectUrl": config.redirectUrl ?? "",
+                    ]))
+            ])
         #expect(sdk.configuration == nil)
     }
 
@@ -102,7 +115,8 @@ struct SimulatorTests {
             ("JP", 800, "JPY"), ("DE", 549, "EUR"), ("KR", 7500, "KRW"), ("IN", 44900, "INR"),
         ] {
             let (sdk, _) = try makeSDK(country: country)
-            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
+            let session = try sdk.createCheckoutSession(
+                offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
             #expect(session.price == price, "\(country)")
             #expect(session.currency == currency, "\(country)")
             #expect(session.customerCountry == country)
@@ -116,7 +130,8 @@ struct SimulatorTests {
         sdk.getPricePoints()
         guard case .onPricePointsSuccess(let points) = delegate.callbacks.last else { return }
         #expect(points.pricingPointData.currencyCode == "USD")
-        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
+        let session = try sdk.createCheckoutSession(
+            offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
         #expect(session.currency == "USD")
         #expect(session.customerCountry == "NZ")
     }
@@ -135,7 +150,8 @@ struct SimulatorTests {
         func ids(seed: UInt64) throws -> [String] {
             let (sdk, delegate) = try makeSDK(seed: seed)
             sdk.initialize(configuration: config)
-            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
+            let session = try sdk.createCheckoutSession(
+                offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
             sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
             guard case .onPurchaseSuccess(let order) = delegate.callbacks.last else {
                 Issue.record("expected onPurchaseSuccess, got \(delegate.callbacks)")

@@ -60,7 +60,8 @@ public struct FailurePlan: Equatable, Sendable {
             return "unknown status code \(shown); the nearest are \(nearest.joined(separator: ", ")) "
                 + "(list them with 'paylinks errors'; a fixture directory can add codes)"
         }
-        let hint = Suggestion.closest(to: text, among: catalog.statusCodes.map(\.name))
+        let hint =
+            Suggestion.closest(to: text, among: catalog.statusCodes.map(\.name))
             .map { "; did you mean \($0)?" } ?? "; list the codes with 'paylinks errors'"
         return "unknown status code '\(shown)'\(hint)"
     }

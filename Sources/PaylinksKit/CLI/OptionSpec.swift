@@ -90,7 +90,8 @@ public struct OptionSpec: Sendable {
             options.outcome = try choice(value, option: "--outcome", among: ChargeOutcome.self)
         },
         OptionSpec(
-            "--via", "HOW", "How the player closes the checkout: checkout (3002) or browser, with the OS controls (3000).",
+            "--via", "HOW",
+            "How the player closes the checkout: checkout (3002) or browser, with the OS controls (3000).",
             default: "checkout", commands: [.cancel]
         ) { options, value throws(UsageProblem) in
             options.closeMethod = try choice(value, option: "--via", among: CloseMethod.self)
@@ -122,7 +123,8 @@ public struct OptionSpec: Sendable {
             options.error = try text(value, option: "--error", allowEmpty: false)
         },
         OptionSpec(
-            "--fail-at", "STEP", "The step --error fails, for codes that arrive at several: init, price-points, purchase.",
+            "--fail-at", "STEP",
+            "The step --error fails, for codes that arrive at several: init, price-points, purchase.",
             default: "the command's last step", commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.failAt = try choice(value, option: "--fail-at", among: Step.self)

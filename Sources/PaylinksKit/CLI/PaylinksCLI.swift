@@ -98,7 +98,8 @@ public enum PaylinksCLI {
         throws(CLIError) -> ExitCode
     {
         if let sku = options.sku, catalog.offer(sku: sku) == nil {
-            let hint = Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
                 ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
             throw .usage("unknown SKU '\(OptionSpec.sanitized(sku))'\(hint)", command: command)
         }
@@ -113,7 +114,8 @@ public enum PaylinksCLI {
         if options.trace {
             let standardError = context.standardError
             sdk.trace = { event in
-                try? standardError.write("trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+                try? standardError.write(
+                    "trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
             }
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }

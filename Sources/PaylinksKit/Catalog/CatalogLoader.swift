@@ -299,7 +299,8 @@ public enum CatalogLoader {
                         "unknown placeholder ${\(unknown)}; known: "
                             + StatusCode.dataPlaceholders.map { "${\($0)}" }.joined(separator: ", "))
                 }
-                let sample = StatusCode(code: code, name: name, meaning: "", message: "", callbacks: [], dataTemplate: template)
+                let sample = StatusCode(
+                    code: code, name: name, meaning: "", message: "", callbacks: [], dataTemplate: template)
                 guard let filled = sample.error().data, (try? JSONParser.parse(Array(filled.utf8))) != nil else {
                     throw dataReader.error("is not valid JSON once its placeholders are filled")
                 }

@@ -115,7 +115,9 @@ public final class PaymentLinksSimulator {
             delegate.onPricePointsFailed(error: failure(1001, details: details))
             return
         }
-        record("price points received: \(pricePoints.pricingPoints.count) tiers in \(pricePoints.pricingPointData.currencyCode)")
+        record(
+            "price points received: \(pricePoints.pricingPoints.count) tiers in \(pricePoints.pricingPointData.currencyCode)"
+        )
         delegate.onPricePointsSuccess(pricePoints: pricePoints)
     }
 
@@ -188,7 +190,8 @@ public final class PaymentLinksSimulator {
         }
         record(
             "openCheckout: checkout opened for \(session.offer.sku), "
-                + "\(PriceFormatter.formatMinorUnits(session.price, currency: session.currency)), purchase \(session.purchaseId)")
+                + "\(PriceFormatter.formatMinorUnits(session.price, currency: session.currency)), purchase \(session.purchaseId)"
+        )
         advance(by: 350)
         switch player {
         case .closeBeforeOrder:
@@ -228,7 +231,8 @@ public final class PaymentLinksSimulator {
                 poll([(.created, 1), (.paymentPending, 2), (.chargeFailed, 1)])
                 fail(3003)
             case .pending:
-                pollUntilTimeout(after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
+                pollUntilTimeout(
+                    after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
                 fail(3004)
             }
         }
@@ -284,7 +288,8 @@ public final class PaymentLinksSimulator {
             trace?(
                 TraceEvent(
                     milliseconds: start,
-                    message: "polls #\(first)-#\(first + count - 1): \(state), every \(Self.pollInterval) ms until +\(Self.seconds(elapsedMilliseconds))"
+                    message:
+                        "polls #\(first)-#\(first + count - 1): \(state), every \(Self.pollInterval) ms until +\(Self.seconds(elapsedMilliseconds))"
                 ))
         }
     }

@@ -42,7 +42,12 @@ struct ArgumentParserTests {
 
     @Test("each subcommand parses", arguments: Command.allCases)
     func subcommands(command: Command) throws {
-        let words = command == .purchase || command == .cancel ? [command.rawValue, "--sku", "x"] : [command.rawValue]
+        let words =
+            switch command {
+            case .purchase, .cancel: [command.rawValue, "--sku", "x"]
+            case .run: [command.rawValue, "a.json"]
+            default: [command.rawValue]
+            }
         guard case .run(let parsed, _) = try ArgumentParser.parse(["paylinks"] + words) else {
             Issue.record("expected a run")
             return
@@ -149,6 +154,25 @@ struct ArgumentParserTests {
         #expect(usageMessage("purchase", "--skus", "a")?.contains("did you mean '--sku'?") == true)
         #expect(usageMessage("--sku", "a")?.contains("must follow a command") == true)
         #expect(usageMessage("purchase", "starter_pack_001")?.contains("'--sku starter_pack_001'") == true)
+    }
+
+    @Test("run takes files, also after --, and errors takes one code")
+    func operands() throws {
+        #expect(try options("run", "a.json", "b.json").operands == ["a.json", "b.json"])
+        #expect(try options("run", "--", "-odd.json").operands == ["-odd.json"])
+        #expect(try options("errors", "3002").operands == ["3002"])
+        #expect(usageMessage("errors", "3002", "3003")?.contains("takes one CODE|NAME") == true)
+        #expect(usageMessage("run")?.contains("run needs FILE") == true)
+    }
+
+    @Test("--fault-rate takes a probability from 0 to 1")
+    func faultRate() throws {
+        #expect(try options("run", "a.json", "--fault-rate", "0.25").faultRate == 0.25)
+        #expect(try options("run", "a.json", "--fault-rate", "1").faultRate == 1)
+        for bad in ["1.5", "-0.1", "nan", "inf", "1e-3", ".5", "0."] {
+            #expect(usageMessage("run", "a.json", "--fault-rate", bad) != nil, "\(bad)")
+        }
+        #expect(usageMessage("purchase", "--sku", "a", "--fault-rate", "0.5")?.contains("belongs to run") == true)
     }
 
     @Test("an option given twice is an error")

@@ -2,8 +2,9 @@
 ///
 /// The syntax it accepts:
 /// - `paylinks COMMAND [OPTION...]`, where COMMAND is `init`, `price-points`, `purchase`,
-///   `cancel`, `errors` or `offers`; `paylinks help [COMMAND]`; `paylinks --help`;
-///   `paylinks --version`. `errors` also takes one code or name to explain.
+///   `cancel`, `errors`, `offers` or `run`; `paylinks help [COMMAND]`; `paylinks --help`;
+///   `paylinks --version`. `errors` also takes one code or name to explain, `run` one or
+///   more scenario files.
 /// - An option's value follows it as the next argument (`--sku starter_pack_001`) or
 ///   after an equals sign (`--sku=starter_pack_001`). A separate value may not start
 ///   with `--`; use the `=` form for such a value.
@@ -11,8 +12,7 @@
 ///   the line holds.
 /// - Each option may be given once; `--json` and `--format` set the same thing and count
 ///   as one option.
-/// - `--` ends the options; no subcommand takes an argument after it, so anything after
-///   it is reported.
+/// - `--` ends the options: what follows is an argument even if it starts with `-`.
 public enum ArgumentParser {
     /// Parses `arguments`, the first of which is the program's name and is ignored.
     public static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
@@ -72,19 +72,20 @@ public enum ArgumentParser {
             let word = words[index]
             index += 1
             if word == "--" {
-                if index < words.count {
+                guard command.operands != nil || index == words.count else {
                     throw .usage(
                         "\(command.rawValue) takes no arguments, but '\(OptionSpec.sanitized(words[index]))' follows '--'",
                         command: command)
                 }
+                options.operands += words[index...]
                 break
             }
             guard word.hasPrefix("--") else {
-                if command == .errors && options.topic == nil && !word.hasPrefix("-") {
-                    options.topic = word
-                    continue
+                guard command.operands != nil, !word.hasPrefix("-") || word == "-" else {
+                    throw .usage(unexpectedArgumentMessage(word, command: command), command: command)
                 }
-                throw .usage(unexpectedArgumentMessage(word, command: command), command: command)
+                options.operands.append(word)
+                continue
             }
             let (name, inlineValue) = split(word)
             let spec = try lookUp(name, for: command)
@@ -119,6 +120,14 @@ public enum ArgumentParser {
             throw .usage(
                 "\(command.rawValue) needs --sku, as in 'paylinks \(command.rawValue) --sku starter_pack_001'",
                 command: command)
+        }
+        if let (placeholder, count) = command.operands, !count.contains(options.operands.count) {
+            let message =
+                options.operands.count < count.lowerBound
+                ? "\(command.rawValue) needs \(placeholder), as in 'paylinks \(command.rawValue) \(placeholder)'"
+                : "\(command.rawValue) takes one \(placeholder), but got \(options.operands.count): "
+                    + options.operands.map { "'\(OptionSpec.sanitized($0))'" }.joined(separator: ", ")
+            throw .usage(message, command: command)
         }
         if let conflict = conflict(in: options, seen: seenGroups) {
             throw .usage(conflict, command: command)

@@ -12,6 +12,8 @@ public enum Command: String, CaseIterable, Sendable {
     case errors
     /// `paylinks offers`: list the offers.
     case offers
+    /// `paylinks run`: run scenario files.
+    case run
 
     /// The subcommands that run a simulated flow and print its callbacks.
     public static let flows: [Command] = [.initialize, .pricePoints, .purchase, .cancel]
@@ -28,6 +30,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .cancel: "Initialize, open checkout for an offer; the player closes it (3002)."
         case .errors: "List the status codes, or explain one: paylinks errors 3002."
         case .offers: "List the offers, with their items and price for --country."
+        case .run: "Run scenario files: whole sessions, scripted and checked."
         }
     }
 
@@ -37,7 +40,16 @@ public enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel: [.initialize, .purchase]
-        case .errors, .offers: []
+        case .errors, .offers, .run: []
+        }
+    }
+
+    /// The arguments the subcommand takes besides options: their placeholder and how many.
+    public var operands: (placeholder: String, count: ClosedRange<Int>)? {
+        switch self {
+        case .errors: ("CODE|NAME", 0...1)
+        case .run: ("FILE", 1...Int.max)
+        case .initialize, .pricePoints, .purchase, .cancel, .offers: nil
         }
     }
 }
@@ -82,8 +94,10 @@ public struct RunOptions: Equatable, Sendable {
     public var now: Int?
     /// `--format` / `--json`: the output format.
     public var format = OutputFormat.text
-    /// The code or name `paylinks errors` explains, when given.
-    public var topic: String?
+    /// `--fault-rate`: the probability that a scenario step fails with a fitting code.
+    public var faultRate: Double?
+    /// The arguments besides options: the code `errors` explains, the files `run` runs.
+    public var operands: [String] = []
 
     /// The defaults.
     public init() {}

@@ -5,6 +5,8 @@
 public enum ExitCode: Int32, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
     case success = 0
+    /// `paylinks run`: an expectation of a scenario did not hold.
+    case expectationsFailed = 1
     /// The flow ended in `onInitializeFailed`.
     case initializeFailed = 10
     /// The flow ended in `onPricePointsFailed`.
@@ -43,7 +45,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// One line for the help and the README: what the code means.
     public var meaning: String {
         switch self {
-        case .success: "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess"
+        case .success:
+            "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
+        case .expectationsFailed: "run: a scenario's expectation did not hold"
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"

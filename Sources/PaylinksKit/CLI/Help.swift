@@ -51,6 +51,7 @@ public enum Help {
             switch command {
             case .purchase, .cancel: "paylinks \(command.rawValue) --sku SKU [options]"
             case .errors: "paylinks errors [CODE|NAME] [options]"
+            case .run: "paylinks run FILE... [options]"
             case .initialize, .pricePoints, .offers: "paylinks \(command.rawValue) [options]"
             }
         var text = """

@@ -131,9 +131,16 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--trace", nil, "Print the simulated timeline (requests, order-state polls, timeouts) to stderr.",
-            commands: Command.flows
+            commands: Command.flows + [.run]
         ) { options, _ in
             options.trace = true
+        },
+        OptionSpec(
+            "--fault-rate", "P",
+            "The probability (0 to 1) that a scenario step fails with a status code that fits it.",
+            default: "the scenario's faultRate, else 0", commands: [.run]
+        ) { options, value throws(UsageProblem) in
+            options.faultRate = try probability(value, option: "--fault-rate")
         },
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
@@ -143,13 +150,13 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
-            commands: Command.flows
+            commands: Command.flows + [.run]
         ) { options, value throws(UsageProblem) in
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
         OptionSpec(
             "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time",
-            commands: Command.flows
+            commands: Command.flows + [.run]
         ) { options, value throws(UsageProblem) in
             options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
         },
@@ -208,6 +215,19 @@ public struct OptionSpec: Sendable {
         throw UsageProblem(
             "\(option) takes \(names.joined(separator: ", ")), not '\(sanitized(value))'",
             suggestion: Suggestion.closest(to: value, among: names))
+    }
+
+    /// A probability written as a decimal from 0 to 1: "0", "0.25", "1".
+    static func probability(_ value: String, option: String) throws(UsageProblem) -> Double {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        let isDecimal =
+            (1...2).contains(parts.count) && !parts[0].isEmpty
+            && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+            && (parts.count == 1 || !parts[1].isEmpty)
+        guard isDecimal, let number = Double(value), (0...1).contains(number) else {
+            throw UsageProblem("\(option) takes a probability from 0 to 1, such as 0.25, not '\(sanitized(value))'")
+        }
+        return number
     }
 
     private static func country(_ value: String) throws(UsageProblem) -> String {

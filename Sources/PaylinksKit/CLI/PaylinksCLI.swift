@@ -66,7 +66,7 @@ public enum PaylinksCLI {
             case .initialize, .pricePoints, .purchase, .cancel:
                 return try runFlow(command, options: options, catalog: catalog, context: context)
             case .errors:
-                if let topic = options.topic {
+                if let topic = options.operands.first {
                     guard let code = FailurePlan.lookUp(topic, in: catalog) else {
                         throw .usage(FailurePlan.unknownCodeMessage(topic, catalog: catalog), command: .errors)
                     }
@@ -80,6 +80,8 @@ public enum PaylinksCLI {
                     CatalogListing.offers(catalog, country: options.country, format: options.format),
                     to: context.standardOutput)
                 return .success
+            case .run:
+                return try runScenarios(options, catalog: catalog, context: context)
             }
         }
     }
@@ -138,12 +140,66 @@ public enum PaylinksCLI {
                     throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
                 }
                 sdk.openCheckout(session, player: playerAction(command, options: options))
-            case .initialize, .errors, .offers:
+            case .initialize, .errors, .offers, .run:
                 break
             }
         }
         if let failure = delegate.failure { throw .output(failure) }
-        guard let last = delegate.last else { throw .internal("the flow ended without a callback") }
+        guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
+        return ExitCode(finishingWith: last)
+    }
+
+    // MARK: Scenarios
+
+    /// The largest scenario file paylinks reads.
+    public static let scenarioSizeLimit = 1 << 20
+
+    private static func runScenarios(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError)
+        -> ExitCode
+    {
+        var scenarios: [Scenario] = []
+        for path in options.operands {
+            let bytes: [UInt8]
+            do {
+                bytes = try System.readFile(path, limit: scenarioSizeLimit)
+            } catch .missing {
+                throw .noInput("scenario file '\(OptionSpec.sanitized(path))' does not exist")
+            } catch .wrongKind {
+                throw .noInput("'\(OptionSpec.sanitized(path))' is a directory; give the scenario files in it")
+            } catch .tooLarge(let limit) {
+                throw .invalidFixture(
+                    FixtureError(
+                        file: path, position: nil, path: nil,
+                        reason: "larger than the \(limit >> 20) MiB limit for scenario files"))
+            } catch {
+                throw .noInput("cannot read \(OptionSpec.sanitized(path)): \(describe(error))")
+            }
+            do {
+                scenarios.append(try ScenarioLoader.load(FixtureSource(name: path, bytes: bytes), catalog: catalog))
+            } catch {
+                throw .invalidFixture(error)
+            }
+        }
+        let seed = options.seed ?? context.entropy()
+        let runner = ScenarioRunner(
+            catalog: catalog,
+            settings: ScenarioRunner.Settings(
+                format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
+                faultRate: options.faultRate ?? 0),
+            output: context.standardOutput, diagnostics: context.standardError)
+        let summary: ScenarioRunner.Summary
+        do {
+            summary = try runner.run(scenarios)
+        } catch {
+            throw .output(error)
+        }
+        let plural = scenarios.count == 1 ? "scenario" : "scenarios"
+        try? context.standardError.write(
+            "run: \(scenarios.count) \(plural), \(summary.steps) steps; expectations: \(summary.met) met, "
+                + "\(summary.failed) failed; seed \(seed)\n")
+        if summary.failed > 0 { return .expectationsFailed }
+        if summary.met > 0 { return .success }
+        guard let last = summary.last else { throw .internal("the scenarios delivered no callback") }
         return ExitCode(finishingWith: last)
     }
 
@@ -234,32 +290,6 @@ public enum PaylinksCLI {
         case .wrongKind: "it is a directory"
         case .unreadable(let reason): reason
         case .tooLarge(let limit): "it is larger than \(limit) bytes"
-        }
-    }
-}
-
-/// The delegate of a CLI run: renders each callback to the output as it arrives and
-/// remembers the last one, whose name decides the exit code.
-final class RenderingDelegate: CallbackReceiver {
-    private let renderer: any CallbackRenderer
-    private let output: any OutputSink
-    /// The last callback delivered.
-    private(set) var last: Callback?
-    /// The first write that failed; nothing more is written after it.
-    private(set) var failure: OutputError?
-
-    init(renderer: any CallbackRenderer, output: any OutputSink) {
-        self.renderer = renderer
-        self.output = output
-    }
-
-    func receive(_ callback: Callback) {
-        last = callback
-        guard failure == nil else { return }
-        do {
-            try output.write(renderer.render(callback))
-        } catch {
-            failure = error
         }
     }
 }

@@ -71,6 +71,15 @@ public struct JSONReader {
         return number
     }
 
+    /// The value as a number within `range`.
+    public func double(in range: ClosedRange<Double>) throws(JSONShapeError) -> Double {
+        guard case .number(let text) = value.kind else { throw typeMismatch("a number") }
+        guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw error("\(text) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     /// The elements of an array, each with its path.
     public func array() throws(JSONShapeError) -> [JSONReader] {
         guard case .array(let elements) = value.kind else { throw typeMismatch("an array") }

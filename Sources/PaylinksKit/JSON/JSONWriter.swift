@@ -66,6 +66,12 @@ public struct JSONWriter {
         output += String(value)
     }
 
+    /// Writes a number exactly as spelled; `text` must be a valid JSON number.
+    public mutating func rawNumber(_ text: String) {
+        separate()
+        output += text
+    }
+
     /// Writes a Boolean value.
     public mutating func bool(_ value: Bool) {
         separate()

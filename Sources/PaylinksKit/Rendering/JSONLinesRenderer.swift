@@ -1,6 +1,7 @@
 /// Renders each callback as one compact JSON object on one line (NDJSON).
 ///
-/// The wire shape: `{"callback":NAME, ARGUMENT:VALUE...}` where the argument keys are
+/// The wire shape: `{"callback":NAME, ARGUMENT:VALUE...}` (scenario runs put
+/// `"scenario":NAME,"step":N` and, for a repeated step, `"attempt":N` first), where the argument keys are
 /// the SDK's (`error`, `pricePoints`, `order`) and every model's keys are the SDK's
 /// property names in documented order. `onPurchaseFailed` always carries `order`,
 /// `null` when there is none; `error.data` is present only when it has a value.
@@ -8,10 +9,20 @@ public struct JSONLinesRenderer: CallbackRenderer {
     /// Creates a renderer.
     public init() {}
 
-    /// One line of JSON, newline included.
-    public func render(_ callback: Callback) -> String {
+    /// One line of JSON, newline included; a tag comes first, as `scenario` and `step`.
+    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         writer.openObject()
+        if let tag {
+            writer.key("scenario")
+            writer.string(tag.scenario)
+            writer.key("step")
+            writer.int(tag.step)
+            if let attempt = tag.attempt {
+                writer.key("attempt")
+                writer.int(attempt)
+            }
+        }
         writer.key("callback")
         writer.string(callback.name.rawValue)
         switch callback {

@@ -13,10 +13,14 @@ public struct TextRenderer: CallbackRenderer {
         self.catalog = catalog
     }
 
-    /// The block for one callback, blank line included.
-    public func render(_ callback: Callback) -> String {
+    /// The block for one callback, blank line included; a tag follows the name in brackets.
+    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var block = Block()
-        block.line(callback.name.rawValue, indent: 0)
+        let source =
+            tag.map { tag in
+                "  [\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
+            } ?? ""
+        block.line(callback.name.rawValue + source, indent: 0)
         switch callback {
         case .onInitialized:
             break

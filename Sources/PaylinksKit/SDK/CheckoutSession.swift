@@ -42,6 +42,9 @@ public enum PlayerAction: Equatable, Sendable {
     case closeCheckout(via: CloseMethod = .checkoutInterface)
     /// The player closes the checkout before the order exists: 3005.
     case closeBeforeOrder
+    /// The player leaves the checkout open until its session expires, an hour later:
+    /// no order ever exists, 3005.
+    case leaveOpen
 }
 
 /// How a payment's charge ends.

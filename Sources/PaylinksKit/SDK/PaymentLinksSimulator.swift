@@ -21,6 +21,8 @@ public final class PaymentLinksSimulator {
     public static let pollInterval = 600
     /// How long the SDK polls before giving up on an order, in milliseconds.
     public static let validationTimeout = 90_000
+    /// How long a checkout session lives, in milliseconds.
+    public static let sessionLifetime = 3_600_000
 
     /// The offers, prices and status codes the simulator serves.
     public let catalog: Catalog
@@ -40,6 +42,7 @@ public final class PaymentLinksSimulator {
 
     private var random: SeededGenerator
     private var injectedFailures: [Step: Int] = [:]
+    private var deliversNextResultTwice = false
 
     /// Creates a simulator that has not been initialized yet.
     ///
@@ -61,6 +64,12 @@ public final class PaymentLinksSimulator {
     /// the device had failed there. The failure is used once.
     public func injectFailure(code: Int, at step: Step) {
         injectedFailures[step] = code
+    }
+
+    /// Makes the next purchase result arrive twice, as when an SDK bug (fixed in iOS
+    /// 1.6.0) re-validated an order on every deep link.
+    public func injectDuplicateDelivery() {
+        deliversNextResultTwice = true
     }
 
     // MARK: The SDK's requests
@@ -180,8 +189,18 @@ public final class PaymentLinksSimulator {
             "sdkEnvironment": configuration.environment, "sessionEnvironment": session.environment,
             "offerSku": session.offer.sku, "purchaseId": session.purchaseId, "orderId": orderId,
         ]
+        let deliveries = deliversNextResultTwice ? 2 : 1
+        deliversNextResultTwice = false
+        func deliver(_ result: () -> Void) {
+            for delivery in 1...deliveries {
+                if delivery > 1 { record("the deep link arrived again; the SDK validates the order again") }
+                result()
+            }
+        }
         func fail(_ code: Int) {
-            delegate.onPurchaseFailed(error: failure(code, details: details), order: disclosed(order, for: code))
+            let error = failure(code, details: details)
+            let known = disclosed(order, for: code)
+            deliver { delegate.onPurchaseFailed(error: error, order: known) }
         }
 
         if let code = injectedFailures.removeValue(forKey: .purchase) {
@@ -198,6 +217,11 @@ public final class PaymentLinksSimulator {
             advance(by: 4_000)
             record("the player closed the checkout before the order was created")
             pollUntilTimeout(after: [], waitingOn: "not found")
+            fail(3005)
+        case .leaveOpen:
+            advance(by: Self.sessionLifetime)
+            record(
+                "the checkout session expired after \(Self.sessionLifetime / 3_600_000) h with the checkout still open")
             fail(3005)
         case .closeCheckout(let method):
             advance(by: 6_000)
@@ -226,7 +250,7 @@ public final class PaymentLinksSimulator {
                     return
                 }
                 record("result: the order is validated")
-                delegate.onPurchaseSuccess(order: order)
+                deliver { delegate.onPurchaseSuccess(order: order) }
             case .declined:
                 poll([(.created, 1), (.paymentPending, 2), (.chargeFailed, 1)])
                 fail(3003)

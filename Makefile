@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release install uninstall lint format golden clean
+.PHONY: build test run release bench install uninstall lint format golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -13,19 +13,28 @@ build:
 test:
 	$(SWIFT) test $(SWIFTFLAGS)
 
-# Re-record the golden files after an intended change to the output; review the diff.
+# After an intended change to the output or to Fixtures/*.json: regenerate the compiled
+# built-in catalog, then re-record the golden files with it. Review the diff.
 golden:
+	PAYLINKS_RECORD_GOLDEN=1 $(SWIFT) test $(SWIFTFLAGS) --filter BuiltInCatalogTests
 	PAYLINKS_RECORD_GOLDEN=1 $(SWIFT) test $(SWIFTFLAGS) --filter GoldenTests
 
 run:
 	$(SWIFT) run $(SWIFTFLAGS) paylinks purchase --sku starter_pack_001
 
+# A statically linked, stripped binary: it starts fast and needs nothing beside it.
+RELEASEFLAGS = -c release --static-swift-stdlib -Xlinker -s
+
 release:
-	$(SWIFT) build -c release $(SWIFTFLAGS) --static-swift-stdlib
+	$(SWIFT) build $(RELEASEFLAGS) $(SWIFTFLAGS)
+
+# Start-up, bulk throughput and memory, and the Python reference; prints every figure.
+bench:
+	bash Benchmarks/bench.sh
 
 install: release
 	install -d "$(DESTDIR)$(BINDIR)"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/paylinks" "$(DESTDIR)$(BINDIR)/paylinks"
+	install -m 755 "$$($(SWIFT) build $(RELEASEFLAGS) --show-bin-path)/paylinks" "$(DESTDIR)$(BINDIR)/paylinks"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/paylinks"

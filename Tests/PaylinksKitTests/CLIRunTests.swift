@@ -132,7 +132,7 @@ struct CLIRunTests {
         ] {
             let stderr = CapturedOutput()
             let context = RunContext(
-                environment: [:], standardOutput: FailingOutput(error), standardError: stderr, clock: { 0 },
+                environment: { _ in nil }, standardOutput: FailingOutput(error), standardError: stderr, clock: { 0 },
                 entropy: { 0 })
             #expect(PaylinksCLI.run(["paylinks", "purchase", "--sku", "starter_pack_001"], context: context) == code)
             #expect(stderr.text.isEmpty == !message)

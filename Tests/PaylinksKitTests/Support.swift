@@ -21,7 +21,7 @@ func runCLI(
     let stdout = CapturedOutput()
     let stderr = CapturedOutput()
     let context = RunContext(
-        environment: environment, standardOutput: stdout, standardError: stderr, clock: { clock },
+        environment: { environment[$0] }, standardOutput: stdout, standardError: stderr, clock: { clock },
         entropy: { entropy })
     let code = PaylinksCLI.run(["paylinks"] + arguments, context: context)
     return RunResult(exitCode: code, stdout: stdout.text, stderr: stderr.text)
@@ -29,7 +29,7 @@ func runCLI(
 
 /// The catalog built into paylinks.
 func builtInCatalog() throws -> Catalog {
-    try CatalogLoader.builtIn()
+    CatalogLoader.builtIn()
 }
 
 /// A fixture source made from text, named like the file it stands for.
@@ -39,8 +39,8 @@ func source(_ file: FixtureFile, _ text: String) -> FixtureSource {
 
 /// Loads a catalog with one file replaced by `text` and the others built in.
 func loadCatalog(replacing file: FixtureFile, with text: String) throws -> Catalog {
-    func pick(_ candidate: FixtureFile) -> FixtureSource {
-        candidate == file ? source(file, text) : .builtIn(candidate)
+    func pick(_ candidate: FixtureFile) -> FixtureSource? {
+        candidate == file ? source(file, text) : nil
     }
     return try CatalogLoader.load(
         offers: pick(.offers), pricePoints: pick(.pricePoints), statusCodes: pick(.statusCodes))

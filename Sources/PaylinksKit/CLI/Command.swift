@@ -80,6 +80,10 @@ public struct RunOptions: Equatable, Sendable {
     public var closeMethod: CloseMethod?
     /// `--before-order`: the player closes the checkout before the order exists (cancel).
     public var beforeOrder = false
+    /// `--count`: how many independent checkouts to run (purchase and cancel).
+    public var count = 1
+    /// `--index`: the index of the first checkout, which fixes its identifiers.
+    public var index = 0
     /// `--error`: a status code, or its name, to deliver.
     public var error: String?
     /// `--fail-at`: the step `--error` fails.

@@ -117,6 +117,20 @@ public struct OptionSpec: Sendable {
             options.sessionEnvironment = try text(value, option: "--session-environment", allowEmpty: false)
         },
         OptionSpec(
+            "--count", "N",
+            "Run N independent checkouts after one initialize, each with its own ids; output streams.",
+            default: "1", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.count = try number(value, option: "--count", as: Int.self, in: 1...maximumCount)
+        },
+        OptionSpec(
+            "--index", "I",
+            "The index of the (first) checkout: line I of a --count run equals a run with --index I.",
+            default: "0", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.index = try number(value, option: "--index", as: Int.self, in: 0...maximumIndex)
+        },
+        OptionSpec(
             "--error", "CODE", "Deliver this status code (or name, such as CHARGE_FAILED) where the SDK would.",
             commands: Command.flows
         ) { options, value throws(UsageProblem) in
@@ -170,6 +184,11 @@ public struct OptionSpec: Sendable {
             options.format = .json
         },
     ]
+
+    /// The most checkouts one run makes.
+    static let maximumCount = 1_000_000_000
+    /// The last checkout index whose order id is still unique.
+    static let maximumIndex = 8_999_999_999
 
     /// The last second of the year 9999, the latest `--now` paylinks can show as a date.
     static let maximumTimestamp = 253_402_300_799

@@ -1,7 +1,7 @@
 /// What a paylinks run reads from and writes to, so tests can supply their own.
 public struct RunContext {
-    /// Environment variables (`PAYLINKS_FIXTURES`).
-    public var environment: [String: String]
+    /// Looks up an environment variable (`PAYLINKS_FIXTURES`).
+    public var environment: (String) -> String?
     /// Where callbacks and requested listings go.
     public var standardOutput: any OutputSink
     /// Where diagnostics go.
@@ -13,7 +13,7 @@ public struct RunContext {
 
     /// Creates a context.
     public init(
-        environment: [String: String], standardOutput: any OutputSink, standardError: any OutputSink,
+        environment: @escaping (String) -> String?, standardOutput: any OutputSink, standardError: any OutputSink,
         clock: @escaping () -> Int, entropy: @escaping () -> UInt64
     ) {
         self.environment = environment
@@ -26,7 +26,7 @@ public struct RunContext {
     /// The real process: its environment, standard output and error, clock and entropy.
     public static func process() -> RunContext {
         RunContext(
-            environment: System.environment(),
+            environment: System.environmentVariable,
             standardOutput: FileDescriptorOutput(descriptor: 1),
             standardError: FileDescriptorOutput(descriptor: 2),
             clock: System.now,
@@ -108,11 +108,13 @@ public enum PaylinksCLI {
         let failure = try options.error.map { (code) throws(CLIError) in
             try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
         }
-        let delegate = RenderingDelegate(
-            renderer: options.format.renderer(catalog: catalog), output: context.standardOutput)
+        let output = BufferedOutput(context.standardOutput)
+        let renderer = options.format.renderer(catalog: catalog)
+        let delegate = RenderingDelegate(renderer: renderer, output: output)
+        let seed = options.seed ?? context.entropy()
         let sdk = PaymentLinksSimulator(
             catalog: catalog, delegate: delegate, country: options.country, now: options.now ?? context.clock(),
-            seed: options.seed ?? context.entropy())
+            seed: seed, firstCheckoutIndex: options.index)
         if options.trace {
             let standardError = context.standardError
             sdk.trace = { event in
@@ -131,20 +133,44 @@ public enum PaylinksCLI {
             case .pricePoints:
                 sdk.getPricePoints()
             case .purchase, .cancel:
-                let session: CheckoutSession
-                do {
-                    session = try sdk.createCheckoutSession(
-                        offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
-                        environment: options.sessionEnvironment ?? options.environment)
-                } catch {
-                    throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
+                var done = 0
+                while done < options.count {
+                    if done == 1, !options.trace, let result = delegate.delivered.last,
+                        let template = CheckoutLineTemplate(renderer: renderer, result: result)
+                    {
+                        try writeBulk(
+                            template, seed: seed, indexes: (options.index + 1)..<(options.index + options.count),
+                            flushing: output, to: context.standardOutput)
+                        break
+                    }
+                    done += 1
+                    let session: CheckoutSession
+                    do {
+                        session = try sdk.createCheckoutSession(
+                            offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                            environment: options.sessionEnvironment ?? options.environment)
+                    } catch {
+                        throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
+                    }
+                    if let failure, failure.step == .purchase {
+                        sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
+                    }
+                    // Only the latest result decides the exit code; keep no more, so memory
+                    // stays flat however many checkouts run.
+                    delegate.begin(nil)
+                    sdk.openCheckout(session, player: playerAction(command, options: options))
+                    if delegate.failure != nil { break }
                 }
-                sdk.openCheckout(session, player: playerAction(command, options: options))
             case .initialize, .errors, .offers, .run:
                 break
             }
         }
         if let failure = delegate.failure { throw .output(failure) }
+        do {
+            try output.flush()
+        } catch {
+            throw .output(error)
+        }
         guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
         return ExitCode(finishingWith: last)
     }
@@ -203,6 +229,30 @@ public enum PaylinksCLI {
         return ExitCode(finishingWith: last)
     }
 
+    /// Writes the checkouts of `indexes` from a template, in blocks of whole lines,
+    /// after what `buffered` holds.
+    private static func writeBulk(
+        _ template: CheckoutLineTemplate, seed: UInt64, indexes: Range<Int>, flushing buffered: BufferedOutput,
+        to sink: any OutputSink
+    ) throws(CLIError) {
+        let blockSize = 1 << 16
+        var block: [UInt8] = []
+        block.reserveCapacity(blockSize + template.lineLength)
+        do {
+            try buffered.flush()
+            for index in indexes {
+                template.append(seed: seed, index: index, to: &block)
+                if block.count >= blockSize {
+                    try sink.write(contentsOf: block)
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
+            try sink.write(contentsOf: block)
+        } catch {
+            throw .output(error)
+        }
+    }
+
     /// What the player does in a purchase or cancel run.
     private static func playerAction(_ command: Command, options: RunOptions) -> PlayerAction {
         if command == .purchase {
@@ -216,26 +266,20 @@ public enum PaylinksCLI {
 
     /// The catalog: built in, with the files of `--fixtures` or `PAYLINKS_FIXTURES` in
     /// place of the built-in ones they name.
-    static func loadCatalog(_ options: RunOptions, environment: [String: String]) throws(CLIError) -> Catalog {
+    static func loadCatalog(_ options: RunOptions, environment: (String) -> String?) throws(CLIError) -> Catalog {
         let directory: String
         let origin: String
         if let path = options.fixtures {
             (directory, origin) = (path, "fixture directory '\(OptionSpec.sanitized(path))' (--fixtures)")
-        } else if let path = environment["PAYLINKS_FIXTURES"], !path.isEmpty {
+        } else if let path = environment("PAYLINKS_FIXTURES"), !path.isEmpty {
             (directory, origin) = (path, "fixture directory '\(OptionSpec.sanitized(path))' (PAYLINKS_FIXTURES)")
         } else {
-            do {
-                return try CatalogLoader.builtIn()
-            } catch {
-                throw .internal("the built-in fixtures are invalid: \(error)")
-            }
+            return CatalogLoader.builtIn()
         }
         let sources = try fixtureSources(in: directory, origin: origin)
         do {
             return try CatalogLoader.load(
-                offers: sources[.offers] ?? .builtIn(.offers),
-                pricePoints: sources[.pricePoints] ?? .builtIn(.pricePoints),
-                statusCodes: sources[.statusCodes] ?? .builtIn(.statusCodes))
+                offers: sources[.offers], pricePoints: sources[.pricePoints], statusCodes: sources[.statusCodes])
         } catch {
             throw .invalidFixture(error)
         }

@@ -6,15 +6,6 @@ public enum FixtureFile: String, CaseIterable, Sendable {
     case pricePoints = "price-points.json"
     /// The status codes and their messages.
     case statusCodes = "status-codes.json"
-
-    /// The copy built into paylinks.
-    public var builtIn: [UInt8] {
-        switch self {
-        case .offers: PackageResources.offers_json
-        case .pricePoints: PackageResources.price_points_json
-        case .statusCodes: PackageResources.status_codes_json
-        }
-    }
 }
 
 /// A fixture file's contents and the name to report it by.
@@ -30,10 +21,6 @@ public struct FixtureSource: Sendable {
         self.bytes = bytes
     }
 
-    /// The built-in copy of a fixture file.
-    public static func builtIn(_ file: FixtureFile) -> FixtureSource {
-        FixtureSource(name: "built-in \(file.rawValue)", bytes: file.builtIn)
-    }
 }
 
 /// Why fixture data was refused: which file, where in it, and what was wrong.
@@ -70,24 +57,43 @@ public enum CatalogLoader {
     /// Codes the simulator sends without being asked: a catalog must explain them.
     public static let requiredCodes = [2000, 2001, 2002, 2003, 3002]
 
-    /// The catalog built into paylinks.
-    public static func builtIn() throws(FixtureError) -> Catalog {
-        try load(
-            offers: .builtIn(.offers), pricePoints: .builtIn(.pricePoints), statusCodes: .builtIn(.statusCodes))
+    /// The catalog built into paylinks: `Fixtures/*.json`, compiled into the binary as
+    /// Swift values so that a run starts without parsing anything.
+    public static func builtIn() -> Catalog {
+        BuiltInCatalog.catalog
     }
 
-    /// Loads and checks a catalog from its three files.
-    public static func load(offers: FixtureSource, pricePoints: FixtureSource, statusCodes: FixtureSource)
+    /// Loads and checks a catalog from its files; a file not given is the built-in one.
+    ///
+    /// Offers are checked against the price tiers whichever side is built in, so a
+    /// replaced `price-points.json` must still price every built-in offer.
+    public static func load(offers: FixtureSource?, pricePoints: FixtureSource?, statusCodes: FixtureSource?)
         throws(FixtureError) -> Catalog
     {
-        let (tiers, localizations) = try read(pricePoints) { root throws(JSONShapeError) in
-            try readPriceTable(root)
+        let builtIn = Self.builtIn()
+        var tiers = builtIn.tiers
+        var localizations = builtIn.localizations
+        if let pricePoints {
+            (tiers, localizations) = try read(pricePoints) { root throws(JSONShapeError) in
+                try readPriceTable(root)
+            }
         }
-        let offerList = try read(offers) { root throws(JSONShapeError) in
-            try readOffers(root, tiers: tiers)
+        var offerList = builtIn.offers
+        if let offers {
+            offerList = try read(offers) { root throws(JSONShapeError) in
+                try readOffers(root, tiers: tiers)
+            }
+        } else if let pricePoints, let unpriced = offerList.first(where: { !tiers.contains($0.basePriceInUSD) }) {
+            throw FixtureError(
+                file: pricePoints.name, position: nil, path: "tiers",
+                reason: "has no tier \"\(unpriced.basePriceInUSD)\", which the built-in offer \(unpriced.sku) uses; "
+                    + "add the tier or replace offers.json too")
         }
-        let codes = try read(statusCodes) { root throws(JSONShapeError) in
-            try readStatusCodes(root)
+        var codes = builtIn.statusCodes
+        if let statusCodes {
+            codes = try read(statusCodes) { root throws(JSONShapeError) in
+                try readStatusCodes(root)
+            }
         }
         return Catalog(offers: offerList, statusCodes: codes, tiers: tiers, localizations: localizations)
     }

@@ -112,6 +112,7 @@ public struct JSONParser {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Small objects are checked for duplicate keys by a scan, large ones by a set.
         var seen: Set<String> = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
@@ -126,7 +127,12 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
-            guard seen.insert(key).inserted else {
+            let isDuplicate =
+                members.count < 16
+                ? members.contains { $0.key == key }
+                : !seen.insert(key).inserted
+            if members.count == 15 { seen = Set(members.map(\.key) + [key]) }
+            guard !isDuplicate else {
                 throw error("duplicate key \"\(key)\"", at: keyOffset)
             }
             skipWhitespace()
@@ -220,6 +226,19 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // the opening quote
+        // Most strings are plain ASCII with no escape: take them whole. Anything else
+        // goes the careful way, which checks the UTF-8 and finds the exact place of an error.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+            bytes[end] >= 0x20, bytes[end] < 0x80
+        {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let text = String(decoding: bytes[index..<end], as: UTF8.self)
+            index = end + 1
+            return text
+        }
         var scalars = String.UnicodeScalarView()
         while true {
             guard index < bytes.count else { throw error("unterminated string; expected '\"'") }

@@ -16,18 +16,20 @@ public struct JSONShapeError: Error, Equatable, Sendable {
 public struct JSONReader {
     /// The value read.
     public let value: JSONValue
-    /// Its path from the document's root; empty for the root.
-    public let path: String
+    private let location: JSONPath
+
+    /// Its path from the document's root, such as `offers[2].sku`; empty for the root.
+    public var path: String { location.description }
 
     /// Reads a document's root value.
     public init(root value: JSONValue) {
         self.value = value
-        self.path = ""
+        self.location = .root
     }
 
-    private init(value: JSONValue, path: String) {
+    fileprivate init(value: JSONValue, location: JSONPath) {
         self.value = value
-        self.path = path
+        self.location = location
     }
 
     /// An error about this value.
@@ -83,13 +85,13 @@ public struct JSONReader {
     /// The elements of an array, each with its path.
     public func array() throws(JSONShapeError) -> [JSONReader] {
         guard case .array(let elements) = value.kind else { throw typeMismatch("an array") }
-        return elements.enumerated().map { JSONReader(value: $1, path: "\(path)[\($0)]") }
+        return elements.enumerated().map { JSONReader(value: $1, location: .index($0, in: location)) }
     }
 
     /// The members of an object whose keys are free (a map), each with its path.
     public func members() throws(JSONShapeError) -> [(key: String, value: JSONReader)] {
         guard case .object(let members) = value.kind else { throw typeMismatch("an object") }
-        return members.map { ($0.key, JSONReader(value: $0.value, path: child($0.key))) }
+        return members.map { ($0.key, JSONReader(value: $0.value, location: .key($0.key, in: location))) }
     }
 
     /// The value as an object whose keys must all be among `keys`.
@@ -98,7 +100,6 @@ public struct JSONReader {
     ///   misspelled field is reported rather than ignored.
     public func object(keys: [String]) throws(JSONShapeError) -> JSONObjectReader {
         guard case .object(let members) = value.kind else { throw typeMismatch("an object") }
-        var byKey: [String: JSONReader] = [:]
         for member in members {
             guard keys.contains(member.key) else {
                 let hint =
@@ -106,24 +107,23 @@ public struct JSONReader {
                     ?? " (known keys: \(keys.joined(separator: ", ")))"
                 throw JSONShapeError(
                     offset: member.value.offset,
-                    path: child(member.key),
+                    path: JSONPath.key(member.key, in: location).description,
                     reason: "unknown key \"\(member.key)\"\(hint)"
                 )
             }
-            byKey[member.key] = JSONReader(value: member.value, path: child(member.key))
         }
-        return JSONObjectReader(owner: self, readers: byKey)
+        return JSONObjectReader(owner: self, members: members)
     }
 
-    private func child(_ key: String) -> String {
-        path.isEmpty ? key : "\(path).\(key)"
+    fileprivate func child(_ key: String) -> JSONPath {
+        .key(key, in: location)
     }
 }
 
 /// An object whose keys were checked by ``JSONReader/object(keys:)``.
 public struct JSONObjectReader {
     fileprivate let owner: JSONReader
-    fileprivate let readers: [String: JSONReader]
+    fileprivate let members: [(key: String, value: JSONValue)]
 
     /// The reader of a key that must be present (null counts as absent).
     public func required(_ key: String) throws(JSONShapeError) -> JSONReader {
@@ -133,8 +133,31 @@ public struct JSONObjectReader {
 
     /// The reader of an optional key, or nil when the key is absent or null.
     public func optional(_ key: String) -> JSONReader? {
-        guard let reader = readers[key] else { return nil }
-        if case .null = reader.value.kind { return nil }
-        return reader
+        // Objects with a fixed set of keys are small: a scan beats hashing.
+        guard let member = members.first(where: { $0.key == key }) else { return nil }
+        if case .null = member.value.kind { return nil }
+        return JSONReader(value: member.value, location: owner.child(key))
+    }
+}
+
+/// Where a value sits in a document, kept as links to its parent so that reading a
+/// value costs no string building; the text is made only for a message.
+indirect enum JSONPath: CustomStringConvertible {
+    /// The document's root.
+    case root
+    /// A member of an object.
+    case key(String, in: JSONPath)
+    /// An element of an array.
+    case index(Int, in: JSONPath)
+
+    /// `offers[2].items[0].sku`; empty for the root.
+    var description: String {
+        switch self {
+        case .root: ""
+        case .key(let key, let parent):
+            parent.description.isEmpty ? key : parent.description + "." + key
+        case .index(let index, let parent):
+            parent.description + "[\(index)]"
+        }
     }
 }

@@ -9,6 +9,8 @@ public struct CheckoutSession: Equatable, Sendable {
     public var sessionToken: String
     /// The purchase id that tracks the transaction.
     public var purchaseId: String
+    /// The order id the server gives the order once a payment is attempted.
+    public var orderId: String
     /// The offer sold.
     public var offer: Offer
     /// The price in the currency's minor units.

@@ -40,7 +40,9 @@ public final class PaymentLinksSimulator {
     /// Virtual milliseconds since the simulator was created.
     public private(set) var elapsedMilliseconds = 0
 
-    private var random: SeededGenerator
+    private let seed: UInt64
+    /// The index of the next checkout session; it fixes that checkout's identifiers.
+    public private(set) var nextCheckoutIndex: Int
     private var injectedFailures: [Step: Int] = [:]
     private var deliversNextResultTwice = false
 
@@ -52,12 +54,18 @@ public final class PaymentLinksSimulator {
     ///   - country: the player's country.
     ///   - now: the wall clock, in Unix seconds.
     ///   - seed: seeds session tokens, purchase ids and order ids.
-    public init(catalog: Catalog, delegate: ACPaymentLinksDelegate, country: String = "US", now: Int, seed: UInt64) {
+    ///   - firstCheckoutIndex: the index of the first checkout session; checkout `i` of a
+    ///     run gets the same identifiers whatever came before it.
+    public init(
+        catalog: Catalog, delegate: ACPaymentLinksDelegate, country: String = "US", now: Int, seed: UInt64,
+        firstCheckoutIndex: Int = 0
+    ) {
         self.catalog = catalog
         self.delegate = delegate
         self.country = country
         self.now = now
-        self.random = SeededGenerator(seed: seed)
+        self.seed = seed
+        self.nextCheckoutIndex = firstCheckoutIndex
     }
 
     /// Makes the next request of `step` fail with the status `code`, as if the server or
@@ -146,9 +154,12 @@ public final class PaymentLinksSimulator {
         guard let localization = catalog.localization(for: country),
             let price = localization.minorUnits(ofTier: offer.basePriceInUSD)
         else { throw .noPrice(sku: offerSku, country: country) }
+        let identifiers = CheckoutIdentifiers(seed: seed, index: nextCheckoutIndex)
+        nextCheckoutIndex += 1
         return CheckoutSession(
-            sessionToken: Identifiers.sessionToken(using: &random),
-            purchaseId: Identifiers.purchaseId(using: &random),
+            sessionToken: identifiers.sessionToken,
+            purchaseId: identifiers.purchaseId,
+            orderId: identifiers.orderId,
             offer: offer,
             price: price,
             currency: localization.data.currencyCode,
@@ -166,11 +177,9 @@ public final class PaymentLinksSimulator {
             delegate.onPurchaseFailed(error: notInitialized(request: "openCheckout"), order: nil)
             return
         }
-        // The order id is drawn whatever happens, so that a seed gives the same ids
-        // whatever the player does.
-        let orderId = Identifiers.orderId(using: &random)
+        let orderId = session.orderId
         var order = OrderResponseModel(
-            date: now + elapsedMilliseconds / 1000,
+            date: now,
             sessionToken: session.sessionToken,
             offerName: session.offer.name,
             offerSku: session.offer.sku,
@@ -309,7 +318,8 @@ public final class PaymentLinksSimulator {
         } else {
             let start = elapsedMilliseconds
             advance(by: Self.pollInterval * (count - 1))
-            trace?(
+            guard let trace else { return }
+            trace(
                 TraceEvent(
                     milliseconds: start,
                     message:
@@ -324,8 +334,9 @@ public final class PaymentLinksSimulator {
         elapsedMilliseconds += milliseconds
     }
 
-    private func record(_ message: String) {
-        trace?(TraceEvent(milliseconds: elapsedMilliseconds, message: message))
+    /// Tells the trace, if any, what happened now; the message is made only for a trace.
+    private func record(_ message: @autoclosure () -> String) {
+        trace?(TraceEvent(milliseconds: elapsedMilliseconds, message: message()))
     }
 
     /// `18.950s`.

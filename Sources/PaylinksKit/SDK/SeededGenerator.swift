@@ -19,36 +19,77 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-
-    /// `count` characters drawn from `alphabet`.
-    mutating func characters(_ count: Int, from alphabet: [Character]) -> String {
-        var text = ""
-        text.reserveCapacity(count)
-        for _ in 0..<count {
-            text.append(alphabet[Int(next() % UInt64(alphabet.count))])
-        }
-        return text
-    }
 }
 
-/// The identifiers a checkout produces, shaped like the real ones.
-enum Identifiers {
-    private static let alphanumeric = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-    private static let lowercaseAlphanumeric = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-    private static let digits = Array("0123456789")
+/// The identifiers of one checkout, shaped like the real ones and fixed by the run's
+/// seed and the checkout's index in the run.
+///
+/// The session token and purchase id are random; the order id is a permutation of the
+/// index, so order ids never repeat within a run (up to nine billion checkouts). Both
+/// the simulator and the bulk writer produce identifiers through ``write(seed:index:into:)``,
+/// so a bulk run's lines equal single runs' byte for byte.
+public struct CheckoutIdentifiers: Equatable, Sendable {
+    /// 32 mixed-case letters and digits.
+    public var sessionToken: String
+    /// `pr_` and 24 lowercase letters and digits.
+    public var purchaseId: String
+    /// Ten digits, not starting with 0.
+    public var orderId: String
 
-    /// A checkout session token: 32 mixed-case letters and digits.
-    static func sessionToken(using random: inout SeededGenerator) -> String {
-        random.characters(32, from: alphanumeric)
+    static let sessionTokenLength = 32
+    static let purchaseIdLength = 27
+    static let orderIdLength = 10
+
+    private static let alphanumeric = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    private static let lowercaseAlphanumeric = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    private static let orderIdSpace: UInt64 = 9_000_000_000
+
+    /// The identifiers of checkout `index` in a run seeded with `seed`.
+    public init(seed: UInt64, index: Int) {
+        var token = [UInt8](repeating: 0, count: Self.sessionTokenLength)
+        var purchase = [UInt8](repeating: 0, count: Self.purchaseIdLength)
+        var order = [UInt8](repeating: 0, count: Self.orderIdLength)
+        token.withUnsafeMutableBufferPointer { token in
+            purchase.withUnsafeMutableBufferPointer { purchase in
+                order.withUnsafeMutableBufferPointer { order in
+                    Self.write(seed: seed, index: index, sessionToken: token, purchaseId: purchase, orderId: order)
+                }
+            }
+        }
+        sessionToken = String(decoding: token, as: UTF8.self)
+        purchaseId = String(decoding: purchase, as: UTF8.self)
+        orderId = String(decoding: order, as: UTF8.self)
     }
 
-    /// A purchase id: `pr_` and 24 lowercase letters and digits.
-    static func purchaseId(using random: inout SeededGenerator) -> String {
-        "pr_" + random.characters(24, from: lowercaseAlphanumeric)
-    }
-
-    /// An order id: ten digits, not starting with 0.
-    static func orderId(using random: inout SeededGenerator) -> String {
-        random.characters(1, from: Array(digits.dropFirst())) + random.characters(9, from: digits)
+    /// Writes the identifiers of checkout `index` as ASCII into buffers of exactly
+    /// ``sessionTokenLength``, ``purchaseIdLength`` and ``orderIdLength`` bytes.
+    static func write(
+        seed: UInt64, index: Int, sessionToken: UnsafeMutableBufferPointer<UInt8>,
+        purchaseId: UnsafeMutableBufferPointer<UInt8>, orderId: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        var random = SeededGenerator(seed: seed &+ UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03)
+        for position in 0..<sessionTokenLength {
+            sessionToken[position] = alphanumeric[Int(random.next() % UInt64(alphanumeric.count))]
+        }
+        purchaseId[0] = UInt8(ascii: "p")
+        purchaseId[1] = UInt8(ascii: "r")
+        purchaseId[2] = UInt8(ascii: "_")
+        for position in 3..<purchaseIdLength {
+            purchaseId[position] = lowercaseAlphanumeric[Int(random.next() % UInt64(lowercaseAlphanumeric.count))]
+        }
+        // An affine map with a multiplier coprime to the space is a bijection: distinct
+        // indexes get distinct order ids.
+        var keys = SeededGenerator(seed: seed)
+        let offset = keys.next() % orderIdSpace
+        var multiplier = keys.next() % orderIdSpace | 1
+        while multiplier % 3 == 0 || multiplier % 5 == 0 { multiplier += 2 }
+        let position = UInt64(truncatingIfNeeded: index) % orderIdSpace
+        let product = position.multipliedFullWidth(by: multiplier)
+        let (_, scrambled) = orderIdSpace.dividingFullWidth((product.high % orderIdSpace, product.low))
+        var value = 1_000_000_000 + (scrambled + offset) % orderIdSpace
+        for position in stride(from: orderIdLength - 1, through: 0, by: -1) {
+            orderId[position] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        }
     }
 }

@@ -264,7 +264,7 @@ public enum ScenarioLoader {
         }
         guard case .string(let kind) = member.value.kind else {
             throw JSONShapeError(
-                offset: member.value.offset, path: "\(reader.path).step",
+                offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
                 reason: "expected a string, got \(member.value.typeDescription)")
         }
         guard stepKeys[kind] != nil else {
@@ -272,7 +272,8 @@ public enum ScenarioLoader {
                 Suggestion.closest(to: kind, among: stepKeys.keys.sorted()).map { "; did you mean \"\($0)\"?" }
                 ?? " (steps: \(stepKeys.keys.sorted().joined(separator: ", ")))"
             throw JSONShapeError(
-                offset: member.value.offset, path: "\(reader.path).step", reason: "unknown step \"\(kind)\"\(hint)")
+                offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
+                reason: "unknown step \"\(kind)\"\(hint)")
         }
         return kind
     }

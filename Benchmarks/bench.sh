@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# paylinks' benchmark: start-up against a trivial static Swift program, bulk throughput
+# and peak memory, and both jobs against a hand-written Python reference.
+# It installs what it needs (hyperfine, GNU time) and prints every figure with its target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need hyperfine || [ ! -x /usr/bin/time ]; then
+    echo "installing hyperfine and time from Debian's packages..." >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine time >/dev/null
+fi
+need python3 || { echo "error: python3 is needed for the reference implementation" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "building the release binary and the baseline..." >&2
+make --no-print-directory release >/dev/null
+paylinks="$(swift build -c release --static-swift-stdlib -Xlinker -s --show-bin-path)/paylinks"
+# The baseline is built the way the release binary is: optimized, static, stripped.
+swiftc -O -static-stdlib -Xlinker -s Benchmarks/hello.swift -o "$work/hello"
+# The interpreter itself, not a version manager's shim in front of it.
+python=$(python3 -c 'import sys; print(sys.executable)')
+reference="$python Benchmarks/reference.py"
+
+single="$paylinks purchase --sku starter_pack_001 --json"
+bulk="$paylinks purchase --sku starter_pack_001 --json --count"
+
+# median_ms JSON INDEX: the median wall time of a hyperfine result, in milliseconds.
+median_ms() { "$python" -c 'import json,sys; print("%.3f" % (json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"]*1000))' "$1" "$2"; }
+# peak_kb COMMAND...: the peak resident memory of a command, in KiB.
+peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+ratio() { "$python" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+verdict() { "$python" -c 'import sys; a,op,b=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print("met" if (a<=b if op=="<=" else a>=b) else "MISSED")' "$1" "$2" "$3"; }
+
+echo "measuring..." >&2
+# Start-up times are a few milliseconds and a shared machine drifts: measure in five
+# rounds, each timing both programs back to back, and keep the median round.
+for round in 1 2 3 4 5; do
+    hyperfine -N --warmup 30 --runs 300 --export-json "$work/startup-$round.json" "$work/hello" "$single" >/dev/null 2>&1
+done
+read -r hello_ms single_ms startup_ratio < <("$python" - "$work" <<'PY'
+import json, statistics, sys
+rounds = []
+for n in range(1, 6):
+    results = json.load(open(f"{sys.argv[1]}/startup-{n}.json"))["results"]
+    rounds.append((results[0]["median"] * 1000, results[1]["median"] * 1000))
+rounds.sort(key=lambda pair: pair[1] / pair[0])
+hello, single = rounds[len(rounds) // 2]
+print("%.3f %.3f %.2f" % (hello, single, single / hello))
+PY
+)
+
+hyperfine --warmup 1 --runs 5 --export-json "$work/bulk.json" "$bulk 1000000" >/dev/null 2>&1
+bulk_ms=$(median_ms "$work/bulk.json" 0)
+bulk_rate=$("$python" -c 'import sys; print(int(1_000_000 / (float(sys.argv[1]) / 1000)))' "$bulk_ms")
+peak_small=$(peak_kb $bulk 10000)
+peak_large=$(peak_kb $bulk 1000000)
+memory_growth=$("$python" -c 'import sys; print("%.1f" % ((float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100))' "$peak_small" "$peak_large")
+
+hyperfine -N --warmup 5 --runs 50 --export-json "$work/ref-single.json" "$reference" >/dev/null 2>&1
+ref_single_ms=$(median_ms "$work/ref-single.json" 0)
+hyperfine --runs 3 --export-json "$work/ref-bulk.json" "$reference 1000000" >/dev/null 2>&1
+ref_bulk_ms=$(median_ms "$work/ref-bulk.json" 0)
+ref_rate=$("$python" -c 'import sys; print(int(1_000_000 / (float(sys.argv[1]) / 1000)))' "$ref_bulk_ms")
+single_speedup=$(ratio "$ref_single_ms" "$single_ms")
+bulk_speedup=$(ratio "$bulk_rate" "$ref_rate")
+
+cat <<REPORT
+paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null | head -n 1))
+
+(a) start-up, median wall time (median of 5 rounds)               target
+    static Swift hello                   ${hello_ms} ms
+    paylinks purchase --json             ${single_ms} ms
+    ratio                                ${startup_ratio}x                  <= 1.3x   $(verdict "$startup_ratio" "<=" 1.3)
+
+(b) bulk: purchase --count N --json > /dev/null
+    throughput at N = 1,000,000          ${bulk_rate} orders/s    >= 2,000,000   $(verdict "$bulk_rate" ">=" 2000000)
+    peak memory at N = 10,000            ${peak_small} KiB
+    peak memory at N = 1,000,000         ${peak_large} KiB
+    growth                               ${memory_growth}%                  <= 10%    $(verdict "$memory_growth" "<=" 10)
+
+(c) against the Python reference (json.dumps), Benchmarks/reference.py
+    single purchase                      ${ref_single_ms} ms  vs  ${single_ms} ms: ${single_speedup}x     >= 10x   $(verdict "$single_speedup" ">=" 10)
+    bulk, 1,000,000 orders               ${ref_rate} orders/s  vs  ${bulk_rate}: ${bulk_speedup}x   >= 10x   $(verdict "$bulk_speedup" ">=" 10)
+REPORT

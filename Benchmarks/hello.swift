@@ -1,0 +1,2 @@
+// The baseline for start-up time: a statically linked Swift program that prints one line.
+print("hello")

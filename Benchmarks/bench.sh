@@ -36,15 +36,15 @@ ratio() { "$python" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(s
 verdict() { "$python" -c 'import sys; a,op,b=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print("met" if (a<=b if op=="<=" else a>=b) else "MISSED")' "$1" "$2" "$3"; }
 
 echo "measuring..." >&2
-# Start-up times are a few milliseconds and a shared machine drifts: measure in five
+# Start-up times are a few milliseconds and a shared machine drifts: measure in nine
 # rounds, each timing both programs back to back, and keep the median round.
-for round in 1 2 3 4 5; do
-    hyperfine -N --warmup 30 --runs 300 --export-json "$work/startup-$round.json" "$work/hello" "$single" >/dev/null 2>&1
+for round in 1 2 3 4 5 6 7 8 9; do
+    hyperfine -N --warmup 20 --runs 200 --export-json "$work/startup-$round.json" "$work/hello" "$single" >/dev/null 2>&1
 done
 read -r hello_ms single_ms startup_ratio < <("$python" - "$work" <<'PY'
 import json, statistics, sys
 rounds = []
-for n in range(1, 6):
+for n in range(1, 10):
     results = json.load(open(f"{sys.argv[1]}/startup-{n}.json"))["results"]
     rounds.append((results[0]["median"] * 1000, results[1]["median"] * 1000))
 rounds.sort(key=lambda pair: pair[1] / pair[0])
@@ -71,7 +71,7 @@ bulk_speedup=$(ratio "$bulk_rate" "$ref_rate")
 cat <<REPORT
 paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null | head -n 1))
 
-(a) start-up, median wall time (median of 5 rounds)               target
+(a) start-up, median wall time (median of 9 rounds)               target
     static Swift hello                   ${hello_ms} ms
     paylinks purchase --json             ${single_ms} ms
     ratio                                ${startup_ratio}x                  <= 1.3x   $(verdict "$startup_ratio" "<=" 1.3)

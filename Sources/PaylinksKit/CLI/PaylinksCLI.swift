@@ -134,15 +134,20 @@ public enum PaylinksCLI {
                 sdk.getPricePoints()
             case .purchase, .cancel:
                 var done = 0
+                var firstResult: Callback?
                 while done < options.count {
-                    if done == 1, !options.trace, let result = delegate.delivered.last,
-                        let template = CheckoutLineTemplate(renderer: renderer, result: result)
+                    // Two simulated checkouts prove a template; the rest are written from it.
+                    if done == 2, !options.trace, let firstResult, let secondResult = delegate.delivered.last,
+                        let template = CheckoutLineTemplate(
+                            renderer: renderer, result: firstResult, next: secondResult, index: options.index,
+                            seed: seed)
                     {
                         try writeBulk(
-                            template, seed: seed, indexes: (options.index + 1)..<(options.index + options.count),
+                            template, seed: seed, indexes: (options.index + 2)..<(options.index + options.count),
                             flushing: output, to: context.standardOutput)
                         break
                     }
+                    if done == 1 { firstResult = delegate.delivered.last }
                     done += 1
                     let session: CheckoutSession
                     do {

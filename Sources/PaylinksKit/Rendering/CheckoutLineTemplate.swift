@@ -2,11 +2,11 @@
 /// bulk run writes each further checkout by filling in new identifiers instead of
 /// simulating and rendering it again.
 ///
-/// A template is made from a real result and checked against it: filled with that
-/// result's own identifiers it must give the renderer's exact bytes, or no template is
-/// made. Every checkout of a bulk run differs only in its identifiers (the clock, the
-/// offer, the customer and the outcome are the run's), so the lines it writes are the
-/// ones the simulator would have delivered.
+/// A template is made from one real result and proven on two: filled with the first
+/// result's identifiers it must give that result's exact bytes, and filled with the
+/// identifiers of the next checkout it must give the next result's exact bytes. A
+/// result that depends on its identifiers anywhere else (an order id inside
+/// `error.data`, say) fails the proof, and the run simulates every checkout instead.
 struct CheckoutLineTemplate {
     private enum Slot {
         case sessionToken, purchaseId, orderId
@@ -23,8 +23,22 @@ struct CheckoutLineTemplate {
         (.orderId, "QXORDERIDQX"),
     ]
 
+    /// A template for the results of a bulk run, or nil when none reproduces them exactly.
+    ///
+    /// - Parameters:
+    ///   - result: the simulated result of checkout `index`.
+    ///   - next: the simulated result of checkout `index + 1`.
+    ///   - seed: the run's seed.
+    init?(renderer: any CallbackRenderer, result: Callback, next: Callback, index: Int, seed: UInt64) {
+        guard let template = Self(renderer: renderer, result: result) else { return nil }
+        var filled: [UInt8] = []
+        template.append(seed: seed, index: index + 1, to: &filled)
+        guard filled == Array(renderer.render(next).utf8) else { return nil }
+        self = template
+    }
+
     /// A template for results shaped like `result`, or nil when none can be made exactly.
-    init?(renderer: any CallbackRenderer, result: Callback, tag: CallbackTag? = nil) {
+    private init?(renderer: any CallbackRenderer, result: Callback, tag: CallbackTag? = nil) {
         var withSentinels = result
         var expected: [Slot: String] = [:]
         switch result {

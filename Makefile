@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release bench install uninstall lint format golden clean
+.PHONY: build test run release bench fuzz install uninstall lint format golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -34,6 +34,12 @@ release:
 # Start-up, bulk throughput and memory, and the Python reference; prints every figure.
 bench:
 	bash Benchmarks/bench.sh
+
+# libFuzzer targets for the argument parser, the fixtures and the scenarios:
+# FUZZ_SECONDS each (60 by default).
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash Fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 install: release
 	install -d "$(DESTDIR)$(BINDIR)"

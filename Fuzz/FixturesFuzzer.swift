@@ -1,0 +1,49 @@
+// libFuzzer target: fixture files. The input is tried as each of the three fixture files;
+// a catalog that loads is then used the way a run uses it.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    for file in FixtureFile.allCases {
+        let source = FixtureSource(name: file.rawValue, bytes: bytes)
+        let catalog: Catalog
+        do {
+            catalog = try CatalogLoader.load(
+                offers: file == .offers ? source : nil, pricePoints: file == .pricePoints ? source : nil,
+                statusCodes: file == .statusCodes ? source : nil)
+        } catch {
+            _ = error.description
+            continue
+        }
+        exercise(catalog)
+    }
+    return 0
+}
+
+/// Runs every offer through a purchase and a failure in every localization, and renders it all.
+private func exercise(_ catalog: Catalog) {
+    let delegate = RecordingDelegate()
+    for country in catalog.localizations.keys.sorted() + ["NZ"] {
+        let sdk = PaymentLinksSimulator(catalog: catalog, delegate: delegate, country: country, now: 0, seed: 1)
+        sdk.initialize(configuration: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", customerId: "c"))
+        sdk.getPricePoints()
+        for offer in catalog.offers {
+            guard let session = try? sdk.createCheckoutSession(offerSku: offer.sku, customerId: "c", environment: "sandbox")
+            else { continue }
+            sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
+        }
+        for code in catalog.statusCodes where code.steps.contains(.purchase) {
+            guard let offer = catalog.offers.first,
+                let session = try? sdk.createCheckoutSession(offerSku: offer.sku, customerId: "c", environment: "sandbox")
+            else { break }
+            sdk.injectFailure(code: code.code, at: .purchase)
+            sdk.openCheckout(session, player: .closeCheckout())
+        }
+    }
+    for format in OutputFormat.allCases {
+        let renderer = format.renderer(catalog: catalog)
+        for callback in delegate.callbacks { _ = renderer.render(callback) }
+        _ = CatalogListing.statusCodes(catalog, format: format)
+        _ = CatalogListing.offers(catalog, country: "JP", format: format)
+    }
+}

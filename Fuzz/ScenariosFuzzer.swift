@@ -1,0 +1,17 @@
+// libFuzzer target: scenario files. A scenario that loads is run in full, with faults.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzScenarios(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let catalog = CatalogLoader.builtIn()
+    guard let scenario = try? ScenarioLoader.load(FixtureSource(name: "fuzz.json", bytes: bytes), catalog: catalog)
+    else { return 0 }
+    for format in OutputFormat.allCases {
+        let runner = ScenarioRunner(
+            catalog: catalog,
+            settings: ScenarioRunner.Settings(format: format, trace: true, seed: 1, now: 0, faultRate: 0.3),
+            output: CapturedOutput(), diagnostics: CapturedOutput())
+        _ = try? runner.run([scenario])
+    }
+    return 0
+}

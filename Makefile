@@ -49,10 +49,10 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/paylinks"
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Fuzz
 
 clean:
 	rm -rf .build

@@ -4,9 +4,11 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    let arguments = ["paylinks"] + bytes.split(separator: 0, omittingEmptySubsequences: false).map {
-        String(decoding: $0, as: UTF8.self)
-    }
+    let arguments =
+        ["paylinks"]
+        + bytes.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     guard case .run(let command, let options)? = try? ArgumentParser.parse(arguments) else { return 0 }
     // Files and directories named by the input are not the fuzzer's to read, and huge
     // bulk runs only take time.

@@ -28,13 +28,16 @@ private func exercise(_ catalog: Catalog) {
         sdk.initialize(configuration: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", customerId: "c"))
         sdk.getPricePoints()
         for offer in catalog.offers {
-            guard let session = try? sdk.createCheckoutSession(offerSku: offer.sku, customerId: "c", environment: "sandbox")
+            guard
+                let session = try? sdk.createCheckoutSession(
+                    offerSku: offer.sku, customerId: "c", environment: "sandbox")
             else { continue }
             sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
         }
         for code in catalog.statusCodes where code.steps.contains(.purchase) {
             guard let offer = catalog.offers.first,
-                let session = try? sdk.createCheckoutSession(offerSku: offer.sku, customerId: "c", environment: "sandbox")
+                let session = try? sdk.createCheckoutSession(
+                    offerSku: offer.sku, customerId: "c", environment: "sandbox")
             else { break }
             sdk.injectFailure(code: code.code, at: .purchase)
             sdk.openCheckout(session, player: .closeCheckout())

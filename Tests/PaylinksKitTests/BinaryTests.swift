@@ -33,12 +33,12 @@ struct BinaryTests {
         return executable
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws
-        -> Outcome
-    {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, launcher: String? = nil
+    ) throws -> Outcome {
         let process = Process()
         if let directory { process.currentDirectoryURL = directory }
-        process.executableURL = try builtExecutable()
+        process.executableURL = try launcher.map { URL(fileURLWithPath: $0) } ?? builtExecutable()
         process.arguments = arguments
         process.environment = environment
         let stdout = Pipe()
@@ -117,5 +117,28 @@ struct BinaryTests {
             ["purchase", "--sku", "starter_pack_001", "--json", "--seed", "1"], directory: elsewhere)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#""offerName":"Starter Pack""#))
+    }
+
+    @Test("a reader that goes away ends paylinks quietly")
+    func closedPipe() throws {
+        let process = Process()
+        process.executableURL = try Self.builtExecutable()
+        process.arguments = ["purchase", "--sku", "starter_pack_001", "--count", "200000", "--json"]
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Read a little, as `head -1` would, then go away.
+        _ = stdout.fileHandleForReading.readData(ofLength: 100)
+        try stdout.fileHandleForReading.close()
+        let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(err == "", "no error spew when the reader leaves")
+        // Killed by SIGPIPE like standard tools, or, where SIGPIPE is ignored, exit 141.
+        let quiet =
+            (process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE)
+            || process.terminationStatus == ExitCode.brokenPipe.rawValue
+        #expect(quiet, "status \(process.terminationStatus), reason \(process.terminationReason.rawValue)")
     }
 }

@@ -151,4 +151,25 @@ struct BulkTests {
         #expect(runCLI("purchase", "--sku", "starter_pack_001", "--index", "9000000000").exitCode == .usage)
         #expect(runCLI("init", "--count", "5").stderr.contains("belongs to purchase and cancel"))
     }
+
+    @Test("output reaches the system only in whole lines, on the fast path and the simulated one")
+    func wholeLines() {
+        final class RecordingSink: OutputSink {
+            var chunks: [String] = []
+            func write(_ text: String) throws(OutputError) { chunks.append(text) }
+        }
+        for extra in [[], ["--trace"]] {
+            let sink = RecordingSink()
+            let context = RunContext(
+                environment: { _ in nil }, standardOutput: sink, standardError: CapturedOutput(), clock: { 0 },
+                entropy: { 0 })
+            let code = PaylinksCLI.run(
+                ["paylinks", "purchase", "--sku", "starter_pack_001", "--count", "3000", "--json"] + extra,
+                context: context)
+            #expect(code == .success)
+            #expect(sink.chunks.count > 1, "a bulk run writes in several blocks")
+            #expect(sink.chunks.allSatisfy { $0.hasSuffix("\n") })
+            #expect(sink.chunks.joined().split(separator: "\n").count == 3001)
+        }
+    }
 }

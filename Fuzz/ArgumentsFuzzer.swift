@@ -1,6 +1,7 @@
 // libFuzzer target: command lines. The input is split at NUL bytes into arguments, which
 // go through the parser and, when they ask for a small flow, through a whole in-process run.
 
+/// libFuzzer's entry point: one input, split into a command line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)

@@ -1,6 +1,7 @@
 // libFuzzer target: fixture files. The input is tried as each of the three fixture files;
 // a catalog that loads is then used the way a run uses it.
 
+/// libFuzzer's entry point: one input, tried as each fixture file.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -1,5 +1,6 @@
 // libFuzzer target: scenario files. A scenario that loads is run in full, with faults.
 
+/// libFuzzer's entry point: one input, read and run as a scenario.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScenarios(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -41,12 +41,23 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	bash Fuzz/fuzz.sh $(FUZZ_SECONDS)
 
+MANDIR ?= $(PREFIX)/share/man
+BASHDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+# The binary, the manual page and the completions, all written by the binary itself.
 install: release
-	install -d "$(DESTDIR)$(BINDIR)"
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	install -m 755 "$$($(SWIFT) build $(RELEASEFLAGS) --show-bin-path)/paylinks" "$(DESTDIR)$(BINDIR)/paylinks"
+	"$(DESTDIR)$(BINDIR)/paylinks" man > "$(DESTDIR)$(MANDIR)/man1/paylinks.1"
+	"$(DESTDIR)$(BINDIR)/paylinks" completions bash > "$(DESTDIR)$(BASHDIR)/paylinks"
+	"$(DESTDIR)$(BINDIR)/paylinks" completions zsh > "$(DESTDIR)$(ZSHDIR)/_paylinks"
+	"$(DESTDIR)$(BINDIR)/paylinks" completions fish > "$(DESTDIR)$(FISHDIR)/paylinks.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/paylinks"
+	rm -f "$(DESTDIR)$(BINDIR)/paylinks" "$(DESTDIR)$(MANDIR)/man1/paylinks.1" "$(DESTDIR)$(BASHDIR)/paylinks" \
+		"$(DESTDIR)$(ZSHDIR)/_paylinks" "$(DESTDIR)$(FISHDIR)/paylinks.fish"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz

@@ -46,6 +46,7 @@ struct ArgumentParserTests {
             switch command {
             case .purchase, .cancel: [command.rawValue, "--sku", "x"]
             case .run: [command.rawValue, "a.json"]
+            case .completions: [command.rawValue, "bash"]
             default: [command.rawValue]
             }
         guard case .run(let parsed, _) = try ArgumentParser.parse(["paylinks"] + words) else {

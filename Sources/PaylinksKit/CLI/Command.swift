@@ -14,6 +14,10 @@ public enum Command: String, CaseIterable, Sendable {
     case offers
     /// `paylinks run`: run scenario files.
     case run
+    /// `paylinks completions`: print a shell completion script.
+    case completions
+    /// `paylinks man`: print the manual page.
+    case man
 
     /// The subcommands that run a simulated flow and print its callbacks.
     public static let flows: [Command] = [.initialize, .pricePoints, .purchase, .cancel]
@@ -31,6 +35,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .errors: "List the status codes, or explain one: paylinks errors 3002."
         case .offers: "List the offers, with their items and price for --country."
         case .run: "Run scenario files: whole sessions, scripted and checked."
+        case .completions: "Print the completion script for bash, zsh or fish."
+        case .man: "Print the manual page (roff), as installed by make install."
         }
     }
 
@@ -40,7 +46,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel: [.initialize, .purchase]
-        case .errors, .offers, .run: []
+        case .errors, .offers, .run, .completions, .man: []
         }
     }
 
@@ -49,7 +55,8 @@ public enum Command: String, CaseIterable, Sendable {
         switch self {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
-        case .initialize, .pricePoints, .purchase, .cancel, .offers: nil
+        case .completions: ("SHELL", 1...1)
+        case .initialize, .pricePoints, .purchase, .cancel, .offers, .man: nil
         }
     }
 }
@@ -90,6 +97,8 @@ public struct RunOptions: Equatable, Sendable {
     public var failAt: Step?
     /// `--trace`: print the simulated timeline to standard error.
     public var trace = false
+    /// `--color`: when text output is coloured.
+    public var color = ColorChoice.auto
     /// `--fixtures`: a directory whose fixture files replace the built-in ones.
     public var fixtures: String?
     /// `--seed`: seeds the session token, purchase id and order id; random when nil.
@@ -115,4 +124,14 @@ public enum Invocation: Equatable, Sendable {
     case version
     /// Run a subcommand.
     case run(Command, RunOptions)
+}
+
+/// When text output is coloured.
+public enum ColorChoice: String, CaseIterable, Sendable {
+    /// On a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`.
+    case auto
+    /// Always, even into a pipe or a file.
+    case always
+    /// Never.
+    case never
 }

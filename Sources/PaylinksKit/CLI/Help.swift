@@ -1,7 +1,9 @@
 /// The help texts, made from the same tables the parser reads.
 public enum Help {
-    /// paylinks' version.
+    /// paylinks' version; CHANGELOG.md names it first.
     public static let version = "0.1.0"
+    /// The day the version was released, as the manual page shows it.
+    public static let releaseDate = "2026-11-30"
 
     /// The overview: `paylinks --help`.
     public static func overview() -> String {
@@ -52,7 +54,8 @@ public enum Help {
             case .purchase, .cancel: "paylinks \(command.rawValue) --sku SKU [options]"
             case .errors: "paylinks errors [CODE|NAME] [options]"
             case .run: "paylinks run FILE... [options]"
-            case .initialize, .pricePoints, .offers: "paylinks \(command.rawValue) [options]"
+            case .completions: "paylinks completions bash|zsh|fish [options]"
+            case .initialize, .pricePoints, .offers, .man: "paylinks \(command.rawValue) [options]"
             }
         var text = """
             \(command.summary)

@@ -158,7 +158,7 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
-            default: "$PAYLINKS_FIXTURES, else built in"
+            default: "$PAYLINKS_FIXTURES, else built in", commands: Command.allCases.filter { $0 != .man }
         ) { options, value throws(UsageProblem) in
             options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
         },
@@ -176,14 +176,25 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--format", "FORMAT", "text: readable blocks or a table; json: one JSON object per line.",
-            default: "text (or json)", group: "format"
+            default: "text (or json)", commands: listingCommands, group: "format"
         ) { options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         },
-        OptionSpec("--json", nil, "Shorthand for --format json.", group: "format") { options, _ in
+        OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: "format") {
+            options, _ in
             options.format = .json
         },
+        OptionSpec(
+            "--color", "WHEN",
+            "Colour text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.",
+            default: "auto", commands: listingCommands
+        ) { options, value throws(UsageProblem) in
+            options.color = try choice(value, option: "--color", among: ColorChoice.self)
+        },
     ]
+
+    /// The commands that print callbacks or listings, in text or JSON.
+    static let listingCommands = Command.flows + [.errors, .offers, .run]
 
     /// The most checkouts one run makes.
     static let maximumCount = 1_000_000_000

@@ -10,17 +10,20 @@ public struct RunContext {
     public var clock: () -> Int
     /// A fresh seed, used when `--seed` is absent.
     public var entropy: () -> UInt64
+    /// Whether standard output is a terminal, where `--color auto` colours text.
+    public var standardOutputIsTerminal: Bool
 
     /// Creates a context.
     public init(
         environment: @escaping (String) -> String?, standardOutput: any OutputSink, standardError: any OutputSink,
-        clock: @escaping () -> Int, entropy: @escaping () -> UInt64
+        clock: @escaping () -> Int, entropy: @escaping () -> UInt64, standardOutputIsTerminal: Bool = false
     ) {
         self.environment = environment
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.clock = clock
         self.entropy = entropy
+        self.standardOutputIsTerminal = standardOutputIsTerminal
     }
 
     /// The real process: its environment, standard output and error, clock and entropy.
@@ -30,7 +33,8 @@ public struct RunContext {
             standardOutput: FileDescriptorOutput(descriptor: 1),
             standardError: FileDescriptorOutput(descriptor: 2),
             clock: System.now,
-            entropy: System.randomSeed)
+            entropy: System.randomSeed,
+            standardOutputIsTerminal: System.isTerminal(descriptor: 1))
     }
 }
 
@@ -72,17 +76,49 @@ public enum PaylinksCLI {
                     }
                     try write(CatalogListing.explain(code, format: options.format), to: context.standardOutput)
                 } else {
-                    try write(CatalogListing.statusCodes(catalog, format: options.format), to: context.standardOutput)
+                    try write(
+                        CatalogListing.statusCodes(
+                            catalog, format: options.format, color: usesColor(options, context: context)),
+                        to: context.standardOutput)
                 }
                 return .success
             case .offers:
                 try write(
-                    CatalogListing.offers(catalog, country: options.country, format: options.format),
+                    CatalogListing.offers(
+                        catalog, country: options.country, format: options.format,
+                        color: usesColor(options, context: context)),
                     to: context.standardOutput)
                 return .success
             case .run:
                 return try runScenarios(options, catalog: catalog, context: context)
+            case .completions:
+                let name = options.operands.first ?? ""
+                guard let shell = Completions.Shell(rawValue: name) else {
+                    let shells = Completions.Shell.allCases.map(\.rawValue)
+                    let hint = Suggestion.closest(to: name, among: shells).map { "; did you mean '\($0)'?" } ?? ""
+                    throw .usage(
+                        "no completions for '\(OptionSpec.sanitized(name))': choose \(shells.joined(separator: ", "))\(hint)",
+                        command: .completions)
+                }
+                try write(Completions.script(for: shell, catalog: catalog), to: context.standardOutput)
+                return .success
+            case .man:
+                try write(ManPage.roff(), to: context.standardOutput)
+                return .success
             }
+        }
+    }
+
+    /// Whether text output is coloured: `--color always`, or `auto` on a terminal unless
+    /// `NO_COLOR` is set (and not empty) or `TERM` is `dumb`. JSON never is.
+    static func usesColor(_ options: RunOptions, context: RunContext) -> Bool {
+        guard options.format == .text else { return false }
+        switch options.color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let noColor = context.environment("NO_COLOR").map { !$0.isEmpty } ?? false
+            return context.standardOutputIsTerminal && !noColor && context.environment("TERM") != "dumb"
         }
     }
 
@@ -109,7 +145,7 @@ public enum PaylinksCLI {
             try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
         }
         let output = BufferedOutput(context.standardOutput)
-        let renderer = options.format.renderer(catalog: catalog)
+        let renderer = options.format.renderer(catalog: catalog, color: usesColor(options, context: context))
         let delegate = RenderingDelegate(renderer: renderer, output: output)
         let seed = options.seed ?? context.entropy()
         let sdk = PaymentLinksSimulator(
@@ -166,7 +202,7 @@ public enum PaylinksCLI {
                     sdk.openCheckout(session, player: playerAction(command, options: options))
                     if delegate.failure != nil { break }
                 }
-            case .initialize, .errors, .offers, .run:
+            case .initialize, .errors, .offers, .run, .completions, .man:
                 break
             }
         }

@@ -38,10 +38,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// One compact JSON object per callback per line (NDJSON).
     case json
 
-    /// The renderer for this format; `catalog` names status codes in text output.
-    public func renderer(catalog: Catalog) -> any CallbackRenderer {
+    /// The renderer for this format; `catalog` names status codes in text output, which
+    /// `color` colours. JSON is never coloured.
+    public func renderer(catalog: Catalog, color: Bool = false) -> any CallbackRenderer {
         switch self {
-        case .text: TextRenderer(catalog: catalog)
+        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain)
         case .json: JSONLinesRenderer()
         }
     }

@@ -4,7 +4,7 @@ public enum CatalogListing {
     // MARK: errors
 
     /// Every status code: a table, or NDJSON.
-    public static func statusCodes(_ catalog: Catalog, format: OutputFormat) -> String {
+    public static func statusCodes(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
         switch format {
         case .json:
             return catalog.statusCodes.map { statusCodeJSON($0) + "\n" }.joined()
@@ -15,7 +15,7 @@ public enum CatalogListing {
                     exitCodes(of: code).map { String($0.rawValue) }.joined(separator: ", "), code.message,
                 ]
             }
-            return table(header: ["CODE", "NAME", "CALLBACK", "EXIT", "MESSAGE"], rows: rows)
+            return table(header: ["CODE", "NAME", "CALLBACK", "EXIT", "MESSAGE"], rows: rows, color: color)
         }
     }
 
@@ -98,7 +98,9 @@ public enum CatalogListing {
     // MARK: offers
 
     /// Every offer with its items and its price in `country`: a table, or NDJSON.
-    public static func offers(_ catalog: Catalog, country: String, format: OutputFormat) -> String {
+    public static func offers(_ catalog: Catalog, country: String, format: OutputFormat, color: Bool = false)
+        -> String
+    {
         let localization = catalog.localization(for: country)
         let priced = catalog.offers.map { offer in
             (offer, localization.flatMap { local in local.localizedPrices[offer.basePriceInUSD].map { (local, $0) } })
@@ -152,11 +154,14 @@ public enum CatalogListing {
                 let items = offer.items.map { "\($0.name) ×\($0.quantity)" }.joined(separator: ", ")
                 return [offer.sku, offer.name, shown ?? "-", items]
             }
-            return table(header: ["SKU", "NAME", "PRICE (\(country))", "ITEMS"], rows: rows)
+            return table(header: ["SKU", "NAME", "PRICE (\(country))", "ITEMS"], rows: rows, color: color)
         }
     }
 
-    private static func table(header: [String], rows: [[String]]) -> String {
-        TextTable.render(header: header, rows: rows, indent: 0)
+    /// A table whose header is bold when coloured.
+    private static func table(header: [String], rows: [[String]], color: Bool) -> String {
+        let text = TextTable.render(header: header, rows: rows, indent: 0)
+        guard color, let newline = text.firstIndex(of: "\n") else { return text }
+        return TextStyle.ansi.heading(String(text[..<newline])) + text[newline...]
     }
 }

@@ -7,10 +7,12 @@
 /// stays on its line.
 public struct TextRenderer: CallbackRenderer {
     private let catalog: Catalog
+    private let style: TextStyle
 
-    /// Creates a renderer; `catalog` supplies status code names.
-    public init(catalog: Catalog) {
+    /// Creates a renderer; `catalog` supplies status code names, `style` the colours.
+    public init(catalog: Catalog, style: TextStyle = .plain) {
         self.catalog = catalog
+        self.style = style
     }
 
     /// The block for one callback, blank line included; a tag follows the name in brackets.
@@ -18,9 +20,13 @@ public struct TextRenderer: CallbackRenderer {
         var block = Block()
         let source =
             tag.map { tag in
-                "  [\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
+                "  "
+                    + style.secondary(
+                        "[\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
+                    )
             } ?? ""
-        block.line(callback.name.rawValue + source, indent: 0)
+        let name = callback.error == nil ? style.success(callback.name.rawValue) : style.failure(callback.name.rawValue)
+        block.line(name + source, indent: 0)
         switch callback {
         case .onInitialized:
             break
@@ -44,7 +50,10 @@ public struct TextRenderer: CallbackRenderer {
     private func add(_ error: ACErrorMessage, to block: inout Block) {
         block.line("error", indent: 2)
         var fields: [(String, String)] = [
-            ("code", catalog.statusCode(error.code).map { "\(error.code) (\($0.name))" } ?? String(error.code)),
+            (
+                "code",
+                style.code(catalog.statusCode(error.code).map { "\(error.code) (\($0.name))" } ?? String(error.code))
+            ),
             ("message", Self.display(error.message)),
         ]
         if let data = error.data { fields.append(("data", Self.display(data))) }

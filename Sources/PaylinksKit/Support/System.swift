@@ -92,6 +92,11 @@ public enum System {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// Whether a file descriptor is a terminal.
+    public static func isTerminal(descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
     /// The current time in Unix seconds.
     public static func now() -> Int {
         Int(time(nil))

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Loads each of paylinks' completion scripts into its own shell and checks that it
+# completes subcommands, options, and the values of --sku, --error, --country and
+# --format. Installs zsh and fish from Debian's packages when they are missing.
+# Usage: check-completions.sh PATH_TO_PAYLINKS
+set -euo pipefail
+paylinks=$1
+
+missing=()
+for shell in zsh fish; do command -v "$shell" >/dev/null 2>&1 || missing+=("$shell"); done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]}..." >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$paylinks" completions bash > "$work/paylinks.bash"
+"$paylinks" completions zsh > "$work/_paylinks"
+"$paylinks" completions fish > "$work/paylinks.fish"
+
+failures=0
+# expect SHELL LINE WANTED GOT: GOT (one candidate per line) must hold WANTED.
+expect() {
+    if grep -qxF -- "$3" <<<"$4"; then
+        echo "ok   $1: '$2' offers $3"
+    else
+        echo "FAIL $1: '$2' does not offer $3; got: $(tr '\n' ' ' <<<"$4")"
+        failures=$((failures + 1))
+    fi
+}
+
+# bash: call the completion function as bash itself would, with COMP_WORDS and COMP_CWORD.
+bash_complete() {
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _paylinks; printf "%s\n" "${COMPREPLY[@]}"' \
+        _ "$work/paylinks.bash" "$@"
+}
+# zsh: the completion function with compadd recording its candidates; completion
+# widgets need a terminal, the function's logic does not.
+zsh_complete() {
+    zsh -c 'compdef() { :; }; compadd() { [[ $1 == -- ]] && shift; print -l -- "$@"; }
+        source "$1"; shift; words=("$@"); CURRENT=$#; _paylinks' _ "$work/_paylinks" "$@"
+}
+# fish: its own `complete -C`, which runs the real completion machinery.
+fish_complete() {
+    fish -c 'source $argv[1]; complete -C $argv[2]' "$work/paylinks.fish" "$*" | cut -f1
+}
+
+for shell in bash zsh fish; do
+    run="${shell}_complete"
+    expect "$shell" "paylinks pur" purchase "$($run paylinks pur)"
+    expect "$shell" "paylinks cancel --fo" --format "$($run paylinks cancel --fo)"
+    expect "$shell" "paylinks purchase --sku sta" starter_pack_001 "$($run paylinks purchase --sku sta)"
+    expect "$shell" "paylinks init --error CHARGE" CHARGE_FAILED "$($run paylinks init --error CHARGE)"
+    expect "$shell" "paylinks price-points --country J" JP "$($run paylinks price-points --country J)"
+    expect "$shell" "paylinks offers --format j" json "$($run paylinks offers --format j)"
+done
+
+if [ "$failures" -gt 0 ]; then
+    echo "$failures completion checks failed" >&2
+    exit 1
+fi

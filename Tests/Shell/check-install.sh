@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `make install PREFIX=...` puts the binary, the manual page and the three completion
+# scripts in place, and they work from there; `make uninstall` removes every one.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+files=(bin/paylinks share/man/man1/paylinks.1 share/bash-completion/completions/paylinks
+    share/zsh/site-functions/_paylinks share/fish/vendor_completions.d/paylinks.fish)
+
+make --no-print-directory install PREFIX="$prefix" >/dev/null
+for file in "${files[@]}"; do
+    [ -s "$prefix/$file" ] || { echo "FAIL: make install did not install $file" >&2; exit 1; }
+done
+(cd / && "$prefix/bin/paylinks" purchase --sku starter_pack_001 --json --seed 1 >/dev/null) ||
+    { echo "FAIL: the installed binary does not run from /" >&2; exit 1; }
+if command -v man >/dev/null 2>&1; then
+    MANPATH="$prefix/share/man" man paylinks 2>/dev/null | grep -q "checkout simulator" ||
+        { echo "FAIL: man paylinks does not show the page" >&2; exit 1; }
+fi
+make --no-print-directory uninstall PREFIX="$prefix" >/dev/null
+for file in "${files[@]}"; do
+    [ ! -e "$prefix/$file" ] || { echo "FAIL: make uninstall left $file" >&2; exit 1; }
+done
+echo "install and uninstall: ok (${#files[@]} files)"

@@ -35,6 +35,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("price-points-json", ["price-points", "--json"]),
         GoldenCase("price-points-de", ["price-points", "--country", "DE"]),
         GoldenCase("price-points-jp-json", ["price-points", "--country", "JP", "--format", "json"]),
+        GoldenCase("price-points-error-json", ["price-points", "--error", "1001", "--json"], .pricePointsFailed),
         GoldenCase("purchase", ["purchase", "--sku", "starter_pack_001"]),
         GoldenCase("purchase-json", ["purchase", "--sku", "starter_pack_001", "--json"]),
         GoldenCase("purchase-bundle-fr", ["purchase", "--sku", "builders_bundle", "--country", "FR"]),

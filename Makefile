@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release bench fuzz install uninstall lint format golden clean
+.PHONY: build test run release bench fuzz docs install uninstall lint format golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -35,6 +35,15 @@ release:
 bench:
 	bash Benchmarks/bench.sh
 
+# The DocC documentation of the PaylinksKit library, with its getting-started article.
+docs:
+	$(SWIFT) build --target PaylinksKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
+		-Xswiftc .build/symbol-graphs
+	docc convert Sources/PaylinksKit/PaylinksKit.docc --additional-symbol-graph-dir .build/symbol-graphs \
+		--fallback-display-name PaylinksKit --fallback-bundle-identifier paylinks.PaylinksKit \
+		--output-path .build/docs --warnings-as-errors
+	@echo "documentation: .build/docs"
+
 # libFuzzer targets for the argument parser, the fixtures and the scenarios:
 # FUZZ_SECONDS each (60 by default).
 FUZZ_SECONDS ?= 60
@@ -60,10 +69,10 @@ uninstall:
 		"$(DESTDIR)$(ZSHDIR)/_paylinks" "$(DESTDIR)$(FISHDIR)/paylinks.fish"
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz Examples
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Fuzz
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Fuzz Examples
 
 clean:
 	rm -rf .build

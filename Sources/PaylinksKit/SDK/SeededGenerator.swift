@@ -26,7 +26,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 ///
 /// The session token and purchase id are random; the order id is a permutation of the
 /// index, so order ids never repeat within a run (up to nine billion checkouts). Both
-/// the simulator and the bulk writer produce identifiers through ``write(seed:index:into:)``,
+/// the simulator and the bulk writer produce identifiers through the same function,
 /// so a bulk run's lines equal single runs' byte for byte.
 public struct CheckoutIdentifiers: Equatable, Sendable {
     /// 32 mixed-case letters and digits.

@@ -15,11 +15,16 @@ public final class Store: ACPaymentLinksDelegate {
     /// An empty store.
     public init() {}
 
+    /// The SDK is ready.
     public func onInitialized() { isReady = true }
+    /// The SDK could not start; purchases wait for the next initialize.
     public func onInitializeFailed(error: ACErrorMessage) { isReady = false }
+    /// Prices arrived; this store shows fixed prices and ignores them.
     public func onPricePointsSuccess(pricePoints: PricePoints) {}
+    /// Prices could not be fetched; this store shows fixed prices and ignores it.
     public func onPricePointsFailed(error: ACErrorMessage) {}
 
+    /// Grants the order's items, once per order id.
     public func onPurchaseSuccess(order: OrderResponseModel) {
         // The SDK may deliver a result twice; an order is granted once.
         guard grantedOrders.insert(order.orderId).inserted else { return }
@@ -29,6 +34,7 @@ public final class Store: ACPaymentLinksDelegate {
         lastMessage = "Thanks! \(order.offerName) is yours."
     }
 
+    /// Tells the player why nothing was granted; a cancel needs no message.
     public func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?) {
         switch error.code {
         case 3000, 3001, 3002: lastMessage = ""

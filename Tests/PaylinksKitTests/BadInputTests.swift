@@ -354,8 +354,12 @@ struct BadInputTests {
                     name.contains("locked/") ? 0o700 : 0o755)
             }
             chmod(directory.path, 0o755)
+            // `nobody` may not reach the build folder: run a copy from the open directory.
+            let copy = directory.appendingPathComponent("paylinks-copy")
+            try FileManager.default.copyItem(atPath: executable, toPath: copy.path)
+            chmod(copy.path, 0o755)
             launcher = "/usr/bin/setpriv"
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", executable] + arguments
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", copy.path] + arguments
         }
         let outcome = try BinaryTests.run(arguments, environment: environment, launcher: launcher)
         #expect(outcome.status == input.exitCode.rawValue, "stderr: \(outcome.stderr)")

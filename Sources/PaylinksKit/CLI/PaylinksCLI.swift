@@ -226,23 +226,9 @@ public enum PaylinksCLI {
     {
         var scenarios: [Scenario] = []
         for path in options.operands {
-            let bytes: [UInt8]
+            let source = try readInput(path, kind: "scenario file", limit: scenarioSizeLimit)
             do {
-                bytes = try System.readFile(path, limit: scenarioSizeLimit)
-            } catch .missing {
-                throw .noInput("scenario file '\(OptionSpec.sanitized(path))' does not exist")
-            } catch .wrongKind {
-                throw .noInput("'\(OptionSpec.sanitized(path))' is a directory; give the scenario files in it")
-            } catch .tooLarge(let limit) {
-                throw .invalidFixture(
-                    FixtureError(
-                        file: path, position: nil, path: nil,
-                        reason: "larger than the \(limit >> 20) MiB limit for scenario files"))
-            } catch {
-                throw .noInput("cannot read \(OptionSpec.sanitized(path)): \(describe(error))")
-            }
-            do {
-                scenarios.append(try ScenarioLoader.load(FixtureSource(name: path, bytes: bytes), catalog: catalog))
+                scenarios.append(try ScenarioLoader.load(source, catalog: catalog))
             } catch {
                 throw .invalidFixture(error)
             }
@@ -352,21 +338,32 @@ public enum PaylinksCLI {
                 throw .invalidFixture(
                     FixtureError(file: path, position: nil, path: nil, reason: "not a fixture file name; \(hint)"))
             }
-            do {
-                sources[file] = FixtureSource(name: path, bytes: try System.readFile(path, limit: fixtureSizeLimit))
-            } catch .tooLarge(let limit) {
-                throw .invalidFixture(
-                    FixtureError(
-                        file: path, position: nil, path: nil,
-                        reason: "larger than the \(limit >> 20) MiB limit for fixture files"))
-            } catch {
-                throw .noInput("cannot read \(path): \(describe(error))")
-            }
+            sources[file] = try readInput(path, kind: "fixture file", limit: fixtureSizeLimit)
         }
         guard !sources.isEmpty else {
             throw .noInput("\(origin) holds none of \(known.joined(separator: ", ")); add at least one")
         }
         return sources
+    }
+
+    /// Reads a file paylinks was pointed at: a missing or unreadable one is `noInput`
+    /// (66), one over `limit` is invalid data (65), refused before it is read whole.
+    private static func readInput(_ path: String, kind: String, limit: Int) throws(CLIError) -> FixtureSource {
+        let shown = OptionSpec.sanitized(path)
+        do {
+            return FixtureSource(name: path, bytes: try System.readFile(path, limit: limit))
+        } catch .missing {
+            throw .noInput("\(kind) '\(shown)' does not exist")
+        } catch .wrongKind {
+            throw .noInput("'\(shown)' is a directory; give the \(kind)s in it")
+        } catch .tooLarge(let limit) {
+            throw .invalidFixture(
+                FixtureError(
+                    file: path, position: nil, path: nil,
+                    reason: "larger than the \(limit >> 20) MiB limit for \(kind)s"))
+        } catch {
+            throw .noInput("cannot read \(shown): \(describe(error))")
+        }
     }
 
     private static func describe(_ error: FileSystemError) -> String {

@@ -23,6 +23,26 @@ public struct FixtureSource: Sendable {
 
 }
 
+extension FixtureSource {
+    /// Parses the source as JSON and reads it, turning every problem, of syntax or of
+    /// shape, into a ``FixtureError`` with the file's name and the line and column.
+    func read<T>(_ reader: (JSONReader) throws(JSONShapeError) -> T) throws(FixtureError) -> T {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw FixtureError(file: name, position: error.position, path: nil, reason: error.reason)
+        }
+        do {
+            return try reader(JSONReader(root: root))
+        } catch {
+            throw FixtureError(
+                file: name, position: TextPosition(offset: error.offset, in: bytes), path: error.path,
+                reason: error.reason)
+        }
+    }
+}
+
 /// Why fixture data was refused: which file, where in it, and what was wrong.
 public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file's name.
@@ -74,13 +94,13 @@ public enum CatalogLoader {
         var tiers = builtIn.tiers
         var localizations = builtIn.localizations
         if let pricePoints {
-            (tiers, localizations) = try read(pricePoints) { root throws(JSONShapeError) in
+            (tiers, localizations) = try pricePoints.read { root throws(JSONShapeError) in
                 try readPriceTable(root)
             }
         }
         var offerList = builtIn.offers
         if let offers {
-            offerList = try read(offers) { root throws(JSONShapeError) in
+            offerList = try offers.read { root throws(JSONShapeError) in
                 try readOffers(root, tiers: tiers)
             }
         } else if let pricePoints, let unpriced = offerList.first(where: { !tiers.contains($0.basePriceInUSD) }) {
@@ -91,30 +111,11 @@ public enum CatalogLoader {
         }
         var codes = builtIn.statusCodes
         if let statusCodes {
-            codes = try read(statusCodes) { root throws(JSONShapeError) in
+            codes = try statusCodes.read { root throws(JSONShapeError) in
                 try readStatusCodes(root)
             }
         }
         return Catalog(offers: offerList, statusCodes: codes, tiers: tiers, localizations: localizations)
-    }
-
-    /// Parses a source and reads it, turning every problem into a ``FixtureError``.
-    private static func read<T>(_ source: FixtureSource, _ reader: (JSONReader) throws(JSONShapeError) -> T)
-        throws(FixtureError) -> T
-    {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(source.bytes)
-        } catch {
-            throw FixtureError(file: source.name, position: error.position, path: nil, reason: error.reason)
-        }
-        do {
-            return try reader(JSONReader(root: root))
-        } catch {
-            throw FixtureError(
-                file: source.name, position: TextPosition(offset: error.offset, in: source.bytes), path: error.path,
-                reason: error.reason)
-        }
     }
 
     // MARK: price-points.json

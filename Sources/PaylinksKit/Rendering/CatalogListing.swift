@@ -129,18 +129,7 @@ public enum CatalogListing {
                     writer.string(PriceFormatter.format(localized, as: local.data))
                 }
                 writer.key("items")
-                writer.openArray()
-                for item in offer.items {
-                    writer.openObject()
-                    writer.key("name")
-                    writer.string(item.name)
-                    writer.key("sku")
-                    writer.string(item.sku)
-                    writer.key("quantity")
-                    writer.string(item.quantity)
-                    writer.closeObject()
-                }
-                writer.closeArray()
+                JSONLinesRenderer.write(offer.items, to: &writer)
                 writer.closeObject()
                 return writer.output + "\n"
             }.joined()

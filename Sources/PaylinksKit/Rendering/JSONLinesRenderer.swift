@@ -73,18 +73,7 @@ public struct JSONLinesRenderer: CallbackRenderer {
         writer.key("offerSku")
         writer.string(order.offerSku)
         writer.key("items")
-        writer.openArray()
-        for item in order.items {
-            writer.openObject()
-            writer.key("name")
-            writer.string(item.name)
-            writer.key("sku")
-            writer.string(item.sku)
-            writer.key("quantity")
-            writer.string(item.quantity)
-            writer.closeObject()
-        }
-        writer.closeArray()
+        write(order.items, to: &writer)
         writer.key("price")
         writer.int(order.price)
         writer.key("currency")
@@ -100,6 +89,22 @@ public struct JSONLinesRenderer: CallbackRenderer {
         writer.key("purchaseId")
         writer.string(order.purchaseId)
         writer.closeObject()
+    }
+
+    /// Writes a list of `Item`s.
+    public static func write(_ items: [OrderResponseModel.Item], to writer: inout JSONWriter) {
+        writer.openArray()
+        for item in items {
+            writer.openObject()
+            writer.key("name")
+            writer.string(item.name)
+            writer.key("sku")
+            writer.string(item.sku)
+            writer.key("quantity")
+            writer.string(item.quantity)
+            writer.closeObject()
+        }
+        writer.closeArray()
     }
 
     /// Writes `PricePoints`.

@@ -41,18 +41,8 @@ public enum ScenarioLoader {
 
     /// Reads one scenario file.
     public static func load(_ source: FixtureSource, catalog: Catalog) throws(FixtureError) -> Scenario {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(source.bytes)
-        } catch {
-            throw FixtureError(file: source.name, position: error.position, path: nil, reason: error.reason)
-        }
-        do {
-            return try read(JSONReader(root: root), file: source.name, catalog: catalog)
-        } catch {
-            throw FixtureError(
-                file: source.name, position: TextPosition(offset: error.offset, in: source.bytes), path: error.path,
-                reason: error.reason)
+        try source.read { root throws(JSONShapeError) in
+            try read(root, file: source.name, catalog: catalog)
         }
     }
 

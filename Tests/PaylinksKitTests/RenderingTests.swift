@@ -76,4 +76,10 @@ struct RenderingTests {
 
                 """)
     }
+
+    @Test("table cells keep control characters on their row")
+    func tableEscaping() {
+        let table = TextTable.render(header: ["A", "B"], rows: [["x\ny", "z"]], indent: 0)
+        #expect(table == "A        B\nx\\u{A}y  z\n")
+    }
 }

@@ -123,7 +123,8 @@ public struct TextRenderer: CallbackRenderer {
         "\"" + escapingControlCharacters(text) + "\""
     }
 
-    private static func escapingControlCharacters(_ text: String) -> String {
+    /// `text` with control characters written as `\u{...}`.
+    static func escapingControlCharacters(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

@@ -54,6 +54,24 @@ public struct JSONWriter {
         followsKey = true
     }
 
+    /// Writes an object member whose value is a string.
+    public mutating func field(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    /// Writes an object member whose value is an integer.
+    public mutating func field(_ name: String, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
+    /// Writes an object member whose value is a Boolean.
+    public mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
     /// Writes a string value.
     public mutating func string(_ value: String) {
         separate()

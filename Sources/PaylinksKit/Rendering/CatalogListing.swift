@@ -65,14 +65,10 @@ public enum CatalogListing {
     private static func statusCodeJSON(_ code: StatusCode) -> String {
         var writer = JSONWriter()
         writer.openObject()
-        writer.key("code")
-        writer.int(code.code)
-        writer.key("name")
-        writer.string(code.name)
-        writer.key("meaning")
-        writer.string(code.meaning)
-        writer.key("message")
-        writer.string(code.message)
+        writer.field("code", code.code)
+        writer.field("name", code.name)
+        writer.field("meaning", code.meaning)
+        writer.field("message", code.message)
         writer.key("callbacks")
         writer.openArray()
         for callback in code.callbacks { writer.string(callback.rawValue) }
@@ -81,15 +77,13 @@ public enum CatalogListing {
         writer.openArray()
         for exit in exitCodes(of: code) { writer.int(Int(exit.rawValue)) }
         writer.closeArray()
-        writer.key("orderAtFailure")
-        writer.string(code.orderAtFailure.rawValue)
+        writer.field("orderAtFailure", code.orderAtFailure.rawValue)
         writer.key("reproduce")
         writer.openArray()
         for command in Reproduction.commands(for: code) { writer.string(command) }
         writer.closeArray()
         if let advice = code.advice {
-            writer.key("advice")
-            writer.string(advice)
+            writer.field("advice", advice)
         }
         writer.closeObject()
         return writer.output
@@ -110,23 +104,16 @@ public enum CatalogListing {
             return priced.map { offer, price in
                 var writer = JSONWriter()
                 writer.openObject()
-                writer.key("sku")
-                writer.string(offer.sku)
-                writer.key("name")
-                writer.string(offer.name)
-                writer.key("basePriceInUSD")
-                writer.string(offer.basePriceInUSD)
-                writer.key("country")
-                writer.string(country)
+                writer.field("sku", offer.sku)
+                writer.field("name", offer.name)
+                writer.field("basePriceInUSD", offer.basePriceInUSD)
+                writer.field("country", country)
                 if let (local, localized) = price,
                     let minor = local.minorUnits(ofTier: offer.basePriceInUSD)
                 {
-                    writer.key("price")
-                    writer.int(minor)
-                    writer.key("currency")
-                    writer.string(local.data.currencyCode)
-                    writer.key("formattedPrice")
-                    writer.string(PriceFormatter.format(localized, as: local.data))
+                    writer.field("price", minor)
+                    writer.field("currency", local.data.currencyCode)
+                    writer.field("formattedPrice", PriceFormatter.format(localized, as: local.data))
                 }
                 writer.key("items")
                 JSONLinesRenderer.write(offer.items, to: &writer)

@@ -172,4 +172,30 @@ struct BulkTests {
             #expect(sink.chunks.joined().split(separator: "\n").count == 3001)
         }
     }
+
+    @Test(
+        "a template is proven for results that quote their ids in error.data, and refused for ones that differ otherwise",
+        arguments: [
+            PlayerAction.pay(paymentMethodName: "Visa"), .pay(paymentMethodName: "Visa", outcome: .declined),
+            .pay(paymentMethodName: "Visa", outcome: .pending), .closeCheckout(),
+        ])
+    func templates(player: PlayerAction) throws {
+        let delegate = RecordingDelegate()
+        let sdk = PaymentLinksSimulator(catalog: CatalogLoader.builtIn(), delegate: delegate, now: 0, seed: 4)
+        sdk.initialize(configuration: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", customerId: "c"))
+        for _ in 0..<3 {
+            let session = try sdk.createCheckoutSession(
+                offerSku: "starter_pack_001", customerId: "c", environment: "sandbox")
+            sdk.openCheckout(session, player: player)
+        }
+        let results = Array(delegate.callbacks.dropFirst())
+        let renderer = JSONLinesRenderer()
+        let template = try #require(
+            CheckoutLineTemplate(renderer: renderer, result: results[0], next: results[1], index: 0, seed: 4))
+        var third: [UInt8] = []
+        template.append(seed: 4, index: 2, to: &third)
+        #expect(third == Array(renderer.render(results[2]).utf8))
+        #expect(
+            CheckoutLineTemplate(renderer: renderer, result: results[0], next: results[2], index: 0, seed: 4) == nil)
+    }
 }

@@ -4,9 +4,9 @@
 ///
 /// A template is made from one real result and proven on two: filled with the first
 /// result's identifiers it must give that result's exact bytes, and filled with the
-/// identifiers of the next checkout it must give the next result's exact bytes. A
-/// result that depends on its identifiers anywhere else (an order id inside
-/// `error.data`, say) fails the proof, and the run simulates every checkout instead.
+/// identifiers of the next checkout it must give the next result's exact bytes. The
+/// identifiers are found in the order and, quoted, in `error.data`; a result that
+/// depends on them any other way fails the proof, and the run simulates every checkout.
 struct CheckoutLineTemplate {
     private enum Slot {
         case sessionToken, purchaseId, orderId
@@ -45,8 +45,14 @@ struct CheckoutLineTemplate {
         case .onPurchaseSuccess(var order):
             expected = Self.replaceIdentifiers(in: &order)
             withSentinels = .onPurchaseSuccess(order: order)
-        case .onPurchaseFailed(let error, var order?):
+        case .onPurchaseFailed(var error, var order?):
             expected = Self.replaceIdentifiers(in: &order)
+            // Details may quote an identifier (3003 and 3004 quote the order id).
+            if let data = error.data {
+                error.data = expected.reduce(data) { data, replaced in
+                    data.replacing(replaced.value, with: Self.sentinel(for: replaced.key))
+                }
+            }
             withSentinels = .onPurchaseFailed(error: error, order: order)
         default:
             break
@@ -58,7 +64,7 @@ struct CheckoutLineTemplate {
         }
         pieces.append((Array(rest), nil))
         let slotsUsed = pieces.compactMap(\.slot)
-        guard Set(slotsUsed).count == slotsUsed.count, slotsUsed.count == expected.count else { return nil }
+        guard Set(slotsUsed) == Set(expected.keys) else { return nil }
         lineLength = pieces.reduce(0) { total, piece in
             let slotLength: Int =
                 switch piece.slot {
@@ -97,6 +103,10 @@ struct CheckoutLineTemplate {
                 }
             }
         }
+    }
+
+    private static func sentinel(for slot: Slot) -> String {
+        sentinels.first { $0.0 == slot }?.1 ?? ""
     }
 
     /// Puts sentinels in place of the order's identifiers; returns the values replaced.

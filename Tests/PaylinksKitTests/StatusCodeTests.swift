@@ -216,3 +216,8 @@ struct StatusCodeTests {
         #expect(lines.last?.contains("result: 3004 VALIDATE_ORDER_TIMEOUT") == true)
     }
 }
+
+extension StatusCode: @retroactive CustomTestStringConvertible {
+    /// `3002 CHARGE_CANCELED`, as a test case is named.
+    public var testDescription: String { "\(code) \(name)" }
+}

@@ -217,7 +217,7 @@ struct StatusCodeTests {
     }
 }
 
-extension StatusCode: @retroactive CustomTestStringConvertible {
+extension StatusCode: CustomTestStringConvertible {
     /// `3002 CHARGE_CANCELED`, as a test case is named.
     public var testDescription: String { "\(code) \(name)" }
 }

@@ -73,27 +73,24 @@ public enum Completions {
 
     // MARK: bash
 
+    /// What bash does with values of this kind.
+    private static func bashReply(_ values: Values?) -> String {
+        switch values {
+        case .words(let words)?: #"COMPREPLY=($(compgen -W "\#(words.joined(separator: " "))" -- "$cur"))"#
+        case .directories?: #"COMPREPLY=($(compgen -d -- "$cur"))"#
+        case .files?: #"COMPREPLY=($(compgen -f -- "$cur"))"#
+        case .free?, nil: "COMPREPLY=()"
+        }
+    }
+
     private static func bash(_ catalog: Catalog) -> String {
         var valueCases = ""
         for spec in OptionSpec.all where spec.placeholder != nil {
-            let reply: String
-            switch values(of: spec.name, catalog: catalog) {
-            case .words(let words): reply = #"COMPREPLY=($(compgen -W "\#(words.joined(separator: " "))" -- "$cur"))"#
-            case .directories: reply = #"COMPREPLY=($(compgen -d -- "$cur"))"#
-            case .files: reply = #"COMPREPLY=($(compgen -f -- "$cur"))"#
-            case .free: reply = "COMPREPLY=()"
-            }
-            valueCases += "        \(spec.name)) \(reply); return ;;\n"
+            valueCases += "        \(spec.name)) \(bashReply(values(of: spec.name, catalog: catalog))); return ;;\n"
         }
         var commandCases = ""
         for command in Command.allCases {
-            var operandWords = ""
-            switch operands(of: command, catalog: catalog) {
-            case .words(let words)?:
-                operandWords = #"COMPREPLY=($(compgen -W "\#(words.joined(separator: " "))" -- "$cur"))"#
-            case .files?: operandWords = #"COMPREPLY=($(compgen -f -- "$cur"))"#
-            default: operandWords = "COMPREPLY=()"
-            }
+            let operandWords = bashReply(operands(of: command, catalog: catalog))
             commandCases += """
                         \(command.rawValue))
                             if [[ $cur == -* ]]; then
@@ -127,26 +124,24 @@ public enum Completions {
 
     // MARK: zsh
 
+    /// What zsh does with values of this kind.
+    private static func zshAction(_ values: Values?) -> String {
+        switch values {
+        case .words(let words)?: "compadd -- \(words.joined(separator: " "))"
+        case .directories?: "_files -/"
+        case .files?: "_files"
+        case .free?, nil: ":"
+        }
+    }
+
     private static func zsh(_ catalog: Catalog) -> String {
         var valueCases = ""
         for spec in OptionSpec.all where spec.placeholder != nil {
-            let action: String
-            switch values(of: spec.name, catalog: catalog) {
-            case .words(let words): action = "compadd -- \(words.joined(separator: " "))"
-            case .directories: action = "_files -/"
-            case .files: action = "_files"
-            case .free: action = ":"
-            }
-            valueCases += "    \(spec.name)) \(action); return ;;\n"
+            valueCases += "    \(spec.name)) \(zshAction(values(of: spec.name, catalog: catalog))); return ;;\n"
         }
         var commandCases = ""
         for command in Command.allCases {
-            var operandAction = ":"
-            switch operands(of: command, catalog: catalog) {
-            case .words(let words)?: operandAction = "compadd -- \(words.joined(separator: " "))"
-            case .files?: operandAction = "_files"
-            default: break
-            }
+            let operandAction = zshAction(operands(of: command, catalog: catalog))
             commandCases += """
                   \(command.rawValue))
                     if [[ $cur == -* ]]; then compadd -- \(optionNames(command).joined(separator: " "))

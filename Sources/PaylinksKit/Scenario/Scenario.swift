@@ -100,3 +100,14 @@ public struct Expectation: Sendable {
         (callback == nil ? 0 : 1) + (code == nil ? 0 : 1) + arguments.count + (deliveries == nil ? 0 : 1)
     }
 }
+
+extension ScenarioStep {
+    /// The lifecycle step the request belongs to.
+    var failureStep: Step {
+        switch action {
+        case .initialize: .initialize
+        case .pricePoints: .pricePoints
+        case .checkout: .purchase
+        }
+    }
+}

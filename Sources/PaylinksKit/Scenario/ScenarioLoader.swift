@@ -147,12 +147,7 @@ public enum ScenarioLoader {
         _ object: JSONObjectReader, to step: inout ScenarioStep, configuration: Scenario.Configuration,
         catalog: Catalog
     ) throws(JSONShapeError) {
-        let failureStep: Step =
-            switch step.action {
-            case .initialize: .initialize
-            case .pricePoints: .pricePoints
-            case .checkout: .purchase
-            }
+        let failureStep = step.failureStep
         if let reader = object.optional("error") {
             step.error = try statusCode(reader, at: failureStep, catalog: catalog)
         }

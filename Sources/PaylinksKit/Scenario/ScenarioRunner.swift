@@ -183,14 +183,3 @@ public struct ScenarioRunner {
         catalog.statusCode(code).map { "\(code) (\($0.name))" } ?? String(code)
     }
 }
-
-extension ScenarioStep {
-    /// The lifecycle step the request belongs to.
-    var failureStep: Step {
-        switch action {
-        case .initialize: .initialize
-        case .pricePoints: .pricePoints
-        case .checkout: .purchase
-        }
-    }
-}

@@ -1,3 +1,3 @@
-import PaylinksKit
+import PaylinksCommandLine
 
 System.exit(PaylinksCLI.run(CommandLine.arguments))

@@ -1,11 +1,15 @@
 /// Everything the simulated SDK and the game's server know: the offers, the price tiers
 /// and their localizations, and the status codes with their messages.
 ///
-/// A catalog is a plain value. Load it from JSON with ``CatalogLoader``, which checks
-/// it thoroughly, or build one in code for a test.
+/// A catalog is a plain value: use ``builtIn``, change a copy of it, or build one in
+/// code for a test. The `paylinks` command also loads one from JSON fixture files.
 public struct Catalog: Equatable, Sendable {
     /// The country whose localization serves countries that have none of their own.
     public static let fallbackCountry = "US"
+
+    /// The catalog built into paylinks: the offers, prices and status codes of its
+    /// `Fixtures/*.json`, compiled in.
+    public static var builtIn: Catalog { BuiltInCatalog.catalog }
 
     /// The store's offers, in fixture order.
     public var offers: [Offer]
@@ -34,6 +38,12 @@ public struct Catalog: Equatable, Sendable {
     /// The status code with this number.
     public func statusCode(_ code: Int) -> StatusCode? {
         statusCodes.first { $0.code == code }
+    }
+
+    /// The status code `text` names: its number, or its name in any case.
+    public func statusCode(matching text: String) -> StatusCode? {
+        if let number = Int(text) { return statusCode(number) }
+        return statusCodes.first { $0.name.lowercased() == text.lowercased() }
     }
 
     /// The localization a player in `country` sees: the country's own, or the fallback

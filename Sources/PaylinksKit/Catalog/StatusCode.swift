@@ -12,7 +12,7 @@ public struct StatusCode: Equatable, Sendable {
     }
 
     /// The placeholders a ``dataTemplate`` may use, each filled with what the SDK knows.
-    public static let dataPlaceholders = [
+    package static let dataPlaceholders = [
         "sdkCustomerId", "orderCustomerId", "sdkEnvironment", "sessionEnvironment", "redirectUrl", "offerSku",
         "purchaseId", "orderId",
     ]
@@ -80,7 +80,7 @@ public struct StatusCode: Equatable, Sendable {
     }
 
     /// The `${name}` placeholders a template uses.
-    static func placeholders(in template: String) -> [String] {
+    package static func placeholders(in template: String) -> [String] {
         var names: [String] = []
         var rest = Substring(template)
         while let start = rest.firstRange(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
@@ -88,34 +88,5 @@ public struct StatusCode: Equatable, Sendable {
             rest = rest[rest.index(after: end)...]
         }
         return names
-    }
-}
-
-/// A step of the SDK's lifecycle: a request that ends in one result callback.
-public enum Step: String, CaseIterable, Sendable {
-    /// `initialize`: ends in `onInitialized` or `onInitializeFailed`.
-    case initialize = "init"
-    /// `getPricePoints`: ends in `onPricePointsSuccess` or `onPricePointsFailed`.
-    case pricePoints = "price-points"
-    /// `openCheckout` and the order's validation: ends in `onPurchaseSuccess` or `onPurchaseFailed`.
-    case purchase
-
-    /// The step whose failure callback is `callback`; nil for a success callback.
-    public init?(failingWith callback: CallbackName) {
-        switch callback {
-        case .onInitializeFailed: self = .initialize
-        case .onPricePointsFailed: self = .pricePoints
-        case .onPurchaseFailed: self = .purchase
-        case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: return nil
-        }
-    }
-
-    /// The callback a failure of this step arrives on.
-    public var failureCallback: CallbackName {
-        switch self {
-        case .initialize: .onInitializeFailed
-        case .pricePoints: .onPricePointsFailed
-        case .purchase: .onPurchaseFailed
-        }
     }
 }

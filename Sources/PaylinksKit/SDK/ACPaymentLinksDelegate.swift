@@ -2,7 +2,7 @@
 ///
 /// ## The contract
 ///
-/// An implementation can rely on the following, and paylinks guarantees it:
+/// An implementation can rely on the following, and ``PaymentLinksSimulator`` guarantees it:
 ///
 /// - **Exactly one result per request.** `initialize` ends in exactly one of
 ///   ``onInitialized()`` or ``onInitializeFailed(error:)``; `getPricePoints` in exactly
@@ -10,15 +10,21 @@
 ///   `openCheckout` in exactly one of ``onPurchaseSuccess(order:)`` or
 ///   ``onPurchaseFailed(error:order:)``.
 /// - **Every callback is terminal for its request.** Nothing follows a result for the
-///   same request; the next callback belongs to the next request.
+///   same request; the next callback belongs to the next request. The one exception is
+///   the old SDKs' duplicate result (below).
 /// - **Order.** Results arrive in the order the requests were made, and a request made
 ///   before a successful `initialize` fails on its own failure callback (code 2000)
 ///   instead of being dropped.
-/// - **Synchronous delivery.** The simulator calls back on the caller's thread before
-///   the request returns; the real SDK calls back on the main thread later.
+/// - **The main actor.** Every callback arrives on the main actor, so a `@MainActor` game
+///   type conforms as it is. With ``PaymentLinksSimulator/Delivery-swift.enum/asynchronous``
+///   a callback arrives later, after the request that caused it has returned, as from
+///   the real SDK; with ``PaymentLinksSimulator/Delivery-swift.enum/synchronous`` it
+///   arrives before the request returns, which keeps simple tests simple.
 ///
 /// Real integrations must still tolerate a duplicate purchase result: an SDK bug fixed
-/// in iOS 1.6.0 re-validated an order on every deep link.
+/// in iOS 1.6.0 re-validated an order on every deep link
+/// (``PaymentLinksSimulator/revalidatesOnEveryDeepLink``).
+@MainActor
 public protocol ACPaymentLinksDelegate: AnyObject {
     /// The SDK initialized; price points and checkout can now be requested.
     func onInitialized()
@@ -33,23 +39,4 @@ public protocol ACPaymentLinksDelegate: AnyObject {
     /// The checkout closed without a validated payment, or a server error occurred.
     /// `order` holds what was known at that moment, or nil when checkout never opened.
     func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?)
-}
-
-/// The names of the six callbacks, as they appear in output and fixtures.
-public enum CallbackName: String, CaseIterable, Sendable {
-    /// ``ACPaymentLinksDelegate/onInitialized()``.
-    case onInitialized
-    /// ``ACPaymentLinksDelegate/onInitializeFailed(error:)``.
-    case onInitializeFailed
-    /// ``ACPaymentLinksDelegate/onPricePointsSuccess(pricePoints:)``.
-    case onPricePointsSuccess
-    /// ``ACPaymentLinksDelegate/onPricePointsFailed(error:)``.
-    case onPricePointsFailed
-    /// ``ACPaymentLinksDelegate/onPurchaseSuccess(order:)``.
-    case onPurchaseSuccess
-    /// ``ACPaymentLinksDelegate/onPurchaseFailed(error:order:)``.
-    case onPurchaseFailed
-
-    /// The callbacks that report a failure, the only ones a status code arrives on.
-    public static let failures: [CallbackName] = [.onInitializeFailed, .onPricePointsFailed, .onPurchaseFailed]
 }

@@ -38,6 +38,7 @@ public enum Callback: Equatable, Sendable {
 /// A delegate that handles every callback in one place, as a ``Callback`` value.
 ///
 /// Conform and implement ``receive(_:)``; the six delegate methods are provided.
+@MainActor
 public protocol CallbackReceiver: ACPaymentLinksDelegate {
     /// Handles one delivered callback.
     func receive(_ callback: Callback)
@@ -63,6 +64,12 @@ extension CallbackReceiver {
 }
 
 /// A delegate that records every callback, for assertions in tests.
+///
+/// ```swift
+/// let recorder = RecordingDelegate()
+/// sdk.initialize(configModel: config, customerId: "cust_1", delegate: recorder)
+/// #expect(recorder.callbacks == [.onInitialized])
+/// ```
 public final class RecordingDelegate: CallbackReceiver {
     /// The callbacks delivered so far, oldest first.
     public private(set) var callbacks: [Callback] = []
@@ -73,5 +80,25 @@ public final class RecordingDelegate: CallbackReceiver {
     /// Records the callback.
     public func receive(_ callback: Callback) {
         callbacks.append(callback)
+    }
+
+    /// Forgets what was recorded.
+    public func removeAll() {
+        callbacks.removeAll()
+    }
+}
+
+extension Callback {
+    /// Calls the delegate method this callback stands for.
+    @MainActor
+    func send(to delegate: any ACPaymentLinksDelegate) {
+        switch self {
+        case .onInitialized: delegate.onInitialized()
+        case .onInitializeFailed(let error): delegate.onInitializeFailed(error: error)
+        case .onPricePointsSuccess(let pricePoints): delegate.onPricePointsSuccess(pricePoints: pricePoints)
+        case .onPricePointsFailed(let error): delegate.onPricePointsFailed(error: error)
+        case .onPurchaseSuccess(let order): delegate.onPurchaseSuccess(order: order)
+        case .onPurchaseFailed(let error, let order): delegate.onPurchaseFailed(error: error, order: order)
+        }
     }
 }

@@ -1,16 +1,19 @@
-/// A checkout session, as the game's server creates it and hands it to the app.
+/// A checkout session, as Create Checkout Session answers the game's server.
 ///
-/// In a real integration the game's server asks Appcharge for the session and receives
-/// the token, the purchase id and a checkout URL; the app then calls `openCheckout`.
+/// The server hands ``purchaseId`` and ``parsedUrl`` to the app, which passes them,
+/// exactly as received, to
+/// ``PaymentLinksSimulator/openCheckout(purchaseId:parsedUrl:)``.
 /// ``PaymentLinksSimulator/createCheckoutSession(offerSku:customerId:environment:)``
-/// stands in for that server.
+/// stands in for that server call.
 public struct CheckoutSession: Equatable, Sendable {
     /// The checkout session token.
-    public var sessionToken: String
-    /// The purchase id that tracks the transaction.
+    public var checkoutSessionToken: String
+    /// The purchase id that tracks the transaction: `pr_...`.
     public var purchaseId: String
-    /// The order id the server gives the order once a payment is attempted.
-    public var orderId: String
+    /// The checkout's base URL (deprecated by Appcharge in favour of ``parsedUrl``).
+    public var url: String
+    /// The URL the SDK opens: the base URL, the session token and the boot data.
+    public var parsedUrl: String
     /// The offer sold.
     public var offer: Offer
     /// The price in the currency's minor units.
@@ -25,6 +28,23 @@ public struct CheckoutSession: Equatable, Sendable {
     /// The environment the session was created in; the SDK refuses the order (3006)
     /// when it differs from its own.
     public var environment: String
+    /// The order id the server gives the order once a payment is attempted.
+    package var orderId: String
+
+    /// The checkout's base URL in `environment`.
+    package static func checkoutURL(environment: String) -> String {
+        "https://checkout.\(environment == "production" ? "" : "sandbox.")paylinks.test"
+    }
+
+    /// The session token a `parsedUrl` carries: the last path segment before `#boot=`,
+    /// or nil when the URL is not an https checkout URL shaped like one.
+    package static func sessionToken(inParsedUrl parsedUrl: String) -> String? {
+        guard parsedUrl.hasPrefix("https://"), let boot = parsedUrl.firstRange(of: "#boot=") else { return nil }
+        let path = parsedUrl[parsedUrl.index(parsedUrl.startIndex, offsetBy: 8)..<boot.lowerBound]
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let token = path[path.index(after: slash)...]
+        return token.isEmpty ? nil : String(token)
+    }
 }
 
 /// Why the game's server could not create a checkout session.
@@ -35,9 +55,11 @@ public enum CheckoutSessionError: Error, Equatable, Sendable {
     case noPrice(sku: String, country: String)
 }
 
-/// What the player does once the checkout is open.
+/// What the player does once the checkout is open, scripted before it opens with
+/// ``PaymentLinksSimulator/scriptCheckout(_:)``.
 public enum PlayerAction: Equatable, Sendable {
-    /// The player pays; the charge then ends as `outcome` says.
+    /// The player pays; the checkout returns to the app through its deep link, and the
+    /// charge then ends as `outcome` says.
     case pay(paymentMethodName: String, outcome: ChargeOutcome = .succeeded)
     /// The player closes the checkout: 3002 through its interface, 3000 with the
     /// browser's own controls.
@@ -83,7 +105,7 @@ public enum OrderState: String, Sendable {
     case paymentCanceled = "payment_canceled"
 }
 
-/// One moment of the simulated timeline, for `--trace`.
+/// One moment of the simulated timeline, as ``PaymentLinksSimulator/trace`` receives it.
 public struct TraceEvent: Equatable, Sendable {
     /// Virtual milliseconds since the simulator was created.
     public var milliseconds: Int

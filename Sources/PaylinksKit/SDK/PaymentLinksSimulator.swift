@@ -1,33 +1,59 @@
-/// A simulated Payment Links SDK (G2) that runs the SDK's lifecycle against a catalog
-/// and reports every result to its delegate.
+/// A simulated Payment Links SDK (G2): the SDK's own calls, run against a catalog, with
+/// every result reported to the delegate; a stand-in for the SDK in a game's tests.
 ///
 /// ```swift
-/// let delegate = RecordingDelegate()
-/// let sdk = PaymentLinksSimulator(catalog: catalog, delegate: delegate, now: 1_718_182_312, seed: 7)
-/// sdk.initialize(configuration: ACConfigModel(
-///     checkoutPublicKey: "pk_sandbox_demo", environment: "sandbox", customerId: "cust_98765"))
-/// let session = try sdk.createCheckoutSession(
-///     offerSku: "starter_pack_001", customerId: "cust_98765", environment: "sandbox")
-/// sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
-/// // delegate.callbacks == [.onInitialized, .onPurchaseSuccess(order: ...)]
+/// let sdk = PaymentLinksSimulator(delivery: .asynchronous)
+/// sdk.scriptCheckout(.pay(paymentMethodName: "Mastercard"))
+/// sdk.initialize(
+///     configModel: ACConfigModel(checkoutPublicKey: "pk_sandbox_demo", environment: "sandbox"),
+///     customerId: "cust_98765", delegate: store)
+/// // What the game's server does: create a session, hand its ids to the app.
+/// let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765")
+/// sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+/// // The player pays; the checkout returns to the app through its deep link.
+/// sdk.handleDeepLink(sdk.pendingDeepLink!)
+/// await sdk.settle()
+/// // store received onInitialized, then onPurchaseSuccess(order:)
 /// ```
 ///
+/// What the player does in a checkout is scripted before it opens (``scriptCheckout(_:)``);
+/// failures of the SDK's requests are injected (``injectFailure(code:at:)``). A paid
+/// checkout ends only when the app hands its return link to ``handleDeepLink(_:)``, as
+/// with the real SDK; set ``openURL`` to have the simulated OS do that as the game's
+/// own URL handling would.
+///
 /// The simulator keeps no global state: each instance has its own catalog, virtual
-/// clock and seeded generator, and it calls its delegate synchronously. Nothing really
-/// waits: polls and timeouts advance a virtual clock, which ``trace`` can follow.
-/// The delegate is held strongly, for the simulator's lifetime.
+/// clock and seeded generator. Nothing really waits: polls and timeouts advance a
+/// virtual clock, which ``trace`` can follow. The delegate is held strongly until the
+/// next `initialize`.
+@MainActor
 public final class PaymentLinksSimulator {
+    /// How the simulator hands results to the delegate.
+    public enum Delivery: Sendable {
+        /// Each callback before the call that caused it returns, on the caller's turn of
+        /// the main actor. Simple to test; hides bugs that depend on timing.
+        case synchronous
+        /// Each callback later, on the main actor, after the call has returned, as the
+        /// real SDK delivers; ``settle()`` waits for every callback due.
+        case asynchronous
+    }
+
     /// How often the SDK polls an order's state, in milliseconds.
-    public static let pollInterval = 600
+    public nonisolated static let pollInterval = 600
     /// How long the SDK polls before giving up on an order, in milliseconds.
-    public static let validationTimeout = 90_000
+    public nonisolated static let validationTimeout = 90_000
     /// How long a checkout session lives, in milliseconds.
-    public static let sessionLifetime = 3_600_000
+    public nonisolated static let sessionLifetime = 3_600_000
+    /// The latest clock the simulator accepts: 9999-12-31T23:59:59Z, in Unix seconds.
+    package nonisolated static let latestDate = 253_402_300_799
 
     /// The offers, prices and status codes the simulator serves.
     public let catalog: Catalog
-    /// Where results go.
-    public let delegate: ACPaymentLinksDelegate
+    /// How results reach the delegate.
+    public let delivery: Delivery
+    /// Where results go: `initialize` sets it. Set it before to hear of requests made
+    /// before `initialize` (they fail with 2000); without a delegate nothing is told.
+    public var delegate: (any ACPaymentLinksDelegate)?
     /// The player's country, ISO 3166-1 alpha-2: it picks the price points and the
     /// order's price and currency.
     public var country: String
@@ -37,35 +63,69 @@ public final class PaymentLinksSimulator {
     public var trace: ((TraceEvent) -> Void)?
     /// The configuration of the last successful `initialize`, or nil before one.
     public private(set) var configuration: ACConfigModel?
+    /// The customer id of the last successful `initialize`, or nil before one.
+    public private(set) var customerId: String?
     /// Virtual milliseconds since the simulator was created.
     public private(set) var elapsedMilliseconds = 0
-
-    private let seed: UInt64
     /// The index of the next checkout session; it fixes that checkout's identifiers.
     public private(set) var nextCheckoutIndex: Int
+
+    /// What the player does in a checkout when nothing was scripted for it.
+    public var defaultPlayerAction = PlayerAction.pay(paymentMethodName: "Visa")
+    /// What the player does in the next checkouts, oldest first; each checkout takes one.
+    public private(set) var scriptedPlayerActions: [PlayerAction] = []
+    /// Whether every deep link makes the SDK validate the last order again and deliver
+    /// its result once more: the bug of iOS SDKs before 1.6.0.
+    public var revalidatesOnEveryDeepLink = false
+    /// Stands in for the OS opening the app with a checkout's return link; the game's
+    /// URL handling should pass it to ``handleDeepLink(_:)``. When nil, the link waits
+    /// in ``pendingDeepLink``.
+    public var openURL: ((String) -> Void)?
+    /// The return link of a paid checkout that the app has not handed to
+    /// ``handleDeepLink(_:)`` yet.
+    public private(set) var pendingDeepLink: String?
+    /// The return link of the most recent checkout, paid or not.
+    public private(set) var lastCheckoutDeepLink: String?
+
+    private let seed: UInt64
     private var injectedFailures: [Step: Int] = [:]
-    private var deliversNextResultTwice = false
+    /// Sessions the simulated server created and no checkout has ended yet, by purchase id.
+    private var sessions: [String: CheckoutSession] = [:]
+    /// The paid checkout waiting for its deep link.
+    private var awaitingDeepLink: (session: CheckoutSession, configuration: ACConfigModel, customerId: String, method: String, outcome: ChargeOutcome)?
+    /// The last purchase result and the link that re-validates it.
+    private var lastPurchaseResult: (link: String, callback: Callback)?
+    /// Callbacks due to the delegate, in asynchronous delivery.
+    private var queue: [(callback: Callback, delegate: any ACPaymentLinksDelegate)] = []
 
     /// Creates a simulator that has not been initialized yet.
     ///
     /// - Parameters:
     ///   - catalog: offers, prices and status codes.
-    ///   - delegate: receives every callback.
     ///   - country: the player's country.
     ///   - now: the wall clock, in Unix seconds.
     ///   - seed: seeds session tokens, purchase ids and order ids.
+    ///   - delivery: whether results arrive before a call returns, or later.
     ///   - firstCheckoutIndex: the index of the first checkout session; checkout `i` of a
     ///     run gets the same identifiers whatever came before it.
     public init(
-        catalog: Catalog, delegate: ACPaymentLinksDelegate, country: String = "US", now: Int, seed: UInt64,
-        firstCheckoutIndex: Int = 0
+        catalog: Catalog = .builtIn, country: String = "US", now: Int = 1_718_182_312, seed: UInt64 = 0,
+        delivery: Delivery = .synchronous, firstCheckoutIndex: Int = 0
     ) {
         self.catalog = catalog
-        self.delegate = delegate
         self.country = country
         self.now = now
         self.seed = seed
+        self.delivery = delivery
         self.nextCheckoutIndex = firstCheckoutIndex
+    }
+
+    // MARK: Controls
+
+    /// Scripts what the player does in a coming checkout: each call scripts one more,
+    /// in order. Checkouts with nothing scripted use ``defaultPlayerAction``.
+    public func scriptCheckout(_ action: PlayerAction) {
+        scriptedPlayerActions.append(action)
     }
 
     /// Makes the next request of `step` fail with the status `code`, as if the server or
@@ -74,71 +134,21 @@ public final class PaymentLinksSimulator {
         injectedFailures[step] = code
     }
 
-    /// Makes the next purchase result arrive twice, as when an SDK bug (fixed in iOS
-    /// 1.6.0) re-validated an order on every deep link.
-    public func injectDuplicateDelivery() {
-        deliversNextResultTwice = true
+    /// The number of callbacks due that asynchronous delivery has not delivered yet.
+    public var undeliveredCallbackCount: Int { queue.count }
+
+    /// Returns once every callback due has been delivered (at once with synchronous
+    /// delivery).
+    public func settle() async {
+        while !queue.isEmpty {
+            await Task.yield()
+        }
     }
 
-    // MARK: The SDK's requests
+    // MARK: The game's server
 
-    /// Boots the SDK: ends in `onInitialized`, or `onInitializeFailed` when the
-    /// configuration is invalid (2001 environment, 2002 public key, 2003 customer id,
-    /// 2004 redirect URL) or the boot request fails.
-    ///
-    /// Re-initializing is allowed, to switch player or environment; a failed attempt
-    /// leaves the SDK uninitialized.
-    public func initialize(configuration: ACConfigModel) {
-        self.configuration = nil
-        let details = [
-            "sdkCustomerId": configuration.customerId, "sdkEnvironment": configuration.environment,
-            "redirectUrl": configuration.redirectUrl ?? "",
-        ]
-        if let code = Self.configurationProblem(in: configuration) {
-            record("initialize: the configuration is invalid, so no boot request is sent")
-            delegate.onInitializeFailed(error: failure(code, details: details))
-            return
-        }
-        record("initialize: boot request to the \(configuration.environment) server for \(configuration.customerId)")
-        advance(by: 240)
-        if let code = injectedFailures.removeValue(forKey: .initialize) {
-            record("boot request failed")
-            delegate.onInitializeFailed(error: failure(code, details: details))
-            return
-        }
-        record("boot response: the SDK is initialized")
-        self.configuration = configuration
-        delegate.onInitialized()
-    }
-
-    /// Fetches the price points for the player's country: ends in
-    /// `onPricePointsSuccess`, or `onPricePointsFailed`.
-    public func getPricePoints() {
-        guard let configuration else {
-            record("getPricePoints before initialize")
-            delegate.onPricePointsFailed(error: notInitialized(request: "getPricePoints"))
-            return
-        }
-        record("getPricePoints: request for country \(country)")
-        advance(by: 180)
-        let details = ["sdkCustomerId": configuration.customerId, "sdkEnvironment": configuration.environment]
-        if let code = injectedFailures.removeValue(forKey: .pricePoints) {
-            record("price points request failed")
-            delegate.onPricePointsFailed(error: failure(code, details: details))
-            return
-        }
-        guard let pricePoints = catalog.pricePoints(for: country) else {
-            record("no price points for \(country)")
-            delegate.onPricePointsFailed(error: failure(1001, details: details))
-            return
-        }
-        record(
-            "price points received: \(pricePoints.pricingPoints.count) tiers in \(pricePoints.pricingPointData.currencyCode)"
-        )
-        delegate.onPricePointsSuccess(pricePoints: pricePoints)
-    }
-
-    /// Creates a checkout session for an offer, as the game's server would.
+    /// Creates a checkout session for an offer, as the game's server would with Create
+    /// Checkout Session.
     ///
     /// This is not an SDK call and delivers no callback; it fails only when the server
     /// could not sell the offer.
@@ -147,7 +157,7 @@ public final class PaymentLinksSimulator {
     ///   - offerSku: the offer to sell.
     ///   - customerId: the customer the server creates the session for.
     ///   - environment: the environment the server creates the session in.
-    public func createCheckoutSession(offerSku: String, customerId: String, environment: String)
+    public func createCheckoutSession(offerSku: String, customerId: String, environment: String = "sandbox")
         throws(CheckoutSessionError) -> CheckoutSession
     {
         guard let offer = catalog.offer(sku: offerSku) else { throw .unknownOffer(sku: offerSku) }
@@ -156,64 +166,120 @@ public final class PaymentLinksSimulator {
         else { throw .noPrice(sku: offerSku, country: country) }
         let identifiers = CheckoutIdentifiers(seed: seed, index: nextCheckoutIndex)
         nextCheckoutIndex += 1
-        return CheckoutSession(
-            sessionToken: identifiers.sessionToken,
+        let url = CheckoutSession.checkoutURL(environment: environment)
+        let session = CheckoutSession(
+            checkoutSessionToken: identifiers.sessionToken,
             purchaseId: identifiers.purchaseId,
-            orderId: identifiers.orderId,
+            url: url,
+            parsedUrl: "\(url)/\(identifiers.sessionToken)#boot=\(identifiers.purchaseId)",
             offer: offer,
             price: price,
             currency: localization.data.currencyCode,
             customerId: customerId,
             customerCountry: country,
-            environment: environment
+            environment: environment,
+            orderId: identifiers.orderId
         )
+        sessions[session.purchaseId] = session
+        return session
     }
 
-    /// Opens the checkout for a session; the player then acts, the SDK validates the
-    /// order, and exactly one of `onPurchaseSuccess` or `onPurchaseFailed` follows.
-    public func openCheckout(_ session: CheckoutSession, player: PlayerAction) {
-        guard let configuration else {
-            record("openCheckout before initialize")
-            delegate.onPurchaseFailed(error: notInitialized(request: "openCheckout"), order: nil)
+    // MARK: The SDK's calls
+
+    /// Boots the SDK for a player: ends in `onInitialized`, or `onInitializeFailed` when
+    /// the configuration is invalid (2001 environment, 2002 public key, 2003 customer id,
+    /// 2004 redirect URL) or the boot request fails.
+    ///
+    /// Re-initializing is allowed, to switch player or environment; a failed attempt
+    /// leaves the SDK uninitialized.
+    public func initialize(configModel: ACConfigModel, customerId: String, delegate: any ACPaymentLinksDelegate) {
+        self.delegate = delegate
+        configuration = nil
+        self.customerId = nil
+        let details = [
+            "sdkCustomerId": customerId, "sdkEnvironment": configModel.environment,
+            "redirectUrl": configModel.redirectUrl ?? "",
+        ]
+        if let code = Self.configurationProblem(in: configModel, customerId: customerId) {
+            record("initialize: the configuration is invalid, so no boot request is sent")
+            deliver(.onInitializeFailed(error: failure(code, details: details)))
             return
         }
-        let orderId = session.orderId
-        var order = OrderResponseModel(
-            date: now,
-            sessionToken: session.sessionToken,
-            offerName: session.offer.name,
-            offerSku: session.offer.sku,
-            items: session.offer.items,
-            price: session.price,
-            currency: session.currency,
-            customerId: session.customerId,
-            customerCountry: session.customerCountry,
-            paymentMethodName: "",
-            orderId: orderId,
-            purchaseId: session.purchaseId
-        )
-        if case .pay(let method, _) = player { order.paymentMethodName = method }
-        let details = [
-            "sdkCustomerId": configuration.customerId, "orderCustomerId": session.customerId,
-            "sdkEnvironment": configuration.environment, "sessionEnvironment": session.environment,
-            "offerSku": session.offer.sku, "purchaseId": session.purchaseId, "orderId": orderId,
-        ]
-        let deliveries = deliversNextResultTwice ? 2 : 1
-        deliversNextResultTwice = false
-        func deliver(_ result: () -> Void) {
-            for delivery in 1...deliveries {
-                if delivery > 1 { record("the deep link arrived again; the SDK validates the order again") }
-                result()
-            }
+        record("initialize: boot request to the \(configModel.environment) server for \(customerId)")
+        advance(by: 240)
+        if let code = injectedFailures.removeValue(forKey: .initialize) {
+            record("boot request failed")
+            deliver(.onInitializeFailed(error: failure(code, details: details)))
+            return
         }
-        func fail(_ code: Int) {
-            let error = failure(code, details: details)
-            let known = disclosed(order, for: code)
-            deliver { delegate.onPurchaseFailed(error: error, order: known) }
-        }
+        record("boot response: the SDK is initialized")
+        configuration = configModel
+        self.customerId = customerId
+        deliver(.onInitialized)
+    }
 
+    /// Fetches the price points for the player's country: ends in
+    /// `onPricePointsSuccess`, or `onPricePointsFailed`.
+    public func getPricePoints() {
+        guard let configuration, let customerId else {
+            record("getPricePoints before initialize")
+            deliver(.onPricePointsFailed(error: notInitialized(request: "getPricePoints")))
+            return
+        }
+        record("getPricePoints: request for country \(country)")
+        advance(by: 180)
+        let details = ["sdkCustomerId": customerId, "sdkEnvironment": configuration.environment]
+        if let code = injectedFailures.removeValue(forKey: .pricePoints) {
+            record("price points request failed")
+            deliver(.onPricePointsFailed(error: failure(code, details: details)))
+            return
+        }
+        guard let pricePoints = catalog.pricePoints(for: country) else {
+            record("no price points for \(country)")
+            deliver(.onPricePointsFailed(error: failure(1001, details: details)))
+            return
+        }
+        record(
+            "price points received: \(pricePoints.pricingPoints.count) tiers in \(pricePoints.pricingPointData.currencyCode)"
+        )
+        deliver(.onPricePointsSuccess(pricePoints: pricePoints))
+    }
+
+    /// Opens the checkout of a session the game's server created, with the `purchaseId`
+    /// and `parsedUrl` it received; the scripted player then acts.
+    ///
+    /// A close ends the purchase at once in `onPurchaseFailed`. A payment returns to the
+    /// app through the checkout's deep link, and the purchase ends when the app hands
+    /// that link to ``handleDeepLink(_:)``. A purchase id the server never issued ends in
+    /// 3005, a `parsedUrl` that is not the session's in 4002.
+    public func openCheckout(purchaseId: String, parsedUrl: String) {
+        guard let configuration, let customerId else {
+            record("openCheckout before initialize")
+            lastCheckoutDeepLink = nil
+            deliver(.onPurchaseFailed(error: notInitialized(request: "openCheckout"), order: nil))
+            return
+        }
+        let link = returnLink(purchaseId: purchaseId, configuration: configuration)
+        lastCheckoutDeepLink = link
+        pendingDeepLink = nil
+        awaitingDeepLink = nil
+        guard let session = sessions.removeValue(forKey: purchaseId) else {
+            record("openCheckout: no checkout session has purchase id \(purchaseId)")
+            endPurchase(failing: 3005, order: nil, link: link, details: ["purchaseId": purchaseId])
+            return
+        }
+        let player = scriptedPlayerActions.isEmpty ? defaultPlayerAction : scriptedPlayerActions.removeFirst()
+        var paymentMethod = ""
+        if case .pay(let method, _) = player { paymentMethod = method }
+        let order = Self.order(of: session, paidWith: paymentMethod, at: now)
+        let details = details(of: session, configuration: configuration, customerId: customerId)
         if let code = injectedFailures.removeValue(forKey: .purchase) {
-            failInjected(code, fail: fail)
+            failInjected(code, order: order, link: link, details: details)
+            return
+        }
+        guard CheckoutSession.sessionToken(inParsedUrl: parsedUrl) == session.checkoutSessionToken else {
+            record("openCheckout: the parsed URL is not this session's checkout URL")
+            endPurchase(failing: 4002, order: nil, link: link, details: details)
             return
         }
         record(
@@ -226,54 +292,92 @@ public final class PaymentLinksSimulator {
             advance(by: 4_000)
             record("the player closed the checkout before the order was created")
             pollUntilTimeout(after: [], waitingOn: "not found")
-            fail(3005)
+            endPurchase(failing: 3005, order: order, link: link, details: details)
         case .leaveOpen:
             advance(by: Self.sessionLifetime)
             record(
                 "the checkout session expired after \(Self.sessionLifetime / 3_600_000) h with the checkout still open")
-            fail(3005)
+            endPurchase(failing: 3005, order: order, link: link, details: details)
         case .closeCheckout(let method):
             advance(by: 6_000)
             switch method {
             case .checkoutInterface:
                 record("the player closed the checkout interface")
-                fail(3002)
+                endPurchase(failing: 3002, order: order, link: link, details: details)
             case .browserControls:
                 record("the player closed the browser with the system's controls")
-                fail(3000)
+                endPurchase(failing: 3000, order: order, link: link, details: details)
             }
         case .pay(let method, let outcome):
             advance(by: 18_000)
-            record("the player paid with \(method); the deep link returned to the app and the SDK validates the order")
-            guard session.environment == configuration.environment else {
-                record("the session is in \(session.environment), the SDK in \(configuration.environment)")
-                fail(3006)
+            awaitingDeepLink = (session, configuration, customerId, method, outcome)
+            pendingDeepLink = link
+            openURL?(link)
+        }
+    }
+
+    /// Hands the SDK a link the app was opened with; returns whether it was the SDK's.
+    ///
+    /// The return link of a paid checkout makes the SDK validate the order: it polls the
+    /// order's state and ends the purchase in `onPurchaseSuccess` or `onPurchaseFailed`.
+    /// With ``revalidatesOnEveryDeepLink``, the return link of a checkout that already
+    /// ended validates it again and delivers its result once more. Any other link is not
+    /// the SDK's, and nothing happens.
+    @discardableResult
+    public func handleDeepLink(_ url: String) -> Bool {
+        if let paid = awaitingDeepLink, url == pendingDeepLink {
+            awaitingDeepLink = nil
+            pendingDeepLink = nil
+            validate(paid.session, configuration: paid.configuration, customerId: paid.customerId, paidWith: paid.method,
+                outcome: paid.outcome, link: url)
+            return true
+        }
+        if revalidatesOnEveryDeepLink, let last = lastPurchaseResult, last.link == url {
+            record("the deep link arrived again; the SDK validates the order again")
+            deliver(last.callback)
+            return true
+        }
+        return false
+    }
+
+    // MARK: The purchase's end
+
+    /// Validates a paid order after its deep link: polls, then the result.
+    private func validate(
+        _ session: CheckoutSession, configuration: ACConfigModel, customerId: String, paidWith method: String,
+        outcome: ChargeOutcome, link: String
+    ) {
+        let order = Self.order(of: session, paidWith: method, at: now)
+        let details = details(of: session, configuration: configuration, customerId: customerId)
+        record("the player paid with \(method); the deep link returned to the app and the SDK validates the order")
+        guard session.environment == configuration.environment else {
+            record("the session is in \(session.environment), the SDK in \(configuration.environment)")
+            endPurchase(failing: 3006, order: order, link: link, details: details)
+            return
+        }
+        switch outcome {
+        case .succeeded:
+            poll([(.created, 1), (.paymentPending, 2), (.chargePending, 1), (.chargeSucceed, 1)])
+            guard session.customerId == customerId else {
+                record("the order belongs to \(session.customerId), the SDK to \(customerId)")
+                endPurchase(failing: 3007, order: order, link: link, details: details)
                 return
             }
-            switch outcome {
-            case .succeeded:
-                poll([(.created, 1), (.paymentPending, 2), (.chargePending, 1), (.chargeSucceed, 1)])
-                guard session.customerId == configuration.customerId else {
-                    record("the order belongs to \(session.customerId), the SDK to \(configuration.customerId)")
-                    fail(3007)
-                    return
-                }
-                record("result: the order is validated")
-                deliver { delegate.onPurchaseSuccess(order: order) }
-            case .declined:
-                poll([(.created, 1), (.paymentPending, 2), (.chargeFailed, 1)])
-                fail(3003)
-            case .pending:
-                pollUntilTimeout(
-                    after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
-                fail(3004)
-            }
+            record("result: the order is validated")
+            endPurchase(with: .onPurchaseSuccess(order: order), link: link)
+        case .declined:
+            poll([(.created, 1), (.paymentPending, 2), (.chargeFailed, 1)])
+            endPurchase(failing: 3003, order: order, link: link, details: details)
+        case .pending:
+            pollUntilTimeout(
+                after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
+            endPurchase(failing: 3004, order: order, link: link, details: details)
         }
     }
 
     /// Delivers an injected failure of the purchase step at the moment its code's
     /// order rule implies: before the checkout opens, once it is open, or after payment.
-    private func failInjected(_ code: Int, fail: (Int) -> Void) {
+    private func failInjected(_ code: Int, order: OrderResponseModel, link: String, details: [String: String]) {
         switch catalog.statusCode(code)?.orderAtFailure ?? .none {
         case .none:
             record("openCheckout: the checkout could not open")
@@ -286,7 +390,77 @@ public final class PaymentLinksSimulator {
             record("the player paid; the deep link returned to the app and the SDK validates the order")
         }
         record("injected failure \(code)")
-        fail(code)
+        endPurchase(failing: code, order: order, link: link, details: details)
+    }
+
+    /// Ends a purchase in `onPurchaseFailed` with `code`, and what the SDK knew of the
+    /// order by the code's rule.
+    private func endPurchase(failing code: Int, order: OrderResponseModel?, link: String, details: [String: String]) {
+        let error = failure(code, details: details)
+        endPurchase(with: .onPurchaseFailed(error: error, order: order.flatMap { disclosed($0, for: code) }), link: link)
+    }
+
+    private func endPurchase(with result: Callback, link: String) {
+        lastPurchaseResult = (link, result)
+        deliver(result)
+    }
+
+    /// The order of a session, paid with `method` (empty before a payment).
+    private static func order(of session: CheckoutSession, paidWith method: String, at date: Int)
+        -> OrderResponseModel
+    {
+        OrderResponseModel(
+            date: date,
+            sessionToken: session.checkoutSessionToken,
+            offerName: session.offer.name,
+            offerSku: session.offer.sku,
+            items: session.offer.items,
+            price: session.price,
+            currency: session.currency,
+            customerId: session.customerId,
+            customerCountry: session.customerCountry,
+            paymentMethodName: method,
+            orderId: session.orderId,
+            purchaseId: session.purchaseId
+        )
+    }
+
+    private func details(of session: CheckoutSession, configuration: ACConfigModel, customerId: String)
+        -> [String: String]
+    {
+        [
+            "sdkCustomerId": customerId, "orderCustomerId": session.customerId,
+            "sdkEnvironment": configuration.environment, "sessionEnvironment": session.environment,
+            "offerSku": session.offer.sku, "purchaseId": session.purchaseId, "orderId": session.orderId,
+        ]
+    }
+
+    /// The link a checkout returns to the app with: the redirect URL when the game set
+    /// one, the SDK's own scheme otherwise, with the purchase id.
+    private func returnLink(purchaseId: String, configuration: ACConfigModel) -> String {
+        let base = configuration.redirectUrl ?? "paylinks-\(configuration.environment)://checkout/return"
+        return base + (base.contains("?") ? "&" : "?") + "purchaseId=" + purchaseId
+    }
+
+    // MARK: Delivery
+
+    private func deliver(_ callback: Callback) {
+        guard let delegate else { return }
+        switch delivery {
+        case .synchronous:
+            callback.send(to: delegate)
+        case .asynchronous:
+            queue.append((callback, delegate))
+            // Each task delivers the oldest callback due, so the order holds whatever
+            // order the tasks run in.
+            Task { @MainActor [weak self] in self?.deliverOldest() }
+        }
+    }
+
+    private func deliverOldest() {
+        guard !queue.isEmpty else { return }
+        let (callback, delegate) = queue.removeFirst()
+        callback.send(to: delegate)
     }
 
     // MARK: Polling
@@ -340,7 +514,7 @@ public final class PaymentLinksSimulator {
     }
 
     /// `18.950s`.
-    static func seconds(_ milliseconds: Int) -> String {
+    package nonisolated static func seconds(_ milliseconds: Int) -> String {
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
     }
@@ -348,10 +522,10 @@ public final class PaymentLinksSimulator {
     // MARK: Errors
 
     /// The status code an invalid configuration fails with, or nil when it is valid.
-    static func configurationProblem(in configuration: ACConfigModel) -> Int? {
+    package nonisolated static func configurationProblem(in configuration: ACConfigModel, customerId: String) -> Int? {
         if configuration.environment != "sandbox" && configuration.environment != "production" { return 2001 }
         if configuration.checkoutPublicKey.isEmpty { return 2002 }
-        if configuration.customerId.isEmpty { return 2003 }
+        if customerId.isEmpty { return 2003 }
         if let url = configuration.redirectUrl, !RedirectURL.isValid(url) { return 2004 }
         return nil
     }

@@ -3,16 +3,16 @@
 /// paylinks maps its output to identifiers with its own arithmetic rather than the
 /// standard library's `random(in:)`, so the same seed gives the same bytes on every
 /// machine and toolchain.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator that starts from `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -28,24 +28,24 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// index, so order ids never repeat within a run (up to nine billion checkouts). Both
 /// the simulator and the bulk writer produce identifiers through the same function,
 /// so a bulk run's lines equal single runs' byte for byte.
-public struct CheckoutIdentifiers: Equatable, Sendable {
+package struct CheckoutIdentifiers: Equatable, Sendable {
     /// 32 mixed-case letters and digits.
-    public var sessionToken: String
+    package var sessionToken: String
     /// `pr_` and 24 lowercase letters and digits.
-    public var purchaseId: String
+    package var purchaseId: String
     /// Ten digits, not starting with 0.
-    public var orderId: String
+    package var orderId: String
 
-    static let sessionTokenLength = 32
-    static let purchaseIdLength = 27
-    static let orderIdLength = 10
+    package static let sessionTokenLength = 32
+    package static let purchaseIdLength = 27
+    package static let orderIdLength = 10
 
     private static let alphanumeric = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
     private static let lowercaseAlphanumeric = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
     private static let orderIdSpace: UInt64 = 9_000_000_000
 
     /// The identifiers of checkout `index` in a run seeded with `seed`.
-    public init(seed: UInt64, index: Int) {
+    package init(seed: UInt64, index: Int) {
         var token = [UInt8](repeating: 0, count: Self.sessionTokenLength)
         var purchase = [UInt8](repeating: 0, count: Self.purchaseIdLength)
         var order = [UInt8](repeating: 0, count: Self.orderIdLength)
@@ -63,7 +63,7 @@ public struct CheckoutIdentifiers: Equatable, Sendable {
 
     /// Writes the identifiers of checkout `index` as ASCII into buffers of exactly
     /// ``sessionTokenLength``, ``purchaseIdLength`` and ``orderIdLength`` bytes.
-    static func write(
+    package static func write(
         seed: UInt64, index: Int, sessionToken: UnsafeMutableBufferPointer<UInt8>,
         purchaseId: UnsafeMutableBufferPointer<UInt8>, orderId: UnsafeMutableBufferPointer<UInt8>
     ) {

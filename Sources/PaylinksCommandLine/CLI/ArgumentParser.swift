@@ -1,0 +1,186 @@
+import PaylinksFixtures
+import PaylinksKit
+
+/// Turns a command line into an ``Invocation``: a pure function of its arguments.
+///
+/// The syntax it accepts:
+/// - `paylinks COMMAND [OPTION...]`, where COMMAND is `init`, `price-points`, `purchase`,
+///   `cancel`, `errors`, `offers` or `run`; `paylinks help [COMMAND]`; `paylinks --help`;
+///   `paylinks --version`. `errors` also takes one code or name to explain, `run` one or
+///   more scenario files.
+/// - An option's value follows it as the next argument (`--sku starter_pack_001`) or
+///   after an equals sign (`--sku=starter_pack_001`). A separate value may not start
+///   with `--`; use the `=` form for such a value.
+/// - `-h` or `--help` anywhere before `--` asks for the subcommand's help, whatever else
+///   the line holds.
+/// - Each option may be given once; `--json` and `--format` set the same thing and count
+///   as one option.
+/// - `--` ends the options: what follows is an argument even if it starts with `-`.
+public enum ArgumentParser {
+    /// Parses `arguments`, the first of which is the program's name and is ignored.
+    public static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
+        let words = Array(arguments.dropFirst())
+        guard let first = words.first else {
+            throw .usage("no command given; try 'paylinks purchase --sku starter_pack_001'", command: nil)
+        }
+        switch first {
+        case "-h", "--help":
+            return .help(nil)
+        case "--version", "-V":
+            return .version
+        case "help":
+            return try parseHelp(Array(words.dropFirst()))
+        default:
+            break
+        }
+        guard let command = Command(rawValue: first) else {
+            if first.hasPrefix("-") {
+                throw .usage(
+                    "'\(MessageText.sanitized(first))' must follow a command, as in 'paylinks purchase \(MessageText.sanitized(first))'",
+                    command: nil)
+            }
+            throw .usage(unknownCommandMessage(first), command: nil)
+        }
+        let rest = Array(words.dropFirst())
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            return .help(command)
+        }
+        return .run(command, try parseOptions(rest, for: command))
+    }
+
+    private static func parseHelp(_ words: [String]) throws(CLIError) -> Invocation {
+        guard let topic = words.first else { return .help(nil) }
+        guard let command = Command(rawValue: topic) else {
+            throw .usage(unknownCommandMessage(topic), command: nil)
+        }
+        if words.count > 1 {
+            throw .usage("'help' takes one command, not '\(MessageText.sanitized(words[1]))'", command: nil)
+        }
+        return .help(command)
+    }
+
+    private static func unknownCommandMessage(_ word: String) -> String {
+        let names = Command.allCases.map(\.rawValue) + ["help"]
+        let hint =
+            Suggestion.closest(to: word, among: names).map { "; did you mean '\($0)'?" }
+            ?? "; commands: " + names.joined(separator: ", ")
+        return "unknown command '\(MessageText.sanitized(word))'\(hint)"
+    }
+
+    private static func parseOptions(_ words: [String], for command: Command) throws(CLIError) -> RunOptions {
+        var options = RunOptions()
+        var seenGroups: [String: String] = [:]
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "--" {
+                guard command.operands != nil || index == words.count else {
+                    throw .usage(
+                        "\(command.rawValue) takes no arguments, but '\(MessageText.sanitized(words[index]))' follows '--'",
+                        command: command)
+                }
+                options.operands += words[index...]
+                break
+            }
+            guard word.hasPrefix("--") else {
+                guard command.operands != nil, !word.hasPrefix("-") || word == "-" else {
+                    throw .usage(unexpectedArgumentMessage(word, command: command), command: command)
+                }
+                options.operands.append(word)
+                continue
+            }
+            let (name, inlineValue) = split(word)
+            let spec = try lookUp(name, for: command)
+            if let earlier = seenGroups[spec.group] {
+                let what =
+                    earlier == spec.name ? "\(spec.name) is given twice" : "\(spec.name) and \(earlier) are both given"
+                throw .usage("\(what); give it once", command: command)
+            }
+            seenGroups[spec.group] = spec.name
+            let value: String
+            if spec.placeholder == nil {
+                guard inlineValue == nil else { throw .usage("\(spec.name) takes no value", command: command) }
+                value = ""
+            } else if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < words.count, !words[index].hasPrefix("--") else {
+                    throw .usage(
+                        "\(spec.name) needs a value, as in '\(spec.name) \(spec.placeholder ?? "VALUE")'",
+                        command: command)
+                }
+                value = words[index]
+                index += 1
+            }
+            do {
+                try spec.apply(value, to: &options)
+            } catch {
+                throw .usage(error.message, command: command)
+            }
+        }
+        if Command.checkouts.contains(command), options.sku == nil {
+            throw .usage(
+                "\(command.rawValue) needs --sku, as in 'paylinks \(command.rawValue) --sku starter_pack_001'",
+                command: command)
+        }
+        if let (placeholder, count) = command.operands, !count.contains(options.operands.count) {
+            let message =
+                options.operands.count < count.lowerBound
+                ? "\(command.rawValue) needs \(placeholder), as in 'paylinks \(command.rawValue) \(placeholder)'"
+                : "\(command.rawValue) takes one \(placeholder), but got \(options.operands.count): "
+                    + options.operands.map { "'\(MessageText.sanitized($0))'" }.joined(separator: ", ")
+            throw .usage(message, command: command)
+        }
+        if let conflict = conflict(in: options, seen: seenGroups) {
+            throw .usage(conflict, command: command)
+        }
+        return options
+    }
+
+    /// Options that cannot go together, or one that needs another.
+    private static func conflict(in options: RunOptions, seen: [String: String]) -> String? {
+        if options.failAt != nil && options.error == nil {
+            return "--fail-at says which step --error fails; give --error CODE too"
+        }
+        if options.error != nil {
+            if let cause = ["--outcome", "--via", "--before-order"].first(where: { seen[$0] != nil }) {
+                return "give either --error or \(cause): both decide how the flow ends"
+            }
+        }
+        if options.beforeOrder && options.closeMethod != nil {
+            return "give either --before-order or --via: the player closes the checkout once"
+        }
+        return nil
+    }
+
+    /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).
+    private static func split(_ word: String) -> (String, String?) {
+        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    private static func lookUp(_ name: String, for command: Command) throws(CLIError) -> OptionSpec {
+        let accepted = OptionSpec.options(for: command)
+        if let spec = accepted.first(where: { $0.name == name }) { return spec }
+        if let other = OptionSpec.all.first(where: { $0.name == name }) {
+            let owners = other.commands.map(\.rawValue).joined(separator: " and ")
+            throw .usage("\(name) is not an option of \(command.rawValue); it belongs to \(owners)", command: command)
+        }
+        let hint =
+            Suggestion.closest(to: name, among: accepted.map(\.name) + ["--help"]).map { "; did you mean '\($0)'?" }
+            ?? ""
+        throw .usage("unknown option '\(MessageText.sanitized(name))' for \(command.rawValue)\(hint)", command: command)
+    }
+
+    private static func unexpectedArgumentMessage(_ word: String, command: Command) -> String {
+        let shown = MessageText.sanitized(word)
+        if word.hasPrefix("-") {
+            return "unknown option '\(shown)' for \(command.rawValue); options start with '--'"
+        }
+        if Command.checkouts.contains(command) {
+            return "unexpected argument '\(shown)'; give the offer as '--sku \(shown)'"
+        }
+        return "\(command.rawValue) takes no arguments, but got '\(shown)'"
+    }
+}

@@ -1,0 +1,49 @@
+public import PaylinksFixtures
+import PaylinksKit
+
+/// Every way a paylinks invocation can fail before or outside the simulated flow.
+///
+/// ``message`` and ``exitCode`` are the one place where these become words and codes.
+public enum CLIError: Error, Equatable, Sendable {
+    /// The command line is wrong. `command` names the subcommand whose help to point at.
+    case usage(String, command: Command?)
+    /// Fixture data was refused.
+    case invalidFixture(FixtureError)
+    /// A named file or directory is missing or unreadable; the message says which and why.
+    case noInput(String)
+    /// Output could not be written.
+    case output(OutputError)
+    /// A state paylinks should never reach.
+    case `internal`(String)
+
+    /// The exit code for this error.
+    public var exitCode: ExitCode {
+        switch self {
+        case .usage: .usage
+        case .invalidFixture: .dataError
+        case .noInput: .noInput
+        case .output(.brokenPipe): .brokenPipe
+        case .output(.failed): .ioError
+        case .internal: .software
+        }
+    }
+
+    /// The one line written to standard error, or nil when paylinks should stop quietly.
+    public var message: String? {
+        switch self {
+        case .usage(let text, let command):
+            let help = command.map { "paylinks \($0.rawValue) --help" } ?? "paylinks --help"
+            return "error: \(text) (see '\(help)')"
+        case .invalidFixture(let error):
+            return "error: \(error)"
+        case .noInput(let text):
+            return "error: \(text)"
+        case .output(.brokenPipe):
+            return nil
+        case .output(.failed(let reason)):
+            return "error: could not write the output: \(reason); check the disk or the file it goes to"
+        case .internal(let text):
+            return "error: internal error: \(text); please report it with the command that caused it"
+        }
+    }
+}

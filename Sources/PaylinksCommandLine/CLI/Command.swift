@@ -1,0 +1,140 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// The subcommands.
+public enum Command: String, CaseIterable, Sendable {
+    /// `paylinks init`: initialize.
+    case initialize = "init"
+    /// `paylinks price-points`: initialize, then fetch price points.
+    case pricePoints = "price-points"
+    /// `paylinks purchase`: initialize, open checkout, the player pays.
+    case purchase
+    /// `paylinks cancel`: initialize, open checkout, the player closes it.
+    case cancel
+    /// `paylinks errors`: list or explain the status codes.
+    case errors
+    /// `paylinks offers`: list the offers.
+    case offers
+    /// `paylinks run`: run scenario files.
+    case run
+    /// `paylinks completions`: print a shell completion script.
+    case completions
+    /// `paylinks man`: print the manual page.
+    case man
+
+    /// The subcommands that run a simulated flow and print its callbacks.
+    public static let flows: [Command] = [.initialize, .pricePoints, .purchase, .cancel]
+
+    /// The subcommands that open a checkout for an offer.
+    public static let checkouts: [Command] = [.purchase, .cancel]
+
+    /// What the subcommand does, in one line.
+    public var summary: String {
+        switch self {
+        case .initialize: "Initialize the SDK: onInitialized or onInitializeFailed."
+        case .pricePoints: "Initialize, then fetch the price points for the player's country."
+        case .purchase: "Initialize, open checkout for an offer; the player pays."
+        case .cancel: "Initialize, open checkout for an offer; the player closes it (3002)."
+        case .errors: "List the status codes, or explain one: paylinks errors 3002."
+        case .offers: "List the offers, with their items and price for --country."
+        case .run: "Run scenario files: whole sessions, scripted and checked."
+        case .completions: "Print the completion script for bash, zsh or fish."
+        case .man: "Print the manual page (roff), as installed by make install."
+        }
+    }
+
+    /// The steps of the SDK's lifecycle the subcommand goes through, in order.
+    public var steps: [Step] {
+        switch self {
+        case .initialize: [.initialize]
+        case .pricePoints: [.initialize, .pricePoints]
+        case .purchase, .cancel: [.initialize, .purchase]
+        case .errors, .offers, .run, .completions, .man: []
+        }
+    }
+
+    /// The arguments the subcommand takes besides options: their placeholder and how many.
+    public var operands: (placeholder: String, count: ClosedRange<Int>)? {
+        switch self {
+        case .errors: ("CODE|NAME", 0...1)
+        case .run: ("FILE", 1...Int.max)
+        case .completions: ("SHELL", 1...1)
+        case .initialize, .pricePoints, .purchase, .cancel, .offers, .man: nil
+        }
+    }
+}
+
+/// The settings of a run, with their defaults; each is set by the option named beside it.
+public struct RunOptions: Equatable, Sendable {
+    /// `--sku`: the offer to check out (purchase and cancel).
+    public var sku: String?
+    /// `--customer-id`: the player's customer id.
+    public var customerId = "cust_98765"
+    /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
+    public var country = "US"
+    /// `--environment`: the SDK environment.
+    public var environment = "sandbox"
+    /// `--checkout-public-key`: the publisher's checkout public key.
+    public var checkoutPublicKey = "pk_sandbox_paylinks_demo"
+    /// `--redirect-url`: the universal link for the external-browser mode.
+    public var redirectUrl: String?
+    /// `--payment-method`: how the player pays.
+    public var paymentMethod = "Visa"
+    /// `--order-customer-id`: the customer the game's server creates the session for.
+    public var orderCustomerId: String?
+    /// `--session-environment`: the environment the game's server creates the session in.
+    public var sessionEnvironment: String?
+    /// `--outcome`: how the charge ends (purchase).
+    public var outcome: ChargeOutcome?
+    /// `--via`: how the player closes the checkout (cancel).
+    public var closeMethod: CloseMethod?
+    /// `--before-order`: the player closes the checkout before the order exists (cancel).
+    public var beforeOrder = false
+    /// `--count`: how many independent checkouts to run (purchase and cancel).
+    public var count = 1
+    /// `--index`: the index of the first checkout, which fixes its identifiers.
+    public var index = 0
+    /// `--error`: a status code, or its name, to deliver.
+    public var error: String?
+    /// `--fail-at`: the step `--error` fails.
+    public var failAt: Step?
+    /// `--trace`: print the simulated timeline to standard error.
+    public var trace = false
+    /// `--color`: when text output is coloured.
+    public var color = ColorChoice.auto
+    /// `--fixtures`: a directory whose fixture files replace the built-in ones.
+    public var fixtures: String?
+    /// `--seed`: seeds the session token, purchase id and order id; random when nil.
+    public var seed: UInt64?
+    /// `--now`: the clock in Unix seconds; the real clock when nil.
+    public var now: Int?
+    /// `--format` / `--json`: the output format.
+    public var format = OutputFormat.text
+    /// `--fault-rate`: the probability that a scenario step fails with a fitting code.
+    public var faultRate: Double?
+    /// The arguments besides options: the code `errors` explains, the files `run` runs.
+    public var operands: [String] = []
+
+    /// The defaults.
+    public init() {}
+}
+
+/// What a command line asks for.
+public enum Invocation: Equatable, Sendable {
+    /// Show help: for one subcommand, or the overview when nil.
+    case help(Command?)
+    /// Show the version.
+    case version
+    /// Run a subcommand.
+    case run(Command, RunOptions)
+}
+
+/// When text output is coloured.
+public enum ColorChoice: String, CaseIterable, Sendable {
+    /// On a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`.
+    case auto
+    /// Always, even into a pipe or a file.
+    case always
+    /// Never.
+    case never
+}

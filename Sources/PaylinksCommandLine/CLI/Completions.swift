@@ -1,0 +1,227 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// Shell completion scripts, made from the same option table as the parser and the help,
+/// with the SKUs, status codes and countries of the catalog in use.
+public enum Completions {
+    /// The shells paylinks writes completions for.
+    public enum Shell: String, CaseIterable, Sendable {
+        /// GNU bash.
+        case bash
+        /// zsh.
+        case zsh
+        /// fish.
+        case fish
+    }
+
+    /// What can follow an option that takes a value.
+    enum Values {
+        /// One of these words.
+        case words([String])
+        /// A directory.
+        case directories
+        /// A file.
+        case files
+        /// Anything: nothing to suggest.
+        case free
+    }
+
+    /// The values `option` takes, drawn from `catalog` where they come from fixtures.
+    static func values(of option: String, catalog: Catalog) -> Values {
+        switch option {
+        case "--sku": .words(catalog.offers.map(\.sku))
+        case "--error": .words(catalog.statusCodes.flatMap { [String($0.code), $0.name] })
+        case "--country": .words(countries(catalog))
+        case "--format": .words(OutputFormat.allCases.map(\.rawValue))
+        case "--outcome": .words(ChargeOutcome.allCases.map(\.rawValue))
+        case "--via": .words(CloseMethod.allCases.map(\.rawValue))
+        case "--fail-at": .words(Step.allCases.map(\.rawValue))
+        case "--color": .words(ColorChoice.allCases.map(\.rawValue))
+        case "--environment", "--session-environment": .words(["sandbox", "production"])
+        case "--fixtures": .directories
+        default: .free
+        }
+    }
+
+    /// The arguments a command takes besides options.
+    static func operands(of command: Command, catalog: Catalog) -> Values? {
+        switch command {
+        case .errors: .words(catalog.statusCodes.flatMap { [String($0.code), $0.name] })
+        case .run: .files
+        case .completions: .words(Shell.allCases.map(\.rawValue))
+        default: nil
+        }
+    }
+
+    /// Countries with their own prices first, then every other ISO 3166-1 code.
+    private static func countries(_ catalog: Catalog) -> [String] {
+        let localized = catalog.localizations.keys.sorted()
+        return localized + CountryCodes.list.filter { !localized.contains($0) }
+    }
+
+    /// The script for `shell`.
+    public static func script(for shell: Shell, catalog: Catalog) -> String {
+        switch shell {
+        case .bash: bash(catalog)
+        case .zsh: zsh(catalog)
+        case .fish: fish(catalog)
+        }
+    }
+
+    private static var commandNames: [String] { Command.allCases.map(\.rawValue) + ["help"] }
+
+    private static func optionNames(_ command: Command) -> [String] {
+        OptionSpec.options(for: command).map(\.name) + ["--help"]
+    }
+
+    // MARK: bash
+
+    /// What bash does with values of this kind.
+    private static func bashReply(_ values: Values?) -> String {
+        switch values {
+        case .words(let words)?: #"COMPREPLY=($(compgen -W "\#(words.joined(separator: " "))" -- "$cur"))"#
+        case .directories?: #"COMPREPLY=($(compgen -d -- "$cur"))"#
+        case .files?: #"COMPREPLY=($(compgen -f -- "$cur"))"#
+        case .free?, nil: "COMPREPLY=()"
+        }
+    }
+
+    private static func bash(_ catalog: Catalog) -> String {
+        var valueCases = ""
+        for spec in OptionSpec.all where spec.placeholder != nil {
+            valueCases += "        \(spec.name)) \(bashReply(values(of: spec.name, catalog: catalog))); return ;;\n"
+        }
+        var commandCases = ""
+        for command in Command.allCases {
+            let operandWords = bashReply(operands(of: command, catalog: catalog))
+            commandCases += """
+                        \(command.rawValue))
+                            if [[ $cur == -* ]]; then
+                                COMPREPLY=($(compgen -W "\(optionNames(command).joined(separator: " "))" -- "$cur"))
+                            else
+                                \(operandWords)
+                            fi ;;
+
+                """
+        }
+        return """
+            # bash completion for paylinks \(Help.version)
+            _paylinks() {
+                local cur=${COMP_WORDS[COMP_CWORD]}
+                local prev=${COMP_WORDS[COMP_CWORD-1]}
+                if [[ $COMP_CWORD -eq 1 ]]; then
+                    COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " ")) --help --version" -- "$cur"))
+                    return
+                fi
+                case $prev in
+            \(valueCases)    esac
+                case ${COMP_WORDS[1]} in
+            \(commandCases)        help) COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " "))" -- "$cur")) ;;
+                    *) COMPREPLY=() ;;
+                esac
+            }
+            complete -F _paylinks paylinks
+
+            """
+    }
+
+    // MARK: zsh
+
+    /// What zsh does with values of this kind.
+    private static func zshAction(_ values: Values?) -> String {
+        switch values {
+        case .words(let words)?: "compadd -- \(words.joined(separator: " "))"
+        case .directories?: "_files -/"
+        case .files?: "_files"
+        case .free?, nil: ":"
+        }
+    }
+
+    private static func zsh(_ catalog: Catalog) -> String {
+        var valueCases = ""
+        for spec in OptionSpec.all where spec.placeholder != nil {
+            valueCases += "    \(spec.name)) \(zshAction(values(of: spec.name, catalog: catalog))); return ;;\n"
+        }
+        var commandCases = ""
+        for command in Command.allCases {
+            let operandAction = zshAction(operands(of: command, catalog: catalog))
+            commandCases += """
+                  \(command.rawValue))
+                    if [[ $cur == -* ]]; then compadd -- \(optionNames(command).joined(separator: " "))
+                    else \(operandAction); fi ;;
+
+                """
+        }
+        return """
+            #compdef paylinks
+            # zsh completion for paylinks \(Help.version)
+            _paylinks() {
+              local cur=${words[CURRENT]} prev=${words[CURRENT-1]}
+              if (( CURRENT == 2 )); then
+                compadd -- \(commandNames.joined(separator: " ")) --help --version
+                return
+              fi
+              case $prev in
+            \(valueCases)  esac
+              case ${words[2]} in
+            \(commandCases)    help) compadd -- \(commandNames.joined(separator: " ")) ;;
+              esac
+            }
+            if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+              _paylinks "$@"
+            else
+              compdef _paylinks paylinks
+            fi
+
+            """
+    }
+
+    // MARK: fish
+
+    private static func fish(_ catalog: Catalog) -> String {
+        var text = """
+            # fish completion for paylinks \(Help.version)
+            complete -c paylinks -f
+            complete -c paylinks -n __fish_use_subcommand -s h -l help -d 'Show the help'
+            complete -c paylinks -n __fish_use_subcommand -l version -d 'Show the version'
+
+            """
+        for command in Command.allCases {
+            text +=
+                "complete -c paylinks -n __fish_use_subcommand -a \(command.rawValue) -d \(fishQuoted(command.summary))\n"
+        }
+        text += "complete -c paylinks -n __fish_use_subcommand -a help -d 'Show the help of a command'\n"
+        text +=
+            "complete -c paylinks -n '__fish_seen_subcommand_from help' -a '\(Command.allCases.map(\.rawValue).joined(separator: " "))'\n"
+        for spec in OptionSpec.all {
+            let commands = spec.commands.map(\.rawValue).joined(separator: " ")
+            var line =
+                "complete -c paylinks -n '__fish_seen_subcommand_from \(commands)' -l \(spec.name.dropFirst(2))"
+            if spec.placeholder != nil {
+                switch values(of: spec.name, catalog: catalog) {
+                case .words(let words): line += " -x -a '\(words.joined(separator: " "))'"
+                case .directories: line += " -x -a '(__fish_complete_directories)'"
+                case .files: line += " -r -F"
+                case .free: line += " -x"
+                }
+            }
+            text += line + " -d \(fishQuoted(spec.summary))\n"
+        }
+        for command in Command.allCases {
+            switch operands(of: command, catalog: catalog) {
+            case .words(let words)?:
+                text +=
+                    "complete -c paylinks -n '__fish_seen_subcommand_from \(command.rawValue)' -a '\(words.joined(separator: " "))'\n"
+            case .files?:
+                text += "complete -c paylinks -n '__fish_seen_subcommand_from \(command.rawValue)' -F\n"
+            default:
+                break
+            }
+        }
+        return text
+    }
+
+    private static func fishQuoted(_ text: String) -> String {
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+    }
+}

@@ -1,0 +1,66 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// The exit codes paylinks ends with: the contract CI scripts branch on.
+///
+/// Codes 0 and 10-13 say how the simulated flow ended; 64-74 are the BSD `sysexits`
+/// codes for problems with the invocation itself.
+public enum ExitCode: Int32, CaseIterable, Sendable {
+    /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
+    case success = 0
+    /// `paylinks run`: an expectation of a scenario did not hold.
+    case expectationsFailed = 1
+    /// The flow ended in `onInitializeFailed`.
+    case initializeFailed = 10
+    /// The flow ended in `onPricePointsFailed`.
+    case pricePointsFailed = 11
+    /// The flow ended in `onPurchaseFailed` with a failure.
+    case purchaseFailed = 12
+    /// The flow ended in `onPurchaseFailed` because the player canceled (3000, 3001, 3002).
+    case purchaseCanceled = 13
+    /// `EX_USAGE`: unknown subcommand or option, missing or malformed value, unknown SKU or country.
+    case usage = 64
+    /// `EX_DATAERR`: invalid fixture data.
+    case dataError = 65
+    /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
+    case noInput = 66
+    /// `EX_SOFTWARE`: an internal error in paylinks.
+    case software = 70
+    /// `EX_IOERR`: output could not be written.
+    case ioError = 74
+    /// The reader of standard output went away; paylinks stops quietly, as if killed by SIGPIPE.
+    case brokenPipe = 141
+
+    /// The status codes with which `onPurchaseFailed` means the player canceled.
+    public static let cancelCodes: Set<Int> = [3000, 3001, 3002]
+
+    /// The exit code for a flow whose last callback was `callback`.
+    public init(finishingWith callback: Callback) {
+        switch callback {
+        case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: self = .success
+        case .onInitializeFailed: self = .initializeFailed
+        case .onPricePointsFailed: self = .pricePointsFailed
+        case .onPurchaseFailed(let error, _):
+            self = Self.cancelCodes.contains(error.code) ? .purchaseCanceled : .purchaseFailed
+        }
+    }
+
+    /// One line for the help and the README: what the code means.
+    public var meaning: String {
+        switch self {
+        case .success:
+            "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
+        case .expectationsFailed: "run: a scenario's expectation did not hold"
+        case .initializeFailed: "onInitializeFailed"
+        case .pricePointsFailed: "onPricePointsFailed"
+        case .purchaseFailed: "onPurchaseFailed: a failure"
+        case .purchaseCanceled: "onPurchaseFailed: the player canceled (3000, 3001, 3002)"
+        case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
+        case .dataError: "invalid fixture data"
+        case .noInput: "a named file or directory is missing or unreadable"
+        case .software: "internal error"
+        case .ioError: "output could not be written"
+        case .brokenPipe: "the reader of the output went away (as SIGPIPE)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// A status code to deliver, and the step of the flow that delivers it: what `--error`
+/// and `--fail-at` ask for, checked against the catalog and the subcommand.
+public struct FailurePlan: Equatable, Sendable {
+    /// The code delivered.
+    public var statusCode: StatusCode
+    /// The step that fails with it.
+    public var step: Step
+
+    /// Resolves `--error` (a code or a name, any case) and `--fail-at` for `command`.
+    ///
+    /// - Throws: a usage error for a code the catalog does not hold (naming the nearest
+    ///   ones), a code that cannot arrive on any step `command` reaches (naming the
+    ///   subcommand that does), or a `--fail-at` step the code or the command cannot fail.
+    public static func resolve(
+        _ requested: String, failAt: Step?, command: Command, catalog: Catalog
+    ) throws(CLIError) -> FailurePlan {
+        guard let statusCode = catalog.statusCode(matching: requested) else {
+            throw .usage(catalog.unknownStatusCodeMessage(requested), command: command)
+        }
+        let label = "\(statusCode.code) (\(statusCode.name))"
+        let reachable = command.steps.filter(statusCode.steps.contains)
+        if let failAt {
+            guard command.steps.contains(failAt) else {
+                throw .usage(
+                    "--fail-at \(failAt.rawValue): \(command.rawValue) does not reach that step; "
+                        + "it goes \(command.steps.map(\.rawValue).joined(separator: ", "))",
+                    command: command)
+            }
+            guard statusCode.steps.contains(failAt) else {
+                throw .usage(
+                    "--fail-at \(failAt.rawValue): \(label) arrives at \(describe(statusCode.steps)), not at \(failAt.rawValue)",
+                    command: command)
+            }
+            return FailurePlan(statusCode: statusCode, step: failAt)
+        }
+        guard let step = reachable.last else {
+            throw .usage(
+                "\(label) arrives on \(statusCode.callbacks.map(\.rawValue).joined(separator: ", ")) "
+                    + "at \(describe(statusCode.steps)), which \(command.rawValue) does not reach; "
+                    + "use '\(Reproduction.injecting(statusCode.code, at: statusCode.steps[0]))'",
+                command: command)
+        }
+        return FailurePlan(statusCode: statusCode, step: step)
+    }
+
+    private static func describe(_ steps: [Step]) -> String {
+        steps.count == 1 ? "the \(steps[0].rawValue) step" : steps.map(\.rawValue).joined(separator: " or ")
+    }
+}
+
+/// The paylinks commands that reproduce a status code.
+public enum Reproduction {
+    /// The SKU examples use.
+    static let exampleSku = "starter_pack_001"
+
+    /// The commands that provoke a code from its real cause, where paylinks simulates one.
+    static let realCauses: [Int: String] = [
+        2001: "paylinks init --environment staging",
+        2002: "paylinks init --checkout-public-key=",
+        2003: "paylinks init --customer-id=",
+        2004: "paylinks init --redirect-url http://example.com/return",
+        3000: "paylinks cancel --sku \(exampleSku) --via browser",
+        3002: "paylinks cancel --sku \(exampleSku)",
+        3003: "paylinks purchase --sku \(exampleSku) --outcome declined",
+        3004: "paylinks purchase --sku \(exampleSku) --outcome pending",
+        3005: "paylinks cancel --sku \(exampleSku) --before-order",
+        3006: "paylinks purchase --sku \(exampleSku) --session-environment production",
+        3007: "paylinks purchase --sku \(exampleSku) --order-customer-id cust_12345",
+    ]
+
+    /// The command that delivers `code` at `step` with `--error`.
+    public static func injecting(_ code: Int, at step: Step) -> String {
+        switch step {
+        case .initialize: "paylinks init --error \(code)"
+        case .pricePoints: "paylinks price-points --error \(code)"
+        case .purchase: "paylinks purchase --sku \(exampleSku) --error \(code)"
+        }
+    }
+
+    /// Every command that reproduces `statusCode`: its real cause first, if any, then
+    /// `--error` at each step it arrives at.
+    public static func commands(for statusCode: StatusCode) -> [String] {
+        let real = realCauses[statusCode.code].map { [$0] } ?? []
+        return real + statusCode.steps.map { injecting(statusCode.code, at: $0) }
+    }
+}

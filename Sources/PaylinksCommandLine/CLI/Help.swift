@@ -1,0 +1,97 @@
+import PaylinksFixtures
+import PaylinksKit
+
+/// The help texts, made from the same tables the parser reads.
+public enum Help {
+    /// paylinks' version; CHANGELOG.md names it first.
+    public static let version = "0.1.0"
+    /// The day the version was released, as the manual page shows it.
+    public static let releaseDate = "2026-11-30"
+
+    /// The overview: `paylinks --help`.
+    public static func overview() -> String {
+        var text = """
+            paylinks \(version): a checkout simulator for Appcharge's Payment Links SDK (iOS, G2).
+            It prints the callbacks your ACPaymentLinksDelegate receives, with realistic payloads.
+
+            USAGE
+              paylinks <command> [options]
+
+            COMMANDS
+
+            """
+        let names = Command.allCases.map(\.rawValue) + ["help"]
+        let width = names.map(\.count).max() ?? 0
+        for command in Command.allCases {
+            text += "  " + padded(command.rawValue, to: width) + command.summary + "\n"
+        }
+        text += "  " + padded("help", to: width) + "Show the help of a command: paylinks help purchase.\n"
+        text += """
+
+            Run 'paylinks <command> --help' for a command's options.
+
+            OPTIONS
+              -h, --help     Show this help.
+              -V, --version  Show the version.
+
+
+            """
+        text += exitCodes()
+        text += """
+
+            EXAMPLES
+              paylinks purchase --sku starter_pack_001
+              paylinks cancel --sku starter_pack_001 --json
+              paylinks price-points --country JP
+              paylinks purchase --sku builders_bundle --seed 7 --now 1718182312 --json
+
+            """
+        return text
+    }
+
+    /// A subcommand's help: `paylinks purchase --help`.
+    public static func command(_ command: Command) -> String {
+        let options = OptionSpec.options(for: command)
+        let usage =
+            switch command {
+            case .purchase, .cancel: "paylinks \(command.rawValue) --sku SKU [options]"
+            case .errors: "paylinks errors [CODE|NAME] [options]"
+            case .run: "paylinks run FILE... [options]"
+            case .completions: "paylinks completions bash|zsh|fish [options]"
+            case .initialize, .pricePoints, .offers, .man: "paylinks \(command.rawValue) [options]"
+            }
+        var text = """
+            \(command.summary)
+
+            USAGE
+              \(usage)
+
+            OPTIONS
+
+            """
+        let labels = options.map { spec in spec.placeholder.map { "\(spec.name) \($0)" } ?? spec.name }
+        let width = max(labels.map(\.count).max() ?? 0, "-h, --help".count)
+        for (spec, label) in zip(options, labels) {
+            text += "  " + padded(label, to: width) + spec.summary + "\n"
+            if let defaultText = spec.defaultText {
+                text += "  " + String(repeating: " ", count: width + 2) + "Default: \(defaultText)\n"
+            }
+        }
+        text += "  " + padded("-h, --help", to: width) + "Show this help.\n\n"
+        text += exitCodes()
+        return text
+    }
+
+    /// The exit-code table.
+    public static func exitCodes() -> String {
+        var text = "EXIT CODES\n"
+        for code in ExitCode.allCases {
+            text += "  " + padded(String(code.rawValue), to: 3) + code.meaning + "\n"
+        }
+        return text
+    }
+
+    private static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count) + 2)
+    }
+}

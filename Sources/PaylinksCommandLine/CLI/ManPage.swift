@@ -1,0 +1,92 @@
+import PaylinksFixtures
+import PaylinksKit
+
+/// The manual page, `paylinks.1`, written in roff from the same tables as the help.
+public enum ManPage {
+    /// The page's source.
+    public static func roff() -> String {
+        var page = """
+            .TH PAYLINKS 1 "\(Help.releaseDate)" "paylinks \(Help.version)" "User Commands"
+            .SH NAME
+            paylinks \\- checkout simulator for Appcharge's Payment Links SDK
+            .SH SYNOPSIS
+            .B paylinks
+            .I command
+            .RI [ options ]
+            .SH DESCRIPTION
+            paylinks runs the lifecycle of the Payment Links SDK (G2, iOS names) against a store
+            catalog and prints the callbacks an
+            .B ACPaymentLinksDelegate
+            would receive, with realistic payloads, as text or as one JSON object per line.
+            Standard output carries only callbacks and the listings asked for; every diagnostic
+            goes to standard error as one line starting with
+            .BR error: .
+            .SH COMMANDS
+
+            """
+        for command in Command.allCases {
+            page += ".TP\n.B \(escape(usage(of: command)))\n\(escape(command.summary))\n"
+        }
+        page += ".TP\n.B paylinks help \\fR[\\fIcommand\\fR]\nShow the help of a command.\n"
+        page += ".SH OPTIONS\n"
+        for spec in OptionSpec.all {
+            let label =
+                spec.placeholder.map { "\\fB\(escape(spec.name))\\fR \\fI\($0)\\fR" } ?? "\\fB\(escape(spec.name))\\fR"
+            page += ".TP\n\(label)\n\(escape(spec.summary))"
+            if let defaultText = spec.defaultText { page += " Default: \(escape(defaultText))." }
+            page += " Commands: \(spec.commands.map(\.rawValue).joined(separator: ", ")).\n"
+        }
+        page += ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nShow the help.\n"
+        page += ".TP\n\\fB\\-V\\fR, \\fB\\-\\-version\\fR\nShow the version.\n"
+        page += ".SH EXIT STATUS\n"
+        for code in ExitCode.allCases {
+            page += ".TP\n.B \(code.rawValue)\n\(escape(code.meaning))\n"
+        }
+        page += """
+            .SH ENVIRONMENT
+            .TP
+            .B PAYLINKS_FIXTURES
+            A directory of fixture files that replace the built-in ones, as \\fB\\-\\-fixtures\\fR does.
+            .TP
+            .B NO_COLOR
+            When set and not empty, text output is not coloured (unless \\fB\\-\\-color always\\fR).
+            .TP
+            .B TERM
+            When \\fBdumb\\fR, text output is not coloured (unless \\fB\\-\\-color always\\fR).
+            .SH EXAMPLES
+            .nf
+            paylinks purchase \\-\\-sku starter_pack_001
+            paylinks cancel \\-\\-sku starter_pack_001 \\-\\-json
+            paylinks purchase \\-\\-sku starter_pack_001 \\-\\-error 3004 \\-\\-trace
+            paylinks run Fixtures/scenarios/*.json
+            paylinks errors 3002
+            .fi
+            .SH SEE ALSO
+            The README of paylinks, and the Payment Links SDK documentation.
+
+            """
+        return page
+    }
+
+    private static func usage(of command: Command) -> String {
+        var text = "paylinks \(command.rawValue)"
+        if Command.checkouts.contains(command) { text += " --sku SKU" }
+        if let (placeholder, _) = command.operands { text += " \(placeholder)" }
+        return text
+    }
+
+    /// Text with roff's special characters escaped: backslashes, hyphens, and a period or
+    /// apostrophe at the start of a line.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\e"
+            case "-": result += "\\-"
+            default: result.append(character)
+            }
+        }
+        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
+        return result
+    }
+}

@@ -1,0 +1,293 @@
+import PaylinksFixtures
+import PaylinksKit
+
+/// One command-line option: its spelling, its help, the subcommands that take it, and
+/// how its value lands in ``RunOptions``.
+///
+/// The parser and the help both read ``OptionSpec/all``, so what the help shows is
+/// exactly what the parser accepts.
+public struct OptionSpec: Sendable {
+    /// The option as typed: `--sku`.
+    public let name: String
+    /// The value's placeholder in help (`SKU`); nil for a flag that takes no value.
+    public let placeholder: String?
+    /// What the option does, in one line.
+    public let summary: String
+    /// The default or accepted values, as help shows them.
+    public let defaultText: String?
+    /// The subcommands that accept it.
+    public let commands: [Command]
+    /// Options that set the same thing share a group; giving a group twice is an error.
+    public let group: String
+    fileprivate let apply: @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
+
+    fileprivate init(
+        _ name: String, _ placeholder: String?, _ summary: String, default defaultText: String? = nil,
+        commands: [Command] = Command.allCases, group: String? = nil,
+        apply: @escaping @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
+    ) {
+        self.name = name
+        self.placeholder = placeholder
+        self.summary = summary
+        self.defaultText = defaultText
+        self.commands = commands
+        self.group = group ?? name
+        self.apply = apply
+    }
+
+    /// Sets the option's value in `options`.
+    func apply(_ value: String, to options: inout RunOptions) throws(UsageProblem) {
+        try apply(&options, value)
+    }
+
+    /// Every option, in the order help lists them.
+    public static let all: [OptionSpec] = [
+        OptionSpec(
+            "--sku", "SKU", "The offer to check out (required), such as starter_pack_001; see 'paylinks offers'.",
+            commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.sku = try text(value, option: "--sku", allowEmpty: false)
+        },
+        OptionSpec(
+            "--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: "cust_98765",
+            commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.customerId = try text(value, option: "--customer-id", allowEmpty: true)
+        },
+        OptionSpec(
+            "--country", "CODE",
+            "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.", default: "US",
+            commands: Command.flows + [.offers]
+        ) { options, value throws(UsageProblem) in
+            options.country = try country(value)
+        },
+        OptionSpec(
+            "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
+            default: "sandbox (or production)", commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.environment = try text(value, option: "--environment", allowEmpty: true)
+        },
+        OptionSpec(
+            "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
+            default: "pk_sandbox_paylinks_demo", commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
+        },
+        OptionSpec(
+            "--redirect-url", "URL", "The universal link for the external browser; not an https URL fails with 2004.",
+            default: "none", commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)
+        },
+        OptionSpec(
+            "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.", default: "Visa",
+            commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.paymentMethod = try text(value, option: "--payment-method", allowEmpty: false)
+        },
+        OptionSpec(
+            "--outcome", "OUTCOME",
+            "How the charge ends: succeeded; declined (3003); pending past the 90 s validation timeout (3004).",
+            default: "succeeded", commands: [.purchase]
+        ) { options, value throws(UsageProblem) in
+            options.outcome = try choice(value, option: "--outcome", among: ChargeOutcome.self)
+        },
+        OptionSpec(
+            "--via", "HOW",
+            "How the player closes the checkout: checkout (3002) or browser, with the OS controls (3000).",
+            default: "checkout", commands: [.cancel]
+        ) { options, value throws(UsageProblem) in
+            options.closeMethod = try choice(value, option: "--via", among: CloseMethod.self)
+        },
+        OptionSpec(
+            "--before-order", nil, "The player closes the checkout before the order exists (3005).",
+            commands: [.cancel]
+        ) { options, _ in
+            options.beforeOrder = true
+        },
+        OptionSpec(
+            "--order-customer-id", "ID",
+            "The customer the game's server creates the session for; another than --customer-id fails with 3007.",
+            default: "--customer-id", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.orderCustomerId = try text(value, option: "--order-customer-id", allowEmpty: false)
+        },
+        OptionSpec(
+            "--session-environment", "ENV",
+            "The environment the session is created in; another than --environment fails with 3006.",
+            default: "--environment", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.sessionEnvironment = try text(value, option: "--session-environment", allowEmpty: false)
+        },
+        OptionSpec(
+            "--count", "N",
+            "Run N independent checkouts after one initialize, each with its own ids; output streams.",
+            default: "1", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.count = try number(value, option: "--count", as: Int.self, in: 1...maximumCount)
+        },
+        OptionSpec(
+            "--index", "I",
+            "The index of the (first) checkout: line I of a --count run equals a run with --index I.",
+            default: "0", commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.index = try number(value, option: "--index", as: Int.self, in: 0...maximumIndex)
+        },
+        OptionSpec(
+            "--error", "CODE", "Deliver this status code (or name, such as CHARGE_FAILED) where the SDK would.",
+            commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.error = try text(value, option: "--error", allowEmpty: false)
+        },
+        OptionSpec(
+            "--fail-at", "STEP",
+            "The step --error fails, for codes that arrive at several: init, price-points, purchase.",
+            default: "the command's last step", commands: Command.flows
+        ) { options, value throws(UsageProblem) in
+            options.failAt = try choice(value, option: "--fail-at", among: Step.self)
+        },
+        OptionSpec(
+            "--trace", nil, "Print the simulated timeline (requests, order-state polls, timeouts) to stderr.",
+            commands: Command.flows + [.run]
+        ) { options, _ in
+            options.trace = true
+        },
+        OptionSpec(
+            "--fault-rate", "P",
+            "The probability (0 to 1) that a scenario step fails with a status code that fits it.",
+            default: "the scenario's faultRate, else 0", commands: [.run]
+        ) { options, value throws(UsageProblem) in
+            options.faultRate = try probability(value, option: "--fault-rate")
+        },
+        OptionSpec(
+            "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
+            default: "$PAYLINKS_FIXTURES, else built in", commands: Command.allCases.filter { $0 != .man }
+        ) { options, value throws(UsageProblem) in
+            options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
+        },
+        OptionSpec(
+            "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
+            commands: Command.flows + [.run]
+        ) { options, value throws(UsageProblem) in
+            options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
+        },
+        OptionSpec(
+            "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time",
+            commands: Command.flows + [.run]
+        ) { options, value throws(UsageProblem) in
+            options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
+        },
+        OptionSpec(
+            "--format", "FORMAT", "text: readable blocks or a table; json: one JSON object per line.",
+            default: "text (or json)", commands: listingCommands, group: "format"
+        ) { options, value throws(UsageProblem) in
+            options.format = try choice(value, option: "--format", among: OutputFormat.self)
+        },
+        OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: "format") {
+            options, _ in
+            options.format = .json
+        },
+        OptionSpec(
+            "--color", "WHEN",
+            "Colour text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.",
+            default: "auto", commands: listingCommands
+        ) { options, value throws(UsageProblem) in
+            options.color = try choice(value, option: "--color", among: ColorChoice.self)
+        },
+    ]
+
+    /// The commands that print callbacks or listings, in text or JSON.
+    static let listingCommands = Command.flows + [.errors, .offers, .run]
+
+    /// The most checkouts one run makes.
+    static let maximumCount = 1_000_000_000
+    /// The last checkout index whose order id is still unique.
+    static let maximumIndex = 8_999_999_999
+
+    /// The last second of the year 9999, the latest `--now` paylinks can show as a date.
+    static let maximumTimestamp = 253_402_300_799
+
+    /// The options a subcommand accepts.
+    public static func options(for command: Command) -> [OptionSpec] {
+        all.filter { $0.commands.contains(command) }
+    }
+
+    // MARK: Value checks
+
+    private static func text(_ value: String, option: String, allowEmpty: Bool) throws(UsageProblem) -> String {
+        if value.isEmpty && !allowEmpty {
+            throw UsageProblem("\(option) needs a value that is not empty")
+        }
+        if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw UsageProblem(
+                "\(option) contains the control character U+\(hex(bad.value)); remove it from the value")
+        }
+        if value.unicodeScalars.contains("\u{FFFD}") {
+            throw UsageProblem("\(option) is not valid UTF-8; pass the value as UTF-8 text")
+        }
+        return value
+    }
+
+    private static func number<Value: FixedWidthInteger>(
+        _ value: String, option: String, as: Value.Type, in range: ClosedRange<Value>
+    ) throws(UsageProblem) -> Value {
+        let isDigits = !value.isEmpty && value.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        guard isDigits, let number = Value(value), range.contains(number) else {
+            throw UsageProblem(
+                "\(option) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(MessageText.sanitized(value))'"
+            )
+        }
+        return number
+    }
+
+    private static func choice<Value: RawRepresentable & CaseIterable>(
+        _ value: String, option: String, among: Value.Type
+    ) throws(UsageProblem) -> Value where Value.RawValue == String {
+        if let match = Value(rawValue: value) { return match }
+        let names = Value.allCases.map(\.rawValue)
+        throw UsageProblem(
+            "\(option) takes \(names.joined(separator: ", ")), not '\(MessageText.sanitized(value))'",
+            suggestion: Suggestion.closest(to: value, among: names))
+    }
+
+    /// A probability written as a decimal from 0 to 1: "0", "0.25", "1".
+    static func probability(_ value: String, option: String) throws(UsageProblem) -> Double {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        let isDecimal =
+            (1...2).contains(parts.count) && !parts[0].isEmpty
+            && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+            && (parts.count == 1 || !parts[1].isEmpty)
+        guard isDecimal, let number = Double(value), (0...1).contains(number) else {
+            throw UsageProblem("\(option) takes a probability from 0 to 1, such as 0.25, not '\(MessageText.sanitized(value))'")
+        }
+        return number
+    }
+
+    private static func country(_ value: String) throws(UsageProblem) -> String {
+        let code = value.uppercased()
+        if let meant = CountryCodes.commonMistakes[code] {
+            throw UsageProblem(
+                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; did you mean \(meant)?")
+        }
+        guard CountryCodes.all.contains(code) else {
+            throw UsageProblem(
+                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters such as US, GB, DE or JP"
+            )
+        }
+        return code
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// A problem with one option's value, before it is tied to a subcommand.
+struct UsageProblem: Error {
+    var message: String
+
+    init(_ message: String, suggestion: String? = nil) {
+        self.message = suggestion.map { "\(message); did you mean '\($0)'?" } ?? message
+    }
+}

@@ -1,0 +1,381 @@
+import PaylinksFixtures
+import PaylinksKit
+
+/// What a paylinks run reads from and writes to, so tests can supply their own.
+public struct RunContext {
+    /// Looks up an environment variable (`PAYLINKS_FIXTURES`).
+    public var environment: (String) -> String?
+    /// Where callbacks and requested listings go.
+    public var standardOutput: any OutputSink
+    /// Where diagnostics go.
+    public var standardError: any OutputSink
+    /// The clock, in Unix seconds, used when `--now` is absent.
+    public var clock: () -> Int
+    /// A fresh seed, used when `--seed` is absent.
+    public var entropy: () -> UInt64
+    /// Whether standard output is a terminal, where `--color auto` colours text.
+    public var standardOutputIsTerminal: Bool
+
+    /// Creates a context.
+    public init(
+        environment: @escaping (String) -> String?, standardOutput: any OutputSink, standardError: any OutputSink,
+        clock: @escaping () -> Int, entropy: @escaping () -> UInt64, standardOutputIsTerminal: Bool = false
+    ) {
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.clock = clock
+        self.entropy = entropy
+        self.standardOutputIsTerminal = standardOutputIsTerminal
+    }
+
+    /// The real process: its environment, standard output and error, clock and entropy.
+    public static func process() -> RunContext {
+        RunContext(
+            environment: System.environmentVariable,
+            standardOutput: FileDescriptorOutput(descriptor: 1),
+            standardError: FileDescriptorOutput(descriptor: 2),
+            clock: System.now,
+            entropy: System.randomSeed,
+            standardOutputIsTerminal: System.isTerminal(descriptor: 1))
+    }
+}
+
+/// The paylinks command line: parse, run, report, and say how it ended.
+@MainActor
+public enum PaylinksCLI {
+    /// The largest fixture file paylinks reads; real fixtures are a few kilobytes.
+    public static let fixtureSizeLimit = 1 << 20
+
+    /// Runs a command line (`arguments[0]` is the program's name) and returns its exit code.
+    public static func run(_ arguments: [String], context: RunContext = .process()) -> ExitCode {
+        do {
+            return try execute(ArgumentParser.parse(arguments), context: context)
+        } catch {
+            if let message = error.message {
+                // If even standard error is gone, the exit code is all that is left to say it.
+                try? context.standardError.write(message + "\n")
+            }
+            return error.exitCode
+        }
+    }
+
+    private static func execute(_ invocation: Invocation, context: RunContext) throws(CLIError) -> ExitCode {
+        switch invocation {
+        case .help(let command):
+            try write(command.map(Help.command) ?? Help.overview(), to: context.standardOutput)
+            return .success
+        case .version:
+            try write("paylinks \(Help.version)\n", to: context.standardOutput)
+            return .success
+        case .run(let command, let options):
+            let catalog = try loadCatalog(options, environment: context.environment)
+            switch command {
+            case .initialize, .pricePoints, .purchase, .cancel:
+                return try runFlow(command, options: options, catalog: catalog, context: context)
+            case .errors:
+                if let topic = options.operands.first {
+                    guard let code = catalog.statusCode(matching: topic) else {
+                        throw .usage(catalog.unknownStatusCodeMessage(topic), command: .errors)
+                    }
+                    try write(CatalogListing.explain(code, format: options.format), to: context.standardOutput)
+                } else {
+                    try write(
+                        CatalogListing.statusCodes(
+                            catalog, format: options.format, color: usesColor(options, context: context)),
+                        to: context.standardOutput)
+                }
+                return .success
+            case .offers:
+                try write(
+                    CatalogListing.offers(
+                        catalog, country: options.country, format: options.format,
+                        color: usesColor(options, context: context)),
+                    to: context.standardOutput)
+                return .success
+            case .run:
+                return try runScenarios(options, catalog: catalog, context: context)
+            case .completions:
+                let name = options.operands.first ?? ""
+                guard let shell = Completions.Shell(rawValue: name) else {
+                    let shells = Completions.Shell.allCases.map(\.rawValue)
+                    let hint = Suggestion.closest(to: name, among: shells).map { "; did you mean '\($0)'?" } ?? ""
+                    throw .usage(
+                        "no completions for '\(MessageText.sanitized(name))': choose \(shells.joined(separator: ", "))\(hint)",
+                        command: .completions)
+                }
+                try write(Completions.script(for: shell, catalog: catalog), to: context.standardOutput)
+                return .success
+            case .man:
+                try write(ManPage.roff(), to: context.standardOutput)
+                return .success
+            }
+        }
+    }
+
+    /// Whether text output is coloured: `--color always`, or `auto` on a terminal unless
+    /// `NO_COLOR` is set (and not empty) or `TERM` is `dumb`. JSON never is.
+    static func usesColor(_ options: RunOptions, context: RunContext) -> Bool {
+        guard options.format == .text else { return false }
+        switch options.color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let noColor = context.environment("NO_COLOR").map { !$0.isEmpty } ?? false
+            return context.standardOutputIsTerminal && !noColor && context.environment("TERM") != "dumb"
+        }
+    }
+
+    private static func write(_ text: String, to sink: any OutputSink) throws(CLIError) {
+        do {
+            try sink.write(text)
+        } catch {
+            throw .output(error)
+        }
+    }
+
+    // MARK: The flow
+
+    private static func runFlow(_ command: Command, options: RunOptions, catalog: Catalog, context: RunContext)
+        throws(CLIError) -> ExitCode
+    {
+        if let sku = options.sku, catalog.offer(sku: sku) == nil {
+            let hint =
+                Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
+                ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
+            throw .usage("unknown SKU '\(MessageText.sanitized(sku))'\(hint)", command: command)
+        }
+        let failure = try options.error.map { (code) throws(CLIError) in
+            try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
+        }
+        let output = BufferedOutput(context.standardOutput)
+        let renderer = options.format.renderer(catalog: catalog, color: usesColor(options, context: context))
+        let delegate = RenderingDelegate(renderer: renderer, output: output)
+        let seed = options.seed ?? context.entropy()
+        let sdk = PaymentLinksSimulator(
+            catalog: catalog, country: options.country, now: options.now ?? context.clock(), seed: seed,
+            firstCheckoutIndex: options.index)
+        if options.trace {
+            let standardError = context.standardError
+            sdk.trace = { event in
+                try? standardError.write(
+                    "trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+            }
+        }
+        if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
+
+        sdk.initialize(
+            configModel: ACConfigModel(
+                checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
+                redirectUrl: options.redirectUrl),
+            customerId: options.customerId, delegate: delegate)
+        if sdk.configuration != nil {
+            switch command {
+            case .pricePoints:
+                sdk.getPricePoints()
+            case .purchase, .cancel:
+                var done = 0
+                var firstResult: Callback?
+                while done < options.count {
+                    // Two simulated checkouts prove a template; the rest are written from it.
+                    if done == 2, !options.trace, let firstResult, let secondResult = delegate.delivered.last,
+                        let template = CheckoutLineTemplate(
+                            renderer: renderer, result: firstResult, next: secondResult, index: options.index,
+                            seed: seed)
+                    {
+                        try writeBulk(
+                            template, seed: seed, indexes: (options.index + 2)..<(options.index + options.count),
+                            flushing: output, to: context.standardOutput)
+                        break
+                    }
+                    if done == 1 { firstResult = delegate.delivered.last }
+                    done += 1
+                    if let failure, failure.step == .purchase {
+                        sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
+                    }
+                    // Only the latest result decides the exit code; keep no more, so memory
+                    // stays flat however many checkouts run.
+                    delegate.begin(nil)
+                    do {
+                        try sdk.runCheckout(
+                            offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                            environment: options.sessionEnvironment ?? options.environment,
+                            player: playerAction(command, options: options), deliverTwice: false)
+                    } catch {
+                        throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
+                    }
+                    if delegate.failure != nil { break }
+                }
+            case .initialize, .errors, .offers, .run, .completions, .man:
+                break
+            }
+        }
+        if let failure = delegate.failure { throw .output(failure) }
+        do {
+            try output.flush()
+        } catch {
+            throw .output(error)
+        }
+        guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
+        return ExitCode(finishingWith: last)
+    }
+
+    // MARK: Scenarios
+
+    /// The largest scenario file paylinks reads.
+    public static let scenarioSizeLimit = 1 << 20
+
+    private static func runScenarios(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError)
+        -> ExitCode
+    {
+        var scenarios: [Scenario] = []
+        for path in options.operands {
+            let source = try readInput(path, kind: "scenario file", limit: scenarioSizeLimit)
+            do {
+                scenarios.append(try ScenarioLoader.load(source, catalog: catalog))
+            } catch {
+                throw .invalidFixture(error)
+            }
+        }
+        let seed = options.seed ?? context.entropy()
+        let runner = ScenarioRunner(
+            catalog: catalog,
+            settings: ScenarioRunner.Settings(
+                format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
+                faultRate: options.faultRate ?? 0),
+            output: context.standardOutput, diagnostics: context.standardError)
+        let summary: ScenarioRunner.Summary
+        do {
+            summary = try runner.run(scenarios)
+        } catch {
+            throw .output(error)
+        }
+        let plural = scenarios.count == 1 ? "scenario" : "scenarios"
+        try? context.standardError.write(
+            "run: \(scenarios.count) \(plural), \(summary.steps) steps; expectations: \(summary.met) met, "
+                + "\(summary.failed) failed; seed \(seed)\n")
+        if summary.failed > 0 { return .expectationsFailed }
+        if summary.met > 0 { return .success }
+        guard let last = summary.last else { throw .internal("the scenarios delivered no callback") }
+        return ExitCode(finishingWith: last)
+    }
+
+    /// Writes the checkouts of `indexes` from a template, in blocks of whole lines,
+    /// after what `buffered` holds.
+    private static func writeBulk(
+        _ template: CheckoutLineTemplate, seed: UInt64, indexes: Range<Int>, flushing buffered: BufferedOutput,
+        to sink: any OutputSink
+    ) throws(CLIError) {
+        let blockSize = 1 << 16
+        var block: [UInt8] = []
+        block.reserveCapacity(blockSize + template.lineLength)
+        do {
+            try buffered.flush()
+            for index in indexes {
+                template.append(seed: seed, index: index, to: &block)
+                if block.count >= blockSize {
+                    try sink.write(contentsOf: block)
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
+            try sink.write(contentsOf: block)
+        } catch {
+            throw .output(error)
+        }
+    }
+
+    /// What the player does in a purchase or cancel run.
+    private static func playerAction(_ command: Command, options: RunOptions) -> PlayerAction {
+        if command == .purchase {
+            return .pay(paymentMethodName: options.paymentMethod, outcome: options.outcome ?? .succeeded)
+        }
+        if options.beforeOrder { return .closeBeforeOrder }
+        return .closeCheckout(via: options.closeMethod ?? .checkoutInterface)
+    }
+
+    // MARK: Fixtures
+
+    /// The catalog: built in, with the files of `--fixtures` or `PAYLINKS_FIXTURES` in
+    /// place of the built-in ones they name.
+    static func loadCatalog(_ options: RunOptions, environment: (String) -> String?) throws(CLIError) -> Catalog {
+        let directory: String
+        let origin: String
+        if let path = options.fixtures {
+            (directory, origin) = (path, "fixture directory '\(MessageText.sanitized(path))' (--fixtures)")
+        } else if let path = environment("PAYLINKS_FIXTURES"), !path.isEmpty {
+            (directory, origin) = (path, "fixture directory '\(MessageText.sanitized(path))' (PAYLINKS_FIXTURES)")
+        } else {
+            return Catalog.builtIn
+        }
+        let sources = try fixtureSources(in: directory, origin: origin)
+        do {
+            return try CatalogLoader.load(
+                offers: sources[.offers], pricePoints: sources[.pricePoints], statusCodes: sources[.statusCodes])
+        } catch {
+            throw .invalidFixture(error)
+        }
+    }
+
+    private static func fixtureSources(in directory: String, origin: String) throws(CLIError)
+        -> [FixtureFile: FixtureSource]
+    {
+        let names: [String]
+        do {
+            names = try System.directoryEntries(directory)
+        } catch .missing {
+            throw .noInput(
+                "\(origin) does not exist; give a directory holding offers.json, price-points.json or status-codes.json"
+            )
+        } catch .wrongKind {
+            throw .noInput("\(origin) is a file, not a directory; give the directory that holds it")
+        } catch {
+            throw .noInput("\(origin) cannot be read: \(describe(error))")
+        }
+        let known = FixtureFile.allCases.map(\.rawValue)
+        var sources: [FixtureFile: FixtureSource] = [:]
+        for name in names where name.hasSuffix(".json") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            guard let file = FixtureFile(rawValue: name) else {
+                let hint =
+                    Suggestion.closest(to: name, among: known).map { "did you mean \($0)?" }
+                    ?? "fixture files are " + known.joined(separator: ", ")
+                throw .invalidFixture(
+                    FixtureError(file: path, position: nil, path: nil, reason: "not a fixture file name; \(hint)"))
+            }
+            sources[file] = try readInput(path, kind: "fixture file", limit: fixtureSizeLimit)
+        }
+        guard !sources.isEmpty else {
+            throw .noInput("\(origin) holds none of \(known.joined(separator: ", ")); add at least one")
+        }
+        return sources
+    }
+
+    /// Reads a file paylinks was pointed at: a missing or unreadable one is `noInput`
+    /// (66), one over `limit` is invalid data (65), refused before it is read whole.
+    private static func readInput(_ path: String, kind: String, limit: Int) throws(CLIError) -> FixtureSource {
+        let shown = MessageText.sanitized(path)
+        do {
+            return FixtureSource(name: path, bytes: try System.readFile(path, limit: limit))
+        } catch .missing {
+            throw .noInput("\(kind) '\(shown)' does not exist")
+        } catch .wrongKind {
+            throw .noInput("'\(shown)' is a directory; give the \(kind)s in it")
+        } catch .tooLarge(let limit) {
+            throw .invalidFixture(
+                FixtureError(
+                    file: path, position: nil, path: nil,
+                    reason: "larger than the \(limit >> 20) MiB limit for \(kind)s"))
+        } catch {
+            throw .noInput("cannot read \(shown): \(describe(error))")
+        }
+    }
+
+    private static func describe(_ error: FileSystemError) -> String {
+        switch error {
+        case .missing: "it does not exist"
+        case .wrongKind: "it is a directory"
+        case .unreadable(let reason): reason
+        case .tooLarge(let limit): "it is larger than \(limit) bytes"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// Turns one callback into the text written for it.
+///
+/// A renderer returns whole lines, ending in a newline, so the caller can write each
+/// callback in one piece and never leave half of one behind.
+public protocol CallbackRenderer {
+    /// The text for one callback, tagged with where it came from when `tag` is given.
+    func render(_ callback: Callback, tag: CallbackTag?) -> String
+}
+
+extension CallbackRenderer {
+    /// The text for one callback, untagged.
+    public func render(_ callback: Callback) -> String {
+        render(callback, tag: nil)
+    }
+}
+
+/// Where a callback came from in a scenario run: the scenario and the step.
+public struct CallbackTag: Equatable, Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    /// The step's number in the scenario, from 1.
+    public var step: Int
+    /// The attempt's number, from 1, when the step repeats.
+    public var attempt: Int?
+
+    /// Creates a tag.
+    public init(scenario: String, step: Int, attempt: Int? = nil) {
+        self.scenario = scenario
+        self.step = step
+        self.attempt = attempt
+    }
+}
+
+/// The output formats, and the renderer of each.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// Human-readable blocks, one per callback.
+    case text
+    /// One compact JSON object per callback per line (NDJSON).
+    case json
+
+    /// The renderer for this format; `catalog` names status codes in text output, which
+    /// `color` colours. JSON is never coloured.
+    public func renderer(catalog: Catalog, color: Bool = false) -> any CallbackRenderer {
+        switch self {
+        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain)
+        case .json: JSONLinesRenderer()
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// The listings of `paylinks errors` and `paylinks offers`: a table for people, or one
+/// JSON object per line for scripts.
+public enum CatalogListing {
+    // MARK: errors
+
+    /// Every status code: a table, or NDJSON.
+    public static func statusCodes(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
+        switch format {
+        case .json:
+            return catalog.statusCodes.map { statusCodeJSON($0) + "\n" }.joined()
+        case .text:
+            let rows = catalog.statusCodes.map { code in
+                [
+                    String(code.code), code.name, code.callbacks.map(\.rawValue).joined(separator: ", "),
+                    exitCodes(of: code).map { String($0.rawValue) }.joined(separator: ", "), code.message,
+                ]
+            }
+            return table(header: ["CODE", "NAME", "CALLBACK", "EXIT", "MESSAGE"], rows: rows, color: color)
+        }
+    }
+
+    /// One status code explained: what causes it, how to reproduce it, what to do.
+    public static func explain(_ code: StatusCode, format: OutputFormat) -> String {
+        if format == .json { return statusCodeJSON(code) + "\n" }
+        let steps = code.steps.map(\.rawValue).joined(separator: " or ")
+        let reproduce = Reproduction.commands(for: code)
+        var fields: [(String, String)] = [
+            ("meaning", code.meaning),
+            ("arrives", "\(code.callbacks.map(\.rawValue).joined(separator: ", ")), at the \(steps) step"),
+            ("exit code", exitCodes(of: code).map { String($0.rawValue) }.joined(separator: ", ")),
+            ("message", code.message),
+            ("order", orderDescription(code.orderAtFailure)),
+            ("data", code.dataTemplate ?? "(none)"),
+            ("reproduce", reproduce.first ?? ""),
+        ]
+        fields += reproduce.dropFirst().map { ("", $0) }
+        if let advice = code.advice { fields.append(("advice", advice)) }
+        var text = "\(code.code) \(code.name)\n"
+        for (label, value) in fields {
+            text += "  " + label + String(repeating: " ", count: 11 - label.count) + value + "\n"
+        }
+        return text
+    }
+
+    /// The exit codes a flow ends with when it ends in `code`, one per callback.
+    static func exitCodes(of code: StatusCode) -> [ExitCode] {
+        code.callbacks.map { callback in
+            let error = ACErrorMessage(code: code.code, message: "")
+            switch callback {
+            case .onInitializeFailed: return ExitCode(finishingWith: .onInitializeFailed(error: error))
+            case .onPricePointsFailed: return ExitCode(finishingWith: .onPricePointsFailed(error: error))
+            default: return ExitCode(finishingWith: .onPurchaseFailed(error: error, order: nil))
+            }
+        }
+    }
+
+    private static func orderDescription(_ rule: StatusCode.OrderAtFailure) -> String {
+        switch rule {
+        case .none: "none (null): the failure comes before the checkout opens"
+        case .checkout: "as the open checkout knows it: no paymentMethodName or orderId yet"
+        case .payment: "all of it: a payment was attempted"
+        }
+    }
+
+    private static func statusCodeJSON(_ code: StatusCode) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("code", code.code)
+        writer.field("name", code.name)
+        writer.field("meaning", code.meaning)
+        writer.field("message", code.message)
+        writer.key("callbacks")
+        writer.openArray()
+        for callback in code.callbacks { writer.string(callback.rawValue) }
+        writer.closeArray()
+        writer.key("exitCodes")
+        writer.openArray()
+        for exit in exitCodes(of: code) { writer.int(Int(exit.rawValue)) }
+        writer.closeArray()
+        writer.field("orderAtFailure", code.orderAtFailure.rawValue)
+        writer.key("reproduce")
+        writer.openArray()
+        for command in Reproduction.commands(for: code) { writer.string(command) }
+        writer.closeArray()
+        if let advice = code.advice {
+            writer.field("advice", advice)
+        }
+        writer.closeObject()
+        return writer.output
+    }
+
+    // MARK: offers
+
+    /// Every offer with its items and its price in `country`: a table, or NDJSON.
+    public static func offers(_ catalog: Catalog, country: String, format: OutputFormat, color: Bool = false)
+        -> String
+    {
+        let localization = catalog.localization(for: country)
+        let priced = catalog.offers.map { offer in
+            (offer, localization.flatMap { local in local.localizedPrices[offer.basePriceInUSD].map { (local, $0) } })
+        }
+        switch format {
+        case .json:
+            return priced.map { offer, price in
+                var writer = JSONWriter()
+                writer.openObject()
+                writer.field("sku", offer.sku)
+                writer.field("name", offer.name)
+                writer.field("basePriceInUSD", offer.basePriceInUSD)
+                writer.field("country", country)
+                if let (local, localized) = price,
+                    let minor = local.minorUnits(ofTier: offer.basePriceInUSD)
+                {
+                    writer.field("price", minor)
+                    writer.field("currency", local.data.currencyCode)
+                    writer.field("formattedPrice", PriceFormatter.format(localized, as: local.data))
+                }
+                writer.key("items")
+                JSONLinesRenderer.write(offer.items, to: &writer)
+                writer.closeObject()
+                return writer.output + "\n"
+            }.joined()
+        case .text:
+            let rows = priced.map { offer, price -> [String] in
+                let shown = price.flatMap { local, localized in
+                    local.minorUnits(ofTier: offer.basePriceInUSD).map {
+                        "\(PriceFormatter.format(localized, as: local.data)) (\($0) \(local.data.currencyCode))"
+                    }
+                }
+                let items = offer.items.map { "\($0.name) ×\($0.quantity)" }.joined(separator: ", ")
+                return [offer.sku, offer.name, shown ?? "-", items]
+            }
+            return table(header: ["SKU", "NAME", "PRICE (\(country))", "ITEMS"], rows: rows, color: color)
+        }
+    }
+
+    /// A table whose header is bold when coloured.
+    private static func table(header: [String], rows: [[String]], color: Bool) -> String {
+        let text = TextTable.render(header: header, rows: rows, indent: 0)
+        guard color, let newline = text.firstIndex(of: "\n") else { return text }
+        return TextStyle.ansi.heading(String(text[..<newline])) + text[newline...]
+    }
+}

@@ -1,0 +1,147 @@
+import PaylinksFixtures
+import PaylinksKit
+
+/// The rendered result of one checkout with holes where its identifiers go, so that a
+/// bulk run writes each further checkout by filling in new identifiers instead of
+/// simulating and rendering it again.
+///
+/// A template is made from one real result and proven on two: filled with the first
+/// result's identifiers it must give that result's exact bytes, and filled with the
+/// identifiers of the next checkout it must give the next result's exact bytes. The
+/// identifiers are found in the order and, quoted, in `error.data`; a result that
+/// depends on them any other way fails the proof, and the run simulates every checkout.
+struct CheckoutLineTemplate {
+    private enum Slot {
+        case sessionToken, purchaseId, orderId
+    }
+
+    private var pieces: [(literal: [UInt8], slot: Slot?)] = []
+    /// The bytes of one line, for reserving space.
+    private(set) var lineLength = 0
+
+    private static let sentinels: [(Slot, String)] = [
+        // None is part of another, and none needs escaping in any output format.
+        (.sessionToken, "QXSESSIONTOKENQX"),
+        (.purchaseId, "QXPURCHASEIDQX"),
+        (.orderId, "QXORDERIDQX"),
+    ]
+
+    /// A template for the results of a bulk run, or nil when none reproduces them exactly.
+    ///
+    /// - Parameters:
+    ///   - result: the simulated result of checkout `index`.
+    ///   - next: the simulated result of checkout `index + 1`.
+    ///   - seed: the run's seed.
+    init?(renderer: any CallbackRenderer, result: Callback, next: Callback, index: Int, seed: UInt64) {
+        guard let template = Self(renderer: renderer, result: result) else { return nil }
+        var filled: [UInt8] = []
+        template.append(seed: seed, index: index + 1, to: &filled)
+        guard filled == Array(renderer.render(next).utf8) else { return nil }
+        self = template
+    }
+
+    /// A template for results shaped like `result`, or nil when none can be made exactly.
+    private init?(renderer: any CallbackRenderer, result: Callback, tag: CallbackTag? = nil) {
+        var withSentinels = result
+        var expected: [Slot: String] = [:]
+        switch result {
+        case .onPurchaseSuccess(var order):
+            expected = Self.replaceIdentifiers(in: &order)
+            withSentinels = .onPurchaseSuccess(order: order)
+        case .onPurchaseFailed(var error, var order?):
+            expected = Self.replaceIdentifiers(in: &order)
+            // Details may quote an identifier (3003 and 3004 quote the order id).
+            if let data = error.data {
+                error.data = expected.reduce(data) { data, replaced in
+                    data.replacing(replaced.value, with: Self.sentinel(for: replaced.key))
+                }
+            }
+            withSentinels = .onPurchaseFailed(error: error, order: order)
+        default:
+            break
+        }
+        var rest = Array(renderer.render(withSentinels, tag: tag).utf8)[...]
+        while let (slot, range) = Self.firstSentinel(in: rest, among: expected.keys) {
+            pieces.append((Array(rest[rest.startIndex..<range.lowerBound]), slot))
+            rest = rest[range.upperBound...]
+        }
+        pieces.append((Array(rest), nil))
+        let slotsUsed = pieces.compactMap(\.slot)
+        guard Set(slotsUsed) == Set(expected.keys) else { return nil }
+        lineLength = pieces.reduce(0) { total, piece in
+            let slotLength: Int =
+                switch piece.slot {
+                case .sessionToken?: CheckoutIdentifiers.sessionTokenLength
+                case .purchaseId?: CheckoutIdentifiers.purchaseIdLength
+                case .orderId?: CheckoutIdentifiers.orderIdLength
+                case nil: 0
+                }
+            return total + piece.literal.count + slotLength
+        }
+        // The proof: the template filled with the result's own identifiers is the result.
+        var filled: [UInt8] = []
+        for (literal, slot) in pieces {
+            filled += literal
+            if let slot, let value = expected[slot] { filled += Array(value.utf8) }
+        }
+        guard filled == Array(renderer.render(result, tag: tag).utf8) else { return nil }
+    }
+
+    /// Appends the line of checkout `index` in a run seeded with `seed`.
+    func append(seed: UInt64, index: Int, to buffer: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 80) { scratch in
+            let token = UnsafeMutableBufferPointer(rebasing: scratch[0..<CheckoutIdentifiers.sessionTokenLength])
+            let purchase = UnsafeMutableBufferPointer(
+                rebasing: scratch[32..<(32 + CheckoutIdentifiers.purchaseIdLength)])
+            let order = UnsafeMutableBufferPointer(rebasing: scratch[64..<(64 + CheckoutIdentifiers.orderIdLength)])
+            CheckoutIdentifiers.write(
+                seed: seed, index: index, sessionToken: token, purchaseId: purchase, orderId: order)
+            for (literal, slot) in pieces {
+                buffer.append(contentsOf: literal)
+                switch slot {
+                case .sessionToken?: buffer.append(contentsOf: token)
+                case .purchaseId?: buffer.append(contentsOf: purchase)
+                case .orderId?: buffer.append(contentsOf: order)
+                case nil: break
+                }
+            }
+        }
+    }
+
+    private static func sentinel(for slot: Slot) -> String {
+        sentinels.first { $0.0 == slot }?.1 ?? ""
+    }
+
+    /// Puts sentinels in place of the order's identifiers; returns the values replaced.
+    private static func replaceIdentifiers(in order: inout OrderResponseModel) -> [Slot: String] {
+        var replaced: [Slot: String] = [:]
+        for (slot, sentinel) in sentinels {
+            switch slot {
+            case .sessionToken where !order.sessionToken.isEmpty:
+                replaced[slot] = order.sessionToken
+                order.sessionToken = sentinel
+            case .purchaseId where !order.purchaseId.isEmpty:
+                replaced[slot] = order.purchaseId
+                order.purchaseId = sentinel
+            case .orderId where !order.orderId.isEmpty:
+                replaced[slot] = order.orderId
+                order.orderId = sentinel
+            default:
+                break
+            }
+        }
+        return replaced
+    }
+
+    /// The earliest sentinel among `slots` in `bytes`, and where it stands.
+    private static func firstSentinel(in bytes: ArraySlice<UInt8>, among slots: Dictionary<Slot, String>.Keys)
+        -> (Slot, Range<Int>)?
+    {
+        var best: (Slot, Range<Int>)?
+        for (slot, sentinel) in sentinels where slots.contains(slot) {
+            guard let range = bytes.firstRange(of: Array(sentinel.utf8)) else { continue }
+            if range.lowerBound < (best?.1.lowerBound ?? Int.max) { best = (slot, range) }
+        }
+        return best
+    }
+}

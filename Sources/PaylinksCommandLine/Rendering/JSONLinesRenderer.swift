@@ -1,0 +1,118 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// Renders each callback as one compact JSON object on one line (NDJSON).
+///
+/// The wire shape: `{"callback":NAME, ARGUMENT:VALUE...}` (scenario runs put
+/// `"scenario":NAME,"step":N` and, for a repeated step, `"attempt":N` first), where the argument keys are
+/// the SDK's (`error`, `pricePoints`, `order`) and every model's keys are the SDK's
+/// property names in documented order. `onPurchaseFailed` always carries `order`,
+/// `null` when there is none; `error.data` is present only when it has a value.
+public struct JSONLinesRenderer: CallbackRenderer {
+    /// Creates a renderer.
+    public init() {}
+
+    /// One line of JSON, newline included; a tag comes first, as `scenario` and `step`.
+    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        if let tag {
+            writer.field("scenario", tag.scenario)
+            writer.field("step", tag.step)
+            if let attempt = tag.attempt {
+                writer.field("attempt", attempt)
+            }
+        }
+        writer.field("callback", callback.name.rawValue)
+        switch callback {
+        case .onInitialized:
+            break
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error):
+            writer.key("error")
+            Self.write(error, to: &writer)
+        case .onPricePointsSuccess(let pricePoints):
+            writer.key("pricePoints")
+            Self.write(pricePoints, to: &writer)
+        case .onPurchaseSuccess(let order):
+            writer.key("order")
+            Self.write(order, to: &writer)
+        case .onPurchaseFailed(let error, let order):
+            writer.key("error")
+            Self.write(error, to: &writer)
+            writer.key("order")
+            if let order { Self.write(order, to: &writer) } else { writer.null() }
+        }
+        writer.closeObject()
+        return writer.output + "\n"
+    }
+
+    /// Writes an `ACErrorMessage`.
+    package static func write(_ error: ACErrorMessage, to writer: inout JSONWriter) {
+        writer.openObject()
+        writer.field("code", error.code)
+        writer.field("message", error.message)
+        if let data = error.data {
+            writer.field("data", data)
+        }
+        writer.closeObject()
+    }
+
+    /// Writes an `OrderResponseModel`.
+    package static func write(_ order: OrderResponseModel, to writer: inout JSONWriter) {
+        writer.openObject()
+        writer.field("date", order.date)
+        writer.field("sessionToken", order.sessionToken)
+        writer.field("offerName", order.offerName)
+        writer.field("offerSku", order.offerSku)
+        writer.key("items")
+        write(order.items, to: &writer)
+        writer.field("price", order.price)
+        writer.field("currency", order.currency)
+        writer.field("customerId", order.customerId)
+        writer.field("customerCountry", order.customerCountry)
+        writer.field("paymentMethodName", order.paymentMethodName)
+        writer.field("orderId", order.orderId)
+        writer.field("purchaseId", order.purchaseId)
+        writer.closeObject()
+    }
+
+    /// Writes a list of `Item`s.
+    package static func write(_ items: [OrderResponseModel.Item], to writer: inout JSONWriter) {
+        writer.openArray()
+        for item in items {
+            writer.openObject()
+            writer.field("name", item.name)
+            writer.field("sku", item.sku)
+            writer.field("quantity", item.quantity)
+            writer.closeObject()
+        }
+        writer.closeArray()
+    }
+
+    /// Writes `PricePoints`.
+    package static func write(_ pricePoints: PricePoints, to writer: inout JSONWriter) {
+        writer.openObject()
+        writer.key("pricingPoints")
+        writer.openArray()
+        for point in pricePoints.pricingPoints {
+            writer.openObject()
+            writer.field("basePriceInUSD", point.basePriceInUSD)
+            writer.field("localizedPrice", point.localizedPrice)
+            writer.field("formattedPrice", point.formattedPrice)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        let data = pricePoints.pricingPointData
+        writer.key("pricingPointData")
+        writer.openObject()
+        writer.field("currencyCode", data.currencyCode)
+        writer.field("currencySymbol", data.currencySymbol)
+        writer.field("fractionalSeparator", data.fractionalSeparator)
+        writer.field("milSeparator", data.milSeparator)
+        writer.field("symbolPosition", data.symbolPosition)
+        writer.field("spacing", data.spacing)
+        writer.field("multiplier", data.multiplier)
+        writer.closeObject()
+        writer.closeObject()
+    }
+}

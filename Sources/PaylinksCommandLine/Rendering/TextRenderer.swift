@@ -1,0 +1,164 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// Renders each callback as a block a developer reads at a glance: the callback's name,
+/// then every field of its arguments, labelled and aligned, then a blank line.
+///
+/// Prices show both the minor units the SDK sends and the amount they stand for
+/// (`499 (4.99 USD)`), timestamps their UTC date, status codes their name. Empty
+/// strings show as `(empty)`, and control characters are escaped so that every field
+/// stays on its line.
+public struct TextRenderer: CallbackRenderer {
+    private let catalog: Catalog
+    private let style: TextStyle
+
+    /// Creates a renderer; `catalog` supplies status code names, `style` the colours.
+    public init(catalog: Catalog, style: TextStyle = .plain) {
+        self.catalog = catalog
+        self.style = style
+    }
+
+    /// The block for one callback, blank line included; a tag follows the name in brackets.
+    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
+        var block = Block()
+        let source =
+            tag.map { tag in
+                "  "
+                    + style.secondary(
+                        "[\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
+                    )
+            } ?? ""
+        let name = callback.error == nil ? style.success(callback.name.rawValue) : style.failure(callback.name.rawValue)
+        block.line(name + source, indent: 0)
+        switch callback {
+        case .onInitialized:
+            break
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error):
+            add(error, to: &block)
+        case .onPricePointsSuccess(let pricePoints):
+            add(pricePoints, to: &block)
+        case .onPurchaseSuccess(let order):
+            add(order, to: &block)
+        case .onPurchaseFailed(let error, let order):
+            add(error, to: &block)
+            if let order {
+                add(order, to: &block)
+            } else {
+                block.line("order  (none: checkout never opened)", indent: 2)
+            }
+        }
+        return block.text + "\n"
+    }
+
+    private func add(_ error: ACErrorMessage, to block: inout Block) {
+        block.line("error", indent: 2)
+        var fields: [(String, String)] = [
+            (
+                "code",
+                style.code(catalog.statusCode(error.code).map { "\(error.code) (\($0.name))" } ?? String(error.code))
+            ),
+            ("message", Self.display(error.message)),
+        ]
+        if let data = error.data { fields.append(("data", Self.display(data))) }
+        block.fields(fields, indent: 4)
+    }
+
+    private func add(_ order: OrderResponseModel, to block: inout Block) {
+        block.line("order", indent: 2)
+        let itemCount = order.items.count == 1 ? "1 item" : "\(order.items.count) items"
+        let fields: [(String, String)] = [
+            ("date", "\(order.date) (\(UTCDate.format(unixSeconds: order.date)))"),
+            ("sessionToken", Self.display(order.sessionToken)),
+            ("offerName", Self.display(order.offerName)),
+            ("offerSku", Self.display(order.offerSku)),
+            ("items", itemCount),
+        ]
+        block.fields(fields, indent: 4, labelWidth: Self.orderLabelWidth)
+        for item in order.items {
+            block.line(
+                "- name: \(Self.display(item.name))  sku: \(Self.display(item.sku))  quantity: \(Self.display(item.quantity))",
+                indent: 6)
+        }
+        block.fields(
+            [
+                ("price", "\(order.price) (\(PriceFormatter.formatMinorUnits(order.price, currency: order.currency)))"),
+                ("currency", Self.display(order.currency)),
+                ("customerId", Self.display(order.customerId)),
+                ("customerCountry", Self.display(order.customerCountry)),
+                ("paymentMethodName", Self.display(order.paymentMethodName)),
+                ("orderId", Self.display(order.orderId)),
+                ("purchaseId", Self.display(order.purchaseId)),
+            ], indent: 4, labelWidth: Self.orderLabelWidth)
+    }
+
+    private static let orderLabelWidth = "paymentMethodName".count
+
+    private func add(_ pricePoints: PricePoints, to block: inout Block) {
+        block.line("pricePoints", indent: 2)
+        let count = pricePoints.pricingPoints.count
+        block.line("pricingPoints  \(count == 1 ? "1 tier" : "\(count) tiers")", indent: 4)
+        let header = ["basePriceInUSD", "localizedPrice", "formattedPrice"]
+        let rows = pricePoints.pricingPoints.map {
+            [Self.display($0.basePriceInUSD), Self.display($0.localizedPrice), Self.display($0.formattedPrice)]
+        }
+        block.table(header: header, rows: rows, indent: 6)
+        let data = pricePoints.pricingPointData
+        block.line("pricingPointData", indent: 4)
+        block.fields(
+            [
+                ("currencyCode", Self.display(data.currencyCode)),
+                ("currencySymbol", Self.display(data.currencySymbol)),
+                ("fractionalSeparator", Self.quoted(data.fractionalSeparator)),
+                ("milSeparator", Self.quoted(data.milSeparator)),
+                ("symbolPosition", Self.display(data.symbolPosition)),
+                ("spacing", String(data.spacing)),
+                ("multiplier", String(data.multiplier)),
+            ], indent: 6)
+    }
+
+    /// A string as shown in a field: `(empty)` when empty, control characters escaped.
+    static func display(_ text: String) -> String {
+        text.isEmpty ? "(empty)" : escapingControlCharacters(text)
+    }
+
+    /// A string in double quotes, for values such as separators whose white space matters.
+    static func quoted(_ text: String) -> String {
+        "\"" + escapingControlCharacters(text) + "\""
+    }
+
+    /// `text` with control characters written as `\u{...}`.
+    static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+/// Lines of text with indentation and aligned columns.
+private struct Block {
+    var text = ""
+
+    mutating func line(_ content: String, indent: Int) {
+        text += String(repeating: " ", count: indent) + content + "\n"
+    }
+
+    /// Label-value pairs with the values aligned two spaces after the longest label.
+    mutating func fields(_ pairs: [(String, String)], indent: Int, labelWidth: Int? = nil) {
+        let width = labelWidth ?? pairs.map(\.0.count).max() ?? 0
+        for (label, value) in pairs {
+            line(label + String(repeating: " ", count: width - label.count + 2) + value, indent: indent)
+        }
+    }
+
+    /// Rows under a header, each column as wide as its widest cell.
+    mutating func table(header: [String], rows: [[String]], indent: Int) {
+        text += TextTable.render(header: header, rows: rows, indent: indent)
+    }
+}

@@ -1,0 +1,188 @@
+public import PaylinksFixtures
+public import PaylinksKit
+
+/// Runs scenarios: one simulated SDK per scenario lives through all of its steps, each
+/// callback is written tagged with its scenario and step, and every expectation is
+/// checked and reported.
+@MainActor
+public struct ScenarioRunner {
+    /// What the command line sets for a run; a scenario's own configuration wins over it.
+    public struct Settings: Sendable {
+        /// The output format.
+        public var format: OutputFormat
+        /// Whether to print the timeline to standard error.
+        public var trace: Bool
+        /// Seeds scenarios that have no seed of their own.
+        public var seed: UInt64
+        /// The clock for scenarios that set none.
+        public var now: Int
+        /// The fault rate for scenarios that set none.
+        public var faultRate: Double
+
+        /// Creates settings.
+        public init(format: OutputFormat, trace: Bool, seed: UInt64, now: Int, faultRate: Double) {
+            self.format = format
+            self.trace = trace
+            self.seed = seed
+            self.now = now
+            self.faultRate = faultRate
+        }
+    }
+
+    /// What a run came to.
+    public struct Summary: Equatable, Sendable {
+        /// Steps run.
+        public var steps = 0
+        /// Expectation checks that held.
+        public var met = 0
+        /// Expectation checks that did not.
+        public var failed = 0
+        /// The last callback of the run.
+        public var last: Callback?
+    }
+
+    let catalog: Catalog
+    let settings: Settings
+    let output: any OutputSink
+    let diagnostics: any OutputSink
+
+    /// Creates a runner writing callbacks to `output` and reports to `diagnostics`.
+    public init(catalog: Catalog, settings: Settings, output: any OutputSink, diagnostics: any OutputSink) {
+        self.catalog = catalog
+        self.settings = settings
+        self.output = output
+        self.diagnostics = diagnostics
+    }
+
+    /// Runs the scenarios in order.
+    ///
+    /// - Throws: the first write to `output` that failed.
+    public func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
+        var summary = Summary()
+        let renderer = settings.format.renderer(catalog: catalog)
+        for (index, scenario) in scenarios.enumerated() {
+            try run(scenario, index: index, renderer: renderer, summary: &summary)
+        }
+        return summary
+    }
+
+    /// The seed of the `index`th scenario when the run's seed is `seed`.
+    static func scenarioSeed(_ seed: UInt64, index: Int) -> UInt64 {
+        var generator = SeededGenerator(seed: seed &+ UInt64(index))
+        return generator.next()
+    }
+
+    private func run(_ scenario: Scenario, index: Int, renderer: any CallbackRenderer, summary: inout Summary)
+        throws(OutputError)
+    {
+        let seed = scenario.configuration.seed ?? Self.scenarioSeed(settings.seed, index: index)
+        let collector = RenderingDelegate(renderer: renderer, output: output)
+        let sdk = PaymentLinksSimulator(
+            catalog: catalog, country: scenario.configuration.country,
+            now: scenario.configuration.now ?? settings.now, seed: seed)
+        sdk.delegate = collector
+        if settings.trace {
+            let diagnostics = self.diagnostics
+            let name = scenario.name
+            sdk.trace = { event in
+                try? diagnostics.write(
+                    "trace \(name) +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+            }
+        }
+        let faultRate = scenario.configuration.faultRate ?? settings.faultRate
+        var faults = SeededGenerator(seed: seed ^ 0x0FA0_17FA_017F_A017)
+        for step in scenario.steps {
+            collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
+            if let country = step.country { sdk.country = country }
+            if let code = step.error ?? randomFault(for: step, rate: faultRate, using: &faults) {
+                sdk.injectFailure(code: code, at: step.failureStep)
+            }
+            switch step.action {
+            case .initialize(let configuration, let customerId):
+                sdk.initialize(configModel: configuration, customerId: customerId, delegate: collector)
+            case .pricePoints:
+                sdk.getPricePoints()
+            case .checkout(let checkout):
+                do {
+                    try sdk.runCheckout(
+                        offerSku: checkout.sku,
+                        customerId: checkout.orderCustomerId ?? sdk.customerId ?? scenario.configuration.customerId,
+                        environment: checkout.sessionEnvironment ?? sdk.configuration?.environment
+                            ?? scenario.configuration.environment,
+                        player: checkout.player, deliverTwice: step.deliverTwice)
+                } catch {
+                    // The loader checked every SKU against this catalog, and every offer has a
+                    // price in the fallback country; report rather than trap if that changes.
+                    try? diagnostics.write(
+                        "error: \(scenario.file): step \(step.label): no checkout session: \(error)\n")
+                }
+            }
+            if let failure = collector.failure { throw failure }
+            summary.steps += 1
+            summary.last = collector.delivered.last ?? summary.last
+            if let expectation = step.expectation {
+                let checks = Self.check(expectation, against: collector.delivered, catalog: catalog)
+                summary.met += checks.filter(\.isEmpty).count
+                summary.failed += checks.filter { !$0.isEmpty }.count
+                for mismatch in checks.joined() {
+                    try? diagnostics.write(
+                        "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(mismatch)\n")
+                }
+            }
+        }
+    }
+
+    /// A fitting status code for `step`, with probability `rate`.
+    private func randomFault(for step: ScenarioStep, rate: Double, using generator: inout SeededGenerator) -> Int? {
+        guard rate > 0 else { return nil }
+        let draw = Double(generator.next() >> 11) / Double(1 << 53)
+        let fitting = catalog.statusCodes.filter { $0.steps.contains(step.failureStep) }
+        guard draw < rate, !fitting.isEmpty else { return nil }
+        return fitting[Int(generator.next() % UInt64(fitting.count))].code
+    }
+
+    // MARK: Expectations
+
+    /// Each check of an expectation, in order, with its mismatches: none when it held,
+    /// one phrase or more when it did not.
+    static func check(_ expectation: StepExpectation, against results: [Callback], catalog: Catalog) -> [[String]] {
+        var checks: [[String]] = []
+        if let deliveries = expectation.deliveries {
+            checks.append(
+                deliveries == results.count ? [] : ["deliveries: expected \(deliveries), got \(results.count)"])
+        }
+        let result = results.last
+        if let callback = expectation.callback {
+            let got = result?.name.rawValue ?? "no callback"
+            checks.append(callback == result?.name ? [] : ["callback: expected \(callback.rawValue), got \(got)"])
+        }
+        if let code = expectation.code {
+            let got =
+                result?.error.map { describe(code: $0.code, catalog: catalog) }
+                ?? "no error (\(result?.name.rawValue ?? "no callback"))"
+            checks.append(
+                code == result?.error?.code
+                    ? [] : ["code: expected \(describe(code: code, catalog: catalog)), got \(got)"])
+        }
+        guard !expectation.arguments.isEmpty else { return checks }
+        var members: [(key: String, value: JSONValue)] = []
+        if let result,
+            case .object(let rendered)? = (try? JSONParser.parse(Array(JSONLinesRenderer().render(result).utf8)))?.kind
+        {
+            members = rendered
+        }
+        for (name, expected) in expectation.arguments {
+            guard let actual = members.first(where: { $0.key == name })?.value else {
+                let got = result.map { "no \(name) (\($0.name.rawValue))" } ?? "no callback"
+                checks.append(["\(name): expected \(JSONValueMatcher.text(of: expected)), got \(got)"])
+                continue
+            }
+            checks.append(JSONValueMatcher.differences(expected: expected, actual: actual, path: name))
+        }
+        return checks
+    }
+
+    private static func describe(code: Int, catalog: Catalog) -> String {
+        catalog.statusCode(code).map { "\(code) (\($0.name))" } ?? String(code)
+    }
+}

@@ -1,0 +1,124 @@
+import PaylinksFixtures
+import PaylinksKit
+
+// The one file that talks to the C library: files, the clock, entropy, exit.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What went wrong reading from the file system, in words for a message.
+public enum FileSystemError: Error, Equatable, Sendable {
+    /// Nothing exists at the path.
+    case missing
+    /// The path exists but is not a directory (for a directory) or is one (for a file).
+    case wrongKind
+    /// The path exists but could not be read: the reason from the system.
+    case unreadable(String)
+    /// The file is larger than the limit given.
+    case tooLarge(limit: Int)
+}
+
+/// Thin, throwing wrappers over the C library.
+public enum System {
+    /// Whether `path` is a directory; nil when nothing is there.
+    public static func isDirectory(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The names of the entries of a directory, sorted.
+    public static func directoryEntries(_ path: String) throws(FileSystemError) -> [String] {
+        switch isDirectory(path) {
+        case nil: throw .missing
+        case false: throw .wrongKind
+        case true: break
+        }
+        guard let directory = opendir(path) else { throw .unreadable(lastErrorDescription()) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The bytes of a regular file, refusing one larger than `limit` before reading it.
+    public static func readFile(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        switch isDirectory(path) {
+        case nil: throw .missing
+        case true: throw .wrongKind
+        case false: break
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .unreadable(lastErrorDescription()) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(lastErrorDescription())
+            }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw .tooLarge(limit: limit) }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Writes all of `bytes` to a file descriptor.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(OutputError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { throw .brokenPipe }
+                throw .failed(lastErrorDescription())
+            }
+            offset += written
+        }
+    }
+
+    /// The value of an environment variable, or nil when it is not set.
+    public static func environmentVariable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Whether a file descriptor is a terminal.
+    public static func isTerminal(descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// The current time in Unix seconds.
+    public static func now() -> Int {
+        Int(time(nil))
+    }
+
+    /// 64 bits from the system's random source.
+    public static func randomSeed() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }
+
+    /// Ends the process with `code`.
+    public static func exit(_ code: ExitCode) -> Never {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            _exit(code.rawValue)
+        #endif
+    }
+
+    private static func lastErrorDescription() -> String {
+        String(cString: strerror(errno)).lowercased()
+    }
+}

@@ -1,0 +1,364 @@
+public import PaylinksKit
+
+/// The fixture files a catalog is made of.
+public enum FixtureFile: String, CaseIterable, Sendable {
+    /// The store's offers.
+    case offers = "offers.json"
+    /// The price tiers and their localizations.
+    case pricePoints = "price-points.json"
+    /// The status codes and their messages.
+    case statusCodes = "status-codes.json"
+}
+
+/// A fixture file's contents and the name to report it by.
+public struct FixtureSource: Sendable {
+    /// The name errors show: a path, or `built-in offers.json`.
+    public var name: String
+    /// The file's bytes.
+    public var bytes: [UInt8]
+
+    /// Creates a source.
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+
+}
+
+extension FixtureSource {
+    /// Parses the source as JSON and reads it, turning every problem, of syntax or of
+    /// shape, into a ``FixtureError`` with the file's name and the line and column.
+    func read<T>(_ reader: (JSONReader) throws(JSONShapeError) -> T) throws(FixtureError) -> T {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw FixtureError(file: name, position: error.position, path: nil, reason: error.reason)
+        }
+        do {
+            return try reader(JSONReader(root: root))
+        } catch {
+            throw FixtureError(
+                file: name, position: TextPosition(offset: error.offset, in: bytes), path: error.path,
+                reason: error.reason)
+        }
+    }
+}
+
+/// Why fixture data was refused: which file, where in it, and what was wrong.
+public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file's name.
+    public var file: String
+    /// The line and column, when the problem has a place.
+    public var position: TextPosition?
+    /// The path of the offending value: `offers[2].items[0].sku`.
+    public var path: String?
+    /// What was wrong.
+    public var reason: String
+
+    /// Creates an error.
+    public init(file: String, position: TextPosition?, path: String?, reason: String) {
+        self.file = file
+        self.position = position
+        self.path = path
+        self.reason = reason
+    }
+
+    /// `file:line:column: path: reason`.
+    public var description: String {
+        var text = file
+        if let position { text += ":\(position)" }
+        if let path, !path.isEmpty { text += ": \(path)" }
+        return text + ": " + reason
+    }
+}
+
+/// Turns fixture JSON into a ``Catalog``, checking every field, so that a broken
+/// fixture is reported with its file and place instead of misbehaving later.
+///
+/// The rules are the fixture format's documentation:
+/// - every key is known (a misspelled key is an error naming it), every required key is present;
+/// - SKUs, status codes and countries are unique; names and messages are not empty;
+/// - tiers are dollar amounts ("4.99"), ascending; every offer's price is a tier;
+/// - every localization prices every tier, in a currency whose minor units the
+///   multiplier can express; the fallback country (US) has a localization;
+/// - the codes the simulator sends by itself (2000-2003, 3002) are in the table.
+public enum CatalogLoader {
+    /// Codes the simulator sends without being asked: a catalog must explain them.
+    public static let requiredCodes = [2000, 2001, 2002, 2003, 3002]
+
+    /// Loads and checks a catalog from its files; a file not given is the built-in one.
+    ///
+    /// Offers are checked against the price tiers whichever side is built in, so a
+    /// replaced `price-points.json` must still price every built-in offer.
+    public static func load(offers: FixtureSource?, pricePoints: FixtureSource?, statusCodes: FixtureSource?)
+        throws(FixtureError) -> Catalog
+    {
+        let builtIn = Catalog.builtIn
+        var tiers = builtIn.tiers
+        var localizations = builtIn.localizations
+        if let pricePoints {
+            (tiers, localizations) = try pricePoints.read { root throws(JSONShapeError) in
+                try readPriceTable(root)
+            }
+        }
+        var offerList = builtIn.offers
+        if let offers {
+            offerList = try offers.read { root throws(JSONShapeError) in
+                try readOffers(root, tiers: tiers)
+            }
+        } else if let pricePoints, let unpriced = offerList.first(where: { !tiers.contains($0.basePriceInUSD) }) {
+            throw FixtureError(
+                file: pricePoints.name, position: nil, path: "tiers",
+                reason: "has no tier \"\(unpriced.basePriceInUSD)\", which the built-in offer \(unpriced.sku) uses; "
+                    + "add the tier or replace offers.json too")
+        }
+        var codes = builtIn.statusCodes
+        if let statusCodes {
+            codes = try statusCodes.read { root throws(JSONShapeError) in
+                try readStatusCodes(root)
+            }
+        }
+        return Catalog(offers: offerList, statusCodes: codes, tiers: tiers, localizations: localizations)
+    }
+
+    // MARK: price-points.json
+
+    private static func readPriceTable(_ root: JSONReader) throws(JSONShapeError)
+        -> ([String], [String: PriceLocalization])
+    {
+        let object = try root.object(keys: ["tiers", "localizations"])
+        let tierReaders = try object.required("tiers").array()
+        guard !tierReaders.isEmpty else { throw try object.required("tiers").error("must list at least one tier") }
+        var tiers: [String] = []
+        var previousCents = -1
+        for reader in tierReaders {
+            let tier = try reader.string()
+            guard let cents = dollarsToCents(tier) else {
+                throw reader.error("\"\(tier)\" is not a dollar amount with two decimals, such as \"4.99\"")
+            }
+            guard cents > previousCents else {
+                throw reader.error("tiers must be unique and ascending; \"\(tier)\" follows a larger or equal tier")
+            }
+            previousCents = cents
+            tiers.append(tier)
+        }
+        var localizations: [String: PriceLocalization] = [:]
+        for reader in try object.required("localizations").array() {
+            let localization = try readLocalization(reader, tiers: tiers)
+            guard localizations[localization.country] == nil else {
+                throw reader.error("duplicate localization for country \(localization.country)")
+            }
+            localizations[localization.country] = localization
+        }
+        guard localizations[Catalog.fallbackCountry] != nil else {
+            throw try object.required("localizations").error(
+                "needs a localization for \(Catalog.fallbackCountry), which countries without their own use")
+        }
+        return (tiers, localizations)
+    }
+
+    private static func readLocalization(_ reader: JSONReader, tiers: [String]) throws(JSONShapeError)
+        -> PriceLocalization
+    {
+        let object = try reader.object(keys: [
+            "country", "currencyCode", "currencySymbol", "fractionalSeparator", "milSeparator", "symbolPosition",
+            "spacing", "multiplier", "localizedPrices",
+        ])
+        let countryReader = try object.required("country")
+        let country = try countryReader.string()
+        guard CountryCodes.all.contains(country) else {
+            throw countryReader.error("\"\(country)\" is not an ISO 3166-1 alpha-2 country code")
+        }
+        let currencyReader = try object.required("currencyCode")
+        let currency = try currencyReader.string()
+        guard CurrencyCodes.all.contains(currency) else {
+            throw currencyReader.error("\"\(currency)\" is not an ISO 4217 currency code")
+        }
+        let positionReader = try object.required("symbolPosition")
+        let symbolPosition = try positionReader.string()
+        guard symbolPosition == "Left" || symbolPosition == "Right" else {
+            throw positionReader.error("expected \"Left\" or \"Right\", got \"\(symbolPosition)\"")
+        }
+        let multiplierReader = try object.required("multiplier")
+        let multiplier = try multiplierReader.int(in: 1...1_000_000)
+        guard PriceFormatter.isPowerOfTen(multiplier) else {
+            throw multiplierReader.error("must be a power of ten (1, 10, 100 ...), got \(multiplier)")
+        }
+        let data = PricePoints.PricingPointData(
+            currencyCode: currency,
+            currencySymbol: try object.required("currencySymbol").nonEmptyString(),
+            fractionalSeparator: try object.required("fractionalSeparator").nonEmptyString(),
+            milSeparator: try object.required("milSeparator").string(),
+            symbolPosition: symbolPosition,
+            spacing: try object.required("spacing").bool(),
+            multiplier: multiplier
+        )
+        let pricesReader = try object.required("localizedPrices")
+        var prices: [String: Int] = [:]
+        for (tier, priceReader) in try pricesReader.members() {
+            guard tiers.contains(tier) else {
+                let hint = Suggestion.closest(to: tier, among: tiers).map { "; did you mean \"\($0)\"?" } ?? ""
+                throw priceReader.error("\"\(tier)\" is not one of the tiers\(hint)")
+            }
+            let text = try priceReader.string()
+            guard let price = positiveInteger(text) else {
+                throw priceReader.error(
+                    "expected a positive whole number as a string, such as \"499\"; got \"\(text)\"")
+            }
+            guard PriceLocalization.minorUnits(price, multiplier: multiplier, currency: currency) != nil else {
+                throw priceReader.error(
+                    "\(text) with multiplier \(multiplier) is not a whole number of \(currency) minor units")
+            }
+            prices[tier] = price
+        }
+        if let missing = tiers.first(where: { prices[$0] == nil }) {
+            throw pricesReader.error("has no price for the tier \"\(missing)\"; every tier needs one")
+        }
+        return PriceLocalization(country: country, data: data, localizedPrices: prices)
+    }
+
+    // MARK: offers.json
+
+    private static func readOffers(_ root: JSONReader, tiers: [String]) throws(JSONShapeError) -> [Offer] {
+        let object = try root.object(keys: ["offers"])
+        let readers = try object.required("offers").array()
+        guard !readers.isEmpty else { throw try object.required("offers").error("must list at least one offer") }
+        var offers: [Offer] = []
+        for reader in readers {
+            let offer = try reader.object(keys: ["sku", "name", "basePriceInUSD", "items"])
+            let skuReader = try offer.required("sku")
+            let sku = try identifier(skuReader)
+            guard !offers.contains(where: { $0.sku == sku }) else { throw skuReader.error("duplicate SKU \"\(sku)\"") }
+            let priceReader = try offer.required("basePriceInUSD")
+            let price = try priceReader.string()
+            guard tiers.contains(price) else {
+                throw priceReader.error(
+                    "\"\(price)\" is not a price tier; use one of \(tiers.joined(separator: ", ")) or add it to price-points.json"
+                )
+            }
+            let itemsReader = try offer.required("items")
+            let items = try itemsReader.array().map { (item) throws(JSONShapeError) -> OrderResponseModel.Item in
+                let fields = try item.object(keys: ["name", "sku", "quantity"])
+                let quantityReader = try fields.required("quantity")
+                let quantity = try quantityReader.string()
+                guard positiveInteger(quantity) != nil else {
+                    throw quantityReader.error("expected a positive whole number as a string, such as \"100\"")
+                }
+                return OrderResponseModel.Item(
+                    name: try fields.required("name").nonEmptyString(),
+                    sku: try identifier(try fields.required("sku")),
+                    quantity: quantity)
+            }
+            guard !items.isEmpty else { throw itemsReader.error("an offer needs at least one item") }
+            offers.append(
+                Offer(sku: sku, name: try offer.required("name").nonEmptyString(), basePriceInUSD: price, items: items))
+        }
+        return offers
+    }
+
+    // MARK: status-codes.json
+
+    private static func readStatusCodes(_ root: JSONReader) throws(JSONShapeError) -> [StatusCode] {
+        let object = try root.object(keys: ["statusCodes"])
+        let listReader = try object.required("statusCodes")
+        var codes: [StatusCode] = []
+        for reader in try listReader.array() {
+            let entry = try reader.object(keys: [
+                "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice",
+            ])
+            let codeReader = try entry.required("code")
+            let code = try codeReader.int(in: 1...99_999)
+            guard !codes.contains(where: { $0.code == code }) else { throw codeReader.error("duplicate code \(code)") }
+            let nameReader = try entry.required("name")
+            let name = try nameReader.nonEmptyString()
+            guard
+                name.utf8.allSatisfy({
+                    $0 == UInt8(ascii: "_") || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0)
+                })
+            else { throw nameReader.error("expected an UPPER_SNAKE_CASE name, got \"\(name)\"") }
+            guard !codes.contains(where: { $0.name == name }) else { throw nameReader.error("duplicate name \(name)") }
+            let callbacksReader = try entry.required("callbacks")
+            var callbacks: [CallbackName] = []
+            for callbackReader in try callbacksReader.array() {
+                let text = try callbackReader.string()
+                guard let callback = CallbackName(rawValue: text), CallbackName.failures.contains(callback) else {
+                    let names = CallbackName.failures.map(\.rawValue)
+                    let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                    throw callbackReader.error(
+                        "\"\(text)\" is not a failure callback (\(names.joined(separator: ", ")))\(hint)")
+                }
+                callbacks.append(callback)
+            }
+            guard !callbacks.isEmpty else { throw callbacksReader.error("must name at least one callback") }
+            var orderAtFailure = StatusCode.OrderAtFailure.none
+            if let orderReader = entry.optional("orderAtFailure") {
+                let text = try orderReader.string()
+                let names = StatusCode.OrderAtFailure.allCases.map(\.rawValue)
+                guard let value = StatusCode.OrderAtFailure(rawValue: text) else {
+                    throw orderReader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"")
+                }
+                orderAtFailure = value
+            }
+            var dataTemplate: String?
+            if let dataReader = entry.optional("data") {
+                let template = try dataReader.nonEmptyString()
+                if let unknown = StatusCode.placeholders(in: template).first(where: {
+                    !StatusCode.dataPlaceholders.contains($0)
+                }) {
+                    throw dataReader.error(
+                        "unknown placeholder ${\(unknown)}; known: "
+                            + StatusCode.dataPlaceholders.map { "${\($0)}" }.joined(separator: ", "))
+                }
+                let sample = StatusCode(
+                    code: code, name: name, meaning: "", message: "", callbacks: [], dataTemplate: template)
+                guard let filled = sample.error().data, (try? JSONParser.parse(Array(filled.utf8))) != nil else {
+                    throw dataReader.error("is not valid JSON once its placeholders are filled")
+                }
+                dataTemplate = template
+            }
+            codes.append(
+                StatusCode(
+                    code: code, name: name, meaning: try entry.required("meaning").nonEmptyString(),
+                    message: try entry.required("message").nonEmptyString(), callbacks: callbacks,
+                    orderAtFailure: orderAtFailure, dataTemplate: dataTemplate,
+                    advice: try entry.optional("advice")?.nonEmptyString()))
+        }
+        for required in requiredCodes where !codes.contains(where: { $0.code == required }) {
+            throw listReader.error("is missing code \(required), which paylinks sends on its own")
+        }
+        return codes
+    }
+
+    // MARK: Values
+
+    /// A SKU: letters, digits, `_`, `-` and `.`, 1 to 64 characters.
+    private static func identifier(_ reader: JSONReader) throws(JSONShapeError) -> String {
+        let text = try reader.nonEmptyString()
+        let allowed = text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        guard allowed, text.utf8.count <= 64 else {
+            throw reader.error("\"\(text)\" is not a valid SKU: use up to 64 letters, digits, '_', '-' or '.'")
+        }
+        return text
+    }
+
+    /// A string of decimal digits naming a positive number that fits in an Int.
+    static func positiveInteger(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text), value > 0
+        else { return nil }
+        return value
+    }
+
+    /// "4.99" → 499; nil unless the text is digits, a dot and exactly two digits.
+    static func dollarsToCents(_ text: String) -> Int? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 2, !parts[0].isEmpty,
+            parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+            let dollars = Int(parts[0]), let cents = Int(parts[1]), dollars <= 1_000_000
+        else { return nil }
+        return dollars * 100 + cents
+    }
+}

@@ -1,0 +1,116 @@
+public import PaylinksKit
+
+/// A whole player session, scripted: a configuration and the steps one simulated SDK
+/// goes through, each with what must happen.
+///
+/// Scenarios are read from JSON files by ``ScenarioLoader`` and run by ``ScenarioRunner``.
+public struct Scenario: Sendable {
+    /// The scenario's name: its `name`, or its file's name.
+    public var name: String
+    /// The file it came from.
+    public var file: String
+    /// The starting configuration.
+    public var configuration: Configuration
+    /// The steps, in order, with repeated steps already expanded into their attempts.
+    public var steps: [ScenarioStep]
+
+    /// What a scenario starts with; unset values come from the command line or defaults.
+    public struct Configuration: Sendable {
+        /// The player's customer id.
+        public var customerId = "cust_98765"
+        /// The publisher's checkout public key.
+        public var checkoutPublicKey = "pk_sandbox_paylinks_demo"
+        /// The SDK environment.
+        public var environment = "sandbox"
+        /// The redirect URL, if any.
+        public var redirectUrl: String?
+        /// The player's country.
+        public var country = "US"
+        /// How the player pays.
+        public var paymentMethod = "Visa"
+        /// The seed of the ids and faults; the command line's `--seed`, or random, when nil.
+        public var seed: UInt64?
+        /// The clock; `--now`, or the real clock, when nil.
+        public var now: Int?
+        /// The probability of a random fault per step; `--fault-rate`, or 0, when nil.
+        public var faultRate: Double?
+    }
+}
+
+/// One step of a scenario: a request to the SDK and what must come of it.
+public struct ScenarioStep: Sendable {
+    /// The step's number in the file, from 1.
+    public var number: Int
+    /// The attempt's number when the step repeats, from 1; nil for a step that does not.
+    public var attempt: Int?
+    /// What the step does.
+    public var action: Action
+    /// A status code to deliver at this step, as `--error` does.
+    public var error: Int?
+    /// Whether the result arrives twice (purchase and cancel).
+    public var deliverTwice = false
+    /// What must happen; nil when the step checks nothing.
+    public var expectation: StepExpectation?
+
+    /// The request a step makes.
+    public enum Action: Sendable {
+        /// `initialize`, with the configuration and player as they stand after this
+        /// step's overrides.
+        case initialize(ACConfigModel, customerId: String)
+        /// `getPricePoints`.
+        case pricePoints
+        /// Create a checkout session and open it; the player acts.
+        case checkout(Checkout)
+    }
+
+    /// A purchase or a cancel.
+    public struct Checkout: Sendable {
+        /// The offer.
+        public var sku: String
+        /// What the player does.
+        public var player: PlayerAction
+        /// The customer the session is created for; the SDK's customer when nil.
+        public var orderCustomerId: String?
+        /// The environment the session is created in; the SDK's when nil.
+        public var sessionEnvironment: String?
+    }
+
+    /// The step's kind, as the file names it.
+    public var kind: String
+    /// The player's country from this step on, when the step changes it.
+    public var country: String?
+
+    /// `3` or `3.2` (step 3, attempt 2), as reports name the step.
+    public var label: String {
+        attempt.map { "\(number).\($0)" } ?? String(number)
+    }
+}
+
+/// What a step must produce: its result callback and, optionally, values in it.
+public struct StepExpectation: Sendable {
+    /// The result callback.
+    public var callback: CallbackName?
+    /// The status code of a failure.
+    public var code: Int?
+    /// Values the callback's arguments must hold, keyed by argument (`error`, `order`,
+    /// `pricePoints`), as JSON in the output's wire shape; a null `order` expects none.
+    public var arguments: [(name: String, value: JSONValue)]
+    /// How many result callbacks the step delivers (2 with a duplicate delivery).
+    public var deliveries: Int?
+
+    /// How many separate checks the expectation makes.
+    public var checkCount: Int {
+        (callback == nil ? 0 : 1) + (code == nil ? 0 : 1) + arguments.count + (deliveries == nil ? 0 : 1)
+    }
+}
+
+extension ScenarioStep {
+    /// The lifecycle step the request belongs to.
+    public var failureStep: Step {
+        switch action {
+        case .initialize: .initialize
+        case .pricePoints: .pricePoints
+        case .checkout: .purchase
+        }
+    }
+}

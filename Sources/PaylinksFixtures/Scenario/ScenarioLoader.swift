@@ -1,0 +1,313 @@
+public import PaylinksKit
+
+/// Reads scenario files, checking every field against the format and the catalog, so
+/// that a bad file is refused whole, with its place, before anything runs.
+///
+/// The format (documented in the README):
+///
+/// ```json
+/// { "name": "retry after a timeout",
+///   "configuration": { "customerId": "cust_98765", "country": "US", "seed": 7 },
+///   "steps": [
+///     { "step": "initialize", "expect": { "callback": "onInitialized" } },
+///     { "step": "purchase", "sku": "starter_pack_001",
+///       "attempts": [ { "outcome": "pending", "expect": { "code": 3004 } },
+///                     { "expect": { "callback": "onPurchaseSuccess" } } ] } ] }
+/// ```
+public enum ScenarioLoader {
+    /// The step kinds and the keys each takes besides `step`, `expect` and `attempts`.
+    static let stepKeys: [String: [String]] = [
+        "initialize": ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error"],
+        "price-points": ["country", "error"],
+        "purchase": [
+            "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "error", "delivery",
+        ],
+        "cancel": [
+            "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "error",
+            "delivery",
+        ],
+    ]
+
+    /// The keys an attempt may set, per step kind: how this attempt ends.
+    static let attemptKeys: [String: [String]] = [
+        "initialize": ["error", "expect"],
+        "price-points": ["error", "expect"],
+        "purchase": ["outcome", "paymentMethod", "error", "delivery", "expect"],
+        "cancel": ["via", "beforeOrder", "leaveOpen", "error", "delivery", "expect"],
+    ]
+
+    private static let configurationKeys = [
+        "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
+        "faultRate",
+    ]
+
+    /// Reads one scenario file.
+    public static func load(_ source: FixtureSource, catalog: Catalog) throws(FixtureError) -> Scenario {
+        try source.read { root throws(JSONShapeError) in
+            try read(root, file: source.name, catalog: catalog)
+        }
+    }
+
+    private static func read(_ root: JSONReader, file: String, catalog: Catalog) throws(JSONShapeError) -> Scenario {
+        let object = try root.object(keys: ["name", "description", "configuration", "steps"])
+        _ = try object.optional("description")?.string()
+        var configuration = Scenario.Configuration()
+        if let reader = object.optional("configuration") {
+            configuration = try readConfiguration(reader)
+        }
+        let stepsReader = try object.required("steps")
+        let stepReaders = try stepsReader.array()
+        guard !stepReaders.isEmpty else { throw stepsReader.error("a scenario needs at least one step") }
+        var steps: [ScenarioStep] = []
+        var config = configuration
+        for (index, reader) in stepReaders.enumerated() {
+            steps += try readStep(reader, number: index + 1, configuration: &config, catalog: catalog)
+        }
+        let name = try object.optional("name")?.nonEmptyString() ?? baseName(file)
+        return Scenario(name: name, file: file, configuration: configuration, steps: steps)
+    }
+
+    private static func readConfiguration(_ reader: JSONReader) throws(JSONShapeError) -> Scenario.Configuration {
+        let object = try reader.object(keys: configurationKeys)
+        var configuration = Scenario.Configuration()
+        if let value = object.optional("customerId") { configuration.customerId = try value.string() }
+        if let value = object.optional("checkoutPublicKey") { configuration.checkoutPublicKey = try value.string() }
+        if let value = object.optional("environment") { configuration.environment = try value.string() }
+        if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
+        if let value = object.optional("country") { configuration.country = try country(value) }
+        if let value = object.optional("paymentMethod") { configuration.paymentMethod = try value.nonEmptyString() }
+        if let value = object.optional("seed") { configuration.seed = UInt64(try value.int(in: 0...Int.max)) }
+        if let value = object.optional("now") {
+            configuration.now = try value.int(in: 0...PaymentLinksSimulator.latestDate)
+        }
+        if let value = object.optional("faultRate") { configuration.faultRate = try value.double(in: 0...1) }
+        return configuration
+    }
+
+    /// Reads one entry of `steps`: one step, or one per attempt.
+    private static func readStep(
+        _ reader: JSONReader, number: Int, configuration: inout Scenario.Configuration, catalog: Catalog
+    ) throws(JSONShapeError) -> [ScenarioStep] {
+        let kind = try stepKind(reader)
+        guard let keys = stepKeys[kind], let attemptKeys = attemptKeys[kind] else {
+            throw reader.error("unknown step \"\(kind)\"")
+        }
+        let object = try reader.object(keys: ["step", "expect", "attempts"] + keys)
+        var step = ScenarioStep(number: number, attempt: nil, action: .pricePoints, kind: kind)
+        if let value = object.optional("country") {
+            step.country = try country(value)
+        }
+        switch kind {
+        case "initialize":
+            if let value = object.optional("customerId") { configuration.customerId = try value.string() }
+            if let value = object.optional("checkoutPublicKey") { configuration.checkoutPublicKey = try value.string() }
+            if let value = object.optional("environment") { configuration.environment = try value.string() }
+            if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
+            step.action = .initialize(
+                ACConfigModel(
+                    checkoutPublicKey: configuration.checkoutPublicKey, environment: configuration.environment,
+                    redirectUrl: configuration.redirectUrl),
+                customerId: configuration.customerId)
+        case "price-points":
+            step.action = .pricePoints
+        default:
+            let skuReader = try object.required("sku")
+            let sku = try skuReader.nonEmptyString()
+            guard catalog.offer(sku: sku) != nil else {
+                let hint =
+                    Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean \"\($0)\"?" }
+                    ?? ""
+                throw skuReader.error("unknown SKU \"\(sku)\"\(hint)")
+            }
+            step.action = .checkout(
+                ScenarioStep.Checkout(
+                    sku: sku, player: .closeCheckout(),
+                    orderCustomerId: try object.optional("orderCustomerId")?.nonEmptyString(),
+                    sessionEnvironment: try object.optional("sessionEnvironment")?.nonEmptyString()))
+        }
+        try applyEnding(object, to: &step, configuration: configuration, catalog: catalog)
+        guard let attemptsReader = object.optional("attempts") else { return [step] }
+        let attempts = try attemptsReader.array()
+        guard !attempts.isEmpty else { throw attemptsReader.error("list at least one attempt, or leave attempts out") }
+        if object.optional("expect") != nil {
+            throw attemptsReader.error("give expectations per attempt, not beside attempts")
+        }
+        var expanded: [ScenarioStep] = []
+        for (index, attemptReader) in attempts.enumerated() {
+            let attemptObject = try attemptReader.object(keys: attemptKeys)
+            var attempt = step
+            attempt.attempt = index + 1
+            attempt.country = index == 0 ? step.country : nil
+            try applyEnding(attemptObject, to: &attempt, configuration: configuration, catalog: catalog)
+            expanded.append(attempt)
+        }
+        return expanded
+    }
+
+    /// Applies the keys that decide how a step ends: the player's choices, an error, a
+    /// duplicate delivery and the expectation. An attempt's keys override its step's.
+    private static func applyEnding(
+        _ object: JSONObjectReader, to step: inout ScenarioStep, configuration: Scenario.Configuration,
+        catalog: Catalog
+    ) throws(JSONShapeError) {
+        let failureStep = step.failureStep
+        if let reader = object.optional("error") {
+            step.error = try statusCode(reader, at: failureStep, catalog: catalog)
+        }
+        if let reader = object.optional("delivery") {
+            let text = try reader.string()
+            guard text == "once" || text == "twice" else {
+                throw reader.error("expected \"once\" or \"twice\", got \"\(text)\"")
+            }
+            step.deliverTwice = text == "twice"
+        }
+        if case .checkout(var checkout) = step.action {
+            checkout.player = try playerAction(
+                object, kind: step.kind, current: checkout.player, paymentMethod: configuration.paymentMethod)
+            step.action = .checkout(checkout)
+        }
+        if let reader = object.optional("expect") {
+            step.expectation = try expectation(reader, failureStep: failureStep, catalog: catalog)
+        }
+    }
+
+    private static func playerAction(
+        _ object: JSONObjectReader, kind: String, current: PlayerAction, paymentMethod: String
+    ) throws(JSONShapeError) -> PlayerAction {
+        if kind == "purchase" {
+            var method = paymentMethod
+            var outcome = ChargeOutcome.succeeded
+            if case .pay(let currentMethod, let currentOutcome) = current {
+                (method, outcome) = (currentMethod, currentOutcome)
+            }
+            if let reader = object.optional("paymentMethod") { method = try reader.nonEmptyString() }
+            if let reader = object.optional("outcome") { outcome = try choice(reader, ChargeOutcome.self) }
+            return .pay(paymentMethodName: method, outcome: outcome)
+        }
+        var action = current
+        let choices = [object.optional("via"), object.optional("beforeOrder"), object.optional("leaveOpen")]
+        if choices.compactMap({ $0 }).count > 1, let second = choices.compactMap({ $0 }).last {
+            throw second.error("give only one of via, beforeOrder and leaveOpen: the player ends the checkout once")
+        }
+        if let reader = object.optional("via") { action = .closeCheckout(via: try choice(reader, CloseMethod.self)) }
+        if let reader = object.optional("beforeOrder"), try reader.bool() { action = .closeBeforeOrder }
+        if let reader = object.optional("leaveOpen"), try reader.bool() { action = .leaveOpen }
+        return action
+    }
+
+    private static func expectation(_ reader: JSONReader, failureStep: Step, catalog: Catalog)
+        throws(JSONShapeError) -> StepExpectation
+    {
+        let object = try reader.object(keys: ["callback", "code", "error", "order", "pricePoints", "deliveries"])
+        var expectation = StepExpectation(callback: nil, code: nil, arguments: [], deliveries: nil)
+        let allowed: [CallbackName] =
+            switch failureStep {
+            case .initialize: [.onInitialized, .onInitializeFailed]
+            case .pricePoints: [.onPricePointsSuccess, .onPricePointsFailed]
+            case .purchase: [.onPurchaseSuccess, .onPurchaseFailed]
+            }
+        if let callbackReader = object.optional("callback") {
+            let text = try callbackReader.string()
+            let names = allowed.map(\.rawValue)
+            guard let callback = CallbackName(rawValue: text), allowed.contains(callback) else {
+                let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                throw callbackReader.error(
+                    "\"\(text)\" is not a result of this step (\(names.joined(separator: " or ")))\(hint)")
+            }
+            expectation.callback = callback
+        }
+        if let codeReader = object.optional("code") {
+            // Any known code may be expected: a request before initialize fails with 2000
+            // on whichever callback it has.
+            expectation.code = try statusCode(codeReader, at: nil, catalog: catalog)
+        }
+        for name in ["error", "order", "pricePoints"] {
+            guard case .object(let members) = reader.value.kind,
+                let member = members.first(where: { $0.key == name })
+            else { continue }
+            if case .null = member.value.kind, name != "order" {
+                throw try object.required(name).error("expect a value here, or leave \"\(name)\" out")
+            }
+            expectation.arguments.append((name, member.value))
+        }
+        if let deliveriesReader = object.optional("deliveries") {
+            expectation.deliveries = try deliveriesReader.int(in: 1...2)
+        }
+        guard expectation.checkCount > 0 else {
+            throw reader.error(
+                "an expectation needs at least one of callback, code, error, order, pricePoints, deliveries")
+        }
+        return expectation
+    }
+
+    // MARK: Values
+
+    private static func stepKind(_ reader: JSONReader) throws(JSONShapeError) -> String {
+        guard case .object(let members) = reader.value.kind else {
+            throw reader.error("expected an object, got \(reader.value.typeDescription)")
+        }
+        guard let member = members.first(where: { $0.key == "step" }) else {
+            throw reader.error(
+                "missing required key \"step\" (one of \(stepKeys.keys.sorted().joined(separator: ", ")))")
+        }
+        guard case .string(let kind) = member.value.kind else {
+            throw JSONShapeError(
+                offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
+                reason: "expected a string, got \(member.value.typeDescription)")
+        }
+        guard stepKeys[kind] != nil else {
+            let hint =
+                Suggestion.closest(to: kind, among: stepKeys.keys.sorted()).map { "; did you mean \"\($0)\"?" }
+                ?? " (steps: \(stepKeys.keys.sorted().joined(separator: ", ")))"
+            throw JSONShapeError(
+                offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
+                reason: "unknown step \"\(kind)\"\(hint)")
+        }
+        return kind
+    }
+
+    /// A status code given as a number or a name, which must arrive at `step` when one is given.
+    private static func statusCode(_ reader: JSONReader, at step: Step?, catalog: Catalog) throws(JSONShapeError)
+        -> Int
+    {
+        let text: String
+        switch reader.value.kind {
+        case .number: text = String(try reader.int(in: 1...99_999))
+        case .string(let name): text = name
+        default: throw reader.error("expected a status code or its name, got \(reader.value.typeDescription)")
+        }
+        guard let code = catalog.statusCode(matching: text) else {
+            throw reader.error(catalog.unknownStatusCodeMessage(text))
+        }
+        if let step, !code.steps.contains(step) {
+            throw reader.error(
+                "\(code.code) (\(code.name)) arrives at \(code.steps.map(\.rawValue).joined(separator: " or ")), "
+                    + "not at this \(step.rawValue) step")
+        }
+        return code.code
+    }
+
+    private static func country(_ reader: JSONReader) throws(JSONShapeError) -> String {
+        let text = try reader.string()
+        let code = text.uppercased()
+        guard CountryCodes.all.contains(code) else {
+            let meant = CountryCodes.commonMistakes[code].map { "; did you mean \"\($0)\"?" } ?? ""
+            throw reader.error("\"\(text)\" is not an ISO 3166-1 alpha-2 country code\(meant)")
+        }
+        return code
+    }
+
+    private static func choice<Value: RawRepresentable & CaseIterable>(_ reader: JSONReader, _: Value.Type)
+        throws(JSONShapeError) -> Value where Value.RawValue == String
+    {
+        let text = try reader.string()
+        if let value = Value(rawValue: text) { return value }
+        let names = Value.allCases.map(\.rawValue)
+        let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+        throw reader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"\(hint)")
+    }
+
+    private static func baseName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+}

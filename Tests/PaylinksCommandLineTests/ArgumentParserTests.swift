@@ -1,0 +1,197 @@
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// Tier 1: argv in, invocation or error out.
+@Suite("Argument parser")
+@MainActor
+struct ArgumentParserTests {
+    private func parse(_ words: String...) throws -> Invocation {
+        try ArgumentParser.parse(["paylinks"] + words)
+    }
+
+    private func options(_ words: String...) throws -> RunOptions {
+        guard case .run(_, let options) = try ArgumentParser.parse(["paylinks"] + words) else {
+            Issue.record("expected a run")
+            return RunOptions()
+        }
+        return options
+    }
+
+    private func usageMessage(_ words: String...) -> String? {
+        do {
+            _ = try ArgumentParser.parse(["paylinks"] + words)
+            return nil
+        } catch {
+            guard case .usage(let message, _) = error else { return nil }
+            return message
+        }
+    }
+
+    @Test("defaults follow the SDK's documented example")
+    func defaults() throws {
+        let parsed = try options("purchase", "--sku", "starter_pack_001")
+        #expect(parsed.sku == "starter_pack_001")
+        #expect(parsed.customerId == "cust_98765")
+        #expect(parsed.country == "US")
+        #expect(parsed.environment == "sandbox")
+        #expect(parsed.paymentMethod == "Visa")
+        #expect(parsed.format == .text)
+        #expect(parsed.seed == nil)
+        #expect(parsed.now == nil)
+    }
+
+    @Test("each subcommand parses", arguments: Command.allCases)
+    func subcommands(command: Command) throws {
+        let words =
+            switch command {
+            case .purchase, .cancel: [command.rawValue, "--sku", "x"]
+            case .run: [command.rawValue, "a.json"]
+            case .completions: [command.rawValue, "bash"]
+            default: [command.rawValue]
+            }
+        guard case .run(let parsed, _) = try ArgumentParser.parse(["paylinks"] + words) else {
+            Issue.record("expected a run")
+            return
+        }
+        #expect(parsed == command)
+    }
+
+    @Test("--sku takes a value in both spellings")
+    func sku() throws {
+        #expect(try options("cancel", "--sku", "a").sku == "a")
+        #expect(try options("cancel", "--sku=b").sku == "b")
+        #expect(usageMessage("purchase")?.contains("needs --sku") == true)
+        #expect(usageMessage("purchase", "--sku")?.contains("--sku needs a value") == true)
+        #expect(usageMessage("purchase", "--sku", "")?.contains("not empty") == true)
+        #expect(usageMessage("init", "--sku", "a")?.contains("belongs to purchase and cancel") == true)
+    }
+
+    @Test("--customer-id may be empty, so the SDK can report 2003")
+    func customerId() throws {
+        #expect(try options("init", "--customer-id", "p1").customerId == "p1")
+        #expect(try options("init", "--customer-id=").customerId == "")
+    }
+
+    @Test("--country is normalized to upper case and checked against ISO 3166-1")
+    func country() throws {
+        #expect(try options("price-points", "--country", "jp").country == "JP")
+        #expect(usageMessage("price-points", "--country", "UK")?.contains("did you mean GB?") == true)
+        #expect(usageMessage("price-points", "--country", "XX")?.contains("not an ISO 3166-1 alpha-2") == true)
+        #expect(usageMessage("price-points", "--country", "USA") != nil)
+    }
+
+    @Test("--environment is passed through for the SDK to judge")
+    func environment() throws {
+        #expect(try options("init", "--environment", "production").environment == "production")
+        #expect(try options("init", "--environment", "staging").environment == "staging")
+    }
+
+    @Test("--checkout-public-key is passed through, empty included")
+    func checkoutPublicKey() throws {
+        #expect(try options("init", "--checkout-public-key", "pk_live_1").checkoutPublicKey == "pk_live_1")
+        #expect(try options("init", "--checkout-public-key=").checkoutPublicKey == "")
+    }
+
+    @Test("--payment-method names the order's payment method")
+    func paymentMethod() throws {
+        #expect(try options("purchase", "--sku", "a", "--payment-method", "PayPal").paymentMethod == "PayPal")
+        #expect(
+            usageMessage("price-points", "--payment-method", "PayPal")?.contains("not an option of price-points")
+                == true)
+    }
+
+    @Test("--fixtures names a directory")
+    func fixtures() throws {
+        #expect(try options("init", "--fixtures", "/tmp/f").fixtures == "/tmp/f")
+        #expect(usageMessage("init", "--fixtures", "") != nil)
+    }
+
+    @Test("--seed takes a 64-bit unsigned number")
+    func seed() throws {
+        #expect(try options("init", "--seed", "0").seed == 0)
+        #expect(try options("init", "--seed", "18446744073709551615").seed == UInt64.max)
+        #expect(usageMessage("init", "--seed", "18446744073709551616")?.contains("whole number from 0") == true)
+        #expect(usageMessage("init", "--seed", "-1") != nil)
+        #expect(usageMessage("init", "--seed", "0x10") != nil)
+    }
+
+    @Test("--now takes Unix seconds up to the year 9999")
+    func now() throws {
+        #expect(try options("init", "--now", "1718182312").now == 1_718_182_312)
+        #expect(usageMessage("init", "--now", "253402300800") != nil)
+        #expect(usageMessage("init", "--now", "-5") != nil)
+        #expect(usageMessage("init", "--now", "soon") != nil)
+    }
+
+    @Test("--format and --json choose the output format")
+    func format() throws {
+        #expect(try options("init", "--format", "json").format == .json)
+        #expect(try options("init", "--format=text").format == .text)
+        #expect(try options("init", "--json").format == .json)
+        #expect(usageMessage("init", "--format", "jsno")?.contains("did you mean 'json'?") == true)
+        #expect(usageMessage("init", "--json=yes")?.contains("takes no value") == true)
+        #expect(usageMessage("init", "--json", "--format", "text")?.contains("both given") == true)
+    }
+
+    @Test("-h and --help show help, at the top and on each subcommand")
+    func help() throws {
+        #expect(try parse("--help") == .help(nil))
+        #expect(try parse("-h") == .help(nil))
+        #expect(try parse("help") == .help(nil))
+        #expect(try parse("help", "cancel") == .help(.cancel))
+        #expect(try parse("purchase", "--help") == .help(.purchase))
+        #expect(try parse("purchase", "--bogus", "-h") == .help(.purchase))
+    }
+
+    @Test("--version shows the version")
+    func version() throws {
+        #expect(try parse("--version") == .version)
+    }
+
+    @Test("unknown commands and options are named with the closest spelling")
+    func unknownWords() {
+        #expect(usageMessage() != nil)
+        #expect(usageMessage("purchse")?.contains("did you mean 'purchase'?") == true)
+        #expect(usageMessage("purchase", "--skus", "a")?.contains("did you mean '--sku'?") == true)
+        #expect(usageMessage("--sku", "a")?.contains("must follow a command") == true)
+        #expect(usageMessage("purchase", "starter_pack_001")?.contains("'--sku starter_pack_001'") == true)
+    }
+
+    @Test("run takes files, also after --, and errors takes one code")
+    func operands() throws {
+        #expect(try options("run", "a.json", "b.json").operands == ["a.json", "b.json"])
+        #expect(try options("run", "--", "-odd.json").operands == ["-odd.json"])
+        #expect(try options("errors", "3002").operands == ["3002"])
+        #expect(usageMessage("errors", "3002", "3003")?.contains("takes one CODE|NAME") == true)
+        #expect(usageMessage("run")?.contains("run needs FILE") == true)
+    }
+
+    @Test("--fault-rate takes a probability from 0 to 1")
+    func faultRate() throws {
+        #expect(try options("run", "a.json", "--fault-rate", "0.25").faultRate == 0.25)
+        #expect(try options("run", "a.json", "--fault-rate", "1").faultRate == 1)
+        for bad in ["1.5", "-0.1", "nan", "inf", "1e-3", ".5", "0."] {
+            #expect(usageMessage("run", "a.json", "--fault-rate", bad) != nil, "\(bad)")
+        }
+        #expect(usageMessage("purchase", "--sku", "a", "--fault-rate", "0.5")?.contains("belongs to run") == true)
+    }
+
+    @Test("an option given twice is an error")
+    func repeated() {
+        #expect(usageMessage("purchase", "--sku", "a", "--sku", "b")?.contains("given twice") == true)
+    }
+
+    @Test("-- ends the options and nothing may follow it")
+    func doubleDash() throws {
+        #expect(try options("init", "--").format == .text)
+        #expect(usageMessage("init", "--", "x")?.contains("takes no arguments") == true)
+    }
+
+    @Test("values with control characters are refused")
+    func controlCharacters() {
+        #expect(usageMessage("init", "--customer-id", "a\nb")?.contains("U+000A") == true)
+    }
+}

@@ -1,0 +1,374 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// One input a user can get wrong, and what paylinks must answer.
+struct BadInput: CustomTestStringConvertible, Sendable {
+    /// How the binary is started.
+    enum Launch: Sendable {
+        /// Directly, as root (the test's own user).
+        case direct
+        /// As the unprivileged user `nobody`, for permission errors.
+        case unprivileged
+        /// Through `sh -c`, for arguments Foundation cannot pass (invalid UTF-8); the
+        /// arguments are one shell command line after the binary's path.
+        case shell
+    }
+
+    var name: String
+    var arguments: [String]
+    var environment: [String: String] = [:]
+    /// Files made in a fresh directory, named by path relative to it; `$DIR` in the
+    /// arguments and the environment stands for the directory.
+    var files: [String: [UInt8]] = [:]
+    var launch = Launch.direct
+    var exitCode: ExitCode
+    /// What the one `error:` line must say.
+    var message: String
+
+    var testDescription: String { name }
+
+    init(
+        _ name: String, _ arguments: [String], _ exitCode: ExitCode, _ message: String,
+        environment: [String: String] = [:], files: [String: [UInt8]] = [:], launch: Launch = .direct
+    ) {
+        self.name = name
+        self.arguments = arguments
+        self.exitCode = exitCode
+        self.message = message
+        self.environment = environment
+        self.files = files
+        self.launch = launch
+    }
+}
+
+/// Text as file contents.
+private func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+
+private let validItem = #"{"name": "I", "sku": "i", "quantity": "1"}"#
+private func offers(_ body: String) -> [UInt8] { text(#"{"offers": [\#(body)]}"#) }
+private func offer(sku: String = "a", price: String = "0.99", items: String = validItem, extra: String = "") -> String {
+    #"{"sku": "\#(sku)", "name": "A", "basePriceInUSD": "\#(price)", "items": [\#(items)]\#(extra)}"#
+}
+private func localization(
+    country: String = "US", currency: String = "USD", multiplier: String = "100", price: String = "\"99\""
+)
+    -> String
+{
+    """
+    {"country": "\(country)", "currencyCode": "\(currency)", "currencySymbol": "$", "fractionalSeparator": ".",
+     "milSeparator": ",", "symbolPosition": "Left", "spacing": false, "multiplier": \(multiplier),
+     "localizedPrices": {"0.99": \(price)}}
+    """
+}
+private func prices(_ localizations: String) -> [UInt8] {
+    text(#"{"tiers": ["0.99"], "localizations": [\#(localizations)]}"#)
+}
+private let requiredCodes = [2000, 2001, 2002, 2003, 3002].map {
+    #"{"code": \#($0), "name": "C\#($0)", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]}"#
+}
+private func scenario(_ steps: String) -> [UInt8] { text(#"{"steps": [\#(steps)]}"#) }
+private let deeplyNested = text(String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000))
+private let oversized = text(#"{"offers": [], "x": ""# + String(repeating: "x", count: 1_100_000) + "\"}")
+
+extension BadInput {
+    static let usage: [BadInput] = [
+        BadInput("misspelled command", ["purchse"], .usage, "unknown command 'purchse'; did you mean 'purchase'?"),
+        BadInput("unknown command", ["refund"], .usage, "unknown command 'refund'"),
+        BadInput("command in capitals", ["PURCHASE"], .usage, "did you mean 'purchase'?"),
+        BadInput("no command", [], .usage, "no command given"),
+        BadInput("option before the command", ["--sku", "x"], .usage, "must follow a command"),
+        BadInput("misspelled option", ["purchase", "--skus", "a"], .usage, "did you mean '--sku'?"),
+        BadInput("single-dash option", ["purchase", "-s", "a"], .usage, "options start with '--'"),
+        BadInput("missing value at the end", ["purchase", "--sku"], .usage, "--sku needs a value"),
+        BadInput("missing value before an option", ["purchase", "--sku", "--json"], .usage, "--sku needs a value"),
+        BadInput("missing required option", ["cancel"], .usage, "cancel needs --sku"),
+        BadInput("empty SKU", ["purchase", "--sku", ""], .usage, "--sku needs a value that is not empty"),
+        BadInput("empty payment method", ["purchase", "--sku", "a", "--payment-method="], .usage, "not empty"),
+        BadInput("repeated option", ["purchase", "--sku", "a", "--sku", "b"], .usage, "--sku is given twice"),
+        BadInput("--json with --format", ["init", "--json", "--format", "json"], .usage, "are both given"),
+        BadInput("newline in a value", ["init", "--customer-id", "a\nb"], .usage, "control character U+000A"),
+        BadInput("bell in a value", ["init", "--environment", "sand\u{7}box"], .usage, "control character U+0007"),
+        BadInput("escape in a value", ["purchase", "--sku", "\u{1B}[31m"], .usage, "control character U+001B"),
+        BadInput(
+            "invalid UTF-8 in a value", ["init --customer-id \"$(printf 'a\\377b')\""], .usage, "not valid UTF-8",
+            launch: .shell),
+        BadInput("seed overflow", ["init", "--seed", "18446744073709551616"], .usage, "--seed takes a whole number"),
+        BadInput("negative seed", ["init", "--seed", "-1"], .usage, "--seed takes a whole number"),
+        BadInput("seed in hex", ["init", "--seed", "0x1F"], .usage, "--seed takes a whole number"),
+        BadInput("now overflow", ["init", "--now", "99999999999999999999"], .usage, "--now takes a whole number"),
+        BadInput("negative now", ["init", "--now=-5"], .usage, "--now takes a whole number"),
+        BadInput("now past 9999", ["init", "--now", "253402300800"], .usage, "--now takes a whole number"),
+        BadInput("count overflow", ["purchase", "--sku", "a", "--count", "99999999999999999999"], .usage, "--count"),
+        BadInput("negative count", ["purchase", "--sku", "a", "--count", "-3"], .usage, "--count takes"),
+        BadInput(
+            "zero count", ["purchase", "--sku", "a", "--count", "0"], .usage, "--count takes a whole number from 1"),
+        BadInput("index out of range", ["purchase", "--sku", "a", "--index", "9000000000"], .usage, "--index takes"),
+        BadInput("argument after --", ["init", "--", "extra"], .usage, "takes no arguments, but 'extra' follows '--'"),
+        BadInput("option after --", ["purchase", "--sku", "a", "--", "--json"], .usage, "'--json' follows '--'"),
+        BadInput(
+            "stray argument", ["purchase", "starter_pack_001"], .usage, "give the offer as '--sku starter_pack_001'"),
+        BadInput("option of another command", ["init", "--sku", "x"], .usage, "belongs to purchase and cancel"),
+        BadInput(
+            "purchase option on cancel", ["cancel", "--sku", "a", "--outcome", "declined"], .usage,
+            "belongs to purchase"),
+        BadInput(
+            "cancel option on purchase", ["purchase", "--sku", "a", "--via", "browser"], .usage, "belongs to cancel"),
+        BadInput("flow option on offers", ["offers", "--customer-id", "x"], .usage, "not an option of offers"),
+        BadInput(
+            "--error with --outcome", ["purchase", "--sku", "a", "--error", "3003", "--outcome", "declined"], .usage,
+            "give either --error or --outcome"),
+        BadInput(
+            "--before-order with --via", ["cancel", "--sku", "a", "--before-order", "--via", "browser"], .usage,
+            "give either --before-order or --via"),
+        BadInput("--fail-at alone", ["init", "--fail-at", "init"], .usage, "give --error CODE too"),
+        BadInput("code of another step", ["init", "--error", "3002"], .usage, "which init does not reach"),
+        BadInput("unknown code", ["init", "--error", "9999"], .usage, "unknown status code 9999; the nearest are"),
+        BadInput(
+            "misspelled code name", ["init", "--error", "BOOT_TOKEN_EROR"], .usage, "did you mean BOOT_TOKEN_ERROR?"),
+        BadInput(
+            "--fail-at a step not reached", ["init", "--error", "1000", "--fail-at", "purchase"], .usage,
+            "init does not reach that step"),
+        BadInput("unknown step", ["init", "--error", "1000", "--fail-at", "checkout"], .usage, "--fail-at takes init"),
+        BadInput(
+            "misspelled SKU", ["purchase", "--sku", "starter_pak_001"], .usage, "did you mean 'starter_pack_001'?"),
+        BadInput("UK for GB", ["price-points", "--country", "UK"], .usage, "did you mean GB?"),
+        BadInput("unassigned country", ["price-points", "--country", "ZZ"], .usage, "not an ISO 3166-1 alpha-2"),
+        BadInput("three-letter country", ["price-points", "--country", "USA"], .usage, "not an ISO 3166-1 alpha-2"),
+        BadInput("unknown format", ["init", "--format", "yaml"], .usage, "--format takes text, json"),
+        BadInput("value on a flag", ["init", "--json=yes"], .usage, "--json takes no value"),
+        BadInput(
+            "unknown outcome", ["purchase", "--sku", "a", "--outcome", "declind"], .usage, "did you mean 'declined'?"),
+        BadInput("help for an unknown command", ["help", "refund"], .usage, "unknown command 'refund'"),
+        BadInput("help for two commands", ["help", "purchase", "cancel"], .usage, "'help' takes one command"),
+        BadInput("errors with two codes", ["errors", "3002", "3003"], .usage, "takes one CODE|NAME, but got 2"),
+        BadInput("errors for an unknown code", ["errors", "7"], .usage, "unknown status code 7"),
+        BadInput("run without files", ["run"], .usage, "run needs FILE"),
+        BadInput("fault rate above 1", ["run", "a.json", "--fault-rate", "2"], .usage, "probability from 0 to 1"),
+    ]
+
+    static let fixtures: [BadInput] = [
+        BadInput(
+            "fixture with invalid JSON", ["init", "--fixtures", "$DIR"], .dataError, "offers.json:1:13: unexpected",
+            files: ["offers.json": text(#"{"offers": [,]}"#)]),
+        BadInput(
+            "empty fixture file", ["init", "--fixtures", "$DIR"], .dataError, "the file is empty",
+            files: ["offers.json": []]),
+        BadInput(
+            "fixture of the wrong type", ["init", "--fixtures", "$DIR"], .dataError,
+            "offers: expected an array, got a string",
+            files: ["offers.json": text(#"{"offers": "none"}"#)]),
+        BadInput(
+            "fixture with a missing field", ["init", "--fixtures", "$DIR"], .dataError, #"missing required key "sku""#,
+            files: ["offers.json": offers(#"{"name": "A", "basePriceInUSD": "0.99", "items": [\#(validItem)]}"#)]),
+        BadInput(
+            "fixture with an unknown field", ["init", "--fixtures", "$DIR"], .dataError, #"unknown key "colour""#,
+            files: ["offers.json": offers(offer(extra: #", "colour": "red""#))]),
+        BadInput(
+            "fixture with a misspelled field", ["init", "--fixtures", "$DIR"], .dataError, #"did you mean "items"?"#,
+            files: ["offers.json": offers(#"{"sku": "a", "name": "A", "basePriceInUSD": "0.99", "itmes": []}"#)]),
+        BadInput(
+            "duplicate SKUs", ["init", "--fixtures", "$DIR"], .dataError, #"duplicate SKU "a""#,
+            files: ["offers.json": offers(offer() + ", " + offer())]),
+        BadInput(
+            "duplicate status codes", ["init", "--fixtures", "$DIR"], .dataError, "duplicate code 2000",
+            files: [
+                "status-codes.json": text(
+                    #"{"statusCodes": [\#((requiredCodes + [requiredCodes[0]]).joined(separator: ","))]}"#)
+            ]),
+        BadInput(
+            "a required status code missing", ["init", "--fixtures", "$DIR"], .dataError, "is missing code 3002",
+            files: [
+                "status-codes.json": text(#"{"statusCodes": [\#(requiredCodes.dropLast().joined(separator: ","))]}"#)
+            ]),
+        BadInput(
+            "negative price", ["init", "--fixtures", "$DIR"], .dataError, "positive whole number",
+            files: ["price-points.json": prices(localization(price: "\"-99\"")), "offers.json": offers(offer())]),
+        BadInput(
+            "overflowing price", ["init", "--fixtures", "$DIR"], .dataError, "positive whole number",
+            files: [
+                "price-points.json": prices(localization(price: "\"99999999999999999999999\"")),
+                "offers.json": offers(offer()),
+            ]),
+        BadInput(
+            "price as a number", ["init", "--fixtures", "$DIR"], .dataError, "expected a string, got a number",
+            files: ["price-points.json": prices(localization(price: "99")), "offers.json": offers(offer())]),
+        BadInput(
+            "overflowing multiplier", ["init", "--fixtures", "$DIR"], .dataError, "is too large",
+            files: [
+                "price-points.json": prices(localization(multiplier: "100000000000000000000000")),
+                "offers.json": offers(offer()),
+            ]),
+        BadInput(
+            "multiplier not a power of ten", ["init", "--fixtures", "$DIR"], .dataError, "must be a power of ten",
+            files: ["price-points.json": prices(localization(multiplier: "50")), "offers.json": offers(offer())]),
+        BadInput(
+            "offer price not a tier", ["init", "--fixtures", "$DIR"], .dataError, #""3.33" is not a price tier"#,
+            files: ["offers.json": offers(offer(price: "3.33"))]),
+        BadInput(
+            "built-in offers without their tier", ["init", "--fixtures", "$DIR"], .dataError,
+            #"has no tier "4.99", which the built-in offer starter_pack_001 uses"#,
+            files: ["price-points.json": prices(localization())]),
+        BadInput(
+            "invalid currency", ["init", "--fixtures", "$DIR"], .dataError, #""EURO" is not an ISO 4217 currency code"#,
+            files: ["price-points.json": prices(localization(currency: "EURO")), "offers.json": offers(offer())]),
+        BadInput(
+            "invalid country", ["init", "--fixtures", "$DIR"], .dataError, #""XX" is not an ISO 3166-1 alpha-2"#,
+            files: ["price-points.json": prices(localization(country: "XX")), "offers.json": offers(offer())]),
+        BadInput(
+            "offer with no items", ["init", "--fixtures", "$DIR"], .dataError, "an offer needs at least one item",
+            files: ["offers.json": offers(offer(items: ""))]),
+        BadInput(
+            "fixture with invalid UTF-8", ["init", "--fixtures", "$DIR"], .dataError, "invalid UTF-8",
+            files: ["offers.json": text(#"{"offers": [{"sku": "a", "name": ""#) + [0xC3, 0x28] + text(#""}]}"#)]),
+        BadInput(
+            "deeply nested fixture", ["init", "--fixtures", "$DIR"], .dataError, "nesting deeper than 64 levels",
+            files: ["offers.json": deeplyNested]),
+        BadInput(
+            "oversized fixture", ["init", "--fixtures", "$DIR"], .dataError, "larger than the 1 MiB limit",
+            files: ["offers.json": oversized]),
+        BadInput(
+            "duplicate key in a fixture", ["init", "--fixtures", "$DIR"], .dataError, #"duplicate key "offers""#,
+            files: ["offers.json": text(#"{"offers": [], "offers": []}"#)]),
+        BadInput(
+            "trailing comma in a fixture", ["init", "--fixtures", "$DIR"], .dataError, "expected an object key",
+            files: ["offers.json": text(#"{"offers": [],}"#)]),
+        BadInput(
+            "misnamed fixture file", ["init", "--fixtures", "$DIR"], .dataError, "did you mean offers.json?",
+            files: ["offer.json": text("{}")]),
+    ]
+
+    static let environment: [BadInput] = [
+        BadInput(
+            "PAYLINKS_FIXTURES pointing at nothing", ["init"], .noInput,
+            "fixture directory '/nonexistent/fixtures' (PAYLINKS_FIXTURES) does not exist",
+            environment: ["PAYLINKS_FIXTURES": "/nonexistent/fixtures"]),
+        BadInput(
+            "PAYLINKS_FIXTURES pointing at a file", ["init"], .noInput, "is a file, not a directory",
+            environment: ["PAYLINKS_FIXTURES": "$DIR/offers.json"], files: ["offers.json": text("{}")]),
+        BadInput(
+            "PAYLINKS_FIXTURES pointing at an empty directory", ["init"], .noInput, "holds none of offers.json",
+            environment: ["PAYLINKS_FIXTURES": "$DIR/empty"], files: ["empty/.keep": []]),
+        BadInput(
+            "PAYLINKS_FIXTURES pointing at an unreadable directory", ["init"], .noInput,
+            "cannot be read: permission denied",
+            environment: ["PAYLINKS_FIXTURES": "$DIR/locked"], files: ["locked/offers.json": text("{}")],
+            launch: .unprivileged),
+        BadInput(
+            "an unreadable fixture file", ["init", "--fixtures", "$DIR/shared"], .noInput, "permission denied",
+            files: ["shared/offers.json": text("{}")], launch: .unprivileged),
+        BadInput("--fixtures pointing at nothing", ["init", "--fixtures", "/nonexistent"], .noInput, "does not exist"),
+    ]
+
+    static let scenarios: [BadInput] = [
+        BadInput(
+            "scenario with invalid JSON", ["run", "$DIR/s.json"], .dataError, "s.json:1:12: unexpected",
+            files: ["s.json": text(#"{"steps": [}"#)]),
+        BadInput("empty scenario", ["run", "$DIR/s.json"], .dataError, "the file is empty", files: ["s.json": []]),
+        BadInput(
+            "unknown step kind", ["run", "$DIR/s.json"], .dataError, #"unknown step "refund""#,
+            files: ["s.json": scenario(#"{"step": "refund"}"#)]),
+        BadInput(
+            "misspelled step kind", ["run", "$DIR/s.json"], .dataError, #"did you mean "purchase"?"#,
+            files: ["s.json": scenario(#"{"step": "purchse"}"#)]),
+        BadInput(
+            "misspelled scenario field", ["run", "$DIR/s.json"], .dataError, #"did you mean "outcome"?"#,
+            files: ["s.json": scenario(#"{"step": "purchase", "sku": "starter_pack_001", "outcom": "declined"}"#)]),
+        BadInput(
+            "scenario field of the wrong type", ["run", "$DIR/s.json"], .dataError, "expected a string, got a number",
+            files: ["s.json": scenario(#"{"step": "purchase", "sku": 7}"#)]),
+        BadInput(
+            "scenario without steps", ["run", "$DIR/s.json"], .dataError, #"missing required key "steps""#,
+            files: ["s.json": text(#"{"name": "x"}"#)]),
+        BadInput(
+            "step without its SKU", ["run", "$DIR/s.json"], .dataError, #"missing required key "sku""#,
+            files: ["s.json": scenario(#"{"step": "cancel"}"#)]),
+        BadInput(
+            "scenario with an unknown SKU", ["run", "$DIR/s.json"], .dataError, #"unknown SKU "nope""#,
+            files: ["s.json": scenario(#"{"step": "purchase", "sku": "nope"}"#)]),
+        BadInput(
+            "scenario code of another step", ["run", "$DIR/s.json"], .dataError, "not at this init step",
+            files: ["s.json": scenario(#"{"step": "initialize", "error": 3002}"#)]),
+        BadInput(
+            "scenario with invalid UTF-8", ["run", "$DIR/s.json"], .dataError, "invalid UTF-8",
+            files: ["s.json": text(#"{"name": ""#) + [0xFF] + text(#"", "steps": []}"#)]),
+        BadInput(
+            "deeply nested scenario", ["run", "$DIR/s.json"], .dataError, "nesting deeper than 64 levels",
+            files: ["s.json": deeplyNested]),
+        BadInput(
+            "oversized scenario", ["run", "$DIR/s.json"], .dataError, "larger than the 1 MiB limit",
+            files: ["s.json": oversized]),
+        BadInput("missing scenario file", ["run", "/nonexistent/s.json"], .noInput, "does not exist"),
+        BadInput(
+            "directory as a scenario", ["run", "$DIR/folder"], .noInput, "is a directory",
+            files: ["folder/a.json": text("{}")]),
+        BadInput(
+            "unreadable scenario", ["run", "$DIR/s.json"], .noInput, "permission denied",
+            files: ["s.json": scenario(#"{"step": "initialize"}"#)], launch: .unprivileged),
+    ]
+
+    static let all = usage + fixtures + environment + scenarios
+}
+
+/// Every input a user can get wrong, against the built binary: one `error:` line on
+/// stderr that names the problem, the documented exit code, and nothing on stdout.
+@Suite("Bad input")
+@MainActor
+struct BadInputTests {
+    @Test("the suite covers at least sixty inputs")
+    func size() {
+        #expect(BadInput.all.count >= 60)
+    }
+
+    @Test("each bad input gets one error line, its exit code and an empty stdout", arguments: BadInput.all)
+    func badInput(_ input: BadInput) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paylinks-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, bytes) in input.files {
+            let url = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        let substitute = { (text: String) in text.replacingOccurrences(of: "$DIR", with: directory.path) }
+        var arguments = input.arguments.map(substitute)
+        let environment = input.environment.mapValues(substitute)
+        let executable = try BinaryTests.builtExecutable().path
+        var launcher: String?
+        switch input.launch {
+        case .direct:
+            break
+        case .shell:
+            launcher = "/bin/sh"
+            arguments = ["-c", "exec '\(executable)' " + arguments.joined(separator: " ")]
+        case .unprivileged:
+            guard getuid() == 0 else { return }  // Only root can drop to nobody; others cannot lock root out.
+            // Lock the files away from `nobody`; the directory itself stays reachable.
+            for name in input.files.keys {
+                let path = directory.appendingPathComponent(name).path
+                chmod(path, 0o600)
+                chmod(
+                    directory.appendingPathComponent(name).deletingLastPathComponent().path,
+                    name.contains("locked/") ? 0o700 : 0o755)
+            }
+            chmod(directory.path, 0o755)
+            // `nobody` may not reach the build folder: run a copy from the open directory.
+            let copy = directory.appendingPathComponent("paylinks-copy")
+            try FileManager.default.copyItem(atPath: executable, toPath: copy.path)
+            chmod(copy.path, 0o755)
+            launcher = "/usr/bin/setpriv"
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", copy.path] + arguments
+        }
+        let outcome = try BinaryTests.run(arguments, environment: environment, launcher: launcher)
+        #expect(outcome.status == input.exitCode.rawValue, "stderr: \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty, "stdout: \(outcome.stdout.prefix(200))")
+        #expect(outcome.stderr.hasPrefix("error: "))
+        #expect(outcome.stderr.hasSuffix("\n") && outcome.stderr.filter { $0 == "\n" }.count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(input.message), "\(outcome.stderr)")
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// The built-in fixtures, and the checks that refuse broken ones.
+@Suite("Fixtures and catalog")
+@MainActor
+struct CatalogTests {
+    @Test("starter_pack_001 is exactly the documented example")
+    func starterPack() throws {
+        let offer = try #require(try builtInCatalog().offer(sku: "starter_pack_001"))
+        #expect(offer.name == "Starter Pack")
+        #expect(offer.items == [.init(name: "Gems", sku: "gem_01", quantity: "100")])
+        #expect(offer.basePriceInUSD == "4.99")
+    }
+
+    @Test("the store has at least six offers, bundles, a cheap one and an expensive one")
+    func offers() throws {
+        let catalog = try builtInCatalog()
+        #expect(catalog.offers.count >= 6)
+        #expect(catalog.offers.contains { $0.items.count >= 3 })
+        #expect(catalog.offers.contains { $0.basePriceInUSD == "0.99" })
+        #expect(catalog.offers.contains { $0.basePriceInUSD == "99.99" })
+        for offer in catalog.offers { #expect(catalog.tiers.contains(offer.basePriceInUSD)) }
+    }
+
+    @Test("every code of the contract's current table is in the catalog, on its callbacks")
+    func statusCodes() throws {
+        let catalog = try builtInCatalog()
+        let table: [Int: String] = [
+            1000: "SERVER_ERROR", 1001: "GENERAL_SERVER_ERROR", 1007: "TOKEN_VALIDATION_ERROR",
+            2000: "BOOT_INITIALIZATION_ERROR", 2001: "BOOT_ENVIRONMENT_ERROR", 2002: "BOOT_TOKEN_ERROR",
+            2003: "BOOT_CUSTOMER_ID_ERROR", 2004: "REDIRECT_URL_CONFIG_ERROR", 3000: "BROWSER_CLOSED",
+            3002: "CHARGE_CANCELED", 3003: "CHARGE_FAILED", 3004: "VALIDATE_ORDER_TIMEOUT", 3005: "PURCHASE_NOT_FOUND",
+            3006: "VALIDATE_ORDER_ENV_FAILED", 3007: "CUSTOMER_VALIDATION_FAILED",
+            4000: "BROWSER_DISABLED_OR_NOT_AVAILABLE", 4002: "BROWSER_COULD_NOT_BE_OPENED",
+        ]
+        #expect(Set(catalog.statusCodes.map(\.code)) == Set(table.keys))
+        for code in catalog.statusCodes {
+            #expect(table[code.code] == code.name)
+            if code.code >= 3000 { #expect(code.callbacks == [.onPurchaseFailed]) }
+            if (2000..<3000).contains(code.code) { #expect(code.callbacks == [.onInitializeFailed]) }
+        }
+        #expect(
+            catalog.statusCode(3002)?.message == "Purchase canceled because the user closed the checkout interface.")
+    }
+
+    @Test("price points are localized for at least eight countries with different conventions")
+    func localizations() throws {
+        let catalog = try builtInCatalog()
+        for country in ["US", "GB", "DE", "FR", "JP", "BR", "IN", "KR"] {
+            #expect(catalog.localizations[country] != nil, "\(country)")
+        }
+        let formatted = { (country: String) in
+            catalog.pricePoints(for: country)?.pricingPoints.first { $0.basePriceInUSD == "99.99" }?.formattedPrice
+        }
+        #expect(formatted("US") == "$99.99")
+        #expect(formatted("DE") == "109,99 €")
+        #expect(formatted("FR") == "109,99 €")
+        #expect(formatted("JP") == "¥15,800")
+        #expect(formatted("BR") == "R$ 549,90")
+        #expect(formatted("KR") == "₩149,000")
+        #expect(formatted("CH") == "CHF 100.00")
+        #expect(catalog.pricePoints(for: "IN")?.pricingPoints.last?.formattedPrice == "₹8,999.00")
+    }
+
+    @Test("a missing country falls back to the US localization")
+    func fallback() throws {
+        let catalog = try builtInCatalog()
+        #expect(catalog.pricePoints(for: "NZ") == catalog.pricePoints(for: "US"))
+    }
+
+    @Test(
+        "broken fixtures are refused with the file, the place and the reason",
+        arguments: [
+            (FixtureFile.offers, "{\"offers\": [}", "1:13", "expected a value"),
+            (.offers, "", "1:1", "empty"),
+            (.offers, "{\"offers\": []}", "1:12", "at least one offer"),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [], \"color\": 1}]}",
+                "1:87", "unknown key \"color\""
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"nmae\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
+                "1:34", "did you mean \"name\"?"
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
+                "1:74", "at least one item"
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"5.00\", \"items\": [{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"1\"}]}]}",
+                "1:57", "not a price tier"
+            ),
+            (
+                .offers, "{\"offers\": [{\"sku\": 5, \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
+                "1:21", "expected a string, got a number"
+            ),
+            (
+                .offers, "{\"offers\": [{\"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}", "1:13",
+                "missing required key \"sku\""
+            ),
+            (
+                .offers,
+                "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"-1\"}]}]}",
+                "1:113", "positive whole number"
+            ),
+            (
+                .statusCodes,
+                "{\"statusCodes\": [{\"code\": 3002, \"name\": \"X\", \"meaning\": \"m\", \"message\": \"m\", \"callbacks\": [\"onPurchaseFail\"]}]}",
+                "1:92", "did you mean \"onPurchaseFailed\"?"
+            ),
+            (.statusCodes, "{\"statusCodes\": []}", "1:17", "missing code 2000"),
+            (.pricePoints, "{\"tiers\": [\"4.99\", \"0.99\"], \"localizations\": []}", "1:20", "ascending"),
+            (
+                .pricePoints,
+                "{\"tiers\": [\"4.99\"], \"localizations\": [{\"country\": \"US\", \"currencyCode\": \"USD\", \"currencySymbol\": \"$\", \"fractionalSeparator\": \".\", \"milSeparator\": \",\", \"symbolPosition\": \"Left\", \"spacing\": false, \"multiplier\": 100, \"localizedPrices\": {}}]}",
+                "1:234", "no price for the tier \"4.99\""
+            ),
+            (
+                .pricePoints,
+                "{\"tiers\": [\"4.99\"], \"localizations\": [{\"country\": \"US\", \"currencyCode\": \"USX\", \"currencySymbol\": \"$\", \"fractionalSeparator\": \".\", \"milSeparator\": \",\", \"symbolPosition\": \"Left\", \"spacing\": false, \"multiplier\": 100, \"localizedPrices\": {\"4.99\": \"499\"}}]}",
+                "1:73", "not an ISO 4217"
+            ),
+        ])
+    func brokenFixtures(file: FixtureFile, text: String, position: String, reason: String) throws {
+        let error = try #require(fixtureError(replacing: file, with: text))
+        #expect(error.file == file.rawValue)
+        #expect(error.position?.description == position, "\(error)")
+        #expect(error.reason.contains(reason), "\(error)")
+    }
+
+    @Test("a status code's order rule and data template are checked")
+    func statusCodeRules() throws {
+        func entry(_ extra: String) -> String {
+            """
+            {"statusCodes": [{"code": 3002, "name": "CHARGE_CANCELED", "meaning": "m", "message": "m",
+              "callbacks": ["onPurchaseFailed"]\(extra)}]}
+            """
+        }
+        let rule = try #require(fixtureError(replacing: .statusCodes, with: entry(#", "orderAtFailure": "partial""#)))
+        #expect(rule.reason.contains("expected one of none, checkout, payment"))
+        let placeholder = try #require(
+            fixtureError(replacing: .statusCodes, with: entry(#", "data": "{\"a\":\"${nope}\"}""#)))
+        #expect(placeholder.reason.contains("unknown placeholder ${nope}"))
+        let invalid = try #require(fixtureError(replacing: .statusCodes, with: entry(#", "data": "{\"a\":""#)))
+        #expect(invalid.reason.contains("not valid JSON"))
+    }
+
+    @Test("data placeholders are filled with JSON-escaped values")
+    func dataEscaping() {
+        let code = StatusCode(
+            code: 3007, name: "X", meaning: "m", message: "m", callbacks: [.onPurchaseFailed],
+            dataTemplate: #"{"id":"${orderCustomerId}"}"#)
+        #expect(code.error(details: ["orderCustomerId": "a\"b\\c"]).data == #"{"id":"a\"b\\c"}"#)
+    }
+
+    @Test("duplicate keys and SKUs are refused")
+    func duplicates() throws {
+        let item = "[{\"name\": \"G\", \"sku\": \"g\", \"quantity\": \"1\"}]"
+        let offer = "{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": \(item)}"
+        #expect(
+            fixtureError(replacing: .offers, with: "{\"offers\": [\(offer), \(offer)]}")?.reason.contains(
+                "duplicate SKU") == true)
+        #expect(
+            fixtureError(replacing: .offers, with: "{\"offers\": [], \"offers\": []}")?.reason.contains("duplicate key")
+                == true)
+        #expect(fixtureError(replacing: .offers, with: "{\"offers\": [\(offer)]}") == nil)
+    }
+
+    // MARK: Fixture directories through the CLI
+
+    private func temporaryDirectory(_ files: [String: String]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return url.path
+    }
+
+    @Test("--fixtures replaces the built-in files it holds and keeps the others")
+    func fixtureDirectory() throws {
+        let offers = """
+            {"offers": [{"sku": "test_offer", "name": "Test Offer", "basePriceInUSD": "0.99",
+              "items": [{"name": "Coins", "sku": "coin_01", "quantity": "7"}]}]}
+            """
+        let directory = try temporaryDirectory(["offers.json": offers])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("purchase", "--sku", "test_offer", "--fixtures", directory, "--json")
+        #expect(result.exitCode == .success)
+        #expect(result.stdout.contains(#""offerName":"Test Offer""#))
+        #expect(runCLI("purchase", "--sku", "starter_pack_001", "--fixtures", directory).exitCode == .usage)
+        let fromEnvironment = runCLI(
+            "purchase", "--sku", "test_offer", "--json", environment: ["PAYLINKS_FIXTURES": directory])
+        #expect(fromEnvironment.stdout == result.stdout)
+    }
+
+    @Test("broken JSON in a fixture directory exits 65 naming the file and the place")
+    func brokenFixtureDirectory() throws {
+        let directory = try temporaryDirectory([
+            "status-codes.json": "{\n  \"statusCodes\": [\n    {\"code\": 1,}\n  ]\n}\n"
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("init", "--fixtures", directory)
+        #expect(result.exitCode == .dataError)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "error: \(directory)/status-codes.json:3:16: unexpected '}'; expected an object key in double quotes\n"
+        )
+    }
+
+    @Test("a misnamed fixture file is refused with the name meant")
+    func misnamedFixture() throws {
+        let directory = try temporaryDirectory(["offer.json": "{}"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("init", "--fixtures", directory)
+        #expect(result.exitCode == .dataError)
+        #expect(result.stderr.contains("did you mean offers.json?"))
+    }
+
+    @Test("a fixture directory that is missing, a file, or empty exits 66")
+    func missingFixtureDirectory() throws {
+        let empty = try temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let missing = runCLI("init", "--fixtures", "/nonexistent/paylinks")
+        #expect(missing.exitCode == .noInput)
+        #expect(missing.stderr.contains("does not exist"))
+        let file = runCLI("init", environment: ["PAYLINKS_FIXTURES": "/etc/hostname"])
+        #expect(file.exitCode == .noInput)
+        #expect(file.stderr.contains("PAYLINKS_FIXTURES"))
+        #expect(runCLI("init", "--fixtures", empty).exitCode == .noInput)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// Help, completions, the manual page, colour and the changelog.
+@Suite("At home in its ecosystem")
+@MainActor
+struct EcosystemTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `--options` a help text lists in its OPTIONS section.
+    static func listedOptions(_ help: String) -> [String] {
+        help.components(separatedBy: "\nOPTIONS\n").last?.components(separatedBy: "\n\n").first?
+            .split(separator: "\n")
+            .compactMap { line in
+                let words = line.split(separator: " ")
+                guard let first = words.first, first.hasPrefix("--") else { return nil }
+                return String(first)
+            } ?? []
+    }
+
+    @Test("help lists exactly the options the parser accepts, each with what it takes", arguments: Command.allCases)
+    func helpCannotDrift(command: Command) throws {
+        let help = runCLI(command.rawValue, "--help").stdout
+        let listed = Self.listedOptions(help)
+        let accepted = OptionSpec.options(for: command).map(\.name)
+        #expect(listed == accepted)
+        #expect(runCLI("help", command.rawValue).stdout == help)
+        for spec in OptionSpec.options(for: command) {
+            let words = [command.rawValue, spec.name] + (spec.placeholder == nil ? [] : ["x"])
+            do {
+                _ = try ArgumentParser.parse(["paylinks"] + words)
+            } catch {
+                guard case .usage(let message, _) = error else { continue }
+                #expect(!message.contains("unknown option") && !message.contains("is not an option"), "\(message)")
+            }
+        }
+        for spec in OptionSpec.all where !spec.commands.contains(command) {
+            #expect(throws: CLIError.self) { try ArgumentParser.parse(["paylinks", command.rawValue, spec.name, "x"]) }
+        }
+    }
+
+    @Test("options with a fixed set of values show them in the help")
+    func acceptedValues() {
+        let help = runCLI("purchase", "--help").stdout
+        for fragment in [
+            "succeeded; declined", "text (or json)", "auto (on a terminal", "init, price-points, purchase",
+        ] {
+            #expect(help.contains(fragment), "\(fragment)")
+        }
+    }
+
+    // MARK: Completions
+
+    @Test("each completion script loads in its shell and completes commands, options and values")
+    func completionsInShells() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            Self.root.appendingPathComponent("Tests/Shell/check-completions.sh").path,
+            try BinaryTests.builtExecutable().path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.components(separatedBy: "\nok ").count >= 18, "\(text)")
+    }
+
+    @Test("completions offer the SKUs and codes of the fixtures in use", arguments: Completions.Shell.allCases)
+    func completionsFollowFixtures(shell: Completions.Shell) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paylinks-comp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let offers =
+            #"{"offers": [{"sku": "custom_bundle_9", "name": "C", "basePriceInUSD": "0.99", "items": [{"name": "I", "sku": "i", "quantity": "1"}]}]}"#
+        try Data(offers.utf8).write(to: directory.appendingPathComponent("offers.json"))
+        let custom = runCLI("completions", shell.rawValue, "--fixtures", directory.path).stdout
+        #expect(custom.contains("custom_bundle_9"))
+        #expect(!custom.contains("dragon_hoard_mega"))
+        let builtIn = runCLI("completions", shell.rawValue).stdout
+        #expect(builtIn.contains("starter_pack_001") && builtIn.contains("CHARGE_FAILED"))
+        for spec in OptionSpec.all { #expect(builtIn.contains(String(spec.name.dropFirst(2))), "\(spec.name)") }
+    }
+
+    @Test("an unknown shell is a usage error")
+    func unknownShell() {
+        let result = runCLI("completions", "bsh")
+        #expect(result.exitCode == .usage)
+        #expect(result.stderr.contains("did you mean 'bash'?"))
+    }
+
+    // MARK: The manual page
+
+    @Test("the manual page documents every command, option and exit code, from the help's tables")
+    func manPage() throws {
+        let page = runCLI("man").stdout
+        #expect(page.hasPrefix(".TH PAYLINKS 1 \"\(Help.releaseDate)\" \"paylinks \(Help.version)\""))
+        for command in Command.allCases {
+            #expect(page.contains(".B paylinks \(ManPage.escape(command.rawValue))"), "\(command)")
+        }
+        for spec in OptionSpec.all {
+            #expect(page.contains("\\fB\(ManPage.escape(spec.name))\\fR"), "\(spec.name)")
+            #expect(page.contains(ManPage.escape(spec.summary)), "\(spec.name)")
+        }
+        for code in ExitCode.allCases { #expect(page.contains(".B \(code.rawValue)\n\(ManPage.escape(code.meaning))")) }
+    }
+
+    @Test("groff renders the manual page without a warning")
+    func manPageRenders() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-\(UUID().uuidString).1")
+        try Data(runCLI("man").stdout.utf8).write(to: page)
+        defer { try? FileManager.default.removeItem(at: page) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        process.arguments = ["-man", "-Tutf8", "-ww", "-z", page.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(warnings == "")
+    }
+
+    // MARK: Colour
+
+    static func colored(_ arguments: [String], terminal: Bool, environment: [String: String] = [:]) -> String {
+        let stdout = CapturedOutput()
+        let context = RunContext(
+            environment: { environment[$0] }, standardOutput: stdout, standardError: CapturedOutput(), clock: { 0 },
+            entropy: { 0 }, standardOutputIsTerminal: terminal)
+        _ = PaylinksCLI.run(["paylinks"] + arguments, context: context)
+        return stdout.text
+    }
+
+    @Test("text is coloured on a terminal, and only there, unless NO_COLOR or TERM=dumb; --color decides")
+    func colour() {
+        let purchase = ["cancel", "--sku", "starter_pack_001"]
+        let escape = "\u{1B}["
+        #expect(Self.colored(purchase, terminal: true).contains("\u{1B}[1;31monPurchaseFailed\u{1B}[0m"))
+        #expect(Self.colored(purchase, terminal: true).contains("\u{1B}[1;32monInitialized"))
+        #expect(!Self.colored(purchase, terminal: false).contains(escape))
+        #expect(!Self.colored(purchase, terminal: true, environment: ["NO_COLOR": "1"]).contains(escape))
+        #expect(Self.colored(purchase, terminal: true, environment: ["NO_COLOR": ""]).contains(escape))
+        #expect(!Self.colored(purchase, terminal: true, environment: ["TERM": "dumb"]).contains(escape))
+        #expect(Self.colored(purchase + ["--color", "always"], terminal: false).contains(escape))
+        #expect(
+            Self.colored(purchase + ["--color", "always"], terminal: false, environment: ["NO_COLOR": "1"]).contains(
+                escape))
+        #expect(!Self.colored(purchase + ["--color", "never"], terminal: true).contains(escape))
+        #expect(Self.colored(["errors", "--color", "always"], terminal: false).hasPrefix("\u{1B}[1mCODE"))
+    }
+
+    @Test("JSON is never coloured")
+    func jsonNeverColoured() {
+        let json = Self.colored(
+            ["purchase", "--sku", "starter_pack_001", "--json", "--color", "always"], terminal: true)
+        #expect(!json.contains("\u{1B}"))
+        #expect(json.hasPrefix(#"{"callback":"onInitialized"}"#))
+    }
+
+    // MARK: Changelog
+
+    @Test("--version matches the newest entry of the changelog")
+    func changelog() throws {
+        let changelog = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        #expect(newest == "## \(Help.version) - \(Help.releaseDate)")
+        #expect(runCLI("--version").stdout == "paylinks \(Help.version)\n")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// One recorded invocation: its arguments, and the exit code it must end with.
+struct GoldenCase: CustomTestStringConvertible, Sendable {
+    let name: String
+    let arguments: [String]
+    let exitCode: ExitCode
+
+    var testDescription: String { name }
+
+    /// The fixed seed and clock every golden run uses, so its bytes never change.
+    static let seeded = ["--seed", "7", "--now", "1718182312"]
+
+    init(_ name: String, _ arguments: [String], _ exitCode: ExitCode = .success, seeded: Bool = true) {
+        self.name = name
+        self.arguments = seeded ? arguments + Self.seeded : arguments
+        self.exitCode = exitCode
+    }
+
+    /// The path of an example scenario.
+    static func scenario(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/scenarios/\(name)").path
+    }
+
+    static let all: [GoldenCase] = [
+        GoldenCase("init", ["init"]),
+        GoldenCase("init-json", ["init", "--json"]),
+        GoldenCase("init-no-customer", ["init", "--customer-id", ""], .initializeFailed),
+        GoldenCase("init-no-customer-json", ["init", "--customer-id=", "--json"], .initializeFailed),
+        GoldenCase("price-points", ["price-points"]),
+        GoldenCase("price-points-json", ["price-points", "--json"]),
+        GoldenCase("price-points-de", ["price-points", "--country", "DE"]),
+        GoldenCase("price-points-jp-json", ["price-points", "--country", "JP", "--format", "json"]),
+        GoldenCase("price-points-error-json", ["price-points", "--error", "1001", "--json"], .pricePointsFailed),
+        GoldenCase("purchase", ["purchase", "--sku", "starter_pack_001"]),
+        GoldenCase("purchase-json", ["purchase", "--sku", "starter_pack_001", "--json"]),
+        GoldenCase("purchase-bundle-fr", ["purchase", "--sku", "builders_bundle", "--country", "FR"]),
+        GoldenCase(
+            "purchase-mega-jp-json",
+            ["purchase", "--sku", "dragon_hoard_mega", "--country", "JP", "--payment-method", "PayPal", "--json"]),
+        GoldenCase("cancel", ["cancel", "--sku", "starter_pack_001"], .purchaseCanceled),
+        GoldenCase("cancel-json", ["cancel", "--sku", "starter_pack_001", "--json"], .purchaseCanceled),
+        GoldenCase(
+            "purchase-declined", ["purchase", "--sku", "starter_pack_001", "--outcome", "declined"], .purchaseFailed),
+        GoldenCase(
+            "purchase-error-1000-json", ["purchase", "--sku", "starter_pack_001", "--error", "1000", "--json"],
+            .purchaseFailed),
+        GoldenCase("errors", ["errors"], seeded: false),
+        GoldenCase("errors-json", ["errors", "--json"], seeded: false),
+        GoldenCase("errors-3002", ["errors", "3002"], seeded: false),
+        GoldenCase("errors-charge-failed-json", ["errors", "charge_failed", "--json"], seeded: false),
+        GoldenCase("offers", ["offers"], seeded: false),
+        GoldenCase("offers-de", ["offers", "--country", "DE"], seeded: false),
+        GoldenCase("offers-jp-json", ["offers", "--country", "jp", "--json"], seeded: false),
+        GoldenCase("run-retries", ["run", scenario("retries.json")]),
+        GoldenCase("run-cancels-json", ["run", scenario("cancels.json"), "--json"]),
+        GoldenCase("help", ["--help"], seeded: false),
+        GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
+    ]
+}
+
+/// Tier 3: the exact output of real invocations, checked in beside the tests.
+///
+/// Re-record after an intended change with `PAYLINKS_RECORD_GOLDEN=1 swift test`, then
+/// review the diff.
+@Suite("Golden output")
+@MainActor
+struct GoldenTests {
+    private static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Golden")
+
+    @Test("output matches the golden file byte for byte", arguments: GoldenCase.all)
+    func golden(testCase: GoldenCase) throws {
+        let result = runCLI(testCase.arguments)
+        #expect(result.exitCode == testCase.exitCode)
+        if testCase.arguments.first == "run" {
+            #expect(result.stderr.hasPrefix("run: ") && result.stderr.contains(" 0 failed"))
+        } else {
+            #expect(result.stderr == "")
+        }
+        let file = Self.directory.appendingPathComponent(testCase.name + ".out")
+        if ProcessInfo.processInfo.environment["PAYLINKS_RECORD_GOLDEN"] == "1" {
+            try Data(result.stdout.utf8).write(to: file)
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(result.stdout == expected, "re-record with PAYLINKS_RECORD_GOLDEN=1 if the change is intended")
+    }
+
+    private static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+
+    @Test(
+        "the README shows real output, as recorded",
+        arguments: [
+            "purchase", "cancel-json", "price-points-de", "init-no-customer-json", "purchase-declined", "errors-3002",
+            "offers-de",
+        ])
+    func readmeOutput(name: String) throws {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let golden = try String(contentsOf: Self.directory.appendingPathComponent(name + ".out"), encoding: .utf8)
+        let block = "```\n" + golden.trimmingCharacters(in: .newlines) + "\n```"
+        #expect(readme.contains(block), "README.md's example of \(name) differs from the golden file")
+    }
+
+    @Test("the README's exit-code table lists every exit code")
+    func readmeExitCodes() throws {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let section = try #require(
+            readme.components(separatedBy: "## Exit codes\n").last?
+                .components(separatedBy: "\n## ").first)
+        let listed = section.split(separator: "\n").compactMap { line -> Int32? in
+            guard line.hasPrefix("| ") else { return nil }
+            return Int32(line.dropFirst(2).prefix { $0 != " " })
+        }
+        #expect(listed == ExitCode.allCases.map(\.rawValue))
+    }
+
+    @Test("the README's trace example is what --trace prints")
+    func readmeTrace() throws {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let result = runCLI(["cancel", "--sku", "starter_pack_001", "--trace"] + GoldenCase.seeded)
+        #expect(!result.stderr.isEmpty)
+        #expect(readme.contains(result.stderr), "README.md's --trace example differs from a real run")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// The JSON parser fixtures go through, and the writer output goes through.
+@Suite("JSON")
+@MainActor
+struct JSONTests {
+    private func syntaxError(_ text: String) -> JSONSyntaxError? {
+        syntaxError(Array(text.utf8))
+    }
+
+    private func syntaxError(_ bytes: [UInt8]) -> JSONSyntaxError? {
+        do {
+            _ = try JSONParser.parse(bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("valid documents parse, keeping member order and number spelling")
+    func parses() throws {
+        let value = try JSONParser.parse(Array(#"{"b": [1, -2.5e3, true, null], "a": "\u00e9\ud83d\ude00"}"#.utf8))
+        guard case .object(let members) = value.kind else { Issue.record("expected an object"); return }
+        #expect(members.map(\.key) == ["b", "a"])
+        guard case .string(let text) = members[1].value.kind else { Issue.record("expected a string"); return }
+        #expect(text == "é😀")
+        guard case .array(let elements) = members[0].value.kind, case .number(let number) = elements[1].kind else {
+            Issue.record("expected an array")
+            return
+        }
+        #expect(number == "-2.5e3")
+    }
+
+    @Test(
+        "malformed documents are refused with a line and column",
+        arguments: [
+            ("{\"a\": 1,}", "1:9"), ("[1, 2", "1:6"), ("{\"a\" 1}", "1:6"), ("01", "1:2"), ("\"abc", "1:5"),
+            ("{\"a\": 1}\n{\"b\": 2}", "2:1"), ("// comment", "1:1"), ("[\"\u{01}\"]", "1:3"), ("\n\n  tru", "3:3"),
+            ("{\"a\": 1, \"a\": 2}", "1:10"), ("\"\\x\"", "1:3"),
+        ])
+    func malformed(text: String, position: String) throws {
+        let error = try #require(syntaxError(text))
+        #expect(error.position.description == position, "\(error.reason)")
+    }
+
+    @Test("invalid UTF-8 is refused")
+    func invalidUTF8() throws {
+        for bytes: [UInt8] in [
+            [0x22, 0xC3, 0x28, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE2, 0x82],
+        ] {
+            let error = try #require(syntaxError(bytes))
+            #expect(error.reason.contains("UTF-8"))
+        }
+    }
+
+    @Test("nesting deeper than the limit is refused without recursing into it")
+    func deepNesting() throws {
+        let text = String(repeating: "[", count: 100_000)
+        let error = try #require(syntaxError(text))
+        #expect(error.reason.contains("nesting deeper than \(JSONParser.maximumDepth)"))
+    }
+
+    @Test(
+        "strings are escaped so any JSON parser reads them back unchanged",
+        arguments: [
+            "plain", "quote \" and backslash \\", "line\nfeed\ttab\r", "\u{00}\u{01}\u{1F}\u{7F}", "é ü ¥ ₩ 😀 日本",
+            "slash / and \u{2028}",
+        ])
+    func escaping(text: String) throws {
+        var output = ""
+        JSONWriter.appendQuoted(text, to: &output)
+        let decoded = try JSONDecoder().decode(String.self, from: Data(output.utf8))
+        #expect(decoded == text)
+        #expect(!output.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}

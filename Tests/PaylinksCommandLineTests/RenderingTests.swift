@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// What each renderer shows a user.
+@Suite("Rendering")
+@MainActor
+struct RenderingTests {
+    @Test(
+        "amounts in minor units show with their currency's decimals",
+        arguments: [
+            (499, "USD", "4.99 USD"), (800, "JPY", "800 JPY"), (5, "EUR", "0.05 EUR"), (1234, "KWD", "1.234 KWD"),
+            (149000, "KRW", "149000 KRW"),
+        ])
+    func minorUnits(amount: Int, currency: String, expected: String) {
+        #expect(PriceFormatter.formatMinorUnits(amount, currency: currency) == expected)
+    }
+
+    @Test("dates show in UTC")
+    func dates() {
+        #expect(UTCDate.format(unixSeconds: 1_718_182_312) == "2024-06-12 08:51:52 UTC")
+        #expect(UTCDate.format(unixSeconds: 0) == "1970-01-01 00:00:00 UTC")
+        #expect(UTCDate.format(unixSeconds: 951_782_400) == "2000-02-29 00:00:00 UTC")
+        #expect(UTCDate.format(unixSeconds: OptionSpec.maximumTimestamp) == "9999-12-31 23:59:59 UTC")
+    }
+
+    @Test("JSON lines decode with a standard decoder into the SDK's fields, in documented order")
+    func jsonShape() throws {
+        let result = runCLI("purchase", "--sku", "season_pass_s12", "--country", "BR", "--seed", "3", "--json")
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let order = try #require(object["order"] as? [String: Any])
+        #expect(order["price"] as? Int == 10990)
+        #expect(order["currency"] as? String == "BRL")
+        #expect(order["offerName"] as? String == "Season Pass — Season 12")
+        let keys = [
+            "date", "sessionToken", "offerName", "offerSku", "items", "price", "currency", "customerId",
+            "customerCountry", "paymentMethodName", "orderId", "purchaseId",
+        ]
+        let expectedOrder = keys.map { "\"\($0)\":" }
+        var cursor = line.startIndex
+        for key in expectedOrder {
+            let found = try #require(line.range(of: key, range: cursor..<line.endIndex), "\(key) out of order")
+            cursor = found.upperBound
+        }
+    }
+
+    @Test("onPurchaseFailed carries order null when checkout never opened")
+    func nullOrder() {
+        let line = JSONLinesRenderer().render(
+            .onPurchaseFailed(error: ACErrorMessage(code: 2000, message: "m"), order: nil))
+        #expect(line == #"{"callback":"onPurchaseFailed","error":{"code":2000,"message":"m"},"order":null}"# + "\n")
+    }
+
+    @Test("error data appears only when present")
+    func errorData() {
+        let line = JSONLinesRenderer().render(
+            .onInitializeFailed(error: ACErrorMessage(code: 1000, message: "m", data: #"{"status":503}"#)))
+        #expect(
+            line == #"{"callback":"onInitializeFailed","error":{"code":1000,"message":"m","data":"{\"status\":503}"}}"#
+                + "\n")
+    }
+
+    @Test("text names the status code and keeps control characters on one line")
+    func textError() throws {
+        let text = TextRenderer(catalog: try builtInCatalog()).render(
+            .onPurchaseFailed(error: ACErrorMessage(code: 3002, message: "a\nb"), order: nil))
+        #expect(
+            text == """
+                onPurchaseFailed
+                  error
+                    code     3002 (CHARGE_CANCELED)
+                    message  a\\u{A}b
+                  order  (none: checkout never opened)
+
+
+                """)
+    }
+
+    @Test("table cells keep control characters on their row")
+    func tableEscaping() {
+        let table = TextTable.render(header: ["A", "B"], rows: [["x\ny", "z"]], indent: 0)
+        #expect(table == "A        B\nx\\u{A}y  z\n")
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// `paylinks run`: scenario files, their expectations, sequences, faults and errors.
+@Suite("Scenarios")
+@MainActor
+struct ScenarioTests {
+    nonisolated static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/scenarios")
+
+    nonisolated static let exampleFiles: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? [])
+        .filter { $0.hasSuffix(".json") }.sorted()
+
+    /// Writes `files` into a fresh directory and returns their paths, in order.
+    static func write(_ files: [(String, String)]) throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paylinks-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try files.map { name, text in
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+    }
+
+    @Test("at least five example scenarios ship")
+    func examplesExist() {
+        #expect(Self.exampleFiles.count >= 5)
+    }
+
+    @Test("each example scenario runs and meets all its expectations", arguments: exampleFiles)
+    func example(file: String) {
+        let result = runCLI("run", Self.examples.appendingPathComponent(file).path, "--json")
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(!result.stderr.contains("mismatch"))
+        #expect(result.stderr.contains("0 failed"))
+        #expect(!result.stdout.isEmpty)
+    }
+
+    @Test("a failed expectation exits 1 and reports the file, step, expected and got")
+    func failedExpectation() throws {
+        let path = try Self.write([
+            (
+                "broken.json",
+                """
+                {"steps": [{"step": "initialize"},
+                  {"step": "purchase", "sku": "starter_pack_001", "outcome": "declined",
+                   "expect": {"callback": "onPurchaseSuccess", "order": {"price": 500, "currency": "USD"}}}]}
+                """
+            )
+        ])[0]
+        let result = runCLI("run", path, "--json")
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(
+            result.stderr.contains(
+                "mismatch: \(path): step 2 (purchase): callback: expected onPurchaseSuccess, got onPurchaseFailed\n"))
+        #expect(result.stderr.contains("mismatch: \(path): step 2 (purchase): order.price: expected 500, got 499\n"))
+        #expect(!result.stderr.contains("order.currency"))
+        #expect(result.stderr.contains("expectations: 0 met, 2 failed"))
+        #expect(result.stdout.split(separator: "\n").count == 2)
+    }
+
+    @Test("without expectations, the last step's result decides the exit code")
+    func noExpectations() throws {
+        let path = try Self.write([
+            ("plain.json", #"{"steps": [{"step": "initialize"}, {"step": "cancel", "sku": "starter_pack_001"}]}"#)
+        ])[0]
+        #expect(runCLI("run", path).exitCode == .purchaseCanceled)
+    }
+
+    @Test("attempts run in turn, each tagged with its step and attempt")
+    func sequences() throws {
+        let result = runCLI("run", Self.examples.appendingPathComponent("retries.json").path, "--json")
+        let lines = result.stdout.split(separator: "\n")
+        let purchases = lines.filter { $0.contains(#""step":3,"#) }
+        #expect(purchases.count == 3)
+        #expect(purchases[0].contains(#""attempt":1,"callback":"onPurchaseFailed","error":{"code":3004"#))
+        #expect(purchases[1].contains(#""attempt":2,"callback":"onPurchaseFailed","error":{"code":3004"#))
+        #expect(purchases[2].contains(#""attempt":3,"callback":"onPurchaseSuccess""#))
+    }
+
+    @Test("one SDK lives through a scenario: state carries between steps")
+    func stateCarries() throws {
+        let path = try Self.write([
+            (
+                "state.json",
+                """
+                {"steps": [
+                  {"step": "initialize", "customerId": "cust_a"},
+                  {"step": "purchase", "sku": "starter_pack_001", "orderCustomerId": "cust_b", "expect": {"code": 3007}},
+                  {"step": "initialize", "customerId": "cust_b"},
+                  {"step": "purchase", "sku": "starter_pack_001", "expect": {"order": {"customerId": "cust_b"}}}]}
+                """
+            )
+        ])[0]
+        #expect(runCLI("run", path).exitCode == .success)
+    }
+
+    // MARK: Faults
+
+    static let unseeded = """
+        {"steps": [{"step": "initialize"}, {"step": "price-points"}, {"step": "purchase", "sku": "starter_pack_001"},
+          {"step": "purchase", "sku": "builders_bundle"}, {"step": "cancel", "sku": "no_ads_forever"}]}
+        """
+
+    @Test("seeded random faults replay byte for byte, and the seed is printed")
+    func seededFaults() throws {
+        let path = try Self.write([("faults.json", Self.unseeded)])[0]
+        let first = runCLI("run", path, "--fault-rate", "0.6", "--seed", "11", "--json", entropy: 1)
+        let again = runCLI("run", path, "--fault-rate", "0.6", "--seed", "11", "--json", entropy: 2)
+        let other = runCLI("run", path, "--fault-rate", "0.6", "--seed", "12", "--json", entropy: 1)
+        #expect(first.stdout == again.stdout)
+        #expect(first.stdout != other.stdout)
+        #expect(first.stderr.contains("seed 11"))
+        let unseeded = runCLI("run", path, "--fault-rate", "0.6", "--json", entropy: 99)
+        #expect(unseeded.stderr.contains("seed 99"))
+        let replay = runCLI("run", path, "--fault-rate", "0.6", "--seed", "99", "--json", entropy: 5)
+        #expect(replay.stdout == unseeded.stdout)
+    }
+
+    @Test("a fault rate of 1 fails every step with a code that fits it; 0 fails none")
+    func faultRate() throws {
+        let path = try Self.write([("faults.json", Self.unseeded)])[0]
+        let catalog = try builtInCatalog()
+        let always = runCLI("run", path, "--fault-rate", "1", "--seed", "3", "--json")
+        let lines = always.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[0].contains(#""callback":"onInitializeFailed""#))
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let code = try #require((object["error"] as? [String: Any])?["code"] as? Int)
+            let name = try #require(object["callback"] as? String)
+            #expect(catalog.statusCode(code)?.callbacks.map(\.rawValue).contains(name) == true || code == 2000)
+        }
+        let never = runCLI("run", path, "--fault-rate", "0", "--seed", "3", "--json")
+        #expect(!never.stdout.contains("Failed\",\"error\":{\"code\":1"))
+        #expect(never.exitCode == .purchaseCanceled)
+    }
+
+    @Test("a duplicate delivery sends the result twice; a checkout left open expires into 3005")
+    func deliveryFaults() throws {
+        let result = runCLI("run", Self.examples.appendingPathComponent("duplicate-delivery.json").path, "--json")
+        #expect(result.exitCode == .success)
+        let successes = result.stdout.split(separator: "\n").filter {
+            $0.contains(#""step":2,"callback":"onPurchaseSuccess""#)
+        }
+        #expect(successes.count == 2)
+        #expect(successes.first == successes.last)
+        let path = try Self.write([
+            (
+                "open.json",
+                #"{"steps": [{"step": "initialize"}, {"step": "cancel", "sku": "starter_pack_001", "leaveOpen": true}]}"#
+            )
+        ])[0]
+        let expired = runCLI("run", path, "--json", "--trace")
+        #expect(expired.stdout.contains(#""code":3005"#))
+        #expect(expired.stderr.contains("the checkout session expired after 1 h"))
+    }
+
+    // MARK: Bad files
+
+    @Test(
+        "bad scenario files exit 65 with the file and the place, and nothing on stdout",
+        arguments: [
+            (#"{"steps": [{"step": "refund"}]}"#, "1:21: steps[0].step: unknown step \"refund\""),
+            (
+                #"{"steps": [{"step": "purchase", "sku": "starter_pack_001", "outcom": "declined"}]}"#,
+                "did you mean \"outcome\"?"
+            ),
+            (#"{"steps": [{"step": "purchase", "sku": 7}]}"#, "steps[0].sku: expected a string, got a number"),
+            (#"{"steps": [{"step": "purchase"}]}"#, "missing required key \"sku\""),
+            (#"{"steps": [{"sku": "x"}]}"#, "missing required key \"step\""),
+            (#"{"name": "x"}"#, "missing required key \"steps\""),
+            (#"{"steps": []}"#, "at least one step"),
+            ("", "the file is empty"),
+            (#"{"steps": [}"#, "1:12: unexpected '}'; expected a value"),
+            (#"{"steps": [{"step": "purchase", "sku": "starter_pak_001"}]}"#, "did you mean \"starter_pack_001\"?"),
+            (#"{"steps": [{"step": "initialize", "error": 3002}]}"#, "not at this init step"),
+            (
+                #"{"steps": [{"step": "initialize", "expect": {"callback": "onPurchaseSuccess"}}]}"#,
+                "not a result of this step"
+            ),
+            (#"{"steps": [{"step": "initialize", "expect": {}}]}"#, "needs at least one of"),
+            (#"{"configuration": {"faultRate": 2}, "steps": [{"step": "initialize"}]}"#, "out of range"),
+            (
+                #"{"steps": [{"step": "cancel", "sku": "starter_pack_001", "via": "browser", "leaveOpen": true}]}"#,
+                "give only one of"
+            ),
+        ])
+    func badFiles(text: String, message: String) throws {
+        let paths = try Self.write([("good.json", #"{"steps": [{"step": "initialize"}]}"#), ("bad.json", text)])
+        let result = runCLI(["run"] + paths)
+        #expect(result.exitCode == .dataError)
+        #expect(result.stdout == "", "nothing partial reaches stdout, not even the good file's run")
+        #expect(result.stderr.hasPrefix("error: \(paths[1]):"))
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("a missing scenario file exits 66")
+    func missingFile() {
+        let result = runCLI("run", "/nonexistent/scenario.json")
+        #expect(result.exitCode == .noInput)
+        #expect(result.stderr == "error: scenario file '/nonexistent/scenario.json' does not exist\n")
+    }
+
+    @Test("run needs at least one file")
+    func noFiles() {
+        #expect(runCLI("run").exitCode == .usage)
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// Every status code on demand and from its real cause, through the CLI.
+@Suite("Status codes")
+@MainActor
+struct StatusCodeTests {
+    /// The built-in status codes; the catalog tests check there are seventeen.
+    nonisolated static let codes: [StatusCode] = Catalog.builtIn.statusCodes
+
+    /// The last callback of a run, decoded from its JSON line.
+    struct LastCallback {
+        var name: String
+        var error: [String: Any]
+        var order: [String: Any]?
+        var exitCode: ExitCode
+        var stderr: String
+    }
+
+    static func last(_ arguments: [String]) throws -> LastCallback {
+        let result = runCLI(arguments + ["--json", "--seed", "1", "--now", "1718182312"])
+        let line = try #require(result.stdout.split(separator: "\n").last, "no output; stderr: \(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return LastCallback(
+            name: object["callback"] as? String ?? "", error: object["error"] as? [String: Any] ?? [:],
+            order: object["order"] as? [String: Any], exitCode: result.exitCode, stderr: result.stderr)
+    }
+
+    /// The arguments of a `paylinks ...` command line, without the program's name.
+    static func arguments(of command: String) -> [String] {
+        Array(command.split(separator: " ").dropFirst().map(String.init))
+    }
+
+    @Test("every code reproduces through the CLI with its callback, message, order and exit code", arguments: codes)
+    func reproduce(code: StatusCode) throws {
+        let commands = Reproduction.commands(for: code)
+        #expect(!commands.isEmpty)
+        for command in commands {
+            let outcome = try Self.last(Self.arguments(of: command))
+            #expect(code.callbacks.map(\.rawValue).contains(outcome.name), "\(command)")
+            #expect(outcome.error["code"] as? Int == code.code, "\(command)")
+            #expect(outcome.error["message"] as? String == code.message, "\(command)")
+            #expect((outcome.error["data"] != nil) == (code.dataTemplate != nil), "\(command)")
+            let expectedExit = CatalogListing.exitCodes(of: code)[
+                code.callbacks.map(\.rawValue).firstIndex(of: outcome.name) ?? 0]
+            #expect(outcome.exitCode == expectedExit, "\(command)")
+            guard outcome.name == "onPurchaseFailed" else { continue }
+            switch code.orderAtFailure {
+            case .none:
+                #expect(outcome.order == nil, "\(command)")
+            case .checkout:
+                #expect(outcome.order?["sessionToken"] as? String != "", "\(command)")
+                #expect(outcome.order?["paymentMethodName"] as? String == "", "\(command)")
+                #expect(outcome.order?["orderId"] as? String == "", "\(command)")
+            case .payment:
+                #expect((outcome.order?["orderId"] as? String)?.count == 10, "\(command)")
+            }
+        }
+    }
+
+    // MARK: Real causes
+
+    @Test("an environment other than sandbox or production fails initialize with 2001")
+    func environmentCause() throws {
+        for environment in ["staging", ""] {
+            let outcome = try Self.last(["init", "--environment", environment])
+            #expect(outcome.name == "onInitializeFailed")
+            #expect(outcome.error["code"] as? Int == 2001)
+            #expect(outcome.exitCode == .initializeFailed)
+        }
+    }
+
+    @Test("an empty checkout public key fails initialize with 2002")
+    func publicKeyCause() throws {
+        #expect(try Self.last(["price-points", "--checkout-public-key="]).error["code"] as? Int == 2002)
+    }
+
+    @Test("an empty customer id fails initialize with 2003")
+    func customerCause() throws {
+        #expect(
+            try Self.last(["purchase", "--sku", "starter_pack_001", "--customer-id", ""]).error["code"] as? Int == 2003)
+    }
+
+    @Test(
+        "a redirect URL that is not an https URL fails initialize with 2004",
+        arguments: [
+            "not a url", "http://example.com/return", "myapp://return", "https://", "https:// spaced.example.com",
+        ])
+    func redirectCause(url: String) throws {
+        #expect(try Self.last(["init", "--redirect-url", url]).error["code"] as? Int == 2004)
+    }
+
+    @Test("an https redirect URL initializes")
+    func validRedirect() throws {
+        #expect(
+            try Self.last(["init", "--redirect-url", "https://game.example.com/paylinks/return"]).name
+                == "onInitialized")
+    }
+
+    @Test("an order for another customer fails with 3007 and both ids in data")
+    func customerMismatch() throws {
+        let outcome = try Self.last(["purchase", "--sku", "starter_pack_001", "--order-customer-id", "cust_other"])
+        #expect(outcome.error["code"] as? Int == 3007)
+        #expect(outcome.error["data"] as? String == #"{"sdkCustomerId":"cust_98765","orderCustomerId":"cust_other"}"#)
+        #expect(outcome.order?["customerId"] as? String == "cust_other")
+        #expect(outcome.exitCode == .purchaseFailed)
+    }
+
+    @Test("a session from another environment fails with 3006")
+    func environmentMismatch() throws {
+        let outcome = try Self.last(["purchase", "--sku", "starter_pack_001", "--session-environment", "production"])
+        #expect(outcome.error["code"] as? Int == 3006)
+        #expect(outcome.error["data"] as? String == #"{"sdkEnvironment":"sandbox","sessionEnvironment":"production"}"#)
+    }
+
+    @Test("closing the browser with the OS controls fails with 3000, a cancel")
+    func browserClosed() throws {
+        let outcome = try Self.last(["cancel", "--sku", "starter_pack_001", "--via", "browser"])
+        #expect(outcome.error["code"] as? Int == 3000)
+        #expect(outcome.exitCode == .purchaseCanceled)
+    }
+
+    @Test("closing the checkout before the order existed fails with 3005")
+    func beforeOrder() throws {
+        let outcome = try Self.last(["cancel", "--sku", "starter_pack_001", "--before-order"])
+        #expect(outcome.error["code"] as? Int == 3005)
+        #expect(outcome.exitCode == .purchaseFailed)
+    }
+
+    @Test("plain cancel fails with 3002")
+    func plainCancel() throws {
+        #expect(try Self.last(["cancel", "--sku", "starter_pack_001"]).error["code"] as? Int == 3002)
+    }
+
+    @Test("a declined charge fails with 3003, a decline reason, and the paid order")
+    func declined() throws {
+        let outcome = try Self.last(["purchase", "--sku", "starter_pack_001", "--outcome", "declined"])
+        #expect(outcome.error["code"] as? Int == 3003)
+        #expect((outcome.error["data"] as? String)?.contains(#""declineReason":"card_declined""#) == true)
+        #expect(outcome.order?["paymentMethodName"] as? String == "Visa")
+    }
+
+    @Test("a charge still pending at the timeout fails with 3004")
+    func pending() throws {
+        let outcome = try Self.last(["purchase", "--sku", "starter_pack_001", "--outcome", "pending"])
+        #expect(outcome.error["code"] as? Int == 3004)
+    }
+
+    // MARK: --error and --fail-at
+
+    @Test("--error takes a name in any case")
+    func errorByName() throws {
+        #expect(
+            try Self.last(["purchase", "--sku", "starter_pack_001", "--error", "charge_failed"]).error["code"] as? Int
+                == 3003)
+    }
+
+    @Test("codes of several steps fail the command's last step unless --fail-at names another")
+    func failAt() throws {
+        #expect(try Self.last(["purchase", "--sku", "starter_pack_001", "--error", "1000"]).name == "onPurchaseFailed")
+        #expect(try Self.last(["price-points", "--error", "1000"]).name == "onPricePointsFailed")
+        let atInit = try Self.last(["price-points", "--error", "1001", "--fail-at", "init"])
+        #expect(atInit.name == "onInitializeFailed")
+        #expect(atInit.exitCode == .initializeFailed)
+        #expect(try Self.last(["price-points", "--error", "1007"]).name == "onInitializeFailed")
+    }
+
+    @Test("a code no step of the command reaches is a usage error naming the step and the command that reaches it")
+    func unreachableCode() {
+        let result = runCLI("init", "--error", "3002")
+        #expect(result.exitCode == .usage)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("at the purchase step, which init does not reach"))
+        #expect(result.stderr.contains("paylinks purchase --sku starter_pack_001 --error 3002"))
+        #expect(runCLI("price-points", "--error", "2003").exitCode == .initializeFailed)
+        let wrongStep = runCLI("purchase", "--sku", "starter_pack_001", "--error", "3002", "--fail-at", "init")
+        #expect(wrongStep.stderr.contains("arrives at the purchase step, not at init"))
+        let unreached = runCLI("init", "--error", "1000", "--fail-at", "purchase")
+        #expect(unreached.stderr.contains("init does not reach that step"))
+    }
+
+    @Test("a code not in the catalog is a usage error naming the nearest codes")
+    func unknownCode() {
+        let result = runCLI("purchase", "--sku", "starter_pack_001", "--error", "3008")
+        #expect(result.exitCode == .usage)
+        #expect(
+            result.stderr.contains("the nearest are 3007 CUSTOMER_VALIDATION_FAILED, 3006 VALIDATE_ORDER_ENV_FAILED"))
+        #expect(runCLI("init", "--error", "BOOT_TOKEN_EROR").stderr.contains("did you mean BOOT_TOKEN_ERROR?"))
+    }
+
+    @Test("--error cannot be combined with another way to end the flow")
+    func conflicts() {
+        #expect(runCLI("purchase", "--sku", "a", "--error", "3003", "--outcome", "declined").exitCode == .usage)
+        #expect(runCLI("cancel", "--sku", "a", "--before-order", "--via", "browser").exitCode == .usage)
+        #expect(runCLI("init", "--fail-at", "init").stderr.contains("give --error CODE too"))
+    }
+
+    // MARK: --trace
+
+    @Test(
+        "--trace shows the timeline on stderr, with polls at the SDK's rate and the 90 s timeout, and leaves stdout alone"
+    )
+    func trace() {
+        let arguments = ["purchase", "--sku", "starter_pack_001", "--outcome", "pending", "--json", "--seed", "1"]
+        let traced = runCLI(arguments + ["--trace"])
+        let plain = runCLI(arguments)
+        #expect(traced.stdout == plain.stdout)
+        #expect(plain.stderr == "")
+        let lines = traced.stderr.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("trace +") })
+        #expect(lines.first?.contains("boot request to the sandbox server") == true)
+        #expect(traced.stderr.contains("poll #1: created"))
+        #expect(traced.stderr.contains("polls #4-#150: charge_pending, every 600 ms"))
+        #expect(traced.stderr.contains("validation timed out after 90 s"))
+        #expect(lines.last?.contains("result: 3004 VALIDATE_ORDER_TIMEOUT") == true)
+    }
+}
+
+extension StatusCode: CustomTestStringConvertible {
+    /// `3002 CHARGE_CANCELED`, as a test case is named.
+    public var testDescription: String { "\(code) \(name)" }
+}

@@ -1,0 +1,63 @@
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// The outcome of one in-process run of the CLI.
+struct RunResult {
+    var exitCode: ExitCode
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `paylinks` in process with captured output, a fixed clock and fixed entropy.
+@MainActor
+func runCLI(
+    _ arguments: String..., environment: [String: String] = [:], clock: Int = 1_718_182_312, entropy: UInt64 = 42
+) -> RunResult {
+    runCLI(arguments, environment: environment, clock: clock, entropy: entropy)
+}
+
+/// Runs `paylinks` in process with captured output, a fixed clock and fixed entropy.
+@MainActor
+func runCLI(
+    _ arguments: [String], environment: [String: String] = [:], clock: Int = 1_718_182_312, entropy: UInt64 = 42
+) -> RunResult {
+    let stdout = CapturedOutput()
+    let stderr = CapturedOutput()
+    let context = RunContext(
+        environment: { environment[$0] }, standardOutput: stdout, standardError: stderr, clock: { clock },
+        entropy: { entropy })
+    let code = PaylinksCLI.run(["paylinks"] + arguments, context: context)
+    return RunResult(exitCode: code, stdout: stdout.text, stderr: stderr.text)
+}
+
+/// The catalog built into paylinks.
+func builtInCatalog() throws -> Catalog {
+    Catalog.builtIn
+}
+
+/// A fixture source made from text, named like the file it stands for.
+func source(_ file: FixtureFile, _ text: String) -> FixtureSource {
+    FixtureSource(name: file.rawValue, bytes: Array(text.utf8))
+}
+
+/// Loads a catalog with one file replaced by `text` and the others built in.
+func loadCatalog(replacing file: FixtureFile, with text: String) throws -> Catalog {
+    func pick(_ candidate: FixtureFile) -> FixtureSource? {
+        candidate == file ? source(file, text) : nil
+    }
+    return try CatalogLoader.load(
+        offers: pick(.offers), pricePoints: pick(.pricePoints), statusCodes: pick(.statusCodes))
+}
+
+/// The error loading a catalog with one file replaced throws, or nil when it loads.
+func fixtureError(replacing file: FixtureFile, with text: String) -> FixtureError? {
+    do {
+        _ = try loadCatalog(replacing: file, with: text)
+        return nil
+    } catch let error as FixtureError {
+        return error
+    } catch {
+        return nil
+    }
+}

@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release bench fuzz docs install uninstall lint format golden clean
+.PHONY: build test run release bench fuzz docs install uninstall lint format catalog api golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -13,11 +13,20 @@ build:
 test:
 	$(SWIFT) test $(SWIFTFLAGS)
 
-# After an intended change to the output or to Fixtures/*.json: regenerate the compiled
-# built-in catalog, then re-record the golden files with it. Review the diff.
-golden:
-	PAYLINKS_RECORD_GOLDEN=1 $(SWIFT) test $(SWIFTFLAGS) --filter BuiltInCatalogTests
-	PAYLINKS_RECORD_GOLDEN=1 $(SWIFT) test $(SWIFTFLAGS) --filter GoldenTests
+# After editing Fixtures/*.json: write the compiled built-in catalog with its generator.
+catalog:
+	$(SWIFT) run $(SWIFTFLAGS) generate-catalog Fixtures Sources/PaylinksKit/Catalog/BuiltInCatalog.swift
+
+# After an intended change to the core's public API: write its listing from the symbol graph.
+api:
+	$(SWIFT) build $(SWIFTFLAGS) --target PaylinksKit
+	$(SWIFT) run $(SWIFTFLAGS) api-listing .build/debug/Modules API/PaylinksKit.txt
+
+# After an intended change to the output: re-record the golden files, then review the
+# diff. The recording run fails on purpose, so that it can never pass unnoticed.
+golden: catalog
+	-PAYLINKS_RECORD_GOLDEN=1 $(SWIFT) test $(SWIFTFLAGS) --filter GoldenTests
+	@echo "golden files re-recorded: review 'git diff Tests', then run 'make test'"
 
 run:
 	$(SWIFT) run $(SWIFTFLAGS) paylinks purchase --sku starter_pack_001

@@ -38,9 +38,13 @@ let package = Package(
         // `make catalog` runs.
         .target(name: "_GenerateCatalog", dependencies: ["PaylinksKit", "PaylinksFixtures"], swiftSettings: strict),
         .executableTarget(name: "generate-catalog", dependencies: ["_GenerateCatalog"], swiftSettings: strict),
+        // The listing of the core's public API, API/PaylinksKit.txt, from the compiler's
+        // symbol graph: written by `make api`, compared with the API by a test.
+        .target(name: "_APIListing", swiftSettings: strict),
+        .executableTarget(name: "api-listing", dependencies: ["_APIListing"], swiftSettings: strict),
 
         // One test target per layer. The core's tests import only its public API.
-        .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit"]),
+        .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
         .testTarget(name: "PaylinksFixturesTests", dependencies: ["PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
         .testTarget(
             name: "PaylinksCommandLineTests",

@@ -1,1 +1,99 @@
+public import Foundation
+public import PaylinksKit
+import PaylinksFixtures
 
+/// Writes a catalog as the Swift source of `BuiltInCatalog`.
+public enum CatalogSwiftSource {
+    /// The Swift source of `BuiltInCatalog` for `catalog`.
+    public static func render(_ catalog: Catalog) -> String {
+        var out = """
+            // swift-format-ignore-file
+            // Generated from Fixtures/*.json by `make catalog` (Sources/generate-catalog); do not edit.
+            // A test keeps it equal to the fixtures.
+
+            /// The catalog of `Fixtures/*.json`, as Swift values.
+            enum BuiltInCatalog {
+                /// The built-in catalog.
+                static let catalog = Catalog(
+                    offers: [
+
+            """
+        for offer in catalog.offers {
+            out += "            Offer(\n"
+            out += "                sku: \(literal(offer.sku)), name: \(literal(offer.name)), "
+            out += "basePriceInUSD: \(literal(offer.basePriceInUSD)),\n"
+            out += "                items: [\n"
+            for item in offer.items {
+                out += "                    .init(name: \(literal(item.name)), sku: \(literal(item.sku)), "
+                out += "quantity: \(literal(item.quantity))),\n"
+            }
+            out += "                ]),\n"
+        }
+        out += "        ],\n        statusCodes: [\n"
+        for code in catalog.statusCodes {
+            out += "            StatusCode(\n"
+            out += "                code: \(code.code), name: \(literal(code.name)),\n"
+            out += "                meaning: \(literal(code.meaning)),\n"
+            out += "                message: \(literal(code.message)),\n"
+            out += "                callbacks: [\(code.callbacks.map { ".\($0.rawValue)" }.joined(separator: ", "))],\n"
+            out += "                orderAtFailure: .\(code.orderAtFailure),\n"
+            out += "                dataTemplate: \(code.dataTemplate.map(literal) ?? "nil"),\n"
+            out += "                advice: \(code.advice.map(literal) ?? "nil")),\n"
+        }
+        out += "        ],\n"
+        out += "        tiers: [\(catalog.tiers.map(literal).joined(separator: ", "))],\n"
+        out += "        localizations: [\n"
+        for country in catalog.localizations.keys.sorted() {
+            guard let localization = catalog.localizations[country] else { continue }
+            let data = localization.data
+            out += "            \(literal(country)): PriceLocalization(\n"
+            out += "                country: \(literal(country)),\n"
+            out += "                data: .init(\n"
+            out +=
+                "                    currencyCode: \(literal(data.currencyCode)), currencySymbol: \(literal(data.currencySymbol)),\n"
+            out += "                    fractionalSeparator: \(literal(data.fractionalSeparator)), "
+            out += "milSeparator: \(literal(data.milSeparator)),\n"
+            out += "                    symbolPosition: \(literal(data.symbolPosition)), spacing: \(data.spacing), "
+            out += "multiplier: \(data.multiplier)),\n"
+            out += "                localizedPrices: [\n"
+            for tier in catalog.tiers {
+                guard let price = localization.localizedPrices[tier] else { continue }
+                out += "                    \(literal(tier)): \(price),\n"
+            }
+            out += "                ]),\n"
+        }
+        out += "        ])\n}\n"
+        return out
+    }
+
+    /// The catalog of the fixture files in `directory`, checked as `paylinks` checks them.
+    public static func loadFixtures(in directory: URL) throws -> Catalog {
+        func source(_ file: FixtureFile) throws -> FixtureSource {
+            let url = directory.appendingPathComponent(file.rawValue)
+            return FixtureSource(name: url.path, bytes: Array(try Data(contentsOf: url)))
+        }
+        return try CatalogLoader.load(
+            offers: source(.offers), pricePoints: source(.pricePoints), statusCodes: source(.statusCodes))
+    }
+
+    /// A Swift string literal for `text`.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

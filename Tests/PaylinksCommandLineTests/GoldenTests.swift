@@ -67,8 +67,9 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
 
 /// Tier 3: the exact output of real invocations, checked in beside the tests.
 ///
-/// Re-record after an intended change with `PAYLINKS_RECORD_GOLDEN=1 swift test`, then
-/// review the diff.
+/// Re-record after an intended change with `make golden` (`PAYLINKS_RECORD_GOLDEN=1`),
+/// then review the diff; a recording run writes the files and fails, so that it can
+/// never pass unnoticed.
 @Suite("Golden output")
 @MainActor
 struct GoldenTests {
@@ -87,6 +88,7 @@ struct GoldenTests {
         let file = Self.directory.appendingPathComponent(testCase.name + ".out")
         if ProcessInfo.processInfo.environment["PAYLINKS_RECORD_GOLDEN"] == "1" {
             try Data(result.stdout.utf8).write(to: file)
+            Issue.record("re-recorded \(testCase.name).out; review the diff and run again without PAYLINKS_RECORD_GOLDEN")
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)

@@ -1,5 +1,6 @@
 // swift-format-ignore-file
-// Generated from Fixtures/*.json by `make golden`; do not edit. A test keeps it in step.
+// Generated from Fixtures/*.json by `make catalog` (Sources/generate-catalog); do not edit.
+// A test keeps it equal to the fixtures.
 
 /// The catalog of `Fixtures/*.json`, as Swift values.
 enum BuiltInCatalog {

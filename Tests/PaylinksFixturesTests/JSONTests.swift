@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 
-@testable import PaylinksCommandLine
 @testable import PaylinksFixtures
 @testable import PaylinksKit
 
 /// The JSON parser fixtures go through, and the writer output goes through.
 @Suite("JSON")
-@MainActor
 struct JSONTests {
     private func syntaxError(_ text: String) -> JSONSyntaxError? {
         syntaxError(Array(text.utf8))

@@ -1,14 +1,12 @@
 import Foundation
 import Testing
 
-@testable import PaylinksCommandLine
 @testable import PaylinksFixtures
 @testable import PaylinksKit
 
 /// The built-in fixtures, and the checks that refuse broken ones.
 @Suite("Fixtures and catalog")
-@MainActor
-struct CatalogTests {
+struct CatalogLoaderTests {
     @Test("starter_pack_001 is exactly the documented example")
     func starterPack() throws {
         let offer = try #require(try builtInCatalog().offer(sku: "starter_pack_001"))
@@ -173,70 +171,5 @@ struct CatalogTests {
             fixtureError(replacing: .offers, with: "{\"offers\": [], \"offers\": []}")?.reason.contains("duplicate key")
                 == true)
         #expect(fixtureError(replacing: .offers, with: "{\"offers\": [\(offer)]}") == nil)
-    }
-
-    // MARK: Fixture directories through the CLI
-
-    private func temporaryDirectory(_ files: [String: String]) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        for (name, text) in files {
-            try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        return url.path
-    }
-
-    @Test("--fixtures replaces the built-in files it holds and keeps the others")
-    func fixtureDirectory() throws {
-        let offers = """
-            {"offers": [{"sku": "test_offer", "name": "Test Offer", "basePriceInUSD": "0.99",
-              "items": [{"name": "Coins", "sku": "coin_01", "quantity": "7"}]}]}
-            """
-        let directory = try temporaryDirectory(["offers.json": offers])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = runCLI("purchase", "--sku", "test_offer", "--fixtures", directory, "--json")
-        #expect(result.exitCode == .success)
-        #expect(result.stdout.contains(#""offerName":"Test Offer""#))
-        #expect(runCLI("purchase", "--sku", "starter_pack_001", "--fixtures", directory).exitCode == .usage)
-        let fromEnvironment = runCLI(
-            "purchase", "--sku", "test_offer", "--json", environment: ["PAYLINKS_FIXTURES": directory])
-        #expect(fromEnvironment.stdout == result.stdout)
-    }
-
-    @Test("broken JSON in a fixture directory exits 65 naming the file and the place")
-    func brokenFixtureDirectory() throws {
-        let directory = try temporaryDirectory([
-            "status-codes.json": "{\n  \"statusCodes\": [\n    {\"code\": 1,}\n  ]\n}\n"
-        ])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = runCLI("init", "--fixtures", directory)
-        #expect(result.exitCode == .dataError)
-        #expect(result.stdout == "")
-        #expect(
-            result.stderr
-                == "error: \(directory)/status-codes.json:3:16: unexpected '}'; expected an object key in double quotes\n"
-        )
-    }
-
-    @Test("a misnamed fixture file is refused with the name meant")
-    func misnamedFixture() throws {
-        let directory = try temporaryDirectory(["offer.json": "{}"])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = runCLI("init", "--fixtures", directory)
-        #expect(result.exitCode == .dataError)
-        #expect(result.stderr.contains("did you mean offers.json?"))
-    }
-
-    @Test("a fixture directory that is missing, a file, or empty exits 66")
-    func missingFixtureDirectory() throws {
-        let empty = try temporaryDirectory([:])
-        defer { try? FileManager.default.removeItem(atPath: empty) }
-        let missing = runCLI("init", "--fixtures", "/nonexistent/paylinks")
-        #expect(missing.exitCode == .noInput)
-        #expect(missing.stderr.contains("does not exist"))
-        let file = runCLI("init", environment: ["PAYLINKS_FIXTURES": "/etc/hostname"])
-        #expect(file.exitCode == .noInput)
-        #expect(file.stderr.contains("PAYLINKS_FIXTURES"))
-        #expect(runCLI("init", "--fixtures", empty).exitCode == .noInput)
     }
 }

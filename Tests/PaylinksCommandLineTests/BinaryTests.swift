@@ -16,24 +16,25 @@ struct BinaryTests {
         var stderr: String
     }
 
-    /// The `paylinks` executable that `swift test` built beside the test bundle.
-    static let executable: URL? = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("paylinks")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
+    /// The `paylinks` executable: the test target depends on it, so `swift test` builds
+    /// it into the products directory, beside the test bundle.
+    static func builtExecutable() throws -> URL {
+        #if os(macOS)
+            let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+                .deletingLastPathComponent()
+        #else
+            let products = Bundle.main.executableURL?.deletingLastPathComponent()
+        #endif
+        let executable = products?.appendingPathComponent("paylinks")
+        guard let executable, FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw MissingExecutable(products: products?.path ?? "?")
         }
-        return nil
-    }()
-
-    struct MissingExecutable: Error, CustomStringConvertible {
-        var description: String { "the paylinks executable was not built beside the tests" }
+        return executable
     }
 
-    static func builtExecutable() throws -> URL {
-        guard let executable else { throw MissingExecutable() }
-        return executable
+    struct MissingExecutable: Error, CustomStringConvertible {
+        var products: String
+        var description: String { "the paylinks executable is not in the products directory \(products)" }
     }
 
     static func run(
@@ -94,9 +95,10 @@ struct BinaryTests {
         #expect(outcome.stderr.contains("offers.json:1:13"))
     }
 
-    @Test("a full disk exits 74 with a message")
+    @Test(
+        "a full disk exits 74 with a message",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "this system has no /dev/full"))
     func fullDisk() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         let process = Process()
         process.executableURL = try Self.builtExecutable()
         process.arguments = ["purchase", "--sku", "starter_pack_001"]

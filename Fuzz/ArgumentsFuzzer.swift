@@ -1,6 +1,11 @@
 // libFuzzer target: command lines. The input is split at NUL bytes into arguments, which
 // go through the parser and, when they ask for a small flow, through a whole in-process run.
 
+import PaylinksKit
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+
 /// libFuzzer's entry point: one input, split into a command line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -17,6 +22,7 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let context = RunContext(
         environment: { _ in nil }, standardOutput: CapturedOutput(), standardError: CapturedOutput(), clock: { 0 },
         entropy: { 1 })
-    _ = PaylinksCLI.run(arguments, context: context)
+    // libFuzzer calls on the main thread, where the simulator lives.
+    MainActor.assumeIsolated { _ = PaylinksCLI.run(arguments, context: context) }
     return 0
 }

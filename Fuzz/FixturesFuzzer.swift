@@ -1,6 +1,11 @@
 // libFuzzer target: fixture files. The input is tried as each of the three fixture files;
 // a catalog that loads is then used the way a run uses it.
 
+import PaylinksKit
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+
 /// libFuzzer's entry point: one input, tried as each fixture file.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -16,32 +21,33 @@ public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = error.description
             continue
         }
-        exercise(catalog)
+        // libFuzzer calls on the main thread, where the simulator lives.
+        MainActor.assumeIsolated { exercise(catalog) }
     }
     return 0
 }
 
 /// Runs every offer through a purchase and a failure in every localization, and renders it all.
+@MainActor
 private func exercise(_ catalog: Catalog) {
     let delegate = RecordingDelegate()
     for country in catalog.localizations.keys.sorted() + ["NZ"] {
-        let sdk = PaymentLinksSimulator(catalog: catalog, delegate: delegate, country: country, now: 0, seed: 1)
-        sdk.initialize(configuration: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", customerId: "c"))
+        let sdk = PaymentLinksSimulator(catalog: catalog, country: country, now: 0, seed: 1)
+        sdk.initialize(
+            configModel: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox"), customerId: "c",
+            delegate: delegate)
         sdk.getPricePoints()
         for offer in catalog.offers {
-            guard
-                let session = try? sdk.createCheckoutSession(
-                    offerSku: offer.sku, customerId: "c", environment: "sandbox")
-            else { continue }
-            sdk.openCheckout(session, player: .pay(paymentMethodName: "Visa"))
+            try? sdk.runCheckout(
+                offerSku: offer.sku, customerId: "c", environment: "sandbox", player: .pay(paymentMethodName: "Visa"),
+                deliverTwice: false)
         }
         for code in catalog.statusCodes where code.steps.contains(.purchase) {
-            guard let offer = catalog.offers.first,
-                let session = try? sdk.createCheckoutSession(
-                    offerSku: offer.sku, customerId: "c", environment: "sandbox")
-            else { break }
+            guard let offer = catalog.offers.first else { break }
             sdk.injectFailure(code: code.code, at: .purchase)
-            sdk.openCheckout(session, player: .closeCheckout())
+            try? sdk.runCheckout(
+                offerSku: offer.sku, customerId: "c", environment: "sandbox", player: .closeCheckout(),
+                deliverTwice: true)
         }
     }
     for format in OutputFormat.allCases {

@@ -8,7 +8,31 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 out=.build/fuzz
 mkdir -p "$out/artifacts"
-sources=$(find Sources/PaylinksKit -name '*.swift' | sort)
+modules="$out/modules"
+mkdir -p "$modules"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -enable-testing -package-name paylinks
+    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault -I "$modules")
+
+# Static libraries carry no autolink entries for the C library's overlay: name it.
+libc=()
+[ "$(uname -s)" = Linux ] && libc=(-lswiftGlibc)
+
+# compile ARGUMENTS...: swiftc with the fuzzing flags; its output is shown only when it fails.
+compile() {
+    if ! swiftc "${flags[@]}" "$@" >"$out/compile.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$out/compile.log" >&2
+        echo "error: the fuzzers did not build" >&2
+        exit 1
+    fi
+}
+
+# The layers, each a static library instrumented for the fuzzer, in the order they import each other.
+for module in PaylinksKit PaylinksFixtures PaylinksCommandLine; do
+    echo "== building $module for fuzzing" >&2
+    # shellcheck disable=SC2046
+    compile -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
+        -emit-library -static -o "$modules/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)
+done
 
 declare -A seeds=(
     [arguments]="Fuzz/corpus/arguments"
@@ -20,9 +44,8 @@ declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenari
 status=0
 for target in arguments fixtures scenarios; do
     echo "== building the $target fuzzer" >&2
-    # shellcheck disable=SC2086
-    swiftc -sanitize=fuzzer,address -parse-as-library -module-name PaylinksKit -O \
-        $sources "Fuzz/${files[$target]}.swift" -o "$out/$target" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
+    compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
+        -lPaylinksCommandLine -lPaylinksFixtures -lPaylinksKit "${libc[@]}" -o "$out/$target"
     corpus="$out/corpus-$target"
     mkdir -p "$corpus"
     for dir in ${seeds[$target]}; do

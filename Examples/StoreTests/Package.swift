@@ -1,5 +1,6 @@
 // swift-tools-version: 6.0
-// An app's own package that tests its store against paylinks' simulated SDK.
+// A game's own package: its store never imports paylinks; its tests put paylinks'
+// simulated SDK behind the store's own payments seam.
 import PackageDescription
 
 // A path dependency is known by its folder's name, whatever the checkout is called.
@@ -9,7 +10,8 @@ let package = Package(
     name: "StoreTests",
     dependencies: [.package(path: "../..")],
     targets: [
-        .target(name: "Store", dependencies: [.product(name: "PaylinksKit", package: paylinks)]),
+        // Production code: the store and its seam, with no dependency on the simulator.
+        .target(name: "Store"),
         .testTarget(name: "StoreTests", dependencies: ["Store", .product(name: "PaylinksKit", package: paylinks)]),
     ]
 )

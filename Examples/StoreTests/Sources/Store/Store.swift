@@ -1,45 +1,65 @@
-import PaylinksKit
-
-/// A game's store: it grants what players buy, exactly once per order, and remembers
-/// why a purchase did not go through.
-public final class Store: ACPaymentLinksDelegate {
+/// A game's store: it grants what players buy, exactly once per order, and tells the
+/// player why a purchase did not go through.
+@MainActor
+public final class Store: PaymentsListener {
     /// The player's inventory: item SKU to quantity.
     public private(set) var inventory: [String: Int] = [:]
     /// The orders granted, by order id.
     public private(set) var grantedOrders: Set<String> = []
     /// Whether the SDK is ready for purchases.
     public private(set) var isReady = false
+    /// Whether a checkout is open: the store shows a spinner and takes no other purchase.
+    public private(set) var isPurchasing = false
     /// What the store tells the player after the last purchase attempt.
     public private(set) var lastMessage = ""
 
-    /// An empty store.
-    public init() {}
+    private let payments: any Payments
 
-    /// The SDK is ready.
-    public func onInitialized() { isReady = true }
-    /// The SDK could not start; purchases wait for the next initialize.
-    public func onInitializeFailed(error: ACErrorMessage) { isReady = false }
-    /// Prices arrived; this store shows fixed prices and ignores them.
-    public func onPricePointsSuccess(pricePoints: PricePoints) {}
-    /// Prices could not be fetched; this store shows fixed prices and ignores it.
-    public func onPricePointsFailed(error: ACErrorMessage) {}
-
-    /// Grants the order's items, once per order id.
-    public func onPurchaseSuccess(order: OrderResponseModel) {
-        // The SDK may deliver a result twice; an order is granted once.
-        guard grantedOrders.insert(order.orderId).inserted else { return }
-        for item in order.items {
-            inventory[item.sku, default: 0] += Int(item.quantity) ?? 0
-        }
-        lastMessage = "Thanks! \(order.offerName) is yours."
+    /// A store that buys through `payments`.
+    public init(payments: any Payments) {
+        self.payments = payments
+        payments.listener = self
     }
 
-    /// Tells the player why nothing was granted; a cancel needs no message.
-    public func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?) {
-        switch error.code {
-        case 3000, 3001, 3002: lastMessage = ""
+    /// Starts the payments SDK for the player.
+    public func start(customerId: String) {
+        payments.start(customerId: customerId)
+    }
+
+    /// Opens the checkout the game's server created; one at a time.
+    public func buy(purchaseId: String, parsedUrl: String) {
+        guard isReady, !isPurchasing else { return }
+        // Before the call: the result may arrive at any time after it.
+        isPurchasing = true
+        payments.openCheckout(purchaseId: purchaseId, parsedUrl: parsedUrl)
+    }
+
+    /// The app's URL handling: the checkout's return link goes to the SDK.
+    @discardableResult
+    public func open(url: String) -> Bool {
+        payments.handleDeepLink(url)
+    }
+
+    public func paymentsReady() { isReady = true }
+
+    public func paymentsUnavailable(code: Int) { isReady = false }
+
+    public func purchaseSucceeded(_ receipt: Receipt) {
+        isPurchasing = false
+        // The SDK may deliver a result twice; an order is granted once.
+        guard grantedOrders.insert(receipt.orderId).inserted else { return }
+        for item in receipt.items {
+            inventory[item.sku, default: 0] += item.quantity
+        }
+        lastMessage = "Thanks! \(receipt.offerName) is yours."
+    }
+
+    public func purchaseFailed(code: Int) {
+        isPurchasing = false
+        switch code {
+        case 3000, 3002: lastMessage = ""
         case 3004: lastMessage = "Your payment is still being processed."
-        default: lastMessage = "The purchase did not go through (\(error.code))."
+        default: lastMessage = "The purchase did not go through (\(code))."
         }
     }
 }

@@ -2,63 +2,87 @@ import PaylinksKit
 import Store
 import Testing
 
-/// The store, driven by paylinks' simulated SDK instead of a real checkout.
-@Suite struct StoreTests {
-    let configuration = ACConfigModel(
-        checkoutPublicKey: "pk_sandbox_demo", environment: "sandbox", customerId: "cust_1")
+/// The store, driven by paylinks' simulated SDK as the real one drives it: callbacks
+/// arrive later, on the main actor, and a paid checkout returns through its deep link.
+@Suite
+@MainActor
+struct StoreTests {
+    let sdk = PaymentLinksSimulator(seed: 7, delivery: .asynchronous)
+    let store: Store
 
-    func makeSDK(_ delegate: ACPaymentLinksDelegate) -> PaymentLinksSimulator {
-        PaymentLinksSimulator(catalog: CatalogLoader.builtIn(), delegate: delegate, now: 1_718_182_312, seed: 7)
+    init() async {
+        store = Store(payments: SimulatedPayments(sdk: sdk))
+        // The OS opens the app with the checkout's return link; the app's URL handling
+        // hands it to the store.
+        let store = self.store
+        sdk.openURL = { url in store.open(url: url) }
+        store.start(customerId: "cust_1")
+        await sdk.settle()
     }
 
-    func checkout(_ sdk: PaymentLinksSimulator, _ sku: String, _ player: PlayerAction) throws {
-        let session = try sdk.createCheckoutSession(offerSku: sku, customerId: "cust_1", environment: "sandbox")
-        sdk.openCheckout(session, player: player)
+    /// What the game's server does: create a session, hand its ids to the app.
+    func buy(_ sku: String) async throws {
+        let session = try sdk.createCheckoutSession(offerSku: sku, customerId: "cust_1")
+        store.buy(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        await sdk.settle()
     }
 
-    @Test func aPurchaseGrantsItsItems() throws {
-        let store = Store()
-        let sdk = makeSDK(store)
-        sdk.initialize(configuration: configuration)
-        try checkout(sdk, "builders_bundle", .pay(paymentMethodName: "Visa"))
+    @Test func aPurchaseGrantsItsItems() async throws {
+        #expect(store.isReady)
+        try await buy("builders_bundle")
         #expect(store.inventory == ["gem_01": 500, "coin_01": 20000, "hammer_01": 3])
+        #expect(store.lastMessage == "Thanks! Builder's Bundle is yours.")
     }
 
-    @Test func aDuplicateResultGrantsOnce() throws {
-        let store = Store()
-        let sdk = makeSDK(store)
-        sdk.initialize(configuration: configuration)
-        sdk.injectDuplicateDelivery()
-        try checkout(sdk, "starter_pack_001", .pay(paymentMethodName: "Visa"))
+    @Test func theStoreWaitsForTheResultAfterOpeningTheCheckout() async throws {
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_1")
+        store.buy(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        #expect(store.isPurchasing, "the result has not arrived when openCheckout returns")
+        #expect(store.inventory.isEmpty)
+        await sdk.settle()
+        #expect(!store.isPurchasing)
         #expect(store.inventory == ["gem_01": 100])
     }
 
-    @Test func aCancelGrantsNothingAndSaysNothing() throws {
-        let store = Store()
-        let sdk = makeSDK(store)
-        sdk.initialize(configuration: configuration)
-        try checkout(sdk, "starter_pack_001", .closeCheckout())
-        #expect(store.inventory.isEmpty)
-        #expect(store.lastMessage == "")
+    @Test func aDuplicateResultGrantsOnce() async throws {
+        sdk.revalidatesOnEveryDeepLink = true
+        try await buy("starter_pack_001")
+        let link = try #require(sdk.lastCheckoutDeepLink)
+        store.open(url: link)
+        await sdk.settle()
+        #expect(store.inventory == ["gem_01": 100])
+        #expect(store.grantedOrders.count == 1)
     }
 
-    @Test func aPendingChargeIsNotGrantedYet() throws {
-        let store = Store()
-        let sdk = makeSDK(store)
-        sdk.initialize(configuration: configuration)
-        try checkout(sdk, "starter_pack_001", .pay(paymentMethodName: "Visa", outcome: .pending))
+    @Test func aCancelGrantsNothingAndSaysNothing() async throws {
+        sdk.scriptCheckout(.closeCheckout())
+        try await buy("starter_pack_001")
+        #expect(store.inventory.isEmpty)
+        #expect(store.lastMessage == "")
+        #expect(!store.isPurchasing)
+    }
+
+    @Test func aPendingChargeIsNotGrantedYet() async throws {
+        sdk.scriptCheckout(.pay(paymentMethodName: "Visa", outcome: .pending))
+        try await buy("starter_pack_001")
         #expect(store.inventory.isEmpty)
         #expect(store.lastMessage == "Your payment is still being processed.")
     }
 
-    @Test func theSDKDeliversWhatTheRecordingDelegateSees() throws {
-        let recorder = RecordingDelegate()
-        let sdk = makeSDK(recorder)
-        try checkout(sdk, "starter_pack_001", .pay(paymentMethodName: "Visa"))
-        sdk.initialize(configuration: configuration)
-        sdk.injectFailure(code: 3003, at: .purchase)
-        try checkout(sdk, "starter_pack_001", .pay(paymentMethodName: "Visa"))
-        #expect(recorder.callbacks.map(\.name) == [.onPurchaseFailed, .onInitialized, .onPurchaseFailed])
-        #expect(recorder.callbacks.map { $0.error?.code } == [2000, nil, 3003])
+    @Test func aDeclinedCardSaysSo() async throws {
+        sdk.scriptCheckout(.pay(paymentMethodName: "Mastercard", outcome: .declined))
+        try await buy("starter_pack_001")
+        #expect(store.inventory.isEmpty)
+        #expect(store.lastMessage == "The purchase did not go through (3003).")
+    }
+
+    @Test func aStoreThatFailedToStartOpensNoCheckout() async throws {
+        sdk.injectFailure(code: 1000, at: .initialize)
+        store.start(customerId: "cust_1")
+        await sdk.settle()
+        #expect(!store.isReady)
+        try await buy("starter_pack_001")
+        #expect(!store.isPurchasing)
+        #expect(store.inventory.isEmpty)
     }
 }

@@ -45,7 +45,8 @@ let package = Package(
 
         // One test target per layer. The core's tests import only its public API.
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
-        .testTarget(name: "PaylinksFixturesTests", dependencies: ["PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
+        .testTarget(
+            name: "PaylinksFixturesTests", dependencies: ["PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: ["PaylinksKit", "PaylinksFixtures", "PaylinksCommandLine", "paylinks"],

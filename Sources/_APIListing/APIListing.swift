@@ -59,7 +59,9 @@ public enum APIListing {
             let fallback = relationship["targetFallback"] as? String
             let name = paths[target] ?? fallback ?? target
             // Marker protocols that toolchains add or leave out say nothing about the API.
-            guard !["SendableMetatype", "Copyable", "Escapable", "BitwiseCopyable"].contains(where: { name.hasSuffix($0) })
+            guard
+                !["SendableMetatype", "Copyable", "Escapable", "BitwiseCopyable"].contains(where: { name.hasSuffix($0) }
+                )
             else { continue }
             lines.append("\(type) conforms to \(name.split(separator: ".").last.map(String.init) ?? name)")
         }

@@ -1,6 +1,6 @@
 public import Foundation
-public import PaylinksKit
 import PaylinksFixtures
+public import PaylinksKit
 
 /// Writes a catalog as the Swift source of `BuiltInCatalog`.
 public enum CatalogSwiftSource {

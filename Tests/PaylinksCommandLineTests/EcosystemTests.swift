@@ -175,7 +175,9 @@ struct EcosystemTests {
     @Test("--version matches the newest entry of the changelog")
     func changelog() throws {
         let changelog = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let newest = try #require(changelog.split(separator: "\n").first { $0.hasPrefix("## ") })
+        // Unreleased changes are listed above the newest release.
+        let newest = try #require(
+            changelog.split(separator: "\n").first { $0.hasPrefix("## ") && $0 != "## Unreleased" })
         #expect(newest == "## \(Help.version) - \(Help.releaseDate)")
         #expect(runCLI("--version").stdout == "paylinks \(Help.version)\n")
     }

@@ -88,7 +88,8 @@ struct GoldenTests {
         let file = Self.directory.appendingPathComponent(testCase.name + ".out")
         if ProcessInfo.processInfo.environment["PAYLINKS_RECORD_GOLDEN"] == "1" {
             try Data(result.stdout.utf8).write(to: file)
-            Issue.record("re-recorded \(testCase.name).out; review the diff and run again without PAYLINKS_RECORD_GOLDEN")
+            Issue.record(
+                "re-recorded \(testCase.name).out; review the diff and run again without PAYLINKS_RECORD_GOLDEN")
             return
         }
         let expected = try String(contentsOf: file, encoding: .utf8)

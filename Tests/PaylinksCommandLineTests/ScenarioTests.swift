@@ -9,7 +9,8 @@ import Testing
 @Suite("Scenarios")
 @MainActor
 struct ScenarioTests {
-    nonisolated static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    nonisolated static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/scenarios")
 
     nonisolated static let exampleFiles: [String] =

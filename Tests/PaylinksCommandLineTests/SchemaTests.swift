@@ -165,7 +165,8 @@ struct SchemaTests {
     func goldenLines(name: String) throws {
         let validator = try SchemaValidator(file: Self.callbackSchema)
         let text = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/PaylinksCommandLineTests/Golden/\(name).out"), encoding: .utf8)
+            contentsOf: Self.root.appendingPathComponent("Tests/PaylinksCommandLineTests/Golden/\(name).out"),
+            encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(!lines.isEmpty)
         for line in lines {

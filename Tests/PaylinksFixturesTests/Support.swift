@@ -1,5 +1,6 @@
-@testable import PaylinksFixtures
 import PaylinksKit
+
+@testable import PaylinksFixtures
 
 /// The catalog built into paylinks.
 func builtInCatalog() throws -> Catalog {

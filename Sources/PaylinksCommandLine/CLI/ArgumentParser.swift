@@ -1,5 +1,4 @@
 import PaylinksFixtures
-import PaylinksKit
 
 /// Turns a command line into an ``Invocation``: a pure function of its arguments.
 ///

@@ -1,5 +1,4 @@
 public import PaylinksFixtures
-import PaylinksKit
 
 /// Every way a paylinks invocation can fail before or outside the simulated flow.
 ///

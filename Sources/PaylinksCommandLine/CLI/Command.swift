@@ -1,4 +1,3 @@
-import PaylinksFixtures
 public import PaylinksKit
 
 /// The subcommands.

@@ -1,4 +1,3 @@
-import PaylinksFixtures
 public import PaylinksKit
 
 /// Shell completion scripts, made from the same option table as the parser and the help,

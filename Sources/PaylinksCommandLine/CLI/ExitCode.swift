@@ -1,4 +1,3 @@
-import PaylinksFixtures
 public import PaylinksKit
 
 /// The exit codes paylinks ends with: the contract CI scripts branch on.

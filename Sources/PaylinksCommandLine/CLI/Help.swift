@@ -1,4 +1,3 @@
-import PaylinksFixtures
 import PaylinksKit
 
 /// The help texts, made from the same tables the parser reads.

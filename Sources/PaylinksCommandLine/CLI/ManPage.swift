@@ -1,4 +1,3 @@
-import PaylinksFixtures
 import PaylinksKit
 
 /// The manual page, `paylinks.1`, written in roff from the same tables as the help.

@@ -258,7 +258,8 @@ public struct OptionSpec: Sendable {
             && parts.allSatisfy { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
             && (parts.count == 1 || !parts[1].isEmpty)
         guard isDecimal, let number = Double(value), (0...1).contains(number) else {
-            throw UsageProblem("\(option) takes a probability from 0 to 1, such as 0.25, not '\(MessageText.sanitized(value))'")
+            throw UsageProblem(
+                "\(option) takes a probability from 0 to 1, such as 0.25, not '\(MessageText.sanitized(value))'")
         }
         return number
     }

@@ -1,4 +1,3 @@
-import PaylinksFixtures
 public import PaylinksKit
 
 /// The listings of `paylinks errors` and `paylinks offers`: a table for people, or one

@@ -1,4 +1,3 @@
-import PaylinksFixtures
 import PaylinksKit
 
 /// The rendered result of one checkout with holes where its identifiers go, so that a

@@ -1,4 +1,3 @@
-import PaylinksFixtures
 public import PaylinksKit
 
 /// Renders each callback as one compact JSON object on one line (NDJSON).

@@ -1,4 +1,3 @@
-import PaylinksFixtures
 import PaylinksKit
 
 /// A delegate that renders each callback to an output as it arrives, tagged when a

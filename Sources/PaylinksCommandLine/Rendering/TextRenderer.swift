@@ -1,4 +1,3 @@
-import PaylinksFixtures
 public import PaylinksKit
 
 /// Renders each callback as a block a developer reads at a glance: the callback's name,

@@ -1,6 +1,3 @@
-import PaylinksFixtures
-import PaylinksKit
-
 /// How text output marks what matters: plain, or with ANSI colours for a terminal.
 public struct TextStyle: Sendable {
     private let enabled: Bool

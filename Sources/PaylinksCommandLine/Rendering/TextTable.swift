@@ -1,6 +1,3 @@
-import PaylinksFixtures
-import PaylinksKit
-
 /// Plain-text tables: rows under a header, each column as wide as its widest cell and
 /// two spaces from the next. Control characters in a cell are escaped, so a row stays
 /// on its line whatever a fixture holds.

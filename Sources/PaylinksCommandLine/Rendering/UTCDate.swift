@@ -1,6 +1,3 @@
-import PaylinksFixtures
-import PaylinksKit
-
 /// Formats Unix timestamps as UTC dates without Foundation.
 enum UTCDate {
     /// `2024-06-12 08:51:52 UTC` for 1718182312.

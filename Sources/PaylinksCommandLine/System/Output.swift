@@ -1,6 +1,3 @@
-import PaylinksFixtures
-import PaylinksKit
-
 /// Why output could not be written.
 public enum OutputError: Error, Equatable, Sendable {
     /// The reader went away (`paylinks ... | head -1`).

@@ -1,6 +1,3 @@
-import PaylinksFixtures
-import PaylinksKit
-
 // The one file that talks to the C library: files, the clock, entropy, exit.
 #if canImport(Glibc)
     import Glibc

@@ -5,7 +5,8 @@ extension Catalog {
     public func unknownStatusCodeMessage(_ text: String) -> String {
         let shown = MessageText.sanitized(text)
         if let number = Int(text) {
-            let nearest = statusCodes
+            let nearest =
+                statusCodes
                 .sorted { abs($0.code - number) < abs($1.code - number) }
                 .prefix(3)
                 .map { "\($0.code) \($0.name)" }

@@ -92,7 +92,11 @@ public final class PaymentLinksSimulator {
     /// Sessions the simulated server created and no checkout has ended yet, by purchase id.
     private var sessions: [String: CheckoutSession] = [:]
     /// The paid checkout waiting for its deep link.
-    private var awaitingDeepLink: (session: CheckoutSession, configuration: ACConfigModel, customerId: String, method: String, outcome: ChargeOutcome)?
+    private var awaitingDeepLink:
+        (
+            session: CheckoutSession, configuration: ACConfigModel, customerId: String, method: String,
+            outcome: ChargeOutcome
+        )?
     /// The last purchase result and the link that re-validates it.
     private var lastPurchaseResult: (link: String, callback: Callback)?
     /// Callbacks due to the delegate, in asynchronous delivery.
@@ -328,7 +332,8 @@ public final class PaymentLinksSimulator {
         if let paid = awaitingDeepLink, url == pendingDeepLink {
             awaitingDeepLink = nil
             pendingDeepLink = nil
-            validate(paid.session, configuration: paid.configuration, customerId: paid.customerId, paidWith: paid.method,
+            validate(
+                paid.session, configuration: paid.configuration, customerId: paid.customerId, paidWith: paid.method,
                 outcome: paid.outcome, link: url)
             return true
         }
@@ -397,7 +402,8 @@ public final class PaymentLinksSimulator {
     /// order by the code's rule.
     private func endPurchase(failing code: Int, order: OrderResponseModel?, link: String, details: [String: String]) {
         let error = failure(code, details: details)
-        endPurchase(with: .onPurchaseFailed(error: error, order: order.flatMap { disclosed($0, for: code) }), link: link)
+        endPurchase(
+            with: .onPurchaseFailed(error: error, order: order.flatMap { disclosed($0, for: code) }), link: link)
     }
 
     private func endPurchase(with result: Callback, link: String) {

@@ -43,8 +43,10 @@ public struct Receipt: Equatable, Sendable {
         self.items = items
     }
 
+    /// Whether two receipts are for the same order with the same items.
     public static func == (left: Receipt, right: Receipt) -> Bool {
         left.orderId == right.orderId && left.offerName == right.offerName
-            && left.items.map(\.sku) == right.items.map(\.sku) && left.items.map(\.quantity) == right.items.map(\.quantity)
+            && left.items.map(\.sku) == right.items.map(\.sku)
+            && left.items.map(\.quantity) == right.items.map(\.quantity)
     }
 }

@@ -40,10 +40,13 @@ public final class Store: PaymentsListener {
         payments.handleDeepLink(url)
     }
 
+    /// The SDK is ready: purchases can start.
     public func paymentsReady() { isReady = true }
 
+    /// The SDK could not start: no purchases until it does.
     public func paymentsUnavailable(code: Int) { isReady = false }
 
+    /// Grants the receipt's items, once per order.
     public func purchaseSucceeded(_ receipt: Receipt) {
         isPurchasing = false
         // The SDK may deliver a result twice; an order is granted once.
@@ -54,6 +57,7 @@ public final class Store: PaymentsListener {
         lastMessage = "Thanks! \(receipt.offerName) is yours."
     }
 
+    /// Tells the player why nothing was granted; a cancel needs no message.
     public func purchaseFailed(code: Int) {
         isPurchasing = false
         switch code {

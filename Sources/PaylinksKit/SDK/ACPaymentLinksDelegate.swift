@@ -16,9 +16,9 @@
 ///   before a successful `initialize` fails on its own failure callback (code 2000)
 ///   instead of being dropped.
 /// - **The main actor.** Every callback arrives on the main actor, so a `@MainActor` game
-///   type conforms as it is. With ``PaymentLinksSimulator/Delivery-swift.enum/asynchronous``
+///   type conforms as it is. With ``PaymentLinksSimulator/Delivery-swift.struct/asynchronous``
 ///   a callback arrives later, after the request that caused it has returned, as from
-///   the real SDK; with ``PaymentLinksSimulator/Delivery-swift.enum/synchronous`` it
+///   the real SDK; with ``PaymentLinksSimulator/Delivery-swift.struct/synchronous`` it
 ///   arrives before the request returns, which keeps simple tests simple.
 ///
 /// Real integrations must still tolerate a duplicate purchase result: an SDK bug fixed

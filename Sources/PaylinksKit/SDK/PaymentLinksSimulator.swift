@@ -29,13 +29,26 @@
 @MainActor
 public final class PaymentLinksSimulator {
     /// How the simulator hands results to the delegate.
-    public enum Delivery: Sendable {
+    public struct Delivery: Sendable {
+        /// Runs a delivery later; nil delivers at once.
+        @usableFromInline let schedule: (@Sendable (_ delivery: @escaping @MainActor @Sendable () -> Void) -> Void)?
+
+        @usableFromInline init(schedule: (@Sendable (_ delivery: @escaping @MainActor @Sendable () -> Void) -> Void)?) {
+            self.schedule = schedule
+        }
+
         /// Each callback before the call that caused it returns, on the caller's turn of
         /// the main actor. Simple to test; hides bugs that depend on timing.
-        case synchronous
+        public static let synchronous = Delivery(schedule: nil)
+
         /// Each callback later, on the main actor, after the call has returned, as the
-        /// real SDK delivers; ``settle()`` waits for every callback due.
-        case asynchronous
+        /// real SDK delivers; ``PaymentLinksSimulator/settle()`` waits for every callback due.
+        // Emitted into the code that uses it, so that a program that never delivers
+        // asynchronously (the `paylinks` command) links no concurrency runtime.
+        @_alwaysEmitIntoClient
+        public static var asynchronous: Delivery {
+            Delivery { delivery in Task { @MainActor in delivery() } }
+        }
     }
 
     /// How often the SDK polls an order's state, in milliseconds.
@@ -143,8 +156,9 @@ public final class PaymentLinksSimulator {
 
     /// Returns once every callback due has been delivered (at once with synchronous
     /// delivery).
+    @_alwaysEmitIntoClient
     public func settle() async {
-        while !queue.isEmpty {
+        while undeliveredCallbackCount > 0 {
             await Task.yield()
         }
     }
@@ -452,15 +466,14 @@ public final class PaymentLinksSimulator {
 
     private func deliver(_ callback: Callback) {
         guard let delegate else { return }
-        switch delivery {
-        case .synchronous:
+        guard let schedule = delivery.schedule else {
             callback.send(to: delegate)
-        case .asynchronous:
-            queue.append((callback, delegate))
-            // Each task delivers the oldest callback due, so the order holds whatever
-            // order the tasks run in.
-            Task { @MainActor [weak self] in self?.deliverOldest() }
+            return
         }
+        queue.append((callback, delegate))
+        // Each scheduled delivery hands over the oldest callback due, so the order holds
+        // whatever order the deliveries run in.
+        schedule { [weak self] in self?.deliverOldest() }
     }
 
     private func deliverOldest() {

@@ -41,10 +41,11 @@ public final class PaymentLinksSimulator {
         /// the main actor. Simple to test; hides bugs that depend on timing.
         public static let synchronous = Delivery(schedule: nil)
 
-        /// Each callback later, on the main actor, after the call has returned, as the
-        /// real SDK delivers; ``PaymentLinksSimulator/settle()`` waits for every callback due.
         // Emitted into the code that uses it, so that a program that never delivers
         // asynchronously (the `paylinks` command) links no concurrency runtime.
+
+        /// Each callback later, on the main actor, after the call has returned, as the
+        /// real SDK delivers; ``PaymentLinksSimulator/settle()`` waits for every callback due.
         @_alwaysEmitIntoClient
         public static var asynchronous: Delivery {
             Delivery { delivery in Task { @MainActor in delivery() } }

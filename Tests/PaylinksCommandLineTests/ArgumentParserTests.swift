@@ -59,6 +59,33 @@ struct ArgumentParserTests {
         #expect(parsed == command)
     }
 
+    @Test(
+        "help and the version are asked for the same way everywhere",
+        arguments: [
+            (["help"], Invocation.help(nil)), (["help", "help"], .help(nil)), (["help", "--help"], .help(nil)),
+            (["help", "-h"], .help(nil)), (["help", "purchase", "--help"], .help(.purchase)),
+            (["help", "-h", "cancel"], .help(.cancel)), (["purchase", "--sku", "x", "--help"], .help(.purchase)),
+            (["run", "-h"], .help(.run)), (["--version"], .version), (["-V"], .version),
+            (["purchase", "--version"], .version), (["errors", "3002", "-V"], .version),
+        ])
+    func helpAndVersion(words: [String], expected: Invocation) throws {
+        #expect(try ArgumentParser.parse(["paylinks"] + words) == expected)
+    }
+
+    @Test("a misspelt help or version flag, or a value given to one, says what to type")
+    func helpAndVersionMistakes() {
+        #expect(usageMessage("-v") == "unknown option '-v'; did you mean '-V'?")
+        #expect(usageMessage("--verison") == "unknown option '--verison'; did you mean '--version'?")
+        #expect(usageMessage("--help=yes") == "--help takes no value; give it alone")
+        #expect(usageMessage("purchase", "--sku", "x", "--version=2") == "--version takes no value; give it alone")
+        #expect(usageMessage("--sku", "x") == "--sku must follow a command, as in 'paylinks purchase --sku SKU'")
+        #expect(
+            usageMessage("--payment-method", "PayPal")
+                == "--payment-method must follow a command, as in 'paylinks purchase --sku starter_pack_001 --payment-method NAME'"
+        )
+        #expect(usageMessage("help", "purchase", "cancel") == "'help' takes one command, not 'cancel'")
+    }
+
     @Test("--sku takes a value in both spellings")
     func sku() throws {
         #expect(try options("cancel", "--sku", "a").sku == "a")

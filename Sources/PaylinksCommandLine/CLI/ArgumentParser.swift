@@ -10,8 +10,9 @@ import PaylinksFixtures
 /// - An option's value follows it as the next argument (`--sku starter_pack_001`) or
 ///   after an equals sign (`--sku=starter_pack_001`). A separate value may not start
 ///   with `--`; use the `=` form for such a value.
-/// - `-h` or `--help` anywhere before `--` asks for the subcommand's help, whatever else
-///   the line holds.
+/// - `-h` or `--help` anywhere before `--` asks for the subcommand's help, and `-V` or
+///   `--version` for the version, whatever else the line holds. `paylinks help help` and
+///   `paylinks help --help` show the overview.
 /// - Each option may be given once; `--json` and `--format` set the same thing and count
 ///   as one option.
 /// - `--` ends the options: what follows is an argument even if it starts with `-`.
@@ -33,29 +34,59 @@ public enum ArgumentParser {
             break
         }
         guard let command = Command(rawValue: first) else {
-            if first.hasPrefix("-") {
-                throw .usage(
-                    "'\(MessageText.sanitized(first))' must follow a command, as in 'paylinks purchase \(MessageText.sanitized(first))'",
-                    command: nil)
-            }
+            if first.hasPrefix("-") { throw .usage(misplacedOptionMessage(first), command: nil) }
             throw .usage(unknownCommandMessage(first), command: nil)
         }
         let rest = Array(words.dropFirst())
-        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
-            return .help(command)
+        let options = rest.prefix(while: { $0 != "--" })
+        if let flag = options.first(where: { helpFlags.contains(split($0).0) || versionFlags.contains(split($0).0) }) {
+            let (name, value) = split(flag)
+            if value != nil { throw .usage("\(name) takes no value; give it alone", command: command) }
+            return helpFlags.contains(name) ? .help(command) : .version
         }
         return .run(command, try parseOptions(rest, for: command))
     }
 
+    /// The flags that ask for help, and for the version, wherever they stand before `--`.
+    static let helpFlags: Set = ["-h", "--help"]
+    static let versionFlags: Set = ["-V", "--version"]
+
+    /// `paylinks help [COMMAND]`: `help help` and `help --help` are the overview, which
+    /// explains `help`; `help purchase --help` is the help of `purchase`.
     private static func parseHelp(_ words: [String]) throws(CLIError) -> Invocation {
-        guard let topic = words.first else { return .help(nil) }
+        let topics = words.filter { !helpFlags.contains($0) }
+        guard let topic = topics.first, topic != "help" || topics.count > 1 else { return .help(nil) }
         guard let command = Command(rawValue: topic) else {
+            if topic.hasPrefix("-") {
+                throw .usage(
+                    "'help' takes a command, not the option '\(MessageText.sanitized(topic))'; "
+                        + "as in 'paylinks help purchase'", command: nil)
+            }
             throw .usage(unknownCommandMessage(topic), command: nil)
         }
-        if words.count > 1 {
-            throw .usage("'help' takes one command, not '\(MessageText.sanitized(words[1]))'", command: nil)
+        if topics.count > 1 {
+            throw .usage("'help' takes one command, not '\(MessageText.sanitized(topics[1]))'", command: nil)
         }
         return .help(command)
+    }
+
+    /// An option before any command: a misspelt `--help` or `--version`, or a command's
+    /// option given without its command.
+    private static func misplacedOptionMessage(_ word: String) -> String {
+        let (name, value) = split(word)
+        let shown = MessageText.sanitized(word)
+        if value != nil, helpFlags.contains(name) || versionFlags.contains(name) {
+            return "\(name) takes no value; give it alone"
+        }
+        if let spec = OptionSpec.all.first(where: { $0.name == name }), let command = spec.commands.first {
+            let sku = Command.checkouts.contains(command) && spec.name != "--sku" ? " --sku starter_pack_001" : ""
+            let value = spec.placeholder.map { " \($0)" } ?? ""
+            return "\(spec.name) must follow a command, as in 'paylinks \(command.rawValue)\(sku) \(spec.name)\(value)'"
+        }
+        if let meant = Suggestion.closest(to: name, among: ["-h", "--help", "-V", "--version"]) {
+            return "unknown option '\(shown)'; did you mean '\(meant)'?"
+        }
+        return "unknown option '\(shown)': before a command, paylinks takes only --help and --version"
     }
 
     private static func unknownCommandMessage(_ word: String) -> String {

@@ -38,7 +38,8 @@ public enum CatalogSwiftSource {
             out += "                callbacks: [\(code.callbacks.map { ".\($0.rawValue)" }.joined(separator: ", "))],\n"
             out += "                orderAtFailure: .\(code.orderAtFailure),\n"
             out += "                dataTemplate: \(code.dataTemplate.map(literal) ?? "nil"),\n"
-            out += "                advice: \(code.advice.map(literal) ?? "nil")),\n"
+            out += "                advice: \(code.advice.map(literal) ?? "nil")"
+            out += code.isCancel ? ",\n                isCancel: true),\n" : "),\n"
         }
         out += "        ],\n"
         out += "        tiers: [\(catalog.tiers.map(literal).joined(separator: ", "))],\n"

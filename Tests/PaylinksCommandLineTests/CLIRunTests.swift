@@ -29,6 +29,38 @@ struct CLIRunTests {
         )
     }
 
+    @Test("a code whose rule is payment gives the order the payment method, even on cancel")
+    func paymentRuleOnCancel() throws {
+        let result = runCLI(
+            "cancel", "--sku", "starter_pack_001", "--error", "3003", "--payment-method", "PayPal", "--json", "--seed",
+            "1", "--now", "1")
+        #expect(result.exitCode == .purchaseFailed)
+        let line = try #require(result.stdout.split(separator: "\n").last)
+        #expect(line.contains(#""paymentMethodName":"PayPal""#))
+        #expect(!line.contains(#""orderId":"""#))
+    }
+
+    @Test("the player closing the checkout before the order exists is a cancel: exit 13")
+    func beforeOrderIsACancel() {
+        #expect(runCLI("cancel", "--sku", "starter_pack_001", "--before-order").exitCode == .purchaseCanceled)
+    }
+
+    @Test(
+        "a request before initialize fails with the catalog's 2000, on its own callback",
+        arguments: [
+            ("price-points", "getPricePoints", ExitCode.pricePointsFailed),
+            ("purchase", "openCheckout", .purchaseFailed),
+        ])
+    func notInitialized(command: String, request: String, exitCode: ExitCode) throws {
+        var arguments = [command, "--error", "2000", "--json"]
+        if command == "purchase" { arguments += ["--sku", "starter_pack_001"] }
+        let result = runCLI(arguments)
+        #expect(result.exitCode == exitCode)
+        let expected = try #require(Catalog.builtIn.statusCode(2000))
+        #expect(result.stdout.contains(#""message":"\#(expected.message)""#))
+        #expect(result.stdout.contains(#""data":"{\"request\":\"\#(request)\"}""#))
+    }
+
     @Test("init prints onInitialized and exits 0")
     func initialize() {
         let result = runCLI("init")

@@ -21,11 +21,54 @@ struct ExitCodeTests {
             (.onPricePointsFailed(error: ACErrorMessage(code: 1000, message: "")), .pricePointsFailed),
             (.onPurchaseFailed(error: ACErrorMessage(code: 3003, message: ""), order: nil), .purchaseFailed),
             (.onPurchaseFailed(error: ACErrorMessage(code: 3000, message: ""), order: nil), .purchaseCanceled),
-            (.onPurchaseFailed(error: ACErrorMessage(code: 3001, message: ""), order: nil), .purchaseCanceled),
             (.onPurchaseFailed(error: ACErrorMessage(code: 3002, message: ""), order: nil), .purchaseCanceled),
-            (.onPurchaseFailed(error: ACErrorMessage(code: 3005, message: ""), order: nil), .purchaseFailed),
+            (.onPurchaseFailed(error: ACErrorMessage(code: 3005, message: ""), order: nil), .purchaseCanceled),
+            (.onPurchaseFailed(error: ACErrorMessage(code: 3001, message: ""), order: nil), .purchaseFailed),
+            (.onPurchaseFailed(error: ACErrorMessage(code: 2000, message: ""), order: nil), .purchaseFailed),
         ])
     func fromCallback(callback: Callback, code: ExitCode) {
-        #expect(ExitCode(finishingWith: callback) == code)
+        #expect(ExitCode(finishingWith: callback, catalog: .builtIn) == code)
+    }
+
+    @Test("the cancel set is the catalog's: exactly the codes whose advice is to treat them as a cancel")
+    func cancelSet() {
+        for code in Catalog.builtIn.statusCodes {
+            let advisedCancel = code.advice?.hasPrefix("Treat it as a cancel") == true
+            #expect(code.isCancel == advisedCancel, "\(code.code)")
+        }
+        #expect(ExitCode.purchaseCanceled.meaning.contains("3000, 3002, 3005"))
+        #expect(!Help.overview().contains("3001"))
+    }
+
+    @Test("a fixture decides what a cancel is, and a code only onPurchaseFailed carries can be one")
+    func cancelFromFixture() throws {
+        let catalog = try CatalogLoader.load(
+            offers: nil, pricePoints: nil,
+            statusCodes: FixtureSource(
+                name: "status-codes.json",
+                bytes: Array(
+                    #"""
+                    {"statusCodes": [
+                      {"code": 2000, "name": "A", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
+                      {"code": 2001, "name": "B", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
+                      {"code": 2002, "name": "C", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
+                      {"code": 2003, "name": "D", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
+                      {"code": 3002, "name": "E", "meaning": "m", "message": "m", "callbacks": ["onPurchaseFailed"]},
+                      {"code": 3003, "name": "F", "meaning": "m", "message": "m", "callbacks": ["onPurchaseFailed"],
+                       "cancel": true}
+                    ]}
+                    """#.utf8)))
+        let error = { (code: Int) in ACErrorMessage(code: code, message: "") }
+        #expect(ExitCode(finishingWith: .onPurchaseFailed(error: error(3003), order: nil), catalog: catalog) == .purchaseCanceled)
+        #expect(ExitCode(finishingWith: .onPurchaseFailed(error: error(3002), order: nil), catalog: catalog) == .purchaseFailed)
+        #expect(throws: FixtureError.self) {
+            try CatalogLoader.load(
+                offers: nil, pricePoints: nil,
+                statusCodes: FixtureSource(
+                    name: "status-codes.json",
+                    bytes: Array(
+                        #"{"statusCodes": [{"code": 1, "name": "A", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"], "cancel": true}]}"#
+                            .utf8)))
+        }
     }
 }

@@ -112,17 +112,21 @@ struct GoldenTests {
         #expect(readme.contains(block), "README.md's example of \(name) differs from the golden file")
     }
 
-    @Test("the README's exit-code table lists every exit code")
+    @Test("the README's exit-code table is the help's, code for code and word for word")
     func readmeExitCodes() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         let section = try #require(
             readme.components(separatedBy: "## Exit codes\n").last?
                 .components(separatedBy: "\n## ").first)
-        let listed = section.split(separator: "\n").compactMap { line -> Int32? in
-            guard line.hasPrefix("| ") else { return nil }
-            return Int32(line.dropFirst(2).prefix { $0 != " " })
+        let rows = section.split(separator: "\n").compactMap { line -> (Int32, String)? in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2, let code = Int32(cells[0]) else { return nil }
+            return (code, cells[1].replacingOccurrences(of: "`", with: ""))
         }
-        #expect(listed == ExitCode.allCases.map(\.rawValue))
+        #expect(rows.map(\.0) == ExitCode.allCases.map(\.rawValue))
+        for (code, meaning) in rows {
+            #expect(meaning == ExitCode(rawValue: code)?.meaning, "exit code \(code)")
+        }
     }
 
     @Test("the README's trace example is what --trace prints")

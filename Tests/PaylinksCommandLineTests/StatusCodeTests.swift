@@ -124,11 +124,11 @@ struct StatusCodeTests {
         #expect(outcome.exitCode == .purchaseCanceled)
     }
 
-    @Test("closing the checkout before the order existed fails with 3005")
+    @Test("closing the checkout before the order existed fails with 3005, a cancel")
     func beforeOrder() throws {
         let outcome = try Self.last(["cancel", "--sku", "starter_pack_001", "--before-order"])
         #expect(outcome.error["code"] as? Int == 3005)
-        #expect(outcome.exitCode == .purchaseFailed)
+        #expect(outcome.exitCode == .purchaseCanceled)
     }
 
     @Test("plain cancel fails with 3002")

@@ -15,7 +15,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case pricePointsFailed = 11
     /// The flow ended in `onPurchaseFailed` with a failure.
     case purchaseFailed = 12
-    /// The flow ended in `onPurchaseFailed` because the player canceled (3000, 3001, 3002).
+    /// The flow ended in `onPurchaseFailed` with a code the catalog marks as a cancel.
     case purchaseCanceled = 13
     /// `EX_USAGE`: unknown subcommand or option, missing or malformed value, unknown SKU or country.
     case usage = 64
@@ -30,18 +30,27 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// The reader of standard output went away; paylinks stops quietly, as if killed by SIGPIPE.
     case brokenPipe = 141
 
-    /// The status codes with which `onPurchaseFailed` means the player canceled.
-    public static let cancelCodes: Set<Int> = [3000, 3001, 3002]
+    /// The exit code for a flow whose last callback was `callback`; the catalog says
+    /// which codes of `onPurchaseFailed` mean the player canceled.
+    public init(finishingWith callback: Callback, catalog: Catalog) {
+        let isCancel = callback.error.flatMap { catalog.statusCode($0.code) }?.isCancel ?? false
+        self.init(finishingWith: callback.name, isCancel: isCancel)
+    }
 
-    /// The exit code for a flow whose last callback was `callback`.
-    public init(finishingWith callback: Callback) {
+    /// The exit code for a flow whose last callback is named `callback`, carrying a code
+    /// that means a cancel or not.
+    public init(finishingWith callback: CallbackName, isCancel: Bool) {
         switch callback {
         case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: self = .success
         case .onInitializeFailed: self = .initializeFailed
         case .onPricePointsFailed: self = .pricePointsFailed
-        case .onPurchaseFailed(let error, _):
-            self = Self.cancelCodes.contains(error.code) ? .purchaseCanceled : .purchaseFailed
+        case .onPurchaseFailed: self = isCancel ? .purchaseCanceled : .purchaseFailed
         }
+    }
+
+    /// The built-in codes that mean a cancel, for the help: "3000, 3002, 3005".
+    static var builtInCancelCodes: String {
+        Catalog.builtIn.statusCodes.filter(\.isCancel).map { String($0.code) }.joined(separator: ", ")
     }
 
     /// One line for the help and the README: what the code means.
@@ -53,7 +62,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"
-        case .purchaseCanceled: "onPurchaseFailed: the player canceled (3000, 3001, 3002)"
+        case .purchaseCanceled: "onPurchaseFailed: the player canceled (\(Self.builtInCancelCodes); a fixture may mark others)"
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
         case .dataError: "invalid fixture data"
         case .noInput: "a named file or directory is missing or unreadable"

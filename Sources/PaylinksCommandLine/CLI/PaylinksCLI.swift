@@ -200,7 +200,10 @@ public enum PaylinksCLI {
                         try sdk.runCheckout(
                             offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
                             environment: options.sessionEnvironment ?? options.environment,
-                            player: playerAction(command, options: options), deliverTwice: false)
+                            player: playerAction(command, options: options).paying(
+                                for: failure?.step == .purchase ? failure?.statusCode : nil,
+                                with: options.paymentMethod),
+                            deliverTwice: false)
                     } catch {
                         throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
                     }
@@ -217,7 +220,7 @@ public enum PaylinksCLI {
             throw .output(error)
         }
         guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
-        return ExitCode(finishingWith: last)
+        return ExitCode(finishingWith: last, catalog: catalog)
     }
 
     // MARK: Scenarios
@@ -257,7 +260,7 @@ public enum PaylinksCLI {
         if summary.failed > 0 { return .expectationsFailed }
         if summary.met > 0 { return .success }
         guard let last = summary.last else { throw .internal("the scenarios delivered no callback") }
-        return ExitCode(finishingWith: last)
+        return ExitCode(finishingWith: last, catalog: catalog)
     }
 
     /// Writes the checkouts of `indexes` from a template, in blocks of whole lines,

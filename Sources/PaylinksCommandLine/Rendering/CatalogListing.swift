@@ -46,14 +46,7 @@ public enum CatalogListing {
 
     /// The exit codes a flow ends with when it ends in `code`, one per callback.
     static func exitCodes(of code: StatusCode) -> [ExitCode] {
-        code.callbacks.map { callback in
-            let error = ACErrorMessage(code: code.code, message: "")
-            switch callback {
-            case .onInitializeFailed: return ExitCode(finishingWith: .onInitializeFailed(error: error))
-            case .onPricePointsFailed: return ExitCode(finishingWith: .onPricePointsFailed(error: error))
-            default: return ExitCode(finishingWith: .onPurchaseFailed(error: error, order: nil))
-            }
-        }
+        code.callbacks.map { ExitCode(finishingWith: $0, isCancel: code.isCancel) }
     }
 
     private static func orderDescription(_ rule: StatusCode.OrderAtFailure) -> String {

@@ -94,9 +94,8 @@ public struct ScenarioRunner {
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
-            if let code = step.error ?? randomFault(for: step, rate: faultRate, using: &faults) {
-                sdk.injectFailure(code: code, at: step.failureStep)
-            }
+            let injected = step.error ?? randomFault(for: step, rate: faultRate, using: &faults)
+            if let injected { sdk.injectFailure(code: injected, at: step.failureStep) }
             switch step.action {
             case .initialize(let configuration, let customerId):
                 sdk.initialize(configModel: configuration, customerId: customerId, delegate: collector)
@@ -109,7 +108,9 @@ public struct ScenarioRunner {
                         customerId: checkout.orderCustomerId ?? sdk.customerId ?? scenario.configuration.customerId,
                         environment: checkout.sessionEnvironment ?? sdk.configuration?.environment
                             ?? scenario.configuration.environment,
-                        player: checkout.player, deliverTwice: step.deliverTwice)
+                        player: checkout.player.paying(
+                            for: injected.flatMap(catalog.statusCode), with: scenario.configuration.paymentMethod),
+                        deliverTwice: step.deliverTwice)
                 } catch {
                     // The loader checked every SKU against this catalog, and every offer has a
                     // price in the fallback country; report rather than trap if that changes.

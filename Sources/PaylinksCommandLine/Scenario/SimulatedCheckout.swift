@@ -19,3 +19,14 @@ extension PaymentLinksSimulator {
         revalidatesOnEveryDeepLink = false
     }
 }
+
+extension PlayerAction {
+    /// What the player does when the checkout fails with `code`: a code whose order rule
+    /// says a payment was made turns a close into a payment with `paymentMethod`, so that
+    /// the order carries the method the rule promises.
+    package func paying(for code: StatusCode?, with paymentMethod: String) -> PlayerAction {
+        guard code?.orderAtFailure == .payment else { return self }
+        if case .pay = self { return self }
+        return .pay(paymentMethodName: paymentMethod)
+    }
+}

@@ -265,7 +265,7 @@ public enum CatalogLoader {
         var codes: [StatusCode] = []
         for reader in try listReader.array() {
             let entry = try reader.object(keys: [
-                "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice",
+                "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice", "cancel",
             ])
             let codeReader = try entry.required("code")
             let code = try codeReader.int(in: 1...99_999)
@@ -317,12 +317,16 @@ public enum CatalogLoader {
                 }
                 dataTemplate = template
             }
+            let isCancel = try entry.optional("cancel")?.bool() ?? false
+            if isCancel, callbacks != [.onPurchaseFailed], let cancelReader = entry.optional("cancel") {
+                throw cancelReader.error("only a code that arrives on onPurchaseFailed alone can mean a cancel")
+            }
             codes.append(
                 StatusCode(
                     code: code, name: name, meaning: try entry.required("meaning").nonEmptyString(),
                     message: try entry.required("message").nonEmptyString(), callbacks: callbacks,
                     orderAtFailure: orderAtFailure, dataTemplate: dataTemplate,
-                    advice: try entry.optional("advice")?.nonEmptyString()))
+                    advice: try entry.optional("advice")?.nonEmptyString(), isCancel: isCancel))
         }
         for required in requiredCodes where !codes.contains(where: { $0.code == required }) {
             throw listReader.error("is missing code \(required), which paylinks sends on its own")

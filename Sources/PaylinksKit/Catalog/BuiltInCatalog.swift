@@ -78,12 +78,12 @@ enum BuiltInCatalog {
                 advice: "Create a new checkout session on your server and open it again; do not reuse the old token."),
             StatusCode(
                 code: 2000, name: "BOOT_INITIALIZATION_ERROR",
-                meaning: "init failed, configuration issue not covered below",
-                message: "SDK initialization failed because of a configuration problem.",
-                callbacks: [.onInitializeFailed],
+                meaning: "init failed, configuration issue not covered below; paylinks also sends it for a request made before initialize succeeded",
+                message: "The SDK is not initialized: its configuration has a problem, or initialize has not succeeded yet.",
+                callbacks: [.onInitializeFailed, .onPricePointsFailed, .onPurchaseFailed],
                 orderAtFailure: .none,
-                dataTemplate: nil,
-                advice: "Check the whole configuration, then call initialize again; do not request price points or checkout until onInitialized."),
+                dataTemplate: "{\"request\":\"${request}\"}",
+                advice: "Check the whole configuration, then call initialize again; request price points and checkout only after onInitialized."),
             StatusCode(
                 code: 2001, name: "BOOT_ENVIRONMENT_ERROR",
                 meaning: "environment invalid, missing or empty",
@@ -123,7 +123,8 @@ enum BuiltInCatalog {
                 callbacks: [.onPurchaseFailed],
                 orderAtFailure: .checkout,
                 dataTemplate: nil,
-                advice: "Treat it as a cancel: keep the player in the store and grant nothing."),
+                advice: "Treat it as a cancel: keep the player in the store and grant nothing.",
+                isCancel: true),
             StatusCode(
                 code: 3002, name: "CHARGE_CANCELED",
                 meaning: "player closed the checkout interface",
@@ -131,7 +132,8 @@ enum BuiltInCatalog {
                 callbacks: [.onPurchaseFailed],
                 orderAtFailure: .checkout,
                 dataTemplate: nil,
-                advice: "Treat it as a cancel: keep the player in the store and grant nothing."),
+                advice: "Treat it as a cancel: keep the player in the store and grant nothing.",
+                isCancel: true),
             StatusCode(
                 code: 3003, name: "CHARGE_FAILED",
                 meaning: "purchase failed on the server side",
@@ -155,7 +157,8 @@ enum BuiltInCatalog {
                 callbacks: [.onPurchaseFailed],
                 orderAtFailure: .checkout,
                 dataTemplate: "{\"purchaseId\":\"${purchaseId}\"}",
-                advice: "Treat it as a cancel unless your server has the order; grant nothing from the client."),
+                advice: "Treat it as a cancel unless your server has the order; grant nothing from the client.",
+                isCancel: true),
             StatusCode(
                 code: 3006, name: "VALIDATE_ORDER_ENV_FAILED",
                 meaning: "SDK configuration or tokens do not match the session's environment",

@@ -14,7 +14,7 @@ public struct StatusCode: Equatable, Sendable {
     /// The placeholders a ``dataTemplate`` may use, each filled with what the SDK knows.
     package static let dataPlaceholders = [
         "sdkCustomerId", "orderCustomerId", "sdkEnvironment", "sessionEnvironment", "redirectUrl", "offerSku",
-        "purchaseId", "orderId",
+        "purchaseId", "orderId", "request",
     ]
 
     /// The code: 3002.
@@ -34,11 +34,15 @@ public struct StatusCode: Equatable, Sendable {
     public var dataTemplate: String?
     /// What a game should do about it.
     public var advice: String?
+    /// Whether the code means the player canceled: the game grants nothing and keeps the
+    /// player in the store, without an error message.
+    public var isCancel: Bool
 
     /// Creates a status code.
     public init(
         code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName],
-        orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String? = nil
+        orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String? = nil,
+        isCancel: Bool = false
     ) {
         self.code = code
         self.name = name
@@ -48,6 +52,7 @@ public struct StatusCode: Equatable, Sendable {
         self.orderAtFailure = orderAtFailure
         self.dataTemplate = dataTemplate
         self.advice = advice
+        self.isCancel = isCancel
     }
 
     /// The steps of the SDK's lifecycle this code can fail.

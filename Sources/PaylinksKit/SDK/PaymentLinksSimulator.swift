@@ -217,7 +217,7 @@ public final class PaymentLinksSimulator {
         self.customerId = nil
         let details = [
             "sdkCustomerId": customerId, "sdkEnvironment": configModel.environment,
-            "redirectUrl": configModel.redirectUrl ?? "",
+            "redirectUrl": configModel.redirectUrl ?? "", "request": "initialize",
         ]
         if let code = Self.configurationProblem(in: configModel, customerId: customerId) {
             record("initialize: the configuration is invalid, so no boot request is sent")
@@ -247,7 +247,9 @@ public final class PaymentLinksSimulator {
         }
         record("getPricePoints: request for country \(country)")
         advance(by: 180)
-        let details = ["sdkCustomerId": customerId, "sdkEnvironment": configuration.environment]
+        let details = [
+            "sdkCustomerId": customerId, "sdkEnvironment": configuration.environment, "request": "getPricePoints",
+        ]
         if let code = injectedFailures.removeValue(forKey: .pricePoints) {
             record("price points request failed")
             deliver(.onPricePointsFailed(error: failure(code, details: details)))
@@ -453,6 +455,7 @@ public final class PaymentLinksSimulator {
             "sdkCustomerId": customerId, "orderCustomerId": session.customerId,
             "sdkEnvironment": configuration.environment, "sessionEnvironment": session.environment,
             "offerSku": session.offer.sku, "purchaseId": session.purchaseId, "orderId": session.orderId,
+            "request": "openCheckout",
         ]
     }
 
@@ -573,11 +576,10 @@ public final class PaymentLinksSimulator {
         }
     }
 
+    /// The error for a request made before a successful `initialize`: 2000, with the
+    /// request in its data.
     private func notInitialized(request: String) -> ACErrorMessage {
-        ACErrorMessage(
-            code: 2000,
-            message: "The SDK is not initialized: call initialize and wait for onInitialized before \(request)."
-        )
+        failure(2000, details: ["request": request])
     }
 }
 

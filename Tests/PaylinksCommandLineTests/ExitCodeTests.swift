@@ -59,8 +59,12 @@ struct ExitCodeTests {
                     ]}
                     """#.utf8)))
         let error = { (code: Int) in ACErrorMessage(code: code, message: "") }
-        #expect(ExitCode(finishingWith: .onPurchaseFailed(error: error(3003), order: nil), catalog: catalog) == .purchaseCanceled)
-        #expect(ExitCode(finishingWith: .onPurchaseFailed(error: error(3002), order: nil), catalog: catalog) == .purchaseFailed)
+        #expect(
+            ExitCode(finishingWith: .onPurchaseFailed(error: error(3003), order: nil), catalog: catalog)
+                == .purchaseCanceled)
+        #expect(
+            ExitCode(finishingWith: .onPurchaseFailed(error: error(3002), order: nil), catalog: catalog)
+                == .purchaseFailed)
         #expect(throws: FixtureError.self) {
             try CatalogLoader.load(
                 offers: nil, pricePoints: nil,

@@ -165,10 +165,11 @@ struct SimulatorTests {
         #expect(delegate.callbacks.map(\.name) == [.onPricePointsFailed, .onPurchaseFailed])
         #expect(delegate.callbacks.map { $0.error?.code } == [2000, 2000])
         let notInitialized = try #require(Catalog.builtIn.statusCode(2000))
-        #expect(delegate.callbacks.map(\.error) == [
-            notInitialized.error(details: ["request": "getPricePoints"]),
-            notInitialized.error(details: ["request": "openCheckout"]),
-        ])
+        #expect(
+            delegate.callbacks.map(\.error) == [
+                notInitialized.error(details: ["request": "getPricePoints"]),
+                notInitialized.error(details: ["request": "openCheckout"]),
+            ])
         #expect(notInitialized.callbacks == CallbackName.failures, "the catalog says where 2000 arrives")
         guard case .onPurchaseFailed(_, let order) = try #require(delegate.callbacks.last) else { return }
         #expect(order == nil)

@@ -62,7 +62,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"
-        case .purchaseCanceled: "onPurchaseFailed: the player canceled (\(Self.builtInCancelCodes); a fixture may mark others)"
+        case .purchaseCanceled:
+            "onPurchaseFailed: the player canceled (\(Self.builtInCancelCodes); a fixture may mark others)"
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
         case .dataError: "invalid fixture data"
         case .noInput: "a named file or directory is missing or unreadable"

@@ -109,6 +109,31 @@ struct ScenarioTests {
           {"step": "purchase", "sku": "builders_bundle"}, {"step": "cancel", "sku": "no_ads_forever"}]}
         """
 
+    @Test("the summary counts steps and attempts apart, in the singular where it is one")
+    func summaryCounts() throws {
+        let retries = runCLI("run", Self.examples.appendingPathComponent("retries.json").path)
+        #expect(retries.stderr.hasSuffix("run: 1 scenario, 3 steps, 6 attempts; expectations: 10 met, 0 failed\n"))
+        let path = try Self.write([("one.json", #"{"steps": [{"step": "initialize"}]}"#)])[0]
+        #expect(runCLI("run", path).stderr == "run: 1 scenario, 1 step, 1 attempt; expectations: 0 met, 0 failed\n")
+    }
+
+    @Test("the summary prints the run's seed only when it decided something")
+    func summarySeed() throws {
+        let paths = try Self.write([
+            (
+                "own-seed.json",
+                #"{"configuration": {"seed": 5}, "steps": [{"step": "purchase", "sku": "starter_pack_001"}]}"#
+            ),
+            ("no-checkout.json", #"{"steps": [{"step": "initialize"}, {"step": "price-points"}]}"#),
+            ("checkout.json", #"{"steps": [{"step": "purchase", "sku": "starter_pack_001"}]}"#),
+        ])
+        #expect(!runCLI("run", paths[0], "--seed", "7").stderr.contains("seed"), "the file's own seed decides")
+        #expect(!runCLI("run", paths[1], entropy: 99).stderr.contains("seed"), "nothing seeded was made")
+        #expect(runCLI("run", paths[1], "--fault-rate", "0.5", entropy: 99).stderr.hasSuffix("; seed 99\n"))
+        #expect(runCLI("run", paths[2], entropy: 99).stderr.hasSuffix("; seed 99\n"), "the ids came from it")
+        #expect(runCLI("run", paths[0], paths[2], "--seed", "3").stderr.hasSuffix("; seed 3\n"))
+    }
+
     @Test("seeded random faults replay byte for byte, and the seed is printed")
     func seededFaults() throws {
         let path = try Self.write([("faults.json", Self.unseeded)])[0]

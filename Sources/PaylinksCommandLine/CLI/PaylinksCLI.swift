@@ -253,10 +253,9 @@ public enum PaylinksCLI {
         } catch {
             throw .output(error)
         }
-        let plural = scenarios.count == 1 ? "scenario" : "scenarios"
-        try? context.standardError.write(
-            "run: \(scenarios.count) \(plural), \(summary.steps) steps; expectations: \(summary.met) met, "
-                + "\(summary.failed) failed; seed \(seed)\n")
+        // The seed is worth printing only when it decided something: then it replays the run.
+        let seedNote = summary.usedRunSeed ? "; seed \(seed)" : ""
+        try? context.standardError.write("run: \(summary.line(scenarios: scenarios.count))\(seedNote)\n")
         if summary.failed > 0 { return .expectationsFailed }
         if summary.met > 0 { return .success }
         guard let last = summary.last else { throw .internal("the scenarios delivered no callback") }

@@ -31,14 +31,29 @@ public struct ScenarioRunner {
 
     /// What a run came to.
     public struct Summary: Equatable, Sendable {
-        /// Steps run.
+        /// Steps run: a step of a file counts once, however many attempts it has.
         public var steps = 0
+        /// Attempts run: each run of a step, so at least as many as steps.
+        public var attempts = 0
         /// Expectation checks that held.
         public var met = 0
         /// Expectation checks that did not.
         public var failed = 0
+        /// Whether the run's seed decided part of the output: a scenario without a seed of
+        /// its own made a checkout (whose ids are seeded) or drew random faults.
+        public var usedRunSeed = false
         /// The last callback of the run.
         public var last: Callback?
+
+        /// The closing line, without the seed: "1 scenario, 6 steps, 7 attempts; expectations: 8 met, 1 failed".
+        public func line(scenarios: Int) -> String {
+            "\(Self.count(scenarios, "scenario")), \(Self.count(steps, "step")), \(Self.count(attempts, "attempt")); "
+                + "expectations: \(met) met, \(failed) failed"
+        }
+
+        private static func count(_ number: Int, _ noun: String) -> String {
+            "\(number) \(noun)\(number == 1 ? "" : "s")"
+        }
     }
 
     let catalog: Catalog
@@ -90,6 +105,13 @@ public struct ScenarioRunner {
             }
         }
         let faultRate = scenario.configuration.faultRate ?? settings.faultRate
+        if scenario.configuration.seed == nil {
+            let checksOut = scenario.steps.contains { step in
+                if case .checkout = step.action { return true }
+                return false
+            }
+            if checksOut || faultRate > 0 { summary.usedRunSeed = true }
+        }
         var faults = SeededGenerator(seed: seed ^ 0x0FA0_17FA_017F_A017)
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
@@ -119,7 +141,8 @@ public struct ScenarioRunner {
                 }
             }
             if let failure = collector.failure { throw failure }
-            summary.steps += 1
+            summary.attempts += 1
+            if step.attempt == nil || step.attempt == 1 { summary.steps += 1 }
             summary.last = collector.delivered.last ?? summary.last
             if let expectation = step.expectation {
                 let checks = Self.check(expectation, against: collector.delivered, catalog: catalog)

@@ -86,6 +86,16 @@ struct ArgumentParserTests {
         #expect(usageMessage("help", "purchase", "cancel") == "'help' takes one command, not 'cancel'")
     }
 
+    @Test("--index and --count together stay within the unique order ids")
+    func indexAndCount() throws {
+        #expect(try options("purchase", "--sku", "a", "--index", "8999999999").index == 8_999_999_999)
+        #expect(try options("purchase", "--sku", "a", "--index", "8999999998", "--count", "2").count == 2)
+        #expect(
+            usageMessage("purchase", "--sku", "a", "--index", "8999999999", "--count", "2")
+                == "--index 8999999999 with --count 2 reaches checkout 9000000000, past the last one with a unique "
+                + "order id (8999999999); lower --index or --count")
+    }
+
     @Test("--sku takes a value in both spellings")
     func sku() throws {
         #expect(try options("cancel", "--sku", "a").sku == "a")

@@ -178,6 +178,11 @@ public enum ArgumentParser {
                 return "give either --error or \(cause): both decide how the flow ends"
             }
         }
+        let lastIndex = options.index + options.count - 1
+        if lastIndex > OptionSpec.maximumIndex {
+            return "--index \(options.index) with --count \(options.count) reaches checkout \(lastIndex), past the last "
+                + "one with a unique order id (\(OptionSpec.maximumIndex)); lower --index or --count"
+        }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"
         }

@@ -96,6 +96,23 @@ struct ArgumentParserTests {
                 + "order id (8999999999); lower --index or --count")
     }
 
+    @Test("a value that names one of paylinks' choices is read in any case")
+    func caseInsensitiveNames() throws {
+        #expect(try options("purchase", "--sku", "a", "--outcome", "DECLINED").outcome == .declined)
+        #expect(try options("cancel", "--sku", "a", "--via", "Browser").closeMethod == .browserControls)
+        #expect(try options("init", "--format", "JSON").format == .json)
+        #expect(try options("init", "--color", "Never").color == .never)
+        #expect(try options("init", "--error", "2000", "--fail-at", "INIT").failAt == .initialize)
+        #expect(usageMessage("init", "--format", "yaml") == "--format takes text, json, not 'yaml'")
+    }
+
+    @Test("a value the SDK compares exactly is kept as given")
+    func exactValues() throws {
+        #expect(try options("init", "--environment", "Sandbox").environment == "Sandbox")
+        #expect(try options("purchase", "--sku", "Starter_Pack_001").sku == "Starter_Pack_001")
+        #expect(try options("purchase", "--sku", "a", "--payment-method", "visa").paymentMethod == "visa")
+    }
+
     @Test("--sku takes a value in both spellings")
     func sku() throws {
         #expect(try options("cancel", "--sku", "a").sku == "a")

@@ -109,6 +109,23 @@ struct ScenarioTests {
           {"step": "purchase", "sku": "builders_bundle"}, {"step": "cancel", "sku": "no_ads_forever"}]}
         """
 
+    @Test("step kinds and the names a scenario chooses among are read in any case")
+    func caseInsensitiveScenario() throws {
+        let path = try Self.write([
+            (
+                "cases.json",
+                #"""
+                {"steps": [{"step": "Initialize"},
+                  {"step": "PURCHASE", "sku": "starter_pack_001", "outcome": "Declined", "delivery": "Twice",
+                   "expect": {"code": 3003, "deliveries": 2}},
+                  {"step": "cancel", "sku": "starter_pack_001", "via": "BROWSER", "expect": {"code": 3000}}]}
+                """#
+            )
+        ])[0]
+        let result = runCLI("run", path)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+    }
+
     @Test("the summary counts steps and attempts apart, in the singular where it is one")
     func summaryCounts() throws {
         let retries = runCLI("run", Self.examples.appendingPathComponent("retries.json").path)

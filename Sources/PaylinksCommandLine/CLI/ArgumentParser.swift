@@ -180,7 +180,8 @@ public enum ArgumentParser {
         }
         let lastIndex = options.index + options.count - 1
         if lastIndex > OptionSpec.maximumIndex {
-            return "--index \(options.index) with --count \(options.count) reaches checkout \(lastIndex), past the last "
+            return
+                "--index \(options.index) with --count \(options.count) reaches checkout \(lastIndex), past the last "
                 + "one with a unique order id (\(OptionSpec.maximumIndex)); lower --index or --count"
         }
         if options.beforeOrder && options.closeMethod != nil {

@@ -243,7 +243,7 @@ public struct OptionSpec: Sendable {
     private static func choice<Value: RawRepresentable & CaseIterable>(
         _ value: String, option: String, among: Value.Type
     ) throws(UsageProblem) -> Value where Value.RawValue == String {
-        if let match = Value(rawValue: value) { return match }
+        if let match = Value.named(value) { return match }
         let names = Value.allCases.map(\.rawValue)
         throw UsageProblem(
             "\(option) takes \(names.joined(separator: ", ")), not '\(MessageText.sanitized(value))'",

@@ -97,7 +97,7 @@ public enum PaylinksCLI {
                 return try runScenarios(options, catalog: catalog, context: context)
             case .completions:
                 let name = options.operands.first ?? ""
-                guard let shell = Completions.Shell(rawValue: name) else {
+                guard let shell = Completions.Shell.named(name) else {
                     let shells = Completions.Shell.allCases.map(\.rawValue)
                     let hint = Suggestion.closest(to: name, among: shells).map { "; did you mean '\($0)'?" } ?? ""
                     throw .usage(

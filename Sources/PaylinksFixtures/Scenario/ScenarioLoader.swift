@@ -156,10 +156,10 @@ public enum ScenarioLoader {
         }
         if let reader = object.optional("delivery") {
             let text = try reader.string()
-            guard text == "once" || text == "twice" else {
+            guard ["once", "twice"].contains(text.lowercased()) else {
                 throw reader.error("expected \"once\" or \"twice\", got \"\(text)\"")
             }
-            step.deliverTwice = text == "twice"
+            step.deliverTwice = text.lowercased() == "twice"
         }
         if case .checkout(var checkout) = step.action {
             checkout.player = try playerAction(
@@ -250,18 +250,19 @@ public enum ScenarioLoader {
             throw reader.error(
                 "missing required key \"step\" (one of \(stepKeys.keys.sorted().joined(separator: ", ")))")
         }
-        guard case .string(let kind) = member.value.kind else {
+        guard case .string(let spelled) = member.value.kind else {
             throw JSONShapeError(
                 offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
                 reason: "expected a string, got \(member.value.typeDescription)")
         }
+        let kind = spelled.lowercased()
         guard stepKeys[kind] != nil else {
             let hint =
                 Suggestion.closest(to: kind, among: stepKeys.keys.sorted()).map { "; did you mean \"\($0)\"?" }
                 ?? " (steps: \(stepKeys.keys.sorted().joined(separator: ", ")))"
             throw JSONShapeError(
                 offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
-                reason: "unknown step \"\(kind)\"\(hint)")
+                reason: "unknown step \"\(spelled)\"\(hint)")
         }
         return kind
     }
@@ -301,7 +302,7 @@ public enum ScenarioLoader {
         throws(JSONShapeError) -> Value where Value.RawValue == String
     {
         let text = try reader.string()
-        if let value = Value(rawValue: text) { return value }
+        if let value = Value.named(text) { return value }
         let names = Value.allCases.map(\.rawValue)
         let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
         throw reader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"\(hint)")

@@ -13,10 +13,30 @@ struct RenderingTests {
         "amounts in minor units show with their currency's decimals",
         arguments: [
             (499, "USD", "4.99 USD"), (800, "JPY", "800 JPY"), (5, "EUR", "0.05 EUR"), (1234, "KWD", "1.234 KWD"),
-            (149000, "KRW", "149000 KRW"),
+            (149000, "KRW", "149,000 KRW"), (899_900, "INR", "8,999.00 INR"),
         ])
     func minorUnits(amount: Int, currency: String, expected: String) {
         #expect(PriceFormatter.formatMinorUnits(amount, currency: currency) == expected)
+    }
+
+    @Test(
+        "one price notation everywhere: the player's price, then the SDK's field",
+        arguments: [
+            (499, "USD", "$4.99 (price 499 USD)"), (800, "JPY", "¥800 (price 800 JPY)"),
+            (899_900, "INR", "₹8,999.00 (price 899900 INR)"), (549, "EUR", "5,49 € (price 549 EUR)"),
+            (1234, "KWD", "1.234 KWD (price 1234 KWD)"),
+        ])
+    func priceText(amount: Int, currency: String, expected: String) {
+        #expect(Catalog.builtIn.priceText(minorUnits: amount, currency: currency) == expected)
+    }
+
+    @Test("offers and orders write prices the same way")
+    func samePriceNotation() throws {
+        let offers = runCLI("offers", "--country", "IN").stdout
+        let purchase = runCLI("purchase", "--sku", "dragon_hoard_mega", "--country", "IN").stdout
+        let notation = Catalog.builtIn.priceText(minorUnits: 899_900, currency: "INR")
+        #expect(offers.contains(notation))
+        #expect(purchase.contains("price              \(notation)\n"))
     }
 
     @Test("dates show in UTC")

@@ -117,9 +117,9 @@ public enum CatalogListing {
             }.joined()
         case .text:
             let rows = priced.map { offer, price -> [String] in
-                let shown = price.flatMap { local, localized in
+                let shown = price.flatMap { local, _ in
                     local.minorUnits(ofTier: offer.basePriceInUSD).map {
-                        "\(PriceFormatter.format(localized, as: local.data)) (\($0) \(local.data.currencyCode))"
+                        catalog.priceText(minorUnits: $0, currency: local.data.currencyCode)
                     }
                 }
                 let items = offer.items.map { "\($0.name) ×\($0.quantity)" }.joined(separator: ", ")

@@ -80,7 +80,7 @@ public struct TextRenderer: CallbackRenderer {
         }
         block.fields(
             [
-                ("price", "\(order.price) (\(PriceFormatter.formatMinorUnits(order.price, currency: order.currency)))"),
+                ("price", Self.display(catalog.priceText(minorUnits: order.price, currency: order.currency))),
                 ("currency", Self.display(order.currency)),
                 ("customerId", Self.display(order.customerId)),
                 ("customerCountry", Self.display(order.customerCountry)),

@@ -52,6 +52,29 @@ public struct Catalog: Equatable, Sendable {
         localizations[country] ?? localizations[Self.fallbackCountry]
     }
 
+    /// An amount as paylinks writes it everywhere: the price as the player sees it, then
+    /// the SDK's own field, `price` in minor units with its currency: "$4.99 (price 499 USD)",
+    /// "₹8,999.00 (price 899900 INR)". A currency no localization writes is shown with its
+    /// code: "4.99 XYZ (price 499 XYZ)".
+    package func priceText(minorUnits amount: Int, currency: String) -> String {
+        "\(formattedPrice(minorUnits: amount, currency: currency)) (price \(amount) \(currency))"
+    }
+
+    /// The player's view of an amount in minor units, by the first localization (the
+    /// fallback country's first) that uses its currency.
+    private func formattedPrice(minorUnits amount: Int, currency: String) -> String {
+        let candidates = [localizations[Self.fallbackCountry]].compactMap { $0 } + localizations.keys.sorted().compactMap { localizations[$0] }
+        guard let data = candidates.first(where: { $0.data.currencyCode == currency })?.data else {
+            return PriceFormatter.formatMinorUnits(amount, currency: currency)
+        }
+        let scale = CurrencyCodes.minorUnitScale(of: currency)
+        let (scaled, overflow) = amount.multipliedReportingOverflow(by: data.multiplier)
+        guard !overflow, scale > 0, scaled % scale == 0 else {
+            return PriceFormatter.formatMinorUnits(amount, currency: currency)
+        }
+        return PriceFormatter.format(scaled / scale, as: data)
+    }
+
     /// The price points a player in `country` receives.
     public func pricePoints(for country: String) -> PricePoints? {
         guard let localization = localization(for: country) else { return nil }

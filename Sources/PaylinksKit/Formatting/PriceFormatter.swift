@@ -13,10 +13,11 @@ package enum PriceFormatter {
             : data.currencySymbol + space + amount
     }
 
-    /// An amount in minor units with its currency code: 499 USD → "4.99 USD", 800 JPY → "800 JPY".
+    /// An amount in minor units with its currency code, grouped: 499 USD → "4.99 USD",
+    /// 899900 INR → "8,999.00 INR", 800 JPY → "800 JPY".
     package static func formatMinorUnits(_ amount: Int, currency: String) -> String {
         let digits = CurrencyCodes.minorUnitDigits(of: currency)
-        return decimal(amount, fractionDigits: digits, fractionalSeparator: ".", groupSeparator: "") + " " + currency
+        return decimal(amount, fractionDigits: digits, fractionalSeparator: ".", groupSeparator: ",") + " " + currency
     }
 
     /// Whether `value` is 1, 10, 100 ...

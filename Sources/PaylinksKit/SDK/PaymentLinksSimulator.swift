@@ -305,7 +305,7 @@ public final class PaymentLinksSimulator {
         }
         record(
             "openCheckout: checkout opened for \(session.offer.sku), "
-                + "\(PriceFormatter.formatMinorUnits(session.price, currency: session.currency)), purchase \(session.purchaseId)"
+                + "\(catalog.priceText(minorUnits: session.price, currency: session.currency)), purchase \(session.purchaseId)"
         )
         advance(by: 350)
         switch player {

@@ -7,9 +7,14 @@ cd "$(dirname "$0")/.."
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need hyperfine || [ ! -x /usr/bin/time ]; then
-    echo "installing hyperfine and time from Debian's packages..." >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine time >/dev/null
+    if need apt-get; then
+        echo "installing hyperfine and time from Debian's packages..." >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine time >/dev/null
+    else
+        echo "error: the benchmark needs hyperfine and /usr/bin/time; install them (brew install hyperfine)" >&2
+        exit 1
+    fi
 fi
 need python3 || { echo "error: python3 is needed for the reference implementation" >&2; exit 1; }
 
@@ -18,9 +23,12 @@ trap 'rm -rf "$work"' EXIT
 
 echo "building the release binary and the baseline..." >&2
 make --no-print-directory release >/dev/null
-paylinks="$(swift build -c release --static-swift-stdlib -Xlinker -s --show-bin-path)/paylinks"
-# The baseline is built the way the release binary is: optimized, static, stripped.
-swiftc -O -static-stdlib -Xlinker -s Benchmarks/hello.swift -o "$work/hello"
+paylinks="$(swift build -c release --show-bin-path)/paylinks"
+# The baseline is built the way the release binary is: optimized, stripped, and on Linux
+# statically linked.
+static=()
+[ "$(uname -s)" = Linux ] && static=(-static-stdlib)
+swiftc -O "${static[@]}" -Xlinker -s Benchmarks/hello.swift -o "$work/hello"
 # The interpreter itself, not a version manager's shim in front of it.
 python=$(python3 -c 'import sys; print(sys.executable)')
 reference="$python Benchmarks/reference.py"

@@ -18,7 +18,7 @@ struct BinaryTests {
 
     /// The `paylinks` executable: the test target depends on it, so `swift test` builds
     /// it into the products directory, beside the test bundle.
-    static func builtExecutable() throws -> URL {
+    nonisolated static func builtExecutable() throws -> URL {
         #if os(macOS)
             let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
                 .deletingLastPathComponent()

@@ -99,19 +99,6 @@ struct GoldenTests {
     private static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
 
-    @Test(
-        "the README shows real output, as recorded",
-        arguments: [
-            "purchase", "cancel-json", "price-points-de", "init-no-customer-json", "purchase-declined", "errors-3002",
-            "offers-de",
-        ])
-    func readmeOutput(name: String) throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let golden = try String(contentsOf: Self.directory.appendingPathComponent(name + ".out"), encoding: .utf8)
-        let block = "```\n" + golden.trimmingCharacters(in: .newlines) + "\n```"
-        #expect(readme.contains(block), "README.md's example of \(name) differs from the golden file")
-    }
-
     @Test("the README's exit-code table is the help's, code for code and word for word")
     func readmeExitCodes() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
@@ -127,13 +114,5 @@ struct GoldenTests {
         for (code, meaning) in rows {
             #expect(meaning == ExitCode(rawValue: code)?.meaning, "exit code \(code)")
         }
-    }
-
-    @Test("the README's trace example is what --trace prints")
-    func readmeTrace() throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let result = runCLI(["cancel", "--sku", "starter_pack_001", "--trace"] + GoldenCase.seeded)
-        #expect(!result.stderr.isEmpty)
-        #expect(readme.contains(result.stderr), "README.md's --trace example differs from a real run")
     }
 }

@@ -42,6 +42,19 @@ public enum Command: String, CaseIterable, Sendable {
         }
     }
 
+    /// How the subcommand is called, as the help and the manual page show it:
+    /// `paylinks purchase --sku SKU [options]`.
+    public var usage: String {
+        switch self {
+        case .purchase, .cancel: "paylinks \(rawValue) --sku SKU [options]"
+        case .errors: "paylinks errors [CODE|NAME] [options]"
+        case .run: "paylinks run FILE... [options]"
+        case .completions: "paylinks completions bash|zsh|fish"
+        case .man: "paylinks man"
+        case .initialize, .pricePoints, .offers: "paylinks \(rawValue) [options]"
+        }
+    }
+
     /// The steps of the SDK's lifecycle the subcommand goes through, in order.
     public var steps: [Step] {
         switch self {

@@ -36,34 +36,42 @@ public enum Help {
 
             """
         text += exitCodes()
-        text += """
-
-            EXAMPLES
-              paylinks purchase --sku starter_pack_001
-              paylinks cancel --sku starter_pack_001 --json
-              paylinks price-points --country JP
-              paylinks purchase --sku builders_bundle --seed 7 --now 1718182312 --json
-
-            """
+        text += "\nEXAMPLES\n"
+        for example in examples {
+            text += "  \(example.command)\n"
+        }
         return text
     }
+
+    /// A command the help and the manual page show, and the exit code it ends with; the
+    /// test suite runs each.
+    public struct Example: Sendable {
+        /// The command line.
+        public var command: String
+        /// How it ends.
+        public var exitCode: ExitCode
+    }
+
+    /// The examples of the help and the manual page.
+    public static let examples = [
+        Example(command: "paylinks purchase --sku starter_pack_001", exitCode: .success),
+        Example(command: "paylinks cancel --sku starter_pack_001 --json", exitCode: .purchaseCanceled),
+        Example(command: "paylinks price-points --country JP", exitCode: .success),
+        Example(
+            command: "paylinks purchase --sku builders_bundle --seed 7 --now 1718182312 --json", exitCode: .success),
+        Example(command: "paylinks purchase --sku starter_pack_001 --error 3004 --trace", exitCode: .purchaseFailed),
+        Example(command: "paylinks run Fixtures/scenarios/*.json", exitCode: .success),
+        Example(command: "paylinks errors 3002", exitCode: .success),
+    ]
 
     /// A subcommand's help: `paylinks purchase --help`.
     public static func command(_ command: Command) -> String {
         let options = OptionSpec.options(for: command)
-        let usage =
-            switch command {
-            case .purchase, .cancel: "paylinks \(command.rawValue) --sku SKU [options]"
-            case .errors: "paylinks errors [CODE|NAME] [options]"
-            case .run: "paylinks run FILE... [options]"
-            case .completions: "paylinks completions bash|zsh|fish [options]"
-            case .initialize, .pricePoints, .offers, .man: "paylinks \(command.rawValue) [options]"
-            }
         var text = """
             \(command.summary)
 
             USAGE
-              \(usage)
+              \(command.usage)
 
             OPTIONS
 

@@ -24,7 +24,7 @@ public enum ManPage {
 
             """
         for command in Command.allCases {
-            page += ".TP\n.B \(escape(usage(of: command)))\n\(escape(command.summary))\n"
+            page += ".TP\n.B \(escape(command.usage))\n\(escape(command.summary))\n"
         }
         page += ".TP\n.B paylinks help \\fR[\\fIcommand\\fR]\nShow the help of a command.\n"
         page += ".SH OPTIONS\n"
@@ -54,24 +54,18 @@ public enum ManPage {
             When \\fBdumb\\fR, text output is not coloured (unless \\fB\\-\\-color always\\fR).
             .SH EXAMPLES
             .nf
-            paylinks purchase \\-\\-sku starter_pack_001
-            paylinks cancel \\-\\-sku starter_pack_001 \\-\\-json
-            paylinks purchase \\-\\-sku starter_pack_001 \\-\\-error 3004 \\-\\-trace
-            paylinks run Fixtures/scenarios/*.json
-            paylinks errors 3002
+
+            """
+        for example in Help.examples {
+            page += escape(example.command) + "\n"
+        }
+        page += """
             .fi
             .SH SEE ALSO
             The README of paylinks, and the Payment Links SDK documentation.
 
             """
         return page
-    }
-
-    private static func usage(of command: Command) -> String {
-        var text = "paylinks \(command.rawValue)"
-        if Command.checkouts.contains(command) { text += " --sku SKU" }
-        if let (placeholder, _) = command.operands { text += " \(placeholder)" }
-        return text
     }
 
     /// Text with roff's special characters escaped: backslashes, hyphens, and a period or

@@ -63,7 +63,9 @@ public struct Catalog: Equatable, Sendable {
     /// The player's view of an amount in minor units, by the first localization (the
     /// fallback country's first) that uses its currency.
     private func formattedPrice(minorUnits amount: Int, currency: String) -> String {
-        let candidates = [localizations[Self.fallbackCountry]].compactMap { $0 } + localizations.keys.sorted().compactMap { localizations[$0] }
+        let candidates =
+            [localizations[Self.fallbackCountry]].compactMap { $0 }
+            + localizations.keys.sorted().compactMap { localizations[$0] }
         guard let data = candidates.first(where: { $0.data.currencyCode == currency })?.data else {
             return PriceFormatter.formatMinorUnits(amount, currency: currency)
         }

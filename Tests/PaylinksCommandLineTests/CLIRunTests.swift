@@ -61,6 +61,33 @@ struct CLIRunTests {
         #expect(result.stdout.contains(#""data":"{\"request\":\"\#(request)\"}""#))
     }
 
+    @Test(
+        "a country without prices of its own says so on stderr, and stdout stays the callbacks",
+        arguments: [["offers"], ["price-points"], ["purchase", "--sku", "starter_pack_001"]])
+    func fallbackNote(command: [String]) {
+        let fallback = runCLI(command + ["--country", "AU"])
+        #expect(fallback.exitCode == .success)
+        #expect(
+            fallback.stderr
+                == "note: AU has no prices of its own; it gets the US prices (USD). "
+                + "'paylinks countries' lists the localized countries\n")
+        #expect(!fallback.stdout.contains("note:"))
+        #expect(runCLI(command + ["--country", "JP"]).stderr.isEmpty)
+        #expect(runCLI(command).stderr.isEmpty)
+    }
+
+    @Test("countries lists exactly the localized countries, each with its currency and an example price")
+    func countries() throws {
+        let listed = runCLI("countries", "--json").stdout.split(separator: "\n")
+        #expect(listed.count == Catalog.builtIn.localizations.count)
+        for country in Catalog.builtIn.localizations.keys {
+            #expect(listed.contains { $0.hasPrefix(#"{"country":"\#(country)","#) }, "\(country)")
+        }
+        let text = runCLI("countries").stdout
+        #expect(text.contains("JP       JPY       ¥800 (price 800 JPY)"))
+        #expect(text.hasSuffix("Any other country gets the US prices.\n"))
+    }
+
     @Test("init prints onInitialized and exits 0")
     func initialize() {
         let result = runCLI("init")

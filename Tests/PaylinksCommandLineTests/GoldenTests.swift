@@ -58,6 +58,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("offers", ["offers"], seeded: false),
         GoldenCase("offers-de", ["offers", "--country", "DE"], seeded: false),
         GoldenCase("offers-jp-json", ["offers", "--country", "jp", "--json"], seeded: false),
+        GoldenCase("countries", ["countries"], seeded: false),
+        GoldenCase("countries-json", ["countries", "--json"], seeded: false),
         GoldenCase("run-retries", ["run", scenario("retries.json")]),
         GoldenCase("run-cancels-json", ["run", scenario("cancels.json"), "--json"]),
         GoldenCase("help", ["--help"], seeded: false),

@@ -126,6 +126,20 @@ struct ScenarioTests {
         #expect(result.exitCode == .success, "\(result.stderr)")
     }
 
+    @Test("a scenario in a country without prices of its own says so once on stderr")
+    func fallbackNote() throws {
+        let path = try Self.write([
+            (
+                "au.json",
+                #"{"configuration": {"country": "AU"}, "steps": [{"step": "initialize"}, {"step": "price-points"}, {"step": "price-points", "country": "NZ"}]}"#
+            )
+        ])[0]
+        let notes = runCLI("run", path).stderr.split(separator: "\n").filter { $0.hasPrefix("note: ") }
+        #expect(notes.count == 2)
+        #expect(notes.first?.hasPrefix("note: AU has no prices of its own") == true)
+        #expect(notes.last?.hasPrefix("note: NZ has no prices of its own") == true)
+    }
+
     @Test("the summary counts steps and attempts apart, in the singular where it is one")
     func summaryCounts() throws {
         let retries = runCLI("run", Self.examples.appendingPathComponent("retries.json").path)

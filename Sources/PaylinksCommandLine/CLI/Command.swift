@@ -14,6 +14,8 @@ public enum Command: String, CaseIterable, Sendable {
     case errors
     /// `paylinks offers`: list the offers.
     case offers
+    /// `paylinks countries`: list the countries with their own prices.
+    case countries
     /// `paylinks run`: run scenario files.
     case run
     /// `paylinks completions`: print a shell completion script.
@@ -36,6 +38,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .cancel: "Initialize, open checkout for an offer; the player closes it (3002)."
         case .errors: "List the status codes, or explain one: paylinks errors 3002."
         case .offers: "List the offers, with their items and price for --country."
+        case .countries: "List the countries with their own prices: currency and an example price."
         case .run: "Run scenario files: whole sessions, scripted and checked."
         case .completions: "Print the completion script for bash, zsh or fish."
         case .man: "Print the manual page (roff), as installed by make install."
@@ -51,7 +54,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .run: "paylinks run FILE... [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
-        case .initialize, .pricePoints, .offers: "paylinks \(rawValue) [options]"
+        case .initialize, .pricePoints, .offers, .countries: "paylinks \(rawValue) [options]"
         }
     }
 
@@ -61,7 +64,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel: [.initialize, .purchase]
-        case .errors, .offers, .run, .completions, .man: []
+        case .errors, .offers, .countries, .run, .completions, .man: []
         }
     }
 
@@ -71,7 +74,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
         case .completions: ("SHELL", 1...1)
-        case .initialize, .pricePoints, .purchase, .cancel, .offers, .man: nil
+        case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .man: nil
         }
     }
 }

@@ -197,7 +197,7 @@ public struct OptionSpec: Sendable {
     ]
 
     /// The commands that print callbacks or listings, in text or JSON.
-    static let listingCommands = Command.flows + [.errors, .offers, .run]
+    static let listingCommands = Command.flows + [.errors, .offers, .countries, .run]
 
     /// The most checkouts one run makes.
     static let maximumCount = 1_000_000_000

@@ -87,10 +87,17 @@ public enum PaylinksCLI {
                 }
                 return .success
             case .offers:
+                noteFallback(for: options.country, catalog: catalog, context: context)
                 try write(
                     CatalogListing.offers(
                         catalog, country: options.country, format: options.format,
                         color: usesColor(options, context: context)),
+                    to: context.standardOutput)
+                return .success
+            case .countries:
+                try write(
+                    CatalogListing.countries(
+                        catalog, format: options.format, color: usesColor(options, context: context)),
                     to: context.standardOutput)
                 return .success
             case .run:
@@ -111,6 +118,15 @@ public enum PaylinksCLI {
                 return .success
             }
         }
+    }
+
+    /// Says on standard error when a country has no prices of its own and gets the
+    /// fallback country's, so that nobody mistakes US prices for local ones.
+    static func noteFallback(for country: String, catalog: Catalog, context: RunContext) {
+        guard catalog.localizations[country] == nil, let fallback = catalog.localization(for: country) else { return }
+        try? context.standardError.write(
+            "note: \(country) has no prices of its own; it gets the \(Catalog.fallbackCountry) prices "
+                + "(\(fallback.data.currencyCode)). 'paylinks countries' lists the localized countries\n")
     }
 
     /// Whether text output is coloured: `--color always`, or `auto` on a terminal unless
@@ -148,6 +164,7 @@ public enum PaylinksCLI {
         let failure = try options.error.map { (code) throws(CLIError) in
             try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
         }
+        if command != .initialize { noteFallback(for: options.country, catalog: catalog, context: context) }
         let output = BufferedOutput(context.standardOutput)
         let renderer = options.format.renderer(catalog: catalog, color: usesColor(options, context: context))
         let delegate = RenderingDelegate(renderer: renderer, output: output)
@@ -209,7 +226,7 @@ public enum PaylinksCLI {
                     }
                     if delegate.failure != nil { break }
                 }
-            case .initialize, .errors, .offers, .run, .completions, .man:
+            case .initialize, .errors, .offers, .countries, .run, .completions, .man:
                 break
             }
         }
@@ -240,6 +257,14 @@ public enum PaylinksCLI {
                 throw .invalidFixture(error)
             }
         }
+        var countries: [String] = []
+        for scenario in scenarios {
+            for country in [scenario.configuration.country] + scenario.steps.compactMap(\.country)
+            where !countries.contains(country) {
+                countries.append(country)
+            }
+        }
+        for country in countries { noteFallback(for: country, catalog: catalog, context: context) }
         let seed = options.seed ?? context.entropy()
         let runner = ScenarioRunner(
             catalog: catalog,

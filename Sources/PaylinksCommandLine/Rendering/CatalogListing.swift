@@ -129,6 +129,40 @@ public enum CatalogListing {
         }
     }
 
+    /// The countries with a localization of their own: currency and the price of an
+    /// example tier (4.99 US dollars, or the cheapest), then where every other country
+    /// gets its prices.
+    public static func countries(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
+        let tier = catalog.tiers.contains("4.99") ? "4.99" : catalog.tiers.first ?? ""
+        let localized = catalog.localizations.keys.sorted().compactMap { catalog.localizations[$0] }
+        switch format {
+        case .json:
+            return localized.map { local in
+                var writer = JSONWriter()
+                writer.openObject()
+                writer.field("country", local.country)
+                writer.field("currencyCode", local.data.currencyCode)
+                writer.field("currencySymbol", local.data.currencySymbol)
+                writer.field("basePriceInUSD", tier)
+                if let localizedPrice = local.localizedPrices[tier], let minor = local.minorUnits(ofTier: tier) {
+                    writer.field("price", minor)
+                    writer.field("formattedPrice", PriceFormatter.format(localizedPrice, as: local.data))
+                }
+                writer.closeObject()
+                return writer.output + "\n"
+            }.joined()
+        case .text:
+            let rows = localized.map { local -> [String] in
+                let example = local.minorUnits(ofTier: tier).map {
+                    catalog.priceText(minorUnits: $0, currency: local.data.currencyCode)
+                }
+                return [local.country, local.data.currencyCode, example ?? "-"]
+            }
+            return table(header: ["COUNTRY", "CURRENCY", "EXAMPLE (\(tier) USD TIER)"], rows: rows, color: color)
+                + "\nAny other country gets the \(Catalog.fallbackCountry) prices.\n"
+        }
+    }
+
     /// A table whose header is bold when coloured.
     private static func table(header: [String], rows: [[String]], color: Bool) -> String {
         let text = TextTable.render(header: header, rows: rows, indent: 0)

@@ -4,6 +4,14 @@ import Testing
 @testable import PaylinksFixtures
 @testable import PaylinksKit
 
+extension Invocation {
+    /// The subcommand and options of a run; nil for help and the version.
+    var run: (command: Command, options: RunOptions)? {
+        if case .run(let command, let options) = self { return (command, options) }
+        return nil
+    }
+}
+
 /// Tier 1: argv in, invocation or error out.
 @Suite("Argument parser")
 @MainActor
@@ -13,11 +21,7 @@ struct ArgumentParserTests {
     }
 
     private func options(_ words: String...) throws -> RunOptions {
-        guard case .run(_, let options) = try ArgumentParser.parse(["paylinks"] + words) else {
-            Issue.record("expected a run")
-            return RunOptions()
-        }
-        return options
+        try #require(try ArgumentParser.parse(["paylinks"] + words).run).options
     }
 
     private func usageMessage(_ words: String...) -> String? {
@@ -52,11 +56,7 @@ struct ArgumentParserTests {
             case .completions: [command.rawValue, "bash"]
             default: [command.rawValue]
             }
-        guard case .run(let parsed, _) = try ArgumentParser.parse(["paylinks"] + words) else {
-            Issue.record("expected a run")
-            return
-        }
-        #expect(parsed == command)
+        #expect(try #require(try ArgumentParser.parse(["paylinks"] + words).run).command == command)
     }
 
     @Test(

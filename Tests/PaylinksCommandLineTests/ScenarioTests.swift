@@ -29,11 +29,6 @@ struct ScenarioTests {
         }
     }
 
-    @Test("at least five example scenarios ship")
-    func examplesExist() {
-        #expect(Self.exampleFiles.count >= 5)
-    }
-
     @Test("each example scenario runs and meets all its expectations", arguments: exampleFiles)
     func example(file: String) {
         let result = runCLI("run", Self.examples.appendingPathComponent(file).path, "--json")

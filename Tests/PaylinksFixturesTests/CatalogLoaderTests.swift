@@ -15,10 +15,9 @@ struct CatalogLoaderTests {
         #expect(offer.basePriceInUSD == "4.99")
     }
 
-    @Test("the store has at least six offers, bundles, a cheap one and an expensive one")
+    @Test("the store has bundles, a cheap offer and an expensive one, each at one of the tiers")
     func offers() throws {
         let catalog = try builtInCatalog()
-        #expect(catalog.offers.count >= 6)
         #expect(catalog.offers.contains { $0.items.count >= 3 })
         #expect(catalog.offers.contains { $0.basePriceInUSD == "0.99" })
         #expect(catalog.offers.contains { $0.basePriceInUSD == "99.99" })
@@ -48,7 +47,7 @@ struct CatalogLoaderTests {
             catalog.statusCode(3002)?.message == "Purchase canceled because the user closed the checkout interface.")
     }
 
-    @Test("price points are localized for at least eight countries with different conventions")
+    @Test("price points are localized for countries with different conventions")
     func localizations() throws {
         let catalog = try builtInCatalog()
         for country in ["US", "GB", "DE", "FR", "JP", "BR", "IN", "KR"] {

@@ -4,6 +4,25 @@ import Testing
 @testable import PaylinksFixtures
 @testable import PaylinksKit
 
+extension JSONValue.Kind {
+    var members: [(key: String, value: JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+    var elements: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+    var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+    var number: String? {
+        if case .number(let text) = self { return text }
+        return nil
+    }
+}
+
 /// The JSON parser fixtures go through, and the writer output goes through.
 @Suite("JSON")
 struct JSONTests {
@@ -23,15 +42,11 @@ struct JSONTests {
     @Test("valid documents parse, keeping member order and number spelling")
     func parses() throws {
         let value = try JSONParser.parse(Array(#"{"b": [1, -2.5e3, true, null], "a": "\u00e9\ud83d\ude00"}"#.utf8))
-        guard case .object(let members) = value.kind else { Issue.record("expected an object"); return }
+        let members = try #require(value.kind.members)
         #expect(members.map(\.key) == ["b", "a"])
-        guard case .string(let text) = members[1].value.kind else { Issue.record("expected a string"); return }
-        #expect(text == "é😀")
-        guard case .array(let elements) = members[0].value.kind, case .number(let number) = elements[1].kind else {
-            Issue.record("expected an array")
-            return
-        }
-        #expect(number == "-2.5e3")
+        #expect(members[1].value.kind.string == "é😀")
+        let elements = try #require(members[0].value.kind.elements)
+        #expect(elements[1].kind.number == "-2.5e3")
     }
 
     @Test(

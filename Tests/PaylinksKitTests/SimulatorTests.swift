@@ -34,10 +34,8 @@ struct SimulatorTests {
         let (sdk, delegate) = makeSDK()
         let session = try checkout(sdk)
         #expect(delegate.callbacks.map(\.name) == [.onInitialized, .onPurchaseSuccess])
-        guard case .onPurchaseSuccess(let order) = try #require(delegate.callbacks.last) else {
-            Issue.record("expected onPurchaseSuccess, got \(delegate.callbacks)")
-            return
-        }
+        #expect(delegate.callbacks.last?.name == .onPurchaseSuccess)
+        let order = try #require(delegate.callbacks.last?.order)
         #expect(order.date == 1_718_182_312)
         #expect(order.offerName == "Starter Pack")
         #expect(order.offerSku == "starter_pack_001")
@@ -112,8 +110,8 @@ struct SimulatorTests {
         try checkout(sdk)
         let result = try #require(delegate.callbacks.last)
         #expect(result.error?.code == code)
-        if case .pay(let method, .succeeded) = action, case .onPurchaseSuccess(let order) = result {
-            #expect(order.paymentMethodName == method)
+        if case .pay(let method, .succeeded) = action {
+            #expect(try #require(result.order).paymentMethodName == method)
         }
         #expect(sdk.scriptedPlayerActions.isEmpty, "each checkout takes one scripted action")
     }
@@ -132,10 +130,10 @@ struct SimulatorTests {
         let (sdk, delegate) = makeSDK()
         sdk.scriptCheckout(.closeCheckout())
         let session = try checkout(sdk)
-        guard case .onPurchaseFailed(let error, let order) = try #require(delegate.callbacks.last) else {
-            Issue.record("expected onPurchaseFailed, got \(delegate.callbacks)")
-            return
-        }
+        let result = try #require(delegate.callbacks.last)
+        #expect(result.name == .onPurchaseFailed)
+        let error = try #require(result.error)
+        let order = result.order
         #expect(error.code == 3002)
         #expect(error.message == "Purchase canceled because the user closed the checkout interface.")
         #expect(error.data == nil)
@@ -171,8 +169,7 @@ struct SimulatorTests {
                 notInitialized.error(details: ["request": "openCheckout"]),
             ])
         #expect(notInitialized.callbacks == CallbackName.failures, "the catalog says where 2000 arrives")
-        guard case .onPurchaseFailed(_, let order) = try #require(delegate.callbacks.last) else { return }
-        #expect(order == nil)
+        #expect(delegate.callbacks.last?.order == nil)
     }
 
     @Test(
@@ -266,10 +263,7 @@ struct SimulatorTests {
     func fallbackCountry() throws {
         let (sdk, delegate) = makeSDK(country: "NZ")
         sdk.getPricePoints()
-        guard case .onPricePointsSuccess(let points) = try #require(delegate.callbacks.last) else {
-            Issue.record("expected onPricePointsSuccess, got \(delegate.callbacks)")
-            return
-        }
+        let points = try #require(delegate.callbacks.last?.pricePoints)
         #expect(points.pricingPointData.currencyCode == "USD")
         let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "c")
         #expect(session.currency == "USD")
@@ -290,10 +284,8 @@ struct SimulatorTests {
         func ids(seed: UInt64) throws -> [String] {
             let (sdk, delegate) = makeSDK(seed: seed)
             try checkout(sdk)
-            guard case .onPurchaseSuccess(let order) = try #require(delegate.callbacks.last) else {
-                Issue.record("expected onPurchaseSuccess, got \(delegate.callbacks)")
-                return []
-            }
+            #expect(delegate.callbacks.last?.name == .onPurchaseSuccess)
+            let order = try #require(delegate.callbacks.last?.order)
             return [order.sessionToken, order.purchaseId, order.orderId]
         }
         #expect(try ids(seed: 1) == ids(seed: 1))

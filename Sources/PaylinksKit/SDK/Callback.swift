@@ -26,6 +26,21 @@ public enum Callback: Equatable, Sendable {
         }
     }
 
+    /// The order a purchase callback carries: always on success, when known on failure.
+    public var order: OrderResponseModel? {
+        switch self {
+        case .onPurchaseSuccess(let order): order
+        case .onPurchaseFailed(_, let order): order
+        case .onInitialized, .onInitializeFailed, .onPricePointsSuccess, .onPricePointsFailed: nil
+        }
+    }
+
+    /// The price points `onPricePointsSuccess` carries; nil for every other callback.
+    public var pricePoints: PricePoints? {
+        if case .onPricePointsSuccess(let pricePoints) = self { return pricePoints }
+        return nil
+    }
+
     /// The error a failure callback carries; nil for a success.
     public var error: ACErrorMessage? {
         switch self {

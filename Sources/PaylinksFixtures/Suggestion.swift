@@ -44,3 +44,32 @@ public enum Suggestion {
         return previous[b.count]
     }
 }
+
+extension Suggestion {
+    /// How a suggested value is quoted: as typed on a command line, as a JSON string, or
+    /// bare (a number, a country code).
+    public enum Quote: Sendable {
+        /// `'purchase'`.
+        case single
+        /// `"purchase"`.
+        case double
+        /// `3002`.
+        case bare
+    }
+
+    /// The one way paylinks suggests a fix: "; did you mean 'purchase'?".
+    public static func didYouMean(_ meant: String, quoted quote: Quote) -> String {
+        switch quote {
+        case .single: "; did you mean '\(meant)'?"
+        case .double: "; did you mean \"\(meant)\"?"
+        case .bare: "; did you mean \(meant)?"
+        }
+    }
+
+    /// "; did you mean ...?" for the candidate closest to `input`, or nil when none is close.
+    public static func hint(for input: String, among candidates: some Sequence<String>, quoted quote: Quote)
+        -> String?
+    {
+        closest(to: input, among: candidates).map { didYouMean($0, quoted: quote) }
+    }
+}

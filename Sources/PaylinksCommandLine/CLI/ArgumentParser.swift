@@ -84,7 +84,7 @@ public enum ArgumentParser {
             return "\(spec.name) must follow a command, as in 'paylinks \(command.rawValue)\(sku) \(spec.name)\(value)'"
         }
         if let meant = Suggestion.closest(to: name, among: ["-h", "--help", "-V", "--version"]) {
-            return "unknown option '\(shown)'; did you mean '\(meant)'?"
+            return "unknown option '\(shown)'" + Suggestion.didYouMean(meant, quoted: .single)
         }
         return "unknown option '\(shown)': before a command, paylinks takes only --help and --version"
     }
@@ -92,7 +92,7 @@ public enum ArgumentParser {
     private static func unknownCommandMessage(_ word: String) -> String {
         let names = Command.allCases.map(\.rawValue) + ["help"]
         let hint =
-            Suggestion.closest(to: word, among: names).map { "; did you mean '\($0)'?" }
+            Suggestion.hint(for: word, among: names, quoted: .single)
             ?? "; commands: " + names.joined(separator: ", ")
         return "unknown command '\(MessageText.sanitized(word))'\(hint)"
     }
@@ -204,7 +204,7 @@ public enum ArgumentParser {
             throw .usage("\(name) is not an option of \(command.rawValue); it belongs to \(owners)", command: command)
         }
         let hint =
-            Suggestion.closest(to: name, among: accepted.map(\.name) + ["--help"]).map { "; did you mean '\($0)'?" }
+            Suggestion.hint(for: name, among: accepted.map(\.name) + ["--help"], quoted: .single)
             ?? ""
         throw .usage("unknown option '\(MessageText.sanitized(name))' for \(command.rawValue)\(hint)", command: command)
     }

@@ -268,7 +268,8 @@ public struct OptionSpec: Sendable {
         let code = value.uppercased()
         if let meant = CountryCodes.commonMistakes[code] {
             throw UsageProblem(
-                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; did you mean \(meant)?")
+                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code"
+                    + Suggestion.didYouMean(meant, quoted: .bare))
         }
         guard CountryCodes.all.contains(code) else {
             throw UsageProblem(
@@ -289,6 +290,6 @@ struct UsageProblem: Error {
     var message: String
 
     init(_ message: String, suggestion: String? = nil) {
-        self.message = suggestion.map { "\(message); did you mean '\($0)'?" } ?? message
+        self.message = message + (suggestion.map { Suggestion.didYouMean($0, quoted: .single) } ?? "")
     }
 }

@@ -106,7 +106,7 @@ public enum PaylinksCLI {
                 let name = options.operands.first ?? ""
                 guard let shell = Completions.Shell.named(name) else {
                     let shells = Completions.Shell.allCases.map(\.rawValue)
-                    let hint = Suggestion.closest(to: name, among: shells).map { "; did you mean '\($0)'?" } ?? ""
+                    let hint = Suggestion.hint(for: name, among: shells, quoted: .single) ?? ""
                     throw .usage(
                         "no completions for '\(MessageText.sanitized(name))': choose \(shells.joined(separator: ", "))\(hint)",
                         command: .completions)
@@ -157,7 +157,7 @@ public enum PaylinksCLI {
     {
         if let sku = options.sku, catalog.offer(sku: sku) == nil {
             let hint =
-                Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean '\($0)'?" }
+                Suggestion.hint(for: sku, among: catalog.offers.map(\.sku), quoted: .single)
                 ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
             throw .usage("unknown SKU '\(MessageText.sanitized(sku))'\(hint)", command: command)
         }
@@ -364,10 +364,10 @@ public enum PaylinksCLI {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             guard let file = FixtureFile(rawValue: name) else {
                 let hint =
-                    Suggestion.closest(to: name, among: known).map { "did you mean \($0)?" }
-                    ?? "fixture files are " + known.joined(separator: ", ")
+                    Suggestion.hint(for: name, among: known, quoted: .bare)
+                    ?? "; fixture files are " + known.joined(separator: ", ")
                 throw .invalidFixture(
-                    FixtureError(file: path, position: nil, path: nil, reason: "not a fixture file name; \(hint)"))
+                    FixtureError(file: path, position: nil, path: nil, reason: "not a fixture file name\(hint)"))
             }
             sources[file] = try readInput(path, kind: "fixture file", limit: fixtureSizeLimit)
         }

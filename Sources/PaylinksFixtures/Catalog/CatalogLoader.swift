@@ -198,7 +198,7 @@ public enum CatalogLoader {
         var prices: [String: Int] = [:]
         for (tier, priceReader) in try pricesReader.members() {
             guard tiers.contains(tier) else {
-                let hint = Suggestion.closest(to: tier, among: tiers).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Suggestion.hint(for: tier, among: tiers, quoted: .double) ?? ""
                 throw priceReader.error("\"\(tier)\" is not one of the tiers\(hint)")
             }
             let text = try priceReader.string()
@@ -284,7 +284,7 @@ public enum CatalogLoader {
                 let text = try callbackReader.string()
                 guard let callback = CallbackName(rawValue: text), CallbackName.failures.contains(callback) else {
                     let names = CallbackName.failures.map(\.rawValue)
-                    let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                    let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
                     throw callbackReader.error(
                         "\"\(text)\" is not a failure callback (\(names.joined(separator: ", ")))\(hint)")
                 }

@@ -15,7 +15,7 @@ extension Catalog {
         }
         let hint =
             Suggestion.closest(to: text, among: statusCodes.map(\.name))
-            .map { "; did you mean \($0)?" } ?? "; list the codes with 'paylinks errors'"
+            .map { Suggestion.didYouMean($0, quoted: .bare) } ?? "; list the codes with 'paylinks errors'"
         return "unknown status code '\(shown)'\(hint)"
     }
 }

@@ -103,7 +103,7 @@ public struct JSONReader {
         for member in members {
             guard keys.contains(member.key) else {
                 let hint =
-                    Suggestion.closest(to: member.key, among: keys).map { "; did you mean \"\($0)\"?" }
+                    Suggestion.hint(for: member.key, among: keys, quoted: .double)
                     ?? " (known keys: \(keys.joined(separator: ", ")))"
                 throw JSONShapeError(
                     offset: member.value.offset,

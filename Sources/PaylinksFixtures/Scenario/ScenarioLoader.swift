@@ -115,7 +115,7 @@ public enum ScenarioLoader {
             let sku = try skuReader.nonEmptyString()
             guard catalog.offer(sku: sku) != nil else {
                 let hint =
-                    Suggestion.closest(to: sku, among: catalog.offers.map(\.sku)).map { "; did you mean \"\($0)\"?" }
+                    Suggestion.hint(for: sku, among: catalog.offers.map(\.sku), quoted: .double)
                     ?? ""
                 throw skuReader.error("unknown SKU \"\(sku)\"\(hint)")
             }
@@ -210,7 +210,7 @@ public enum ScenarioLoader {
             let text = try callbackReader.string()
             let names = allowed.map(\.rawValue)
             guard let callback = CallbackName(rawValue: text), allowed.contains(callback) else {
-                let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
                 throw callbackReader.error(
                     "\"\(text)\" is not a result of this step (\(names.joined(separator: " or ")))\(hint)")
             }
@@ -258,7 +258,7 @@ public enum ScenarioLoader {
         let kind = spelled.lowercased()
         guard stepKeys[kind] != nil else {
             let hint =
-                Suggestion.closest(to: kind, among: stepKeys.keys.sorted()).map { "; did you mean \"\($0)\"?" }
+                Suggestion.hint(for: kind, among: stepKeys.keys.sorted(), quoted: .double)
                 ?? " (steps: \(stepKeys.keys.sorted().joined(separator: ", ")))"
             throw JSONShapeError(
                 offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
@@ -292,7 +292,7 @@ public enum ScenarioLoader {
         let text = try reader.string()
         let code = text.uppercased()
         guard CountryCodes.all.contains(code) else {
-            let meant = CountryCodes.commonMistakes[code].map { "; did you mean \"\($0)\"?" } ?? ""
+            let meant = CountryCodes.commonMistakes[code].map { Suggestion.didYouMean($0, quoted: .double) } ?? ""
             throw reader.error("\"\(text)\" is not an ISO 3166-1 alpha-2 country code\(meant)")
         }
         return code
@@ -304,7 +304,7 @@ public enum ScenarioLoader {
         let text = try reader.string()
         if let value = Value.named(text) { return value }
         let names = Value.allCases.map(\.rawValue)
-        let hint = Suggestion.closest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+        let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
         throw reader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"\(hint)")
     }
 

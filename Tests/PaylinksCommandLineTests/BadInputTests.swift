@@ -67,7 +67,7 @@ private func localization(
 private func prices(_ localizations: String) -> [UInt8] {
     text(#"{"tiers": ["0.99"], "localizations": [\#(localizations)]}"#)
 }
-private let requiredCodes = [2000, 2001, 2002, 2003, 3002].map {
+private let requiredCodes = CatalogLoader.requiredCodes.map {
     #"{"code": \#($0), "name": "C\#($0)", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]}"#
 }
 private func scenario(_ steps: String) -> [UInt8] { text(#"{"steps": [\#(steps)]}"#) }
@@ -180,7 +180,7 @@ extension BadInput {
                     #"{"statusCodes": [\#((requiredCodes + [requiredCodes[0]]).joined(separator: ","))]}"#)
             ]),
         BadInput(
-            "a required status code missing", ["init", "--fixtures", "$DIR"], .dataError, "is missing code 3002",
+            "a required status code missing", ["init", "--fixtures", "$DIR"], .dataError, "is missing code 4002",
             files: [
                 "status-codes.json": text(#"{"statusCodes": [\#(requiredCodes.dropLast().joined(separator: ","))]}"#)
             ]),

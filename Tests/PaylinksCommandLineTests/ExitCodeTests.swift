@@ -40,24 +40,23 @@ struct ExitCodeTests {
         #expect(!Help.overview().contains("3001"))
     }
 
+    /// A status-codes.json with the codes paylinks requires, `cancel` marked as a cancel.
+    static func statusCodes(cancel: Int) -> String {
+        let entries = CatalogLoader.requiredCodes.map { code in
+            let mark = code == cancel ? #", "cancel": true"# : ""
+            return #"{"code": \#(code), "name": "C\#(code)", "meaning": "m", "message": "m", "#
+                + #""callbacks": ["onPurchaseFailed"]\#(mark)}"#
+        }
+        return #"{"statusCodes": [\#(entries.joined(separator: ","))]}"#
+    }
+
     @Test("a fixture decides what a cancel is, and a code only onPurchaseFailed carries can be one")
     func cancelFromFixture() throws {
         let catalog = try CatalogLoader.load(
             offers: nil, pricePoints: nil,
             statusCodes: FixtureSource(
                 name: "status-codes.json",
-                bytes: Array(
-                    #"""
-                    {"statusCodes": [
-                      {"code": 2000, "name": "A", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
-                      {"code": 2001, "name": "B", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
-                      {"code": 2002, "name": "C", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
-                      {"code": 2003, "name": "D", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]},
-                      {"code": 3002, "name": "E", "meaning": "m", "message": "m", "callbacks": ["onPurchaseFailed"]},
-                      {"code": 3003, "name": "F", "meaning": "m", "message": "m", "callbacks": ["onPurchaseFailed"],
-                       "cancel": true}
-                    ]}
-                    """#.utf8)))
+                bytes: Array(Self.statusCodes(cancel: 3003).utf8)))
         let error = { (code: Int) in ACErrorMessage(code: code, message: "") }
         #expect(
             ExitCode(finishingWith: .onPurchaseFailed(error: error(3003), order: nil), catalog: catalog)

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 public import PaylinksKit
 
 /// The subcommands.
@@ -84,17 +85,17 @@ public struct RunOptions: Equatable, Sendable {
     /// `--sku`: the offer to check out (purchase and cancel).
     public var sku: String?
     /// `--customer-id`: the player's customer id.
-    public var customerId = "cust_98765"
+    public var customerId = Scenario.Configuration.defaults.customerId
     /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
-    public var country = "US"
+    public var country = Scenario.Configuration.defaults.country
     /// `--environment`: the SDK environment.
-    public var environment = "sandbox"
+    public var environment = Scenario.Configuration.defaults.environment
     /// `--checkout-public-key`: the publisher's checkout public key.
-    public var checkoutPublicKey = "pk_sandbox_paylinks_demo"
+    public var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
     /// `--redirect-url`: the universal link for the external-browser mode.
     public var redirectUrl: String?
     /// `--payment-method`: how the player pays.
-    public var paymentMethod = "Visa"
+    public var paymentMethod = Scenario.Configuration.defaults.paymentMethod
     /// `--order-customer-id`: the customer the game's server creates the session for.
     public var orderCustomerId: String?
     /// `--session-environment`: the environment the game's server creates the session in.

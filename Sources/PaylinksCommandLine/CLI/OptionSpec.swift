@@ -49,27 +49,28 @@ public struct OptionSpec: Sendable {
             options.sku = try text(value, option: "--sku", allowEmpty: false)
         },
         OptionSpec(
-            "--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: "cust_98765",
+            "--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: defaults.customerId,
             commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.customerId = try text(value, option: "--customer-id", allowEmpty: true)
         },
         OptionSpec(
             "--country", "CODE",
-            "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.", default: "US",
+            "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.",
+            default: defaults.country,
             commands: Command.flows + [.offers]
         ) { options, value throws(UsageProblem) in
             options.country = try country(value)
         },
         OptionSpec(
             "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
-            default: "sandbox (or production)", commands: Command.flows
+            default: "\(defaults.environment) (or production)", commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
         OptionSpec(
             "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
-            default: "pk_sandbox_paylinks_demo", commands: Command.flows
+            default: defaults.checkoutPublicKey, commands: Command.flows
         ) { options, value throws(UsageProblem) in
             options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
         },
@@ -80,7 +81,8 @@ public struct OptionSpec: Sendable {
             options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)
         },
         OptionSpec(
-            "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.", default: "Visa",
+            "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.",
+            default: defaults.paymentMethod,
             commands: Command.checkouts
         ) { options, value throws(UsageProblem) in
             options.paymentMethod = try text(value, option: "--payment-method", allowEmpty: false)
@@ -88,14 +90,14 @@ public struct OptionSpec: Sendable {
         OptionSpec(
             "--outcome", "OUTCOME",
             "How the charge ends: succeeded; declined (3003); pending past the 90 s validation timeout (3004).",
-            default: "succeeded", commands: [.purchase]
+            default: ChargeOutcome.succeeded.rawValue, commands: [.purchase]
         ) { options, value throws(UsageProblem) in
             options.outcome = try choice(value, option: "--outcome", among: ChargeOutcome.self)
         },
         OptionSpec(
             "--via", "HOW",
             "How the player closes the checkout: checkout (3002) or browser, with the OS controls (3000).",
-            default: "checkout", commands: [.cancel]
+            default: CloseMethod.checkoutInterface.rawValue, commands: [.cancel]
         ) { options, value throws(UsageProblem) in
             options.closeMethod = try choice(value, option: "--via", among: CloseMethod.self)
         },
@@ -122,14 +124,14 @@ public struct OptionSpec: Sendable {
         OptionSpec(
             "--count", "N",
             "Run N independent checkouts after one initialize, each with its own ids; output streams.",
-            default: "1", commands: Command.checkouts
+            default: String(RunOptions().count), commands: Command.checkouts
         ) { options, value throws(UsageProblem) in
             options.count = try number(value, option: "--count", as: Int.self, in: 1...maximumCount)
         },
         OptionSpec(
             "--index", "I",
             "The index of the (first) checkout: line I of a --count run equals a run with --index I.",
-            default: "0", commands: Command.checkouts
+            default: String(RunOptions().index), commands: Command.checkouts
         ) { options, value throws(UsageProblem) in
             options.index = try number(value, option: "--index", as: Int.self, in: 0...maximumIndex)
         },
@@ -179,7 +181,7 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--format", "FORMAT", "text: readable blocks or a table; json: one JSON object per line.",
-            default: "text (or json)", commands: listingCommands, group: "format"
+            default: "\(RunOptions().format.rawValue) (or json)", commands: listingCommands, group: "format"
         ) { options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         },
@@ -190,11 +192,14 @@ public struct OptionSpec: Sendable {
         OptionSpec(
             "--color", "WHEN",
             "Colour text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.",
-            default: "auto", commands: listingCommands
+            default: RunOptions().color.rawValue, commands: listingCommands
         ) { options, value throws(UsageProblem) in
             options.color = try choice(value, option: "--color", among: ColorChoice.self)
         },
     ]
+
+    /// The defaults of a session the options start from.
+    private static var defaults: Scenario.Configuration { .defaults }
 
     /// The commands that print callbacks or listings, in text or JSON.
     static let listingCommands = Command.flows + [.errors, .offers, .countries, .run]

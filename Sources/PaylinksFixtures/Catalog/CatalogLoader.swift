@@ -82,10 +82,10 @@ public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible 
 /// - tiers are dollar amounts ("4.99"), ascending; every offer's price is a tier;
 /// - every localization prices every tier, in a currency whose minor units the
 ///   multiplier can express; the fallback country (US) has a localization;
-/// - the codes the simulator sends by itself (2000-2003, 3002) are in the table.
+/// - the codes the simulator sends by itself (``requiredCodes``) are in the table.
 public enum CatalogLoader {
     /// Codes the simulator sends without being asked: a catalog must explain them.
-    public static let requiredCodes = [2000, 2001, 2002, 2003, 3002]
+    public static let requiredCodes = PaymentLinksSimulator.ownStatusCodes.sorted()
 
     /// Loads and checks a catalog from its files; a file not given is the built-in one.
     ///

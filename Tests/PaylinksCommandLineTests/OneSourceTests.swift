@@ -1,0 +1,119 @@
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// Facts that paylinks states in more than one place are derived from one, and each
+/// statement is checked against what paylinks really does.
+@Suite("One source for every fact")
+@MainActor
+struct OneSourceTests {
+    /// The options whose help shows a value as their default, with a command that takes it.
+    nonisolated static let valueDefaults: [(option: String, value: String, command: Command)] = OptionSpec.all
+        .compactMap {
+            spec in
+            guard spec.placeholder != nil, let text = spec.defaultText,
+                let value = text.split(separator: " ").first.map(String.init),
+                !value.hasPrefix("--"), !value.hasPrefix("$"), !["none", "random", "the"].contains(value)
+            else { return nil }
+            let preferred: [Command] = [.purchase, .cancel, .pricePoints, .initialize, .offers, .countries, .errors]
+            guard let command = preferred.first(where: spec.commands.contains) else { return nil }
+            return (spec.name, value, command)
+        }
+
+    @Test("the help's default of each option is what the command does without it", arguments: valueDefaults)
+    func helpDefaults(option: String, value: String, command: Command) {
+        var base = [command.rawValue]
+        if Command.checkouts.contains(command) { base += ["--sku", "starter_pack_001"] }
+        if Command.flows.contains(command) { base += ["--seed", "7", "--now", "1718182312"] }
+        let without = runCLI(base)
+        let with = runCLI(base + [option, value])
+        #expect(with.exitCode == without.exitCode)
+        #expect(with.stdout == without.stdout, "\(option) \(value) changes the output of \(command.rawValue)")
+        #expect(with.stderr == without.stderr)
+    }
+
+    @Test("the help shows a default for every option that has one")
+    func everyDefaultShown() {
+        let shown = Set(Self.valueDefaults.map(\.option))
+        for name in ["--customer-id", "--country", "--environment", "--checkout-public-key", "--payment-method"] {
+            #expect(shown.contains(name), "\(name)")
+        }
+    }
+
+    @Test("a scenario starts from the same session as the command line")
+    func scenarioDefaults() throws {
+        let configuration = Scenario.Configuration()
+        let options = RunOptions()
+        #expect(configuration.customerId == options.customerId)
+        #expect(configuration.checkoutPublicKey == options.checkoutPublicKey)
+        #expect(configuration.environment == options.environment)
+        #expect(configuration.country == options.country)
+        #expect(configuration.paymentMethod == options.paymentMethod)
+        let path = try ScenarioTests.write([
+            ("s.json", #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}]}"#)
+        ])
+        let fromFile = runCLI("run", path[0], "--json", "--seed", "7", "--now", "1718182312").stdout
+        let fromCommand = runCLI(
+            "purchase", "--sku", "starter_pack_001", "--json", "--seed", "7", "--now", "1718182312")
+        // The scenario tags its lines and seeds per scenario; the session's values are the same.
+        #expect(
+            fromFile.contains(
+                #""customerId":"\#(options.customerId)","customerCountry":"\#(options.country)","paymentMethodName":"\#(options.paymentMethod)""#
+            ))
+        #expect(
+            fromCommand.stdout.contains(
+                #""customerId":"\#(options.customerId)","customerCountry":"\#(options.country)","paymentMethodName":"\#(options.paymentMethod)""#
+            ))
+    }
+
+    @Test(
+        "each code arrives where errors CODE says, with the exit code it says, and nowhere else",
+        arguments: Catalog.builtIn.statusCodes)
+    func arrives(code: StatusCode) throws {
+        let explained = runCLI("errors", String(code.code)).stdout
+        for step in Step.allCases {
+            let command: [String] =
+                switch step {
+                case .initialize: ["init"]
+                case .pricePoints: ["price-points"]
+                case .purchase: ["purchase", "--sku", "starter_pack_001"]
+                }
+            let result = runCLI(command + ["--error", String(code.code), "--fail-at", step.rawValue, "--json"])
+            if code.steps.contains(step) {
+                let last = try #require(result.stdout.split(separator: "\n").last)
+                #expect(
+                    last.hasPrefix(#"{"callback":"\#(step.failureCallback.rawValue)","error":{"code":\#(code.code),"#))
+                #expect(explained.contains(step.failureCallback.rawValue))
+                #expect(explained.contains(String(result.exitCode.rawValue)), "\(code.code) at \(step.rawValue)")
+            } else {
+                #expect(result.exitCode == .usage, "\(code.code) at \(step.rawValue)")
+            }
+        }
+    }
+
+    @Test("the codes paylinks sends by itself are in every catalog, and their real causes reproduce them")
+    func ownCodes() throws {
+        #expect(Set(CatalogLoader.requiredCodes) == PaymentLinksSimulator.ownStatusCodes)
+        for (code, command) in Reproduction.realCauses {
+            #expect(PaymentLinksSimulator.ownStatusCodes.contains(code), "\(code)")
+            let words = command.split(separator: " ").dropFirst().map(String.init) + ["--json"]
+            let last = try #require(runCLI(words).stdout.split(separator: "\n").last)
+            #expect(last.contains(#""error":{"code":\#(code),"#), "\(command)")
+        }
+    }
+
+    @Test("the README's table of real causes is the reproduction table")
+    func readmeRealCauses() throws {
+        let readme = try String(
+            contentsOf: DocumentedCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var rows: [Int: String] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 3, let code = Int(cells[0]), cells[2].hasPrefix("`paylinks ") else { continue }
+            rows[code] = String(cells[2].dropFirst().dropLast())
+        }
+        #expect(rows == Reproduction.realCauses)
+    }
+}

@@ -135,6 +135,35 @@ struct ScenarioTests {
         #expect(notes.last?.hasPrefix("note: NZ has no prices of its own") == true)
     }
 
+    @Test("a scenario with seven mistakes reports all seven in one run, each on its line at its place")
+    func everyMistake() throws {
+        let path = try Self.write([
+            (
+                "seven.json",
+                """
+                {"name": "seven mistakes",
+                 "configuration": {"country": "XX", "custmerId": "c"},
+                 "steps": [
+                   {"step": "initialise"},
+                   {"step": "purchase", "sku": "starter_pack_01"},
+                   {"step": "purchase", "sku": "starter_pack_001", "outcome": "maybe"},
+                   {"step": "cancel", "sku": "starter_pack_001", "colour": "red"},
+                   {"step": "price-points", "error": 3002}
+                 ]}
+                """
+            )
+        ])[0]
+        let result = runCLI("run", path)
+        #expect(result.exitCode == .dataError)
+        #expect(result.stdout.isEmpty)
+        let places = result.stderr.split(separator: "\n").map { line in
+            line.split(separator: ":").dropFirst(2).prefix(2).joined(separator: ":")
+        }
+        #expect(places == ["2:37", "2:31", "4:13", "5:32", "6:63", "7:50", "8:38"], "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("error: \(path):") })
+        #expect(result.stderr.contains(#"unknown key "colour""#))
+    }
+
     @Test("the summary counts steps and attempts apart, in the singular where it is one")
     func summaryCounts() throws {
         let retries = runCLI("run", Self.examples.appendingPathComponent("retries.json").path)

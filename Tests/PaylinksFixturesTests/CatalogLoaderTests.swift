@@ -81,12 +81,12 @@ struct CatalogLoaderTests {
             (
                 .offers,
                 "{\"offers\": [{\"sku\": \"a\", \"name\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": [], \"color\": 1}]}",
-                "1:87", "unknown key \"color\""
+                "1:78", "unknown key \"color\""
             ),
             (
                 .offers,
                 "{\"offers\": [{\"sku\": \"a\", \"nmae\": \"A\", \"basePriceInUSD\": \"4.99\", \"items\": []}]}",
-                "1:34", "did you mean \"name\"?"
+                "1:26", "did you mean \"name\"?"
             ),
             (
                 .offers,
@@ -134,6 +134,43 @@ struct CatalogLoaderTests {
         #expect(error.file == file.rawValue)
         #expect(error.position?.description == position, "\(error)")
         #expect(error.reason.contains(reason), "\(error)")
+    }
+
+    @Test("every problem in a fixture file is reported in one run, each at its place, the unknown key at the key")
+    func everyProblem() throws {
+        let text = """
+            {"offers": [
+              {"sku": "a", "name": "", "basePriceInUSD": "4.99", "items": [{"name": "I", "sku": "i", "quantity": "1"}]},
+              {"sku": "b", "name": "B", "basePriceInUSD": "5.00", "items": [{"name": "I", "sku": "i", "quantity": "1"}]},
+              {"sku": "c", "name": "C", "basePriceInUSD": "4.99", "itmes": []}
+            ]}
+            """
+        let error = try #require(fixtureError(replacing: .offers, with: text))
+        #expect(
+            error.problems.map { "\($0.position?.description ?? "-") \($0.path ?? "")" } == [
+                "2:24 offers[0].name", "3:47 offers[1].basePriceInUSD", "4:55 offers[2].itmes",
+            ], "the missing items follow from the misspelling and are not reported again")
+    }
+
+    @Test("a localization that cannot be read is not reported again as a missing fallback")
+    func noCascade() throws {
+        let text = #"""
+            {"tiers": ["0.99"], "localizations": [{"country": "US", "currencyCode": "USD", "currencySymbol": "$",
+              "fractionalSeparator": ".", "milSeparator": ",", "symbolPosition": "Left", "spacing": false,
+              "multiplier": 100, "localizedPrices": {"0.99": "-99"}}]}
+            """#
+        let error = try #require(fixtureError(replacing: .pricePoints, with: text))
+        #expect(error.problems.count == 1)
+        #expect(error.reason.contains("positive whole number"))
+    }
+
+    @Test("past twenty problems, the rest are counted, not listed")
+    func problemLimit() throws {
+        let offers = (0..<25).map { #"{"sku": "s\#($0)", "name": "", "basePriceInUSD": "4.99", "items": []}"# }
+        let error = try #require(
+            fixtureError(replacing: .offers, with: #"{"offers": [\#(offers.joined(separator: ","))]}"#))
+        #expect(error.problems.count == 20)
+        #expect(error.uncounted == 5)
     }
 
     @Test("a status code's order rule and data template are checked")

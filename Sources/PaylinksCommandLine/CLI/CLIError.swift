@@ -34,7 +34,12 @@ public enum CLIError: Error, Equatable, Sendable {
             let help = command.map { "paylinks \($0.rawValue) --help" } ?? "paylinks --help"
             return "error: \(text) (see '\(help)')"
         case .invalidFixture(let error):
-            return "error: \(error)"
+            // One line per problem, so that one run shows everything to fix in a file.
+            var lines = error.problems.map { "error: \($0)" }
+            if error.uncounted > 0 {
+                lines.append("error: \(error.file): \(error.uncounted) more problems not shown; fix these first")
+            }
+            return lines.joined(separator: "\n")
         case .noInput(let text):
             return "error: \(text)"
         case .output(.brokenPipe):

@@ -26,8 +26,10 @@ public struct FixtureSource: Sendable {
 }
 
 extension FixtureSource {
-    /// Parses the source as JSON and reads it, turning every problem, of syntax or of
-    /// shape, into a ``FixtureError`` with the file's name and the line and column.
+    /// Parses the source as JSON and reads it to the end, turning every problem, of
+    /// syntax or of shape, into a ``FixtureError`` with the file's name and the line and
+    /// column: a syntax error stops the reading; problems of shape are gathered, up to
+    /// the reader's limit, so that one run reports them all.
     func read<T>(_ reader: (JSONReader) throws(JSONShapeError) -> T) throws(FixtureError) -> T {
         let root: JSONValue
         do {
@@ -35,13 +37,23 @@ extension FixtureSource {
         } catch {
             throw FixtureError(file: name, position: error.position, path: nil, reason: error.reason)
         }
+        let problems = JSONProblems()
+        var result: T?
         do {
-            return try reader(JSONReader(root: root))
+            result = try reader(JSONReader(root: root, problems: problems))
         } catch {
-            throw FixtureError(
+            problems.record(error)
+        }
+        if let result, problems.errors.isEmpty { return result }
+        let found = problems.errors.map { error in
+            FixtureError(
                 file: name, position: TextPosition(offset: error.offset, in: bytes), path: error.path,
                 reason: error.reason)
         }
+        var first = found[0]
+        first.others = Array(found.dropFirst())
+        first.uncounted = problems.uncounted
+        throw first
     }
 }
 
@@ -55,6 +67,18 @@ public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible 
     public var path: String?
     /// What was wrong.
     public var reason: String
+    /// The file's further problems, in the order found, when it has several.
+    public var others: [FixtureError] = []
+    /// How many more problems were found than are listed.
+    public var uncounted = 0
+
+    /// Every problem listed: this one, then the others.
+    public var problems: [FixtureError] {
+        var first = self
+        first.others = []
+        first.uncounted = 0
+        return [first] + others
+    }
 
     /// Creates an error.
     public init(file: String, position: TextPosition?, path: String?, reason: String) {
@@ -144,14 +168,19 @@ public enum CatalogLoader {
             tiers.append(tier)
         }
         var localizations: [String: PriceLocalization] = [:]
+        var incomplete = false
         for reader in try object.required("localizations").array() {
-            let localization = try readLocalization(reader, tiers: tiers)
-            guard localizations[localization.country] == nil else {
-                throw reader.error("duplicate localization for country \(localization.country)")
+            let read = try reader.collecting { () throws(JSONShapeError) -> PriceLocalization in
+                let localization = try readLocalization(reader, tiers: tiers)
+                guard localizations[localization.country] == nil else {
+                    throw reader.error("duplicate localization for country \(localization.country)")
+                }
+                return localization
             }
-            localizations[localization.country] = localization
+            if let read { localizations[read.country] = read } else { incomplete = true }
         }
-        guard localizations[Catalog.fallbackCountry] != nil else {
+        // A localization that could not be read may be the fallback's: say nothing more.
+        guard localizations[Catalog.fallbackCountry] != nil || incomplete else {
             throw try object.required("localizations").error(
                 "needs a localization for \(Catalog.fallbackCountry), which countries without their own use")
         }
@@ -226,35 +255,44 @@ public enum CatalogLoader {
         guard !readers.isEmpty else { throw try object.required("offers").error("must list at least one offer") }
         var offers: [Offer] = []
         for reader in readers {
-            let offer = try reader.object(keys: ["sku", "name", "basePriceInUSD", "items"])
-            let skuReader = try offer.required("sku")
-            let sku = try identifier(skuReader)
-            guard !offers.contains(where: { $0.sku == sku }) else { throw skuReader.error("duplicate SKU \"\(sku)\"") }
-            let priceReader = try offer.required("basePriceInUSD")
-            let price = try priceReader.string()
-            guard tiers.contains(price) else {
-                throw priceReader.error(
-                    "\"\(price)\" is not a price tier; use one of \(tiers.joined(separator: ", ")) or add it to price-points.json"
-                )
+            let read = try reader.collecting { () throws(JSONShapeError) -> Offer in
+                try readOffer(reader, tiers: tiers, earlier: offers)
             }
-            let itemsReader = try offer.required("items")
-            let items = try itemsReader.array().map { (item) throws(JSONShapeError) -> OrderResponseModel.Item in
-                let fields = try item.object(keys: ["name", "sku", "quantity"])
-                let quantityReader = try fields.required("quantity")
-                let quantity = try quantityReader.string()
-                guard positiveInteger(quantity) != nil else {
-                    throw quantityReader.error("expected a positive whole number as a string, such as \"100\"")
-                }
-                return OrderResponseModel.Item(
-                    name: try fields.required("name").nonEmptyString(),
-                    sku: try identifier(try fields.required("sku")),
-                    quantity: quantity)
-            }
-            guard !items.isEmpty else { throw itemsReader.error("an offer needs at least one item") }
-            offers.append(
-                Offer(sku: sku, name: try offer.required("name").nonEmptyString(), basePriceInUSD: price, items: items))
+            if let read { offers.append(read) }
         }
         return offers
+    }
+
+    private static func readOffer(_ reader: JSONReader, tiers: [String], earlier offers: [Offer])
+        throws(JSONShapeError) -> Offer
+    {
+        let offer = try reader.object(keys: ["sku", "name", "basePriceInUSD", "items"])
+        let skuReader = try offer.required("sku")
+        let sku = try identifier(skuReader)
+        guard !offers.contains(where: { $0.sku == sku }) else { throw skuReader.error("duplicate SKU \"\(sku)\"") }
+        let priceReader = try offer.required("basePriceInUSD")
+        let price = try priceReader.string()
+        guard tiers.contains(price) else {
+            throw priceReader.error(
+                "\"\(price)\" is not a price tier; use one of \(tiers.joined(separator: ", ")) or add it to price-points.json"
+            )
+        }
+        let itemsReader = try offer.required("items")
+        let items = try itemsReader.array().map { (item) throws(JSONShapeError) -> OrderResponseModel.Item in
+            let fields = try item.object(keys: ["name", "sku", "quantity"])
+            let quantityReader = try fields.required("quantity")
+            let quantity = try quantityReader.string()
+            guard positiveInteger(quantity) != nil else {
+                throw quantityReader.error("expected a positive whole number as a string, such as \"100\"")
+            }
+            return OrderResponseModel.Item(
+                name: try fields.required("name").nonEmptyString(),
+                sku: try identifier(try fields.required("sku")),
+                quantity: quantity)
+        }
+        guard !items.isEmpty else { throw itemsReader.error("an offer needs at least one item") }
+        return Offer(
+            sku: sku, name: try offer.required("name").nonEmptyString(), basePriceInUSD: price, items: items)
     }
 
     // MARK: status-codes.json
@@ -263,72 +301,80 @@ public enum CatalogLoader {
         let object = try root.object(keys: ["statusCodes"])
         let listReader = try object.required("statusCodes")
         var codes: [StatusCode] = []
+        var incomplete = false
         for reader in try listReader.array() {
-            let entry = try reader.object(keys: [
-                "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice", "cancel",
-            ])
-            let codeReader = try entry.required("code")
-            let code = try codeReader.int(in: 1...99_999)
-            guard !codes.contains(where: { $0.code == code }) else { throw codeReader.error("duplicate code \(code)") }
-            let nameReader = try entry.required("name")
-            let name = try nameReader.nonEmptyString()
-            guard
-                name.utf8.allSatisfy({
-                    $0 == UInt8(ascii: "_") || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0)
-                })
-            else { throw nameReader.error("expected an UPPER_SNAKE_CASE name, got \"\(name)\"") }
-            guard !codes.contains(where: { $0.name == name }) else { throw nameReader.error("duplicate name \(name)") }
-            let callbacksReader = try entry.required("callbacks")
-            var callbacks: [CallbackName] = []
-            for callbackReader in try callbacksReader.array() {
-                let text = try callbackReader.string()
-                guard let callback = CallbackName(rawValue: text), CallbackName.failures.contains(callback) else {
-                    let names = CallbackName.failures.map(\.rawValue)
-                    let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
-                    throw callbackReader.error(
-                        "\"\(text)\" is not a failure callback (\(names.joined(separator: ", ")))\(hint)")
+            let read = try reader.collecting { () throws(JSONShapeError) -> StatusCode in
+                let entry = try reader.object(keys: [
+                    "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice", "cancel",
+                ])
+                let codeReader = try entry.required("code")
+                let code = try codeReader.int(in: 1...99_999)
+                guard !codes.contains(where: { $0.code == code }) else {
+                    throw codeReader.error("duplicate code \(code)")
                 }
-                callbacks.append(callback)
-            }
-            guard !callbacks.isEmpty else { throw callbacksReader.error("must name at least one callback") }
-            var orderAtFailure = StatusCode.OrderAtFailure.none
-            if let orderReader = entry.optional("orderAtFailure") {
-                let text = try orderReader.string()
-                let names = StatusCode.OrderAtFailure.allCases.map(\.rawValue)
-                guard let value = StatusCode.OrderAtFailure(rawValue: text) else {
-                    throw orderReader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"")
+                let nameReader = try entry.required("name")
+                let name = try nameReader.nonEmptyString()
+                guard
+                    name.utf8.allSatisfy({
+                        $0 == UInt8(ascii: "_") || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0)
+                    })
+                else { throw nameReader.error("expected an UPPER_SNAKE_CASE name, got \"\(name)\"") }
+                guard !codes.contains(where: { $0.name == name }) else {
+                    throw nameReader.error("duplicate name \(name)")
                 }
-                orderAtFailure = value
-            }
-            var dataTemplate: String?
-            if let dataReader = entry.optional("data") {
-                let template = try dataReader.nonEmptyString()
-                if let unknown = StatusCode.placeholders(in: template).first(where: {
-                    !StatusCode.dataPlaceholders.contains($0)
-                }) {
-                    throw dataReader.error(
-                        "unknown placeholder ${\(unknown)}; known: "
-                            + StatusCode.dataPlaceholders.map { "${\($0)}" }.joined(separator: ", "))
+                let callbacksReader = try entry.required("callbacks")
+                var callbacks: [CallbackName] = []
+                for callbackReader in try callbacksReader.array() {
+                    let text = try callbackReader.string()
+                    guard let callback = CallbackName(rawValue: text), CallbackName.failures.contains(callback) else {
+                        let names = CallbackName.failures.map(\.rawValue)
+                        let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
+                        throw callbackReader.error(
+                            "\"\(text)\" is not a failure callback (\(names.joined(separator: ", ")))\(hint)")
+                    }
+                    callbacks.append(callback)
                 }
-                let sample = StatusCode(
-                    code: code, name: name, meaning: "", message: "", callbacks: [], dataTemplate: template)
-                guard let filled = sample.error().data, (try? JSONParser.parse(Array(filled.utf8))) != nil else {
-                    throw dataReader.error("is not valid JSON once its placeholders are filled")
+                guard !callbacks.isEmpty else { throw callbacksReader.error("must name at least one callback") }
+                var orderAtFailure = StatusCode.OrderAtFailure.none
+                if let orderReader = entry.optional("orderAtFailure") {
+                    let text = try orderReader.string()
+                    let names = StatusCode.OrderAtFailure.allCases.map(\.rawValue)
+                    guard let value = StatusCode.OrderAtFailure(rawValue: text) else {
+                        throw orderReader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"")
+                    }
+                    orderAtFailure = value
                 }
-                dataTemplate = template
-            }
-            let isCancel = try entry.optional("cancel")?.bool() ?? false
-            if isCancel, callbacks != [.onPurchaseFailed], let cancelReader = entry.optional("cancel") {
-                throw cancelReader.error("only a code that arrives on onPurchaseFailed alone can mean a cancel")
-            }
-            codes.append(
-                StatusCode(
+                var dataTemplate: String?
+                if let dataReader = entry.optional("data") {
+                    let template = try dataReader.nonEmptyString()
+                    if let unknown = StatusCode.placeholders(in: template).first(where: {
+                        !StatusCode.dataPlaceholders.contains($0)
+                    }) {
+                        throw dataReader.error(
+                            "unknown placeholder ${\(unknown)}; known: "
+                                + StatusCode.dataPlaceholders.map { "${\($0)}" }.joined(separator: ", "))
+                    }
+                    let sample = StatusCode(
+                        code: code, name: name, meaning: "", message: "", callbacks: [], dataTemplate: template)
+                    guard let filled = sample.error().data, (try? JSONParser.parse(Array(filled.utf8))) != nil else {
+                        throw dataReader.error("is not valid JSON once its placeholders are filled")
+                    }
+                    dataTemplate = template
+                }
+                let isCancel = try entry.optional("cancel")?.bool() ?? false
+                if isCancel, callbacks != [.onPurchaseFailed], let cancelReader = entry.optional("cancel") {
+                    throw cancelReader.error("only a code that arrives on onPurchaseFailed alone can mean a cancel")
+                }
+                return StatusCode(
                     code: code, name: name, meaning: try entry.required("meaning").nonEmptyString(),
                     message: try entry.required("message").nonEmptyString(), callbacks: callbacks,
                     orderAtFailure: orderAtFailure, dataTemplate: dataTemplate,
-                    advice: try entry.optional("advice")?.nonEmptyString(), isCancel: isCancel))
+                    advice: try entry.optional("advice")?.nonEmptyString(), isCancel: isCancel)
+            }
+            if let read { codes.append(read) } else { incomplete = true }
         }
-        for required in requiredCodes where !codes.contains(where: { $0.code == required }) {
+        // An entry that could not be read may be the required code: say nothing more.
+        for required in requiredCodes where !incomplete && !codes.contains(where: { $0.code == required }) {
             throw listReader.error("is missing code \(required), which paylinks sends on its own")
         }
         return codes

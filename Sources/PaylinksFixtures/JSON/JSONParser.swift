@@ -120,6 +120,7 @@ public struct JSONParser {
             depth -= 1
             return JSONValue(.object(members), at: start)
         }
+        var keyOffsets: [Int] = []
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -142,6 +143,7 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue()))
+            keyOffsets.append(keyOffset)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file; expected ',' or '}'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -153,7 +155,7 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
-            return JSONValue(.object(members), at: start)
+            return JSONValue(.object(members), at: start, keyOffsets: keyOffsets)
         }
     }
 

@@ -6,6 +6,39 @@ public struct JSONShapeError: Error, Equatable, Sendable {
     public var path: String
     /// What was wrong, in a phrase.
     public var reason: String
+    /// Whether the problem follows from one already recorded (a required key missing
+    /// because it was misspelled), so that it is not reported twice.
+    public var followsEarlierProblem = false
+
+    /// Creates an error.
+    public init(offset: Int, path: String, reason: String, followsEarlierProblem: Bool = false) {
+        self.offset = offset
+        self.path = path
+        self.reason = reason
+        self.followsEarlierProblem = followsEarlierProblem
+    }
+}
+
+/// The problems a reader found in one document, when it reports them all instead of
+/// stopping at the first: every unknown key, and every element that fails on its own.
+public final class JSONProblems {
+    /// How many problems are kept; the rest are only counted.
+    public let limit: Int
+    /// The problems kept, in document order of discovery.
+    public private(set) var errors: [JSONShapeError] = []
+    /// The problems found beyond ``limit``.
+    public private(set) var uncounted = 0
+
+    /// An empty list that keeps up to `limit` problems.
+    public init(limit: Int = 20) {
+        self.limit = limit
+    }
+
+    /// Adds a problem, unless it follows from one already recorded.
+    public func record(_ error: JSONShapeError) {
+        guard !error.followsEarlierProblem else { return }
+        if errors.count < limit { errors.append(error) } else { uncounted += 1 }
+    }
 }
 
 /// A typed, strict view of one ``JSONValue`` and its path in the document.
@@ -17,19 +50,36 @@ public struct JSONReader {
     /// The value read.
     public let value: JSONValue
     private let location: JSONPath
+    /// Where problems go when the document is read to the end; nil to stop at the first.
+    fileprivate let problems: JSONProblems?
 
     /// Its path from the document's root, such as `offers[2].sku`; empty for the root.
     public var path: String { location.description }
 
-    /// Reads a document's root value.
-    public init(root value: JSONValue) {
+    /// Reads a document's root value; with `problems`, reads on past what it can and
+    /// records every problem there.
+    public init(root value: JSONValue, problems: JSONProblems? = nil) {
         self.value = value
         self.location = .root
+        self.problems = problems
     }
 
-    fileprivate init(value: JSONValue, location: JSONPath) {
+    fileprivate init(value: JSONValue, location: JSONPath, problems: JSONProblems?) {
         self.value = value
         self.location = location
+        self.problems = problems
+    }
+
+    /// Runs `read`; when the reader records problems, a problem it throws is recorded and
+    /// nil returned, so that reading goes on with the next part. Otherwise it rethrows.
+    public func collecting<T>(_ read: () throws(JSONShapeError) -> T) throws(JSONShapeError) -> T? {
+        do {
+            return try read()
+        } catch {
+            guard let problems else { throw error }
+            problems.record(error)
+            return nil
+        }
     }
 
     /// An error about this value.
@@ -85,34 +135,43 @@ public struct JSONReader {
     /// The elements of an array, each with its path.
     public func array() throws(JSONShapeError) -> [JSONReader] {
         guard case .array(let elements) = value.kind else { throw typeMismatch("an array") }
-        return elements.enumerated().map { JSONReader(value: $1, location: .index($0, in: location)) }
+        return elements.enumerated().map {
+            JSONReader(value: $1, location: .index($0, in: location), problems: problems)
+        }
     }
 
     /// The members of an object whose keys are free (a map), each with its path.
     public func members() throws(JSONShapeError) -> [(key: String, value: JSONReader)] {
         guard case .object(let members) = value.kind else { throw typeMismatch("an object") }
-        return members.map { ($0.key, JSONReader(value: $0.value, location: .key($0.key, in: location))) }
+        return members.map {
+            ($0.key, JSONReader(value: $0.value, location: .key($0.key, in: location), problems: problems))
+        }
     }
 
     /// The value as an object whose keys must all be among `keys`.
     ///
-    /// - Throws: for a key outside the list, suggesting the closest known key, so a
-    ///   misspelled field is reported rather than ignored.
+    /// - Throws: for a key outside the list, at the key, suggesting the closest known
+    ///   key, so a misspelled field is reported rather than ignored. A reader that
+    ///   records problems records every unknown key and reads the others.
     public func object(keys: [String]) throws(JSONShapeError) -> JSONObjectReader {
         guard case .object(let members) = value.kind else { throw typeMismatch("an object") }
-        for member in members {
-            guard keys.contains(member.key) else {
-                let hint =
-                    Suggestion.hint(for: member.key, among: keys, quoted: .double)
-                    ?? " (known keys: \(keys.joined(separator: ", ")))"
-                throw JSONShapeError(
-                    offset: member.value.offset,
-                    path: JSONPath.key(member.key, in: location).description,
-                    reason: "unknown key \"\(member.key)\"\(hint)"
-                )
-            }
+        var misspelled: Set<String> = []
+        for (index, member) in members.enumerated() where !keys.contains(member.key) {
+            let meant = Suggestion.closest(to: member.key, among: keys)
+            if let meant { misspelled.insert(meant) }
+            let hint =
+                meant.map { Suggestion.didYouMean($0, quoted: .double) }
+                ?? " (known keys: \(keys.joined(separator: ", ")))"
+            let error = JSONShapeError(
+                offset: index < value.keyOffsets.count ? value.keyOffsets[index] : member.value.offset,
+                path: JSONPath.key(member.key, in: location).description,
+                reason: "unknown key \"\(member.key)\"\(hint)"
+            )
+            guard let problems else { throw error }
+            problems.record(error)
         }
-        return JSONObjectReader(owner: self, members: members)
+        return JSONObjectReader(
+            owner: self, members: members.filter { keys.contains($0.key) }, misspelled: misspelled)
     }
 
     fileprivate func child(_ key: String) -> JSONPath {
@@ -124,10 +183,16 @@ public struct JSONReader {
 public struct JSONObjectReader {
     fileprivate let owner: JSONReader
     fileprivate let members: [(key: String, value: JSONValue)]
+    /// The known keys an unknown key of the object was taken for.
+    fileprivate let misspelled: Set<String>
 
     /// The reader of a key that must be present (null counts as absent).
     public func required(_ key: String) throws(JSONShapeError) -> JSONReader {
-        guard let reader = optional(key) else { throw owner.error("missing required key \"\(key)\"") }
+        guard let reader = optional(key) else {
+            var error = owner.error("missing required key \"\(key)\"")
+            error.followsEarlierProblem = owner.problems != nil && misspelled.contains(key)
+            throw error
+        }
         return reader
     }
 
@@ -136,7 +201,7 @@ public struct JSONObjectReader {
         // Objects with a fixed set of keys are small: a scan beats hashing.
         guard let member = members.first(where: { $0.key == key }) else { return nil }
         if case .null = member.value.kind { return nil }
-        return JSONReader(value: member.value, location: owner.child(key))
+        return JSONReader(value: member.value, location: owner.child(key), problems: owner.problems)
     }
 }
 

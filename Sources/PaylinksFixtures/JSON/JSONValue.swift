@@ -61,11 +61,14 @@ public struct JSONValue: Sendable {
     public var kind: Kind
     /// The byte offset where the value starts in its text.
     public var offset: Int
+    /// For an object, the byte offset of each member's key, in member order.
+    public var keyOffsets: [Int]
 
     /// Creates a value.
-    public init(_ kind: Kind, at offset: Int) {
+    public init(_ kind: Kind, at offset: Int, keyOffsets: [Int] = []) {
         self.kind = kind
         self.offset = offset
+        self.keyOffsets = keyOffsets
     }
 
     /// The JSON type's name, for messages: "a string", "an object" ...

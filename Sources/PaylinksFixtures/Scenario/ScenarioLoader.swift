@@ -53,7 +53,9 @@ public enum ScenarioLoader {
         _ = try object.optional("description")?.string()
         var configuration = Scenario.Configuration()
         if let reader = object.optional("configuration") {
-            configuration = try readConfiguration(reader)
+            configuration =
+                try reader.collecting { () throws(JSONShapeError) in try readConfiguration(reader) }
+                ?? configuration
         }
         let stepsReader = try object.required("steps")
         let stepReaders = try stepsReader.array()
@@ -61,7 +63,10 @@ public enum ScenarioLoader {
         var steps: [ScenarioStep] = []
         var config = configuration
         for (index, reader) in stepReaders.enumerated() {
-            steps += try readStep(reader, number: index + 1, configuration: &config, catalog: catalog)
+            let read = try reader.collecting { () throws(JSONShapeError) -> [ScenarioStep] in
+                try readStep(reader, number: index + 1, configuration: &config, catalog: catalog)
+            }
+            steps += read ?? []
         }
         let name = try object.optional("name")?.nonEmptyString() ?? baseName(file)
         return Scenario(name: name, file: file, configuration: configuration, steps: steps)

@@ -247,11 +247,32 @@ struct ExecutableDocsTests {
         }
     }
 
-    @Test("the manual page shows the help's examples")
+    @Test("a scenario the README shows is the shipped file, byte for byte")
+    func shownScenarios() throws {
+        let shown = DocumentedCommands.blocks().filter { $0.language == "json" }.map { block in
+            block.lines.map(\.text).joined(separator: "\n") + "\n"
+        }
+        var compared = 0
+        for text in shown {
+            guard let range = text.range(of: #""name": "([a-z-]+)""#, options: .regularExpression) else { continue }
+            let name = text[range].split(separator: "\"")[2]
+            let file = DocumentedCommands.root.appendingPathComponent("Fixtures/scenarios/\(name).json")
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            #expect(try String(contentsOf: file, encoding: .utf8) == text, "README.md's \(name).json")
+            compared += 1
+        }
+        #expect(compared > 0, "the README shows an example scenario")
+    }
+
+    @Test("the manual page shows the help's examples and each command's usage as the help does")
     func manPageExamples() {
         let page = ManPage.roff()
         for example in Help.examples {
             #expect(page.contains(ManPage.escape(example.command)), "\(example.command)")
+        }
+        for command in Command.allCases {
+            #expect(page.contains(".B \(ManPage.escape(command.usage))\n"), "\(command.rawValue)")
+            #expect(Help.command(command).contains("USAGE\n  \(command.usage)\n"), "\(command.rawValue)")
         }
     }
 

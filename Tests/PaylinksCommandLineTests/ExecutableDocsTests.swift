@@ -247,6 +247,38 @@ struct ExecutableDocsTests {
         }
     }
 
+    @Test(
+        "each Swift example of the README compiles against the library, without a warning",
+        .enabled(
+            if: FileManager.default.fileExists(
+                atPath: DocumentedCommands.root.appendingPathComponent(".build/debug/Modules/PaylinksKit.swiftmodule")
+                    .path),
+            "the library's module is not in .build/debug/Modules"))
+    func swiftExamples() throws {
+        let snippets = DocumentedCommands.blocks().filter { $0.language == "swift" }
+        #expect(!snippets.isEmpty)
+        for snippet in snippets {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "readme-\(UUID().uuidString).swift")
+            try Data(snippet.lines.map(\.text).joined(separator: "\n").utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I",
+                DocumentedCommands.root.appendingPathComponent(".build/debug/Modules").path, file.path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let line = snippet.lines.first?.number ?? 0
+            #expect(process.terminationStatus == 0, "README.md:\(line): \(text)")
+        }
+    }
+
     @Test("a scenario the README shows is the shipped file, byte for byte")
     func shownScenarios() throws {
         let shown = DocumentedCommands.blocks().filter { $0.language == "json" }.map { block in

@@ -7,12 +7,14 @@ import PackageDescription
 //                        the built-in catalog. Values and rules only: no libc, no files, no
 //                        streams, no argv, no exit codes. The library an app's tests import.
 //   PaylinksFixtures     bytes to values: JSON reading, fixture and scenario loading.
+//   PaylinksHTTP         HTTP/1.1 over the system's sockets, SHA-256 and HMAC, and the
+//                        Grant Award Callback built, signed and sent from a simulated order.
 //   PaylinksCommandLine  argv, commands, rendering, help, completions, the man page, output
 //                        and exit codes: the only layer that touches the C library.
 //   paylinks             main.swift alone.
 //
-// An HTTP layer (award callbacks, a local server) will sit between the fixtures and the
-// command line, used by the command line and never seen by the core.
+// The core never sees HTTP: the command line hands the simulator what the game's server
+// answered.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -30,8 +32,10 @@ let package = Package(
         // so an installed paylinks needs nothing beside it and parses nothing at start.
         .target(name: "PaylinksKit", swiftSettings: strict),
         .target(name: "PaylinksFixtures", dependencies: ["PaylinksKit"], swiftSettings: strict),
+        .target(name: "PaylinksHTTP", dependencies: ["PaylinksKit", "PaylinksFixtures"], swiftSettings: strict),
         .target(
-            name: "PaylinksCommandLine", dependencies: ["PaylinksKit", "PaylinksFixtures"], swiftSettings: strict),
+            name: "PaylinksCommandLine", dependencies: ["PaylinksKit", "PaylinksFixtures", "PaylinksHTTP"],
+            swiftSettings: strict),
         .executableTarget(name: "paylinks", dependencies: ["PaylinksCommandLine"], swiftSettings: strict),
 
         // The generator of BuiltInCatalog.swift: a library the tests reach, and the program
@@ -47,6 +51,7 @@ let package = Package(
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
         .testTarget(
             name: "PaylinksFixturesTests", dependencies: ["PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
+        .testTarget(name: "PaylinksHTTPTests", dependencies: ["PaylinksKit", "PaylinksHTTP"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: ["PaylinksKit", "PaylinksFixtures", "PaylinksCommandLine", "paylinks"],

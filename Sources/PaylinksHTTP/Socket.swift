@@ -1,0 +1,172 @@
+// The sockets of the HTTP client: the one file of this target that talks to the C library.
+#if canImport(Glibc)
+    import Glibc
+    private let streamType = Int32(SOCK_STREAM.rawValue)
+    private let noSignal = Int32(MSG_NOSIGNAL)
+#elseif canImport(Musl)
+    import Musl
+    private let streamType = SOCK_STREAM
+    private let noSignal = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+    import Darwin
+    private let streamType = SOCK_STREAM
+    private let noSignal = Int32(0)
+#endif
+
+/// A connected TCP socket with deadlines on every wait.
+final class Socket {
+    private var descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    /// Connects to `host` (a name or an IP literal) on `port`, trying each address the
+    /// resolver gives, within `timeout` seconds.
+    static func connect(host: String, port: Int, timeout: Double) throws(HTTPError) -> Socket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamType
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw .cannotResolve(host: host)
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = HTTPError.connectionRefused("\(host):\(port)")
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard descriptor >= 0 else { continue }
+            let socket = Socket(descriptor: descriptor)
+            #if canImport(Darwin)
+                var on: Int32 = 1
+                setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            var one: Int32 = 1
+            setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            if systemConnect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
+            guard errno == EINPROGRESS else {
+                lastError = errno == ECONNREFUSED ? .connectionRefused("\(host):\(port)") : .system(Self.lastError())
+                continue
+            }
+            do {
+                try socket.wait(for: Int16(POLLOUT), until: Deadline(seconds: timeout), phase: "connecting")
+            } catch {
+                lastError = error
+                continue
+            }
+            var status: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &status, &size)
+            if status == 0 { return socket }
+            lastError = status == ECONNREFUSED ? .connectionRefused("\(host):\(port)") : .system(String(cString: strerror(status)))
+        }
+        throw lastError
+    }
+
+    /// Writes all of `bytes` before `deadline`.
+    func write(_ bytes: [UInt8], until deadline: Deadline) throws(HTTPError) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, noSignal)
+            }
+            if sent >= 0 {
+                offset += sent
+            } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                try wait(for: Int16(POLLOUT), until: deadline, phase: "sending the request")
+            } else if errno == EPIPE || errno == ECONNRESET {
+                throw .connectionClosed
+            } else {
+                throw .system(Self.lastError())
+            }
+        }
+    }
+
+    /// Reads what has arrived, waiting until `deadline` for something; an empty result
+    /// means the peer closed the connection.
+    func read(into buffer: inout [UInt8], until deadline: Deadline, phase: String) throws(HTTPError) -> Int {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                return count
+            }
+            if count == 0 { return 0 }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                try wait(for: Int16(POLLIN), until: deadline, phase: phase)
+            } else if errno == ECONNRESET {
+                return 0
+            } else {
+                throw .system(Self.lastError())
+            }
+        }
+    }
+
+    func close() {
+        if descriptor >= 0 {
+            _ = systemClose(descriptor)
+            descriptor = -1
+        }
+    }
+
+    private func wait(for events: Int16, until deadline: Deadline, phase: String) throws(HTTPError) {
+        while true {
+            let remaining = deadline.remainingMilliseconds()
+            guard remaining > 0 else { throw .timedOut(phase: phase, seconds: deadline.seconds) }
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(min(remaining, Int(Int32.max))))
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw .system(Self.lastError()) }
+        }
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno)).lowercased()
+    }
+}
+
+/// A moment on the monotonic clock by which a wait must end.
+struct Deadline {
+    /// How long the wait was allowed, for messages.
+    let seconds: Double
+    private let end: Int
+
+    init(seconds: Double) {
+        self.seconds = seconds
+        end = Deadline.nowMilliseconds() + Int(seconds * 1000)
+    }
+
+    func remainingMilliseconds() -> Int {
+        end - Deadline.nowMilliseconds()
+    }
+
+    /// Milliseconds on the monotonic clock.
+    static func nowMilliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int(time.tv_sec) * 1000 + Int(time.tv_nsec) / 1_000_000
+    }
+}
+
+/// The wall clock in milliseconds since 1970, for the `t` of a signature.
+public func wallClockMilliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int(time.tv_sec) * 1000 + Int(time.tv_nsec) / 1_000_000
+}
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    // `connect` and `close` are shadowed by the methods above; name the C functions once.
+    private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        connect(descriptor, address, length)
+    }
+    private func systemClose(_ descriptor: Int32) -> Int32 {
+        close(descriptor)
+    }
+#endif

@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
         .testTarget(
             name: "PaylinksFixturesTests", dependencies: ["PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
-        .testTarget(name: "PaylinksHTTPTests", dependencies: ["PaylinksKit", "PaylinksHTTP"]),
+        .testTarget(name: "PaylinksHTTPTests", dependencies: ["PaylinksKit", "PaylinksHTTP"], exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: ["PaylinksKit", "PaylinksFixtures", "PaylinksCommandLine", "paylinks"],

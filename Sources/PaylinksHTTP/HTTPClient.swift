@@ -83,7 +83,9 @@ public final class HTTPClient {
     private var buffered: [UInt8] = []
 
     /// A client for `url`; nothing connects until the first request.
-    public init(url: HTTPURL, connectTimeout: Double = 5, responseTimeout: Double = 10, maximumResponseSize: Int = 1 << 20) {
+    public init(
+        url: HTTPURL, connectTimeout: Double = 5, responseTimeout: Double = 10, maximumResponseSize: Int = 1 << 20
+    ) {
         self.url = url
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout

@@ -48,7 +48,9 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
                 throw .invalidURL(text, "an IPv6 address must be closed with ]")
             }
             let after = hostPart[hostPart.index(after: close)...]
-            if after.hasPrefix(":") { portPart = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portPart = after.dropFirst()
+            } else if !after.isEmpty {
                 throw .invalidURL(text, "expected ':' and a port after the IPv6 address")
             }
             hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
@@ -59,7 +61,8 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
         guard !hostPart.isEmpty else { throw .invalidURL(text, "the URL has no host") }
         guard
             hostPart.unicodeScalars.allSatisfy({
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:_%".unicodeScalars.contains($0))
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-:_%".unicodeScalars.contains($0))
             })
         else { throw .invalidURL(text, "the host may hold only letters, digits, '.', '-' and ':'") }
         var port = 80
@@ -70,7 +73,8 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
             port = number
         }
         guard !target.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F }) else {
-            throw .invalidURL(text, "the path must not hold spaces, control characters or non-ASCII letters; percent-encode them")
+            throw .invalidURL(
+                text, "the path must not hold spaces, control characters or non-ASCII letters; percent-encode them")
         }
         self.host = String(hostPart)
         self.port = port

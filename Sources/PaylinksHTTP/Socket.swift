@@ -63,7 +63,9 @@ final class Socket {
             var size = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &status, &size)
             if status == 0 { return socket }
-            lastError = status == ECONNREFUSED ? .connectionRefused("\(host):\(port)") : .system(String(cString: strerror(status)))
+            lastError =
+                status == ECONNREFUSED
+                ? .connectionRefused("\(host):\(port)") : .system(String(cString: strerror(status)))
         }
         throw lastError
     }

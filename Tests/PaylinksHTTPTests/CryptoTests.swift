@@ -44,20 +44,32 @@ struct CryptoTests {
     @Test(
         "RFC 4231 test cases",
         arguments: [
-            ("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "4869205468657265",
-                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
-            ("4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
-                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
-            ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", String(repeating: "dd", count: 50),
-                "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"),
-            ("0102030405060708090a0b0c0d0e0f10111213141516171819", String(repeating: "cd", count: 50),
-                "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"),
-            (String(repeating: "aa", count: 131),
+            (
+                "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "4869205468657265",
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+            ),
+            (
+                "4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+            ),
+            (
+                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", String(repeating: "dd", count: 50),
+                "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"
+            ),
+            (
+                "0102030405060708090a0b0c0d0e0f10111213141516171819", String(repeating: "cd", count: 50),
+                "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"
+            ),
+            (
+                String(repeating: "aa", count: 131),
                 "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579204669727374",
-                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
-            (String(repeating: "aa", count: 131),
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+            ),
+            (
+                String(repeating: "aa", count: 131),
                 "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a65206b657920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d414320616c676f726974686d2e",
-                "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
+                "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"
+            ),
         ])
     func hmac(key: String, message: String, mac: String) {
         #expect(HMACSHA256.hex(HMACSHA256.authenticate(Self.bytes(hex: message), key: Self.bytes(hex: key))) == mac)
@@ -82,7 +94,9 @@ struct CryptoTests {
         var generator = SystemRandomNumberGenerator()
         var cases: [(key: [UInt8], message: [UInt8])] = []
         for length in [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000] {
-            let key = (0..<Int.random(in: 0...100, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let key = (0..<Int.random(in: 0...100, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             cases.append((key, message))
         }

@@ -172,3 +172,10 @@ public func wallClockMilliseconds() -> Int {
         close(descriptor)
     }
 #endif
+
+/// Sleeps for real, for `--award-wait real`.
+func pause(milliseconds: Int) {
+    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}

@@ -162,14 +162,14 @@ public enum ArgumentParser {
                     + options.operands.map { "'\(MessageText.sanitized($0))'" }.joined(separator: ", ")
             throw .usage(message, command: command)
         }
-        if let conflict = conflict(in: options, seen: seenGroups) {
+        if let conflict = conflict(in: options, seen: seenGroups, command: command) {
             throw .usage(conflict, command: command)
         }
         return options
     }
 
     /// Options that cannot go together, or one that needs another.
-    private static func conflict(in options: RunOptions, seen: [String: String]) -> String? {
+    private static func conflict(in options: RunOptions, seen: [String: String], command: Command) -> String? {
         if options.failAt != nil && options.error == nil {
             return "--fail-at says which step --error fails; give --error CODE too"
         }
@@ -183,6 +183,12 @@ public enum ArgumentParser {
             return
                 "--index \(options.index) with --count \(options.count) reaches checkout \(lastIndex), past the last "
                 + "one with a unique order id (\(OptionSpec.maximumIndex)); lower --index or --count"
+        }
+        // A scenario may name its own awardUrl; a purchase has only --award-url.
+        if command == .purchase, options.awardUrl == nil,
+            let orphan = ["--main-key-file", "--publisher-token", "--award-wait"].first(where: { seen[$0] != nil })
+        {
+            return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"

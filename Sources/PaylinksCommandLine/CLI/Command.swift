@@ -1,4 +1,5 @@
 import PaylinksFixtures
+public import PaylinksHTTP
 public import PaylinksKit
 
 /// The subcommands.
@@ -128,6 +129,14 @@ public struct RunOptions: Equatable, Sendable {
     public var format = OutputFormat.text
     /// `--fault-rate`: the probability that a scenario step fails with a fitting code.
     public var faultRate: Double?
+    /// `--award-url`: the game server's endpoint for Grant Award Callbacks.
+    public var awardUrl: HTTPURL?
+    /// `--main-key-file`: the file holding the studio's main key.
+    public var mainKeyFile: String?
+    /// `--publisher-token`: the `x-publisher-token` of award callbacks.
+    public var publisherToken: String?
+    /// `--award-wait`: whether the pauses between award retries really pass.
+    public var awardWait = AwardWait.virtual
     /// The arguments besides options: the code `errors` explains, the files `run` runs.
     public var operands: [String] = []
 
@@ -143,6 +152,14 @@ public enum Invocation: Equatable, Sendable {
     case version
     /// Run a subcommand.
     case run(Command, RunOptions)
+}
+
+/// How the pauses between award retries pass.
+public enum AwardWait: String, CaseIterable, Sendable {
+    /// At once, as all of paylinks' time.
+    case virtual
+    /// For real: 10 s, then 10 s more.
+    case real
 }
 
 /// When text output is coloured.

@@ -1,4 +1,5 @@
 import PaylinksFixtures
+import PaylinksHTTP
 import PaylinksKit
 
 /// One command-line option: its spelling, its help, the subcommands that take it, and
@@ -120,6 +121,40 @@ public struct OptionSpec: Sendable {
             default: "--environment", commands: Command.checkouts
         ) { options, value throws(UsageProblem) in
             options.sessionEnvironment = try text(value, option: "--session-environment", allowEmpty: false)
+        },
+        OptionSpec(
+            "--award-url", "URL",
+            "Send each paid order's Grant Award Callback to this http:// endpoint of the game's server; "
+                + "its answer decides the purchase.",
+            commands: [.purchase, .run]
+        ) { options, value throws(UsageProblem) in
+            do {
+                options.awardUrl = try HTTPURL(try text(value, option: "--award-url", allowEmpty: false))
+            } catch let error as HTTPError {
+                throw UsageProblem("--award-url: \(error)")
+            } catch let error as UsageProblem {
+                throw error
+            } catch {
+                throw UsageProblem("--award-url: \(error)")
+            }
+        },
+        OptionSpec(
+            "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
+            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run]
+        ) { options, value throws(UsageProblem) in
+            options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
+        },
+        OptionSpec(
+            "--publisher-token", "TOKEN", "The x-publisher-token award callbacks carry.",
+            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token", commands: [.purchase, .run]
+        ) { options, value throws(UsageProblem) in
+            options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
+        },
+        OptionSpec(
+            "--award-wait", "WAIT", "How the 10 s pauses between award retries pass: virtual (at once) or real.",
+            default: "virtual (or real)", commands: [.purchase, .run]
+        ) { options, value throws(UsageProblem) in
+            options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
         },
         OptionSpec(
             "--count", "N",

@@ -1,4 +1,5 @@
 import PaylinksFixtures
+import PaylinksHTTP
 import PaylinksKit
 
 /// What a paylinks run reads from and writes to, so tests can supply their own.
@@ -180,6 +181,16 @@ public enum PaylinksCLI {
             }
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
+        var sender: AwardSender?
+        if let url = options.awardUrl {
+            let settings = try awardSettings(url: url, options: options, context: context)
+            let awards = AwardSender(
+                url: settings.url, key: settings.key, publisherToken: settings.publisherToken,
+                waitsInRealTime: settings.waitsInRealTime)
+            sdk.grantAwards(with: awards, renderer: renderer, delegate: delegate)
+            sender = awards
+        }
+        defer { sender?.close() }
 
         sdk.initialize(
             configModel: ACConfigModel(
@@ -195,7 +206,9 @@ public enum PaylinksCLI {
                 var firstResult: Callback?
                 while done < options.count {
                     // Two simulated checkouts prove a template; the rest are written from it.
-                    if done == 2, !options.trace, let firstResult, let secondResult = delegate.delivered.last,
+                    // Awards are real requests, each with its own answer: no template for them.
+                    if done == 2, !options.trace, options.awardUrl == nil, let firstResult,
+                        let secondResult = delegate.delivered.last,
                         let template = CheckoutLineTemplate(
                             renderer: renderer, result: firstResult, next: secondResult, index: options.index,
                             seed: seed)
@@ -238,6 +251,44 @@ public enum PaylinksCLI {
         }
         guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
         return ExitCode(finishingWith: last, catalog: catalog)
+    }
+
+    // MARK: Awards
+
+    /// Where awards go and how they are signed: the main key from `--main-key-file` or
+    /// `PAYLINKS_MAIN_KEY`, the token from `--publisher-token` or `PAYLINKS_PUBLISHER_TOKEN`,
+    /// else the documented demo ones, said once on stderr. The key is never shown.
+    static func awardSettings(url: HTTPURL, options: RunOptions, context: RunContext) throws(CLIError)
+        -> AwardSettings
+    {
+        var demo: [String] = []
+        let key: [UInt8]
+        if let path = options.mainKeyFile {
+            var bytes = try readInput(path, kind: "main key file", limit: 4096).bytes
+            while let last = bytes.last, last == 10 || last == 13 || last == 32 || last == 9 { bytes.removeLast() }
+            guard !bytes.isEmpty else {
+                throw .noInput(
+                    "the main key file '\(MessageText.sanitized(path))' is empty; put the studio's main key in it")
+            }
+            key = bytes
+        } else if let value = context.environment("PAYLINKS_MAIN_KEY"), !value.isEmpty {
+            key = Array(value.utf8)
+        } else {
+            key = Array(DemoCredentials.mainKey.utf8)
+            demo.append("main key")
+        }
+        var token = options.publisherToken ?? context.environment("PAYLINKS_PUBLISHER_TOKEN") ?? ""
+        if token.isEmpty {
+            token = DemoCredentials.publisherToken
+            demo.append("publisher token")
+        }
+        if !demo.isEmpty {
+            try? context.standardError.write(
+                "note: award callbacks use the demo \(demo.joined(separator: " and ")) (see the README); set "
+                    + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
+                    + "to your studio's\n")
+        }
+        return AwardSettings(url: url, key: key, publisherToken: token, waitsInRealTime: options.awardWait == .real)
     }
 
     // MARK: Scenarios

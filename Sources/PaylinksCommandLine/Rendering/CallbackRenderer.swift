@@ -1,3 +1,4 @@
+public import PaylinksHTTP
 public import PaylinksKit
 
 /// Turns one callback into the text written for it.
@@ -7,6 +8,9 @@ public import PaylinksKit
 public protocol CallbackRenderer {
     /// The text for one callback, tagged with where it came from when `tag` is given.
     func render(_ callback: Callback, tag: CallbackTag?) -> String
+
+    /// The text for one attempt at delivering an order's award to the game's server.
+    func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String
 }
 
 extension CallbackRenderer {

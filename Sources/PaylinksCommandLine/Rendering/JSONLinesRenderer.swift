@@ -1,3 +1,4 @@
+public import PaylinksHTTP
 public import PaylinksKit
 
 /// Renders each callback as one compact JSON object on one line (NDJSON).
@@ -10,6 +11,32 @@ public import PaylinksKit
 public struct JSONLinesRenderer: CallbackRenderer {
     /// Creates a renderer.
     public init() {}
+
+    /// One line of JSON for an award attempt: `{"award":{...}}`, a tag after it.
+    public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.key("award")
+        writer.openObject()
+        writer.field("attempt", attempt.number)
+        writer.field("url", url)
+        writer.field("sentAfterMilliseconds", attempt.sentAfter)
+        writer.key("status")
+        if let status = attempt.status { writer.int(status) } else { writer.null() }
+        writer.field("milliseconds", attempt.milliseconds)
+        writer.field("granted", attempt.granted)
+        if let id = attempt.publisherPurchaseId { writer.field("publisherPurchaseId", id) }
+        if let message = attempt.publisherErrorMessage { writer.field("publisherErrorMessage", message) }
+        if let failure = attempt.failure { writer.field("reason", failure) }
+        writer.closeObject()
+        if let tag {
+            writer.field("scenario", tag.scenario)
+            writer.field("step", tag.step)
+            if let number = tag.attempt { writer.field("attempt", number) }
+        }
+        writer.closeObject()
+        return writer.output + "\n"
+    }
 
     /// One line of JSON, newline included; a tag comes first, as `scenario` and `step`.
     public func render(_ callback: Callback, tag: CallbackTag?) -> String {

@@ -16,6 +16,20 @@ final class RenderingDelegate: CallbackReceiver {
         self.output = output
     }
 
+    /// The tag the current step's output carries.
+    var currentTag: CallbackTag? { tag }
+
+    /// Writes other output of the current step (an award attempt) in its place among
+    /// the callbacks; nothing after a write failed.
+    func write(_ text: String) {
+        guard failure == nil else { return }
+        do {
+            try output.write(text)
+        } catch {
+            failure = error
+        }
+    }
+
     /// Starts a new step: later callbacks carry `tag`, and `delivered` starts empty.
     func begin(_ tag: CallbackTag?) {
         self.tag = tag

@@ -1,3 +1,4 @@
+public import PaylinksHTTP
 public import PaylinksKit
 
 /// Renders each callback as a block a developer reads at a glance: the callback's name,
@@ -46,6 +47,31 @@ public struct TextRenderer: CallbackRenderer {
                 block.line("order  (none: checkout never opened)", indent: 2)
             }
         }
+        return block.text + "\n"
+    }
+
+    /// The block for one award attempt: where it went, when, and what the server said.
+    public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+        var block = Block()
+        let source =
+            tag.map { tag in
+                "  "
+                    + style.secondary(
+                        "[\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
+                    )
+            } ?? ""
+        let title = "award attempt \(attempt.number)"
+        block.line((attempt.granted ? style.success(title) : style.failure(title)) + source, indent: 0)
+        var fields: [(String, String)] = [
+            ("url", Self.display(url)), ("sent", "+\(attempt.sentAfter / 1000) s"),
+            ("status", attempt.status.map(String.init) ?? "(no response)"), ("time", "\(attempt.milliseconds) ms"),
+        ]
+        if let id = attempt.publisherPurchaseId { fields.append(("publisherPurchaseId", Self.quoted(id))) }
+        if let message = attempt.publisherErrorMessage {
+            fields.append(("publisherErrorMessage", Self.quoted(message)))
+        }
+        if let failure = attempt.failure { fields.append(("failed", Self.display(failure))) }
+        block.fields(fields, indent: 2)
         return block.text + "\n"
     }
 

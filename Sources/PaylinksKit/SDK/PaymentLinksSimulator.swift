@@ -106,6 +106,11 @@ public final class PaymentLinksSimulator {
     /// The return link of the most recent checkout, paid or not.
     public private(set) var lastCheckoutDeepLink: String?
 
+    /// Stands in for Appcharge granting the award of a paid order on the game's server:
+    /// when set, a validated payment is granted only if it says so, and an award that
+    /// failed ends in 3003 with the whole order.
+    package var awardGranter: ((OrderResponseModel) -> AwardVerdict)?
+
     private let seed: UInt64
     private var injectedFailures: [Step: Int] = [:]
     /// Sessions the simulated server created and no checkout has ended yet, by purchase id.
@@ -389,6 +394,23 @@ public final class PaymentLinksSimulator {
                 record("the order belongs to \(session.customerId), the SDK to \(customerId)")
                 endPurchase(failing: 3007, order: order, link: link, details: details)
                 return
+            }
+            if let awardGranter {
+                record("award: Appcharge sends the Grant Award Callback to the game's server")
+                let verdict = awardGranter(order)
+                for event in verdict.events {
+                    advance(by: event.after)
+                    record(event.message)
+                }
+                if case .failed(let data) = verdict.outcome {
+                    record("every award attempt failed: the order is charge_failed")
+                    let error = failure(3003, details: details)
+                    endPurchase(
+                        with: .onPurchaseFailed(
+                            error: ACErrorMessage(code: 3003, message: error.message, data: data), order: order),
+                        link: link)
+                    return
+                }
             }
             record("result: the order is validated")
             endPurchase(with: .onPurchaseSuccess(order: order), link: link)

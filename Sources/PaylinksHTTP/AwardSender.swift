@@ -1,0 +1,122 @@
+import PaylinksFixtures
+
+/// One attempt at delivering an award, as the command shows it.
+public struct AwardAttempt: Sendable {
+    /// 1, 2 or 3.
+    public var number: Int
+    /// When it was sent: milliseconds after the first attempt, by the retry schedule.
+    public var sentAfter: Int
+    /// The response's status, or nil when none came.
+    public var status: Int?
+    /// How long the exchange really took, in milliseconds.
+    public var milliseconds: Int
+    /// The id the game's server granted the order under, when it did.
+    public var publisherPurchaseId: String?
+    /// The server's reason for a refusal, when it gave one.
+    public var publisherErrorMessage: String?
+    /// Why the attempt did not grant the order; nil when it did.
+    public var failure: String?
+    /// The request's headers, the signature included (never the key).
+    public var headers: [HTTPHeader]
+
+    /// Whether the order was granted.
+    public var granted: Bool { failure == nil }
+}
+
+/// Sends Grant Award Callbacks to a game's server as Appcharge does: signed, with the
+/// publisher token, retried at once, after 10 s and after 10 s more, each attempt
+/// allowed 10 s.
+public final class AwardSender {
+    /// When each attempt is sent, after the one before, in milliseconds.
+    public static let retryDelays = [0, 10_000, 10_000]
+    /// How long an attempt may take, in seconds.
+    public static let attemptTimeout = 10.0
+
+    private let client: HTTPClient
+    private let key: [UInt8]
+    private let publisherToken: String
+    private let waitsInRealTime: Bool
+    private let clock: () -> Int
+
+    /// A sender to `url`, signing with `key`; `clock` gives the wall clock in
+    /// milliseconds for `t`. With `waitsInRealTime`, the pauses between retries really
+    /// pass; otherwise they are virtual, as all of paylinks' time.
+    public init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool,
+        clock: @escaping () -> Int = wallClockMilliseconds
+    ) {
+        client = HTTPClient(url: url, connectTimeout: Self.attemptTimeout, responseTimeout: Self.attemptTimeout)
+        self.key = key
+        self.publisherToken = publisherToken
+        self.waitsInRealTime = waitsInRealTime
+        self.clock = clock
+    }
+
+    /// The URL awards go to.
+    public var url: HTTPURL { client.url }
+
+    /// Delivers `award`, retrying until an attempt grants it or the schedule ends;
+    /// `onAttempt` sees each attempt as it ends.
+    public func deliver(_ award: GrantAward, onAttempt: (AwardAttempt) -> Void) -> [AwardAttempt] {
+        var attempts: [AwardAttempt] = []
+        var sentAfter = 0
+        for (index, delay) in Self.retryDelays.enumerated() {
+            sentAfter += delay
+            if delay > 0 && waitsInRealTime { pause(milliseconds: delay) }
+            let attempt = send(award, number: index + 1, sentAfter: sentAfter)
+            attempts.append(attempt)
+            onAttempt(attempt)
+            if attempt.granted { break }
+        }
+        return attempts
+    }
+
+    /// One signed request and what its response means.
+    public func send(_ award: GrantAward, number: Int = 1, sentAfter: Int = 0) -> AwardAttempt {
+        let headers = [
+            HTTPHeader("Content-Type", "application/json"),
+            HTTPHeader("x-publisher-token", publisherToken),
+            HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)),
+        ]
+        var attempt = AwardAttempt(
+            number: number, sentAfter: sentAfter, status: nil, milliseconds: 0, publisherPurchaseId: nil,
+            publisherErrorMessage: nil, failure: nil, headers: headers)
+        let start = Deadline.nowMilliseconds()
+        defer { attempt.milliseconds = Deadline.nowMilliseconds() - start }
+        let response: HTTPResponse
+        do {
+            response = try client.send(headers: headers, body: award.body)
+        } catch {
+            attempt.milliseconds = Deadline.nowMilliseconds() - start
+            attempt.failure = error.description
+            return attempt
+        }
+        attempt.milliseconds = Deadline.nowMilliseconds() - start
+        attempt.status = response.status
+        let members = Self.members(of: response.body)
+        attempt.publisherErrorMessage = members["publisherErrorMessage"]
+        if response.status != 200 {
+            attempt.failure = "the server answered \(response.status)"
+        } else if let id = members["publisherPurchaseId"], !id.isEmpty {
+            attempt.publisherPurchaseId = id
+        } else {
+            attempt.failure = "200 without a non-empty string publisherPurchaseId"
+        }
+        return attempt
+    }
+
+    /// Closes the connection.
+    public func close() {
+        client.close()
+    }
+
+    /// The string members of a JSON object body; empty for anything else.
+    private static func members(of body: [UInt8]) -> [String: String] {
+        guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind else { return [:] }
+        var strings: [String: String] = [:]
+        for member in members {
+            if case .string(let text) = member.value.kind { strings[member.key] = text }
+        }
+        return strings
+    }
+}

@@ -1,0 +1,112 @@
+public import PaylinksKit
+
+/// The Grant Award Callback of one paid order, built as Appcharge builds it: the body
+/// from the order the client's `onPurchaseSuccess` carries, compact JSON in a fixed order,
+/// and the signature over the exact bytes sent.
+public struct GrantAward: Sendable {
+    /// The body's bytes.
+    public var body: [UInt8]
+
+    /// The award of `order`, an offer priced at `basePriceInUSD` dollars ("4.99").
+    public init(order: OrderResponseModel, basePriceInUSD: String, awardFlow: String = "auto") {
+        let dollarCents = Self.cents(basePriceInUSD)
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("orderId", order.orderId)
+        writer.field("purchaseId", order.purchaseId)
+        writer.field("appChargePaymentId", "pay_" + Self.identifier("payment", order.orderId, length: 10, digits: true))
+        writer.field("purchaseDateAndTimeUtc", Self.isoDate(order.date))
+        writer.field("playerId", order.customerId)
+        writer.field("bundleName", order.offerName)
+        writer.field("bundleId", Self.identifier("bundle", order.offerSku, length: 24, digits: false))
+        writer.field("sku", order.offerSku)
+        writer.key("products")
+        writer.openArray()
+        for item in order.items {
+            writer.openObject()
+            writer.field("amount", Int(item.quantity) ?? 0)
+            writer.field("sku", item.sku)
+            writer.field("name", item.name)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.field("priceInCents", order.price)
+        writer.field("subTotal", order.price)
+        writer.field("tax", 0)
+        writer.field("taxRate", 0)
+        writer.field("priceInDollar", dollarCents)
+        writer.field("taxInDollar", 0)
+        writer.field("originalPriceInDollar", dollarCents)
+        writer.field("paymentPriceInDollar", dollarCents)
+        writer.field("priceTotalInDollar", dollarCents)
+        writer.field("pricePointMetadata", dollarCents)
+        writer.field("currency", order.currency)
+        writer.field("currencyExchangeCost", 0)
+        // Appcharge's fee and the publisher's net, in USD cents with one decimal.
+        let fee = dollarCents * 15
+        writer.key("estimatedAppchargeFee")
+        writer.rawNumber("\(fee / 100).\(fee % 100 / 10)")
+        let net = dollarCents * 100 - fee
+        writer.key("estimatedPublisherNetAmount")
+        writer.rawNumber("\(net / 100).\(net % 100 / 10)")
+        writer.field("action", "purchase")
+        writer.field("actionStatus", "completed")
+        writer.field("paymentMethod", "card")
+        writer.field("countryCode2", order.customerCountry)
+        writer.field("receiptId", "rcpt_" + Self.identifier("receipt", order.orderId, length: 16, digits: false))
+        writer.field("awardFlow", awardFlow)
+        writer.closeObject()
+        body = Array(writer.output.utf8)
+    }
+
+    /// The `signature` header for `body` sent at `milliseconds`: `t=<ms>,v1=<hex>`, the
+    /// HMAC-SHA256 of `t.body` under the studio's main key.
+    public static func signature(body: [UInt8], milliseconds: Int, key: [UInt8]) -> String {
+        let t = String(milliseconds)
+        let mac = HMACSHA256.authenticate(Array(t.utf8) + [UInt8(ascii: ".")] + body, key: key)
+        return "t=\(t),v1=\(HMACSHA256.hex(mac))"
+    }
+
+    /// "4.99" → 499.
+    static func cents(_ dollars: String) -> Int {
+        let parts = dollars.split(separator: ".")
+        let whole = Int(parts.first ?? "0") ?? 0
+        let fraction = parts.count > 1 ? Int(parts[1].prefix(2).padding(toLength: 2)) ?? 0 : 0
+        return whole * 100 + fraction
+    }
+
+    /// A stable identifier derived from `value`: digits (not starting with 0) or hex.
+    static func identifier(_ kind: String, _ value: String, length: Int, digits: Bool) -> String {
+        let hash = SHA256.hash(Array("\(kind):\(value)".utf8))
+        if !digits { return String(HMACSHA256.hex(hash).prefix(length)) }
+        var text = ""
+        for (index, byte) in hash.prefix(length).enumerated() {
+            text += String(index == 0 ? 1 + Int(byte) % 9 : Int(byte) % 10)
+        }
+        return text
+    }
+
+    /// Unix seconds as ISO 8601 in UTC with milliseconds: `2024-06-12T08:51:52.000Z`.
+    static func isoDate(_ seconds: Int) -> String {
+        var days = seconds / 86_400
+        let rest = seconds % 86_400
+        // Civil from days (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)).000Z"
+    }
+}
+
+extension Substring {
+    fileprivate func padding(toLength length: Int) -> String {
+        String(self) + String(repeating: "0", count: Swift.max(0, length - count))
+    }
+}

@@ -8,7 +8,13 @@ public struct GrantAward: Sendable {
     public var body: [UInt8]
 
     /// The award of `order`, an offer priced at `basePriceInUSD` dollars ("4.99").
-    public init(order: OrderResponseModel, basePriceInUSD: String, awardFlow: String = "auto") {
+    ///
+    /// `estimates` replaces Appcharge's fee and the publisher's net amount, as JSON numbers
+    /// (`"100.0"`, `"850.5"`).
+    public init(
+        order: OrderResponseModel, basePriceInUSD: String, awardFlow: String = "auto",
+        estimates: (fee: String, net: String)? = nil
+    ) {
         let dollarCents = Self.cents(basePriceInUSD)
         var writer = JSONWriter()
         writer.openObject()
@@ -44,11 +50,11 @@ public struct GrantAward: Sendable {
         writer.field("currencyExchangeCost", 0)
         // Appcharge's fee and the publisher's net, in USD cents with one decimal.
         let fee = dollarCents * 15
-        writer.key("estimatedAppchargeFee")
-        writer.rawNumber("\(fee / 100).\(fee % 100 / 10)")
         let net = dollarCents * 100 - fee
+        writer.key("estimatedAppchargeFee")
+        writer.rawNumber(estimates?.fee ?? "\(fee / 100).\(fee % 100 / 10)")
         writer.key("estimatedPublisherNetAmount")
-        writer.rawNumber("\(net / 100).\(net % 100 / 10)")
+        writer.rawNumber(estimates?.net ?? "\(net / 100).\(net % 100 / 10)")
         writer.field("action", "purchase")
         writer.field("actionStatus", "completed")
         writer.field("paymentMethod", "card")

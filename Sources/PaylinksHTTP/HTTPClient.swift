@@ -81,6 +81,8 @@ public final class HTTPClient {
 
     private var socket: Socket?
     private var buffered: [UInt8] = []
+    private var pendingDeadline: Deadline?
+    private var pendingMethod = "POST"
 
     /// A client for `url`; nothing connects until the first request.
     public init(
@@ -101,6 +103,39 @@ public final class HTTPClient {
             return try exchange(request, method: method)
         } catch .connectionClosed where reused {
             return try exchange(request, method: method)
+        }
+    }
+
+    /// Sends a request without waiting for its response, so that several clients can
+    /// have requests in flight at once; ``finish()`` reads the response.
+    public func start(method: String = "POST", headers: [HTTPHeader], body: [UInt8]) throws(HTTPError) {
+        let request = Self.encode(method: method, url: url, headers: headers, body: body)
+        do {
+            let socket = try connectedSocket()
+            pendingDeadline = Deadline(seconds: responseTimeout)
+            pendingMethod = method
+            try socket.write(request, until: pendingDeadline ?? Deadline(seconds: responseTimeout))
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Reads the response to the request ``start(method:headers:body:)`` sent.
+    public func finish() throws(HTTPError) -> HTTPResponse {
+        guard let socket, let deadline = pendingDeadline else { throw .connectionClosed }
+        pendingDeadline = nil
+        do {
+            var response: HTTPResponse
+            var keepAlive: Bool
+            repeat {
+                (response, keepAlive) = try readResponse(from: socket, method: pendingMethod, until: deadline)
+            } while (100..<200).contains(response.status)
+            if !keepAlive { close() }
+            return response
+        } catch {
+            close()
+            throw error
         }
     }
 

@@ -20,6 +20,8 @@ public enum Command: String, CaseIterable, Sendable {
     case countries
     /// `paylinks run`: run scenario files.
     case run
+    /// `paylinks check-award`: audit the game's award endpoint.
+    case checkAward = "check-award"
     /// `paylinks completions`: print a shell completion script.
     case completions
     /// `paylinks man`: print the manual page.
@@ -42,6 +44,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .offers: "List the offers, with their items and price for --country."
         case .countries: "List the countries with their own prices: currency and an example price."
         case .run: "Run scenario files: whole sessions, scripted and checked."
+        case .checkAward: "Audit the game's award endpoint: signatures, replays, retries, races, payloads."
         case .completions: "Print the completion script for bash, zsh or fish."
         case .man: "Print the manual page (roff), as installed by make install."
         }
@@ -54,6 +57,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .purchase, .cancel: "paylinks \(rawValue) --sku SKU [options]"
         case .errors: "paylinks errors [CODE|NAME] [options]"
         case .run: "paylinks run FILE... [options]"
+        case .checkAward: "paylinks check-award URL [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
         case .initialize, .pricePoints, .offers, .countries: "paylinks \(rawValue) [options]"
@@ -66,7 +70,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel: [.initialize, .purchase]
-        case .errors, .offers, .countries, .run, .completions, .man: []
+        case .errors, .offers, .countries, .run, .checkAward, .completions, .man: []
         }
     }
 
@@ -75,6 +79,7 @@ public enum Command: String, CaseIterable, Sendable {
         switch self {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
+        case .checkAward: ("URL", 1...1)
         case .completions: ("SHELL", 1...1)
         case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .man: nil
         }
@@ -135,6 +140,8 @@ public struct RunOptions: Equatable, Sendable {
     public var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.
     public var publisherToken: String?
+    /// `--case`: the one check-award case to run.
+    public var auditCase: String?
     /// `--award-wait`: whether the pauses between award retries really pass.
     public var awardWait = AwardWait.virtual
     /// The arguments besides options: the code `errors` explains, the files `run` runs.

@@ -7,7 +7,7 @@ public import PaylinksKit
 public enum ExitCode: Int32, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
     case success = 0
-    /// `paylinks run`: an expectation of a scenario did not hold.
+    /// `paylinks run`: an expectation of a scenario did not hold; `check-award`: a check failed.
     case expectationsFailed = 1
     /// The flow ended in `onInitializeFailed`.
     case initializeFailed = 10
@@ -58,7 +58,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success:
             "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
-        case .expectationsFailed: "run: a scenario's expectation did not hold"
+        case .expectationsFailed: "run: a scenario's expectation did not hold; check-award: a check failed"
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"

@@ -140,13 +140,13 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
-            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run]
+            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run, .checkAward]
         ) { options, value throws(UsageProblem) in
             options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
         },
         OptionSpec(
             "--publisher-token", "TOKEN", "The x-publisher-token award callbacks carry.",
-            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token", commands: [.purchase, .run]
+            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token", commands: [.purchase, .run, .checkAward]
         ) { options, value throws(UsageProblem) in
             options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
         },
@@ -155,6 +155,17 @@ public struct OptionSpec: Sendable {
             default: "virtual (or real)", commands: [.purchase, .run]
         ) { options, value throws(UsageProblem) in
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
+        },
+        OptionSpec(
+            "--case", "NAME", "Run one case of the audit again, as a finding names it.", commands: [.checkAward]
+        ) { options, value throws(UsageProblem) in
+            let name = try text(value, option: "--case", allowEmpty: false)
+            guard AwardAudit.caseNames.contains(name) else {
+                throw UsageProblem(
+                    "--case takes one of \(AwardAudit.caseNames.joined(separator: ", ")), not '\(MessageText.sanitized(name))'",
+                    suggestion: Suggestion.closest(to: name, among: AwardAudit.caseNames))
+            }
+            options.auditCase = name
         },
         OptionSpec(
             "--count", "N",
@@ -198,7 +209,8 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
-            default: "$PAYLINKS_FIXTURES, else built in", commands: Command.allCases.filter { $0 != .man }
+            default: "$PAYLINKS_FIXTURES, else built in",
+            commands: Command.allCases.filter { $0 != .man && $0 != .checkAward }
         ) { options, value throws(UsageProblem) in
             options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
         },
@@ -237,7 +249,7 @@ public struct OptionSpec: Sendable {
     private static var defaults: Scenario.Configuration { .defaults }
 
     /// The commands that print callbacks or listings, in text or JSON.
-    static let listingCommands = Command.flows + [.errors, .offers, .countries, .run]
+    static let listingCommands = Command.flows + [.errors, .offers, .countries, .run, .checkAward]
 
     /// The most checkouts one run makes.
     static let maximumCount = 1_000_000_000

@@ -103,6 +103,8 @@ public enum PaylinksCLI {
                 return .success
             case .run:
                 return try runScenarios(options, catalog: catalog, context: context)
+            case .checkAward:
+                return try checkAward(options, context: context)
             case .completions:
                 let name = options.operands.first ?? ""
                 guard let shell = Completions.Shell.named(name) else {
@@ -239,7 +241,7 @@ public enum PaylinksCLI {
                     }
                     if delegate.failure != nil { break }
                 }
-            case .initialize, .errors, .offers, .countries, .run, .completions, .man:
+            case .initialize, .errors, .offers, .countries, .run, .checkAward, .completions, .man:
                 break
             }
         }
@@ -289,6 +291,26 @@ public enum PaylinksCLI {
                     + "to your studio's\n")
         }
         return AwardSettings(url: url, key: key, publisherToken: token, waitsInRealTime: options.awardWait == .real)
+    }
+
+    /// `paylinks check-award URL`: the audit's findings on stdout, and exit 1 when one failed.
+    private static func checkAward(_ options: RunOptions, context: RunContext) throws(CLIError) -> ExitCode {
+        let text = options.operands.first ?? ""
+        let url: HTTPURL
+        do {
+            url = try HTTPURL(text)
+        } catch {
+            throw .usage("\(error)", command: .checkAward)
+        }
+        let settings = try awardSettings(url: url, options: options, context: context)
+        let audit = AwardAudit(
+            url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
+        let findings = audit.run(options.auditCase.map { [$0] } ?? AwardAudit.caseNames)
+        try write(
+            AuditReport.render(
+                findings, url: url.description, format: options.format, color: usesColor(options, context: context)),
+            to: context.standardOutput)
+        return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success
     }
 
     // MARK: Scenarios

@@ -1,5 +1,5 @@
 import PaylinksFixtures
-public import PaylinksKit
+import PaylinksKit
 
 /// What one case of the audit found.
 public struct AuditFinding: Sendable {

@@ -15,6 +15,7 @@ This receiver shows what such an endpoint must do, and paylinks' tests hold it t
   request it refuses.
 
 Run it:  python3 receiver.py [PORT]   (PORT 0 picks a free one; the port is printed)
+Look:    GET /grants lists every grant by order id, and how many grants were made.
 Keys:    RECEIVER_MAIN_KEY and RECEIVER_PUBLISHER_TOKEN, else paylinks' demo key and token.
 
 `--flaw NAME` makes it wrong on purpose, to show what `paylinks check-award` catches:
@@ -94,6 +95,14 @@ def make_handler(ledger, flaw):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+
+        def do_GET(self):
+            # An inspection aid for tests and for people: every grant, by order id.
+            if self.path != "/grants":
+                return self.answer(404, {"publisherErrorMessage": "POST awards; GET /grants lists them"})
+            with ledger.lock:
+                grants = dict(ledger.grants)
+            return self.answer(200, {"grants": grants, "count": ledger.count})
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)

@@ -54,6 +54,7 @@ struct ArgumentParserTests {
             case .purchase, .cancel: [command.rawValue, "--sku", "x"]
             case .run: [command.rawValue, "a.json"]
             case .completions: [command.rawValue, "bash"]
+            case .checkAward: [command.rawValue, "http://127.0.0.1:8080/award"]
             default: [command.rawValue]
             }
         #expect(try #require(try ArgumentParser.parse(["paylinks"] + words).run).command == command)

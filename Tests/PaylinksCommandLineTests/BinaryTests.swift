@@ -37,7 +37,7 @@ struct BinaryTests {
         var description: String { "the paylinks executable is not in the products directory \(products)" }
     }
 
-    static func run(
+    nonisolated static func run(
         _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, launcher: String? = nil
     ) throws -> Outcome {
         let process = Process()

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksHTTP
+@testable import PaylinksKit
+
+/// The example award receiver, started on a free loopback port for one test.
+final class AwardReceiver {
+    let process = Process()
+    let port: Int
+
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    init(flaw: String? = nil, environment: [String: String] = [:]) throws {
+        let script = DocumentedCommands.root.appendingPathComponent("Examples/award-receiver/receiver.py")
+        process.executableURL = URL(fileURLWithPath: try #require(Self.python))
+        process.arguments = [script.path, "0"] + (flaw.map { ["--flaw", $0] } ?? [])
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        process.environment = merged
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([10]) {
+            line += byte
+        }
+        port = try #require(Int(String(decoding: line, as: UTF8.self)))
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/award" }
+
+    /// The receiver's grants, by order id.
+    func grants() throws -> [String: String] {
+        let response = try HTTPClient(url: try HTTPURL("http://127.0.0.1:\(port)/grants")).send(
+            method: "GET", headers: [], body: [])
+        let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        return object?["grants"] as? [String: String] ?? [:]
+    }
+
+    deinit {
+        // SIGKILL: the test process may block SIGTERM for its children.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// Awards sent to the example receiver, and the audit of it and of its broken variants.
+@Suite("Award callbacks", .enabled(if: AwardReceiver.python != nil, "python3 is not installed"))
+struct AwardTests {
+    /// The built binary's run: its exit status and both streams.
+    func paylinks(_ arguments: [String], environment: [String: String] = [:]) throws -> BinaryTests.Outcome {
+        try BinaryTests.run(arguments, environment: environment)
+    }
+
+    static func lines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("each paid order is granted on the game's server under the order id the client gets")
+    func grantsMatchTheCallbacks() throws {
+        let receiver = try AwardReceiver()
+        let outcome = try paylinks([
+            "purchase", "--sku", "builders_bundle", "--count", "3", "--award-url", receiver.url, "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("note: award callbacks use the demo main key and publisher token"))
+        let lines = try Self.lines(outcome.stdout)
+        let orders = lines.compactMap { ($0["order"] as? [String: Any])?["orderId"] as? String }
+        let granted = lines.compactMap { ($0["award"] as? [String: Any])?["publisherPurchaseId"] as? String }
+        #expect(orders.count == 3)
+        let ledger = try receiver.grants()
+        #expect(Set(ledger.keys) == Set(orders))
+        #expect(orders.map { ledger[$0] } == granted)
+        #expect(lines.first?.keys.sorted() == ["callback"])
+        #expect(lines.dropFirst().first?.keys.first == "award", "an award line's first key is award")
+    }
+
+    @Test("an award every attempt of which is refused fails the purchase with 3003 and the full order")
+    func refusedAward() throws {
+        let receiver = try AwardReceiver()
+        let outcome = try paylinks(
+            ["purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--json"],
+            environment: ["PAYLINKS_MAIN_KEY": "not-the-receivers-key"])
+        #expect(outcome.status == ExitCode.purchaseFailed.rawValue)
+        let lines = try Self.lines(outcome.stdout)
+        let attempts = lines.compactMap { $0["award"] as? [String: Any] }
+        #expect(attempts.map { $0["sentAfterMilliseconds"] as? Int } == [0, 10_000, 20_000])
+        #expect(attempts.allSatisfy { $0["status"] as? Int == 401 && $0["granted"] as? Bool == false })
+        let failure = try #require(lines.last)
+        let error = try #require(failure["error"] as? [String: Any])
+        #expect(error["code"] as? Int == 3003)
+        let data = try #require(error["data"] as? String)
+        #expect(data.contains(#""lastStatus":401"#))
+        #expect(data.contains(#""publisherErrorMessage":"signature mismatch""#))
+        let order = try #require(failure["order"] as? [String: Any])
+        #expect((order["orderId"] as? String)?.isEmpty == false)
+        #expect(order["paymentMethodName"] as? String == "Visa")
+        #expect(try receiver.grants().isEmpty)
+    }
+
+    @Test("an endpoint that does not answer is three failed attempts, each saying why")
+    func unreachable() throws {
+        let outcome = try paylinks(["purchase", "--sku", "starter_pack_001", "--award-url", "http://127.0.0.1:1/award"])
+        #expect(outcome.status == ExitCode.purchaseFailed.rawValue)
+        #expect(outcome.stdout.components(separatedBy: "  failed  connection refused by 127.0.0.1:1").count - 1 == 3)
+    }
+
+    @Test("the main key never shows, in output, trace or errors; the signature does in the trace")
+    func keyStaysSecret() throws {
+        let receiver = try AwardReceiver(environment: ["RECEIVER_MAIN_KEY": "s3cr3t-main-key-123"])
+        let outcome = try paylinks(
+            ["purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--trace"],
+            environment: [
+                "PAYLINKS_MAIN_KEY": "s3cr3t-main-key-123", "PAYLINKS_PUBLISHER_TOKEN": "paylinks-demo-publisher-token",
+            ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(!outcome.stdout.contains("s3cr3t") && !outcome.stderr.contains("s3cr3t"))
+        #expect(outcome.stderr.contains("signature: t="))
+        #expect(!outcome.stderr.contains("note: award callbacks use the demo"))
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)")
+        try Data("s3cr3t-main-key-123\n".utf8).write(to: keyFile)
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let fromFile = try paylinks(
+            [
+                "purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--main-key-file", keyFile.path,
+                "--publisher-token", "paylinks-demo-publisher-token",
+            ])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stderr.isEmpty)
+    }
+
+    @Test("the audit passes the example receiver in every case")
+    func auditPasses() throws {
+        let receiver = try AwardReceiver()
+        let outcome = try paylinks(["check-award", receiver.url, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let lines = try Self.lines(outcome.stdout)
+        #expect(lines.dropLast().map { $0["case"] as? String } == AwardAudit.caseNames.map { $0 })
+        #expect(lines.dropLast().allSatisfy { $0["verdict"] as? String == "pass" })
+        let summary = try #require(lines.last?["summary"] as? [String: Any])
+        #expect(summary["pass"] as? Int == AwardAudit.caseNames.count)
+    }
+
+    @Test(
+        "the audit catches each broken receiver with the right finding",
+        arguments: [
+            ("any-signature", ["signature-digit", "body-changed", "other-key", "body-only"]),
+            ("grant-twice", ["race"]),
+            ("reserialize", ["names-unicode"]),
+            ("no-time-check", ["stale-t", "t-seconds"]),
+        ])
+    func auditCatches(flaw: String, failing: [String]) throws {
+        let receiver = try AwardReceiver(flaw: flaw)
+        let outcome = try paylinks(["check-award", receiver.url, "--json"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        let failed = try Self.lines(outcome.stdout).filter { $0["verdict"] as? String == "fail" }
+        #expect(failed.map { $0["case"] as? String } == failing.map { $0 })
+        #expect(
+            failed.allSatisfy { ($0["again"] as? String)?.hasSuffix("--case \($0["case"] as? String ?? "")") == true })
+    }
+
+    @Test("--case runs one case again; a case that does not exist is a usage error with the closest")
+    func oneCase() throws {
+        let receiver = try AwardReceiver(flaw: "no-time-check")
+        let outcome = try paylinks(["check-award", receiver.url, "--case", "stale-t"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        #expect(outcome.stdout.hasPrefix("FAIL  stale-t  accepted (200)"))
+        let typo = try paylinks(["check-award", receiver.url, "--case", "stale"])
+        #expect(typo.status == ExitCode.usage.rawValue)
+        #expect(typo.stderr.contains("did you mean 'stale-t'?"))
+    }
+}

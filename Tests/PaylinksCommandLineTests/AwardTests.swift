@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PaylinksCommandLine
+@testable import PaylinksFixtures
 @testable import PaylinksHTTP
 @testable import PaylinksKit
 
@@ -77,8 +78,42 @@ struct AwardTests {
         let ledger = try receiver.grants()
         #expect(Set(ledger.keys) == Set(orders))
         #expect(orders.map { ledger[$0] } == granted)
-        #expect(lines.first?.keys.sorted() == ["callback"])
-        #expect(lines.dropFirst().first?.keys.first == "award", "an award line's first key is award")
+        #expect(outcome.stdout.split(separator: "\n")[1].hasPrefix(#"{"award":{"attempt":1,"#))
+        let validator = try SchemaValidator(file: SchemaTests.callbackSchema)
+        for line in outcome.stdout.split(separator: "\n") {
+            let errors = validator.errors(in: try SchemaTests.parse(line))
+            #expect(errors.isEmpty, "\(errors)\n\(line)")
+        }
+    }
+
+    @Test("a scenario sends its paid orders' awards to its awardUrl")
+    func scenarioAwards() throws {
+        let receiver = try AwardReceiver()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("award-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("awards.json")
+        try Data(
+            #"""
+            {"configuration": {"awardUrl": "\#(receiver.url)"},
+             "steps": [{"step": "initialize"},
+               {"step": "purchase", "sku": "starter_pack_001", "expect": {"callback": "onPurchaseSuccess"}},
+               {"step": "cancel", "sku": "starter_pack_001", "expect": {"code": 3002}}]}
+            """#.utf8
+        ).write(to: file)
+        let outcome = try paylinks(["run", file.path, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = try Self.lines(outcome.stdout)
+        let awards = lines.filter { $0["award"] != nil }
+        #expect(awards.count == 1, "a cancel sends no award")
+        #expect(awards.first?["step"] as? Int == 2)
+        #expect(try receiver.grants().count == 1)
+        let bad = directory.appendingPathComponent("bad.json")
+        try Data(#"{"configuration": {"awardUrl": "https://x.example/a"}, "steps": [{"step": "initialize"}]}"#.utf8)
+            .write(to: bad)
+        let refused = try paylinks(["run", bad.path])
+        #expect(refused.status == ExitCode.dataError.rawValue)
+        #expect(refused.stderr.contains("configuration.awardUrl"))
     }
 
     @Test("an award every attempt of which is refused fails the purchase with 3003 and the full order")

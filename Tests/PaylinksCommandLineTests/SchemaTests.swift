@@ -145,9 +145,10 @@ struct SchemaValidator {
 @Suite("JSON Schemas")
 @MainActor
 struct SchemaTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    nonisolated static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let callbackSchema = root.appendingPathComponent("Schemas/callback-event.schema.json")
+        .deletingLastPathComponent()
+    nonisolated static let callbackSchema = root.appendingPathComponent("Schemas/callback-event.schema.json")
     static let scenarioSchema = root.appendingPathComponent("Schemas/scenario.schema.json")
 
     /// The golden files that hold callbacks as JSON lines.
@@ -157,7 +158,7 @@ struct SchemaTests {
 
     nonisolated static let exampleScenarios = ScenarioTests.exampleFiles
 
-    static func parse(_ text: some StringProtocol) throws -> JSONValue {
+    nonisolated static func parse(_ text: some StringProtocol) throws -> JSONValue {
         try JSONParser.parse(Array(text.utf8))
     }
 

@@ -339,12 +339,27 @@ public enum PaylinksCLI {
         }
         for country in countries { noteFallback(for: country, catalog: catalog, context: context) }
         let seed = options.seed ?? context.entropy()
+        var settings = ScenarioRunner.Settings(
+            format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
+            faultRate: options.faultRate ?? 0)
+        for (index, scenario) in scenarios.enumerated() {
+            guard let text = scenario.configuration.awardUrl else {
+                settings.awardURLs[index] = options.awardUrl
+                continue
+            }
+            do {
+                settings.awardURLs[index] = try HTTPURL(text)
+            } catch {
+                throw .invalidFixture(
+                    FixtureError(file: scenario.file, position: nil, path: "configuration.awardUrl", reason: "\(error)")
+                )
+            }
+        }
+        if let url = settings.awardURLs.values.first {
+            settings.awards = try awardSettings(url: url, options: options, context: context)
+        }
         let runner = ScenarioRunner(
-            catalog: catalog,
-            settings: ScenarioRunner.Settings(
-                format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
-                faultRate: options.faultRate ?? 0),
-            output: context.standardOutput, diagnostics: context.standardError)
+            catalog: catalog, settings: settings, output: context.standardOutput, diagnostics: context.standardError)
         let summary: ScenarioRunner.Summary
         do {
             summary = try runner.run(scenarios)

@@ -1,4 +1,5 @@
 public import PaylinksFixtures
+import PaylinksHTTP
 public import PaylinksKit
 
 /// Runs scenarios: one simulated SDK per scenario lives through all of its steps, each
@@ -18,6 +19,10 @@ public struct ScenarioRunner {
         public var now: Int
         /// The fault rate for scenarios that set none.
         public var faultRate: Double
+        /// How awards are signed and sent, with the endpoint for scenarios that name none.
+        var awards: AwardSettings?
+        /// Where the awards of each scenario go, by its index; checked before the run.
+        var awardURLs: [Int: HTTPURL] = [:]
 
         /// Creates settings.
         public init(format: OutputFormat, trace: Bool, seed: UInt64, now: Int, faultRate: Double) {
@@ -105,6 +110,15 @@ public struct ScenarioRunner {
             }
         }
         let faultRate = scenario.configuration.faultRate ?? settings.faultRate
+        var sender: AwardSender?
+        if let awards = settings.awards, let url = settings.awardURLs[index] {
+            let awardSender = AwardSender(
+                url: url, key: awards.key, publisherToken: awards.publisherToken,
+                waitsInRealTime: awards.waitsInRealTime)
+            sdk.grantAwards(with: awardSender, renderer: renderer, delegate: collector)
+            sender = awardSender
+        }
+        defer { sender?.close() }
         if scenario.configuration.seed == nil {
             let checksOut = scenario.steps.contains { step in
                 if case .checkout = step.action { return true }

@@ -37,6 +37,8 @@ public struct Scenario: Sendable {
         public var now: Int?
         /// The probability of a random fault per step; `--fault-rate`, or 0, when nil.
         public var faultRate: Double?
+        /// The game server's endpoint for Grant Award Callbacks; `--award-url`, or none, when nil.
+        public var awardUrl: String?
     }
 }
 

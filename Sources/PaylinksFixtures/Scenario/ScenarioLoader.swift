@@ -38,7 +38,7 @@ public enum ScenarioLoader {
 
     private static let configurationKeys = [
         "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
-        "faultRate",
+        "faultRate", "awardUrl",
     ]
 
     /// Reads one scenario file.
@@ -86,6 +86,13 @@ public enum ScenarioLoader {
             configuration.now = try value.int(in: 0...PaymentLinksSimulator.latestDate)
         }
         if let value = object.optional("faultRate") { configuration.faultRate = try value.double(in: 0...1) }
+        if let value = object.optional("awardUrl") {
+            let url = try value.nonEmptyString()
+            guard url.lowercased().hasPrefix("http://") else {
+                throw value.error("expected an http:// URL of the game's award endpoint, got \"\(url)\"")
+            }
+            configuration.awardUrl = url
+        }
         return configuration
     }
 

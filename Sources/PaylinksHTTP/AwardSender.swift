@@ -9,7 +9,9 @@ public struct AwardAttempt: Sendable {
     /// The response's status, or nil when none came.
     public var status: Int?
     /// How long the exchange really took, in milliseconds.
-    public var milliseconds: Int
+    public var milliseconds: Int { microseconds / 1000 }
+    /// How long the exchange really took, in microseconds.
+    public var microseconds: Int
     /// The id the game's server granted the order under, when it did.
     public var publisherPurchaseId: String?
     /// The server's reason for a refusal, when it gave one.
@@ -37,6 +39,7 @@ public final class AwardSender {
     private let publisherToken: String
     private let waitsInRealTime: Bool
     private let clock: () -> Int
+    private var pending: (attempt: AwardAttempt, start: Int)?
 
     /// A sender to `url`, signing with `key`; `clock` gives the wall clock in
     /// milliseconds for `t`. With `waitsInRealTime`, the pauses between retries really
@@ -73,27 +76,22 @@ public final class AwardSender {
 
     /// One signed request and what its response means.
     public func send(_ award: GrantAward, number: Int = 1, sentAfter: Int = 0) -> AwardAttempt {
-        let headers = [
+        start(award, number: number, sentAfter: sentAfter)
+        return finish()
+    }
+
+    private func signedHeaders(_ award: GrantAward) -> [HTTPHeader] {
+        [
             HTTPHeader("Content-Type", "application/json"),
             HTTPHeader("x-publisher-token", publisherToken),
             HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)),
         ]
-        var attempt = AwardAttempt(
-            number: number, sentAfter: sentAfter, status: nil, milliseconds: 0, publisherPurchaseId: nil,
-            publisherErrorMessage: nil, failure: nil, headers: headers)
-        let start = Deadline.nowMilliseconds()
-        defer { attempt.milliseconds = Deadline.nowMilliseconds() - start }
-        let response: HTTPResponse
-        do {
-            response = try client.send(headers: headers, body: award.body)
-        } catch {
-            attempt.milliseconds = Deadline.nowMilliseconds() - start
-            attempt.failure = error.description
-            return attempt
-        }
-        attempt.milliseconds = Deadline.nowMilliseconds() - start
+    }
+
+    /// What an answer means: a grant only with 200 and a non-empty publisherPurchaseId.
+    private static func judge(_ response: HTTPResponse, into attempt: inout AwardAttempt) {
         attempt.status = response.status
-        let members = Self.members(of: response.body)
+        let members = members(of: response.body)
         attempt.publisherErrorMessage = members["publisherErrorMessage"]
         if response.status != 200 {
             attempt.failure = "the server answered \(response.status)"
@@ -102,6 +100,40 @@ public final class AwardSender {
         } else {
             attempt.failure = "200 without a non-empty string publisherPurchaseId"
         }
+    }
+
+    /// Sends an award without waiting for the answer; ``finish()`` reads it.
+    public func start(_ award: GrantAward, number: Int, sentAfter: Int) {
+        let headers = signedHeaders(award)
+        pending = (
+            AwardAttempt(
+                number: number, sentAfter: sentAfter, status: nil, microseconds: 0, publisherPurchaseId: nil,
+                publisherErrorMessage: nil, failure: nil, headers: headers), Deadline.nowMicroseconds()
+        )
+        do {
+            try client.start(headers: headers, body: award.body)
+        } catch {
+            pending?.attempt.failure = error.description
+        }
+    }
+
+    /// The attempt ``start(_:number:sentAfter:)`` began, with its answer.
+    public func finish() -> AwardAttempt {
+        guard let (started, start) = pending else {
+            return AwardAttempt(
+                number: 0, sentAfter: 0, status: nil, microseconds: 0, publisherPurchaseId: nil,
+                publisherErrorMessage: nil, failure: "nothing was sent", headers: [])
+        }
+        pending = nil
+        var attempt = started
+        if attempt.failure == nil {
+            do {
+                Self.judge(try client.finish(), into: &attempt)
+            } catch {
+                attempt.failure = error.description
+            }
+        }
+        attempt.microseconds = Deadline.nowMicroseconds() - start
         return attempt
     }
 

@@ -273,9 +273,12 @@ public final class HTTPClient {
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         var index = 0
-        while index <= haystack.count - needle.count {
-            if haystack[index] == needle[0] && Array(haystack[index..<index + needle.count]) == needle { return index }
-            index += 1
+        search: while index <= haystack.count - needle.count {
+            for offset in 0..<needle.count where haystack[index + offset] != needle[offset] {
+                index += 1
+                continue search
+            }
+            return index
         }
         return nil
     }

@@ -148,6 +148,13 @@ struct Deadline {
         end - Deadline.nowMilliseconds()
     }
 
+    /// Microseconds on the monotonic clock.
+    static func nowMicroseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int(time.tv_sec) * 1_000_000 + Int(time.tv_nsec) / 1000
+    }
+
     /// Milliseconds on the monotonic clock.
     static func nowMilliseconds() -> Int {
         var time = timespec()

@@ -86,6 +86,31 @@ struct AwardTests {
         }
     }
 
+    @Test("a load of awards over several connections grants every order once and ends with its figures")
+    func load() throws {
+        let receiver = try AwardReceiver()
+        let outcome = try paylinks([
+            "purchase", "--sku", "starter_pack_001", "--count", "60", "--award-url", receiver.url, "--concurrency", "4",
+            "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = try Self.lines(outcome.stdout)
+        let orders = lines.compactMap { ($0["order"] as? [String: Any])?["orderId"] as? String }
+        #expect(orders.count == 60)
+        #expect(Set(try receiver.grants().keys) == Set(orders))
+        let summary = try #require(outcome.stderr.split(separator: "\n").last)
+        #expect(summary.hasPrefix("awards: 60 in "))
+        #expect(summary.contains(" over 4 connections: "))
+        #expect(summary.contains("latency p50 ") && summary.contains(", max "))
+        #expect(summary.hasSuffix("; 60 attempts; no failures"))
+        let refused = try paylinks([
+            "purchase", "--sku", "starter_pack_001", "--count", "5", "--award-url", "http://127.0.0.1:1/award",
+            "--concurrency", "2",
+        ])
+        #expect(refused.status == ExitCode.purchaseFailed.rawValue)
+        #expect(refused.stderr.hasSuffix("; 15 attempts; 5 failed: 5 connection refused by 127.0.0.1\n"))
+    }
+
     @Test("a scenario sends its paid orders' awards to its awardUrl")
     func scenarioAwards() throws {
         let receiver = try AwardReceiver()

@@ -16,8 +16,8 @@ struct OneSourceTests {
             guard spec.placeholder != nil, let text = spec.defaultText,
                 let value = text.split(separator: " ").first.map(String.init),
                 !value.hasPrefix("--"), !value.hasPrefix("$"), !["none", "random", "the"].contains(value),
-                // It only says how awards are sent, and a purchase takes it with --award-url alone.
-                spec.name != "--award-wait"
+                // They only say how awards are sent, and a purchase takes them with --award-url alone.
+                !["--award-wait", "--concurrency"].contains(spec.name)
             else { return nil }
             let preferred: [Command] = [.purchase, .cancel, .pricePoints, .initialize, .offers, .countries, .errors]
             guard let command = preferred.first(where: spec.commands.contains) else { return nil }

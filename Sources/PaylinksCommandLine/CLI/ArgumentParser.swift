@@ -186,9 +186,14 @@ public enum ArgumentParser {
         }
         // A scenario may name its own awardUrl; a purchase has only --award-url.
         if command == .purchase, options.awardUrl == nil,
-            let orphan = ["--main-key-file", "--publisher-token", "--award-wait"].first(where: { seen[$0] != nil })
+            let orphan = ["--main-key-file", "--publisher-token", "--award-wait", "--concurrency"].first(where: {
+                seen[$0] != nil
+            })
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
+        }
+        if options.concurrency > 1 && options.awardWait == .real {
+            return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"

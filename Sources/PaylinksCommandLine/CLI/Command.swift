@@ -142,6 +142,8 @@ public struct RunOptions: Equatable, Sendable {
     public var publisherToken: String?
     /// `--case`: the one check-award case to run.
     public var auditCase: String?
+    /// `--concurrency`: how many connections a bulk purchase sends its awards over.
+    public var concurrency = 1
     /// `--award-wait`: whether the pauses between award retries really pass.
     public var awardWait = AwardWait.virtual
     /// The arguments besides options: the code `errors` explains, the files `run` runs.

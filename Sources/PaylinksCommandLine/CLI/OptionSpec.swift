@@ -157,6 +157,13 @@ public struct OptionSpec: Sendable {
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
         },
         OptionSpec(
+            "--concurrency", "C",
+            "Send the awards of a --count run over C connections at once, and end with a load summary on stderr.",
+            default: "1", commands: [.purchase]
+        ) { options, value throws(UsageProblem) in
+            options.concurrency = try number(value, option: "--concurrency", as: Int.self, in: 1...256)
+        },
+        OptionSpec(
             "--case", "NAME", "Run one case of the audit again, as a finding names it.", commands: [.checkAward]
         ) { options, value throws(UsageProblem) in
             let name = try text(value, option: "--case", allowEmpty: false)

@@ -184,8 +184,10 @@ public enum PaylinksCLI {
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
         var sender: AwardSender?
+        var awards: AwardSettings?
         if let url = options.awardUrl {
             let settings = try awardSettings(url: url, options: options, context: context)
+            awards = settings
             let awards = AwardSender(
                 url: settings.url, key: settings.key, publisherToken: settings.publisherToken,
                 waitsInRealTime: settings.waitsInRealTime)
@@ -203,6 +205,35 @@ public enum PaylinksCLI {
             switch command {
             case .pricePoints:
                 sdk.getPricePoints()
+            case .purchase where options.count > 1 && awards != nil:
+                guard let awards else { break }
+                let summary: String
+                do {
+                    summary = try sdk.runAwardLoad(
+                        count: options.count, connections: options.concurrency, settings: awards, renderer: renderer,
+                        delegate: delegate
+                    ) { () throws(CheckoutSessionError) in
+                        if let failure, failure.step == .purchase {
+                            sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
+                        }
+                        try sdk.runCheckout(
+                            offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                            environment: options.sessionEnvironment ?? options.environment,
+                            player: playerAction(command, options: options).paying(
+                                for: failure?.step == .purchase ? failure?.statusCode : nil,
+                                with: options.paymentMethod),
+                            deliverTwice: false)
+                    }
+                } catch {
+                    throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
+                }
+                if let failure = delegate.failure { throw .output(failure) }
+                do {
+                    try output.flush()
+                } catch {
+                    throw .output(error)
+                }
+                try? context.standardError.write(summary + "\n")
             case .purchase, .cancel:
                 var done = 0
                 var firstResult: Callback?

@@ -404,11 +404,8 @@ public final class PaymentLinksSimulator {
                 }
                 if case .failed(let data) = verdict.outcome {
                     record("every award attempt failed: the order is charge_failed")
-                    let error = failure(3003, details: details)
-                    endPurchase(
-                        with: .onPurchaseFailed(
-                            error: ACErrorMessage(code: 3003, message: error.message, data: data), order: order),
-                        link: link)
+                    record("result: 3003 \(catalog.statusCode(3003)?.name ?? "")")
+                    endPurchase(with: awardFailure(of: order, data: data), link: link)
                     return
                 }
             }
@@ -578,6 +575,13 @@ public final class PaymentLinksSimulator {
         if customerId.isEmpty { return 2003 }
         if let url = configuration.redirectUrl, !RedirectURL.isValid(url) { return 2004 }
         return nil
+    }
+
+    /// What the client gets for a paid order whose award failed on every attempt: 3003,
+    /// the whole order, and `data` (the last status and the server's message).
+    package func awardFailure(of order: OrderResponseModel, data: String) -> Callback {
+        let message = catalog.statusCode(3003)?.message ?? "Status code 3003."
+        return .onPurchaseFailed(error: ACErrorMessage(code: 3003, message: message, data: data), order: order)
     }
 
     /// The catalog's error for `code`; a code missing from a hand-made catalog still

@@ -6,13 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need() { command -v "$1" >/dev/null 2>&1; }
-if ! need hyperfine || [ ! -x /usr/bin/time ]; then
+have_nginx() { need nginx || [ -x /usr/sbin/nginx ]; }
+if ! need hyperfine || [ ! -x /usr/bin/time ] || ! need wrk || ! have_nginx; then
     if need apt-get; then
-        echo "installing hyperfine and time from Debian's packages..." >&2
+        echo "installing hyperfine, time, wrk and nginx from Debian's packages..." >&2
         apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine time >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine time wrk nginx-light >/dev/null
     else
-        echo "error: the benchmark needs hyperfine and /usr/bin/time; install them (brew install hyperfine)" >&2
+        echo "error: the benchmark needs hyperfine, /usr/bin/time, wrk and nginx; install them" >&2
         exit 1
     fi
 fi
@@ -76,6 +77,60 @@ ref_rate=$("$python" -c 'import sys; print(int(1_000_000 / (float(sys.argv[1]) /
 single_speedup=$(ratio "$ref_single_ms" "$single_ms")
 bulk_speedup=$(ratio "$bulk_rate" "$ref_rate")
 
+# (d) awards: paylinks building, signing and sending every award, against wrk posting one
+# pre-signed body, both to an nginx that answers a fixed publisherPurchaseId.
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+port=18999
+mkdir -p "$work/nginx"
+cat >"$work/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx;
+    server {
+        listen 127.0.0.1:$port;
+        keepalive_requests 1000000;
+        location / { default_type application/json; return 200 '{"publisherPurchaseId":"bench"}'; }
+    }
+}
+NGINX
+"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>/dev/null
+trap 'kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null; rm -rf "$work"' EXIT
+sleep 0.5
+award_url="http://127.0.0.1:$port/award"
+"$python" - "$work/post.lua" <<'PY'
+import hashlib, hmac, json, sys, time
+body = json.dumps({"orderId": "6892374487", "purchaseId": "pr_asvduvhtnn2i4wp4s6sccct5",
+    "appChargePaymentId": "pay_1234567890", "purchaseDateAndTimeUtc": "2024-06-12T08:51:52.000Z",
+    "playerId": "cust_98765", "bundleName": "Starter Pack", "bundleId": "684044555ed01178ed2c0b3b",
+    "sku": "starter_pack_001", "products": [{"amount": 100, "sku": "gem_01", "name": "Gems"}],
+    "priceInCents": 499, "subTotal": 499, "tax": 0, "taxRate": 0, "priceInDollar": 499, "taxInDollar": 0,
+    "originalPriceInDollar": 499, "paymentPriceInDollar": 499, "priceTotalInDollar": 499,
+    "pricePointMetadata": 499, "currency": "USD", "currencyExchangeCost": 0, "estimatedAppchargeFee": 74.8,
+    "estimatedPublisherNetAmount": 424.1, "action": "purchase", "actionStatus": "completed",
+    "paymentMethod": "card", "countryCode2": "US", "receiptId": "rcpt_0123456789abcdef", "awardFlow": "auto"},
+    separators=(",", ":"))
+t = str(int(time.time() * 1000))
+v1 = hmac.new(b"paylinks-demo-main-key", (t + "." + body).encode(), hashlib.sha256).hexdigest()
+with open(sys.argv[1], "w") as script:
+    script.write('wrk.method = "POST"\n')
+    script.write("wrk.body = %s\n" % json.dumps(body))
+    script.write('wrk.headers["Content-Type"] = "application/json"\n')
+    script.write('wrk.headers["x-publisher-token"] = "paylinks-demo-publisher-token"\n')
+    script.write('wrk.headers["signature"] = "t=%s,v1=%s"\n' % (t, v1))
+PY
+wrk_rate=$(wrk -t2 -c32 -d5s -s "$work/post.lua" "$award_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
+award_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "$award_url" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) awards\/s.*/\1/p' | tail -n 1; }
+paylinks_rate=$(award_rate 20000)
+award_ratio=$("$python" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$paylinks_rate" "$wrk_rate")
+award_peak() { /usr/bin/time -f %M "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "$award_url" --concurrency 32 --json 2>&1 >/dev/null | tail -n 1; }
+award_small=$(award_peak 10000)
+award_large=$(award_peak 100000)
+award_growth=$("$python" -c 'import sys; print("%.1f" % ((float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100))' "$award_small" "$award_large")
+
 cat <<REPORT
 paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null | head -n 1))
 
@@ -93,4 +148,11 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
 (c) against the Python reference (json.dumps), Benchmarks/reference.py
     single purchase                      ${ref_single_ms} ms  vs  ${single_ms} ms: ${single_speedup}x     >= 10x   $(verdict "$single_speedup" ">=" 10)
     bulk, 1,000,000 orders               ${ref_rate} orders/s  vs  ${bulk_rate}: ${bulk_speedup}x   >= 10x   $(verdict "$bulk_speedup" ">=" 10)
+
+(d) awards to nginx over 32 connections: purchase --count 20000 --award-url URL --concurrency 32
+    wrk, one pre-signed body             ${wrk_rate} requests/s
+    paylinks, each award built and signed ${paylinks_rate} awards/s: ${award_ratio}x of wrk   >= 0.5x   $(verdict "$award_ratio" ">=" 0.5)
+    peak memory at 10,000 awards         ${award_small} KiB
+    peak memory at 100,000 awards        ${award_large} KiB
+    growth                               ${award_growth}%                  <= 10%    $(verdict "$award_growth" "<=" 10)
 REPORT

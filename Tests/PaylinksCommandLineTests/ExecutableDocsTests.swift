@@ -313,9 +313,12 @@ struct ExecutableDocsTests {
             "paylinks-docs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.copyItem(
-            at: DocumentedCommands.root.appendingPathComponent("Fixtures"),
-            to: scratch.appendingPathComponent("Fixtures"))
+        for folder in ["Fixtures", "Examples/award-receiver"] {
+            let target = scratch.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: DocumentedCommands.root.appendingPathComponent(folder), to: target)
+        }
         let products = try BinaryTests.builtExecutable().deletingLastPathComponent().path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -325,6 +328,14 @@ struct ExecutableDocsTests {
         environment["PATH"] = products + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["HOME"] = scratch.path
         for name in ["PAYLINKS_FIXTURES", "NO_COLOR", "GITHUB_ACTIONS"] { environment[name] = nil }
+        // Commands that talk to "$endpoint" get the example award receiver, started here.
+        var receiver: AwardReceiver?
+        if command.script.contains("$endpoint") {
+            let started = try AwardReceiver()
+            environment["endpoint"] = started.url
+            receiver = started
+        }
+        defer { withExtendedLifetime(receiver) {} }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe

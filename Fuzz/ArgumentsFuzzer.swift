@@ -16,9 +16,11 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             String(decoding: $0, as: UTF8.self)
         }
     guard case .run(let command, let options)? = try? ArgumentParser.parse(arguments) else { return 0 }
-    // Files and directories named by the input are not the fuzzer's to read, and huge
-    // bulk runs only take time.
-    guard Command.flows.contains(command), options.fixtures == nil, options.count <= 20 else { return 0 }
+    // Files, directories and award endpoints named by the input are not the fuzzer's to
+    // touch, and huge bulk runs only take time.
+    guard Command.flows.contains(command), options.fixtures == nil, options.awardUrl == nil, options.count <= 20 else {
+        return 0
+    }
     let context = RunContext(
         environment: { _ in nil }, standardOutput: CapturedOutput(), standardError: CapturedOutput(), clock: { 0 },
         entropy: { 1 })

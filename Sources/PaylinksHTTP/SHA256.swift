@@ -19,9 +19,10 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private var state: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    /// Bytes of a block not yet full.
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -39,14 +40,31 @@ public struct SHA256: Sendable {
 
     /// Adds bytes to the message.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            length &+= 1
-            if pending.count == Self.blockLength {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(UnsafeRawBufferPointer(buffer))
         }
+        if contiguous == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update($0) }
+        }
+    }
+
+    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        length &+= UInt64(bytes.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(Self.blockLength - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<take])
+            offset = take
+            guard pending.count == Self.blockLength else { return }
+            pending.withUnsafeBytes { compress($0.baseAddress!) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - offset >= Self.blockLength {
+            compress(bytes.baseAddress! + offset)
+            offset += Self.blockLength
+        }
+        pending.append(contentsOf: bytes[offset...])
     }
 
     /// The digest of everything added.
@@ -56,12 +74,12 @@ public struct SHA256: Sendable {
         tail.append(0x80)
         while tail.count % Self.blockLength != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
-        for start in stride(from: 0, to: tail.count, by: Self.blockLength) {
-            compress(Array(tail[start..<start + Self.blockLength]))
+        tail.withUnsafeBytes { block in
+            for start in stride(from: 0, to: block.count, by: Self.blockLength) { compress(block.baseAddress! + start) }
         }
         var digest: [UInt8] = []
         digest.reserveCapacity(Self.digestLength)
-        for word in state {
+        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
             digest += [
                 UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
                 UInt8(truncatingIfNeeded: word),
@@ -70,37 +88,40 @@ public struct SHA256: Sendable {
         return digest
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for index in 0..<16 {
-            let base = index * 4
-            schedule[index] =
-                UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8
-                | UInt32(block[base + 3])
+    /// Mixes one 64-byte block at `block` into the state.
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            for index in 0..<16 {
+                let base = index * 4
+                schedule[index] =
+                    UInt32(block.load(fromByteOffset: base, as: UInt8.self)) << 24
+                    | UInt32(block.load(fromByteOffset: base + 1, as: UInt8.self)) << 16
+                    | UInt32(block.load(fromByteOffset: base + 2, as: UInt8.self)) << 8
+                    | UInt32(block.load(fromByteOffset: base + 3, as: UInt8.self))
+            }
+            for index in 16..<64 {
+                let s0 =
+                    rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
+                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
+                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                for index in 0..<64 {
+                    let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                    let choice = (e & f) ^ (~e & g)
+                    let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+                    let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let temp2 = sum0 &+ majority
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+                }
+            }
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+                state.7 &+ h
+            )
         }
-        for index in 16..<64 {
-            let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-            let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for index in 0..<64 {
-            let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-            let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sum0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
     }
 
     private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

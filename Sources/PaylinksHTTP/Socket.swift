@@ -16,6 +16,8 @@
 /// A connected TCP socket with deadlines on every wait.
 final class Socket {
     private var descriptor: Int32
+    /// Where `read` receives, kept between reads.
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -92,7 +94,6 @@ final class Socket {
     /// Reads what has arrived, waiting until `deadline` for something; an empty result
     /// means the peer closed the connection.
     func read(into buffer: inout [UInt8], until deadline: Deadline, phase: String) throws(HTTPError) -> Int {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {

@@ -21,7 +21,7 @@ public struct GrantAward: Sendable {
         writer.field("orderId", order.orderId)
         writer.field("purchaseId", order.purchaseId)
         writer.field("appChargePaymentId", "pay_" + Self.identifier("payment", order.orderId, length: 10, digits: true))
-        writer.field("purchaseDateAndTimeUtc", Self.isoDate(order.date))
+        writer.field("purchaseDateAndTimeUtc", UTCDate.iso8601(unixSeconds: order.date))
         writer.field("playerId", order.customerId)
         writer.field("bundleName", order.offerName)
         writer.field("bundleId", Self.identifier("bundle", order.offerSku, length: 24, digits: false))
@@ -90,24 +90,6 @@ public struct GrantAward: Sendable {
             text += String(index == 0 ? 1 + Int(byte) % 9 : Int(byte) % 10)
         }
         return text
-    }
-
-    /// Unix seconds as ISO 8601 in UTC with milliseconds: `2024-06-12T08:51:52.000Z`.
-    static func isoDate(_ seconds: Int) -> String {
-        var days = seconds / 86_400
-        let rest = seconds % 86_400
-        // Civil from days (Howard Hinnant's algorithm).
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)).000Z"
     }
 }
 

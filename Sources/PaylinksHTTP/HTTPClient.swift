@@ -97,12 +97,13 @@ public final class HTTPClient {
     /// Sends one request to the URL's path and returns the response. A kept-alive
     /// connection that the server closed in the meantime is opened again once.
     public func send(method: String = "POST", headers: [HTTPHeader], body: [UInt8]) throws(HTTPError) -> HTTPResponse {
-        let request = Self.encode(method: method, url: url, headers: headers, body: body)
         let reused = socket != nil
         do {
-            return try exchange(request, method: method)
+            try start(method: method, headers: headers, body: body)
+            return try finish()
         } catch .connectionClosed where reused {
-            return try exchange(request, method: method)
+            try start(method: method, headers: headers, body: body)
+            return try finish()
         }
     }
 
@@ -144,24 +145,6 @@ public final class HTTPClient {
         socket?.close()
         socket = nil
         buffered = []
-    }
-
-    private func exchange(_ request: [UInt8], method: String) throws(HTTPError) -> HTTPResponse {
-        let socket = try connectedSocket()
-        do {
-            let deadline = Deadline(seconds: responseTimeout)
-            try socket.write(request, until: deadline)
-            var response: HTTPResponse
-            var keepAlive: Bool
-            repeat {
-                (response, keepAlive) = try readResponse(from: socket, method: method, until: deadline)
-            } while (100..<200).contains(response.status)
-            if !keepAlive { close() }
-            return response
-        } catch {
-            close()
-            throw error
-        }
     }
 
     private func connectedSocket() throws(HTTPError) -> Socket {

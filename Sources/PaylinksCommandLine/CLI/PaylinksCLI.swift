@@ -201,6 +201,18 @@ public enum PaylinksCLI {
                 checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
                 redirectUrl: options.redirectUrl),
             customerId: options.customerId, delegate: delegate)
+        /// One checkout of a purchase or cancel run, the injected failure armed again.
+        func checkout() throws(CheckoutSessionError) {
+            if let failure, failure.step == .purchase {
+                sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
+            }
+            try sdk.runCheckout(
+                offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                environment: options.sessionEnvironment ?? options.environment,
+                player: playerAction(command, options: options).paying(
+                    for: failure?.step == .purchase ? failure?.statusCode : nil, with: options.paymentMethod),
+                deliverTwice: false)
+        }
         if sdk.configuration != nil {
             switch command {
             case .pricePoints:
@@ -212,18 +224,7 @@ public enum PaylinksCLI {
                     summary = try sdk.runAwardLoad(
                         count: options.count, connections: options.concurrency, settings: awards, renderer: renderer,
                         delegate: delegate
-                    ) { () throws(CheckoutSessionError) in
-                        if let failure, failure.step == .purchase {
-                            sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
-                        }
-                        try sdk.runCheckout(
-                            offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
-                            environment: options.sessionEnvironment ?? options.environment,
-                            player: playerAction(command, options: options).paying(
-                                for: failure?.step == .purchase ? failure?.statusCode : nil,
-                                with: options.paymentMethod),
-                            deliverTwice: false)
-                    }
+                    ) { () throws(CheckoutSessionError) in try checkout() }
                 } catch {
                     throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
                 }
@@ -253,20 +254,11 @@ public enum PaylinksCLI {
                     }
                     if done == 1 { firstResult = delegate.delivered.last }
                     done += 1
-                    if let failure, failure.step == .purchase {
-                        sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
-                    }
                     // Only the latest result decides the exit code; keep no more, so memory
                     // stays flat however many checkouts run.
                     delegate.begin(nil)
                     do {
-                        try sdk.runCheckout(
-                            offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
-                            environment: options.sessionEnvironment ?? options.environment,
-                            player: playerAction(command, options: options).paying(
-                                for: failure?.step == .purchase ? failure?.statusCode : nil,
-                                with: options.paymentMethod),
-                            deliverTwice: false)
+                        try checkout()
                     } catch {
                         throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
                     }

@@ -21,13 +21,7 @@ public struct TextRenderer: CallbackRenderer {
     /// The block for one callback, blank line included; a tag follows the name in brackets.
     public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var block = Block()
-        let source =
-            tag.map { tag in
-                "  "
-                    + style.secondary(
-                        "[\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
-                    )
-            } ?? ""
+        let source = self.source(tag)
         let name = callback.error == nil ? style.success(callback.name.rawValue) : style.failure(callback.name.rawValue)
         block.line(name + source, indent: 0)
         switch callback {
@@ -53,13 +47,7 @@ public struct TextRenderer: CallbackRenderer {
     /// The block for one award attempt: where it went, when, and what the server said.
     public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
         var block = Block()
-        let source =
-            tag.map { tag in
-                "  "
-                    + style.secondary(
-                        "[\(Self.display(tag.scenario)), step \(tag.step)\(tag.attempt.map { ", attempt \($0)" } ?? "")]"
-                    )
-            } ?? ""
+        let source = self.source(tag)
         let title = "award attempt \(attempt.number)"
         block.line((attempt.granted ? style.success(title) : style.failure(title)) + source, indent: 0)
         var fields: [(String, String)] = [
@@ -73,6 +61,13 @@ public struct TextRenderer: CallbackRenderer {
         if let failure = attempt.failure { fields.append(("failed", Self.display(failure))) }
         block.fields(fields, indent: 2)
         return block.text + "\n"
+    }
+
+    /// `  [retries, step 3, attempt 2]` after a block's name, or nothing untagged.
+    private func source(_ tag: CallbackTag?) -> String {
+        guard let tag else { return "" }
+        let attempt = tag.attempt.map { ", attempt \($0)" } ?? ""
+        return "  " + style.secondary("[\(Self.display(tag.scenario)), step \(tag.step)\(attempt)]")
     }
 
     private func add(_ error: ACErrorMessage, to block: inout Block) {

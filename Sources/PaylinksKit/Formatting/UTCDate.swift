@@ -1,12 +1,26 @@
 /// Formats Unix timestamps as UTC dates without Foundation.
-enum UTCDate {
-    /// `2024-06-12 08:51:52 UTC` for 1718182312.
-    static func format(unixSeconds: Int) -> String {
+package enum UTCDate {
+    /// `2024-06-12 08:51:52 UTC` for 1718182312, as text output shows a date.
+    package static func format(unixSeconds: Int) -> String {
+        let (date, time) = parts(unixSeconds)
+        return "\(date) \(time) UTC"
+    }
+
+    /// `2024-06-12T08:51:52.000Z` for 1718182312: ISO 8601 with milliseconds, as an award's
+    /// `purchaseDateAndTimeUtc`.
+    package static func iso8601(unixSeconds: Int) -> String {
+        let (date, time) = parts(unixSeconds)
+        return "\(date)T\(time).000Z"
+    }
+
+    private static func parts(_ unixSeconds: Int) -> (date: String, time: String) {
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondsOfDay = unixSeconds - days * 86_400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        return
-            "\(year)-\(pad(month))-\(pad(day)) \(pad(secondsOfDay / 3600)):\(pad(secondsOfDay / 60 % 60)):\(pad(secondsOfDay % 60)) UTC"
+        return (
+            "\(year)-\(pad(month))-\(pad(day))",
+            "\(pad(secondsOfDay / 3600)):\(pad(secondsOfDay / 60 % 60)):\(pad(secondsOfDay % 60))"
+        )
     }
 
     private static func pad(_ value: Int) -> String {

@@ -10,7 +10,8 @@ import PackageDescription
 //   PaylinksHTTP         HTTP/1.1 over the system's sockets, SHA-256 and HMAC, and the
 //                        Grant Award Callback built, signed and sent from a simulated order.
 //   PaylinksCommandLine  argv, commands, rendering, help, completions, the man page, output
-//                        and exit codes: the only layer that touches the C library.
+//                        and exit codes. It and the HTTP layer are the ones that touch the C
+//                        library, each in one file.
 //   paylinks             main.swift alone.
 //
 // The core never sees HTTP: the command line hands the simulator what the game's server

@@ -1,4 +1,4 @@
-// The one file that talks to the C library: files, the clock, entropy, exit.
+// The one file of the command line that talks to the C library: files, the clock, entropy, exit.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

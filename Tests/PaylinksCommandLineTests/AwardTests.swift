@@ -134,7 +134,7 @@ struct AwardTests {
         #expect(awards.first?["step"] as? Int == 2)
         #expect(try receiver.grants().count == 1)
         let bad = directory.appendingPathComponent("bad.json")
-        try Data(#"{"configuration": {"awardUrl": "https://x.example/a"}, "steps": [{"step": "initialize"}]}"#.utf8)
+        try Data(#"{"configuration": {"awardUrl": "https://x.example.com/a"}, "steps": [{"step": "initialize"}]}"#.utf8)
             .write(to: bad)
         let refused = try paylinks(["run", bad.path])
         #expect(refused.status == ExitCode.dataError.rawValue)

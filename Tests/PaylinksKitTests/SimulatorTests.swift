@@ -86,11 +86,11 @@ struct SimulatorTests {
         let (sdk, delegate) = makeSDK()
         sdk.initialize(
             configModel: ACConfigModel(
-                checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "https://game.example/return"),
+                checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "https://game.example.com/return"),
             customerId: "cust_98765", delegate: delegate)
         let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765")
         sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
-        #expect(sdk.pendingDeepLink == "https://game.example/return?purchaseId=\(session.purchaseId)")
+        #expect(sdk.pendingDeepLink == "https://game.example.com/return?purchaseId=\(session.purchaseId)")
     }
 
     @Test(
@@ -147,7 +147,7 @@ struct SimulatorTests {
     @Test("a purchase id the server never issued ends in 3005; a parsed URL not the session's in 4002")
     func unknownSession() throws {
         let (sdk, delegate) = makeSDK()
-        sdk.openCheckout(purchaseId: "pr_made_up", parsedUrl: "https://checkout.example/x#boot=y")
+        sdk.openCheckout(purchaseId: "pr_made_up", parsedUrl: "https://checkout.example.com/x#boot=y")
         let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_98765")
         sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: "checkout")
         #expect(delegate.callbacks.dropFirst().map { $0.error?.code } == [3005, 4002])
@@ -182,7 +182,8 @@ struct SimulatorTests {
             (ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "myapp://x"), "c", 2004),
             (
                 ACConfigModel(
-                    checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "https://user@evil.example/return"),
+                    checkoutPublicKey: "pk", environment: "sandbox", redirectUrl: "https://user@evil.example.com/return"
+                ),
                 "c", 2004
             ),
         ])

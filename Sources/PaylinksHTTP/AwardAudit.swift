@@ -1,4 +1,3 @@
-import PaylinksFixtures
 import PaylinksKit
 
 /// What one case of the audit found.
@@ -277,22 +276,12 @@ public final class AwardAudit {
         var milliseconds = 0
         var error: String?
 
-        var members: [String: String] {
-            guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind else { return [:] }
-            var strings: [String: String] = [:]
-            for member in members {
-                if case .string(let text) = member.value.kind { strings[member.key] = text }
-            }
-            return strings
-        }
+        private var answer: AwardAnswer? { status.map { AwardAnswer(status: $0, body: body) } }
 
         /// The grant's id when the answer is a grant.
-        var grantId: String? {
-            guard status == 200, let id = members["publisherPurchaseId"], !id.isEmpty else { return nil }
-            return id
-        }
+        var grantId: String? { answer?.grantId }
 
-        var hasErrorMessage: Bool { !(members["publisherErrorMessage"] ?? "").isEmpty }
+        var hasErrorMessage: Bool { !(answer?.members["publisherErrorMessage"] ?? "").isEmpty }
 
         var shown: String {
             guard let status else { return error.map { "no response: \($0)" } ?? "nothing" }

@@ -91,11 +91,11 @@ public final class AwardSender {
     /// What an answer means: a grant only with 200 and a non-empty publisherPurchaseId.
     private static func judge(_ response: HTTPResponse, into attempt: inout AwardAttempt) {
         attempt.status = response.status
-        let members = members(of: response.body)
-        attempt.publisherErrorMessage = members["publisherErrorMessage"]
+        let answer = AwardAnswer(status: response.status, body: response.body)
+        attempt.publisherErrorMessage = answer.members["publisherErrorMessage"]
         if response.status != 200 {
             attempt.failure = "the server answered \(response.status)"
-        } else if let id = members["publisherPurchaseId"], !id.isEmpty {
+        } else if let id = answer.grantId {
             attempt.publisherPurchaseId = id
         } else {
             attempt.failure = "200 without a non-empty string publisherPurchaseId"
@@ -143,12 +143,25 @@ public final class AwardSender {
     }
 
     /// The string members of a JSON object body; empty for anything else.
-    private static func members(of body: [UInt8]) -> [String: String] {
-        guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind else { return [:] }
+}
+
+/// What a game's server answered to an award: a grant only with 200 and a non-empty
+/// string `publisherPurchaseId`.
+struct AwardAnswer {
+    /// The string members of the body, when it is a JSON object.
+    let members: [String: String]
+    /// The id the order was granted under, when the answer is a grant.
+    let grantId: String?
+
+    init(status: Int, body: [UInt8]) {
         var strings: [String: String] = [:]
-        for member in members {
-            if case .string(let text) = member.value.kind { strings[member.key] = text }
+        if let value = try? JSONParser.parse(body), case .object(let members) = value.kind {
+            for member in members {
+                if case .string(let text) = member.value.kind { strings[member.key] = text }
+            }
         }
-        return strings
+        members = strings
+        let id = strings["publisherPurchaseId"] ?? ""
+        grantId = status == 200 && !id.isEmpty ? id : nil
     }
 }

@@ -38,11 +38,13 @@ declare -A seeds=(
     [arguments]="Fuzz/corpus/arguments"
     [fixtures]="Fuzz/corpus/fixtures Fixtures"
     [scenarios]="Fuzz/corpus/scenarios Fixtures/scenarios"
+    [responses]="Fuzz/corpus/responses"
 )
-declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer)
+declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
+    [responses]=HTTPResponseFuzzer)
 
 status=0
-for target in arguments fixtures scenarios; do
+for target in arguments fixtures scenarios responses; do
     echo "== building the $target fuzzer" >&2
     compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
         -lPaylinksCommandLine -lPaylinksHTTP -lPaylinksFixtures -lPaylinksKit "${libc[@]}" -o "$out/$target"

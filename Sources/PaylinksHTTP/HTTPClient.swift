@@ -126,14 +126,23 @@ public final class HTTPClient {
     public func finish() throws(HTTPError) -> HTTPResponse {
         guard let socket, let deadline = pendingDeadline else { throw .connectionClosed }
         pendingDeadline = nil
-        do {
-            var response: HTTPResponse
-            var keepAlive: Bool
-            repeat {
-                (response, keepAlive) = try readResponse(from: socket, method: pendingMethod, until: deadline)
-            } while (100..<200).contains(response.status)
-            if !keepAlive { close() }
-            return response
+        let parser = HTTPResponseParser(maximumResponseSize: maximumResponseSize, method: pendingMethod)
+        var closed = false
+        do throws(HTTPError) {
+            while true {
+                switch try parser.parse(buffered[...], closed: closed) {
+                case .complete(let response, let length, let keepAlive):
+                    buffered.removeFirst(length)
+                    // An interim response (100 Continue) comes before the real one.
+                    if (100..<200).contains(response.status) { continue }
+                    if !keepAlive { close() }
+                    return response
+                case .incomplete:
+                    if closed { throw .connectionClosed }
+                    let phase = buffered.isEmpty ? "waiting for the response" : "reading the response"
+                    closed = try socket.read(into: &buffered, until: deadline, phase: phase) == 0
+                }
+            }
         } catch {
             close()
             throw error
@@ -160,125 +169,5 @@ public final class HTTPClient {
         for header in headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
         return Array(head.utf8) + body
-    }
-
-    // MARK: Reading
-
-    /// Reads one response; says whether the connection may carry another.
-    private func readResponse(from socket: Socket, method: String, until deadline: Deadline) throws(HTTPError)
-        -> (HTTPResponse, Bool)
-    {
-        let headEnd = try fill(socket, until: deadline) { buffer in
-            Self.find([13, 10, 13, 10], in: buffer).map { $0 + 4 }
-        }
-        guard let head = String(validating: buffered[0..<headEnd - 4], as: UTF8.self) else {
-            throw .malformedResponse("the status line or headers are not UTF-8")
-        }
-        buffered.removeFirst(headEnd)
-        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status)
-        else { throw .malformedResponse("the status line is '\(statusLine.prefix(80))'") }
-        var headers: [HTTPHeader] = []
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw .malformedResponse("a header has no ':'") }
-            headers.append(
-                HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: " \t")))
-        }
-        var response = HTTPResponse(status: status, headers: headers, body: [])
-        let closes = response.header("connection")?.lowercased() == "close" || parts[0] == "HTTP/1.0"
-        if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) {
-            return (response, !closes)
-        }
-        if response.header("transfer-encoding")?.lowercased().contains("chunked") == true {
-            response.body = try readChunked(from: socket, until: deadline)
-            return (response, !closes)
-        }
-        if let lengthText = response.header("content-length") {
-            guard let length = Int(lengthText), length >= 0 else {
-                throw .malformedResponse("Content-Length is '\(lengthText.prefix(40))'")
-            }
-            guard length <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
-            _ = try fill(socket, until: deadline) { $0.count >= length ? length : nil }
-            response.body = Array(buffered[0..<length])
-            buffered.removeFirst(length)
-            return (response, !closes)
-        }
-        // No length: the body runs to the end of the connection.
-        while try socket.read(into: &buffered, until: deadline, phase: "reading the response") > 0 {
-            guard buffered.count <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
-        }
-        response.body = buffered
-        buffered = []
-        return (response, false)
-    }
-
-    private func readChunked(from socket: Socket, until deadline: Deadline) throws(HTTPError) -> [UInt8] {
-        var body: [UInt8] = []
-        while true {
-            let lineEnd = try fill(socket, until: deadline) { Self.find([13, 10], in: $0) }
-            let sizeText = String(decoding: buffered[0..<lineEnd], as: UTF8.self)
-            buffered.removeFirst(lineEnd + 2)
-            let digits = sizeText.split(separator: ";").first.map { $0.trimmingCharacters(in: " ") } ?? ""
-            guard let size = Int(digits, radix: 16), size >= 0 else {
-                throw .malformedResponse("a chunk size is '\(sizeText.prefix(40))'")
-            }
-            if size == 0 {
-                // Trailers, if any, end with an empty line.
-                while true {
-                    let end = try fill(socket, until: deadline) { Self.find([13, 10], in: $0) }
-                    buffered.removeFirst(end + 2)
-                    if end == 0 { return body }
-                }
-            }
-            guard body.count + size <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
-            _ = try fill(socket, until: deadline) { $0.count >= size + 2 ? size : nil }
-            body += buffered[0..<size]
-            buffered.removeFirst(size + 2)
-        }
-    }
-
-    /// Reads until `complete` finds what it needs in the buffer; returns what it found.
-    private func fill(_ socket: Socket, until deadline: Deadline, _ complete: ([UInt8]) -> Int?) throws(HTTPError)
-        -> Int
-    {
-        while true {
-            if let found = complete(buffered) { return found }
-            guard buffered.count <= maximumResponseSize + 65_536 else {
-                throw .responseTooLarge(limit: maximumResponseSize)
-            }
-            let count = try socket.read(into: &buffered, until: deadline, phase: "waiting for the response")
-            if count == 0 { throw .connectionClosed }
-        }
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var index = 0
-        search: while index <= haystack.count - needle.count {
-            for offset in 0..<needle.count where haystack[index + offset] != needle[offset] {
-                index += 1
-                continue search
-            }
-            return index
-        }
-        return nil
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        var slice = Substring(self)
-        while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
-        return String(slice)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(self).trimmingCharacters(in: set)
     }
 }

@@ -39,11 +39,14 @@ public struct CheckoutSession: Equatable, Sendable {
     /// The session token a `parsedUrl` carries: the last path segment before `#boot=`,
     /// or nil when the URL is not an https checkout URL shaped like one.
     package static func sessionToken(inParsedUrl parsedUrl: String) -> String? {
-        guard parsedUrl.hasPrefix("https://"), let boot = parsedUrl.firstRange(of: "#boot=") else { return nil }
-        let path = parsedUrl[parsedUrl.index(parsedUrl.startIndex, offsetBy: 8)..<boot.lowerBound]
-        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let bytes = parsedUrl.utf8
+        guard bytes.starts(with: "https://".utf8), let hash = bytes.firstIndex(of: UInt8(ascii: "#")),
+            bytes[hash...].starts(with: "#boot=".utf8)
+        else { return nil }
+        let path = bytes[bytes.index(bytes.startIndex, offsetBy: 8)..<hash]
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let token = path[path.index(after: slash)...]
-        return token.isEmpty ? nil : String(token)
+        return token.isEmpty ? nil : String(Substring(token))
     }
 }
 

@@ -1,0 +1,28 @@
+// libFuzzer target: the HTTP response parser. The input is what a server sent; the first
+// byte chooses the method and where the connection split it. The parser must never trap,
+// must read a response from its own bytes alone, and must never claim more bytes than it was given.
+
+@testable import PaylinksHTTP
+
+/// libFuzzer's entry point: one server's bytes.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let control = data[0]
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let parser = HTTPResponseParser(maximumResponseSize: 4096, method: control & 1 == 0 ? "POST" : "HEAD")
+    let closed = control & 2 != 0
+    let whole = try? parser.parse(bytes[...], closed: closed)
+    if case .complete(_, let length, _)? = whole {
+        precondition(length > 0 && length <= bytes.count, "a response longer than its bytes")
+        // The response's own bytes alone give the same response.
+        let alone = try? parser.parse(bytes[..<length], closed: closed)
+        precondition(alone == whole, "a response that needs what follows it")
+    }
+    // Split where the connection might have: what is complete claims no more than it has.
+    let split = bytes.isEmpty ? 0 : Int(control >> 2) % (bytes.count + 1)
+    if case .complete(_, let length, _)? = try? parser.parse(bytes[..<split], closed: false) {
+        precondition(length <= split, "a response longer than the bytes split")
+    }
+    return 0
+}

@@ -1,0 +1,149 @@
+import Testing
+
+@testable import PaylinksHTTP
+
+/// The response parser on bytes alone: every way a connection can split a response, the
+/// three ways a body is framed, and the malformed heads it refuses.
+@Suite("HTTP response parser")
+struct HTTPResponseParserTests {
+    let parser = HTTPResponseParser(maximumResponseSize: 1024, method: "POST")
+
+    func parse(_ text: String, closed: Bool = false, parser: HTTPResponseParser? = nil) throws
+        -> HTTPResponseParser.Result
+    {
+        try (parser ?? self.parser).parse(Array(text.utf8)[...], closed: closed)
+    }
+
+    /// The response in `text`, checking that no shorter prefix of it is one.
+    func whole(_ text: String, followedBy next: String = "") throws -> (HTTPResponse, Int, Bool) {
+        let bytes = Array(text.utf8)
+        for end in 0..<bytes.count {
+            #expect(try parser.parse(bytes[..<end], closed: false) == .incomplete, "complete after \(end) bytes")
+        }
+        guard case .complete(let response, let length, let keepAlive) = try parse(text + next) else {
+            Issue.record("no response in \(text.debugDescription)")
+            throw HTTPError.connectionClosed
+        }
+        return (response, length, keepAlive)
+    }
+
+    @Test("a Content-Length body ends at its length, and the next response's bytes are left")
+    func contentLength() throws {
+        let text = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"a\":\"b\"}"
+        let (response, length, keepAlive) = try whole(text, followedBy: "HTTP/1.1 204 No Content\r\n\r\n")
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"a":"b"}"#)
+        #expect(response.header("content-type") == "application/json")
+        #expect(length == text.utf8.count)
+        #expect(keepAlive)
+    }
+
+    @Test("chunks are joined, extensions and trailers skipped, sizes in either case")
+    func chunked() throws {
+        let text =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n4;ext=1\r\n{\"id\r\nB \r\n\":\"x\\\"y\\\\\"}\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        let (response, length, _) = try whole(text, followedBy: "HTTP/1.1 200")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"id":"x\"y\\"}"#)
+        #expect(length == text.utf8.count)
+    }
+
+    @Test("a body without a length runs to the close, and the connection is not kept")
+    func untilClose() throws {
+        let text = "HTTP/1.1 500 Internal Server Error\r\n\r\npartial"
+        #expect(try parse(text) == .incomplete)
+        guard case .complete(let response, let length, let keepAlive) = try parse(text, closed: true) else {
+            Issue.record("no response at the close")
+            return
+        }
+        #expect(response.status == 500)
+        #expect(response.body == Array("partial".utf8))
+        #expect(length == text.utf8.count)
+        #expect(!keepAlive)
+    }
+
+    @Test("HEAD, 204, 304 and 1xx have no body; HTTP/1.0 and Connection: close end the connection")
+    func noBodyAndClosing() throws {
+        let head = HTTPResponseParser(maximumResponseSize: 1024, method: "HEAD")
+        for (text, parser) in [
+            ("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n", head),
+            ("HTTP/1.1 204 No Content\r\n\r\n", self.parser),
+            ("HTTP/1.1 304 Not Modified\r\n\r\n", self.parser),
+            ("HTTP/1.1 100 Continue\r\n\r\n", self.parser),
+        ] {
+            let result = try parse(text, parser: parser)
+            guard case .complete(let response, let length, true) = result else {
+                Issue.record("\(text.debugDescription): \(result)")
+                continue
+            }
+            #expect(response.body.isEmpty)
+            #expect(length == text.utf8.count)
+        }
+        for text in [
+            "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nconnection: CLOSE\r\nContent-Length: 0\r\n\r\n",
+        ] {
+            guard case .complete(_, _, let keepAlive) = try parse(text) else {
+                Issue.record("\(text.debugDescription) is incomplete")
+                continue
+            }
+            #expect(!keepAlive, "\(text.debugDescription)")
+        }
+    }
+
+    @Test(
+        "a malformed head or framing is refused with its reason",
+        arguments: [
+            ("HTTP/2 200 OK\r\n\r\n", "malformed response: the status line is 'HTTP/2 200 OK'"),
+            ("HTTP/1.1 20 OK\r\n\r\n", "malformed response: the status line is 'HTTP/1.1 20 OK'"),
+            ("HTTP/1.1 2000 OK\r\n\r\n", "malformed response: the status line is 'HTTP/1.1 2000 OK'"),
+            ("HTTP/1.1 099\r\n\r\n", "malformed response: the status line is 'HTTP/1.1 099'"),
+            ("<html>\r\n\r\n", "malformed response: the status line is '<html>'"),
+            ("HTTP/1.1 200 OK\r\nno colon\r\n\r\n", "malformed response: a header has no ':'"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "malformed response: Content-Length is '-1'"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n", "malformed response: Content-Length is '1e3'"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "malformed response: a chunk size is 'zz'"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", "malformed response: a chunk size is ''"),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 0\r\n",
+                "malformed response: a chunk size is '1 0'"
+            ),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n",
+                "malformed response: a chunk size is 'fffffffffffffffff'"
+            ),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 1025\r\n\r\n", "the response is larger than 1 KiB"),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n401\r\n",
+                "the response is larger than 1 KiB"
+            ),
+        ])
+    func malformed(text: String, reason: String) {
+        #expect {
+            _ = try parse(text)
+        } throws: { error in
+            (error as? HTTPError)?.description == reason
+        }
+    }
+
+    @Test("headers that never end, or a body past the cap without a length, are too large")
+    func unendingHead() {
+        let longHead = "HTTP/1.1 200 OK\r\nX-Filler: " + String(repeating: "a", count: 1100)
+        let longBody = "HTTP/1.1 200 OK\r\n\r\n" + String(repeating: "a", count: 1100)
+        for text in [longHead, longBody] {
+            #expect(throws: HTTPError.responseTooLarge(limit: 1024)) { _ = try parse(text) }
+        }
+    }
+
+    @Test("header values are trimmed of blanks; names keep their case and are found in any")
+    func headerValues() throws {
+        guard
+            case .complete(let response, _, _) = try parse(
+                "HTTP/1.1 201 Created\r\nX-Id:\t abc \t\r\n\r\n", closed: true)
+        else {
+            Issue.record("incomplete")
+            return
+        }
+        #expect(response.headers == [HTTPHeader("X-Id", "abc")])
+        #expect(response.header("x-id") == "abc")
+    }
+}

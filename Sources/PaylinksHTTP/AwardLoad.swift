@@ -3,6 +3,7 @@
 /// not grow with the number of awards: latencies go into a fixed histogram.
 public final class AwardLoad {
     private let senders: [AwardSender]
+    private let signer: AwardSigner
     private var histogram = LatencyHistogram()
     /// Awards delivered.
     public private(set) var awards = 0
@@ -15,38 +16,80 @@ public final class AwardLoad {
 
     /// A load of awards to `url` over `connections` connections.
     public init(url: HTTPURL, key: [UInt8], publisherToken: String, connections: Int) {
+        signer = AwardSigner(url: url, key: key, publisherToken: publisherToken)
         senders = (0..<max(1, connections)).map { _ in
             AwardSender(url: url, key: key, publisherToken: publisherToken, waitsInRealTime: false)
         }
+    }
+
+    private var inFlight: BackgroundWork<[[AwardAttempt]]>?
+
+    /// Starts delivering `batch` on a thread of its own, so that the caller can prepare
+    /// the next batch meanwhile; ``collect()`` waits for its attempts. The load is the
+    /// other thread's until then: call nothing else on it.
+    public func start(_ batch: [GrantAward]) {
+        precondition(inFlight == nil, "a batch is already on its way; collect it first")
+        // Signed here, so that the other thread has only the network to mind.
+        let signed = batch.map(signer.sign)
+        inFlight = BackgroundWork.start { [self] in send(batch, signed: signed) }
+    }
+
+    /// The attempts of the batch ``start(_:)`` sent, in its order; empty when none was.
+    public func collect() -> [[AwardAttempt]] {
+        defer { inFlight = nil }
+        return inFlight?.join() ?? []
     }
 
     /// Delivers `batch`, each award retried at once on its schedule until granted or out
     /// of attempts, with up to one request in flight per connection; returns each
     /// award's attempts, in the batch's order.
     public func deliver(_ batch: [GrantAward]) -> [[AwardAttempt]] {
+        precondition(inFlight == nil, "a batch is already on its way; collect it first")
+        return send(batch, signed: batch.map(signer.sign))
+    }
+
+    /// Sends `batch`, first attempts as `signed`, retries signed again when they go.
+    private func send(_ batch: [GrantAward], signed: [SignedAward]) -> [[AwardAttempt]] {
         if started == 0 { started = Deadline.nowMilliseconds() }
         var results = [[AwardAttempt]](repeating: [], count: batch.count)
-        var pending = Array(batch.indices)
-        var cursor = 0
-        while cursor < pending.count {
-            // One wave: a request on each connection, then every answer.
-            var inFlight: [(sender: AwardSender, index: Int, number: Int)] = []
-            for sender in senders where cursor < pending.count {
-                let index = pending[cursor]
-                cursor += 1
-                let number = results[index].count + 1
-                sender.start(
-                    batch[index], number: number, sentAfter: AwardSender.retryDelays.prefix(number).reduce(0, +))
-                inFlight.append((sender, index, number))
+        // Awards to send, in order, retries at the end; and which award each connection carries.
+        var queue = Array(batch.indices)
+        var next = 0
+        var carrying = [Int?](repeating: nil, count: senders.count)
+        func sendNext(on connection: Int) {
+            carrying[connection] = nil
+            guard next < queue.count else { return }
+            let index = queue[next]
+            next += 1
+            let number = results[index].count + 1
+            let sentAfter = AwardSender.retryDelays.prefix(number).reduce(0, +)
+            if number == 1 {
+                senders[connection].start(signed[index], number: number, sentAfter: sentAfter)
+            } else {
+                senders[connection].start(batch[index], number: number, sentAfter: sentAfter)
             }
-            for (sender, index, number) in inFlight {
-                let attempt = sender.finish()
+            carrying[connection] = index
+        }
+        for connection in senders.indices { sendNext(on: connection) }
+        // Each answer, as it comes on whichever connection, frees that connection for the next award.
+        while true {
+            let busy = carrying.indices.filter { carrying[$0] != nil }
+            guard !busy.isEmpty else { break }
+            let sockets = busy.map { senders[$0].awaitedSocket }
+            var answered = busy.indices.filter { sockets[$0] == nil }.map { busy[$0] }
+            if answered.isEmpty {
+                answered = Socket.readable(sockets.compactMap { $0 }, milliseconds: 100).map { busy[$0] }
+            }
+            for connection in answered {
+                guard let index = carrying[connection] else { continue }
+                let attempt = senders[connection].finish()
                 results[index].append(attempt)
                 attempts += 1
                 histogram.add(microseconds: attempt.microseconds)
-                if !attempt.granted && number < AwardSender.retryDelays.count {
-                    pending.append(index)
+                if !attempt.granted && attempt.number < AwardSender.retryDelays.count {
+                    queue.append(index)
                 }
+                sendNext(on: connection)
             }
         }
         for attemptsOfOne in results {
@@ -59,8 +102,9 @@ public final class AwardLoad {
         return results
     }
 
-    /// Closes every connection.
+    /// Closes every connection, once the batch on its way has arrived.
     public func close() {
+        _ = collect()
         for sender in senders { sender.close() }
     }
 

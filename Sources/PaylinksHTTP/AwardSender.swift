@@ -25,6 +25,46 @@ public struct AwardAttempt: Sendable {
     public var granted: Bool { failure == nil }
 }
 
+/// Signs award callbacks: the headers Appcharge sends, the signature over the exact body
+/// at the moment of signing, and the request's bytes. A value, so that one thread can
+/// sign while another sends.
+public struct AwardSigner: Sendable {
+    /// The URL awards go to.
+    public let url: HTTPURL
+    private let key: HMACSHA256.Key
+    private let publisherToken: String
+    private let clock: @Sendable () -> Int
+
+    /// A signer for `url` with `key`; `clock` gives the wall clock in milliseconds for `t`.
+    public init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.url = url
+        self.key = HMACSHA256.Key(key)
+        self.publisherToken = publisherToken
+        self.clock = clock
+    }
+
+    /// `award`'s request, signed now.
+    public func sign(_ award: GrantAward) -> SignedAward {
+        let headers = [
+            HTTPHeader("Content-Type", "application/json"),
+            HTTPHeader("x-publisher-token", publisherToken),
+            HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)),
+        ]
+        return SignedAward(
+            headers: headers, request: HTTPClient.encode(method: "POST", url: url, headers: headers, body: award.body))
+    }
+}
+
+/// An award's request, signed and encoded, ready to send.
+public struct SignedAward: Sendable {
+    /// Its headers, the signature included.
+    public var headers: [HTTPHeader]
+    /// Its bytes on the wire.
+    public var request: [UInt8]
+}
+
 /// Sends Grant Award Callbacks to a game's server as Appcharge does: signed, with the
 /// publisher token, retried at once, after 10 s and after 10 s more, each attempt
 /// allowed 10 s.
@@ -35,10 +75,9 @@ public final class AwardSender {
     public static let attemptTimeout = 10.0
 
     private let client: HTTPClient
-    private let key: [UInt8]
-    private let publisherToken: String
+    /// What signs each attempt.
+    public let signer: AwardSigner
     private let waitsInRealTime: Bool
-    private let clock: () -> Int
     private var pending: (attempt: AwardAttempt, start: Int)?
 
     /// A sender to `url`, signing with `key`; `clock` gives the wall clock in
@@ -46,13 +85,11 @@ public final class AwardSender {
     /// pass; otherwise they are virtual, as all of paylinks' time.
     public init(
         url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool,
-        clock: @escaping () -> Int = wallClockMilliseconds
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
     ) {
         client = HTTPClient(url: url, connectTimeout: Self.attemptTimeout, responseTimeout: Self.attemptTimeout)
-        self.key = key
-        self.publisherToken = publisherToken
+        signer = AwardSigner(url: url, key: key, publisherToken: publisherToken, clock: clock)
         self.waitsInRealTime = waitsInRealTime
-        self.clock = clock
     }
 
     /// The URL awards go to.
@@ -80,14 +117,6 @@ public final class AwardSender {
         return finish()
     }
 
-    private func signedHeaders(_ award: GrantAward) -> [HTTPHeader] {
-        [
-            HTTPHeader("Content-Type", "application/json"),
-            HTTPHeader("x-publisher-token", publisherToken),
-            HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)),
-        ]
-    }
-
     /// What an answer means: a grant only with 200 and a non-empty publisherPurchaseId.
     private static func judge(_ response: HTTPResponse, into attempt: inout AwardAttempt) {
         attempt.status = response.status
@@ -102,16 +131,20 @@ public final class AwardSender {
         }
     }
 
-    /// Sends an award without waiting for the answer; ``finish()`` reads it.
+    /// Sends an award, signed now, without waiting for the answer; ``finish()`` reads it.
     public func start(_ award: GrantAward, number: Int, sentAfter: Int) {
-        let headers = signedHeaders(award)
+        start(signer.sign(award), number: number, sentAfter: sentAfter)
+    }
+
+    /// Sends a signed award without waiting for the answer; ``finish()`` reads it.
+    public func start(_ award: SignedAward, number: Int, sentAfter: Int) {
         pending = (
             AwardAttempt(
                 number: number, sentAfter: sentAfter, status: nil, microseconds: 0, publisherPurchaseId: nil,
-                publisherErrorMessage: nil, failure: nil, headers: headers), Deadline.nowMicroseconds()
+                publisherErrorMessage: nil, failure: nil, headers: award.headers), Deadline.nowMicroseconds()
         )
         do {
-            try client.start(headers: headers, body: award.body)
+            try client.start(encoded: award.request)
         } catch {
             pending?.attempt.failure = error.description
         }
@@ -135,6 +168,12 @@ public final class AwardSender {
         }
         attempt.microseconds = Deadline.nowMicroseconds() - start
         return attempt
+    }
+
+    /// The connection the started attempt's answer will come on, while ``finish()`` would
+    /// wait for it; nil when it would not.
+    var awaitedSocket: Socket? {
+        pending?.attempt.failure == nil ? client.awaitedSocket : nil
     }
 
     /// Closes the connection.

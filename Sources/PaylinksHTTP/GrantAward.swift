@@ -62,15 +62,24 @@ public struct GrantAward: Sendable {
         writer.field("receiptId", "rcpt_" + Self.identifier("receipt", order.orderId, length: 16, digits: false))
         writer.field("awardFlow", awardFlow)
         writer.closeObject()
-        body = Array(writer.output.utf8)
+        body = writer.bytes
     }
 
     /// The `signature` header for `body` sent at `milliseconds`: `t=<ms>,v1=<hex>`, the
     /// HMAC-SHA256 of `t.body` under the studio's main key.
     public static func signature(body: [UInt8], milliseconds: Int, key: [UInt8]) -> String {
+        signature(body: body, milliseconds: milliseconds, key: HMACSHA256.Key(key))
+    }
+
+    /// The `signature` header for `body` sent at `milliseconds`, under a key prepared once
+    /// for many signatures.
+    public static func signature(body: [UInt8], milliseconds: Int, key: HMACSHA256.Key) -> String {
         let t = String(milliseconds)
-        let mac = HMACSHA256.authenticate(Array(t.utf8) + [UInt8(ascii: ".")] + body, key: key)
-        return "t=\(t),v1=\(HMACSHA256.hex(mac))"
+        var mac = key.authenticator()
+        mac.update(t.utf8)
+        mac.update(CollectionOfOne(UInt8(ascii: ".")))
+        mac.update(body)
+        return "t=\(t),v1=\(HMACSHA256.hex(mac.finalize()))"
     }
 
     /// "4.99" → 499.

@@ -110,7 +110,12 @@ public final class HTTPClient {
     /// Sends a request without waiting for its response, so that several clients can
     /// have requests in flight at once; ``finish()`` reads the response.
     public func start(method: String = "POST", headers: [HTTPHeader], body: [UInt8]) throws(HTTPError) {
-        let request = Self.encode(method: method, url: url, headers: headers, body: body)
+        try start(encoded: Self.encode(method: method, url: url, headers: headers, body: body), method: method)
+    }
+
+    /// Sends a request already encoded with ``encode(method:url:headers:body:)`` for this
+    /// client's URL, without waiting for its response.
+    public func start(encoded request: [UInt8], method: String = "POST") throws(HTTPError) {
         do {
             let socket = try connectedSocket()
             pendingDeadline = Deadline(seconds: responseTimeout)
@@ -149,6 +154,13 @@ public final class HTTPClient {
         }
     }
 
+    /// The connection a sent request's response will come on, while ``finish()`` would
+    /// wait for it; nil when it would not (no request, or its time is up).
+    var awaitedSocket: Socket? {
+        guard let deadline = pendingDeadline, deadline.remainingMilliseconds() > 0 else { return nil }
+        return socket
+    }
+
     /// Closes the connection.
     public func close() {
         socket?.close()
@@ -164,10 +176,20 @@ public final class HTTPClient {
         return opened
     }
 
-    static func encode(method: String, url: HTTPURL, headers: [HTTPHeader], body: [UInt8]) -> [UInt8] {
-        var head = "\(method) \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\n"
-        for header in headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(body.count)\r\n\r\n"
-        return Array(head.utf8) + body
+    /// A request's bytes: its line, `Host`, `headers`, `Content-Length` and `body`.
+    public static func encode(method: String, url: HTTPURL, headers: [HTTPHeader], body: [UInt8]) -> [UInt8] {
+        var request: [UInt8] = []
+        request.reserveCapacity(256 + body.count)
+        func line(_ parts: String...) {
+            for part in parts { request += part.utf8 }
+            request += "\r\n".utf8
+        }
+        line(method, " ", url.target, " HTTP/1.1")
+        line("Host: ", url.hostHeader)
+        for header in headers { line(header.name, ": ", header.value) }
+        line("Content-Length: ", String(body.count))
+        line()
+        request += body
+        return request
     }
 }

@@ -132,17 +132,53 @@ public struct SHA256: Sendable {
 /// HMAC-SHA256 (RFC 2104), the signature of award callbacks; proven by the RFC 4231
 /// test cases.
 public enum HMACSHA256 {
+    /// A key made ready for many messages: the hash states after its inner and outer
+    /// pads, so that each message costs only its own blocks.
+    public struct Key: Sendable {
+        private let inner: SHA256
+        private let outer: SHA256
+
+        /// Prepares `key`; a key longer than a block is hashed first, as RFC 2104 says.
+        public init(_ key: [UInt8]) {
+            var block = key.count > SHA256.blockLength ? SHA256.hash(key) : key
+            block += [UInt8](repeating: 0, count: SHA256.blockLength - block.count)
+            var inner = SHA256()
+            inner.update(block.map { $0 ^ 0x36 })
+            var outer = SHA256()
+            outer.update(block.map { $0 ^ 0x5c })
+            self.inner = inner
+            self.outer = outer
+        }
+
+        /// An authenticator that takes a message in parts.
+        public func authenticator() -> Authenticator {
+            Authenticator(inner: inner, outer: outer)
+        }
+    }
+
+    /// The authentication code of one message, given in parts.
+    public struct Authenticator: Sendable {
+        fileprivate var inner: SHA256
+        fileprivate let outer: SHA256
+
+        /// Adds bytes to the message.
+        public mutating func update(_ bytes: some Sequence<UInt8>) {
+            inner.update(bytes)
+        }
+
+        /// The code of everything added.
+        public consuming func finalize() -> [UInt8] {
+            var outer = self.outer
+            outer.update(inner.finalize())
+            return outer.finalize()
+        }
+    }
+
     /// The authentication code of `message` under `key`.
     public static func authenticate(_ message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
-        var block = key.count > SHA256.blockLength ? SHA256.hash(key) : key
-        block += [UInt8](repeating: 0, count: SHA256.blockLength - block.count)
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        var authenticator = Key(key).authenticator()
+        authenticator.update(message)
+        return authenticator.finalize()
     }
 
     /// Lower-case hexadecimal, as the `v1` of a signature.

@@ -1,4 +1,5 @@
-// The sockets of the HTTP client: the one file of this target that talks to the C library.
+// The sockets, clocks and threads of the HTTP client: the one file of this target that
+// talks to the C library.
 #if canImport(Glibc)
     import Glibc
     private let streamType = Int32(SOCK_STREAM.rawValue)
@@ -111,6 +112,15 @@ final class Socket {
         }
     }
 
+    /// Waits up to `milliseconds` until any of `sockets` has bytes to read or has closed;
+    /// the indexes of those that have, in order.
+    static func readable(_ sockets: [Socket], milliseconds: Int) -> [Int] {
+        var entries = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&entries, nfds_t(entries.count), Int32(max(0, min(milliseconds, Int(Int32.max)))))
+        guard ready > 0 else { return [] }
+        return entries.indices.filter { entries[$0].revents != 0 }
+    }
+
     func close() {
         if descriptor >= 0 {
             _ = systemClose(descriptor)
@@ -187,3 +197,78 @@ func pause(milliseconds: Int) {
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }
+
+/// Work done on a thread of its own while the caller goes on; ``join()`` waits for it
+/// and returns its result.
+///
+/// The work takes what it captures with it: until ``join()`` returns, the caller must not
+/// touch anything the work uses. That hand-over is what the checked `Sendable` rules
+/// cannot see, hence `@unchecked`.
+final class BackgroundWork<Result>: @unchecked Sendable {
+    private var work: (() -> Result)?
+    private var result: Result?
+    #if canImport(Darwin)
+        private var thread: pthread_t?
+    #else
+        private var thread = pthread_t()
+    #endif
+    private var started = false
+
+    private init(_ work: @escaping () -> Result) {
+        self.work = work
+    }
+
+    /// Starts `work` on a new thread, or runs it at once when no thread can be made.
+    static func start(_ work: @escaping () -> Result) -> BackgroundWork {
+        let box = BackgroundWork(work)
+        let context = Unmanaged.passRetained(box).toOpaque()
+        box.started = pthread_create(&box.thread, nil, runBackgroundWork, context) == 0
+        if !box.started {
+            Unmanaged<BackgroundWork>.fromOpaque(context).release()
+            box.run()
+        }
+        return box
+    }
+
+    /// Runs the work, on whichever thread calls it.
+    fileprivate func run() {
+        result = work?()
+        work = nil
+    }
+
+    /// Waits for the work to end; its result.
+    func join() -> Result {
+        if started {
+            #if canImport(Darwin)
+                if let thread { pthread_join(thread, nil) }
+            #else
+                pthread_join(thread, nil)
+            #endif
+            started = false
+        }
+        guard let result else { preconditionFailure("joined work that never ran") }
+        return result
+    }
+}
+
+/// The body of a background thread: `context` is a retained ``BackgroundWork``.
+private protocol BackgroundRunnable: AnyObject {
+    func runInBackground()
+}
+
+extension BackgroundWork: BackgroundRunnable {
+    fileprivate func runInBackground() { run() }
+}
+
+#if canImport(Darwin)
+    private func runBackgroundWork(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        (Unmanaged<AnyObject>.fromOpaque(context).takeRetainedValue() as? any BackgroundRunnable)?.runInBackground()
+        return nil
+    }
+#else
+    private func runBackgroundWork(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let context else { return nil }
+        (Unmanaged<AnyObject>.fromOpaque(context).takeRetainedValue() as? any BackgroundRunnable)?.runInBackground()
+        return nil
+    }
+#endif

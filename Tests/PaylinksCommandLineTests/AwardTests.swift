@@ -91,7 +91,7 @@ struct AwardTests {
         let receiver = try AwardReceiver()
         let outcome = try paylinks([
             "purchase", "--sku", "starter_pack_001", "--count", "60", "--award-url", receiver.url, "--concurrency", "4",
-            "--json",
+            "--json", "--seed", "7", "--now", "1718182312",
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = try Self.lines(outcome.stdout)
@@ -103,6 +103,12 @@ struct AwardTests {
         #expect(summary.contains(" over 4 connections: "))
         #expect(summary.contains("latency p50 ") && summary.contains(", max "))
         #expect(summary.hasSuffix("; 60 attempts; no failures"))
+        // Between the award lines, the callbacks are exactly those of the same run without awards.
+        let callbacks = outcome.stdout.split(separator: "\n").filter { !$0.hasPrefix(#"{"award":"#) }
+        let plain = try paylinks([
+            "purchase", "--sku", "starter_pack_001", "--count", "60", "--json", "--seed", "7", "--now", "1718182312",
+        ])
+        #expect(callbacks == plain.stdout.split(separator: "\n"))
         let refused = try paylinks([
             "purchase", "--sku", "starter_pack_001", "--count", "5", "--award-url", "http://127.0.0.1:1/award",
             "--concurrency", "2",

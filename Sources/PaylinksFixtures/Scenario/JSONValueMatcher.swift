@@ -47,7 +47,7 @@ public enum JSONValueMatcher {
         case .object(let members):
             writer.openObject()
             for (key, member) in members {
-                writer.key(key)
+                writer.key(data: key)
                 write(member, to: &writer)
             }
             writer.closeObject()

@@ -3,19 +3,22 @@
 /// The wire shape of paylinks' output is deliberate (the SDK's property names in their
 /// documented order), so it is written field by field rather than left to an encoder.
 package struct JSONWriter {
-    /// The JSON written so far.
-    package private(set) var output: String = ""
+    /// The JSON written so far, as UTF-8.
+    package private(set) var bytes: [UInt8] = []
     private var isFirstInContainer = true
     private var followsKey = false
 
     /// Creates an empty writer.
     package init() {}
 
+    /// The JSON written so far.
+    package var output: String { String(decoding: bytes, as: UTF8.self) }
+
     private mutating func separate() {
         if followsKey {
             followsKey = false
         } else if !isFirstInContainer {
-            output += ","
+            bytes.append(UInt8(ascii: ","))
         }
         isFirstInContainer = false
     }
@@ -23,51 +26,64 @@ package struct JSONWriter {
     /// Opens an object: `{`.
     package mutating func openObject() {
         separate()
-        output += "{"
+        bytes.append(UInt8(ascii: "{"))
         isFirstInContainer = true
     }
 
     /// Closes the innermost object: `}`.
     package mutating func closeObject() {
-        output += "}"
+        bytes.append(UInt8(ascii: "}"))
         isFirstInContainer = false
     }
 
     /// Opens an array: `[`.
     package mutating func openArray() {
         separate()
-        output += "["
+        bytes.append(UInt8(ascii: "["))
         isFirstInContainer = true
     }
 
     /// Closes the innermost array: `]`.
     package mutating func closeArray() {
-        output += "]"
+        bytes.append(UInt8(ascii: "]"))
         isFirstInContainer = false
     }
 
-    /// Writes an object member's key; the next value written is its value.
-    package mutating func key(_ key: String) {
+    /// Writes an object member's key, one of paylinks' own names; the next value written
+    /// is its value.
+    package mutating func key(_ key: StaticString) {
         separate()
-        Self.appendQuoted(key, to: &output)
-        output += ":"
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { name in
+            assert(!name.contains(where: Self.needsEscaping), "a key that needs escaping")
+            bytes.append(contentsOf: name)
+        }
+        bytes.append(contentsOf: "\":".utf8)
+        followsKey = true
+    }
+
+    /// Writes an object member's key from data: a scenario's, a fixture's.
+    package mutating func key(data key: String) {
+        separate()
+        Self.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
         followsKey = true
     }
 
     /// Writes an object member whose value is a string.
-    package mutating func field(_ name: String, _ value: String) {
+    package mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
     /// Writes an object member whose value is an integer.
-    package mutating func field(_ name: String, _ value: Int) {
+    package mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
     /// Writes an object member whose value is a Boolean.
-    package mutating func field(_ name: String, _ value: Bool) {
+    package mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
@@ -75,63 +91,78 @@ package struct JSONWriter {
     /// Writes a string value.
     package mutating func string(_ value: String) {
         separate()
-        Self.appendQuoted(value, to: &output)
+        Self.appendQuoted(value, to: &bytes)
     }
 
     /// Writes an integer value.
     package mutating func int(_ value: Int) {
         separate()
-        output += String(value)
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     /// Writes a number exactly as spelled; `text` must be a valid JSON number.
     package mutating func rawNumber(_ text: String) {
         separate()
-        output += text
+        bytes.append(contentsOf: text.utf8)
     }
 
     /// Writes a Boolean value.
     package mutating func bool(_ value: Bool) {
         separate()
-        output += value ? "true" : "false"
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Writes `null`.
     package mutating func null() {
         separate()
-        output += "null"
+        bytes.append(contentsOf: "null".utf8)
     }
 
     /// Appends `text` as a JSON string literal: quotes, backslashes and control
     /// characters escaped, everything else (including non-ASCII) as UTF-8.
     package static func appendQuoted(_ text: String, to output: inout String) {
-        output += "\""
-        var needsEscaping = false
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            needsEscaping = true
-            break
-        }
-        guard needsEscaping else {
-            output += text
-            output += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                output.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal, as UTF-8.
+    package static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them whole.
+            guard utf8.contains(where: needsEscaping) else {
+                output.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                guard needsEscaping(byte) else {
+                    output.append(byte)
+                    continue
+                }
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                default:
+                    let hex = Array("0123456789ABCDEF".utf8)
+                    output.append(contentsOf: "u00".utf8)
+                    output.append(hex[Int(byte >> 4)])
+                    output.append(hex[Int(byte & 0x0F)])
+                }
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of UTF-8 stands for itself in a JSON string: not a quote, a
+    /// backslash or a control character. Bytes of non-ASCII characters all do.
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }

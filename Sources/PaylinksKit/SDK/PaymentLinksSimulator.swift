@@ -176,6 +176,23 @@ public final class PaymentLinksSimulator {
 
     // MARK: The game's server
 
+    /// The order the next checkout would give if it went as the one that gave `order`:
+    /// the same offer, player, price and time under the next checkout's identifiers. A
+    /// bulk run proves the prediction on a real checkout before it trusts it.
+    package func predictedOrder(like order: OrderResponseModel) -> OrderResponseModel {
+        let identifiers = CheckoutIdentifiers(seed: seed, index: nextCheckoutIndex)
+        var next = order
+        next.sessionToken = identifiers.sessionToken
+        next.purchaseId = identifiers.purchaseId
+        next.orderId = identifiers.orderId
+        return next
+    }
+
+    /// Moves past the next checkout without running it, once its result is known.
+    package func skipCheckout() {
+        nextCheckoutIndex += 1
+    }
+
     /// Creates a checkout session for an offer, as the game's server would with Create
     /// Checkout Session.
     ///

@@ -20,7 +20,7 @@ public struct GrantAward: Sendable {
         writer.openObject()
         writer.field("orderId", order.orderId)
         writer.field("purchaseId", order.purchaseId)
-        writer.field("appChargePaymentId", "pay_" + Self.identifier("payment", order.orderId, length: 10, digits: true))
+        writer.field("appChargePaymentId", Self.paymentId(orderId: order.orderId))
         writer.field("purchaseDateAndTimeUtc", UTCDate.iso8601(unixSeconds: order.date))
         writer.field("playerId", order.customerId)
         writer.field("bundleName", order.offerName)
@@ -59,7 +59,7 @@ public struct GrantAward: Sendable {
         writer.field("actionStatus", "completed")
         writer.field("paymentMethod", "card")
         writer.field("countryCode2", order.customerCountry)
-        writer.field("receiptId", "rcpt_" + Self.identifier("receipt", order.orderId, length: 16, digits: false))
+        writer.field("receiptId", Self.receiptId(orderId: order.orderId))
         writer.field("awardFlow", awardFlow)
         writer.closeObject()
         body = writer.bytes
@@ -80,6 +80,16 @@ public struct GrantAward: Sendable {
         mac.update(CollectionOfOne(UInt8(ascii: ".")))
         mac.update(body)
         return "t=\(t),v1=\(HMACSHA256.hex(mac.finalize()))"
+    }
+
+    /// Appcharge's payment id of an order: `pay_` and ten digits.
+    static func paymentId(orderId: String) -> String {
+        "pay_" + identifier("payment", orderId, length: 10, digits: true)
+    }
+
+    /// The receipt id of an order: `rcpt_` and sixteen hex digits.
+    static func receiptId(orderId: String) -> String {
+        "rcpt_" + identifier("receipt", orderId, length: 16, digits: false)
     }
 
     /// "4.99" → 499.
@@ -105,5 +115,77 @@ public struct GrantAward: Sendable {
 extension Substring {
     fileprivate func padding(toLength length: Int) -> String {
         String(self) + String(repeating: "0", count: Swift.max(0, length - count))
+    }
+}
+
+extension GrantAward {
+    /// The awards of orders that differ only in their identifiers (the orders of one bulk
+    /// run), written from a template instead of field by field. Made from one order with
+    /// sentinels for its identifiers, and proven on two real orders.
+    public struct Template: Sendable {
+        private enum Slot: Int, CaseIterable {
+            case orderId, purchaseId, paymentId, receiptId
+        }
+
+        private let template: SlotTemplate
+        private let model: OrderResponseModel
+        private let basePriceInUSD: String
+
+        /// A template for orders shaped like `first` and `second`, or nil when filling
+        /// one in would not give both their exact bodies.
+        public init?(first: OrderResponseModel, second: OrderResponseModel, basePriceInUSD: String) {
+            var withSentinels = first
+            withSentinels.orderId = "QXORDERIDQX"
+            withSentinels.purchaseId = "QXPURCHASEIDQX"
+            let sentinels = Slot.allCases.map { Array(Self.value(of: $0, in: withSentinels).utf8) }
+            let body = GrantAward(order: withSentinels, basePriceInUSD: basePriceInUSD).body
+            guard let template = SlotTemplate(body, sentinels: sentinels) else { return nil }
+            self.template = template
+            self.model = first
+            self.basePriceInUSD = basePriceInUSD
+            guard hasShape(of: second) else { return nil }
+            for order in [first, second] {
+                guard fill(order) == GrantAward(order: order, basePriceInUSD: basePriceInUSD).body else { return nil }
+            }
+        }
+
+        /// The award of `order`: from the template when it differs from the template's
+        /// orders only in its order and purchase ids, built field by field otherwise.
+        public func award(for order: OrderResponseModel) -> GrantAward {
+            hasShape(of: order)
+                ? GrantAward(body: fill(order)) : GrantAward(order: order, basePriceInUSD: basePriceInUSD)
+        }
+
+        /// Whether `order` is the template's first order under other identifiers.
+        private func hasShape(of order: OrderResponseModel) -> Bool {
+            var shape = order
+            shape.orderId = model.orderId
+            shape.purchaseId = model.purchaseId
+            shape.sessionToken = model.sessionToken
+            return shape == model
+        }
+
+        private func fill(_ order: OrderResponseModel) -> [UInt8] {
+            var body: [UInt8] = []
+            body.reserveCapacity(template.literalLength + 80)
+            template.append(to: &body) { slot, body in
+                body += Self.value(of: Slot.allCases[slot], in: order).utf8
+            }
+            return body
+        }
+
+        /// What fills `slot` for `order`.
+        private static func value(of slot: Slot, in order: OrderResponseModel) -> String {
+            switch slot {
+            case .orderId: order.orderId
+            case .purchaseId: order.purchaseId
+            case .paymentId: GrantAward.paymentId(orderId: order.orderId)
+            case .receiptId: GrantAward.receiptId(orderId: order.orderId)
+            }
+        }
+    }
+
+    private init(body: [UInt8]) {
+        self.body = body
     }
 }

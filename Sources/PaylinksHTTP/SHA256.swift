@@ -22,14 +22,14 @@ public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
-    /// Bytes of a block not yet full.
-    private var pending: [UInt8] = []
+    /// Bytes of a block not yet full: the first `buffered` of these 64, kept inline so
+    /// that hashing allocates nothing.
+    private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var buffered = 0
     private var length: UInt64 = 0
 
     /// An empty hash.
-    public init() {
-        pending.reserveCapacity(Self.blockLength)
-    }
+    public init() {}
 
     /// The digest of `bytes`.
     public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
@@ -50,40 +50,58 @@ public struct SHA256: Sendable {
     }
 
     private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
         length &+= UInt64(bytes.count)
         var offset = 0
-        if !pending.isEmpty {
-            let take = min(Self.blockLength - pending.count, bytes.count)
-            pending.append(contentsOf: bytes[0..<take])
+        if buffered > 0 {
+            let take = min(Self.blockLength - buffered, bytes.count)
+            let start = buffered
+            withUnsafeMutableBytes(of: &block) {
+                $0.baseAddress!.advanced(by: start).copyMemory(from: base, byteCount: take)
+            }
+            buffered += take
             offset = take
-            guard pending.count == Self.blockLength else { return }
-            pending.withUnsafeBytes { compress($0.baseAddress!) }
-            pending.removeAll(keepingCapacity: true)
+            guard buffered == Self.blockLength else { return }
+            let full = block
+            withUnsafeBytes(of: full) { compress($0.baseAddress!) }
+            buffered = 0
         }
         while bytes.count - offset >= Self.blockLength {
-            compress(bytes.baseAddress! + offset)
+            compress(base + offset)
             offset += Self.blockLength
         }
-        pending.append(contentsOf: bytes[offset...])
+        let rest = bytes.count - offset
+        if rest > 0 {
+            withUnsafeMutableBytes(of: &block) { $0.baseAddress!.copyMemory(from: base + offset, byteCount: rest) }
+            buffered = rest
+        }
     }
 
     /// The digest of everything added.
     public consuming func finalize() -> [UInt8] {
         let bitLength = length &* 8
-        var tail = pending
-        tail.append(0x80)
-        while tail.count % Self.blockLength != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
-        tail.withUnsafeBytes { block in
-            for start in stride(from: 0, to: block.count, by: Self.blockLength) { compress(block.baseAddress! + start) }
+        // The last block or two: what is buffered, 0x80, zeros, and the length in bits.
+        let padded = buffered < 56 ? Self.blockLength : 2 * Self.blockLength
+        let pending = block
+        let count = buffered
+        withUnsafeTemporaryAllocation(byteCount: 2 * Self.blockLength, alignment: 8) { tail in
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            withUnsafeBytes(of: pending) { tail.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
+            tail[count] = 0x80
+            for index in 0..<8 {
+                tail[padded - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index)))
+            }
+            for start in stride(from: 0, to: padded, by: Self.blockLength) {
+                compress(UnsafeRawPointer(tail.baseAddress!) + start)
+            }
         }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(Self.digestLength)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            digest += [
-                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-                UInt8(truncatingIfNeeded: word),
-            ]
+        var digest = [UInt8](repeating: 0, count: Self.digestLength)
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        for (index, word) in words.enumerated() {
+            digest[4 * index] = UInt8(word >> 24)
+            digest[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
+            digest[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
+            digest[4 * index + 3] = UInt8(truncatingIfNeeded: word)
         }
         return digest
     }
@@ -92,29 +110,31 @@ public struct SHA256: Sendable {
     private mutating func compress(_ block: UnsafeRawPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             for index in 0..<16 {
-                let base = index * 4
-                schedule[index] =
-                    UInt32(block.load(fromByteOffset: base, as: UInt8.self)) << 24
-                    | UInt32(block.load(fromByteOffset: base + 1, as: UInt8.self)) << 16
-                    | UInt32(block.load(fromByteOffset: base + 2, as: UInt8.self)) << 8
-                    | UInt32(block.load(fromByteOffset: base + 3, as: UInt8.self))
+                schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
             }
             for index in 16..<64 {
                 let s0 =
-                    rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
+                    Self.rotate(schedule[index - 15], 7) ^ Self.rotate(schedule[index - 15], 18)
+                    ^ (schedule[index - 15] >> 3)
+                let s1 =
+                    Self.rotate(schedule[index - 2], 17) ^ Self.rotate(schedule[index - 2], 19)
+                    ^ (schedule[index - 2] >> 10)
                 schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
             }
             var (a, b, c, d, e, f, g, h) = state
+            // Eight rounds at a time, the working variables renamed rather than moved.
             Self.roundConstants.withUnsafeBufferPointer { constants in
-                for index in 0..<64 {
-                    let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                    let choice = (e & f) ^ (~e & g)
-                    let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
-                    let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let temp2 = sum0 &+ majority
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+                for index in stride(from: 0, to: 64, by: 8) {
+                    let k = constants.baseAddress! + index
+                    let w = schedule.baseAddress! + index
+                    Self.round(a, b, c, &d, e, f, g, &h, k[0] &+ w[0])
+                    Self.round(h, a, b, &c, d, e, f, &g, k[1] &+ w[1])
+                    Self.round(g, h, a, &b, c, d, e, &f, k[2] &+ w[2])
+                    Self.round(f, g, h, &a, b, c, d, &e, k[3] &+ w[3])
+                    Self.round(e, f, g, &h, a, b, c, &d, k[4] &+ w[4])
+                    Self.round(d, e, f, &g, h, a, b, &c, k[5] &+ w[5])
+                    Self.round(c, d, e, &f, g, h, a, &b, k[6] &+ w[6])
+                    Self.round(b, c, d, &e, f, g, h, &a, k[7] &+ w[7])
                 }
             }
             state = (
@@ -124,8 +144,24 @@ public struct SHA256: Sendable {
         }
     }
 
-    private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
+    /// One round: `d` and `h` take their new values; the caller renames the rest.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+        _ h: inout UInt32, _ constantAndWord: UInt32
+    ) {
+        let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+        let choice = g ^ (e & (f ^ g))
+        let temp1 = h &+ sum1 &+ choice &+ constantAndWord
+        let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+        let majority = (a & b) ^ (c & (a ^ b))
+        d = d &+ temp1
+        h = temp1 &+ sum0 &+ majority
+    }
+
+    @inline(__always)
+    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+        (value &>> count) | (value &<< (32 - count))
     }
 }
 

@@ -121,6 +121,12 @@ struct CryptoTests {
         #expect(expected.count == cases.count)
         for (index, item) in cases.enumerated() where index < expected.count {
             #expect(HMACSHA256.hex(HMACSHA256.authenticate(item.message, key: item.key)) == expected[index])
+            // A key prepared once, the message given in two parts split anywhere.
+            let split = Int.random(in: 0...item.message.count, using: &generator)
+            var parts = HMACSHA256.Key(item.key).authenticator()
+            parts.update(item.message[..<split])
+            parts.update(item.message[split...])
+            #expect(HMACSHA256.hex(parts.finalize()) == expected[index])
         }
     }
 }

@@ -10,11 +10,13 @@ import PaylinksKit
 /// identifiers are found in the order and, quoted, in `error.data`; a result that
 /// depends on them any other way fails the proof, and the run simulates every checkout.
 struct CheckoutLineTemplate {
-    private enum Slot {
+    private enum Slot: Int {
         case sessionToken, purchaseId, orderId
     }
 
-    private var pieces: [(literal: [UInt8], slot: Slot?)] = []
+    private var template: SlotTemplate
+    /// The slots the template's holes are numbered by, in order.
+    private var slots: [Slot]
     /// The bytes of one line, for reserving space.
     private(set) var lineLength = 0
 
@@ -59,31 +61,16 @@ struct CheckoutLineTemplate {
         default:
             break
         }
-        var rest = Array(renderer.render(withSentinels, tag: tag).utf8)[...]
-        while let (slot, range) = Self.firstSentinel(in: rest, among: expected.keys) {
-            pieces.append((Array(rest[rest.startIndex..<range.lowerBound]), slot))
-            rest = rest[range.upperBound...]
-        }
-        pieces.append((Array(rest), nil))
-        let slotsUsed = pieces.compactMap(\.slot)
-        guard Set(slotsUsed) == Set(expected.keys) else { return nil }
-        lineLength = pieces.reduce(0) { total, piece in
-            let slotLength: Int =
-                switch piece.slot {
-                case .sessionToken?: CheckoutIdentifiers.sessionTokenLength
-                case .purchaseId?: CheckoutIdentifiers.purchaseIdLength
-                case .orderId?: CheckoutIdentifiers.orderIdLength
-                case nil: 0
-                }
-            return total + piece.literal.count + slotLength
-        }
+        let slots = expected.keys.sorted { $0.rawValue < $1.rawValue }
+        let sentinels = slots.map { Array(Self.sentinel(for: $0).utf8) }
+        guard let template = SlotTemplate(Array(renderer.render(withSentinels, tag: tag).utf8), sentinels: sentinels)
+        else { return nil }
+        self.template = template
+        self.slots = slots
+        lineLength = template.literalLength + expected.keys.reduce(0) { $0 + Self.length(of: $1) }
         // The proof: the template filled with the result's own identifiers is the result.
-        var filled: [UInt8] = []
-        for (literal, slot) in pieces {
-            filled += literal
-            if let slot, let value = expected[slot] { filled += Array(value.utf8) }
-        }
-        guard filled == Array(renderer.render(result, tag: tag).utf8) else { return nil }
+        let values = slots.map { Array((expected[$0] ?? "").utf8) }
+        guard template.filled(with: values) == Array(renderer.render(result, tag: tag).utf8) else { return nil }
     }
 
     /// Appends the line of checkout `index` in a run seeded with `seed`.
@@ -95,15 +82,21 @@ struct CheckoutLineTemplate {
             let order = UnsafeMutableBufferPointer(rebasing: scratch[64..<(64 + CheckoutIdentifiers.orderIdLength)])
             CheckoutIdentifiers.write(
                 seed: seed, index: index, sessionToken: token, purchaseId: purchase, orderId: order)
-            for (literal, slot) in pieces {
-                buffer.append(contentsOf: literal)
-                switch slot {
-                case .sessionToken?: buffer.append(contentsOf: token)
-                case .purchaseId?: buffer.append(contentsOf: purchase)
-                case .orderId?: buffer.append(contentsOf: order)
-                case nil: break
+            template.append(to: &buffer) { hole, buffer in
+                switch slots[hole] {
+                case .sessionToken: buffer.append(contentsOf: token)
+                case .purchaseId: buffer.append(contentsOf: purchase)
+                case .orderId: buffer.append(contentsOf: order)
                 }
             }
+        }
+    }
+
+    private static func length(of slot: Slot) -> Int {
+        switch slot {
+        case .sessionToken: CheckoutIdentifiers.sessionTokenLength
+        case .purchaseId: CheckoutIdentifiers.purchaseIdLength
+        case .orderId: CheckoutIdentifiers.orderIdLength
         }
     }
 
@@ -130,17 +123,5 @@ struct CheckoutLineTemplate {
             }
         }
         return replaced
-    }
-
-    /// The earliest sentinel among `slots` in `bytes`, and where it stands.
-    private static func firstSentinel(in bytes: ArraySlice<UInt8>, among slots: Dictionary<Slot, String>.Keys)
-        -> (Slot, Range<Int>)?
-    {
-        var best: (Slot, Range<Int>)?
-        for (slot, sentinel) in sentinels where slots.contains(slot) {
-            guard let range = bytes.firstRange(of: Array(sentinel.utf8)) else { continue }
-            if range.lowerBound < (best?.1.lowerBound ?? Int.max) { best = (slot, range) }
-        }
-        return best
     }
 }

@@ -83,6 +83,11 @@ extension PaymentLinksSimulator {
         var sent: [(callback: Callback, order: OrderResponseModel?)] = []
         var previous: OrderResponseModel?
         var proven: OrderResponseModel?
+        // The awards of proven orders come from a template, itself proven on two orders.
+        var awards: GrantAward.Template?
+        func price(_ order: OrderResponseModel) -> String {
+            catalog.offer(sku: order.offerSku)?.basePriceInUSD ?? "0"
+        }
         while done < count, delegate.failure == nil {
             var results: [(callback: Callback, order: OrderResponseModel?)] = []
             let size = min(batchSize, count - done)
@@ -102,19 +107,20 @@ extension PaymentLinksSimulator {
                 guard let result = recorder.callbacks.last else { continue }
                 results.append((result, paid))
                 if let paid, result == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
-                    if paid == prediction { proven = paid }
+                    if paid == prediction, let previous {
+                        proven = paid
+                        awards = GrantAward.Template(first: previous, second: paid, basePriceInUSD: price(paid))
+                    }
                     previous = paid
                 } else {
                     previous = nil
                 }
             }
-            let awards = results.compactMap { result in
-                result.order.map {
-                    GrantAward(order: $0, basePriceInUSD: catalog.offer(sku: $0.offerSku)?.basePriceInUSD ?? "0")
-                }
+            let batch = results.compactMap { result in
+                result.order.map { awards?.award(for: $0) ?? GrantAward(order: $0, basePriceInUSD: price($0)) }
             }
             write(sent, load.collect())
-            load.start(awards)
+            load.start(batch)
             sent = results
             done += size
         }

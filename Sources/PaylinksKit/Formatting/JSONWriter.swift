@@ -54,11 +54,9 @@ package struct JSONWriter {
     package mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { name in
-            assert(!name.contains(where: Self.needsEscaping), "a key that needs escaping")
-            bytes.append(contentsOf: name)
-        }
-        bytes.append(contentsOf: "\":".utf8)
+        append(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         followsKey = true
     }
 
@@ -97,7 +95,15 @@ package struct JSONWriter {
     /// Writes an integer value.
     package mutating func int(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The digits, least significant first, then turned around in place.
+        let start = bytes.count
+        var rest = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
     }
 
     /// Writes a number exactly as spelled; `text` must be a valid JSON number.
@@ -109,13 +115,21 @@ package struct JSONWriter {
     /// Writes a Boolean value.
     package mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        append(value ? "true" : "false")
     }
 
     /// Writes `null`.
     package mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        append("null")
+    }
+
+    /// Appends paylinks' own text, which needs no escaping.
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { utf8 in
+            assert(!utf8.contains(where: Self.needsEscaping), "text that needs escaping")
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     /// Appends `text` as a JSON string literal: quotes, backslashes and control

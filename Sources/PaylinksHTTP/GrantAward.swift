@@ -11,9 +11,11 @@ public struct GrantAward: Sendable {
     ///
     /// `estimates` replaces Appcharge's fee and the publisher's net amount, as JSON numbers
     /// (`"100.0"`, `"850.5"`).
+    /// `playerEmail` and `sessionMetadata` (compact JSON) are what the game's server sent
+    /// with the session, echoed back as Appcharge does.
     public init(
         order: OrderResponseModel, basePriceInUSD: String, awardFlow: String = "auto",
-        estimates: (fee: String, net: String)? = nil
+        estimates: (fee: String, net: String)? = nil, playerEmail: String? = nil, sessionMetadata: [UInt8]? = nil
     ) {
         let dollarCents = Self.cents(basePriceInUSD)
         var writer = JSONWriter()
@@ -59,6 +61,11 @@ public struct GrantAward: Sendable {
         writer.field("actionStatus", "completed")
         writer.field("paymentMethod", "card")
         writer.field("countryCode2", order.customerCountry)
+        if let playerEmail { writer.field("playerEmail", playerEmail) }
+        if let sessionMetadata {
+            writer.key("sessionMetadata")
+            writer.json(sessionMetadata)
+        }
         writer.field("receiptId", Self.receiptId(orderId: order.orderId))
         writer.field("awardFlow", awardFlow)
         writer.closeObject()

@@ -14,6 +14,10 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedResponse(String)
     /// The server closed the connection before a whole response.
     case connectionClosed
+    /// Another program listens on the address already.
+    case addressInUse(String)
+    /// The address cannot be listened on: the address and the system's reason.
+    case cannotListen(address: String, reason: String)
     /// Another error of the system's.
     case system(String)
 
@@ -27,6 +31,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .responseTooLarge(let limit): "the response is larger than \(limit >> 10) KiB"
         case .malformedResponse(let reason): "malformed response: \(reason)"
         case .connectionClosed: "the server closed the connection before a whole response"
+        case .addressInUse(let address): "\(address) is in use by another program"
+        case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
         case .system(let reason): reason
         }
     }

@@ -19,7 +19,7 @@ struct HTTPResponseParser {
     /// The response at the start of `bytes`. `closed` says the connection has ended, so
     /// that a body without a length ends with the bytes.
     func parse(_ bytes: ArraySlice<UInt8>, closed: Bool) throws(HTTPError) -> Result {
-        guard let headEnd = Self.find(crlfcrlf, in: bytes, from: bytes.startIndex) else {
+        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: bytes.startIndex) else {
             guard bytes.count <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
             return .incomplete
         }
@@ -65,41 +65,21 @@ struct HTTPResponseParser {
     }
 
     private static func head(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> Head {
-        let lineEnd = find(crlf, in: bytes, from: bytes.startIndex) ?? bytes.endIndex
-        let statusLine = bytes[bytes.startIndex..<lineEnd]
-        let (status, isHTTP10) = try self.status(statusLine)
-        var head = Head(status: status, headers: [], closes: isHTTP10, chunked: false, contentLength: nil)
-        var start = lineEnd + 2
-        while start < bytes.endIndex {
-            let end = find(crlf, in: bytes, from: start) ?? bytes.endIndex
-            defer { start = end + 2 }
-            let line = bytes[start..<end]
-            if line.isEmpty { continue }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                throw .malformedResponse("a header has no ':'")
-            }
-            var valueStart = colon + 1
-            var valueEnd = line.endIndex
-            while valueStart < valueEnd, isBlank(line[valueStart]) { valueStart += 1 }
-            while valueEnd > valueStart, isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
-            let nameBytes = line[line.startIndex..<colon]
-            let valueBytes = line[valueStart..<valueEnd]
-            guard let name = String(validating: nameBytes, as: UTF8.self),
-                let value = String(validating: valueBytes, as: UTF8.self)
-            else { throw .malformedResponse("the status line or headers are not UTF-8") }
-            head.headers.append(HTTPHeader(name, value))
-            if equalsIgnoringCase(nameBytes, "content-length") {
-                guard let length = Int(value), length >= 0 else {
-                    throw .malformedResponse("Content-Length is '\(value.prefix(40))'")
-                }
-                head.contentLength = length
-            } else if equalsIgnoringCase(nameBytes, "transfer-encoding") {
-                head.chunked = head.chunked || value.lowercased().contains("chunked")
-            } else if equalsIgnoringCase(nameBytes, "connection") {
-                head.closes = head.closes || value.lowercased() == "close"
+        let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: bytes.startIndex) ?? bytes.endIndex
+        let (status, isHTTP10) = try self.status(bytes[bytes.startIndex..<lineEnd])
+        let fields: HTTPFields
+        do {
+            fields = try HTTPFields(bytes, from: lineEnd + 2)
+        } catch {
+            switch error {
+            case .noColon, .badName: throw .malformedResponse("a header has no ':'")
+            case .notUTF8: throw .malformedResponse("the status line or headers are not UTF-8")
+            case .badLength(let text): throw .malformedResponse("Content-Length is '\(text)'")
             }
         }
-        return head
+        return Head(
+            status: status, headers: fields.headers, closes: isHTTP10 || fields.closes, chunked: fields.chunked,
+            contentLength: fields.contentLength)
     }
 
     /// The status code of `HTTP/1.x NNN reason`, and whether the version is 1.0.
@@ -131,13 +111,13 @@ struct HTTPResponseParser {
         var body: [UInt8] = []
         var position = start
         while true {
-            guard let lineEnd = Self.find(crlf, in: bytes, from: position) else { return nil }
+            guard let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: position) else { return nil }
             let line = bytes[position..<lineEnd]
             let sizeEnd = line.firstIndex(of: UInt8(ascii: ";")) ?? line.endIndex
             var digitsStart = position
             var digitsEnd = sizeEnd
-            while digitsStart < digitsEnd, Self.isBlank(line[digitsStart]) { digitsStart += 1 }
-            while digitsEnd > digitsStart, Self.isBlank(line[digitsEnd - 1]) { digitsEnd -= 1 }
+            while digitsStart < digitsEnd, HTTPBytes.isBlank(line[digitsStart]) { digitsStart += 1 }
+            while digitsEnd > digitsStart, HTTPBytes.isBlank(line[digitsEnd - 1]) { digitsEnd -= 1 }
             // Fifteen hex digits at most, so that the size cannot overflow.
             var size = (1...15).contains(digitsEnd - digitsStart) ? 0 : -1
             for byte in line[digitsStart..<digitsEnd] where size >= 0 {
@@ -150,7 +130,7 @@ struct HTTPResponseParser {
             if size == 0 {
                 // Trailers, if any, end with an empty line.
                 while true {
-                    guard let end = Self.find(crlf, in: bytes, from: position) else { return nil }
+                    guard let end = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: position) else { return nil }
                     defer { position = end + 2 }
                     if end == position { return (body, end + 2) }
                 }
@@ -162,10 +142,6 @@ struct HTTPResponseParser {
         }
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09
-    }
-
     private static func hexDigit(_ byte: UInt8) -> Int? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
@@ -174,38 +150,4 @@ struct HTTPResponseParser {
         default: nil
         }
     }
-
-    /// Whether `bytes` spell `lowercase` in any case; `lowercase` is ASCII.
-    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        return lowercase.withUTF8Buffer { wanted in
-            var index = bytes.startIndex
-            for expected in wanted {
-                let byte = bytes[index]
-                let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                if lowered != expected { return false }
-                index += 1
-            }
-            return true
-        }
-    }
-
-    /// Where `needle` first occurs in `bytes` at or after `start`.
-    private static func find(_ needle: [UInt8], in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
-        guard let first = needle.first, bytes.endIndex - start >= needle.count else { return nil }
-        var index = start
-        let last = bytes.endIndex - needle.count
-        while index <= last {
-            if bytes[index] == first {
-                var offset = 1
-                while offset < needle.count && bytes[index + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return index }
-            }
-            index += 1
-        }
-        return nil
-    }
 }
-
-private let crlf: [UInt8] = [13, 10]
-private let crlfcrlf: [UInt8] = [13, 10, 13, 10]

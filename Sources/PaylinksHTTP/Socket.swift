@@ -16,7 +16,8 @@
 
 /// A connected TCP socket with deadlines on every wait.
 final class Socket {
-    private var descriptor: Int32
+    /// The file descriptor; -1 once closed.
+    private(set) var descriptor: Int32
     /// Where `read` receives, kept between reads.
     private var chunk = [UInt8](repeating: 0, count: 16_384)
 
@@ -115,10 +116,31 @@ final class Socket {
     /// Waits up to `milliseconds` until any of `sockets` has bytes to read or has closed;
     /// the indexes of those that have, in order.
     static func readable(_ sockets: [Socket], milliseconds: Int) -> [Int] {
-        var entries = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        readable(descriptors: sockets.map(\.descriptor), milliseconds: milliseconds)
+    }
+
+    /// Waits up to `milliseconds` until any of `descriptors` has bytes to read, a
+    /// connection to accept, or has closed; the indexes of those that have, in order.
+    static func readable(descriptors: [Int32], milliseconds: Int) -> [Int] {
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let ready = poll(&entries, nfds_t(entries.count), Int32(max(0, min(milliseconds, Int(Int32.max)))))
         guard ready > 0 else { return [] }
         return entries.indices.filter { entries[$0].revents != 0 }
+    }
+
+    /// Reads what has arrived without waiting: the count read, 0 when the peer closed
+    /// the connection, nil when nothing is there yet.
+    func readAvailable(into buffer: inout [UInt8]) -> Int? {
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                return count
+            }
+            if count == 0 { return 0 }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? nil : 0
+        }
     }
 
     func close() {
@@ -140,7 +162,117 @@ final class Socket {
     }
 
     private static func lastError() -> String {
+        lastErrorText()
+    }
+
+    /// The system's words for the last error, in lower case.
+    static func lastErrorText() -> String {
         String(cString: strerror(errno)).lowercased()
+    }
+
+    /// A connected socket made by accepting one.
+    convenience init(adopting descriptor: Int32) {
+        self.init(descriptor: descriptor)
+    }
+}
+
+/// A listening TCP socket: where a server accepts connections.
+final class Listener {
+    private var descriptor: Int32
+    /// The port it listens on: the one asked for, or the one the system picked for 0.
+    let port: Int
+
+    private init(descriptor: Int32, port: Int) {
+        self.descriptor = descriptor
+        self.port = port
+    }
+
+    deinit { close() }
+
+    /// Listens on `host` (an IP literal or a name) and `port`; 0 picks a free port.
+    static func open(host: String, port: Int) throws(HTTPError) -> Listener {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamType
+        hints.ai_flags = AI_PASSIVE
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw .cannotResolve(host: host)
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = HTTPError.cannotListen(address: "\(host):\(port)", reason: "no address to listen on")
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard descriptor >= 0 else { continue }
+            var on: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            guard bind(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0,
+                listen(descriptor, 512) == 0
+            else {
+                lastError =
+                    errno == EADDRINUSE
+                    ? .addressInUse("\(host):\(port)")
+                    : .cannotListen(address: "\(host):\(port)", reason: Socket.lastErrorText())
+                _ = systemClose(descriptor)
+                continue
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let bound = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            var actual = port
+            if bound == 0 {
+                let family = Int32(storage.ss_family)
+                if family == AF_INET {
+                    actual = withUnsafePointer(to: &storage) {
+                        $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                            Int(UInt16(bigEndian: $0.pointee.sin_port))
+                        }
+                    }
+                } else if family == AF_INET6 {
+                    actual = withUnsafePointer(to: &storage) {
+                        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                            Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                        }
+                    }
+                }
+            }
+            return Listener(descriptor: descriptor, port: actual)
+        }
+        throw lastError
+    }
+
+    /// The file descriptor, for polling.
+    var pollDescriptor: Int32 { descriptor }
+
+    /// A connection waiting to be accepted, or nil when none is.
+    func accept() -> Socket? {
+        while true {
+            let connection = systemAccept(descriptor)
+            if connection >= 0 {
+                #if canImport(Darwin)
+                    var on: Int32 = 1
+                    setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+                #endif
+                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+                var one: Int32 = 1
+                setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                return Socket(adopting: connection)
+            }
+            if errno == EINTR || errno == ECONNABORTED { continue }
+            return nil
+        }
+    }
+
+    func close() {
+        if descriptor >= 0 {
+            _ = systemClose(descriptor)
+            descriptor = -1
+        }
     }
 }
 
@@ -188,6 +320,9 @@ public func wallClockMilliseconds() -> Int {
     }
     private func systemClose(_ descriptor: Int32) -> Int32 {
         close(descriptor)
+    }
+    private func systemAccept(_ descriptor: Int32) -> Int32 {
+        accept(descriptor, nil, nil)
     }
 #endif
 

@@ -1,3 +1,5 @@
+package import PaylinksKit
+
 /// A place in a JSON text, counted from 1, as editors show it.
 public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
     /// The line, from 1.
@@ -80,6 +82,29 @@ public struct JSONValue: Sendable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Writes the value as compact JSON, members in their order, numbers as spelled.
+    package func write(to writer: inout JSONWriter) {
+        switch kind {
+        case .null: writer.null()
+        case .bool(let flag): writer.bool(flag)
+        case .number(let text): writer.rawNumber(text)
+        case .string(let text): writer.string(text)
+        case .array(let elements):
+            writer.openArray()
+            for element in elements { element.write(to: &writer) }
+            writer.closeArray()
+        case .object(let members):
+            writer.openObject()
+            for (key, member) in members {
+                writer.key(data: key)
+                member.write(to: &writer)
+            }
+            writer.closeObject()
         }
     }
 }

@@ -30,27 +30,7 @@ public enum JSONValueMatcher {
     /// A value as compact JSON, for messages.
     public static func text(of value: JSONValue) -> String {
         var writer = JSONWriter()
-        write(value, to: &writer)
+        value.write(to: &writer)
         return writer.output
-    }
-
-    private static func write(_ value: JSONValue, to writer: inout JSONWriter) {
-        switch value.kind {
-        case .null: writer.null()
-        case .bool(let flag): writer.bool(flag)
-        case .number(let text): writer.rawNumber(text)
-        case .string(let text): writer.string(text)
-        case .array(let elements):
-            writer.openArray()
-            for element in elements { write(element, to: &writer) }
-            writer.closeArray()
-        case .object(let members):
-            writer.openObject()
-            for (key, member) in members {
-                writer.key(data: key)
-                write(member, to: &writer)
-            }
-            writer.closeObject()
-        }
     }
 }

@@ -60,6 +60,22 @@ public struct StatusCode: Equatable, Sendable {
         callbacks.compactMap(Step.init(failingWith:))
     }
 
+    /// The part of `order` the SDK knows when a code with `rule` happens: nothing, the
+    /// checkout's part (no payment method, no order id), or the whole order.
+    package static func disclosed(_ order: OrderResponseModel, by rule: OrderAtFailure) -> OrderResponseModel? {
+        switch rule {
+        case .none:
+            return nil
+        case .checkout:
+            var partial = order
+            partial.paymentMethodName = ""
+            partial.orderId = ""
+            return partial
+        case .payment:
+            return order
+        }
+    }
+
     /// The error the SDK delivers for this code, its data filled from `details`.
     ///
     /// Values are escaped for JSON strings, so the data stays valid JSON whatever they hold.

@@ -112,6 +112,12 @@ package struct JSONWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Writes a value already written as compact JSON by another writer.
+    package mutating func json(_ value: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: value)
+    }
+
     /// Writes a Boolean value.
     package mutating func bool(_ value: Bool) {
         separate()

@@ -611,17 +611,7 @@ public final class PaymentLinksSimulator {
 
     /// The part of the order the SDK knew when `code` happened, by the code's rule.
     private func disclosed(_ order: OrderResponseModel, for code: Int) -> OrderResponseModel? {
-        switch catalog.statusCode(code)?.orderAtFailure ?? .checkout {
-        case .none:
-            return nil
-        case .checkout:
-            var partial = order
-            partial.paymentMethodName = ""
-            partial.orderId = ""
-            return partial
-        case .payment:
-            return order
-        }
+        StatusCode.disclosed(order, by: catalog.statusCode(code)?.orderAtFailure ?? .checkout)
     }
 
     /// The error for a request made before a successful `initialize`: 2000, with the

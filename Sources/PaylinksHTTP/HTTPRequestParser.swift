@@ -1,0 +1,140 @@
+/// A request as the server received it.
+public struct HTTPRequest: Equatable, Sendable {
+    /// The method, as sent: `POST`.
+    public var method: String
+    /// The path, without the query: `/checkout/v1/session`.
+    public var path: String
+    /// The query after `?`, without it; empty when there is none.
+    public var query: String
+    /// The headers in the order received, names as sent.
+    public var headers: [HTTPHeader]
+    /// The body.
+    public var body: [UInt8]
+    /// Whether the connection may carry another request after this one.
+    public var keepAlive: Bool
+
+    /// A request, as a parser or a test makes one.
+    public init(method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], keepAlive: Bool) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.keepAlive = keepAlive
+    }
+
+    /// The first header named `name`, in any case.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// Why a request cannot be taken, with the status that says so.
+public enum HTTPRequestError: Error, Equatable, Sendable {
+    /// 400: the request line or a header is malformed; what is wrong.
+    case malformed(String)
+    /// 431: the request line and headers are larger than the limit.
+    case headersTooLarge(limit: Int)
+    /// 413: the body is larger than the limit.
+    case bodyTooLarge(limit: Int)
+    /// 411: a body framed other than by `Content-Length`.
+    case lengthRequired
+    /// 505: a version other than HTTP/1.0 and HTTP/1.1.
+    case unsupportedVersion(String)
+
+    /// The status code that answers it.
+    public var status: Int {
+        switch self {
+        case .malformed: 400
+        case .headersTooLarge: 431
+        case .bodyTooLarge: 413
+        case .lengthRequired: 411
+        case .unsupportedVersion: 505
+        }
+    }
+
+    /// The reason, in a phrase.
+    public var message: String {
+        switch self {
+        case .malformed(let reason): "malformed request: \(reason)"
+        case .headersTooLarge(let limit): "the request line and headers are larger than \(limit >> 10) KiB"
+        case .bodyTooLarge(let limit): "the body is larger than \(limit >> 10) KiB"
+        case .lengthRequired: "a body needs a Content-Length"
+        case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1"
+        }
+    }
+}
+
+/// Reads one HTTP/1.1 request from the bytes a connection has delivered so far, however
+/// they were split. Pure, like ``HTTPResponseParser``: it sees bytes, never a socket.
+struct HTTPRequestParser {
+    /// What the bytes so far hold.
+    enum Result: Equatable {
+        /// A whole request and the bytes it took.
+        case complete(HTTPRequest, length: Int)
+        /// Not yet a whole request: read more.
+        case incomplete
+    }
+
+    /// The largest request line and headers taken.
+    let maximumHeadSize: Int
+    /// The largest body taken.
+    let maximumBodySize: Int
+
+    /// The request at the start of `bytes`.
+    func parse(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> Result {
+        // Blank lines before a request are ignored (RFC 9112, 2.2).
+        var start = bytes.startIndex
+        while bytes.endIndex - start >= 2, bytes[start] == 13, bytes[start + 1] == 10 { start += 2 }
+        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: start) else {
+            guard bytes.endIndex - start <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
+            return .incomplete
+        }
+        guard headEnd - start <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
+        let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start) ?? headEnd
+        let (method, target, isHTTP10) = try Self.requestLine(bytes[start..<lineEnd])
+        let fields: HTTPFields
+        do {
+            fields = try HTTPFields(bytes[..<headEnd], from: lineEnd + 2)
+        } catch {
+            switch error {
+            case .noColon: throw .malformed("a header has no ':'")
+            case .badName: throw .malformed("a header's name is empty or holds a blank")
+            case .notUTF8: throw .malformed("a header is not UTF-8")
+            case .badLength(let text): throw .malformed("Content-Length is '\(text)'")
+            }
+        }
+        if fields.chunked { throw .lengthRequired }
+        let length = fields.contentLength ?? 0
+        guard length <= maximumBodySize else { throw .bodyTooLarge(limit: maximumBodySize) }
+        let bodyStart = headEnd + 4
+        guard bytes.endIndex - bodyStart >= length else { return .incomplete }
+        let question = target.firstIndex(of: "?")
+        let request = HTTPRequest(
+            method: method, path: String(target[..<(question ?? target.endIndex)]),
+            query: question.map { String(target[target.index(after: $0)...]) } ?? "", headers: fields.headers,
+            body: Array(bytes[bodyStart..<bodyStart + length]),
+            keepAlive: isHTTP10 ? fields.keepsAlive && !fields.closes : !fields.closes)
+        return .complete(request, length: bodyStart + length - bytes.startIndex)
+    }
+
+    /// `METHOD TARGET HTTP/1.x`: the method, the target, and whether the version is 1.0.
+    private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (String, String, Bool) {
+        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, let method = String(validating: parts[0], as: UTF8.self),
+            !method.isEmpty, method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+            let target = String(validating: parts[1], as: UTF8.self), target.hasPrefix("/"),
+            !target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
+            let shown = String(decoding: line.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline }
+            throw .malformed("the request line is '\(shown)'")
+        }
+        let version = String(decoding: parts[2], as: UTF8.self)
+        switch version {
+        case "HTTP/1.1": return (method, target, false)
+        case "HTTP/1.0": return (method, target, true)
+        default: throw .unsupportedVersion(String(version.prefix(20)))
+        }
+    }
+}

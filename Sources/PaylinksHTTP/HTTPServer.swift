@@ -1,0 +1,219 @@
+import PaylinksKit
+
+/// A response the server sends.
+public struct HTTPServerResponse: Equatable, Sendable {
+    /// The status code: 201.
+    public var status: Int
+    /// The headers besides `Content-Length`, `Connection` and `Date`.
+    public var headers: [HTTPHeader]
+    /// The body.
+    public var body: [UInt8]
+
+    /// A response with `body` of type `contentType`.
+    public init(status: Int, contentType: String = "application/json", headers: [HTTPHeader] = [], body: [UInt8]) {
+        self.status = status
+        self.headers = [HTTPHeader("Content-Type", contentType)] + headers
+        self.body = body
+    }
+
+    /// The response's bytes, `Connection: close` when `closing`.
+    func encoded(closing: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160 + body.count)
+        bytes += "HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8
+        for header in headers { bytes += "\(header.name): \(header.value)\r\n".utf8 }
+        bytes += "Content-Length: \(body.count)\r\n".utf8
+        bytes += (closing ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n").utf8
+        bytes += body
+        return bytes
+    }
+
+    /// The reason phrase of a status.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 303: "See Other"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+}
+
+/// An HTTP/1.1 server on one thread: it accepts connections, reads each request whole,
+/// hands it to a handler and writes the answer, with keep-alive. It holds up against
+/// clients that misbehave: a request line and headers over the limit get 431, a body
+/// over it 413, a malformed request 400, a request that trickles in slower than the
+/// read time 408, and connections beyond the limit 503; none of them can stall the
+/// others for long.
+public final class HTTPServer {
+    /// What the server takes from its clients.
+    public struct Limits: Sendable {
+        /// The largest request line and headers.
+        public var headSize = 16 * 1024
+        /// The largest body.
+        public var bodySize = 1 << 20
+        /// Connections open at once; more are answered 503 and closed.
+        public var connections = 256
+        /// How long a request may take to arrive once it has begun, in milliseconds.
+        public var readMilliseconds = 10_000
+        /// How long a kept-alive connection may wait for its next request, in milliseconds.
+        public var idleMilliseconds = 30_000
+
+        /// The defaults.
+        public init() {}
+    }
+
+    private final class Connection {
+        let socket: Socket
+        var buffer: [UInt8] = []
+        /// When the request now arriving began, or when the connection last went idle.
+        var since: Int
+        var closing = false
+
+        init(socket: Socket, now: Int) {
+            self.socket = socket
+            since = now
+        }
+    }
+
+    private var listener: Listener?
+    private let limits: Limits
+    private var connections: [Connection] = []
+    /// The port it listens on.
+    public let port: Int
+
+    /// Listens on `host` and `port` (0 picks a free port); nothing is served until ``run(until:tick:handle:)``.
+    public init(host: String, port: Int, limits: Limits = Limits()) throws(HTTPError) {
+        let listener = try Listener.open(host: host, port: port)
+        self.listener = listener
+        self.port = listener.port
+        self.limits = limits
+    }
+
+    /// Serves until `stopping` says so, calling `tick` between events (at least every
+    /// 100 ms) and `handle` for each request. Once stopping, it takes no new connection,
+    /// finishes the requests already arriving (for up to the read time), and returns.
+    public func run(
+        until stopping: () -> Bool, tick: () -> Void = {}, handle: (HTTPRequest) -> HTTPServerResponse
+    ) {
+        let parser = HTTPRequestParser(maximumHeadSize: limits.headSize, maximumBodySize: limits.bodySize)
+        var stopSince: Int?
+        while true {
+            let now = Deadline.nowMilliseconds()
+            if stopSince == nil && stopping() {
+                stopSince = now
+                listener?.close()
+                listener = nil
+            }
+            if let stopSince {
+                // Idle connections close at once; those with a request arriving get the read time.
+                connections.removeAll { connection in
+                    let done = connection.buffer.isEmpty || now - stopSince > limits.readMilliseconds
+                    if done { connection.socket.close() }
+                    return done
+                }
+                if connections.isEmpty { return }
+            }
+            tick()
+            var descriptors = connections.map(\.socket.descriptor)
+            if let listener { descriptors.append(listener.pollDescriptor) }
+            let ready = Set(Socket.readable(descriptors: descriptors, milliseconds: 100))
+            if let listener, ready.contains(connections.count) { accept(from: listener) }
+            for (index, connection) in connections.enumerated() where ready.contains(index) {
+                serve(connection, parser: parser, handle: handle)
+            }
+            expire()
+            connections.removeAll { connection in
+                if connection.closing { connection.socket.close() }
+                return connection.closing
+            }
+        }
+    }
+
+    private func accept(from listener: Listener) {
+        while let socket = listener.accept() {
+            guard connections.count < limits.connections else {
+                let busy = Self.problem(503, "the server has \(limits.connections) connections open; try again")
+                try? socket.write(busy.encoded(closing: true), until: Deadline(seconds: 1))
+                socket.close()
+                continue
+            }
+            connections.append(Connection(socket: socket, now: Deadline.nowMilliseconds()))
+        }
+    }
+
+    /// Reads what has arrived on `connection` and answers each whole request in it.
+    private func serve(_ connection: Connection, parser: HTTPRequestParser, handle: (HTTPRequest) -> HTTPServerResponse)
+    {
+        let wasEmpty = connection.buffer.isEmpty
+        guard let count = connection.socket.readAvailable(into: &connection.buffer) else { return }
+        if count == 0 {
+            connection.closing = true
+            return
+        }
+        if wasEmpty { connection.since = Deadline.nowMilliseconds() }
+        while !connection.closing {
+            let result: HTTPRequestParser.Result
+            do {
+                result = try parser.parse(connection.buffer[...])
+            } catch {
+                answer(connection, Self.problem(error.status, error.message), closing: true)
+                return
+            }
+            guard case .complete(let request, let length) = result else { return }
+            connection.buffer.removeFirst(length)
+            connection.since = Deadline.nowMilliseconds()
+            answer(connection, handle(request), closing: !request.keepAlive)
+        }
+    }
+
+    private func answer(_ connection: Connection, _ response: HTTPServerResponse, closing: Bool) {
+        do {
+            try connection.socket.write(response.encoded(closing: closing), until: Deadline(seconds: 5))
+        } catch {
+            connection.closing = true
+            return
+        }
+        if closing { connection.closing = true }
+    }
+
+    /// Answers 408 to requests that take too long to arrive, and closes idle connections
+    /// that waited too long for their next one.
+    private func expire() {
+        let now = Deadline.nowMilliseconds()
+        for connection in connections where !connection.closing {
+            if connection.buffer.isEmpty {
+                if now - connection.since > limits.idleMilliseconds { connection.closing = true }
+            } else if now - connection.since > limits.readMilliseconds {
+                let seconds = limits.readMilliseconds / 1000
+                answer(
+                    connection, Self.problem(408, "the request took longer than \(seconds) s to arrive"), closing: true)
+            }
+        }
+    }
+
+    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`.
+    public static func problem(_ status: Int, _ message: String) -> HTTPServerResponse {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("errorCode", status)
+        writer.field("errorMessage", message)
+        writer.closeObject()
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+}

@@ -1,0 +1,463 @@
+import PaylinksFixtures
+public import PaylinksKit
+
+/// Appcharge's half of a checkout, served locally: the Create Checkout Session and Cancel
+/// APIs the game's server calls, the checkout page a tester uses, and a control API for
+/// scripts. Pure: it maps requests to responses and reports what happens through its
+/// `on...` closures; sockets, threads and output belong to whoever serves it.
+public final class Sandbox {
+    /// How a sandbox answers.
+    public struct Settings: Sendable {
+        /// The base URL the sandbox is reached at, for the URLs it hands out: `http://127.0.0.1:4010`.
+        public var baseURL: String
+        /// The publisher token the game's server must send.
+        public var publisherToken: String
+        /// Seeds the sessions' identifiers.
+        public var seed: UInt64
+        /// How long a session takes payments, in milliseconds: an hour.
+        public var sessionLifetime = 3_600_000
+        /// Sessions kept at most; the oldest finished or expired ones go first.
+        public var sessionLimit = 100_000
+
+        /// Settings for a sandbox at `baseURL`.
+        public init(baseURL: String, publisherToken: String, seed: UInt64) {
+            self.baseURL = baseURL
+            self.publisherToken = publisherToken
+            self.seed = seed
+        }
+    }
+
+    /// The player's choices on the checkout page and in the control API.
+    public enum Choice: String, CaseIterable, Sendable {
+        /// Pay; the award decides the rest.
+        case pay
+        /// The card is declined: `payment_failed`, 3003.
+        case decline
+        /// The payment is left pending: `payment_pending`, then 3004 at the SDK's timeout.
+        case pending
+        /// The player closes the checkout: `payment_canceled`, 3002.
+        case close
+
+        /// What the page's button says.
+        var label: String {
+            switch self {
+            case .pay: "Pay"
+            case .decline: "Card declined"
+            case .pending: "Leave the payment pending"
+            case .close: "Close the checkout"
+            }
+        }
+    }
+
+    /// A session's state, in the documented order-state vocabulary.
+    public enum State: String, Sendable {
+        case created, payment_pending, payment_succeed, charge_pending, charge_succeed
+        case payment_failed, payment_canceled, charge_failed
+    }
+
+    struct Session {
+        var token: String
+        var purchaseId: String
+        var orderId: String
+        var created: Int
+        var offerName: String
+        var offerSku: String
+        var items: [OrderResponseModel.Item]
+        var price: Int
+        var currency: String
+        var customerId: String
+        var email: String?
+        var country: String
+        var metadata: [UInt8]?
+        var pricePointMetadata: Int?
+        var state = State.created
+        var paymentMethod = ""
+        /// When the player chose, in Unix seconds: the order's date.
+        var date = 0
+
+        var isFinished: Bool {
+            switch state {
+            case .created: false
+            default: true
+            }
+        }
+
+        var order: OrderResponseModel {
+            OrderResponseModel(
+                date: date, sessionToken: token, offerName: offerName, offerSku: offerSku, items: items, price: price,
+                currency: currency, customerId: customerId, customerCountry: country, paymentMethodName: paymentMethod,
+                orderId: orderId, purchaseId: purchaseId)
+        }
+    }
+
+    let catalog: Catalog
+    let settings: Settings
+    private let clock: () -> Int
+    private var sessions: [String: Session] = [:]
+    private var purchaseIds: [String: String] = [:]
+    private var created = 0
+
+    /// Says a line for the log: a request, a warning, an award's progress.
+    public var onLog: (String) -> Void = { _ in }
+    /// Says what the game's client receives for a finished checkout.
+    public var onCallback: (Callback) -> Void = { _ in }
+    /// A session was paid: its award is to be delivered, and ``awardDelivered(purchaseId:failureData:)``
+    /// told how it went. Without a handler the award counts as granted at once.
+    public var onPaid: ((_ purchaseId: String, _ award: GrantAward) -> Void)?
+
+    /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`;
+    /// `clock` gives the time in milliseconds.
+    public init(catalog: Catalog, settings: Settings, clock: @escaping () -> Int) {
+        self.catalog = catalog
+        self.settings = settings
+        self.clock = clock
+    }
+
+    /// Sessions held now.
+    public var sessionCount: Int { sessions.count }
+
+    // MARK: Routing
+
+    /// The answer to `request`.
+    public func handle(_ request: HTTPRequest) -> HTTPServerResponse {
+        let response = route(request)
+        onLog("\(request.method) \(request.path) \(response.status)")
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPServerResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch parts {
+        case ["checkout", "v1", "session"]:
+            return only("POST", request) { createSession(request) }
+        case ["checkout", "v3", "cancel"]:
+            return only("POST", request) { cancel(request) }
+        case let path where path.count == 2 && path[0] == "checkout":
+            let token = path[1]
+            if request.method == "GET" || request.method == "HEAD" { return page(token: token) }
+            return only("POST", request) { choose(token: token, request) }
+        case let path where path.count == 4 && path[0...2] == ["control", "v1", "sessions"]:
+            return only("GET", request) { state(purchaseId: path[3]) }
+        case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "complete":
+            return only("POST", request) { complete(purchaseId: path[3], request) }
+        case [""]:
+            return HTTPServerResponse(
+                status: 200, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.home(self).utf8))
+        default:
+            return HTTPServer.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\"")
+        }
+    }
+
+    private func only(_ method: String, _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
+        -> HTTPServerResponse
+    {
+        guard request.method == method else {
+            var response = HTTPServer.problem(405, "\(request.path) takes \(method), not \(request.method)")
+            response.headers.append(HTTPHeader("Allow", method))
+            return response
+        }
+        return answer()
+    }
+
+    // MARK: The game's server
+
+    private func createSession(_ request: HTTPRequest) -> HTTPServerResponse {
+        guard let sent = request.header("x-publisher-token"), sent == settings.publisherToken else {
+            return unauthorized(
+                request.path,
+                request.header("x-publisher-token") == nil
+                    ? "Publisher token is required." : "Publisher token is invalid.")
+        }
+        guard Self.isJSON(request) else {
+            return HTTPServer.problem(415, "send the body as Content-Type: application/json")
+        }
+        let body: SessionRequest
+        do {
+            body = try SessionRequest(request.body)
+        } catch {
+            return HTTPServer.problem(400, error.message)
+        }
+        if body.redirectUrl != nil {
+            onLog(
+                "warning: the session for \(body.offerSku) has a redirectUrl; it is for link-out without the SDK "
+                    + "and must not be sent when the SDK opens the checkout")
+        }
+        makeRoom()
+        let identifiers = CheckoutIdentifiers(seed: settings.seed, index: created)
+        let token = HMACSHA256.hex(SHA256.hash(Array("session:\(settings.seed):\(created)".utf8))).prefix(32)
+        created += 1
+        let session = Session(
+            token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId, created: clock(),
+            offerName: body.offerName, offerSku: body.offerSku, items: body.items, price: body.price,
+            currency: body.currency, customerId: body.customerId, email: body.email, country: body.country,
+            metadata: body.metadata, pricePointMetadata: body.pricePointMetadata)
+        sessions[session.token] = session
+        purchaseIds[session.purchaseId] = session.token
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("checkoutSessionToken", session.token)
+        writer.field("purchaseId", session.purchaseId)
+        writer.field("url", checkoutURL)
+        writer.field("parsedUrl", "\(checkoutURL)/\(session.token)#boot=\(session.purchaseId)")
+        writer.closeObject()
+        return HTTPServerResponse(status: 201, body: writer.bytes)
+    }
+
+    private var checkoutURL: String { settings.baseURL + "/checkout" }
+
+    private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
+        let authorization = request.header("authorization") ?? ""
+        guard authorization.hasPrefix("Bearer "), var session = sessions[String(authorization.dropFirst(7))] else {
+            return unauthorized(
+                request.path,
+                authorization.isEmpty
+                    ? "Authorization: Bearer <checkoutSessionToken> is required."
+                    : "No checkout session has this token.")
+        }
+        if session.state == .created {
+            session.state = .payment_canceled
+            sessions[session.token] = session
+            onLog("session \(session.purchaseId) cancelled by the game's server")
+        }
+        return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":true}"#.utf8))
+    }
+
+    /// 401 in the shape Appcharge's reporting API uses.
+    private func unauthorized(_ path: String, _ reason: String) -> HTTPServerResponse {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("statusCode", 401)
+        writer.field("error", "Unauthorized")
+        writer.key("message")
+        writer.openArray()
+        writer.openObject()
+        writer.field("validationErrorNumber", 1)
+        writer.field("error", reason)
+        writer.closeObject()
+        writer.closeArray()
+        writer.field("requestUrl", path)
+        writer.closeObject()
+        return HTTPServerResponse(status: 401, body: writer.bytes)
+    }
+
+    private static func isJSON(_ request: HTTPRequest) -> Bool {
+        let type = request.header("content-type")?.lowercased() ?? ""
+        return type == "application/json" || type.hasPrefix("application/json;")
+    }
+
+    // MARK: The player
+
+    private func page(token: String) -> HTTPServerResponse {
+        guard let session = live(token: token) else {
+            return HTTPServerResponse(
+                status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
+        }
+        let html =
+            session.state == .created ? SandboxPage.checkout(session, sandbox: self) : SandboxPage.result(session)
+        return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+    }
+
+    private func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let form = Self.form(request.body)
+        guard let session = live(token: token) else {
+            return HTTPServerResponse(
+                status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
+        }
+        guard let choice = form["choice"].flatMap(Choice.init(rawValue:)) else {
+            return HTTPServer.problem(400, "choose one of: \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        _ = apply(choice, paymentMethod: form["paymentMethod"] ?? "", to: session)
+        return HTTPServerResponse(
+            status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", "/checkout/\(token)")],
+            body: Array("See /checkout/\(token)\n".utf8))
+    }
+
+    // MARK: Scripts
+
+    private func state(purchaseId: String) -> HTTPServerResponse {
+        guard let token = purchaseIds[purchaseId], let session = live(token: token) else {
+            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
+    }
+
+    private func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let token = purchaseIds[purchaseId], let session = live(token: token) else {
+            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        guard Self.isJSON(request) else {
+            return HTTPServer.problem(415, "send the body as Content-Type: application/json")
+        }
+        let choices = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,
+            let choiceValue = members.first(where: { $0.key == "choice" })?.value,
+            case .string(let choiceText) = choiceValue.kind, let choice = Choice(rawValue: choiceText)
+        else {
+            return HTTPServer.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
+        }
+        var method = "Visa"
+        if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
+            guard case .string(let text) = methodValue.kind, !text.isEmpty else {
+                return HTTPServer.problem(400, "paymentMethod must be a non-empty string, such as \"Visa\"")
+            }
+            method = text
+        }
+        guard session.state == .created else {
+            return HTTPServer.problem(409, "the session is already \(session.state.rawValue); create a new one")
+        }
+        let finished = apply(choice, paymentMethod: method, to: session)
+        return HTTPServerResponse(status: 200, body: Self.stateJSON(finished))
+    }
+
+    static func stateJSON(_ session: Session) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("purchaseId", session.purchaseId)
+        writer.field("state", session.state.rawValue)
+        writer.field("offerSku", session.offerSku)
+        writer.field("price", session.price)
+        writer.field("currency", session.currency)
+        writer.field("customerId", session.customerId)
+        writer.field("countryCode2", session.country)
+        if session.state != .created && session.state != .payment_canceled {
+            writer.field("orderId", session.orderId)
+        }
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    // MARK: Outcomes
+
+    /// Applies the player's choice; returns the session as it then stands.
+    private func apply(_ choice: Choice, paymentMethod: String, to session: Session) -> Session {
+        var session = session
+        guard session.state == .created else { return session }
+        session.paymentMethod = paymentMethod.isEmpty ? "Visa" : paymentMethod
+        session.date = clock() / 1000
+        switch choice {
+        case .pay:
+            session.state = .charge_pending
+            sessions[session.token] = session
+            onLog("session \(session.purchaseId) paid with \(session.paymentMethod)")
+            let award = GrantAward(
+                order: session.order, basePriceInUSD: Self.dollars(session.pricePointMetadata),
+                playerEmail: session.email, sessionMetadata: session.metadata)
+            if let onPaid {
+                onPaid(session.purchaseId, award)
+            } else {
+                awardDelivered(purchaseId: session.purchaseId, failureData: nil)
+            }
+            return sessions[session.token] ?? session
+        case .decline:
+            session.state = .payment_failed
+            finish(session, code: 3003)
+        case .pending:
+            session.state = .payment_pending
+            finish(session, code: 3004)
+        case .close:
+            session.state = .payment_canceled
+            finish(session, code: 3002)
+        }
+        return session
+    }
+
+    /// Tells the sandbox how a paid session's award went: granted when `failureData` is
+    /// nil, failed on every attempt otherwise (the `error.data` of the 3003).
+    public func awardDelivered(purchaseId: String, failureData: String?) {
+        guard let token = purchaseIds[purchaseId], var session = sessions[token], session.state == .charge_pending
+        else { return }
+        if let failureData {
+            session.state = .charge_failed
+            finish(session, code: 3003, data: failureData)
+        } else {
+            session.state = .charge_succeed
+            sessions[token] = session
+            onCallback(.onPurchaseSuccess(order: session.order))
+        }
+    }
+
+    private func finish(_ session: Session, code: Int, data: String? = nil) {
+        sessions[session.token] = session
+        let status = catalog.statusCode(code)
+        var error =
+            status?.error(details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
+            ?? ACErrorMessage(code: code, message: "Status code \(code).")
+        if let data { error.data = data }
+        let order = StatusCode.disclosed(session.order, by: status?.orderAtFailure ?? .checkout)
+        onCallback(.onPurchaseFailed(error: error, order: order))
+    }
+
+    // MARK: Sessions
+
+    /// The session of `token`, unless it has expired unpaid.
+    private func live(token: String) -> Session? {
+        guard var session = sessions[token] else { return nil }
+        if session.state == .created && clock() - session.created >= settings.sessionLifetime {
+            session.state = .payment_canceled
+            sessions[token] = session
+            onLog("session \(session.purchaseId) expired unpaid")
+        }
+        return session
+    }
+
+    /// Drops expired sessions, and the oldest finished ones past the limit, so that
+    /// memory stays bounded as sessions come and go.
+    private func makeRoom() {
+        let now = clock()
+        guard sessions.count >= settings.sessionLimit || created % 1024 == 0 else { return }
+        for (token, session) in sessions where now - session.created >= 2 * settings.sessionLifetime {
+            sessions[token] = nil
+            purchaseIds[session.purchaseId] = nil
+        }
+        if sessions.count >= settings.sessionLimit {
+            let oldest = sessions.values.filter(\.isFinished).sorted { $0.created < $1.created }
+            for session in oldest.prefix(sessions.count - settings.sessionLimit + 1) {
+                sessions[session.token] = nil
+                purchaseIds[session.purchaseId] = nil
+            }
+        }
+    }
+
+    /// USD cents as the dollars an award's prices are figured from: 499 → "4.99".
+    static func dollars(_ cents: Int?) -> String {
+        guard let cents else { return "0" }
+        let tenths = cents % 100
+        return "\(cents / 100).\(tenths < 10 ? "0" : "")\(tenths)"
+    }
+
+    /// The fields of an `application/x-www-form-urlencoded` body.
+    static func form(_ body: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = parts.first.map({ percentDecoded($0) }) else { continue }
+            fields[name] = parts.count > 1 ? percentDecoded(parts[1]) : ""
+        }
+        return fields
+    }
+
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(0x20)
+            case UInt8(ascii: "%"):
+                let high = utf8.next().flatMap(hexValue)
+                let low = utf8.next().flatMap(hexValue)
+                if let high, let low { bytes.append(high << 4 | low) }
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

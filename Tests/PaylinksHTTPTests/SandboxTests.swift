@@ -1,0 +1,255 @@
+import Foundation
+import PaylinksHTTP
+import PaylinksKit
+import Testing
+
+/// The sandbox's answers, request by request, without a socket.
+@MainActor
+@Suite("Sandbox")
+struct SandboxTests {
+    final class Recorder {
+        var now = 1_718_182_312_000
+        var callbacks: [Callback] = []
+        var logs: [String] = []
+        var paid: [(String, GrantAward)] = []
+    }
+
+    let recorder = Recorder()
+    let sandbox: Sandbox
+
+    init() {
+        let recorder = self.recorder
+        sandbox = Sandbox(
+            catalog: .builtIn,
+            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
+            clock: { recorder.now })
+        sandbox.onCallback = { recorder.callbacks.append($0) }
+        sandbox.onLog = { recorder.logs.append($0) }
+    }
+
+    static let body = #"""
+        {"priceDetails": {"price": 549, "currency": "EUR"},
+         "offer": {"name": "Starter Pack", "sku": "starter_pack_001", "pricePointMetadata": 499},
+         "items": [{"name": "Gems", "sku": "gem_01", "quantity": 100}],
+         "customer": {"id": "cust_98765", "email": "player@example.com"}, "countryCode2": "DE",
+         "sessionMetadata": {"campaign": "spring", "level": 12}}
+        """#
+
+    func request(
+        _ method: String, _ path: String, body: String = "", headers: [HTTPHeader] = []
+    ) -> HTTPServerResponse {
+        sandbox.handle(
+            HTTPRequest(
+                method: method, path: path, query: "", headers: headers, body: Array(body.utf8), keepAlive: true))
+    }
+
+    func create(_ body: String = Self.body, token: String? = "token-1", type: String = "application/json")
+        -> HTTPServerResponse
+    {
+        var headers = [HTTPHeader("Content-Type", type)]
+        if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
+        return request("POST", "/checkout/v1/session", body: body, headers: headers)
+    }
+
+    static func json(_ response: HTTPServerResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    func session() throws -> (token: String, purchaseId: String) {
+        let created = try Self.json(create())
+        return (
+            try #require(created["checkoutSessionToken"] as? String), try #require(created["purchaseId"] as? String)
+        )
+    }
+
+    func complete(_ purchaseId: String, _ body: String) -> HTTPServerResponse {
+        request(
+            "POST", "/control/v1/sessions/\(purchaseId)/complete", body: body,
+            headers: [HTTPHeader("Content-Type", "application/json")])
+    }
+
+    @Test("a session is created with a hex token, a purchase id, and URLs on the sandbox")
+    func creates() throws {
+        let response = create()
+        #expect(response.status == 201)
+        let json = try Self.json(response)
+        let token = try #require(json["checkoutSessionToken"] as? String)
+        let purchaseId = try #require(json["purchaseId"] as? String)
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit))
+        #expect(purchaseId.hasPrefix("pr_"))
+        #expect(json["url"] as? String == "http://127.0.0.1:4010/checkout")
+        #expect(json["parsedUrl"] as? String == "http://127.0.0.1:4010/checkout/\(token)#boot=\(purchaseId)")
+        let second = try Self.json(create())
+        #expect(second["purchaseId"] as? String != purchaseId)
+    }
+
+    @Test("a missing or wrong publisher token is 401 in the documented shape; other media types 415")
+    func unauthorized() throws {
+        for token in [nil, "wrong"] {
+            let response = create(token: token)
+            #expect(response.status == 401)
+            let json = try Self.json(response)
+            #expect(json["statusCode"] as? Int == 401)
+            #expect(json["requestUrl"] as? String == "/checkout/v1/session")
+            let message = try #require((json["message"] as? [[String: Any]])?.first)
+            #expect(message["validationErrorNumber"] as? Int == 1)
+        }
+        #expect(create(type: "text/plain").status == 415)
+    }
+
+    @Test(
+        "a body that breaks the documented rules is 400 naming the field",
+        arguments: [
+            ("{", "the body is not JSON"),
+            ("[]", "the body must be an object, not an array"),
+            (#"{"offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}}"#, "priceDetails is required"),
+            (
+                #"{"priceDetails": {"price": "4.99", "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}}"#,
+                "priceDetails.price must be a whole number of 0 or more, not a string"
+            ),
+            (
+                #"{"priceDetails": {"price": -1, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}}"#,
+                "priceDetails.price must be a whole number of 0 or more, not -1"
+            ),
+            (
+                #"{"priceDetails": {"price": 499, "currency": "usd"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}}"#,
+                "priceDetails.currency 'usd' is not an ISO 4217 code, such as USD or EUR"
+            ),
+            (
+                #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "", "sku": "a"}, "customer": {"id": "c"}}"#,
+                "offer.name is empty; give the offer's name"
+            ),
+            (
+                #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": ""}}"#,
+                "customer.id is empty; send the player's id, the customerId the app gives the SDK"
+            ),
+            (
+                #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}, "items": [{"name": "Gems", "sku": "g"}]}"#,
+                "items[0].quantity is required"
+            ),
+            (
+                #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}, "countryCode2": "UK"}"#,
+                "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code, such as US or DE"
+            ),
+        ])
+    func invalid(body: String, message: String) throws {
+        let response = create(body)
+        #expect(response.status == 400)
+        let json = try Self.json(response)
+        #expect(json["errorCode"] as? Int == 400)
+        #expect((json["errorMessage"] as? String)?.hasPrefix(message) == true, "\(json)")
+    }
+
+    @Test("a redirectUrl in SDK mode is a warning in the log, not an error")
+    func redirectWarning() {
+        let body = Self.body.replacingOccurrences(
+            of: #""countryCode2": "DE","#, with: #""countryCode2": "DE", "redirectUrl": "https://game.example/back","#)
+        #expect(create(body).status == 201)
+        #expect(recorder.logs.contains { $0.hasPrefix("warning: the session for starter_pack_001 has a redirectUrl") })
+    }
+
+    @Test("unknown paths are 404 and wrong methods 405 with Allow")
+    func routing() {
+        #expect(request("GET", "/nowhere").status == 404)
+        let wrong = request("GET", "/checkout/v1/session")
+        #expect(wrong.status == 405)
+        #expect(wrong.headers.contains(HTTPHeader("Allow", "POST")))
+    }
+
+    @Test("the checkout page shows the offer, the items and the country's price, every value escaped")
+    func page() throws {
+        let body = Self.body.replacingOccurrences(of: "Starter Pack", with: "<script>alert(1)</script>")
+        let created = try Self.json(create(body))
+        let token = try #require(created["checkoutSessionToken"] as? String)
+        let page = request("GET", "/checkout/\(token)")
+        #expect(page.status == 200)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(!html.contains("<script>"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(html.contains("Gems ×100"))
+        #expect(html.contains("5,49 €"))
+        for choice in ["pay", "decline", "pending", "close"] { #expect(html.contains("value=\"\(choice)\"")) }
+        #expect(request("GET", "/checkout/nope").status == 404)
+    }
+
+    @Test("paying on the page grants the order and shows the result; the client gets onPurchaseSuccess")
+    func payOnThePage() throws {
+        let (token, purchaseId) = try session()
+        recorder.now += 5_000
+        let answer = request(
+            "POST", "/checkout/\(token)", body: "paymentMethod=Apple+Pay&choice=pay",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(answer.status == 303)
+        #expect(answer.headers.contains(HTTPHeader("Location", "/checkout/\(token)")))
+        let result = String(decoding: request("GET", "/checkout/\(token)").body, as: UTF8.self)
+        #expect(result.contains("Payment complete") && result.contains("charge_succeed"))
+        guard case .onPurchaseSuccess(let order)? = recorder.callbacks.last else {
+            Issue.record("no onPurchaseSuccess: \(recorder.callbacks)")
+            return
+        }
+        #expect(order.purchaseId == purchaseId && order.sessionToken == token)
+        #expect(order.paymentMethodName == "Apple Pay")
+        #expect(order.price == 549 && order.currency == "EUR" && order.customerCountry == "DE")
+        #expect(order.items == [OrderResponseModel.Item(name: "Gems", sku: "gem_01", quantity: "100")])
+        #expect(order.date == 1_718_182_317)
+        let state = try Self.json(request("GET", "/control/v1/sessions/\(purchaseId)"))
+        #expect(state["state"] as? String == "charge_succeed")
+        #expect(state["orderId"] as? String == order.orderId)
+    }
+
+    @Test(
+        "each choice through the control API ends in its state and the client's callback",
+        arguments: [
+            ("decline", "payment_failed", 3003), ("pending", "payment_pending", 3004),
+            ("close", "payment_canceled", 3002),
+        ])
+    func choices(choice: String, state: String, code: Int) throws {
+        let (_, purchaseId) = try session()
+        let answer = complete(purchaseId, #"{"choice": "\#(choice)"}"#)
+        #expect(answer.status == 200)
+        #expect(try Self.json(answer)["state"] as? String == state)
+        #expect(recorder.callbacks.last?.error?.code == code)
+        #expect(recorder.callbacks.count == 1)
+        let again = complete(purchaseId, #"{"choice": "pay"}"#)
+        #expect(again.status == 409)
+    }
+
+    @Test("the award decides a paid session: granted or, after every attempt failed, 3003 with its data")
+    func awards() throws {
+        var paid: [(String, GrantAward)] = []
+        sandbox.onPaid = { paid.append(($0, $1)) }
+        let (_, purchaseId) = try session()
+        let answer = complete(purchaseId, #"{"choice": "pay", "paymentMethod": "Mastercard"}"#)
+        #expect(try Self.json(answer)["state"] as? String == "charge_pending")
+        let award = try #require(paid.first)
+        #expect(award.0 == purchaseId)
+        let body = String(decoding: award.1.body, as: UTF8.self)
+        #expect(body.contains(#""playerId":"cust_98765","bundleName":"Starter Pack""#))
+        #expect(body.contains(#""priceInCents":549"#) && body.contains(#""pricePointMetadata":499"#))
+        #expect(
+            body.contains(#""playerEmail":"player@example.com","sessionMetadata":{"campaign":"spring","level":12}"#))
+        #expect(recorder.callbacks.isEmpty)
+        sandbox.awardDelivered(purchaseId: purchaseId, failureData: #"{"awardAttempts":3}"#)
+        #expect(
+            try Self.json(request("GET", "/control/v1/sessions/\(purchaseId)"))["state"] as? String == "charge_failed")
+        let failure = try #require(recorder.callbacks.last?.error)
+        #expect(failure.code == 3003 && failure.data == #"{"awardAttempts":3}"#)
+    }
+
+    @Test("a cancelled or expired session takes no payment")
+    func cancelAndExpiry() throws {
+        let (token, purchaseId) = try session()
+        #expect(request("POST", "/checkout/v3/cancel").status == 401)
+        #expect(
+            request("POST", "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer nope")]).status == 401)
+        let cancel = request("POST", "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer \(token)")])
+        #expect(cancel.status == 200)
+        #expect(String(decoding: cancel.body, as: UTF8.self) == #"{"isOrderCancelled":true}"#)
+        #expect(complete(purchaseId, #"{"choice": "pay"}"#).status == 409)
+        let (_, later) = try session()
+        recorder.now += 3_600_000
+        #expect(
+            try Self.json(request("GET", "/control/v1/sessions/\(later)"))["state"] as? String == "payment_canceled")
+        #expect(complete(later, #"{"choice": "pay"}"#).status == 409)
+    }
+}

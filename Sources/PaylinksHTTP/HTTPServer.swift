@@ -16,15 +16,16 @@ public struct HTTPServerResponse: Equatable, Sendable {
         self.body = body
     }
 
-    /// The response's bytes, `Connection: close` when `closing`.
-    func encoded(closing: Bool) -> [UInt8] {
+    /// The response's bytes, `Connection: close` when `closing`; without the body (but
+    /// with its length) when answering `HEAD`.
+    func encoded(closing: Bool, head: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160 + body.count)
         bytes += "HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8
         for header in headers { bytes += "\(header.name): \(header.value)\r\n".utf8 }
         bytes += "Content-Length: \(body.count)\r\n".utf8
         bytes += (closing ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n").utf8
-        bytes += body
+        if !head { bytes += body }
         return bytes
     }
 
@@ -178,13 +179,13 @@ public final class HTTPServer {
             guard case .complete(let request, let length) = result else { return }
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()
-            answer(connection, handle(request), closing: !request.keepAlive)
+            answer(connection, handle(request), closing: !request.keepAlive, head: request.method == "HEAD")
         }
     }
 
-    private func answer(_ connection: Connection, _ response: HTTPServerResponse, closing: Bool) {
+    private func answer(_ connection: Connection, _ response: HTTPServerResponse, closing: Bool, head: Bool = false) {
         do {
-            try connection.socket.write(response.encoded(closing: closing), until: Deadline(seconds: 5))
+            try connection.socket.write(response.encoded(closing: closing, head: head), until: Deadline(seconds: 5))
         } catch {
             connection.closing = true
             return

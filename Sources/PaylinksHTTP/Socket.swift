@@ -348,9 +348,26 @@ final class BackgroundWork<Result>: @unchecked Sendable {
         private var thread = pthread_t()
     #endif
     private var started = false
+    /// Guards `finished`, the one thing both threads touch before the join.
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var finished = false
 
     private init(_ work: @escaping () -> Result) {
         self.work = work
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Whether the work has ended, so that ``join()`` returns at once.
+    var isFinished: Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return finished
     }
 
     /// Starts `work` on a new thread, or runs it at once when no thread can be made.
@@ -369,6 +386,9 @@ final class BackgroundWork<Result>: @unchecked Sendable {
     fileprivate func run() {
         result = work?()
         work = nil
+        pthread_mutex_lock(lock)
+        finished = true
+        pthread_mutex_unlock(lock)
     }
 
     /// Waits for the work to end; its result.

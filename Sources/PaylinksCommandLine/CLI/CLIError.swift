@@ -12,6 +12,8 @@ public enum CLIError: Error, Equatable, Sendable {
     case noInput(String)
     /// Output could not be written.
     case output(OutputError)
+    /// `serve` cannot listen: the message says where and what to do.
+    case unavailable(String)
     /// A state paylinks should never reach.
     case `internal`(String)
 
@@ -23,6 +25,7 @@ public enum CLIError: Error, Equatable, Sendable {
         case .noInput: .noInput
         case .output(.brokenPipe): .brokenPipe
         case .output(.failed): .ioError
+        case .unavailable: .unavailable
         case .internal: .software
         }
     }
@@ -40,7 +43,7 @@ public enum CLIError: Error, Equatable, Sendable {
                 lines.append("error: \(error.file): \(error.uncounted) more problems not shown; fix these first")
             }
             return lines.joined(separator: "\n")
-        case .noInput(let text):
+        case .noInput(let text), .unavailable(let text):
             return "error: \(text)"
         case .output(.brokenPipe):
             return nil

@@ -22,6 +22,8 @@ public enum Command: String, CaseIterable, Sendable {
     case run
     /// `paylinks check-award`: audit the game's award endpoint.
     case checkAward = "check-award"
+    /// `paylinks serve`: a local sandbox of Appcharge's session API and checkout page.
+    case serve
     /// `paylinks completions`: print a shell completion script.
     case completions
     /// `paylinks man`: print the manual page.
@@ -45,6 +47,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .countries: "List the countries with their own prices: currency and an example price."
         case .run: "Run scenario files: whole sessions, scripted and checked."
         case .checkAward: "Audit the game's award endpoint: signatures, replays, retries, races, payloads."
+        case .serve: "Run a local Appcharge sandbox: the session API, a checkout page, a control API for CI."
         case .completions: "Print the completion script for bash, zsh or fish."
         case .man: "Print the manual page (roff), as installed by make install."
         }
@@ -60,7 +63,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .checkAward: "paylinks check-award URL [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
-        case .initialize, .pricePoints, .offers, .countries: "paylinks \(rawValue) [options]"
+        case .initialize, .pricePoints, .offers, .countries, .serve: "paylinks \(rawValue) [options]"
         }
     }
 
@@ -70,7 +73,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel: [.initialize, .purchase]
-        case .errors, .offers, .countries, .run, .checkAward, .completions, .man: []
+        case .errors, .offers, .countries, .run, .checkAward, .serve, .completions, .man: []
         }
     }
 
@@ -81,7 +84,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .run: ("FILE", 1...Int.max)
         case .checkAward: ("URL", 1...1)
         case .completions: ("SHELL", 1...1)
-        case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .man: nil
+        case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .serve, .man: nil
         }
     }
 }
@@ -136,6 +139,10 @@ public struct RunOptions: Equatable, Sendable {
     public var faultRate: Double?
     /// `--award-url`: the game server's endpoint for Grant Award Callbacks.
     public var awardUrl: HTTPURL?
+    /// `--host`: the address `serve` listens on.
+    public var host = "127.0.0.1"
+    /// `--port`: the port `serve` listens on; 0 picks a free one.
+    public var port = 4010
     /// `--main-key-file`: the file holding the studio's main key.
     public var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.

@@ -126,7 +126,7 @@ public struct OptionSpec: Sendable {
             "--award-url", "URL",
             "Send each paid order's Grant Award Callback to this http:// endpoint of the game's server; "
                 + "its answer decides the purchase.",
-            commands: [.purchase, .run]
+            commands: [.purchase, .run, .serve]
         ) { options, value throws(UsageProblem) in
             do {
                 options.awardUrl = try HTTPURL(try text(value, option: "--award-url", allowEmpty: false))
@@ -140,21 +140,34 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
-            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run, .checkAward]
+            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run, .checkAward, .serve]
         ) { options, value throws(UsageProblem) in
             options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
         },
         OptionSpec(
-            "--publisher-token", "TOKEN", "The x-publisher-token award callbacks carry.",
-            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token", commands: [.purchase, .run, .checkAward]
+            "--publisher-token", "TOKEN",
+            "The x-publisher-token award callbacks carry, and the one serve asks of the game's server.",
+            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token", commands: [.purchase, .run, .checkAward, .serve]
         ) { options, value throws(UsageProblem) in
             options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
         },
         OptionSpec(
             "--award-wait", "WAIT", "How the 10 s pauses between award retries pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: [.purchase, .run]
+            default: "virtual (or real)", commands: [.purchase, .run, .serve]
         ) { options, value throws(UsageProblem) in
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
+        },
+        OptionSpec(
+            "--host", "HOST", "The address serve listens on; anything but loopback is reachable from other machines.",
+            default: RunOptions().host, commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.host = try text(value, option: "--host", allowEmpty: false)
+        },
+        OptionSpec(
+            "--port", "PORT", "The port serve listens on; 0 picks a free one.", default: String(RunOptions().port),
+            commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.port = try number(value, option: "--port", as: Int.self, in: 0...65535)
         },
         OptionSpec(
             "--concurrency", "C",
@@ -223,7 +236,7 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
-            commands: Command.flows + [.run]
+            commands: Command.flows + [.run, .serve]
         ) { options, value throws(UsageProblem) in
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
@@ -256,7 +269,7 @@ public struct OptionSpec: Sendable {
     private static var defaults: Scenario.Configuration { .defaults }
 
     /// The commands that print callbacks or listings, in text or JSON.
-    static let listingCommands = Command.flows + [.errors, .offers, .countries, .run, .checkAward]
+    static let listingCommands = Command.flows + [.errors, .offers, .countries, .run, .checkAward, .serve]
 
     /// The most checkouts one run makes.
     static let maximumCount = 1_000_000_000

@@ -16,11 +16,15 @@ public struct RunContext {
     public var entropy: () -> UInt64
     /// Whether standard output is a terminal, where `--color auto` colours text.
     public var standardOutputIsTerminal: Bool
+    /// Starts watching for a request to stop a server, and returns what tells whether one
+    /// came: SIGINT and SIGTERM in the real process.
+    public var watchForStop: () -> () -> Bool = { { false } }
 
     /// Creates a context.
     public init(
         environment: @escaping (String) -> String?, standardOutput: any OutputSink, standardError: any OutputSink,
-        clock: @escaping () -> Int, entropy: @escaping () -> UInt64, standardOutputIsTerminal: Bool = false
+        clock: @escaping () -> Int, entropy: @escaping () -> UInt64, standardOutputIsTerminal: Bool = false,
+        watchForStop: @escaping () -> () -> Bool = { { false } }
     ) {
         self.environment = environment
         self.standardOutput = standardOutput
@@ -28,6 +32,7 @@ public struct RunContext {
         self.clock = clock
         self.entropy = entropy
         self.standardOutputIsTerminal = standardOutputIsTerminal
+        self.watchForStop = watchForStop
     }
 
     /// The real process: its environment, standard output and error, clock and entropy.
@@ -38,7 +43,11 @@ public struct RunContext {
             standardError: FileDescriptorOutput(descriptor: 2),
             clock: System.now,
             entropy: System.randomSeed,
-            standardOutputIsTerminal: System.isTerminal(descriptor: 1))
+            standardOutputIsTerminal: System.isTerminal(descriptor: 1),
+            watchForStop: {
+                System.catchStopSignals()
+                return System.stopRequested
+            })
     }
 }
 
@@ -105,6 +114,8 @@ public enum PaylinksCLI {
                 return try runScenarios(options, catalog: catalog, context: context)
             case .checkAward:
                 return try checkAward(options, context: context)
+            case .serve:
+                return try serve(options, catalog: catalog, context: context)
             case .completions:
                 let name = options.operands.first ?? ""
                 guard let shell = Completions.Shell.named(name) else {
@@ -264,7 +275,7 @@ public enum PaylinksCLI {
                     }
                     if delegate.failure != nil { break }
                 }
-            case .initialize, .errors, .offers, .countries, .run, .checkAward, .completions, .man:
+            case .initialize, .errors, .offers, .countries, .run, .checkAward, .serve, .completions, .man:
                 break
             }
         }

@@ -1,4 +1,5 @@
-// The one file of the command line that talks to the C library: files, the clock, entropy, exit.
+// The one file of the command line that talks to the C library: files, the clock, entropy,
+// signals, exit.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -115,7 +116,22 @@ public enum System {
         #endif
     }
 
+    /// Whether SIGINT or SIGTERM has arrived since ``catchStopSignals()``.
+    public static func stopRequested() -> Bool {
+        stopSignalArrived != 0
+    }
+
+    /// Makes SIGINT and SIGTERM ask a server to stop, instead of ending the process at once.
+    public static func catchStopSignals() {
+        let handler: @convention(c) (Int32) -> Void = { _ in stopSignalArrived = 1 }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+    }
+
     private static func lastErrorDescription() -> String {
         String(cString: strerror(errno)).lowercased()
     }
 }
+
+/// Set by the handler of SIGINT and SIGTERM, read by the server's loop between polls.
+nonisolated(unsafe) private var stopSignalArrived: sig_atomic_t = 0

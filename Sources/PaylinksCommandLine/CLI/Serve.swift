@@ -1,0 +1,92 @@
+import PaylinksFixtures
+import PaylinksHTTP
+import PaylinksKit
+
+extension PaylinksCLI {
+    /// `paylinks serve`: the sandbox on an HTTP server until SIGINT or SIGTERM; requests,
+    /// warnings and award attempts on stderr, a line each; the callbacks the game's client
+    /// receives on stdout.
+    static func serve(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(host: options.host, port: options.port)
+        } catch {
+            switch error {
+            case .addressInUse(let address):
+                throw .unavailable(
+                    "\(address) is in use by another program; stop it, or pick another port with --port (0 picks a free one)"
+                )
+            case .cannotResolve(let host):
+                throw .usage(
+                    "--host '\(MessageText.sanitized(host))' is not an address to listen on; use 127.0.0.1, ::1 or 0.0.0.0",
+                    command: .serve)
+            default:
+                throw .unavailable("\(error); pick another --host or --port")
+            }
+        }
+        let awards = try options.awardUrl.map { url throws(CLIError) in
+            try awardSettings(url: url, options: options, context: context)
+        }
+        var token =
+            awards?.publisherToken ?? options.publisherToken ?? context.environment("PAYLINKS_PUBLISHER_TOKEN") ?? ""
+        if token.isEmpty {
+            token = DemoCredentials.publisherToken
+            try? context.standardError.write(
+                "note: the sandbox takes the demo publisher token '\(token)' (see the README); set "
+                    + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's\n")
+        }
+        if !["127.0.0.1", "::1", "localhost"].contains(options.host) && !options.host.hasPrefix("127.") {
+            try? context.standardError.write(
+                "warning: serving on \(options.host), which other machines can reach; the sandbox checks nothing "
+                    + "but the publisher token\n")
+        }
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        let base = "http://\(host):\(server.port)"
+        let sandbox = Sandbox(
+            catalog: catalog,
+            settings: Sandbox.Settings(baseURL: base, publisherToken: token, seed: options.seed ?? context.entropy()),
+            clock: { context.clock() * 1000 })
+        let standardError = context.standardError
+        sandbox.onLog = { line in try? standardError.write(line + "\n") }
+        let renderer = options.format.renderer(catalog: catalog, color: usesColor(options, context: context))
+        var outputFailure: OutputError?
+        sandbox.onCallback = { callback in
+            guard outputFailure == nil else { return }
+            do throws(OutputError) {
+                try context.standardOutput.write(renderer.render(callback))
+            } catch {
+                outputFailure = error
+            }
+        }
+        let queue = awards.map {
+            AwardQueue(url: $0.url, key: $0.key, publisherToken: $0.publisherToken, waitsInRealTime: $0.waitsInRealTime)
+        }
+        if let queue {
+            sandbox.onPaid = { purchaseId, award in
+                try? standardError.write("award \(purchaseId): POST \(queue.destination)\n")
+                queue.submit(award, id: purchaseId)
+            }
+        }
+        func settle(_ finished: [(id: String, attempts: [AwardAttempt])]) {
+            for (purchaseId, attempts) in finished {
+                for attempt in attempts {
+                    let result =
+                        attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
+                    try? standardError.write(
+                        "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)\n")
+                }
+                sandbox.awardDelivered(purchaseId: purchaseId, failureData: failureData(attempts))
+            }
+        }
+        try? standardError.write("paylinks sandbox at \(base); SIGINT or SIGTERM stops it\n")
+        let stopRequested = context.watchForStop()
+        server.run(
+            until: { stopRequested() || outputFailure != nil },
+            tick: { settle(queue?.takeFinished() ?? []) },
+            handle: sandbox.handle)
+        settle(queue?.finishAll() ?? [])
+        if let outputFailure { throw .output(outputFailure) }
+        try? standardError.write("paylinks sandbox stopped\n")
+        return .success
+    }
+}

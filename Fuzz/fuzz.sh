@@ -39,12 +39,13 @@ declare -A seeds=(
     [fixtures]="Fuzz/corpus/fixtures Fixtures"
     [scenarios]="Fuzz/corpus/scenarios Fixtures/scenarios"
     [responses]="Fuzz/corpus/responses"
+    [requests]="Fuzz/corpus/requests"
 )
 declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
-    [responses]=HTTPResponseFuzzer)
+    [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer)
 
 status=0
-for target in arguments fixtures scenarios responses; do
+for target in arguments fixtures scenarios responses requests; do
     echo "== building the $target fuzzer" >&2
     compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
         -lPaylinksCommandLine -lPaylinksHTTP -lPaylinksFixtures -lPaylinksKit "${libc[@]}" -o "$out/$target"

@@ -122,10 +122,16 @@ public enum System {
     }
 
     /// Makes SIGINT and SIGTERM ask a server to stop, instead of ending the process at once.
+    /// They are unblocked too: a parent may have started paylinks with them blocked.
     public static func catchStopSignals() {
         let handler: @convention(c) (Int32) -> Void = { _ in stopSignalArrived = 1 }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     private static func lastErrorDescription() -> String {

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+
+/// `paylinks serve`, the built binary on a free loopback port, for one test.
+final class SandboxProcess {
+    let process = Process()
+    let port: Int
+    private let errors = Pipe()
+    private let output = Pipe()
+
+    init(_ arguments: [String] = []) throws {
+        process.executableURL = try BinaryTests.builtExecutable()
+        process.arguments = ["serve", "--port", "0", "--seed", "1"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PAYLINKS_PUBLISHER_TOKEN"] = nil
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The line that says where it listens comes once it listens.
+        var text = ""
+        while !text.contains("; SIGINT or SIGTERM stops it\n"),
+            let byte = try errors.fileHandleForReading.read(upToCount: 1), !byte.isEmpty
+        {
+            text += String(decoding: byte, as: UTF8.self)
+        }
+        let address = try #require(text.range(of: "http://127.0.0.1:"))
+        port = try #require(Int(text[address.upperBound...].prefix { $0.isNumber }))
+        startLine = text
+    }
+
+    /// What stderr said up to the line with the address.
+    let startLine: String
+
+    /// Stops it with `signal`; its exit status, and what it wrote to stdout and stderr after starting.
+    func stop(with signal: Int32 = SIGTERM) -> (status: Int32, stdout: String, stderr: String) {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, stdout, stderr)
+    }
+
+    /// Runs the test clients' `command` against it; what they print.
+    func probe(_ command: String, _ extra: [String] = []) throws -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Clients/sandbox_probe.py")
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: try #require(AwardReceiver.python))
+        client.arguments = [script.path, command, String(port)] + extra
+        let pipe = Pipe()
+        client.standardOutput = pipe
+        try client.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        client.waitUntilExit()
+        return text
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// The sandbox through real clients: Python's http.client and raw sockets.
+@Suite("paylinks serve", .enabled(if: AwardReceiver.python != nil, "python3 is not installed"))
+struct ServeTests {
+    @Test("a session created, paid through the control API, granted at the receiver, and its callback on stdout")
+    func flow() throws {
+        let receiver = try AwardReceiver()
+        let sandbox = try SandboxProcess(["--award-url", receiver.url, "--json"])
+        #expect(sandbox.startLine.contains("note: award callbacks use the demo main key and publisher token"))
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(try sandbox.probe("flow").utf8)) as? [String: Any])
+        #expect(summary["create"] as? Int == 201)
+        #expect(summary["unauthorized"] as? Int == 401)
+        #expect(summary["badRequest"] as? Int == 400)
+        #expect(summary["page"] as? Int == 200)
+        #expect(summary["escaped"] as? Bool == true)
+        #expect(summary["complete"] as? Int == 200)
+        #expect(summary["state"] as? String == "charge_succeed")
+        #expect(summary["keepAlive"] as? [Int] == [200, 200])
+        #expect((summary["parsedUrl"] as? String)?.hasPrefix("http://127.0.0.1:\(sandbox.port)/checkout/") == true)
+        let (status, stdout, stderr) = sandbox.stop()
+        #expect(status == 0)
+        #expect(stderr.hasSuffix("paylinks sandbox stopped\n"))
+        #expect(stderr.contains("POST /checkout/v1/session 201\n"))
+        #expect(stderr.contains(" attempt 1: granted as grant_1 ("))
+        let callback = try #require(
+            try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        #expect(callback["callback"] as? String == "onPurchaseSuccess")
+        let order = try #require(callback["order"] as? [String: Any])
+        #expect(order["purchaseId"] as? String == summary["purchaseId"] as? String)
+        #expect(order["paymentMethodName"] as? String == "Mastercard")
+        let orderId = try #require(order["orderId"] as? String)
+        #expect(try receiver.grants() == [orderId: "grant_1"])
+    }
+
+    @Test("malformed requests get 400, 411, 413, 431 or 505, and the server goes on")
+    func malformed() throws {
+        let sandbox = try SandboxProcess()
+        let lines = try sandbox.probe("raw").split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "HTTP/1.1 400 Bad Request", "HTTP/1.1 505 HTTP Version Not Supported", "HTTP/1.1 400 Bad Request",
+                "HTTP/1.1 411 Length Required", "HTTP/1.1 413 Content Too Large",
+                "HTTP/1.1 431 Request Header Fields Too Large", "HTTP/1.1 400 Bad Request",
+            ])
+        #expect(sandbox.stop(with: SIGINT).status == 0)
+    }
+
+    @Test("a flood of connections: those past the limit get 503, and the server still answers")
+    func flood() throws {
+        let sandbox = try SandboxProcess()
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: Data(try sandbox.probe("flood", ["300"]).utf8)) as? [String: Int])
+        #expect(result["refused"] == 44)
+        #expect(result["afterwards"] == 200)
+        #expect(sandbox.stop().status == 0)
+    }
+
+    @Test("a client that sends a byte a second is cut off with 408", .timeLimit(.minutes(1)))
+    func slowClient() throws {
+        let sandbox = try SandboxProcess()
+        let line = try sandbox.probe("slow")
+        #expect(line.hasPrefix("HTTP/1.1 408 Request Timeout after 1"), "\(line)")
+        #expect(sandbox.stop().status == 0)
+    }
+
+    @Test("a port in use is one error line and exit 69")
+    func portInUse() throws {
+        let sandbox = try SandboxProcess()
+        let second = try BinaryTests.run(["serve", "--port", String(sandbox.port)])
+        #expect(second.status == ExitCode.unavailable.rawValue)
+        #expect(
+            second.stderr.hasSuffix(
+                "error: 127.0.0.1:\(sandbox.port) is in use by another program; stop it, or pick another port with --port (0 picks a free one)\n"
+            ))
+        #expect(sandbox.stop().status == 0)
+    }
+}

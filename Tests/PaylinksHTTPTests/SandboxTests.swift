@@ -236,6 +236,34 @@ struct SandboxTests {
         #expect(failure.code == 3003 && failure.data == #"{"awardAttempts":3}"#)
     }
 
+    @Test("past the session limit the oldest sessions are forgotten, so memory stays bounded")
+    func sessionLimit() throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.sessionLimit = 3
+        let recorder = self.recorder
+        let small = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        var purchaseIds: [String] = []
+        for _ in 0..<5 {
+            let response = small.handle(
+                HTTPRequest(
+                    method: "POST", path: "/checkout/v1/session", query: "",
+                    headers: [
+                        HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1"),
+                    ],
+                    body: Array(Self.body.utf8), keepAlive: true))
+            purchaseIds.append(try #require(try Self.json(response)["purchaseId"] as? String))
+        }
+        #expect(small.sessionCount == 3)
+        let states = purchaseIds.map {
+            small.handle(
+                HTTPRequest(
+                    method: "GET", path: "/control/v1/sessions/\($0)", query: "", headers: [], body: [], keepAlive: true
+                )
+            ).status
+        }
+        #expect(states == [404, 404, 200, 200, 200])
+    }
+
     @Test("a cancelled or expired session takes no payment")
     func cancelAndExpiry() throws {
         let (token, purchaseId) = try session()

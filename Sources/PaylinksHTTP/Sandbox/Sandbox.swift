@@ -16,8 +16,8 @@ public final class Sandbox {
         public var seed: UInt64
         /// How long a session takes payments, in milliseconds: an hour.
         public var sessionLifetime = 3_600_000
-        /// Sessions kept at most; the oldest finished or expired ones go first.
-        public var sessionLimit = 100_000
+        /// Sessions kept at most; past it, the oldest are forgotten.
+        public var sessionLimit = 10_000
 
         /// Settings for a sandbox at `baseURL`.
         public init(baseURL: String, publisherToken: String, seed: UInt64) {
@@ -75,13 +75,6 @@ public final class Sandbox {
         /// When the player chose, in Unix seconds: the order's date.
         var date = 0
 
-        var isFinished: Bool {
-            switch state {
-            case .created: false
-            default: true
-            }
-        }
-
         var order: OrderResponseModel {
             OrderResponseModel(
                 date: date, sessionToken: token, offerName: offerName, offerSku: offerSku, items: items, price: price,
@@ -95,6 +88,9 @@ public final class Sandbox {
     private let clock: () -> Int
     private var sessions: [String: Session] = [:]
     private var purchaseIds: [String: String] = [:]
+    /// The tokens in the order their sessions were created, the oldest at `oldest`.
+    private var creation: [String] = []
+    private var oldest = 0
     private var created = 0
 
     /// Says a line for the log: a request, a warning, an award's progress.
@@ -193,6 +189,7 @@ public final class Sandbox {
             metadata: body.metadata, pricePointMetadata: body.pricePointMetadata)
         sessions[session.token] = session
         purchaseIds[session.purchaseId] = session.token
+        creation.append(session.token)
         var writer = JSONWriter()
         writer.openObject()
         writer.field("checkoutSessionToken", session.token)
@@ -400,21 +397,25 @@ public final class Sandbox {
         return session
     }
 
-    /// Drops expired sessions, and the oldest finished ones past the limit, so that
-    /// memory stays bounded as sessions come and go.
+    /// Forgets the oldest sessions past the limit, so that memory stays bounded however
+    /// many sessions come and go; sessions older than two hours go as well.
     private func makeRoom() {
         let now = clock()
-        guard sessions.count >= settings.sessionLimit || created % 1024 == 0 else { return }
-        for (token, session) in sessions where now - session.created >= 2 * settings.sessionLifetime {
+        while oldest < creation.count {
+            let token = creation[oldest]
+            guard let session = sessions[token] else {
+                oldest += 1
+                continue
+            }
+            guard sessions.count >= settings.sessionLimit || now - session.created >= 2 * settings.sessionLifetime
+            else { break }
             sessions[token] = nil
             purchaseIds[session.purchaseId] = nil
+            oldest += 1
         }
-        if sessions.count >= settings.sessionLimit {
-            let oldest = sessions.values.filter(\.isFinished).sorted { $0.created < $1.created }
-            for session in oldest.prefix(sessions.count - settings.sessionLimit + 1) {
-                sessions[session.token] = nil
-                purchaseIds[session.purchaseId] = nil
-            }
+        if oldest > 1024 && oldest * 2 > creation.count {
+            creation.removeFirst(oldest)
+            oldest = 0
         }
     }
 

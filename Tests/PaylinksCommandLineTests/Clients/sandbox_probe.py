@@ -8,10 +8,14 @@
                                               came back and after how long
     python3 sandbox_probe.py flood PORT N     N connections at once; prints how many got 503,
                                               then whether a new request is still served
+    python3 sandbox_probe.py inflight PORT PID  half a request, SIGTERM to PID, the other half;
+                                              prints the status line that came back
 """
 
 import http.client
 import json
+import os
+import signal
 import socket
 import sys
 import time
@@ -131,6 +135,19 @@ def flood(port, count):
     print(json.dumps({"refused": refused, "afterwards": status}))
 
 
+def inflight(port, pid):
+    request = json.dumps(BODY).encode()
+    head = ("POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "x-publisher-token: %s\r\nContent-Length: %d\r\n\r\n" % (TOKEN, len(request))).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(head + request[:20])
+        time.sleep(0.3)
+        os.kill(pid, signal.SIGTERM)
+        time.sleep(0.3)
+        connection.sendall(request[20:])
+        print(connection.recv(4096).split(b"\r\n", 1)[0].decode("ascii", "replace"))
+
+
 if __name__ == "__main__":
     command, port = sys.argv[1], int(sys.argv[2])
     if command == "flow":
@@ -141,3 +158,5 @@ if __name__ == "__main__":
         slow(port)
     elif command == "flood":
         flood(port, int(sys.argv[3]))
+    elif command == "inflight":
+        inflight(port, int(sys.argv[3]))

@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release bench fuzz docs install uninstall lint format catalog api golden clean
+.PHONY: build test run release bench fuzz browser docs install uninstall lint format catalog api golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -62,11 +62,15 @@ docs:
 		--output-path .build/docs --warnings-as-errors
 	@echo "documentation: .build/docs"
 
-# libFuzzer targets for the argument parser, the fixtures and the scenarios:
-# FUZZ_SECONDS each (60 by default).
+# libFuzzer targets for the argument parser, the fixtures, the scenarios and the HTTP
+# parsers: FUZZ_SECONDS each (60 by default).
 FUZZ_SECONDS ?= 60
 fuzz:
 	bash Fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+# The sandbox's checkout page in headless Chromium, driven by Selenium; installs both.
+browser:
+	bash Tests/Browser/run.sh
 
 MANDIR ?= $(PREFIX)/share/man
 BASHDIR ?= $(PREFIX)/share/bash-completion/completions

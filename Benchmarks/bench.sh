@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # paylinks' benchmark: start-up against a trivial static Swift program, bulk throughput
-# and peak memory, and both jobs against a hand-written Python reference.
+# and peak memory, both jobs against a hand-written Python reference, award loads against
+# wrk, and the sandbox server against nginx.
 # It installs what it needs (hyperfine, GNU time) and prints every figure with its target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,6 +95,10 @@ http {
         listen 127.0.0.1:$port;
         keepalive_requests 1000000;
         location / { default_type application/json; return 200 '{"publisherPurchaseId":"bench"}'; }
+        location = /checkout/v1/session {
+            default_type application/json;
+            return 201 '{"checkoutSessionToken":"3ca9f9b79a8f7a314612ec853f586024","purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","url":"http://127.0.0.1/checkout","parsedUrl":"http://127.0.0.1/checkout/3ca9f9b79a8f7a314612ec853f586024#boot=pr_b6pu3vuq0dhoz2scxoyr2a9h"}';
+        }
     }
 }
 NGINX
@@ -131,6 +136,50 @@ award_small=$(award_peak 10000)
 award_large=$(award_peak 100000)
 award_growth=$("$python" -c 'import sys; print("%.1f" % ((float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100))' "$award_small" "$award_large")
 
+# (e) the sandbox: wrk posting Create Checkout Session bodies to paylinks serve, side by
+# side with the same wrk against nginx answering a fixed 201; then the server's resident
+# memory after 10^4 sessions and after 10^6.
+cat >"$work/session.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"priceDetails":{"price":499,"currency":"USD"},"offer":{"name":"Starter Pack","sku":"starter_pack_001","pricePointMetadata":499},"items":[{"name":"Gems","sku":"gem_01","quantity":100}],"customer":{"id":"cust_98765"},"countryCode2":"US"}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["x-publisher-token"] = "paylinks-demo-publisher-token"
+LUA
+# The same requests from one thread, which ends wrk once $SESSIONS have been answered.
+cp "$work/session.lua" "$work/sessions.lua"
+cat >>"$work/sessions.lua" <<'LUA'
+local limit = tonumber(os.getenv("SESSIONS") or "0")
+local count = 0
+function response(status, headers, body)
+    count = count + 1
+    if count >= limit then os.exit(0) end
+end
+LUA
+"$paylinks" serve --port 0 --seed 1 >/dev/null 2>"$work/serve.log" &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null || true; kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+until grep -q 'sandbox at' "$work/serve.log"; do sleep 0.1; done
+serve_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -n 1)
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$serve_pid/status"; }
+SESSIONS=10000 wrk -t1 -c32 -d60s -s "$work/sessions.lua" "$serve_url/checkout/v1/session" >/dev/null 2>&1
+serve_small=$(rss_kb)
+SESSIONS=990000 wrk -t1 -c32 -d300s -s "$work/sessions.lua" "$serve_url/checkout/v1/session" >/dev/null 2>&1
+serve_large=$(rss_kb)
+wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "$serve_url/checkout/v1/session" >"$work/serve-wrk.txt" 2>&1
+kill -TERM "$serve_pid"
+wait "$serve_pid" || true
+wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "http://127.0.0.1:$port/checkout/v1/session" >"$work/nginx-wrk.txt" 2>&1
+rate_of() { awk '/Requests\/sec/ {print int($2)}' "$1"; }
+p99_of() {
+    awk '$1 == "99%" { value = $2; unit = value; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", value);
+        if (unit == "us") value /= 1000; else if (unit == "s") value *= 1000; printf "%.2f", value }' "$1"
+}
+serve_rate=$(rate_of "$work/serve-wrk.txt")
+serve_p99=$(p99_of "$work/serve-wrk.txt")
+nginx_rate=$(rate_of "$work/nginx-wrk.txt")
+serve_ratio=$(ratio "$serve_rate" "$nginx_rate")
+serve_growth=$(ratio "$serve_large" "$serve_small")
+
 cat <<REPORT
 paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null | head -n 1))
 
@@ -155,4 +204,11 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     peak memory at 10,000 awards         ${award_small} KiB
     peak memory at 100,000 awards        ${award_large} KiB
     growth                               ${award_growth}%                  <= 10%    $(verdict "$award_growth" "<=" 10)
+
+(e) the sandbox over 32 connections: wrk posting Create Checkout Session bodies
+    nginx, a fixed 201                   ${nginx_rate} requests/s
+    paylinks serve                       ${serve_rate} requests/s: ${serve_ratio}x of nginx   >= 0.25x   $(verdict "$serve_ratio" ">=" 0.25)
+    p99 latency                          ${serve_p99} ms                  < 10 ms   $(verdict "$serve_p99" "<=" 9.99)
+    resident after 10^4 sessions         ${serve_small} KiB
+    resident after 10^6 sessions         ${serve_large} KiB: ${serve_growth}x   <= 2x   $(verdict "$serve_growth" "<=" 2)
 REPORT

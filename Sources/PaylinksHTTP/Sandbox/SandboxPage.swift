@@ -37,7 +37,7 @@ enum SandboxPage {
                box-shadow: 0 2px 12px rgba(0,0,0,.08); }
         h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
         .price { font-size: 2rem; font-weight: 700; margin: .5rem 0 1rem; }
-        .note { color: #5b6475; font-size: .9rem; }
+        .note { color: #5b6475; font-size: .9rem; line-height: 1.7; }
         ul.items { padding-left: 1.2rem; }
         fieldset { border: 1px solid #d8dce3; border-radius: 8px; margin: 1rem 0; }
         label { display: block; padding: .2rem 0; }

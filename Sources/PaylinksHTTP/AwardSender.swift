@@ -32,7 +32,10 @@ public struct AwardSigner: Sendable {
     /// The URL awards go to.
     public let url: HTTPURL
     private let key: HMACSHA256.Key
-    private let publisherToken: String
+    /// The headers every award has.
+    private let fixedHeaders: [HTTPHeader]
+    /// The start of every award's request, up to its signature.
+    private let head: [UInt8]
     private let clock: @Sendable () -> Int
 
     /// A signer for `url` with `key`; `clock` gives the wall clock in milliseconds for `t`.
@@ -41,19 +44,19 @@ public struct AwardSigner: Sendable {
     ) {
         self.url = url
         self.key = HMACSHA256.Key(key)
-        self.publisherToken = publisherToken
+        fixedHeaders = [
+            HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", publisherToken),
+        ]
+        head = HTTPClient.head(method: "POST", url: url, headers: fixedHeaders)
         self.clock = clock
     }
 
     /// `award`'s request, signed now.
     public func sign(_ award: GrantAward) -> SignedAward {
-        let headers = [
-            HTTPHeader("Content-Type", "application/json"),
-            HTTPHeader("x-publisher-token", publisherToken),
-            HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)),
-        ]
+        let signature = HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key))
         return SignedAward(
-            headers: headers, request: HTTPClient.encode(method: "POST", url: url, headers: headers, body: award.body))
+            headers: fixedHeaders + [signature],
+            request: HTTPClient.encode(head: head, headers: [signature], body: award.body))
     }
 }
 

@@ -184,18 +184,34 @@ public final class HTTPClient {
 
     /// A request's bytes: its line, `Host`, `headers`, `Content-Length` and `body`.
     public static func encode(method: String, url: HTTPURL, headers: [HTTPHeader], body: [UInt8]) -> [UInt8] {
+        encode(head: head(method: method, url: url, headers: headers), body: body)
+    }
+
+    /// The start of a request, for many requests that share it: its line, `Host` and
+    /// `headers`.
+    public static func head(method: String, url: HTTPURL, headers: [HTTPHeader]) -> [UInt8] {
+        var head: [UInt8] = []
+        appendLine(method, " ", url.target, " HTTP/1.1", to: &head)
+        appendLine("Host: ", url.hostHeader, to: &head)
+        for header in headers { appendLine(header.name, ": ", header.value, to: &head) }
+        return head
+    }
+
+    /// A request from its ``head(method:url:headers:)``, the headers that differ from one
+    /// request to the next, `Content-Length` and `body`.
+    public static func encode(head: [UInt8], headers: [HTTPHeader] = [], body: [UInt8]) -> [UInt8] {
         var request: [UInt8] = []
-        request.reserveCapacity(256 + body.count)
-        func line(_ parts: String...) {
-            for part in parts { request += part.utf8 }
-            request += "\r\n".utf8
-        }
-        line(method, " ", url.target, " HTTP/1.1")
-        line("Host: ", url.hostHeader)
-        for header in headers { line(header.name, ": ", header.value) }
-        line("Content-Length: ", String(body.count))
-        line()
+        request.reserveCapacity(head.count + 128 + body.count)
+        request += head
+        for header in headers { appendLine(header.name, ": ", header.value, to: &request) }
+        appendLine("Content-Length: ", String(body.count), to: &request)
+        appendLine(to: &request)
         request += body
         return request
+    }
+
+    private static func appendLine(_ parts: String..., to request: inout [UInt8]) {
+        for part in parts { request += part.utf8 }
+        request += "\r\n".utf8
     }
 }

@@ -42,8 +42,7 @@ struct HTTPFields {
             guard !nameBytes.isEmpty, !nameBytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
                 throw .badName
             }
-            guard let name = String(validating: nameBytes, as: UTF8.self),
-                let value = String(validating: line[valueStart..<valueEnd], as: UTF8.self)
+            guard let name = HTTPBytes.text(nameBytes), let value = HTTPBytes.text(line[valueStart..<valueEnd])
             else { throw .notUTF8 }
             headers.append(HTTPHeader(name, value))
             if HTTPBytes.equalsIgnoringCase(nameBytes, "content-length") {
@@ -69,6 +68,13 @@ enum HTTPBytes {
 
     static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09
+    }
+
+    /// `bytes` as text, or nil when they are not UTF-8. ASCII, what nearly every header
+    /// holds, takes a shortcut past the validating decoder.
+    static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Whether `bytes` spell `lowercase` in any case; `lowercase` is ASCII.

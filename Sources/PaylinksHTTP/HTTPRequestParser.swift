@@ -122,9 +122,9 @@ struct HTTPRequestParser {
     /// `METHOD TARGET HTTP/1.x`: the method, the target, and whether the version is 1.0.
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (String, String, Bool) {
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, let method = String(validating: parts[0], as: UTF8.self),
+        guard parts.count == 3, let method = HTTPBytes.text(parts[0]),
             !method.isEmpty, method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
-            let target = String(validating: parts[1], as: UTF8.self), target.hasPrefix("/"),
+            let target = HTTPBytes.text(parts[1]), target.hasPrefix("/"),
             !target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
         else {
             let shown = String(decoding: line.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline }

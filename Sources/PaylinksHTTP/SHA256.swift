@@ -106,35 +106,46 @@ public struct SHA256: Sendable {
         return digest
     }
 
-    /// Mixes one 64-byte block at `block` into the state.
+    /// Mixes one 64-byte block at `block` into the state. The message schedule lives in a
+    /// window of sixteen words, each computed just before its round needs it.
     private mutating func compress(_ block: UnsafeRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { window in
+            let w = window.baseAddress!
             for index in 0..<16 {
-                schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-            }
-            for index in 16..<64 {
-                let s0 =
-                    Self.rotate(schedule[index - 15], 7) ^ Self.rotate(schedule[index - 15], 18)
-                    ^ (schedule[index - 15] >> 3)
-                let s1 =
-                    Self.rotate(schedule[index - 2], 17) ^ Self.rotate(schedule[index - 2], 19)
-                    ^ (schedule[index - 2] >> 10)
-                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+                w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
             }
             var (a, b, c, d, e, f, g, h) = state
-            // Eight rounds at a time, the working variables renamed rather than moved.
             Self.roundConstants.withUnsafeBufferPointer { constants in
-                for index in stride(from: 0, to: 64, by: 8) {
-                    let k = constants.baseAddress! + index
-                    let w = schedule.baseAddress! + index
-                    Self.round(a, b, c, &d, e, f, g, &h, k[0] &+ w[0])
-                    Self.round(h, a, b, &c, d, e, f, &g, k[1] &+ w[1])
-                    Self.round(g, h, a, &b, c, d, e, &f, k[2] &+ w[2])
-                    Self.round(f, g, h, &a, b, c, d, &e, k[3] &+ w[3])
-                    Self.round(e, f, g, &h, a, b, c, &d, k[4] &+ w[4])
-                    Self.round(d, e, f, &g, h, a, b, &c, k[5] &+ w[5])
-                    Self.round(c, d, e, &f, g, h, a, &b, k[6] &+ w[6])
-                    Self.round(b, c, d, &e, f, g, h, &a, k[7] &+ w[7])
+                let k = constants.baseAddress!
+                /// Round `index`'s constant plus its word, the word computed in place.
+                @inline(__always) func scheduled(_ index: Int) -> UInt32 {
+                    guard index >= 16 else { return k[index] &+ w[index] }
+                    let early = w[(index - 15) & 15]
+                    let late = w[(index - 2) & 15]
+                    let s0 = Self.rotate(early, 7) ^ Self.rotate(early, 18) ^ (early >> 3)
+                    let s1 = Self.rotate(late, 17) ^ Self.rotate(late, 19) ^ (late >> 10)
+                    let word = w[index & 15] &+ s0 &+ w[(index - 7) & 15] &+ s1
+                    w[index & 15] = word
+                    return k[index] &+ word
+                }
+                // Sixteen rounds at a time, the working variables renamed rather than moved.
+                for index in stride(from: 0, to: 64, by: 16) {
+                    Self.round(a, b, c, &d, e, f, g, &h, scheduled(index + 0))
+                    Self.round(h, a, b, &c, d, e, f, &g, scheduled(index + 1))
+                    Self.round(g, h, a, &b, c, d, e, &f, scheduled(index + 2))
+                    Self.round(f, g, h, &a, b, c, d, &e, scheduled(index + 3))
+                    Self.round(e, f, g, &h, a, b, c, &d, scheduled(index + 4))
+                    Self.round(d, e, f, &g, h, a, b, &c, scheduled(index + 5))
+                    Self.round(c, d, e, &f, g, h, a, &b, scheduled(index + 6))
+                    Self.round(b, c, d, &e, f, g, h, &a, scheduled(index + 7))
+                    Self.round(a, b, c, &d, e, f, g, &h, scheduled(index + 8))
+                    Self.round(h, a, b, &c, d, e, f, &g, scheduled(index + 9))
+                    Self.round(g, h, a, &b, c, d, e, &f, scheduled(index + 10))
+                    Self.round(f, g, h, &a, b, c, d, &e, scheduled(index + 11))
+                    Self.round(e, f, g, &h, a, b, c, &d, scheduled(index + 12))
+                    Self.round(d, e, f, &g, h, a, b, &c, scheduled(index + 13))
+                    Self.round(c, d, e, &f, g, h, a, &b, scheduled(index + 14))
+                    Self.round(b, c, d, &e, f, g, h, &a, scheduled(index + 15))
                 }
             }
             state = (

@@ -46,4 +46,60 @@ struct GrantAwardTests {
         let later = Self.order("4506938162", "pr_n1ox56vmh2ckgig1gp4ph4t7", date: 1_800_000_000)
         #expect(GrantAward.Template(first: first, second: later, basePriceInUSD: "4.99") == nil)
     }
+
+    /// The value of a string field of an award's body.
+    static func field(_ name: String, of award: GrantAward) -> String? {
+        let text = text(award)
+        guard let start = text.range(of: "\"\(name)\":\"")?.upperBound else { return nil }
+        return String(text[start...].prefix { $0 != "\"" })
+    }
+
+    @Test(
+        "payment, receipt and bundle ids are shaped like Appcharge's, the same for an order every time, and differ between orders"
+    )
+    func derivedIdentifiers() throws {
+        let orders = (0..<2000).map { Self.order(String(1_000_000_000 + $0 * 4_999_999), "pr_\($0)") }
+        var payments = Set<String>()
+        var receipts = Set<String>()
+        for order in orders {
+            let award = GrantAward(order: order, basePriceInUSD: "4.99")
+            let payment = try #require(Self.field("appChargePaymentId", of: award))
+            let receipt = try #require(Self.field("receiptId", of: award))
+            let bundle = try #require(Self.field("bundleId", of: award))
+            #expect(payment.hasPrefix("pay_") && payment.count == 14 && !payment.dropFirst(4).hasPrefix("0"))
+            #expect(payment.dropFirst(4).allSatisfy { $0.isASCII && $0.isNumber })
+            #expect(receipt.hasPrefix("rcpt_") && receipt.count == 21)
+            #expect(receipt.dropFirst(5).allSatisfy { "0123456789abcdef".contains($0) })
+            #expect(bundle.count == 24 && bundle.allSatisfy { "0123456789abcdef".contains($0) })
+            #expect(Self.text(GrantAward(order: order, basePriceInUSD: "4.99")) == Self.text(award))
+            payments.insert(payment)
+            receipts.insert(receipt)
+        }
+        #expect(payments.count == orders.count)
+        #expect(receipts.count == orders.count)
+        // Every digit and hex digit turns up in every position but the first digit's.
+        let digits = Set(payments.flatMap { $0.dropFirst(5) })
+        #expect(digits.count == 10)
+        #expect(Set(receipts.flatMap { $0.dropFirst(5) }).count == 16)
+    }
+
+    @Test(
+        "a signed award's request is its line, Host, the three headers, Content-Length and the body, signed over those bytes"
+    )
+    func signedRequest() throws {
+        let url = try HTTPURL("http://[::1]:8080/award?game=1")
+        let key = Array("paylinks-demo-main-key".utf8)
+        let signer = AwardSigner(url: url, key: key, publisherToken: "token", clock: { 1_718_182_312_000 })
+        let award = GrantAward(order: Self.order("8498338975", "pr_1hlei7ts8kfi43gur2nlgm71"), basePriceInUSD: "4.99")
+        let signed = signer.sign(award)
+        let signature = GrantAward.signature(body: award.body, milliseconds: 1_718_182_312_000, key: key)
+        let expected =
+            "POST /award?game=1 HTTP/1.1\r\nHost: [::1]:8080\r\nContent-Type: application/json\r\n"
+            + "x-publisher-token: token\r\nsignature: \(signature)\r\nContent-Length: \(award.body.count)\r\n\r\n"
+            + Self.text(award)
+        #expect(String(decoding: signed.request, as: UTF8.self) == expected)
+        #expect(signed.headers.map(\.name) == ["Content-Type", "x-publisher-token", "signature"])
+        #expect(
+            signed.request == HTTPClient.encode(method: "POST", url: url, headers: signed.headers, body: award.body))
+    }
 }

@@ -1,56 +1,131 @@
 /// Delivers many awards over several kept-alive connections at once, and measures it:
 /// awards per second, latency percentiles, attempts, and failures by cause. Memory does
 /// not grow with the number of awards: latencies go into a fixed histogram.
+///
+/// The connections are shared among a few threads, the lanes, so that the work of the
+/// network (the system's share of it above all) runs on more than one core.
 public final class AwardLoad {
-    private let senders: [AwardSender]
+    private let lanes: [Lane]
     private let signer: AwardSigner
-    private var histogram = LatencyHistogram()
     /// Awards delivered.
     public private(set) var awards = 0
-    /// Attempts made, retries included.
-    public private(set) var attempts = 0
     /// Awards that failed on every attempt, by the last attempt's cause.
     public private(set) var failures: [String: Int] = [:]
     private var started = 0
     private var finished = 0
+    private var inFlight: [BackgroundWork<[[AwardAttempt]]>] = []
 
-    /// A load of awards to `url` over `connections` connections.
-    public init(url: HTTPURL, key: [UInt8], publisherToken: String, connections: Int) {
+    /// A load of awards to `url` over `connections` connections, served by up to `threads`
+    /// threads.
+    public init(url: HTTPURL, key: [UInt8], publisherToken: String, connections: Int, threads: Int = 2) {
         signer = AwardSigner(url: url, key: key, publisherToken: publisherToken)
-        senders = (0..<max(1, connections)).map { _ in
+        let senders = (0..<max(1, connections)).map { _ in
             AwardSender(url: url, key: key, publisherToken: publisherToken, waitsInRealTime: false)
+        }
+        let count = min(senders.count, max(1, threads))
+        lanes = (0..<count).map { lane in
+            Lane(senders: stride(from: lane, to: senders.count, by: count).map { senders[$0] })
         }
     }
 
-    private var inFlight: BackgroundWork<[[AwardAttempt]]>?
+    /// Attempts made, retries included.
+    public var attempts: Int { lanes.reduce(0) { $0 + $1.attempts } }
 
-    /// Starts delivering `batch` on a thread of its own, so that the caller can prepare
-    /// the next batch meanwhile; ``collect()`` waits for its attempts. The load is the
-    /// other thread's until then: call nothing else on it.
-    public func start(_ batch: [GrantAward]) {
-        precondition(inFlight == nil, "a batch is already on its way; collect it first")
-        // Signed here, so that the other thread has only the network to mind.
-        let signed = batch.map(signer.sign)
-        inFlight = BackgroundWork.start { [self] in send(batch, signed: signed) }
+    /// Awards signed and encoded, ready for ``start(_:)``.
+    public struct Batch: Sendable {
+        fileprivate let awards: [GrantAward]
+        fileprivate let signed: [SignedAward]
+    }
+
+    /// Signs `awards` now, so that the signing can happen while another batch is on its way.
+    public func prepare(_ awards: [GrantAward]) -> Batch {
+        Batch(awards: awards, signed: awards.map(signer.sign))
+    }
+
+    /// Starts delivering `batch` on threads of their own, so that the caller can prepare
+    /// the next batch and show the last one's results meanwhile; ``collect()`` waits for
+    /// its attempts. The load is those threads' until then: call nothing on it but
+    /// ``prepare(_:)``.
+    public func start(_ batch: Batch) {
+        precondition(inFlight.isEmpty, "a batch is already on its way; collect it first")
+        if started == 0 { started = Deadline.nowMilliseconds() }
+        // Award i goes to lane i mod n, so that the lanes' results interleave back in order.
+        inFlight = lanes.enumerated().map { number, lane in
+            let share = stride(from: number, to: batch.awards.count, by: lanes.count)
+            let awards = share.map { batch.awards[$0] }
+            let signed = share.map { batch.signed[$0] }
+            return BackgroundWork.start { lane.send(awards, signed: signed) }
+        }
     }
 
     /// The attempts of the batch ``start(_:)`` sent, in its order; empty when none was.
     public func collect() -> [[AwardAttempt]] {
-        defer { inFlight = nil }
-        return inFlight?.join() ?? []
+        guard !inFlight.isEmpty else { return [] }
+        let shares = inFlight.map { $0.join() }
+        inFlight = []
+        let count = shares.reduce(0) { $0 + $1.count }
+        let results = (0..<count).map { shares[$0 % shares.count][$0 / shares.count] }
+        for attemptsOfOne in results {
+            awards += 1
+            if let last = attemptsOfOne.last, !last.granted {
+                failures[Self.cause(of: last), default: 0] += 1
+            }
+        }
+        finished = Deadline.nowMilliseconds()
+        return results
     }
 
-    /// Delivers `batch`, each award retried at once on its schedule until granted or out
-    /// of attempts, with up to one request in flight per connection; returns each
-    /// award's attempts, in the batch's order.
-    public func deliver(_ batch: [GrantAward]) -> [[AwardAttempt]] {
-        precondition(inFlight == nil, "a batch is already on its way; collect it first")
-        return send(batch, signed: batch.map(signer.sign))
+    /// Closes every connection, once the batch on its way has arrived.
+    public func close() {
+        _ = collect()
+        for lane in lanes { lane.close() }
     }
 
-    /// Sends `batch`, first attempts as `signed`, retries signed again when they go.
-    private func send(_ batch: [GrantAward], signed: [SignedAward]) -> [[AwardAttempt]] {
-        if started == 0 { started = Deadline.nowMilliseconds() }
+    /// The closing summary: rate, latency, attempts, failures by cause.
+    public var summary: String {
+        let histogram = lanes.reduce(into: LatencyHistogram()) { $0.add($1.histogram) }
+        let connections = lanes.reduce(0) { $0 + $1.senders.count }
+        let seconds = Double(max(1, finished - started)) / 1000
+        let rate = Int(Double(awards) / seconds)
+        func milliseconds(_ microseconds: Int) -> String {
+            let tenths = (microseconds + 50) / 100
+            return "\(tenths / 10).\(tenths % 10) ms"
+        }
+        var text =
+            "awards: \(awards) in \(Int(seconds * 1000)) ms over \(connections) connection\(connections == 1 ? "" : "s"): \(rate) awards/s; latency "
+            + "p50 \(milliseconds(histogram.percentile(50))), p95 \(milliseconds(histogram.percentile(95))), "
+            + "p99 \(milliseconds(histogram.percentile(99))), max \(milliseconds(histogram.maximum)); "
+            + "\(attempts) attempts; "
+        let failed = failures.values.reduce(0, +)
+        text +=
+            failed == 0
+            ? "no failures"
+            : "\(failed) failed: "
+                + failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return text
+    }
+
+    private static func cause(of attempt: AwardAttempt) -> String {
+        if let status = attempt.status { return "status \(status)" }
+        return attempt.failure.map { String($0.prefix { $0 != ":" }) } ?? "unknown"
+    }
+}
+
+/// Some of a load's connections and the thread that serves them: it sends its share of
+/// each batch, retries included, and measures what it sent.
+private final class Lane {
+    let senders: [AwardSender]
+    private(set) var histogram = LatencyHistogram()
+    private(set) var attempts = 0
+
+    init(senders: [AwardSender]) {
+        self.senders = senders
+    }
+
+    /// Sends `batch`, first attempts as `signed`, retries signed again when they go, with
+    /// up to one request in flight per connection; returns each award's attempts, in the
+    /// batch's order.
+    func send(_ batch: [GrantAward], signed: [SignedAward]) -> [[AwardAttempt]] {
         var results = [[AwardAttempt]](repeating: [], count: batch.count)
         // Awards to send, in order, retries at the end; and which award each connection carries.
         var queue = Array(batch.indices)
@@ -92,47 +167,11 @@ public final class AwardLoad {
                 sendNext(on: connection)
             }
         }
-        for attemptsOfOne in results {
-            awards += 1
-            if let last = attemptsOfOne.last, !last.granted {
-                failures[Self.cause(of: last), default: 0] += 1
-            }
-        }
-        finished = Deadline.nowMilliseconds()
         return results
     }
 
-    /// Closes every connection, once the batch on its way has arrived.
-    public func close() {
-        _ = collect()
+    func close() {
         for sender in senders { sender.close() }
-    }
-
-    /// The closing summary: rate, latency, attempts, failures by cause.
-    public var summary: String {
-        let seconds = Double(max(1, finished - started)) / 1000
-        let rate = Int(Double(awards) / seconds)
-        func milliseconds(_ microseconds: Int) -> String {
-            let tenths = (microseconds + 50) / 100
-            return "\(tenths / 10).\(tenths % 10) ms"
-        }
-        var text =
-            "awards: \(awards) in \(Int(seconds * 1000)) ms over \(senders.count) connection\(senders.count == 1 ? "" : "s"): \(rate) awards/s; latency "
-            + "p50 \(milliseconds(histogram.percentile(50))), p95 \(milliseconds(histogram.percentile(95))), "
-            + "p99 \(milliseconds(histogram.percentile(99))), max \(milliseconds(histogram.maximum)); "
-            + "\(attempts) attempts; "
-        let failed = failures.values.reduce(0, +)
-        text +=
-            failed == 0
-            ? "no failures"
-            : "\(failed) failed: "
-                + failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        return text
-    }
-
-    private static func cause(of attempt: AwardAttempt) -> String {
-        if let status = attempt.status { return "status \(status)" }
-        return attempt.failure.map { String($0.prefix { $0 != ":" }) } ?? "unknown"
     }
 }
 
@@ -164,6 +203,13 @@ struct LatencyHistogram {
         }
         counts[low] += 1
         total += 1
+    }
+
+    /// Adds the samples of `other`.
+    mutating func add(_ other: LatencyHistogram) {
+        for bucket in counts.indices { counts[bucket] += other.counts[bucket] }
+        maximum = max(maximum, other.maximum)
+        total += other.total
     }
 
     /// The latency under which `percent` of the samples fall, to a bucket's width.

@@ -119,8 +119,11 @@ extension PaymentLinksSimulator {
             let batch = results.compactMap { result in
                 result.order.map { awards?.award(for: $0) ?? GrantAward(order: $0, basePriceInUSD: price($0)) }
             }
-            write(sent, load.collect())
-            load.start(batch)
+            // Signed while the last batch is on its way; its results shown while this one is.
+            let prepared = load.prepare(batch)
+            let attempts = load.collect()
+            load.start(prepared)
+            write(sent, attempts)
             sent = results
             done += size
         }

@@ -4,6 +4,7 @@ Prints its port on the first line of stdout, then serves until stdin closes or
 it has answered 200 requests.
 """
 import http.server
+import json
 import socketserver
 import sys
 import threading
@@ -13,6 +14,9 @@ import time
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
+    # The award orders /flaky has seen, so that it refuses only their first attempt.
+    seen = set()
+    seen_lock = threading.Lock()
 
     def log_message(self, *args):
         pass
@@ -25,6 +29,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             reply = b'{"method":"%s","length":%d,"signature":"%s"}' % (
                 self.command.encode(), len(body), self.headers.get("signature", "").encode())
             self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+        elif path == "/flaky":
+            # Order ids ending in 0 are refused every time, odd ones the first time only;
+            # the rest are granted as grant-<orderId>.
+            order = json.loads(body)["orderId"]
+            with Handler.seen_lock:
+                first = order not in Handler.seen
+                Handler.seen.add(order)
+            if order.endswith("0") or (int(order[-1]) % 2 == 1 and first):
+                status, reply = 503 if order.endswith("0") else 500, b'{"publisherErrorMessage":"try again"}'
+            else:
+                status, reply = 200, b'{"publisherPurchaseId":"grant-%s"}' % order.encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(reply)))
             self.end_headers()

@@ -1,0 +1,42 @@
+import PaylinksHTTP
+import PaylinksKit
+import Testing
+
+/// A load of awards spread over connections and threads: every award's attempts come
+/// back in the batch's order, retried as the schedule says, and the summary counts them.
+@Suite("Award loads", .enabled(if: LoopbackServer.python != nil, "python3 is not installed"))
+struct AwardLoadTests {
+    @Test("answers come back in the batch's order across lanes, each award retried until granted or out of attempts")
+    func orderAndRetries() throws {
+        let server = try LoopbackServer(script: "echo_server.py")
+        let load = AwardLoad(
+            url: try server.url("/flaky"), key: Array("key".utf8), publisherToken: "token", connections: 5)
+        let orderIds = (0..<40).map { String(1_000_000_000 + $0) }
+        let awards = orderIds.map {
+            GrantAward(order: GrantAwardTests.order($0, "pr_\($0)"), basePriceInUSD: "4.99")
+        }
+        load.start(load.prepare(awards))
+        let results = load.collect()
+        load.close()
+        #expect(results.count == orderIds.count)
+        for (orderId, attempts) in zip(orderIds, results) {
+            let last = Int(String(orderId.suffix(1))) ?? 0
+            if last == 0 {
+                #expect(attempts.map(\.status) == [503, 503, 503], "\(orderId)")
+                #expect(attempts.map(\.sentAfter) == [0, 10_000, 20_000])
+                #expect(attempts.last?.publisherErrorMessage == "try again")
+            } else if last % 2 == 1 {
+                #expect(attempts.map(\.status) == [500, 200], "\(orderId)")
+                #expect(attempts.last?.publisherPurchaseId == "grant-\(orderId)")
+            } else {
+                #expect(attempts.map(\.status) == [200], "\(orderId)")
+                #expect(attempts.first?.publisherPurchaseId == "grant-\(orderId)")
+            }
+            #expect(attempts.map(\.number) == Array(1...attempts.count))
+        }
+        #expect(load.awards == 40)
+        #expect(load.attempts == 4 * 3 + 20 * 2 + 16)
+        #expect(load.summary.contains(" over 5 connections: "))
+        #expect(load.summary.hasSuffix("; 68 attempts; 4 failed: 4 status 503"))
+    }
+}

@@ -76,6 +76,21 @@ private let oversized = text(#"{"offers": [], "x": ""# + String(repeating: "x", 
 
 extension BadInput {
     static let usage: [BadInput] = [
+        BadInput(
+            "misspelled platform", ["init", "--platform", "androd"], .usage,
+            "--platform takes ios, android, unity, not 'androd'; did you mean 'android'?"),
+        BadInput(
+            "SDK version no platform has", ["init", "--sdk-version", "3.1"], .usage,
+            "--sdk-version: iOS SDK 3.1 is not a version paylinks knows; known: 1.5-1.7 (G1), 1.8-1.9 (G2), 2.0 (G3)"),
+        BadInput(
+            "Unity version between generations", ["init", "--platform", "unity", "--sdk-version", "2.9"], .usage,
+            "known: 1.0-2.4 (G1), 2.5-2.6 (G2), 3.0 (G3)"),
+        BadInput(
+            "SDK version that is not a number", ["purchase", "--sku", "starter_pack_001", "--sdk-version", "v1.9"],
+            .usage, "--sdk-version: 'v1.9' is not a version number such as 1.9 or 2.0.0"),
+        BadInput(
+            "platform on a command without callbacks", ["countries", "--platform", "unity"], .usage,
+            "--platform is not an option of countries"),
         BadInput("misspelled command", ["purchse"], .usage, "unknown command 'purchse'; did you mean 'purchase'?"),
         BadInput("unknown command", ["refund"], .usage, "unknown command 'refund'"),
         BadInput("command in capitals", ["PURCHASE"], .usage, "did you mean 'purchase'?"),
@@ -271,6 +286,22 @@ extension BadInput {
         BadInput(
             "unknown step kind", ["run", "$DIR/s.json"], .dataError, #"unknown step "refund""#,
             files: ["s.json": scenario(#"{"step": "refund"}"#)]),
+        BadInput(
+            "scenario with an unknown platform", ["run", "$DIR/s.json"], .dataError,
+            #"expected a platform (ios, android, unity), got "unty"; did you mean "unity"?"#,
+            files: ["s.json": text(#"{"configuration": {"platform": "unty"}, "steps": [{"step": "initialize"}]}"#)]),
+        BadInput(
+            "scenario with an SDK version its platform never had", ["run", "$DIR/s.json"], .dataError,
+            "Android SDK 3.0 is not a version paylinks knows; known: 1.0-1.5 (G1), 1.6-1.x (G2), 2.0 (G3)",
+            files: [
+                "s.json": text(
+                    #"{"configuration": {"platform": "android", "sdkVersion": "3.0"}, "steps": [{"step": "initialize"}]}"#
+                )
+            ]),
+        BadInput(
+            "scenario expecting another platform's callback name", ["run", "$DIR/s.json"], .dataError,
+            #""OnInitialized" is not a result of this step (onInitialized or onInitializeFailed)"#,
+            files: ["s.json": scenario(#"{"step": "initialize", "expect": {"callback": "OnInitialized"}}"#)]),
         BadInput(
             "misspelled step kind", ["run", "$DIR/s.json"], .dataError, #"did you mean "purchase"?"#,
             files: ["s.json": scenario(#"{"step": "purchse"}"#)]),

@@ -62,6 +62,26 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("countries-json", ["countries", "--json"], seeded: false),
         GoldenCase("run-retries", ["run", scenario("retries.json")]),
         GoldenCase("run-cancels-json", ["run", scenario("cancels.json"), "--json"]),
+        // Android and Unity (G2): the platform's callback names, error type and item count.
+        GoldenCase("init-android", ["init", "--platform", "android"]),
+        GoldenCase("init-unity-json", ["init", "--platform", "unity", "--json"]),
+        GoldenCase("price-points-unity", ["price-points", "--platform", "unity"]),
+        GoldenCase(
+            "price-points-error-android-json",
+            ["price-points", "--error", "1001", "--platform", "android", "--json"], .pricePointsFailed),
+        GoldenCase(
+            "price-points-error-unity", ["price-points", "--error", "1001", "--platform", "unity"], .pricePointsFailed),
+        GoldenCase("purchase-android", ["purchase", "--sku", "starter_pack_001", "--platform", "android"]),
+        GoldenCase("purchase-unity-json", ["purchase", "--sku", "builders_bundle", "--platform", "unity", "--json"]),
+        GoldenCase(
+            "cancel-android-json", ["cancel", "--sku", "starter_pack_001", "--platform", "android", "--json"],
+            .purchaseCanceled),
+        GoldenCase("cancel-unity", ["cancel", "--sku", "starter_pack_001", "--platform", "unity"], .purchaseCanceled),
+        GoldenCase("errors-3002-unity", ["errors", "3002", "--platform", "unity"], seeded: false),
+        GoldenCase("errors-android-json", ["errors", "--platform", "android", "--json"], seeded: false),
+        GoldenCase("offers-unity-json", ["offers", "--platform", "unity", "--json"], seeded: false),
+        GoldenCase("run-retries-unity-json", ["run", scenario("retries.json"), "--platform", "unity", "--json"]),
+        GoldenCase("run-cancels-android", ["run", scenario("cancels.json"), "--platform", "android"]),
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
     ]

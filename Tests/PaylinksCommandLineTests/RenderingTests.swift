@@ -91,7 +91,7 @@ struct RenderingTests {
         #expect(
             text == """
                 onPurchaseFailed
-                  error
+                  error  ACErrorMessage
                     code     3002 (CHARGE_CANCELED)
                     message  a\\u{A}b
                   order  (none: checkout never opened)

@@ -1,4 +1,5 @@
 import PaylinksFixtures
+import PaylinksKit
 
 /// Turns a command line into an ``Invocation``: a pure function of its arguments.
 ///
@@ -161,6 +162,11 @@ public enum ArgumentParser {
                 : "\(command.rawValue) takes one \(placeholder), but got \(options.operands.count): "
                     + options.operands.map { "'\(MessageText.sanitized($0))'" }.joined(separator: ", ")
             throw .usage(message, command: command)
+        }
+        do {
+            options.target = try SDKTarget(platform: options.platform ?? .ios, version: options.sdkVersion)
+        } catch {
+            throw .usage("--sdk-version: \(error)", command: command)
         }
         if let conflict = conflict(in: options, seen: seenGroups, command: command) {
             throw .usage(conflict, command: command)

@@ -97,6 +97,12 @@ public struct RunOptions: Equatable, Sendable {
     public var customerId = Scenario.Configuration.defaults.customerId
     /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
     public var country = Scenario.Configuration.defaults.country
+    /// `--platform`: the platform the game is built for; iOS when nil.
+    public var platform: Platform?
+    /// `--sdk-version`: the SDK version the game ships; the platform's default when nil.
+    public var sdkVersion: String?
+    /// What `--platform` and `--sdk-version` say together, checked once both are read.
+    public var target = SDKTarget.standard
     /// `--environment`: the SDK environment.
     public var environment = Scenario.Configuration.defaults.environment
     /// `--checkout-public-key`: the publisher's checkout public key.

@@ -36,6 +36,8 @@ public enum Completions {
         case "--via": .words(CloseMethod.allCases.map(\.rawValue))
         case "--fail-at": .words(Step.allCases.map(\.rawValue))
         case "--color": .words(ColorChoice.allCases.map(\.rawValue))
+        case "--platform": .words(Platform.allCases.map(\.rawValue))
+        case "--sdk-version": .words(["1.5.1", "1.7", "1.9", "2.0.0", "1.4", "1.6", "2.0", "2.4", "2.5", "2.6", "3.0"])
         case "--environment", "--session-environment": .words(["sandbox", "production"])
         case "--fixtures": .directories
         default: .free

@@ -70,6 +70,21 @@ public struct OptionSpec: Sendable {
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
         OptionSpec(
+            "--platform", "PLATFORM",
+            "The platform the game is built for: its callback names, payloads and wire format.",
+            default: "\(Platform.ios.rawValue) (or android, unity)", commands: platformCommands
+        ) { options, value throws(UsageProblem) in
+            options.platform = try choice(value, option: "--platform", among: Platform.self)
+        },
+        OptionSpec(
+            "--sdk-version", "VERSION",
+            "The SDK version the game ships, such as 1.9 or 2.0.0; its generation (G1, G2, G3) decides "
+                + "the callbacks and status codes.",
+            default: "the newest G2 version: iOS 1.9, Android 1.7, Unity 2.6", commands: platformCommands
+        ) { options, value throws(UsageProblem) in
+            options.sdkVersion = try text(value, option: "--sdk-version", allowEmpty: false)
+        },
+        OptionSpec(
             "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
             default: defaults.checkoutPublicKey, commands: Command.flows
         ) { options, value throws(UsageProblem) in
@@ -269,6 +284,9 @@ public struct OptionSpec: Sendable {
     private static var defaults: Scenario.Configuration { .defaults }
 
     /// The commands that print callbacks or listings, in text or JSON.
+    /// The subcommands whose output depends on the platform and SDK version.
+    static let platformCommands = Command.flows + [.errors, .offers, .run, .serve]
+
     static let listingCommands = Command.flows + [.errors, .offers, .countries, .run, .checkAward, .serve]
 
     /// The most checkouts one run makes.

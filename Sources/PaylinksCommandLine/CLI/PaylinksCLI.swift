@@ -88,11 +88,14 @@ public enum PaylinksCLI {
                     guard let code = catalog.statusCode(matching: topic) else {
                         throw .usage(catalog.unknownStatusCodeMessage(topic), command: .errors)
                     }
-                    try write(CatalogListing.explain(code, format: options.format), to: context.standardOutput)
+                    try write(
+                        CatalogListing.explain(code, format: options.format, platform: options.target.platform),
+                        to: context.standardOutput)
                 } else {
                     try write(
                         CatalogListing.statusCodes(
-                            catalog, format: options.format, color: usesColor(options, context: context)),
+                            catalog, format: options.format, color: usesColor(options, context: context),
+                            platform: options.target.platform),
                         to: context.standardOutput)
                 }
                 return .success
@@ -101,7 +104,7 @@ public enum PaylinksCLI {
                 try write(
                     CatalogListing.offers(
                         catalog, country: options.country, format: options.format,
-                        color: usesColor(options, context: context)),
+                        color: usesColor(options, context: context), platform: options.target.platform),
                     to: context.standardOutput)
                 return .success
             case .countries:
@@ -180,7 +183,8 @@ public enum PaylinksCLI {
         }
         if command != .initialize { noteFallback(for: options.country, catalog: catalog, context: context) }
         let output = BufferedOutput(context.standardOutput)
-        let renderer = options.format.renderer(catalog: catalog, color: usesColor(options, context: context))
+        let renderer = options.format.renderer(
+            catalog: catalog, color: usesColor(options, context: context), platform: options.target.platform)
         let delegate = RenderingDelegate(renderer: renderer, output: output)
         let seed = options.seed ?? context.entropy()
         let sdk = PaymentLinksSimulator(
@@ -376,6 +380,7 @@ public enum PaylinksCLI {
         var settings = ScenarioRunner.Settings(
             format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
             faultRate: options.faultRate ?? 0)
+        if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
         for (index, scenario) in scenarios.enumerated() {
             guard let text = scenario.configuration.awardUrl else {
                 settings.awardURLs[index] = options.awardUrl

@@ -48,7 +48,8 @@ extension PaylinksCLI {
             clock: { context.clock() * 1000 })
         let standardError = context.standardError
         sandbox.onLog = { line in try? standardError.write(line + "\n") }
-        let renderer = options.format.renderer(catalog: catalog, color: usesColor(options, context: context))
+        let renderer = options.format.renderer(
+            catalog: catalog, color: usesColor(options, context: context), platform: options.target.platform)
         var outputFailure: OutputError?
         sandbox.onCallback = { callback in
             guard outputFailure == nil else { return }

@@ -45,11 +45,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case json
 
     /// The renderer for this format; `catalog` names status codes in text output, which
-    /// `color` colours. JSON is never coloured.
-    public func renderer(catalog: Catalog, color: Bool = false) -> any CallbackRenderer {
+    /// `color` colours. JSON is never coloured. Names are `platform`'s.
+    public func renderer(catalog: Catalog, color: Bool = false, platform: Platform = .ios) -> any CallbackRenderer {
         switch self {
-        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain)
-        case .json: JSONLinesRenderer()
+        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain, platform: platform)
+        case .json: JSONLinesRenderer(platform: platform)
         }
     }
 }

@@ -6,14 +6,17 @@ public enum CatalogListing {
     // MARK: errors
 
     /// Every status code: a table, or NDJSON.
-    public static func statusCodes(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
+    /// Callbacks are named as `platform` names them.
+    public static func statusCodes(
+        _ catalog: Catalog, format: OutputFormat, color: Bool = false, platform: Platform = .ios
+    ) -> String {
         switch format {
         case .json:
-            return catalog.statusCodes.map { statusCodeJSON($0) + "\n" }.joined()
+            return catalog.statusCodes.map { statusCodeJSON($0, platform: platform) + "\n" }.joined()
         case .text:
             let rows = catalog.statusCodes.map { code in
                 [
-                    String(code.code), code.name, code.callbacks.map(\.rawValue).joined(separator: ", "),
+                    String(code.code), code.name, code.callbacks.map(platform.name(of:)).joined(separator: ", "),
                     exitCodes(of: code).map { String($0.rawValue) }.joined(separator: ", "), code.message,
                 ]
             }
@@ -22,13 +25,13 @@ public enum CatalogListing {
     }
 
     /// One status code explained: what causes it, how to reproduce it, what to do.
-    public static func explain(_ code: StatusCode, format: OutputFormat) -> String {
-        if format == .json { return statusCodeJSON(code) + "\n" }
+    public static func explain(_ code: StatusCode, format: OutputFormat, platform: Platform = .ios) -> String {
+        if format == .json { return statusCodeJSON(code, platform: platform) + "\n" }
         let steps = code.steps.map(\.rawValue).joined(separator: " or ")
         let reproduce = Reproduction.commands(for: code)
         var fields: [(String, String)] = [
             ("meaning", code.meaning),
-            ("arrives", "\(code.callbacks.map(\.rawValue).joined(separator: ", ")), at the \(steps) step"),
+            ("arrives", "\(code.callbacks.map(platform.name(of:)).joined(separator: ", ")), at the \(steps) step"),
             ("exit code", exitCodes(of: code).map { String($0.rawValue) }.joined(separator: ", ")),
             ("message", code.message),
             ("order", orderDescription(code.orderAtFailure)),
@@ -57,7 +60,7 @@ public enum CatalogListing {
         }
     }
 
-    private static func statusCodeJSON(_ code: StatusCode) -> String {
+    private static func statusCodeJSON(_ code: StatusCode, platform: Platform) -> String {
         var writer = JSONWriter()
         writer.openObject()
         writer.field("code", code.code)
@@ -66,7 +69,7 @@ public enum CatalogListing {
         writer.field("message", code.message)
         writer.key("callbacks")
         writer.openArray()
-        for callback in code.callbacks { writer.string(callback.rawValue) }
+        for callback in code.callbacks { writer.string(platform.name(of: callback)) }
         writer.closeArray()
         writer.key("exitCodes")
         writer.openArray()
@@ -87,9 +90,10 @@ public enum CatalogListing {
     // MARK: offers
 
     /// Every offer with its items and its price in `country`: a table, or NDJSON.
-    public static func offers(_ catalog: Catalog, country: String, format: OutputFormat, color: Bool = false)
-        -> String
-    {
+    /// Items count under `platform`'s key.
+    public static func offers(
+        _ catalog: Catalog, country: String, format: OutputFormat, color: Bool = false, platform: Platform = .ios
+    ) -> String {
         let localization = catalog.localization(for: country)
         let priced = catalog.offers.map { offer in
             (offer, localization.flatMap { local in local.localizedPrices[offer.basePriceInUSD].map { (local, $0) } })
@@ -111,7 +115,7 @@ public enum CatalogListing {
                     writer.field("formattedPrice", PriceFormatter.format(localized, as: local.data))
                 }
                 writer.key("items")
-                JSONLinesRenderer.write(offer.items, to: &writer)
+                JSONLinesRenderer.write(offer.items, to: &writer, platform: platform)
                 writer.closeObject()
                 return writer.output + "\n"
             }.joined()

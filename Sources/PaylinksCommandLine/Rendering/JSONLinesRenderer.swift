@@ -8,9 +8,16 @@ public import PaylinksKit
 /// the SDK's (`error`, `pricePoints`, `order`) and every model's keys are the SDK's
 /// property names in documented order. `onPurchaseFailed` always carries `order`,
 /// `null` when there is none; `error.data` is present only when it has a value.
+/// Callback names and the item count's key are the platform's: `OnPricePointsFail` and
+/// `amount` for Unity.
 public struct JSONLinesRenderer: CallbackRenderer {
-    /// Creates a renderer.
-    public init() {}
+    /// The platform whose names the lines use.
+    public let platform: Platform
+
+    /// Creates a renderer that names callbacks as `platform` does.
+    public init(platform: Platform = .ios) {
+        self.platform = platform
+    }
 
     /// One line of JSON for an award attempt: `{"award":{...}}`, a tag after it.
     public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
@@ -49,7 +56,7 @@ public struct JSONLinesRenderer: CallbackRenderer {
                 writer.field("attempt", attempt)
             }
         }
-        writer.field("callback", callback.name.rawValue)
+        writer.field("callback", platform.name(of: callback.name))
         switch callback {
         case .onInitialized:
             break
@@ -61,12 +68,12 @@ public struct JSONLinesRenderer: CallbackRenderer {
             Self.write(pricePoints, to: &writer)
         case .onPurchaseSuccess(let order):
             writer.key("order")
-            Self.write(order, to: &writer)
+            Self.write(order, to: &writer, platform: platform)
         case .onPurchaseFailed(let error, let order):
             writer.key("error")
             Self.write(error, to: &writer)
             writer.key("order")
-            if let order { Self.write(order, to: &writer) } else { writer.null() }
+            if let order { Self.write(order, to: &writer, platform: platform) } else { writer.null() }
         }
         writer.closeObject()
         return writer.output + "\n"
@@ -83,15 +90,15 @@ public struct JSONLinesRenderer: CallbackRenderer {
         writer.closeObject()
     }
 
-    /// Writes an `OrderResponseModel`.
-    package static func write(_ order: OrderResponseModel, to writer: inout JSONWriter) {
+    /// Writes an `OrderResponseModel`, its items' count under `platform`'s key.
+    package static func write(_ order: OrderResponseModel, to writer: inout JSONWriter, platform: Platform = .ios) {
         writer.openObject()
         writer.field("date", order.date)
         writer.field("sessionToken", order.sessionToken)
         writer.field("offerName", order.offerName)
         writer.field("offerSku", order.offerSku)
         writer.key("items")
-        write(order.items, to: &writer)
+        write(order.items, to: &writer, platform: platform)
         writer.field("price", order.price)
         writer.field("currency", order.currency)
         writer.field("customerId", order.customerId)
@@ -102,14 +109,20 @@ public struct JSONLinesRenderer: CallbackRenderer {
         writer.closeObject()
     }
 
-    /// Writes a list of `Item`s.
-    package static func write(_ items: [OrderResponseModel.Item], to writer: inout JSONWriter) {
+    /// Writes a list of `Item`s, each count under `platform`'s key.
+    package static func write(
+        _ items: [OrderResponseModel.Item], to writer: inout JSONWriter, platform: Platform = .ios
+    ) {
         writer.openArray()
         for item in items {
             writer.openObject()
             writer.field("name", item.name)
             writer.field("sku", item.sku)
-            writer.field("quantity", item.quantity)
+            if platform == .unity {
+                writer.field("amount", item.quantity)
+            } else {
+                writer.field("quantity", item.quantity)
+            }
             writer.closeObject()
         }
         writer.closeArray()

@@ -11,18 +11,23 @@ public import PaylinksKit
 public struct TextRenderer: CallbackRenderer {
     private let catalog: Catalog
     private let style: TextStyle
+    /// The platform whose names the blocks use.
+    public let platform: Platform
 
-    /// Creates a renderer; `catalog` supplies status code names, `style` the colours.
-    public init(catalog: Catalog, style: TextStyle = .plain) {
+    /// Creates a renderer; `catalog` supplies status code names, `style` the colours,
+    /// `platform` the names of callbacks, types and fields.
+    public init(catalog: Catalog, style: TextStyle = .plain, platform: Platform = .ios) {
         self.catalog = catalog
         self.style = style
+        self.platform = platform
     }
 
     /// The block for one callback, blank line included; a tag follows the name in brackets.
     public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var block = Block()
         let source = self.source(tag)
-        let name = callback.error == nil ? style.success(callback.name.rawValue) : style.failure(callback.name.rawValue)
+        let title = platform.name(of: callback.name)
+        let name = callback.error == nil ? style.success(title) : style.failure(title)
         block.line(name + source, indent: 0)
         switch callback {
         case .onInitialized:
@@ -71,7 +76,7 @@ public struct TextRenderer: CallbackRenderer {
     }
 
     private func add(_ error: ACErrorMessage, to block: inout Block) {
-        block.line("error", indent: 2)
+        block.line("error  " + style.secondary(platform.errorTypeName), indent: 2)
         var fields: [(String, String)] = [
             (
                 "code",
@@ -84,7 +89,7 @@ public struct TextRenderer: CallbackRenderer {
     }
 
     private func add(_ order: OrderResponseModel, to block: inout Block) {
-        block.line("order", indent: 2)
+        block.line("order  " + style.secondary("OrderResponseModel"), indent: 2)
         let itemCount = order.items.count == 1 ? "1 item" : "\(order.items.count) items"
         let fields: [(String, String)] = [
             ("date", "\(order.date) (\(UTCDate.format(unixSeconds: order.date)))"),
@@ -96,7 +101,7 @@ public struct TextRenderer: CallbackRenderer {
         block.fields(fields, indent: 4, labelWidth: Self.orderLabelWidth)
         for item in order.items {
             block.line(
-                "- name: \(Self.display(item.name))  sku: \(Self.display(item.sku))  quantity: \(Self.display(item.quantity))",
+                "- name: \(Self.display(item.name))  sku: \(Self.display(item.sku))  \(platform.itemCountKey): \(Self.display(item.quantity))",
                 indent: 6)
         }
         block.fields(
@@ -114,7 +119,7 @@ public struct TextRenderer: CallbackRenderer {
     private static let orderLabelWidth = "paymentMethodName".count
 
     private func add(_ pricePoints: PricePoints, to block: inout Block) {
-        block.line("pricePoints", indent: 2)
+        block.line("pricePoints  " + style.secondary("PricePoints"), indent: 2)
         let count = pricePoints.pricingPoints.count
         block.line("pricingPoints  \(count == 1 ? "1 tier" : "\(count) tiers")", indent: 4)
         let header = ["basePriceInUSD", "localizedPrice", "formattedPrice"]

@@ -19,6 +19,8 @@ public struct ScenarioRunner {
         public var now: Int
         /// The fault rate for scenarios that set none.
         public var faultRate: Double
+        /// The platform and SDK version for scenarios that set none; iOS 1.9 when nil.
+        public var target: SDKTarget?
         /// How awards are signed and sent, with the endpoint for scenarios that name none.
         var awards: AwardSettings?
         /// Where the awards of each scenario go, by its index; checked before the run.
@@ -79,8 +81,9 @@ public struct ScenarioRunner {
     /// - Throws: the first write to `output` that failed.
     public func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
         var summary = Summary()
-        let renderer = settings.format.renderer(catalog: catalog)
         for (index, scenario) in scenarios.enumerated() {
+            let target = scenario.configuration.target ?? settings.target ?? .standard
+            let renderer = settings.format.renderer(catalog: catalog, platform: target.platform)
             try run(scenario, index: index, renderer: renderer, summary: &summary)
         }
         return summary

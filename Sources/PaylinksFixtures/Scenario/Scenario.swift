@@ -39,6 +39,8 @@ public struct Scenario: Sendable {
         public var faultRate: Double?
         /// The game server's endpoint for Grant Award Callbacks; `--award-url`, or none, when nil.
         public var awardUrl: String?
+        /// The platform and SDK version; `--platform` and `--sdk-version`, or iOS 1.9, when nil.
+        public var target: SDKTarget?
     }
 }
 

@@ -38,7 +38,7 @@ public enum ScenarioLoader {
 
     private static let configurationKeys = [
         "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
-        "faultRate", "awardUrl",
+        "faultRate", "awardUrl", "platform", "sdkVersion",
     ]
 
     /// Reads one scenario file.
@@ -86,6 +86,27 @@ public enum ScenarioLoader {
             configuration.now = try value.int(in: 0...PaymentLinksSimulator.latestDate)
         }
         if let value = object.optional("faultRate") { configuration.faultRate = try value.double(in: 0...1) }
+        let platformReader = object.optional("platform")
+        let versionReader = object.optional("sdkVersion")
+        if platformReader != nil || versionReader != nil {
+            var platform = Platform.ios
+            if let platformReader {
+                let text = try platformReader.string()
+                guard let named = Platform(rawValue: text.lowercased()) else {
+                    let names = Platform.allCases.map(\.rawValue)
+                    let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
+                    throw platformReader.error(
+                        "expected a platform (\(names.joined(separator: ", "))), got \"\(text)\"\(hint)")
+                }
+                platform = named
+            }
+            let version = try versionReader?.nonEmptyString()
+            do {
+                configuration.target = try SDKTarget(platform: platform, version: version)
+            } catch {
+                throw (versionReader ?? platformReader ?? reader).error("\(error)")
+            }
+        }
         if let value = object.optional("awardUrl") {
             let url = try value.nonEmptyString()
             guard url.lowercased().hasPrefix("http://") else {
@@ -179,7 +200,8 @@ public enum ScenarioLoader {
             step.action = .checkout(checkout)
         }
         if let reader = object.optional("expect") {
-            step.expectation = try expectation(reader, failureStep: failureStep, catalog: catalog)
+            step.expectation = try expectation(
+                reader, failureStep: failureStep, platform: configuration.target?.platform ?? .ios, catalog: catalog)
         }
     }
 
@@ -207,7 +229,7 @@ public enum ScenarioLoader {
         return action
     }
 
-    private static func expectation(_ reader: JSONReader, failureStep: Step, catalog: Catalog)
+    private static func expectation(_ reader: JSONReader, failureStep: Step, platform: Platform, catalog: Catalog)
         throws(JSONShapeError) -> StepExpectation
     {
         let object = try reader.object(keys: ["callback", "code", "error", "order", "pricePoints", "deliveries"])
@@ -220,8 +242,10 @@ public enum ScenarioLoader {
             }
         if let callbackReader = object.optional("callback") {
             let text = try callbackReader.string()
-            let names = allowed.map(\.rawValue)
-            guard let callback = CallbackName(rawValue: text), allowed.contains(callback) else {
+            let names = allowed.map { platform.name(of: $0) }
+            // The platform's name, or the canonical (iOS) one.
+            let named = allowed.first { platform.name(of: $0) == text || $0.rawValue == text }
+            guard let callback = named else {
                 let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
                 throw callbackReader.error(
                     "\"\(text)\" is not a result of this step (\(names.joined(separator: " or ")))\(hint)")

@@ -32,6 +32,7 @@ public enum Generation: Int, CaseIterable, Comparable, Sendable {
     /// "G2".
     public var name: String { "G\(rawValue)" }
 
+    /// Older generations first.
     public static func < (lhs: Generation, rhs: Generation) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
@@ -74,6 +75,7 @@ public struct SDKVersion: Comparable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Equal as numbers: `1.9` == `1.9.0`.
     public static func == (lhs: SDKVersion, rhs: SDKVersion) -> Bool {
         !(lhs < rhs) && !(rhs < lhs)
     }
@@ -93,6 +95,7 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
         /// A version number outside every range the platform's SDK has shipped.
         case unknown(SDKVersion, Platform)
 
+        /// What is wrong, and the versions that would do.
         public var description: String {
             switch self {
             case .malformed(let text):

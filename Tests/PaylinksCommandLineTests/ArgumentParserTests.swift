@@ -104,7 +104,8 @@ struct ArgumentParserTests {
         #expect(try options("init", "--format", "JSON").format == .json)
         #expect(try options("init", "--color", "Never").color == .never)
         #expect(try options("init", "--error", "2000", "--fail-at", "INIT").failAt == .initialize)
-        #expect(usageMessage("init", "--format", "yaml") == "--format takes text, json, not 'yaml'")
+        #expect(usageMessage("init", "--format", "yaml") == "--format takes text, json, wire, not 'yaml'")
+        #expect(try options("init", "--platform", "Unity").platform == .unity)
     }
 
     @Test("a value the SDK compares exactly is kept as given")

@@ -48,7 +48,8 @@ struct EcosystemTests {
     func acceptedValues() {
         let help = runCLI("purchase", "--help").stdout
         for fragment in [
-            "succeeded; declined", "text (or json)", "auto (on a terminal", "init, price-points, purchase",
+            "succeeded; declined", "text (or json, wire)", "ios (or android, unity)", "auto (on a terminal",
+            "init, price-points, purchase",
         ] {
             #expect(help.contains(fragment), "\(fragment)")
         }

@@ -82,6 +82,24 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("offers-unity-json", ["offers", "--platform", "unity", "--json"], seeded: false),
         GoldenCase("run-retries-unity-json", ["run", scenario("retries.json"), "--platform", "unity", "--json"]),
         GoldenCase("run-cancels-android", ["run", scenario("cancels.json"), "--platform", "android"]),
+        // --format wire: a Swift call, a Java method with its fields, Unity's bridge message.
+        GoldenCase("purchase-wire", ["purchase", "--sku", "starter_pack_001", "--format", "wire"]),
+        GoldenCase(
+            "price-points-wire-android",
+            ["price-points", "--country", "JP", "--platform", "android", "--format", "wire"]
+        ),
+        GoldenCase(
+            "purchase-declined-wire-unity",
+            [
+                "purchase", "--sku", "starter_pack_001", "--outcome", "declined", "--platform", "unity", "--format",
+                "wire",
+            ],
+            .purchaseFailed),
+        GoldenCase(
+            "init-no-customer-wire-unity", ["init", "--customer-id=", "--platform", "unity", "--format", "wire"],
+            .initializeFailed),
+        GoldenCase(
+            "run-cancels-wire-unity", ["run", scenario("cancels.json"), "--platform", "unity", "--format", "wire"]),
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
     ]

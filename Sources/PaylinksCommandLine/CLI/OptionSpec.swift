@@ -262,8 +262,10 @@ public struct OptionSpec: Sendable {
             options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
         },
         OptionSpec(
-            "--format", "FORMAT", "text: readable blocks or a table; json: one JSON object per line.",
-            default: "\(RunOptions().format.rawValue) (or json)", commands: listingCommands, group: "format"
+            "--format", "FORMAT",
+            "text: readable blocks or a table; json: one JSON object per line; wire: each callback as the "
+                + "platform hands it to the game.",
+            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: listingCommands, group: "format"
         ) { options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         },

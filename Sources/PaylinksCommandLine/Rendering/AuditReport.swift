@@ -36,7 +36,7 @@ enum AuditReport {
             writer.closeObject()
             lines.append(writer.output + "\n")
             return lines.joined()
-        case .text:
+        case .text, .wire:
             let style = color ? TextStyle.ansi : .plain
             let width = findings.map(\.name.count).max() ?? 0
             var text = ""

@@ -43,6 +43,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case text
     /// One compact JSON object per callback per line (NDJSON).
     case json
+    /// Each callback as the platform hands it to the game: a Swift call, a Java method
+    /// and its fields, or Unity's bridge message.
+    case wire
 
     /// The renderer for this format; `catalog` names status codes in text output, which
     /// `color` colours. JSON is never coloured. Names are `platform`'s.
@@ -50,6 +53,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         switch self {
         case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain, platform: platform)
         case .json: JSONLinesRenderer(platform: platform)
+        case .wire: WireRenderer(platform: platform)
         }
     }
 }

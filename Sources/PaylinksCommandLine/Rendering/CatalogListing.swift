@@ -13,7 +13,7 @@ public enum CatalogListing {
         switch format {
         case .json:
             return catalog.statusCodes.map { statusCodeJSON($0, platform: platform) + "\n" }.joined()
-        case .text:
+        case .text, .wire:
             let rows = catalog.statusCodes.map { code in
                 [
                     String(code.code), code.name, code.callbacks.map(platform.name(of:)).joined(separator: ", "),
@@ -119,7 +119,7 @@ public enum CatalogListing {
                 writer.closeObject()
                 return writer.output + "\n"
             }.joined()
-        case .text:
+        case .text, .wire:
             let rows = priced.map { offer, price -> [String] in
                 let shown = price.flatMap { local, _ in
                     local.minorUnits(ofTier: offer.basePriceInUSD).map {
@@ -155,7 +155,7 @@ public enum CatalogListing {
                 writer.closeObject()
                 return writer.output + "\n"
             }.joined()
-        case .text:
+        case .text, .wire:
             let rows = localized.map { local -> [String] in
                 let example = local.minorUnits(ofTier: tier).map {
                     catalog.priceText(minorUnits: $0, currency: local.data.currencyCode)

@@ -1,0 +1,252 @@
+public import PaylinksHTTP
+public import PaylinksKit
+
+/// Renders each callback exactly as the platform hands it to the game, to paste into a
+/// unit test of the game's own handling:
+///
+/// - iOS: the Swift call on the delegate, one line, built with the library's initializers
+///   (it compiles against PaylinksKit).
+/// - Android: the Java method's signature, then each field of its arguments with its Java
+///   type and value, one per line.
+/// - Unity (on iOS): the method name and the one string the native bridge sends: an
+///   order's JSON, an error's JSON, or for a failed purchase the envelope
+///   `{"errorJson": ..., "orderJson": ...}` whose members are JSON text themselves,
+///   `orderJson` being `"null"` unless the order has an `orderId`.
+///
+/// A scenario's tag, and each award attempt, come as `//` comments, which Swift, Java
+/// and C# all skip.
+public struct WireRenderer: CallbackRenderer {
+    /// The platform whose calls the output shows.
+    public let platform: Platform
+
+    /// Creates a renderer for `platform`.
+    public init(platform: Platform) {
+        self.platform = platform
+    }
+
+    /// The callback as the platform delivers it, newline included.
+    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
+        let comment = tag.map { "// \(Self.label($0))\n" } ?? ""
+        switch platform {
+        case .ios: return comment + swiftCall(callback) + "\n"
+        case .android: return comment + javaCall(callback)
+        case .unity: return comment + bridgeMessage(callback) + "\n"
+        }
+    }
+
+    /// An award attempt, as a comment: it is not something the SDK delivers.
+    public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+        let result =
+            attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
+        let source = tag.map { " [\(Self.label($0))]" } ?? ""
+        let status = attempt.status.map(String.init) ?? "no response"
+        return "// award attempt \(attempt.number) to \(url)\(source): \(status), \(result)\n"
+    }
+
+    private static func label(_ tag: CallbackTag) -> String {
+        "\(tag.scenario), step \(tag.step)" + (tag.attempt.map { ", attempt \($0)" } ?? "")
+    }
+
+    // MARK: iOS
+
+    private func swiftCall(_ callback: Callback) -> String {
+        let name = platform.name(of: callback.name)
+        let arguments: String =
+            switch callback {
+            case .onInitialized: ""
+            case .onInitializeFailed(let error), .onPricePointsFailed(let error): "error: \(Self.swift(error))"
+            case .onPricePointsSuccess(let pricePoints): "pricePoints: \(Self.swift(pricePoints))"
+            case .onPurchaseSuccess(let order): "order: \(Self.swift(order))"
+            case .onPurchaseFailed(let error, let order):
+                "error: \(Self.swift(error)), order: \(order.map(Self.swift) ?? "nil")"
+            }
+        return "delegate.\(name)(\(arguments))"
+    }
+
+    private static func swift(_ error: ACErrorMessage) -> String {
+        let data = error.data.map { ", data: \(literal($0, .swift))" } ?? ""
+        return "ACErrorMessage(code: \(error.code), message: \(literal(error.message, .swift))\(data))"
+    }
+
+    private static func swift(_ order: OrderResponseModel) -> String {
+        let items = order.items.map {
+            "OrderResponseModel.Item(name: \(literal($0.name, .swift)), sku: \(literal($0.sku, .swift)), "
+                + "quantity: \(literal($0.quantity, .swift)))"
+        }
+        return "OrderResponseModel(date: \(order.date), sessionToken: \(literal(order.sessionToken, .swift)), "
+            + "offerName: \(literal(order.offerName, .swift)), offerSku: \(literal(order.offerSku, .swift)), "
+            + "items: [\(items.joined(separator: ", "))], price: \(order.price), "
+            + "currency: \(literal(order.currency, .swift)), customerId: \(literal(order.customerId, .swift)), "
+            + "customerCountry: \(literal(order.customerCountry, .swift)), "
+            + "paymentMethodName: \(literal(order.paymentMethodName, .swift)), "
+            + "orderId: \(literal(order.orderId, .swift)), purchaseId: \(literal(order.purchaseId, .swift)))"
+    }
+
+    private static func swift(_ pricePoints: PricePoints) -> String {
+        let points = pricePoints.pricingPoints.map {
+            "PricePoints.PricingPoint(basePriceInUSD: \(literal($0.basePriceInUSD, .swift)), "
+                + "localizedPrice: \(literal($0.localizedPrice, .swift)), "
+                + "formattedPrice: \(literal($0.formattedPrice, .swift)))"
+        }
+        let data = pricePoints.pricingPointData
+        return "PricePoints(pricingPoints: [\(points.joined(separator: ", "))], "
+            + "pricingPointData: PricePoints.PricingPointData(currencyCode: \(literal(data.currencyCode, .swift)), "
+            + "currencySymbol: \(literal(data.currencySymbol, .swift)), "
+            + "fractionalSeparator: \(literal(data.fractionalSeparator, .swift)), "
+            + "milSeparator: \(literal(data.milSeparator, .swift)), "
+            + "symbolPosition: \(literal(data.symbolPosition, .swift)), spacing: \(data.spacing), "
+            + "multiplier: \(data.multiplier)))"
+    }
+
+    // MARK: Android
+
+    /// `onPurchaseFailed(ErrorMessage error, OrderResponseModel order)`, then a line per field.
+    private func javaCall(_ callback: Callback) -> String {
+        var parameters: [String] = []
+        var fields = JavaFields()
+        switch callback {
+        case .onInitialized:
+            break
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error):
+            parameters.append("\(platform.errorTypeName) error")
+            fields.add(error, as: "error")
+        case .onPricePointsSuccess(let pricePoints):
+            parameters.append("PricePoints pricePoints")
+            fields.add(pricePoints)
+        case .onPurchaseSuccess(let order):
+            parameters.append("OrderResponseModel order")
+            fields.add(order)
+        case .onPurchaseFailed(let error, let order):
+            parameters += ["\(platform.errorTypeName) error", "OrderResponseModel order"]
+            fields.add(error, as: "error")
+            if let order { fields.add(order) } else { fields.add("order", "OrderResponseModel", "null") }
+        }
+        return "\(platform.name(of: callback.name))(\(parameters.joined(separator: ", ")))\n" + fields.text + "\n"
+    }
+
+    // MARK: Unity
+
+    /// `OnPurchaseSuccess {"date":...}`: the method, then the string the bridge sends.
+    private func bridgeMessage(_ callback: Callback) -> String {
+        let name = platform.name(of: callback.name)
+        var writer = JSONWriter()
+        switch callback {
+        case .onInitialized:
+            return name
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error):
+            JSONLinesRenderer.write(error, to: &writer)
+        case .onPricePointsSuccess(let pricePoints):
+            JSONLinesRenderer.write(pricePoints, to: &writer)
+        case .onPurchaseSuccess(let order):
+            JSONLinesRenderer.write(order, to: &writer, platform: .unity)
+        case .onPurchaseFailed(let error, let order):
+            var errorJSON = JSONWriter()
+            JSONLinesRenderer.write(error, to: &errorJSON)
+            var orderJSON = JSONWriter()
+            if let order, !order.orderId.isEmpty {
+                JSONLinesRenderer.write(order, to: &orderJSON, platform: .unity)
+            } else {
+                orderJSON.null()
+            }
+            writer.openObject()
+            writer.field("errorJson", errorJSON.output)
+            writer.field("orderJson", orderJSON.output)
+            writer.closeObject()
+        }
+        return name + " " + writer.output
+    }
+
+    // MARK: Literals
+
+    fileprivate enum Language {
+        case swift, java
+    }
+
+    /// `text` as a string literal of `language`: quotes, backslashes and control
+    /// characters escaped, everything else as it is.
+    fileprivate static func literal(_ text: String, _ language: Language) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result +=
+                    language == .swift ? "\\u{\(hex)}" : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// The fields of a Java callback's arguments: `  order.price  int  499`, aligned.
+private struct JavaFields {
+    private var rows: [(path: String, type: String, value: String)] = []
+
+    mutating func add(_ path: String, _ type: String, _ value: String) {
+        rows.append((path, type, value))
+    }
+
+    private mutating func add(_ path: String, string value: String?) {
+        add(path, "String", value.map { WireRenderer.literal($0, .java) } ?? "null")
+    }
+
+    mutating func add(_ error: ACErrorMessage, as name: String) {
+        add("\(name).code", "int", String(error.code))
+        add("\(name).message", string: error.message)
+        add("\(name).data", string: error.data)
+    }
+
+    mutating func add(_ order: OrderResponseModel) {
+        add("order.date", "long", String(order.date))
+        add("order.sessionToken", string: order.sessionToken)
+        add("order.offerName", string: order.offerName)
+        add("order.offerSku", string: order.offerSku)
+        add("order.items", "List<Item>", "\(order.items.count) item\(order.items.count == 1 ? "" : "s")")
+        for (index, item) in order.items.enumerated() {
+            add("order.items[\(index)].name", string: item.name)
+            add("order.items[\(index)].sku", string: item.sku)
+            add("order.items[\(index)].quantity", string: item.quantity)
+        }
+        add("order.price", "int", String(order.price))
+        add("order.currency", string: order.currency)
+        add("order.customerId", string: order.customerId)
+        add("order.customerCountry", string: order.customerCountry)
+        add("order.paymentMethodName", string: order.paymentMethodName)
+        add("order.orderId", string: order.orderId)
+        add("order.purchaseId", string: order.purchaseId)
+    }
+
+    mutating func add(_ pricePoints: PricePoints) {
+        let points = pricePoints.pricingPoints
+        add("pricePoints.pricingPoints", "List<PricingPoint>", "\(points.count) tier\(points.count == 1 ? "" : "s")")
+        for (index, point) in points.enumerated() {
+            add("pricePoints.pricingPoints[\(index)].basePriceInUSD", string: point.basePriceInUSD)
+            add("pricePoints.pricingPoints[\(index)].localizedPrice", string: point.localizedPrice)
+            add("pricePoints.pricingPoints[\(index)].formattedPrice", string: point.formattedPrice)
+        }
+        let data = pricePoints.pricingPointData
+        add("pricePoints.pricingPointData.currencyCode", string: data.currencyCode)
+        add("pricePoints.pricingPointData.currencySymbol", string: data.currencySymbol)
+        add("pricePoints.pricingPointData.fractionalSeparator", string: data.fractionalSeparator)
+        add("pricePoints.pricingPointData.milSeparator", string: data.milSeparator)
+        add("pricePoints.pricingPointData.symbolPosition", string: data.symbolPosition)
+        add("pricePoints.pricingPointData.spacing", "boolean", String(data.spacing))
+        add("pricePoints.pricingPointData.multiplier", "int", String(data.multiplier))
+    }
+
+    /// The rows, two spaces in and aligned in columns.
+    var text: String {
+        let pathWidth = rows.map(\.path.count).max() ?? 0
+        let typeWidth = rows.map(\.type.count).max() ?? 0
+        return rows.map { row in
+            "  " + row.path + String(repeating: " ", count: pathWidth - row.path.count + 2) + row.type
+                + String(repeating: " ", count: typeWidth - row.type.count + 2) + row.value + "\n"
+        }.joined()
+    }
+}

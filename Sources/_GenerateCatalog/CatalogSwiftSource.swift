@@ -29,18 +29,28 @@ public enum CatalogSwiftSource {
             }
             out += "                ]),\n"
         }
-        out += "        ],\n        statusCodes: [\n"
-        for code in catalog.statusCodes {
-            out += "            StatusCode(\n"
-            out += "                code: \(code.code), name: \(literal(code.name)),\n"
-            out += "                meaning: \(literal(code.meaning)),\n"
-            out += "                message: \(literal(code.message)),\n"
-            out += "                callbacks: [\(code.callbacks.map { ".\($0.rawValue)" }.joined(separator: ", "))],\n"
-            out += "                orderAtFailure: .\(code.orderAtFailure),\n"
-            out += "                dataTemplate: \(code.dataTemplate.map(literal) ?? "nil"),\n"
-            out += "                advice: \(code.advice.map(literal) ?? "nil")"
-            out += code.isCancel ? ",\n                isCancel: true),\n" : "),\n"
+        func table(_ label: String, _ codes: [StatusCode]) {
+            out += "        ],\n        \(label): [\n"
+            for code in codes {
+                out += "            StatusCode(\n"
+                out += "                code: \(code.code), name: \(literal(code.name)),\n"
+                out += "                meaning: \(literal(code.meaning)),\n"
+                out += "                message: \(literal(code.message)),\n"
+                out +=
+                    "                callbacks: [\(code.callbacks.map { ".\($0.rawValue)" }.joined(separator: ", "))],\n"
+                out += "                orderAtFailure: .\(code.orderAtFailure),\n"
+                out += "                dataTemplate: \(code.dataTemplate.map(literal) ?? "nil"),\n"
+                out += "                advice: \(code.advice.map(literal) ?? "nil")"
+                if code.isCancel { out += ",\n                isCancel: true" }
+                if !code.reports.isEmpty {
+                    out += ",\n                reports: [\(code.reports.map(String.init).joined(separator: ", "))]"
+                }
+                out += "),\n"
+            }
         }
+        table("statusCodes", catalog.statusCodes)
+        table("g1StatusCodes", catalog.g1StatusCodes)
+        table("g3StatusCodes", catalog.g3StatusCodes)
         out += "        ],\n"
         out += "        tiers: [\(catalog.tiers.map(literal).joined(separator: ", "))],\n"
         out += "        localizations: [\n"
@@ -74,7 +84,8 @@ public enum CatalogSwiftSource {
             return FixtureSource(name: url.path, bytes: Array(try Data(contentsOf: url)))
         }
         return try CatalogLoader.load(
-            offers: source(.offers), pricePoints: source(.pricePoints), statusCodes: source(.statusCodes))
+            offers: source(.offers), pricePoints: source(.pricePoints), statusCodes: source(.statusCodes),
+            g1StatusCodes: source(.g1StatusCodes), g3StatusCodes: source(.g3StatusCodes))
     }
 
     /// A Swift string literal for `text`.

@@ -100,6 +100,38 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
             .initializeFailed),
         GoldenCase(
             "run-cancels-wire-unity", ["run", scenario("cancels.json"), "--platform", "unity", "--format", "wire"]),
+        // G1 and G3: each generation's callbacks, arguments and status table.
+        GoldenCase("init-g1-no-customer", ["init", "--sdk-version", "1.5.1", "--customer-id="], .initializeFailed),
+        GoldenCase(
+            "cancel-g1-json", ["cancel", "--sku", "starter_pack_001", "--sdk-version", "1.7", "--json"],
+            .purchaseCanceled),
+        GoldenCase(
+            "purchase-declined-g1-wire-android",
+            [
+                "purchase", "--sku", "starter_pack_001", "--outcome", "declined", "--platform", "android",
+                "--sdk-version", "1.4", "--format", "wire",
+            ], .purchaseFailed),
+        GoldenCase(
+            "price-points-g1-unity-json",
+            ["price-points", "--error", "1006", "--platform", "unity", "--sdk-version", "2.3", "--json"],
+            .pricePointsFailed),
+        GoldenCase("errors-g1", ["errors", "--sdk-version", "1.7"], seeded: false),
+        GoldenCase("cancel-g3", ["cancel", "--sku", "starter_pack_001", "--sdk-version", "2.0.0"], .purchaseCanceled),
+        GoldenCase(
+            "cancel-g3-unity-wire",
+            [
+                "cancel", "--sku", "starter_pack_001", "--via", "browser", "--platform", "unity", "--sdk-version",
+                "3.0", "--format", "wire",
+            ],
+            .purchaseCanceled),
+        GoldenCase(
+            "purchase-g3-no-customer-json",
+            ["purchase", "--sku", "starter_pack_001", "--sdk-version", "2.0", "--customer-id=", "--json"],
+            .purchaseFailed),
+        GoldenCase("init-g3-no-customer", ["init", "--sdk-version", "2.0", "--customer-id="]),
+        GoldenCase(
+            "errors-g3-json", ["errors", "--platform", "android", "--sdk-version", "2.0", "--json"], seeded: false),
+        GoldenCase("run-cancels-g3-json", ["run", scenario("cancels.json"), "--sdk-version", "2.0", "--json"]),
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
     ]

@@ -203,7 +203,8 @@ struct SchemaTests {
         arguments: [
             #"{"callback":"onPurchaseSuccess","order":{"date":1}}"#,
             #"{"callback":"onRefund"}"#,
-            #"{"callback":"onPurchaseFailed","error":{"code":3002,"message":"m"}}"#,
+            #"{"callback":"onPurchaseCanceled","error":{"code":3002,"message":"m"}}"#,
+            #"{"callback":"onPurchaseFailed","error":{"code":3002,"message":"m"},"order":{"date":1}}"#,
             #"{"callback":"onInitializeFailed","error":{"code":"3002","message":"m"}}"#,
             #"{"callback":"onInitialized","extra":1}"#,
         ])

@@ -37,7 +37,7 @@ struct WireTests {
                 atPath: modules.appendingPathComponent("PaylinksKit.swiftmodule").path),
             "the library's module is not in .build/debug/Modules"))
     func swiftCalls() throws {
-        let renderer = WireRenderer(platform: .ios)
+        let renderer = WireRenderer(target: .standard)
         let calls = Self.callbacks.map { renderer.render($0) }.joined()
         let source = """
             import PaylinksKit
@@ -75,7 +75,7 @@ struct WireTests {
 
     @Test("Unity's bridge sends an order as its JSON, a failure as an envelope of JSON strings")
     func unityMessages() throws {
-        let renderer = WireRenderer(platform: .unity)
+        let renderer = WireRenderer(target: .defaultTarget(of: .unity))
         let lines = Self.callbacks.map { renderer.render($0) }
         #expect(lines[0] == "OnInitialized\n")
         // Each message is the method's name, a space, and one JSON text.
@@ -109,7 +109,7 @@ struct WireTests {
 
     @Test("Android shows the Java method, then each field with its Java type and value")
     func javaFields() {
-        let text = WireRenderer(platform: .android).render(Self.callbacks[5])
+        let text = WireRenderer(target: .defaultTarget(of: .android)).render(Self.callbacks[5])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         }
@@ -121,11 +121,11 @@ struct WireTests {
         #expect(lines.contains(#"order.items[0].name String "Tab\there""#))
         #expect(lines.contains("order.price int 1999"))
         #expect(text.hasSuffix("\n\n"))
-        let none = WireRenderer(platform: .android).render(Self.callbacks[6])
+        let none = WireRenderer(target: .defaultTarget(of: .android)).render(Self.callbacks[6])
         #expect(none.split(separator: "\n").last?.split(separator: " ") == ["order", "OrderResponseModel", "null"])
-        let control = WireRenderer(platform: .android).render(Self.callbacks[1])
+        let control = WireRenderer(target: .defaultTarget(of: .android)).render(Self.callbacks[1])
         #expect(control.contains(#""Line\u0001\nbreak""#))
-        #expect(WireRenderer(platform: .ios).render(Self.callbacks[1]).contains(#""Line\u{1}\nbreak""#))
+        #expect(WireRenderer(target: .standard).render(Self.callbacks[1]).contains(#""Line\u{1}\nbreak""#))
     }
 }
 

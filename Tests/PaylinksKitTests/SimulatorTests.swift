@@ -168,7 +168,9 @@ struct SimulatorTests {
                 notInitialized.error(details: ["request": "getPricePoints"]),
                 notInitialized.error(details: ["request": "openCheckout"]),
             ])
-        #expect(notInitialized.callbacks == CallbackName.failures, "the catalog says where 2000 arrives")
+        #expect(
+            notInitialized.callbacks == [.onInitializeFailed, .onPricePointsFailed, .onPurchaseFailed],
+            "the catalog says where 2000 arrives")
         #expect(delegate.callbacks.last?.order == nil)
     }
 

@@ -201,6 +201,9 @@ public enum ArgumentParser {
         if options.concurrency > 1 && options.awardWait == .real {
             return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }
+        if command == .pricePoints && options.target.generation == .g3 {
+            return PricePointsRemoved.message(options.target)
+        }
         if options.format == .wire && !(Command.flows + [.run, .serve]).contains(command) {
             return "--format wire shows callbacks as the platform delivers them; \(command.rawValue) prints none: "
                 + "use text or json"

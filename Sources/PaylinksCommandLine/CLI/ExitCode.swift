@@ -47,6 +47,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .onInitializeFailed: self = .initializeFailed
         case .onPricePointsFailed: self = .pricePointsFailed
         case .onPurchaseFailed: self = isCancel ? .purchaseCanceled : .purchaseFailed
+        case .onPurchaseCanceled: self = .purchaseCanceled
         }
     }
 

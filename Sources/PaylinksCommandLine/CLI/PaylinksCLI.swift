@@ -79,7 +79,9 @@ public enum PaylinksCLI {
             try write("paylinks \(Help.version)\n", to: context.standardOutput)
             return .success
         case .run(let command, let options):
-            let catalog = try loadCatalog(options, environment: context.environment)
+            // A scenario run picks each scenario's generation; everything else takes the options'.
+            let loaded = try loadCatalog(options, environment: context.environment)
+            let catalog = command == .run ? loaded : loaded.forGeneration(options.target.generation)
             switch command {
             case .initialize, .pricePoints, .purchase, .cancel:
                 return try runFlow(command, options: options, catalog: catalog, context: context)
@@ -184,12 +186,12 @@ public enum PaylinksCLI {
         if command != .initialize { noteFallback(for: options.country, catalog: catalog, context: context) }
         let output = BufferedOutput(context.standardOutput)
         let renderer = options.format.renderer(
-            catalog: catalog, color: usesColor(options, context: context), platform: options.target.platform)
+            catalog: catalog, color: usesColor(options, context: context), target: options.target)
         let delegate = RenderingDelegate(renderer: renderer, output: output)
         let seed = options.seed ?? context.entropy()
         let sdk = PaymentLinksSimulator(
             catalog: catalog, country: options.country, now: options.now ?? context.clock(), seed: seed,
-            firstCheckoutIndex: options.index)
+            firstCheckoutIndex: options.index, target: options.target)
         if options.trace {
             let standardError = context.standardError
             sdk.trace = { event in
@@ -363,7 +365,8 @@ public enum PaylinksCLI {
         for path in options.operands {
             let source = try readInput(path, kind: "scenario file", limit: scenarioSizeLimit)
             do {
-                scenarios.append(try ScenarioLoader.load(source, catalog: catalog))
+                let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
+                scenarios.append(try ScenarioLoader.load(source, catalog: catalog, target: given))
             } catch {
                 throw .invalidFixture(error)
             }
@@ -464,7 +467,8 @@ public enum PaylinksCLI {
         let sources = try fixtureSources(in: directory, origin: origin)
         do {
             return try CatalogLoader.load(
-                offers: sources[.offers], pricePoints: sources[.pricePoints], statusCodes: sources[.statusCodes])
+                offers: sources[.offers], pricePoints: sources[.pricePoints], statusCodes: sources[.statusCodes],
+                g1StatusCodes: sources[.g1StatusCodes], g3StatusCodes: sources[.g3StatusCodes])
         } catch {
             throw .invalidFixture(error)
         }

@@ -49,7 +49,7 @@ extension PaylinksCLI {
         let standardError = context.standardError
         sandbox.onLog = { line in try? standardError.write(line + "\n") }
         let renderer = options.format.renderer(
-            catalog: catalog, color: usesColor(options, context: context), platform: options.target.platform)
+            catalog: catalog, color: usesColor(options, context: context), target: options.target)
         var outputFailure: OutputError?
         sandbox.onCallback = { callback in
             guard outputFailure == nil else { return }

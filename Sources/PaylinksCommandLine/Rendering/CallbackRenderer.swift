@@ -48,12 +48,14 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case wire
 
     /// The renderer for this format; `catalog` names status codes in text output, which
-    /// `color` colours. JSON is never coloured. Names are `platform`'s.
-    public func renderer(catalog: Catalog, color: Bool = false, platform: Platform = .ios) -> any CallbackRenderer {
+    /// `color` colours. JSON is never coloured. Names and arguments are `target`'s.
+    public func renderer(catalog: Catalog, color: Bool = false, target: SDKTarget = .standard)
+        -> any CallbackRenderer
+    {
         switch self {
-        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain, platform: platform)
-        case .json: JSONLinesRenderer(platform: platform)
-        case .wire: WireRenderer(platform: platform)
+        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain, target: target)
+        case .json: JSONLinesRenderer(target: target)
+        case .wire: WireRenderer(target: target)
         }
     }
 }

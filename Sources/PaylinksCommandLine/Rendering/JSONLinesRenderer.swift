@@ -9,14 +9,15 @@ public import PaylinksKit
 /// property names in documented order. `onPurchaseFailed` always carries `order`,
 /// `null` when there is none; `error.data` is present only when it has a value.
 /// Callback names and the item count's key are the platform's: `OnPricePointsFail` and
-/// `amount` for Unity.
+/// `amount` for Unity. A G1 `onPurchaseFailed` has no `order` at all.
 public struct JSONLinesRenderer: CallbackRenderer {
-    /// The platform whose names the lines use.
-    public let platform: Platform
+    /// The platform and SDK version whose names and arguments the lines use.
+    public let target: SDKTarget
+    private var platform: Platform { target.platform }
 
-    /// Creates a renderer that names callbacks as `platform` does.
-    public init(platform: Platform = .ios) {
-        self.platform = platform
+    /// Creates a renderer for `target`.
+    public init(target: SDKTarget = .standard) {
+        self.target = target
     }
 
     /// One line of JSON for an award attempt: `{"award":{...}}`, a tag after it.
@@ -69,11 +70,14 @@ public struct JSONLinesRenderer: CallbackRenderer {
         case .onPurchaseSuccess(let order):
             writer.key("order")
             Self.write(order, to: &writer, platform: platform)
-        case .onPurchaseFailed(let error, let order):
+        case .onPurchaseFailed(let error, let order), .onPurchaseCanceled(let error, let order):
             writer.key("error")
             Self.write(error, to: &writer)
-            writer.key("order")
-            if let order { Self.write(order, to: &writer, platform: platform) } else { writer.null() }
+            // G1's onPurchaseFailed(error) has no order argument.
+            if target.generation > .g1 || callback.name == .onPurchaseCanceled {
+                writer.key("order")
+                if let order { Self.write(order, to: &writer, platform: platform) } else { writer.null() }
+            }
         }
         writer.closeObject()
         return writer.output + "\n"

@@ -11,15 +11,16 @@ public import PaylinksKit
 public struct TextRenderer: CallbackRenderer {
     private let catalog: Catalog
     private let style: TextStyle
-    /// The platform whose names the blocks use.
-    public let platform: Platform
+    /// The platform and SDK version whose names and arguments the blocks use.
+    public let target: SDKTarget
+    private var platform: Platform { target.platform }
 
     /// Creates a renderer; `catalog` supplies status code names, `style` the colours,
-    /// `platform` the names of callbacks, types and fields.
-    public init(catalog: Catalog, style: TextStyle = .plain, platform: Platform = .ios) {
+    /// `target` the names of callbacks, types and fields.
+    public init(catalog: Catalog, style: TextStyle = .plain, target: SDKTarget = .standard) {
         self.catalog = catalog
         self.style = style
-        self.platform = platform
+        self.target = target
     }
 
     /// The block for one callback, blank line included; a tag follows the name in brackets.
@@ -38,11 +39,12 @@ public struct TextRenderer: CallbackRenderer {
             add(pricePoints, to: &block)
         case .onPurchaseSuccess(let order):
             add(order, to: &block)
-        case .onPurchaseFailed(let error, let order):
+        case .onPurchaseFailed(let error, let order), .onPurchaseCanceled(let error, let order):
             add(error, to: &block)
             if let order {
                 add(order, to: &block)
-            } else {
+            } else if target.generation > .g1 || callback.name == .onPurchaseCanceled {
+                // G1's onPurchaseFailed(error) has no order argument to show.
                 block.line("order  (none: checkout never opened)", indent: 2)
             }
         }

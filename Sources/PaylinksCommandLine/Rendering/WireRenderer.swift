@@ -16,12 +16,15 @@ public import PaylinksKit
 /// A scenario's tag, and each award attempt, come as `//` comments, which Swift, Java
 /// and C# all skip.
 public struct WireRenderer: CallbackRenderer {
-    /// The platform whose calls the output shows.
-    public let platform: Platform
+    /// The platform and SDK version whose calls the output shows.
+    public let target: SDKTarget
+    private var platform: Platform { target.platform }
+    /// Whether `onPurchaseFailed` carries no order (G1).
+    private var failureHasNoOrder: Bool { target.generation == .g1 }
 
-    /// Creates a renderer for `platform`.
-    public init(platform: Platform) {
-        self.platform = platform
+    /// Creates a renderer for `target`.
+    public init(target: SDKTarget) {
+        self.target = target
     }
 
     /// The callback as the platform delivers it, newline included.
@@ -57,7 +60,8 @@ public struct WireRenderer: CallbackRenderer {
             case .onInitializeFailed(let error), .onPricePointsFailed(let error): "error: \(Self.swift(error))"
             case .onPricePointsSuccess(let pricePoints): "pricePoints: \(Self.swift(pricePoints))"
             case .onPurchaseSuccess(let order): "order: \(Self.swift(order))"
-            case .onPurchaseFailed(let error, let order):
+            case .onPurchaseFailed(let error, _) where failureHasNoOrder: "error: \(Self.swift(error))"
+            case .onPurchaseFailed(let error, let order), .onPurchaseCanceled(let error, let order):
                 "error: \(Self.swift(error)), order: \(order.map(Self.swift) ?? "nil")"
             }
         return "delegate.\(name)(\(arguments))"
@@ -116,7 +120,10 @@ public struct WireRenderer: CallbackRenderer {
         case .onPurchaseSuccess(let order):
             parameters.append("OrderResponseModel order")
             fields.add(order)
-        case .onPurchaseFailed(let error, let order):
+        case .onPurchaseFailed(let error, _) where failureHasNoOrder:
+            parameters.append("\(platform.errorTypeName) error")
+            fields.add(error, as: "error")
+        case .onPurchaseFailed(let error, let order), .onPurchaseCanceled(let error, let order):
             parameters += ["\(platform.errorTypeName) error", "OrderResponseModel order"]
             fields.add(error, as: "error")
             if let order { fields.add(order) } else { fields.add("order", "OrderResponseModel", "null") }
@@ -135,11 +142,13 @@ public struct WireRenderer: CallbackRenderer {
             return name
         case .onInitializeFailed(let error), .onPricePointsFailed(let error):
             JSONLinesRenderer.write(error, to: &writer)
+        case .onPurchaseFailed(let error, _) where failureHasNoOrder:
+            JSONLinesRenderer.write(error, to: &writer)
         case .onPricePointsSuccess(let pricePoints):
             JSONLinesRenderer.write(pricePoints, to: &writer)
         case .onPurchaseSuccess(let order):
             JSONLinesRenderer.write(order, to: &writer, platform: .unity)
-        case .onPurchaseFailed(let error, let order):
+        case .onPurchaseFailed(let error, let order), .onPurchaseCanceled(let error, let order):
             var errorJSON = JSONWriter()
             JSONLinesRenderer.write(error, to: &errorJSON)
             var orderJSON = JSONWriter()

@@ -82,9 +82,13 @@ public struct ScenarioRunner {
     public func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
         var summary = Summary()
         for (index, scenario) in scenarios.enumerated() {
+            // Each scenario's SDK version decides its status table, names and arguments.
             let target = scenario.configuration.target ?? settings.target ?? .standard
-            let renderer = settings.format.renderer(catalog: catalog, platform: target.platform)
-            try run(scenario, index: index, renderer: renderer, summary: &summary)
+            let runner = ScenarioRunner(
+                catalog: catalog.forGeneration(target.generation), settings: settings, output: output,
+                diagnostics: diagnostics)
+            let renderer = settings.format.renderer(catalog: runner.catalog, target: target)
+            try runner.run(scenario, index: index, target: target, renderer: renderer, summary: &summary)
         }
         return summary
     }
@@ -95,14 +99,16 @@ public struct ScenarioRunner {
         return generator.next()
     }
 
-    private func run(_ scenario: Scenario, index: Int, renderer: any CallbackRenderer, summary: inout Summary)
+    private func run(
+        _ scenario: Scenario, index: Int, target: SDKTarget, renderer: any CallbackRenderer, summary: inout Summary
+    )
         throws(OutputError)
     {
         let seed = scenario.configuration.seed ?? Self.scenarioSeed(settings.seed, index: index)
         let collector = RenderingDelegate(renderer: renderer, output: output)
         let sdk = PaymentLinksSimulator(
             catalog: catalog, country: scenario.configuration.country,
-            now: scenario.configuration.now ?? settings.now, seed: seed)
+            now: scenario.configuration.now ?? settings.now, seed: seed, target: target)
         sdk.delegate = collector
         if settings.trace {
             let diagnostics = self.diagnostics
@@ -149,7 +155,7 @@ public struct ScenarioRunner {
                             ?? scenario.configuration.environment,
                         player: checkout.player.paying(
                             for: injected.flatMap(catalog.statusCode), with: scenario.configuration.paymentMethod),
-                        deliverTwice: step.deliverTwice)
+                        deliverTwice: step.deliverTwice, purchaseId: checkout.purchaseId, parsedUrl: checkout.parsedUrl)
                 } catch {
                     // The loader checked every SKU against this catalog, and every offer has a
                     // price in the fallback country; report rather than trap if that changes.

@@ -8,12 +8,14 @@ extension PaymentLinksSimulator {
     ///
     /// - Throws: what the server says when it cannot create the session.
     package func runCheckout(
-        offerSku: String, customerId: String, environment: String, player: PlayerAction, deliverTwice: Bool
+        offerSku: String, customerId: String, environment: String, player: PlayerAction, deliverTwice: Bool,
+        purchaseId: String? = nil, parsedUrl: String? = nil
     ) throws(CheckoutSessionError) {
         let session = try createCheckoutSession(offerSku: offerSku, customerId: customerId, environment: environment)
         defaultPlayerAction = player
         revalidatesOnEveryDeepLink = deliverTwice
-        openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        // The app may pass other ids than the server returned, to try the SDK's checks.
+        openCheckout(purchaseId: purchaseId ?? session.purchaseId, parsedUrl: parsedUrl ?? session.parsedUrl)
         if let link = pendingDeepLink { handleDeepLink(link) }
         if deliverTwice, let link = lastCheckoutDeepLink { handleDeepLink(link) }
         revalidatesOnEveryDeepLink = false

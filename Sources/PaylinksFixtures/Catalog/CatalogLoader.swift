@@ -8,6 +8,10 @@ public enum FixtureFile: String, CaseIterable, Sendable {
     case pricePoints = "price-points.json"
     /// The status codes and their messages.
     case statusCodes = "status-codes.json"
+    /// G1's status table, which the current one replaced.
+    case g1StatusCodes = "status-codes-g1.json"
+    /// What G3 changes in the current status table.
+    case g3StatusCodes = "status-codes-g3.json"
 }
 
 /// A fixture file's contents and the name to report it by.
@@ -110,14 +114,33 @@ public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible 
 public enum CatalogLoader {
     /// Codes the simulator sends without being asked: a catalog must explain them.
     public static let requiredCodes = PaymentLinksSimulator.ownStatusCodes.sorted()
+    /// Codes a G3 simulator sends without being asked, besides the current table's.
+    public static let requiredG3Codes = PaymentLinksSimulator.ownG3StatusCodes.sorted()
+
+    /// Which status table a file holds: it decides the keys and the codes required.
+    private enum Table {
+        /// The current table (G2): every code the simulator sends by itself.
+        case current
+        /// G1's: each code the simulator sends by itself, or a code that `reports` it.
+        case g1
+        /// G3's changes: the codes a G3 simulator adds, and entries of the `current`
+        /// table delivered on other callbacks, given as just their code and callbacks.
+        case g3(current: [StatusCode])
+
+        var isG1: Bool {
+            if case .g1 = self { return true }
+            return false
+        }
+    }
 
     /// Loads and checks a catalog from its files; a file not given is the built-in one.
     ///
     /// Offers are checked against the price tiers whichever side is built in, so a
     /// replaced `price-points.json` must still price every built-in offer.
-    public static func load(offers: FixtureSource?, pricePoints: FixtureSource?, statusCodes: FixtureSource?)
-        throws(FixtureError) -> Catalog
-    {
+    public static func load(
+        offers: FixtureSource?, pricePoints: FixtureSource?, statusCodes: FixtureSource?,
+        g1StatusCodes: FixtureSource? = nil, g3StatusCodes: FixtureSource? = nil
+    ) throws(FixtureError) -> Catalog {
         let builtIn = Catalog.builtIn
         var tiers = builtIn.tiers
         var localizations = builtIn.localizations
@@ -137,13 +160,18 @@ public enum CatalogLoader {
                 reason: "has no tier \"\(unpriced.basePriceInUSD)\", which the built-in offer \(unpriced.sku) uses; "
                     + "add the tier or replace offers.json too")
         }
-        var codes = builtIn.statusCodes
-        if let statusCodes {
-            codes = try statusCodes.read { root throws(JSONShapeError) in
-                try readStatusCodes(root)
-            }
+        func table(_ source: FixtureSource?, _ table: Table, builtIn: [StatusCode]) throws(FixtureError)
+            -> [StatusCode]
+        {
+            guard let source else { return builtIn }
+            return try source.read { root throws(JSONShapeError) in try readStatusCodes(root, table: table) }
         }
-        return Catalog(offers: offerList, statusCodes: codes, tiers: tiers, localizations: localizations)
+        let current = try table(statusCodes, .current, builtIn: builtIn.statusCodes)
+        return Catalog(
+            offers: offerList, statusCodes: current,
+            g1StatusCodes: try table(g1StatusCodes, .g1, builtIn: builtIn.g1StatusCodes),
+            g3StatusCodes: try table(g3StatusCodes, .g3(current: current), builtIn: builtIn.g3StatusCodes),
+            tiers: tiers, localizations: localizations)
     }
 
     // MARK: price-points.json
@@ -297,20 +325,30 @@ public enum CatalogLoader {
 
     // MARK: status-codes.json
 
-    private static func readStatusCodes(_ root: JSONReader) throws(JSONShapeError) -> [StatusCode] {
+    private static func readStatusCodes(_ root: JSONReader, table: Table) throws(JSONShapeError) -> [StatusCode] {
         let object = try root.object(keys: ["statusCodes"])
         let listReader = try object.required("statusCodes")
         var codes: [StatusCode] = []
         var incomplete = false
         for reader in try listReader.array() {
             let read = try reader.collecting { () throws(JSONShapeError) -> StatusCode in
-                let entry = try reader.object(keys: [
-                    "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice", "cancel",
-                ])
+                let entry = try reader.object(
+                    keys: [
+                        "code", "name", "meaning", "message", "callbacks", "orderAtFailure", "data", "advice", "cancel",
+                    ] + (table.isG1 ? ["reports"] : []))
                 let codeReader = try entry.required("code")
                 let code = try codeReader.int(in: 1...99_999)
                 guard !codes.contains(where: { $0.code == code }) else {
                     throw codeReader.error("duplicate code \(code)")
+                }
+                // G3's change to a current code: the same code, on other callbacks.
+                if case .g3(let current) = table, entry.optional("name") == nil {
+                    guard var changed = current.first(where: { $0.code == code }) else {
+                        throw codeReader.error(
+                            "code \(code) is not in status-codes.json; give its name, meaning, message and callbacks")
+                    }
+                    changed.callbacks = try failureCallbacks(try entry.required("callbacks"))
+                    return changed
                 }
                 let nameReader = try entry.required("name")
                 let name = try nameReader.nonEmptyString()
@@ -322,19 +360,7 @@ public enum CatalogLoader {
                 guard !codes.contains(where: { $0.name == name }) else {
                     throw nameReader.error("duplicate name \(name)")
                 }
-                let callbacksReader = try entry.required("callbacks")
-                var callbacks: [CallbackName] = []
-                for callbackReader in try callbacksReader.array() {
-                    let text = try callbackReader.string()
-                    guard let callback = CallbackName(rawValue: text), CallbackName.failures.contains(callback) else {
-                        let names = CallbackName.failures.map(\.rawValue)
-                        let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
-                        throw callbackReader.error(
-                            "\"\(text)\" is not a failure callback (\(names.joined(separator: ", ")))\(hint)")
-                    }
-                    callbacks.append(callback)
-                }
-                guard !callbacks.isEmpty else { throw callbacksReader.error("must name at least one callback") }
+                let callbacks = try failureCallbacks(try entry.required("callbacks"))
                 var orderAtFailure = StatusCode.OrderAtFailure.none
                 if let orderReader = entry.optional("orderAtFailure") {
                     let text = try orderReader.string()
@@ -362,22 +388,50 @@ public enum CatalogLoader {
                     dataTemplate = template
                 }
                 let isCancel = try entry.optional("cancel")?.bool() ?? false
-                if isCancel, callbacks != [.onPurchaseFailed], let cancelReader = entry.optional("cancel") {
-                    throw cancelReader.error("only a code that arrives on onPurchaseFailed alone can mean a cancel")
+                if isCancel, callbacks != [.onPurchaseFailed], callbacks != [.onPurchaseCanceled],
+                    let cancelReader = entry.optional("cancel")
+                {
+                    throw cancelReader.error(
+                        "only a code that arrives on onPurchaseFailed or onPurchaseCanceled alone can mean a cancel")
+                }
+                var reports: [Int] = []
+                if let reportsReader = entry.optional("reports") {
+                    for codeReader in try reportsReader.array() { reports.append(try codeReader.int(in: 1...99_999)) }
                 }
                 return StatusCode(
                     code: code, name: name, meaning: try entry.required("meaning").nonEmptyString(),
                     message: try entry.required("message").nonEmptyString(), callbacks: callbacks,
                     orderAtFailure: orderAtFailure, dataTemplate: dataTemplate,
-                    advice: try entry.optional("advice")?.nonEmptyString(), isCancel: isCancel)
+                    advice: try entry.optional("advice")?.nonEmptyString(), isCancel: isCancel, reports: reports)
             }
             if let read { codes.append(read) } else { incomplete = true }
         }
         // An entry that could not be read may be the required code: say nothing more.
-        for required in requiredCodes where !incomplete && !codes.contains(where: { $0.code == required }) {
-            throw listReader.error("is missing code \(required), which paylinks sends on its own")
+        var required = requiredCodes
+        if case .g3 = table { required = requiredG3Codes }
+        for code in required
+        where !incomplete && !codes.contains(where: { $0.code == code || $0.reports.contains(code) }) {
+            let alternative = table.isG1 ? ", or a code that reports it" : ""
+            throw listReader.error("is missing code \(code)\(alternative), which paylinks sends on its own")
         }
         return codes
+    }
+
+    /// A status code's callbacks: one or more failure callbacks.
+    private static func failureCallbacks(_ reader: JSONReader) throws(JSONShapeError) -> [CallbackName] {
+        var callbacks: [CallbackName] = []
+        for callbackReader in try reader.array() {
+            let text = try callbackReader.string()
+            guard let callback = CallbackName(rawValue: text), CallbackName.failures.contains(callback) else {
+                let names = CallbackName.failures.map(\.rawValue)
+                let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
+                throw callbackReader.error(
+                    "\"\(text)\" is not a failure callback (\(names.joined(separator: ", ")))\(hint)")
+            }
+            callbacks.append(callback)
+        }
+        guard !callbacks.isEmpty else { throw reader.error("must name at least one callback") }
+        return callbacks
     }
 
     // MARK: Values

@@ -80,6 +80,10 @@ public struct ScenarioStep: Sendable {
         public var orderCustomerId: String?
         /// The environment the session is created in; the SDK's when nil.
         public var sessionEnvironment: String?
+        /// The purchase id the app passes to `openCheckout`; the session's when nil.
+        public var purchaseId: String?
+        /// The parsed URL the app passes to `openCheckout`; the session's when nil.
+        public var parsedUrl: String?
     }
 
     /// The step's kind, as the file names it.

@@ -20,11 +20,12 @@ public enum ScenarioLoader {
         "initialize": ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error"],
         "price-points": ["country", "error"],
         "purchase": [
-            "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "error", "delivery",
+            "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "purchaseId",
+            "parsedUrl", "error", "delivery",
         ],
         "cancel": [
-            "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "error",
-            "delivery",
+            "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "purchaseId",
+            "parsedUrl", "error", "delivery",
         ],
     ]
 
@@ -42,13 +43,20 @@ public enum ScenarioLoader {
     ]
 
     /// Reads one scenario file.
-    public static func load(_ source: FixtureSource, catalog: Catalog) throws(FixtureError) -> Scenario {
+    ///
+    /// `target` is the platform and SDK version of a scenario that names none; the
+    /// scenario's codes are checked against its generation's table.
+    public static func load(_ source: FixtureSource, catalog: Catalog, target: SDKTarget? = nil)
+        throws(FixtureError) -> Scenario
+    {
         try source.read { root throws(JSONShapeError) in
-            try read(root, file: source.name, catalog: catalog)
+            try read(root, file: source.name, catalog: catalog, target: target)
         }
     }
 
-    private static func read(_ root: JSONReader, file: String, catalog: Catalog) throws(JSONShapeError) -> Scenario {
+    private static func read(_ root: JSONReader, file: String, catalog: Catalog, target: SDKTarget?)
+        throws(JSONShapeError) -> Scenario
+    {
         let object = try root.object(keys: ["name", "description", "configuration", "steps"])
         _ = try object.optional("description")?.string()
         var configuration = Scenario.Configuration()
@@ -57,6 +65,8 @@ public enum ScenarioLoader {
                 try reader.collecting { () throws(JSONShapeError) in try readConfiguration(reader) }
                 ?? configuration
         }
+        configuration.target = configuration.target ?? target
+        let catalog = catalog.forGeneration(configuration.target?.generation ?? .g2)
         let stepsReader = try object.required("steps")
         let stepReaders = try stepsReader.array()
         guard !stepReaders.isEmpty else { throw stepsReader.error("a scenario needs at least one step") }
@@ -142,6 +152,9 @@ public enum ScenarioLoader {
                     redirectUrl: configuration.redirectUrl),
                 customerId: configuration.customerId)
         case "price-points":
+            if let target = configuration.target, target.generation == .g3 {
+                throw reader.error(PricePointsRemoved.message(target))
+            }
             step.action = .pricePoints
         default:
             let skuReader = try object.required("sku")
@@ -156,7 +169,9 @@ public enum ScenarioLoader {
                 ScenarioStep.Checkout(
                     sku: sku, player: .closeCheckout(),
                     orderCustomerId: try object.optional("orderCustomerId")?.nonEmptyString(),
-                    sessionEnvironment: try object.optional("sessionEnvironment")?.nonEmptyString()))
+                    sessionEnvironment: try object.optional("sessionEnvironment")?.nonEmptyString(),
+                    purchaseId: try object.optional("purchaseId")?.string(),
+                    parsedUrl: try object.optional("parsedUrl")?.string()))
         }
         try applyEnding(object, to: &step, configuration: configuration, catalog: catalog)
         guard let attemptsReader = object.optional("attempts") else { return [step] }
@@ -201,7 +216,7 @@ public enum ScenarioLoader {
         }
         if let reader = object.optional("expect") {
             step.expectation = try expectation(
-                reader, failureStep: failureStep, platform: configuration.target?.platform ?? .ios, catalog: catalog)
+                reader, failureStep: failureStep, target: configuration.target ?? .standard, catalog: catalog)
         }
     }
 
@@ -229,7 +244,7 @@ public enum ScenarioLoader {
         return action
     }
 
-    private static func expectation(_ reader: JSONReader, failureStep: Step, platform: Platform, catalog: Catalog)
+    private static func expectation(_ reader: JSONReader, failureStep: Step, target: SDKTarget, catalog: Catalog)
         throws(JSONShapeError) -> StepExpectation
     {
         let object = try reader.object(keys: ["callback", "code", "error", "order", "pricePoints", "deliveries"])
@@ -238,8 +253,10 @@ public enum ScenarioLoader {
             switch failureStep {
             case .initialize: [.onInitialized, .onInitializeFailed]
             case .pricePoints: [.onPricePointsSuccess, .onPricePointsFailed]
-            case .purchase: [.onPurchaseSuccess, .onPurchaseFailed]
+            case .purchase:
+                [.onPurchaseSuccess, .onPurchaseFailed] + (target.generation == .g3 ? [.onPurchaseCanceled] : [])
             }
+        let platform = target.platform
         if let callbackReader = object.optional("callback") {
             let text = try callbackReader.string()
             let names = allowed.map { platform.name(of: $0) }

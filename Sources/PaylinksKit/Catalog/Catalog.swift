@@ -13,8 +13,15 @@ public struct Catalog: Equatable, Sendable {
 
     /// The store's offers, in fixture order.
     public var offers: [Offer]
-    /// The status codes, in fixture order.
+    /// The status codes, in fixture order: the current table (G2) in a loaded catalog, the
+    /// generation's own in one from ``forGeneration(_:)``.
     public var statusCodes: [StatusCode]
+    /// G1's table, which the current one replaced: other names and messages, and codes
+    /// that report several of today's causes (``StatusCode/reports``).
+    public var g1StatusCodes: [StatusCode]
+    /// What G3 changes in the current table: the codes it adds (2005, 8000–8002) and the
+    /// ones it delivers otherwise (the player's cancels, on `onPurchaseCanceled`).
+    public var g3StatusCodes: [StatusCode]
     /// The price tiers in US dollars ("0.99", "4.99" ...), cheapest first.
     public var tiers: [String]
     /// The localizations, keyed by country.
@@ -22,12 +29,39 @@ public struct Catalog: Equatable, Sendable {
 
     /// Creates a catalog.
     public init(
-        offers: [Offer], statusCodes: [StatusCode], tiers: [String], localizations: [String: PriceLocalization]
+        offers: [Offer], statusCodes: [StatusCode], g1StatusCodes: [StatusCode] = [],
+        g3StatusCodes: [StatusCode] = [], tiers: [String], localizations: [String: PriceLocalization]
     ) {
         self.offers = offers
         self.statusCodes = statusCodes
+        self.g1StatusCodes = g1StatusCodes
+        self.g3StatusCodes = g3StatusCodes
         self.tiers = tiers
         self.localizations = localizations
+    }
+
+    /// This catalog as an SDK of `generation` sees it: ``statusCodes`` is that
+    /// generation's table (G1's old one; G3's, the current one with its changes).
+    public func forGeneration(_ generation: Generation) -> Catalog {
+        var catalog = self
+        switch generation {
+        case .g1:
+            catalog.statusCodes = g1StatusCodes
+        case .g2:
+            break
+        case .g3:
+            let changed = Set(g3StatusCodes.map(\.code))
+            catalog.statusCodes = (statusCodes.filter { !changed.contains($0.code) } + g3StatusCodes).sorted {
+                $0.code < $1.code
+            }
+        }
+        return catalog
+    }
+
+    /// The code this catalog's table sends for a cause the current table gives `code`:
+    /// the code that reports it, else `code` itself.
+    public func code(reporting code: Int) -> Int {
+        statusCodes.first { $0.reports.contains(code) }?.code ?? code
     }
 
     /// The offer with this SKU.

@@ -37,12 +37,15 @@ public struct StatusCode: Equatable, Sendable {
     /// Whether the code means the player canceled: the game grants nothing and keeps the
     /// player in the store, without an error message.
     public var isCancel: Bool
+    /// In an older generation's table, the current codes whose causes this code reports:
+    /// G1's 2000 BOOT_INITIALIZATION reports what the current table splits into 2001–2004.
+    public var reports: [Int]
 
     /// Creates a status code.
     public init(
         code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName],
         orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String? = nil,
-        isCancel: Bool = false
+        isCancel: Bool = false, reports: [Int] = []
     ) {
         self.code = code
         self.name = name
@@ -53,6 +56,7 @@ public struct StatusCode: Equatable, Sendable {
         self.dataTemplate = dataTemplate
         self.advice = advice
         self.isCancel = isCancel
+        self.reports = reports
     }
 
     /// The steps of the SDK's lifecycle this code can fail.

@@ -39,4 +39,15 @@ public protocol ACPaymentLinksDelegate: AnyObject {
     /// The checkout closed without a validated payment, or a server error occurred.
     /// `order` holds what was known at that moment, or nil when checkout never opened.
     func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?)
+    /// The player canceled the checkout (3000, 3002): G3 SDKs only; earlier ones send
+    /// cancels to ``onPurchaseFailed(error:order:)``, which is what this does unless
+    /// implemented.
+    func onPurchaseCanceled(error: ACErrorMessage, order: OrderResponseModel?)
+}
+
+extension ACPaymentLinksDelegate {
+    /// Forwards to ``onPurchaseFailed(error:order:)``, where SDKs before G3 send cancels.
+    public func onPurchaseCanceled(error: ACErrorMessage, order: OrderResponseModel?) {
+        onPurchaseFailed(error: error, order: order)
+    }
 }

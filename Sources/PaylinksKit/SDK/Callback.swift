@@ -13,6 +13,8 @@ public enum Callback: Equatable, Sendable {
     case onPurchaseSuccess(order: OrderResponseModel)
     /// `onPurchaseFailed(error:order:)`.
     case onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?)
+    /// `onPurchaseCanceled(error:order:)`: the player's cancels (3000, 3002) in G3.
+    case onPurchaseCanceled(error: ACErrorMessage, order: OrderResponseModel?)
 
     /// The callback's name.
     public var name: CallbackName {
@@ -23,6 +25,7 @@ public enum Callback: Equatable, Sendable {
         case .onPricePointsFailed: .onPricePointsFailed
         case .onPurchaseSuccess: .onPurchaseSuccess
         case .onPurchaseFailed: .onPurchaseFailed
+        case .onPurchaseCanceled: .onPurchaseCanceled
         }
     }
 
@@ -30,7 +33,7 @@ public enum Callback: Equatable, Sendable {
     public var order: OrderResponseModel? {
         switch self {
         case .onPurchaseSuccess(let order): order
-        case .onPurchaseFailed(_, let order): order
+        case .onPurchaseFailed(_, let order), .onPurchaseCanceled(_, let order): order
         case .onInitialized, .onInitializeFailed, .onPricePointsSuccess, .onPricePointsFailed: nil
         }
     }
@@ -45,7 +48,9 @@ public enum Callback: Equatable, Sendable {
     public var error: ACErrorMessage? {
         switch self {
         case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: nil
-        case .onInitializeFailed(let error), .onPricePointsFailed(let error), .onPurchaseFailed(let error, _): error
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error), .onPurchaseFailed(let error, _),
+            .onPurchaseCanceled(let error, _):
+            error
         }
     }
 }
@@ -75,6 +80,10 @@ extension CallbackReceiver {
     /// Forwards to ``receive(_:)``.
     public func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?) {
         receive(.onPurchaseFailed(error: error, order: order))
+    }
+    /// Forwards to ``receive(_:)``.
+    public func onPurchaseCanceled(error: ACErrorMessage, order: OrderResponseModel?) {
+        receive(.onPurchaseCanceled(error: error, order: order))
     }
 }
 
@@ -114,6 +123,7 @@ extension Callback {
         case .onPricePointsFailed(let error): delegate.onPricePointsFailed(error: error)
         case .onPurchaseSuccess(let order): delegate.onPurchaseSuccess(order: order)
         case .onPurchaseFailed(let error, let order): delegate.onPurchaseFailed(error: error, order: order)
+        case .onPurchaseCanceled(let error, let order): delegate.onPurchaseCanceled(error: error, order: order)
         }
     }
 }

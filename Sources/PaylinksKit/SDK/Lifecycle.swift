@@ -12,7 +12,7 @@ public enum Step: String, CaseIterable, Sendable {
         switch callback {
         case .onInitializeFailed: self = .initialize
         case .onPricePointsFailed: self = .pricePoints
-        case .onPurchaseFailed: self = .purchase
+        case .onPurchaseFailed, .onPurchaseCanceled: self = .purchase
         case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: return nil
         }
     }
@@ -41,7 +41,11 @@ public enum CallbackName: String, CaseIterable, Sendable {
     case onPurchaseSuccess
     /// ``ACPaymentLinksDelegate/onPurchaseFailed(error:order:)``.
     case onPurchaseFailed
+    /// ``ACPaymentLinksDelegate/onPurchaseCanceled(error:order:)``: G3 only.
+    case onPurchaseCanceled
 
     /// The callbacks that report a failure, the only ones a status code arrives on.
-    public static let failures: [CallbackName] = [.onInitializeFailed, .onPricePointsFailed, .onPurchaseFailed]
+    public static let failures: [CallbackName] = [
+        .onInitializeFailed, .onPricePointsFailed, .onPurchaseFailed, .onPurchaseCanceled,
+    ]
 }

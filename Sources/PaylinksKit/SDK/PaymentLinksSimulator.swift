@@ -63,11 +63,20 @@ public final class PaymentLinksSimulator {
     package nonisolated static let ownStatusCodes: Set<Int> = [
         2000, 2001, 2002, 2003, 2004, 3000, 3002, 3003, 3004, 3005, 3006, 3007, 4002,
     ]
+    /// The codes a G3 simulator adds: a second initialize while one runs, and the
+    /// arguments `openCheckout` checks.
+    package nonisolated static let ownG3StatusCodes: Set<Int> = [2005, 8000, 8001, 8002]
     /// The latest clock the simulator accepts: 9999-12-31T23:59:59Z, in Unix seconds.
     package nonisolated static let latestDate = 253_402_300_799
 
-    /// The offers, prices and status codes the simulator serves.
+    /// The offers, prices and status codes the simulator serves, the status codes those
+    /// of ``target``'s generation.
     public let catalog: Catalog
+    /// The platform and SDK version simulated. Its generation decides the behaviour: G1's
+    /// `onPurchaseFailed` carries no order and its codes come from the old table; G3 has
+    /// no price points, takes the customer id at ``openCheckout(purchaseId:parsedUrl:customerId:)``,
+    /// and sends the player's cancels to `onPurchaseCanceled`.
+    public let target: SDKTarget
     /// How results reach the delegate.
     public let delivery: Delivery
     /// Where results go: `initialize` sets it. Set it before to hear of requests made
@@ -136,11 +145,13 @@ public final class PaymentLinksSimulator {
     ///   - delivery: whether results arrive before a call returns, or later.
     ///   - firstCheckoutIndex: the index of the first checkout session; checkout `i` of a
     ///     run gets the same identifiers whatever came before it.
+    ///   - target: the platform and SDK version to behave as.
     public init(
         catalog: Catalog = .builtIn, country: String = "US", now: Int = 1_718_182_312, seed: UInt64 = 0,
-        delivery: Delivery = .synchronous, firstCheckoutIndex: Int = 0
+        delivery: Delivery = .synchronous, firstCheckoutIndex: Int = 0, target: SDKTarget = .standard
     ) {
-        self.catalog = catalog
+        self.catalog = catalog.forGeneration(target.generation)
+        self.target = target
         self.country = country
         self.now = now
         self.seed = seed
@@ -238,20 +249,42 @@ public final class PaymentLinksSimulator {
     ///
     /// Re-initializing is allowed, to switch player or environment; a failed attempt
     /// leaves the SDK uninitialized.
+    ///
+    /// G3 takes no customer id here; on a G3 simulator, `customerId` is only the default
+    /// for ``openCheckout(purchaseId:parsedUrl:)``.
     public func initialize(configModel: ACConfigModel, customerId: String, delegate: any ACPaymentLinksDelegate) {
+        boot(configModel, customerId: customerId, delegate: delegate)
+    }
+
+    /// Boots the SDK, the G3 way: without a customer id, which goes to
+    /// ``openCheckout(purchaseId:parsedUrl:customerId:)``. A second call while the first
+    /// one's result has not arrived yet fails with 2005.
+    public func initialize(configModel: ACConfigModel, delegate: any ACPaymentLinksDelegate) {
+        boot(configModel, customerId: nil, delegate: delegate)
+    }
+
+    private func boot(_ configModel: ACConfigModel, customerId: String?, delegate: any ACPaymentLinksDelegate) {
+        if target.generation == .g3, queue.contains(where: { $0.callback.name == .onInitialized }) {
+            record("initialize: the first initialize is still running")
+            deliver(.onInitializeFailed(error: failure(2005, details: ["request": "initialize"])))
+            return
+        }
         self.delegate = delegate
         configuration = nil
         self.customerId = nil
         let details = [
-            "sdkCustomerId": customerId, "sdkEnvironment": configModel.environment,
+            "sdkCustomerId": customerId ?? "", "sdkEnvironment": configModel.environment,
             "redirectUrl": configModel.redirectUrl ?? "", "request": "initialize",
         ]
-        if let code = Self.configurationProblem(in: configModel, customerId: customerId) {
+        // G3 checks the customer id at openCheckout instead.
+        let checked = target.generation == .g3 ? nil : customerId
+        if let code = Self.configurationProblem(in: configModel, customerId: checked ?? "-") {
             record("initialize: the configuration is invalid, so no boot request is sent")
-            deliver(.onInitializeFailed(error: failure(code, details: details)))
+            deliver(.onInitializeFailed(error: failure(catalog.code(reporting: code), details: details)))
             return
         }
-        record("initialize: boot request to the \(configModel.environment) server for \(customerId)")
+        record(
+            "initialize: boot request to the \(configModel.environment) server" + (checked.map { " for \($0)" } ?? ""))
         advance(by: 240)
         if let code = injectedFailures.removeValue(forKey: .initialize) {
             record("boot request failed")
@@ -266,7 +299,14 @@ public final class PaymentLinksSimulator {
 
     /// Fetches the price points for the player's country: ends in
     /// `onPricePointsSuccess`, or `onPricePointsFailed`.
+    ///
+    /// G3 has no price points: on a G3 simulator the call does nothing, as the method is
+    /// not there.
     public func getPricePoints() {
+        guard target.generation != .g3 else {
+            record("getPricePoints: \(target) has no price points")
+            return
+        }
         guard let configuration, let customerId else {
             record("getPricePoints before initialize")
             deliver(.onPricePointsFailed(error: notInitialized(request: "getPricePoints")))
@@ -284,7 +324,7 @@ public final class PaymentLinksSimulator {
         }
         guard let pricePoints = catalog.pricePoints(for: country) else {
             record("no price points for \(country)")
-            deliver(.onPricePointsFailed(error: failure(1001, details: details)))
+            deliver(.onPricePointsFailed(error: failure(catalog.code(reporting: 1001), details: details)))
             return
         }
         record(
@@ -301,7 +341,19 @@ public final class PaymentLinksSimulator {
     /// that link to ``handleDeepLink(_:)``. A purchase id the server never issued ends in
     /// 3005, a `parsedUrl` that is not the session's in 4002.
     public func openCheckout(purchaseId: String, parsedUrl: String) {
-        guard let configuration, let customerId else {
+        open(purchaseId: purchaseId, parsedUrl: parsedUrl, customerId: customerId)
+    }
+
+    /// Opens a checkout the G3 way, with the player's customer id. Before anything opens
+    /// the arguments are checked, in this order, each failing on `onPurchaseFailed` with
+    /// no order: an empty customer id (8002), an empty purchase id (8000), a parsed URL
+    /// without a session token (8001).
+    public func openCheckout(purchaseId: String, parsedUrl: String, customerId: String) {
+        open(purchaseId: purchaseId, parsedUrl: parsedUrl, customerId: customerId)
+    }
+
+    private func open(purchaseId: String, parsedUrl: String, customerId: String?) {
+        guard let configuration, let customerId = customerId ?? (target.generation == .g3 ? "" : nil) else {
             record("openCheckout before initialize")
             lastCheckoutDeepLink = nil
             deliver(.onPurchaseFailed(error: notInitialized(request: "openCheckout"), order: nil))
@@ -311,6 +363,25 @@ public final class PaymentLinksSimulator {
         lastCheckoutDeepLink = link
         pendingDeepLink = nil
         awaitingDeepLink = nil
+        if target.generation == .g3 {
+            let argument: (code: Int, problem: String)? =
+                if customerId.isEmpty {
+                    (8002, "the customer id is empty")
+                } else if purchaseId.isEmpty {
+                    (8000, "the purchase id is empty")
+                } else if CheckoutSession.sessionToken(inParsedUrl: parsedUrl)?.isEmpty ?? true {
+                    (8001, "the parsed URL has no session token")
+                } else {
+                    nil
+                }
+            if let argument {
+                record("openCheckout: \(argument.problem), so nothing opens")
+                endPurchase(
+                    failing: argument.code, order: nil, link: link,
+                    details: ["purchaseId": purchaseId, "request": "openCheckout"])
+                return
+            }
+        }
         guard let session = sessions.removeValue(forKey: purchaseId) else {
             record("openCheckout: no checkout session has purchase id \(purchaseId)")
             endPurchase(failing: 3005, order: nil, link: link, details: ["purchaseId": purchaseId])
@@ -453,15 +524,26 @@ public final class PaymentLinksSimulator {
             record("the player paid; the deep link returned to the app and the SDK validates the order")
         }
         record("injected failure \(code)")
-        endPurchase(failing: code, order: order, link: link, details: details)
+        endPurchase(failing: code, order: order, link: link, details: details, asGiven: true)
     }
 
     /// Ends a purchase in `onPurchaseFailed` with `code`, and what the SDK knew of the
     /// order by the code's rule.
-    private func endPurchase(failing code: Int, order: OrderResponseModel?, link: String, details: [String: String]) {
-        let error = failure(code, details: details)
+    ///
+    /// `code` is the current table's (an older table sends the code that reports it),
+    /// or with `asGiven`, an injected code of the generation's own table. G1 sends no
+    /// order; G3 sends the player's cancels to `onPurchaseCanceled`.
+    private func endPurchase(
+        failing code: Int, order: OrderResponseModel?, link: String, details: [String: String], asGiven: Bool = false
+    ) {
+        let sent = asGiven ? code : catalog.code(reporting: code)
+        let error = failure(sent, details: details)
+        let known = target.generation == .g1 ? nil : order.flatMap { disclosed($0, for: sent) }
+        let canceled = catalog.statusCode(sent)?.callbacks == [.onPurchaseCanceled]
         endPurchase(
-            with: .onPurchaseFailed(error: error, order: order.flatMap { disclosed($0, for: code) }), link: link)
+            with: canceled
+                ? .onPurchaseCanceled(error: error, order: known) : .onPurchaseFailed(error: error, order: known),
+            link: link)
     }
 
     private func endPurchase(with result: Callback, link: String) {

@@ -207,3 +207,12 @@ extension CallbackName {
         self = found
     }
 }
+
+/// What to say when price points are asked of a G3 SDK, which has none.
+public enum PricePointsRemoved {
+    /// "iOS SDK 2.0 (G3) has no price points: ..."
+    public static func message(_ target: SDKTarget) -> String {
+        "\(target) has no price points: G3 removed getPricePoints and its callbacks; "
+            + "show your own prices, or simulate an earlier SDK version"
+    }
+}

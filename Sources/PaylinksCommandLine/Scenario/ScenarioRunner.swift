@@ -105,10 +105,13 @@ public struct ScenarioRunner {
         throws(OutputError)
     {
         let seed = scenario.configuration.seed ?? Self.scenarioSeed(settings.seed, index: index)
+        // A step that does not wait leaves its result held while the next step runs.
+        let holds = scenario.steps.contains { !$0.waits } ? HeldDeliveries() : nil
         let collector = RenderingDelegate(renderer: renderer, output: output)
         let sdk = PaymentLinksSimulator(
             catalog: catalog, country: scenario.configuration.country,
-            now: scenario.configuration.now ?? settings.now, seed: seed, target: target)
+            now: scenario.configuration.now ?? settings.now, seed: seed,
+            delivery: holds.map { .held(in: $0) } ?? .synchronous, target: target)
         sdk.delegate = collector
         if settings.trace {
             let diagnostics = self.diagnostics
@@ -163,6 +166,7 @@ public struct ScenarioRunner {
                         "error: \(scenario.file): step \(step.label): no checkout session: \(error)\n")
                 }
             }
+            if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }
             summary.attempts += 1
             if step.attempt == nil || step.attempt == 1 { summary.steps += 1 }
@@ -177,6 +181,9 @@ public struct ScenarioRunner {
                 }
             }
         }
+        // A last step that did not wait still gets its result.
+        holds?.flush()
+        if let failure = collector.failure { throw failure }
     }
 
     /// A fitting status code for `step`, with probability `rate`.

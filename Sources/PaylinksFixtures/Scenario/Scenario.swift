@@ -56,6 +56,9 @@ public struct ScenarioStep: Sendable {
     public var error: Int?
     /// Whether the result arrives twice (purchase and cancel).
     public var deliverTwice = false
+    /// Whether the next step waits for this one's result; an `initialize` that does not
+    /// wait is still running when the next step starts.
+    public var waits = true
     /// What must happen; nil when the step checks nothing.
     public var expectation: StepExpectation?
 

@@ -17,7 +17,7 @@ public import PaylinksKit
 public enum ScenarioLoader {
     /// The step kinds and the keys each takes besides `step`, `expect` and `attempts`.
     static let stepKeys: [String: [String]] = [
-        "initialize": ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error"],
+        "initialize": ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error", "wait"],
         "price-points": ["country", "error"],
         "purchase": [
             "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "purchaseId",
@@ -146,6 +146,14 @@ public enum ScenarioLoader {
             if let value = object.optional("checkoutPublicKey") { configuration.checkoutPublicKey = try value.string() }
             if let value = object.optional("environment") { configuration.environment = try value.string() }
             if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
+            if let value = object.optional("wait") {
+                step.waits = try value.bool()
+                if !step.waits, object.optional("expect") != nil || object.optional("attempts") != nil {
+                    throw value.error(
+                        "a step that does not wait has no result of its own: its result arrives with the next "
+                            + "step's, so expect it there")
+                }
+            }
             step.action = .initialize(
                 ACConfigModel(
                     checkoutPublicKey: configuration.checkoutPublicKey, environment: configuration.environment,

@@ -50,6 +50,12 @@ public final class PaymentLinksSimulator {
         public static var asynchronous: Delivery {
             Delivery { delivery in Task { @MainActor in delivery() } }
         }
+
+        /// Each callback when `store` is flushed: a scenario step that does not wait for
+        /// its result leaves it there while the next step runs.
+        package static func held(in store: HeldDeliveries) -> Delivery {
+            Delivery { delivery in MainActor.assumeIsolated { store.pending.append(delivery) } }
+        }
     }
 
     /// How often the SDK polls an order's state, in milliseconds.
@@ -713,5 +719,18 @@ enum RedirectURL {
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return !host.isEmpty && !host.contains("@")
             && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+    }
+}
+
+/// Deliveries held until the holder flushes them, oldest first.
+@MainActor
+package final class HeldDeliveries {
+    fileprivate var pending: [@MainActor @Sendable () -> Void] = []
+
+    package init() {}
+
+    /// Delivers everything held, in order, including what those deliveries cause.
+    package func flush() {
+        while !pending.isEmpty { pending.removeFirst()() }
     }
 }

@@ -269,6 +269,20 @@ public final class PaymentLinksSimulator {
         boot(configModel, customerId: nil, delegate: delegate)
     }
 
+    /// Boots the SDK for a G3 game, whose delegate has no price points callbacks and a
+    /// callback for the player's cancels.
+    public func initialize(configModel: ACConfigModel, g3Delegate: any ACPaymentLinksDelegateG3) {
+        boot(configModel, customerId: nil, delegate: GenerationDelegate(g3: g3Delegate))
+    }
+
+    /// Boots the SDK for a G1 game, whose delegate hears of a failed purchase without its
+    /// order.
+    public func initialize(
+        configModel: ACConfigModel, customerId: String, g1Delegate: any ACPaymentLinksDelegateG1
+    ) {
+        boot(configModel, customerId: customerId, delegate: GenerationDelegate(g1: g1Delegate))
+    }
+
     private func boot(_ configModel: ACConfigModel, customerId: String?, delegate: any ACPaymentLinksDelegate) {
         if target.generation == .g3, queue.contains(where: { $0.callback.name == .onInitialized }) {
             record("initialize: the first initialize is still running")

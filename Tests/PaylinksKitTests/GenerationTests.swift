@@ -1,0 +1,160 @@
+import PaylinksKit
+import Testing
+
+/// A G3 game's delegate: no price points, cancels on their own callback.
+@MainActor
+final class G3Store: ACPaymentLinksDelegateG3 {
+    var events: [String] = []
+    var orders: [OrderResponseModel?] = []
+
+    func onInitialized() { events.append("initialized") }
+    func onInitializeFailed(error: ACErrorMessage) { events.append("initializeFailed \(error.code)") }
+    func onPurchaseSuccess(order: OrderResponseModel) {
+        events.append("success")
+        orders.append(order)
+    }
+    func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?) {
+        events.append("failed \(error.code)")
+        orders.append(order)
+    }
+    func onPurchaseCanceled(error: ACErrorMessage, order: OrderResponseModel?) {
+        events.append("canceled \(error.code)")
+        orders.append(order)
+    }
+}
+
+/// A G1 game's delegate: a failed purchase without its order.
+@MainActor
+final class G1Store: ACPaymentLinksDelegateG1 {
+    var events: [String] = []
+
+    func onInitialized() { events.append("initialized") }
+    func onInitializeFailed(error: ACErrorMessage) { events.append("initializeFailed \(error.code)") }
+    func onPricePointsSuccess(pricePoints: PricePoints) { events.append("pricePoints") }
+    func onPricePointsFailed(error: ACErrorMessage) { events.append("pricePointsFailed \(error.code)") }
+    func onPurchaseSuccess(order: OrderResponseModel) { events.append("success") }
+    func onPurchaseFailed(error: ACErrorMessage) { events.append("failed \(error.code) \(error.message)") }
+}
+
+/// The simulator as each SDK generation behaves, through each generation's delegate.
+@Suite("SDK generations")
+@MainActor
+struct GenerationTests {
+    let config = ACConfigModel(checkoutPublicKey: "pk_sandbox_demo", environment: "sandbox")
+
+    func simulator(
+        _ version: String, platform: Platform = .ios, delivery: PaymentLinksSimulator.Delivery = .synchronous
+    )
+        throws -> PaymentLinksSimulator
+    {
+        PaymentLinksSimulator(seed: 5, delivery: delivery, target: try SDKTarget(platform: platform, version: version))
+    }
+
+    @Test("G3: the customer id goes to openCheckout, whose arguments are checked before anything opens")
+    func g3Arguments() throws {
+        let sdk = try simulator("2.0")
+        let store = G3Store()
+        sdk.initialize(configModel: config, g3Delegate: store)
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
+        sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl, customerId: "")
+        sdk.openCheckout(purchaseId: "", parsedUrl: session.parsedUrl, customerId: "cust_7")
+        sdk.openCheckout(
+            purchaseId: session.purchaseId, parsedUrl: "https://checkout.appcharge.com/#boot=x", customerId: "cust_7")
+        sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl, customerId: "cust_7")
+        if let link = sdk.pendingDeepLink { sdk.handleDeepLink(link) }
+        #expect(store.events == ["initialized", "failed 8002", "failed 8000", "failed 8001", "success"])
+        #expect(store.orders.prefix(3).allSatisfy { $0 == nil })
+        #expect(store.orders.last??.customerId == "cust_7")
+    }
+
+    @Test("G3: the player's cancels arrive on onPurchaseCanceled; a delegate without it gets them on onPurchaseFailed")
+    func g3Cancels() throws {
+        let sdk = try simulator("2.0.0")
+        let store = G3Store()
+        sdk.initialize(configModel: config, g3Delegate: store)
+        for action in [PlayerAction.closeCheckout(), .closeCheckout(via: .browserControls), .closeBeforeOrder] {
+            sdk.scriptCheckout(action)
+            let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
+            sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl, customerId: "cust_7")
+        }
+        #expect(store.events == ["initialized", "canceled 3002", "canceled 3000", "failed 3005"])
+        #expect(store.orders[0]?.purchaseId.hasPrefix("pr_") == true)
+
+        let other = try simulator("2.0")
+        let recorder = RecordingDelegate()
+        other.initialize(configModel: config, customerId: "cust_7", delegate: recorder)
+        other.scriptCheckout(.closeCheckout())
+        let session = try other.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
+        other.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        #expect(recorder.callbacks.map(\.name) == [.onInitialized, .onPurchaseCanceled])
+
+        final class OldStore: ACPaymentLinksDelegate {
+            var failures: [Int] = []
+            func onInitialized() {}
+            func onInitializeFailed(error: ACErrorMessage) {}
+            func onPricePointsSuccess(pricePoints: PricePoints) {}
+            func onPricePointsFailed(error: ACErrorMessage) {}
+            func onPurchaseSuccess(order: OrderResponseModel) {}
+            func onPurchaseFailed(error: ACErrorMessage, order: OrderResponseModel?) { failures.append(error.code) }
+        }
+        let old = OldStore()
+        let third = try simulator("2.0")
+        third.initialize(configModel: config, customerId: "cust_7", delegate: old)
+        third.scriptCheckout(.closeCheckout())
+        let next = try third.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
+        third.openCheckout(purchaseId: next.purchaseId, parsedUrl: next.parsedUrl)
+        #expect(old.failures == [3002])
+    }
+
+    @Test("G3: a second initialize while the first is running fails with 2005; one after it ended is allowed")
+    func g3SecondInitialize() async throws {
+        let sdk = try simulator("2.0", delivery: .asynchronous)
+        let store = G3Store()
+        sdk.initialize(configModel: config, g3Delegate: store)
+        sdk.initialize(configModel: config, g3Delegate: store)
+        await sdk.settle()
+        #expect(store.events == ["initialized", "initializeFailed 2005"])
+        sdk.initialize(configModel: config, g3Delegate: store)
+        await sdk.settle()
+        #expect(store.events.last == "initialized")
+        #expect(sdk.configuration != nil)
+    }
+
+    @Test("G3: no price points, and an empty customer id no longer fails initialize")
+    func g3NoPricePoints() throws {
+        let sdk = try simulator("3.0", platform: .unity)
+        let recorder = RecordingDelegate()
+        sdk.initialize(configModel: config, customerId: "", delegate: recorder)
+        sdk.getPricePoints()
+        #expect(recorder.callbacks == [.onInitialized])
+        #expect(sdk.catalog.statusCode(2005)?.name == "BOOT_INIT_ALREADY_IN_PROGRESS")
+        #expect(sdk.catalog.statusCode(3002)?.callbacks == [.onPurchaseCanceled])
+    }
+
+    @Test("G1: the old table's codes, and a failed purchase without its order")
+    func g1() throws {
+        let sdk = try simulator("1.5.1")
+        let store = G1Store()
+        sdk.initialize(configModel: config, customerId: "", g1Delegate: store)
+        sdk.initialize(configModel: config, customerId: "cust_7", g1Delegate: store)
+        sdk.scriptCheckout(.closeCheckout())
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
+        sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        let mismatch = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "someone_else")
+        sdk.openCheckout(purchaseId: mismatch.purchaseId, parsedUrl: mismatch.parsedUrl)
+        if let link = sdk.pendingDeepLink { sdk.handleDeepLink(link) }
+        #expect(
+            store.events == [
+                "initializeFailed 2000", "initialized",
+                "failed 3002 The purchase was canceled: the checkout was closed.",
+                "failed 3005 The purchase could not be confirmed.",
+            ])
+        // No price points for the player's country: G1 sends 1006 where G2 sends 1001.
+        var unpriced = Catalog.builtIn
+        unpriced.localizations = [:]
+        let old = PaymentLinksSimulator(catalog: unpriced, target: try SDKTarget(platform: .android, version: "1.4"))
+        old.initialize(configModel: config, customerId: "cust_7", g1Delegate: store)
+        old.getPricePoints()
+        #expect(store.events.suffix(2) == ["initialized", "pricePointsFailed 1006"])
+    }
+}

@@ -66,7 +66,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"
         case .purchaseCanceled:
-            "onPurchaseFailed: the player canceled (\(Self.builtInCancelCodes); a fixture may mark others)"
+            "onPurchaseFailed: the player canceled (\(Self.builtInCancelCodes); a fixture may mark others), "
+                + "or onPurchaseCanceled (G3)"
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
         case .dataError: "invalid fixture data"
         case .noInput: "a named file or directory is missing or unreadable"

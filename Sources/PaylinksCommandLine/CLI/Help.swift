@@ -10,8 +10,9 @@ public enum Help {
     /// The overview: `paylinks --help`.
     public static func overview() -> String {
         var text = """
-            paylinks \(version): a checkout simulator for Appcharge's Payment Links SDK (iOS, G2).
-            It prints the callbacks your ACPaymentLinksDelegate receives, with realistic payloads.
+            paylinks \(version): a checkout simulator for Appcharge's Payment Links SDK.
+            It prints the callbacks your delegate receives, with realistic payloads, as iOS,
+            Android or Unity (--platform) and any SDK generation (--sdk-version) deliver them.
 
             USAGE
               paylinks <command> [options]
@@ -62,6 +63,9 @@ public enum Help {
         Example(command: "paylinks purchase --sku starter_pack_001 --error 3004 --trace", exitCode: .purchaseFailed),
         Example(command: "paylinks run Fixtures/scenarios/*.json", exitCode: .success),
         Example(command: "paylinks errors 3002", exitCode: .success),
+        Example(
+            command: "paylinks cancel --sku starter_pack_001 --platform unity --sdk-version 3.0 --format wire",
+            exitCode: .purchaseCanceled),
     ]
 
     /// A subcommand's help: `paylinks purchase --help`.

@@ -13,7 +13,11 @@ public enum ManPage {
             .I command
             .RI [ options ]
             .SH DESCRIPTION
-            paylinks runs the lifecycle of the Payment Links SDK (G2, iOS names) against a store
+            paylinks runs the lifecycle of the Payment Links SDK (G2 and iOS names unless
+            .B --sdk-version
+            and
+            .B --platform
+            say otherwise) against a store
             catalog and prints the callbacks an
             .B ACPaymentLinksDelegate
             would receive, with realistic payloads, as text or as one JSON object per line.

@@ -1,5 +1,5 @@
-// libFuzzer target: fixture files. The input is tried as each of the three fixture files;
-// a catalog that loads is then used the way a run uses it.
+// libFuzzer target: fixture files. The input is tried as each fixture file; a catalog
+// that loads is then used the way a run uses it, by an SDK of each generation.
 
 import PaylinksKit
 
@@ -16,7 +16,8 @@ public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do {
             catalog = try CatalogLoader.load(
                 offers: file == .offers ? source : nil, pricePoints: file == .pricePoints ? source : nil,
-                statusCodes: file == .statusCodes ? source : nil)
+                statusCodes: file == .statusCodes ? source : nil, g1StatusCodes: file == .g1StatusCodes ? source : nil,
+                g3StatusCodes: file == .g3StatusCodes ? source : nil)
         } catch {
             _ = error.description
             continue
@@ -30,9 +31,16 @@ public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Runs every offer through a purchase and a failure in every localization, and renders it all.
 @MainActor
 private func exercise(_ catalog: Catalog) {
+    for target in [SDKTarget.standard] + ["2.3", "3.0"].compactMap({ try? SDKTarget(platform: .unity, version: $0) }) {
+        exercise(catalog.forGeneration(target.generation), as: target)
+    }
+}
+
+@MainActor
+private func exercise(_ catalog: Catalog, as target: SDKTarget) {
     let delegate = RecordingDelegate()
     for country in catalog.localizations.keys.sorted() + ["NZ"] {
-        let sdk = PaymentLinksSimulator(catalog: catalog, country: country, now: 0, seed: 1)
+        let sdk = PaymentLinksSimulator(catalog: catalog, country: country, now: 0, seed: 1, target: target)
         sdk.initialize(
             configModel: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox"), customerId: "c",
             delegate: delegate)
@@ -51,7 +59,7 @@ private func exercise(_ catalog: Catalog) {
         }
     }
     for format in OutputFormat.allCases {
-        let renderer = format.renderer(catalog: catalog)
+        let renderer = format.renderer(catalog: catalog, target: target)
         for callback in delegate.callbacks { _ = renderer.render(callback) }
         _ = CatalogListing.statusCodes(catalog, format: format)
         _ = CatalogListing.offers(catalog, country: "JP", format: format)

@@ -111,6 +111,25 @@ struct BulkTests {
         #expect(Set(lines).count == 101)
     }
 
+    @Test(
+        "every platform and generation: a bulk cancel's lines are the single runs', and the fast path's the simulated ones",
+        arguments: [
+            ["--platform", "unity", "--format", "wire"], ["--sdk-version", "2.0", "--json"],
+            ["--sdk-version", "1.7", "--platform", "android", "--json"],
+            ["--sdk-version", "3.0", "--platform", "unity"],
+        ])
+    func bulkOnEveryTarget(options: [String]) throws {
+        let common = ["cancel", "--sku", "starter_pack_001", "--seed", "4"] + options
+        let bulk = runCLI(common + ["--count", "50"])
+        #expect(bulk.exitCode == .purchaseCanceled)
+        #expect(bulk.stdout == runCLI(common + ["--count", "50", "--trace"]).stdout)
+        let last = runCLI(common + ["--index", "49"])
+        let separator = options.contains("--json") || options.contains("wire") ? "\n" : "\n\n"
+        #expect(
+            bulk.stdout.components(separatedBy: separator).filter { !$0.isEmpty }.last
+                == last.stdout.components(separatedBy: separator).filter { !$0.isEmpty }.last)
+    }
+
     @Test("a bulk run with --trace (simulated one by one) prints the same callbacks as the fast path")
     func fastPathMatchesSimulation() throws {
         let arguments = ["purchase", "--sku", "no_ads_forever", "--count", "40", "--seed", "8", "--json"]

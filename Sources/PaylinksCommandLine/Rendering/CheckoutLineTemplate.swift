@@ -49,7 +49,7 @@ struct CheckoutLineTemplate {
         case .onPurchaseSuccess(var order):
             expected = Self.replaceIdentifiers(in: &order)
             withSentinels = .onPurchaseSuccess(order: order)
-        case .onPurchaseFailed(var error, var order?):
+        case .onPurchaseFailed(var error, var order?), .onPurchaseCanceled(var error, var order?):
             expected = Self.replaceIdentifiers(in: &order)
             // Details may quote an identifier (3003 and 3004 quote the order id).
             if let data = error.data {
@@ -57,7 +57,10 @@ struct CheckoutLineTemplate {
                     data.replacing(replaced.value, with: Self.sentinel(for: replaced.key))
                 }
             }
-            withSentinels = .onPurchaseFailed(error: error, order: order)
+            // The same callback, the identifiers replaced.
+            withSentinels =
+                result.name == .onPurchaseCanceled
+                ? .onPurchaseCanceled(error: error, order: order) : .onPurchaseFailed(error: error, order: order)
         default:
             break
         }

@@ -381,7 +381,7 @@ public final class Sandbox {
             ?? ACErrorMessage(code: code, message: "Status code \(code).")
         if let data { error.data = data }
         let order = StatusCode.disclosed(session.order, by: status?.orderAtFailure ?? .checkout)
-        onCallback(.onPurchaseFailed(error: error, order: order))
+        onCallback(StatusCode.purchaseResult(status, error: error, order: order))
     }
 
     // MARK: Sessions

@@ -59,6 +59,15 @@ public struct StatusCode: Equatable, Sendable {
         self.reports = reports
     }
 
+    /// The result of a purchase that ends in `code`: on `onPurchaseCanceled` when that is the
+    /// code's only callback (the player's cancels in G3), on `onPurchaseFailed` otherwise.
+    public static func purchaseResult(
+        _ code: StatusCode?, error: ACErrorMessage, order: OrderResponseModel?
+    ) -> Callback {
+        code?.callbacks == [.onPurchaseCanceled]
+            ? .onPurchaseCanceled(error: error, order: order) : .onPurchaseFailed(error: error, order: order)
+    }
+
     /// The steps of the SDK's lifecycle this code can fail.
     public var steps: [Step] {
         callbacks.compactMap(Step.init(failingWith:))

@@ -559,11 +559,7 @@ public final class PaymentLinksSimulator {
         let sent = asGiven ? code : catalog.code(reporting: code)
         let error = failure(sent, details: details)
         let known = target.generation == .g1 ? nil : order.flatMap { disclosed($0, for: sent) }
-        let canceled = catalog.statusCode(sent)?.callbacks == [.onPurchaseCanceled]
-        endPurchase(
-            with: canceled
-                ? .onPurchaseCanceled(error: error, order: known) : .onPurchaseFailed(error: error, order: known),
-            link: link)
+        endPurchase(with: StatusCode.purchaseResult(catalog.statusCode(sent), error: error, order: known), link: link)
     }
 
     private func endPurchase(with result: Callback, link: String) {

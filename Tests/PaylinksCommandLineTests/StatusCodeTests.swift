@@ -35,20 +35,34 @@ struct StatusCodeTests {
         Array(command.split(separator: " ").dropFirst().map(String.init))
     }
 
-    @Test("every code reproduces through the CLI with its callback, message, order and exit code", arguments: codes)
-    func reproduce(code: StatusCode) throws {
-        let commands = Reproduction.commands(for: code)
+    /// Every code of every generation's table, with an SDK of that generation.
+    nonisolated static let everyGeneration: [(SDKTarget, StatusCode)] = [
+        ("1.7", Platform.ios), ("1.9", .ios), ("3.0", .unity),
+    ].flatMap { version, platform -> [(SDKTarget, StatusCode)] in
+        guard let target = try? SDKTarget(platform: platform, version: version) else { return [] }
+        return Catalog.builtIn.forGeneration(target.generation).statusCodes.map { (target, $0) }
+    }
+
+    @Test(
+        "every code of every generation reproduces through the CLI with its callback, message, order and exit code",
+        arguments: everyGeneration)
+    func reproduce(target: SDKTarget, code: StatusCode) throws {
+        let commands = Reproduction.commands(for: code, target: target)
         #expect(!commands.isEmpty)
         for command in commands {
             let outcome = try Self.last(Self.arguments(of: command))
-            #expect(code.callbacks.map(\.rawValue).contains(outcome.name), "\(command)")
+            // Named as the target's platform names it; compared by the canonical name.
+            #expect(
+                target.platform.name(of: CallbackName(platformName: outcome.name) ?? .onInitialized) == outcome.name)
+            let name = CallbackName(platformName: outcome.name)?.rawValue ?? outcome.name
+            #expect(code.callbacks.map(\.rawValue).contains(name), "\(command)")
             #expect(outcome.error["code"] as? Int == code.code, "\(command)")
             #expect(outcome.error["message"] as? String == code.message, "\(command)")
             #expect((outcome.error["data"] != nil) == (code.dataTemplate != nil), "\(command)")
             let expectedExit = CatalogListing.exitCodes(of: code)[
-                code.callbacks.map(\.rawValue).firstIndex(of: outcome.name) ?? 0]
+                code.callbacks.map(\.rawValue).firstIndex(of: name) ?? 0]
             #expect(outcome.exitCode == expectedExit, "\(command)")
-            guard outcome.name == "onPurchaseFailed" else { continue }
+            guard name == "onPurchaseFailed" || name == "onPurchaseCanceled" else { continue }
             switch code.orderAtFailure {
             case .none:
                 #expect(outcome.order == nil, "\(command)")

@@ -80,10 +80,29 @@ public enum Reproduction {
         }
     }
 
-    /// Every command that reproduces `statusCode`: its real cause first, if any, then
-    /// `--error` at each step it arrives at.
-    public static func commands(for statusCode: StatusCode) -> [String] {
-        let real = realCauses[statusCode.code].map { [$0] } ?? []
-        return real + statusCode.steps.map { injecting(statusCode.code, at: $0) }
+    /// Every command that reproduces `statusCode` on `target`: its real causes first (an
+    /// old code's are those of the current codes it reports), then `--error` at each step
+    /// it arrives at, each with the options that select `target`.
+    public static func commands(for statusCode: StatusCode, target: SDKTarget = .standard) -> [String] {
+        let real = ([statusCode.code] + statusCode.reports).compactMap { realCause(of: $0, on: target) }
+        let options = self.options(selecting: target)
+        return (real + statusCode.steps.map { injecting(statusCode.code, at: $0) }).map { $0 + options }
+    }
+
+    /// The command that provokes `code` from its real cause on `target`, if paylinks simulates one.
+    private static func realCause(of code: Int, on target: SDKTarget) -> String? {
+        switch (code, target.generation) {
+        // G3 takes the customer id at openCheckout: an empty one is 8002 there, not 2003.
+        case (2003, .g3): nil
+        case (8002, .g3): "paylinks purchase --sku \(exampleSku) --customer-id="
+        default: realCauses[code]
+        }
+    }
+
+    /// ` --platform unity --sdk-version 3.0`: what selects `target`, nothing for the default.
+    static func options(selecting target: SDKTarget) -> String {
+        let platform = target.platform == .ios ? "" : " --platform \(target.platform.rawValue)"
+        let version = target == .defaultTarget(of: target.platform) ? "" : " --sdk-version \(target.version)"
+        return platform + version
     }
 }

@@ -91,13 +91,13 @@ public enum PaylinksCLI {
                         throw .usage(catalog.unknownStatusCodeMessage(topic), command: .errors)
                     }
                     try write(
-                        CatalogListing.explain(code, format: options.format, platform: options.target.platform),
+                        CatalogListing.explain(code, format: options.format, target: options.target),
                         to: context.standardOutput)
                 } else {
                     try write(
                         CatalogListing.statusCodes(
                             catalog, format: options.format, color: usesColor(options, context: context),
-                            platform: options.target.platform),
+                            target: options.target),
                         to: context.standardOutput)
                 }
                 return .success

@@ -6,13 +6,15 @@ public enum CatalogListing {
     // MARK: errors
 
     /// Every status code: a table, or NDJSON.
-    /// Callbacks are named as `platform` names them.
+    /// Callbacks are named as `target`'s platform names them; the commands that reproduce
+    /// each code select `target`.
     public static func statusCodes(
-        _ catalog: Catalog, format: OutputFormat, color: Bool = false, platform: Platform = .ios
+        _ catalog: Catalog, format: OutputFormat, color: Bool = false, target: SDKTarget = .standard
     ) -> String {
+        let platform = target.platform
         switch format {
         case .json:
-            return catalog.statusCodes.map { statusCodeJSON($0, platform: platform) + "\n" }.joined()
+            return catalog.statusCodes.map { statusCodeJSON($0, target: target) + "\n" }.joined()
         case .text, .wire:
             let rows = catalog.statusCodes.map { code in
                 [
@@ -25,10 +27,11 @@ public enum CatalogListing {
     }
 
     /// One status code explained: what causes it, how to reproduce it, what to do.
-    public static func explain(_ code: StatusCode, format: OutputFormat, platform: Platform = .ios) -> String {
-        if format == .json { return statusCodeJSON(code, platform: platform) + "\n" }
+    public static func explain(_ code: StatusCode, format: OutputFormat, target: SDKTarget = .standard) -> String {
+        if format == .json { return statusCodeJSON(code, target: target) + "\n" }
+        let platform = target.platform
         let steps = code.steps.map(\.rawValue).joined(separator: " or ")
-        let reproduce = Reproduction.commands(for: code)
+        let reproduce = Reproduction.commands(for: code, target: target)
         var fields: [(String, String)] = [
             ("meaning", code.meaning),
             ("arrives", "\(code.callbacks.map(platform.name(of:)).joined(separator: ", ")), at the \(steps) step"),
@@ -60,7 +63,8 @@ public enum CatalogListing {
         }
     }
 
-    private static func statusCodeJSON(_ code: StatusCode, platform: Platform) -> String {
+    private static func statusCodeJSON(_ code: StatusCode, target: SDKTarget) -> String {
+        let platform = target.platform
         var writer = JSONWriter()
         writer.openObject()
         writer.field("code", code.code)
@@ -78,7 +82,7 @@ public enum CatalogListing {
         writer.field("orderAtFailure", code.orderAtFailure.rawValue)
         writer.key("reproduce")
         writer.openArray()
-        for command in Reproduction.commands(for: code) { writer.string(command) }
+        for command in Reproduction.commands(for: code, target: target) { writer.string(command) }
         writer.closeArray()
         if let advice = code.advice {
             writer.field("advice", advice)

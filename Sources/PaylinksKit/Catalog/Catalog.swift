@@ -50,9 +50,14 @@ public struct Catalog: Equatable, Sendable {
         case .g2:
             break
         case .g3:
+            // G3 has no price points, so no code arrives on their failure.
             let changed = Set(g3StatusCodes.map(\.code))
             catalog.statusCodes = (statusCodes.filter { !changed.contains($0.code) } + g3StatusCodes).sorted {
                 $0.code < $1.code
+            }.map { code in
+                var code = code
+                code.callbacks.removeAll { $0 == .onPricePointsFailed }
+                return code
             }
         }
         return catalog

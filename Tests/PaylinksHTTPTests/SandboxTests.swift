@@ -214,6 +214,31 @@ struct SandboxTests {
         #expect(again.status == 409)
     }
 
+    @Test("with a G3 catalog, a closed checkout reaches the client on onPurchaseCanceled; a decline still fails")
+    func g3Cancel() throws {
+        let recorder = Recorder()
+        let g3 = Sandbox(
+            catalog: Catalog.builtIn.forGeneration(.g3),
+            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
+            clock: { recorder.now })
+        g3.onCallback = { recorder.callbacks.append($0) }
+        for choice in ["close", "decline"] {
+            let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
+            let created = g3.handle(
+                HTTPRequest(
+                    method: "POST", path: "/checkout/v1/session", query: "", headers: headers,
+                    body: Array(Self.body.utf8), keepAlive: true))
+            let purchaseId = try #require(try Self.json(created)["purchaseId"] as? String)
+            _ = g3.handle(
+                HTTPRequest(
+                    method: "POST", path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                    headers: [HTTPHeader("Content-Type", "application/json")],
+                    body: Array(#"{"choice": "\#(choice)"}"#.utf8), keepAlive: true))
+        }
+        #expect(recorder.callbacks.map(\.name) == [.onPurchaseCanceled, .onPurchaseFailed])
+        #expect(recorder.callbacks.map { $0.error?.code } == [3002, 3003])
+    }
+
     @Test("the award decides a paid session: granted or, after every attempt failed, 3003 with its data")
     func awards() throws {
         var paid: [(String, GrantAward)] = []

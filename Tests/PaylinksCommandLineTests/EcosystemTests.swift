@@ -79,19 +79,13 @@ struct EcosystemTests {
     func fishCompletions() throws { try checkCompletions(in: "fish") }
 
     private func checkCompletions(in shell: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            Self.root.appendingPathComponent("Tests/Shell/check-completions.sh").path,
-            try BinaryTests.builtExecutable().path, shell,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runProgram(
+            "/bin/bash",
+            [
+                Self.root.appendingPathComponent("Tests/Shell/check-completions.sh").path,
+                try BinaryTests.builtExecutable().path, shell,
+            ])
+        #expect(status == 0, "\(text)")
         #expect(text.components(separatedBy: "ok   \(shell):").count - 1 == 6, "\(text)")
     }
 

@@ -258,24 +258,9 @@ struct ExecutableDocsTests {
         let snippets = DocumentedCommands.blocks().filter { $0.language == "swift" }
         #expect(!snippets.isEmpty)
         for snippet in snippets {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "readme-\(UUID().uuidString).swift")
-            try Data(snippet.lines.map(\.text).joined(separator: "\n").utf8).write(to: file)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I",
-                DocumentedCommands.root.appendingPathComponent(".build/debug/Modules").path, file.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (status, text) = try typecheckSwift(snippet.lines.map(\.text).joined(separator: "\n"))
             let line = snippet.lines.first?.number ?? 0
-            #expect(process.terminationStatus == 0, "README.md:\(line): \(text)")
+            #expect(status == 0, "README.md:\(line): \(text)")
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
 @testable import PaylinksKit
@@ -34,4 +36,30 @@ func runCLI(
 /// The catalog built into paylinks.
 func builtInCatalog() throws -> Catalog {
     Catalog.builtIn
+}
+
+/// Runs `executable` with `arguments`, its standard output and error together; returns
+/// its exit status and what it printed.
+func runProgram(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
+
+/// Type-checks Swift `source` against the package's built modules, warnings as errors.
+func typecheckSwift(_ source: String) throws -> (status: Int32, output: String) {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString).swift")
+    try Data(source.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let modules = DocumentedCommands.root.appendingPathComponent(".build/debug/Modules").path
+    return try runProgram(
+        "/usr/bin/env",
+        ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules, file.path])
 }

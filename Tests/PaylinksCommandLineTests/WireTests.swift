@@ -55,21 +55,8 @@ struct WireTests {
             \(calls)}
 
             """
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(UUID().uuidString).swift")
-        try Data(source.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", Self.modules.path, file.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)\n\(calls)")
+        let (status, text) = try typecheckSwift(source)
+        #expect(status == 0, "\(text)\n\(calls)")
         #expect(calls.split(separator: "\n").count == Self.callbacks.count)
     }
 

@@ -167,29 +167,8 @@ public struct WireRenderer: CallbackRenderer {
 
     // MARK: Literals
 
-    fileprivate enum Language {
-        case swift, java
-    }
-
-    /// `text` as a string literal of `language`: quotes, backslashes and control
-    /// characters escaped, everything else as it is.
-    fileprivate static func literal(_ text: String, _ language: Language) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result +=
-                    language == .swift ? "\\u{\(hex)}" : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+    fileprivate static func literal(_ text: String, _ language: SourceLiteral.Language) -> String {
+        SourceLiteral.quoted(text, language)
     }
 }
 

@@ -157,4 +157,27 @@ struct GenerationTests {
         old.getPricePoints()
         #expect(store.events.suffix(2) == ["initialized", "pricePointsFailed 1006"])
     }
+
+    @Test("iOS before 1.6.0 validates again on every deep link; before 1.5.1 it keeps the first player")
+    func oldIOSBugs() throws {
+        #expect(try simulator("1.5").revalidatesOnEveryDeepLink)
+        #expect(try !simulator("1.6").revalidatesOnEveryDeepLink)
+        #expect(try !simulator("1.5", platform: .android).revalidatesOnEveryDeepLink)
+        for (version, expected) in [("1.5", "cust_1"), ("1.5.1", "cust_2")] {
+            let sdk = try simulator(version)
+            let recorder = RecordingDelegate()
+            sdk.initialize(configModel: config, customerId: "cust_1", delegate: recorder)
+            sdk.initialize(configModel: config, customerId: "cust_2", delegate: recorder)
+            #expect(sdk.customerId == expected, "\(version)")
+        }
+        let sdk = try simulator("1.5.1")
+        let recorder = RecordingDelegate()
+        sdk.initialize(configModel: config, customerId: "cust_1", delegate: recorder)
+        let session = try sdk.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_1")
+        sdk.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        let link = try #require(sdk.pendingDeepLink)
+        sdk.handleDeepLink(link)
+        sdk.handleDeepLink(link)
+        #expect(recorder.callbacks.map(\.name) == [.onInitialized, .onPurchaseSuccess, .onPurchaseSuccess])
+    }
 }

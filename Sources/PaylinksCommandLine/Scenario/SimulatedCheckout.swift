@@ -13,12 +13,12 @@ extension PaymentLinksSimulator {
     ) throws(CheckoutSessionError) {
         let session = try createCheckoutSession(offerSku: offerSku, customerId: customerId, environment: environment)
         defaultPlayerAction = player
-        revalidatesOnEveryDeepLink = deliverTwice
+        revalidatesOnEveryDeepLink = deliverTwice || target.hasRevalidationBug
         // The app may pass other ids than the server returned, to try the SDK's checks.
         openCheckout(purchaseId: purchaseId ?? session.purchaseId, parsedUrl: parsedUrl ?? session.parsedUrl)
         if let link = pendingDeepLink { handleDeepLink(link) }
         if deliverTwice, let link = lastCheckoutDeepLink { handleDeepLink(link) }
-        revalidatesOnEveryDeepLink = false
+        revalidatesOnEveryDeepLink = target.hasRevalidationBug
     }
 }
 

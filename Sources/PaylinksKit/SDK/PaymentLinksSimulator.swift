@@ -109,7 +109,8 @@ public final class PaymentLinksSimulator {
     /// What the player does in the next checkouts, oldest first; each checkout takes one.
     public private(set) var scriptedPlayerActions: [PlayerAction] = []
     /// Whether every deep link makes the SDK validate the last order again and deliver
-    /// its result once more: the bug of iOS SDKs before 1.6.0.
+    /// its result once more: the bug of iOS SDKs before 1.6.0, on from the start when
+    /// ``target`` is one of them.
     public var revalidatesOnEveryDeepLink = false
     /// Stands in for the OS opening the app with a checkout's return link; the game's
     /// URL handling should pass it to ``handleDeepLink(_:)``. When nil, the link waits
@@ -158,6 +159,7 @@ public final class PaymentLinksSimulator {
     ) {
         self.catalog = catalog.forGeneration(target.generation)
         self.target = target
+        revalidatesOnEveryDeepLink = target.hasRevalidationBug
         self.country = country
         self.now = now
         self.seed = seed
@@ -290,6 +292,8 @@ public final class PaymentLinksSimulator {
             return
         }
         self.delegate = delegate
+        // iOS before 1.5.1 kept the first player's customer id when initialized again.
+        let customerId = target.keepsFirstCustomerId ? self.customerId ?? customerId : customerId
         configuration = nil
         self.customerId = nil
         let details = [

@@ -147,6 +147,16 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// iOS before 1.6.0 validated the order again on every deep link: a duplicate result.
+    public var hasRevalidationBug: Bool {
+        platform == .ios && version < SDKVersion.v(1, 6)
+    }
+
+    /// iOS before 1.5.1 kept the first customer id when initialized again for another player.
+    public var keepsFirstCustomerId: Bool {
+        platform == .ios && version < SDKVersion.v(1, 5, 1)
+    }
+
     /// "iOS SDK 1.9 (G2)".
     public var description: String {
         "\(platform.displayName) SDK \(version) (\(generation.name))"

@@ -334,8 +334,22 @@ extension BadInput {
             files: ["s.json": oversized]),
         BadInput("missing scenario file", ["run", "/nonexistent/s.json"], .noInput, "does not exist"),
         BadInput(
-            "directory as a scenario", ["run", "$DIR/folder"], .noInput, "is a directory",
-            files: ["folder/a.json": text("{}")]),
+            "directory without scenarios", ["run", "$DIR/folder"], .noInput, "holds no .json scenario files",
+            files: ["folder/a.txt": text("{}")]),
+        BadInput(
+            "standard input twice", ["run", "-", "-"], .usage, "'-' (standard input) is given twice; give it once"),
+        BadInput(
+            "filter matching no scenario", ["run", "$DIR/s.json", "--filter", "check*"], .usage,
+            "no scenario is named like 'check*'; the names are s",
+            files: ["s.json": scenario(#"{"step": "initialize"}"#)]),
+        BadInput(
+            "PAYLINKS_SEED that is not a number", ["init"], .usage,
+            "PAYLINKS_SEED is '-3': give a number from 0 to 18446744073709551615, or unset it",
+            environment: ["PAYLINKS_SEED": "-3"]),
+        BadInput(
+            "SOURCE_DATE_EPOCH past the last date", ["purchase", "--sku", "starter_pack_001"], .usage,
+            "SOURCE_DATE_EPOCH is '253402300800': give Unix seconds from 0 to 253402300799, or unset it",
+            environment: ["SOURCE_DATE_EPOCH": "253402300800"]),
         BadInput(
             "unreadable scenario", ["run", "$DIR/s.json"], .noInput, "permission denied",
             files: ["s.json": scenario(#"{"step": "initialize"}"#)], launch: .unprivileged),

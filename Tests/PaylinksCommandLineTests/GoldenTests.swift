@@ -153,7 +153,7 @@ struct GoldenTests {
         let result = runCLI(testCase.arguments)
         #expect(result.exitCode == testCase.exitCode)
         if testCase.arguments.first == "run" {
-            #expect(result.stderr.hasPrefix("run: ") && result.stderr.contains(" 0 failed"))
+            #expect(result.stderr.hasPrefix("ok    ") && result.stderr.contains(" 0 failed"))
         } else {
             #expect(result.stderr == "")
         }

@@ -219,12 +219,92 @@ struct ScenarioTests {
         #expect(result.stderr.contains(#"unknown key "colour""#))
     }
 
+    @Test("a directory runs every scenario below it in path order; '-' reads one from standard input")
+    func directoriesAndStandardInput() throws {
+        let files = Self.exampleFiles.map { Self.examples.appendingPathComponent($0).path }
+        let listed = runCLI(["run", "--json"] + files)
+        let directory = runCLI("run", Self.examples.path, "--json")
+        #expect(directory.exitCode == .success)
+        #expect(directory.stdout == listed.stdout)
+        #expect(directory.stderr == listed.stderr)
+        let nested = try Self.write([
+            ("b.json", #"{"steps": [{"step": "initialize"}]}"#), (".hidden.json", #"{"steps": []}"#),
+            ("notes.txt", "not a scenario"),
+        ])
+        let root = URL(fileURLWithPath: nested[0]).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: root + "/a", withIntermediateDirectories: true)
+        try Data(#"{"steps": [{"step": "initialize"}]}"#.utf8).write(to: URL(fileURLWithPath: root + "/a/z.json"))
+        let run = runCLI("run", root, "--json")
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        #expect(run.stdout.components(separatedBy: #""scenario":"z""#).count == 2)
+        #expect(
+            run.stdout.firstRange(of: #""scenario":"z""#)!.lowerBound
+                < run.stdout.firstRange(of: #""scenario":"b""#)!.lowerBound)
+        let text = try String(contentsOf: Self.examples.appendingPathComponent("retries.json"), encoding: .utf8)
+        let piped = runCLI("run", "-", "--json", stdin: text)
+        #expect(
+            piped.stdout == runCLI("run", Self.examples.appendingPathComponent("retries.json").path, "--json").stdout)
+        #expect(runCLI("run", "-", stdin: "{").stderr.hasPrefix("error: stdin:1:2: "))
+    }
+
+    @Test(
+        "--filter runs the scenarios whose names match and counts the rest as skipped; --fail-fast stops at a failure")
+    func filterAndFailFast() throws {
+        let filtered = runCLI("run", Self.examples.path, "--filter", "*path*")
+        #expect(filtered.exitCode == .success)
+        let lines = filtered.stderr.split(separator: "\n")
+        #expect(
+            lines.filter { $0.hasPrefix("ok    ") }.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+                == ["happy"])
+        #expect(lines.last?.hasPrefix("1 passed, 0 failed, \(Self.exampleFiles.count - 1) skipped; ") == true)
+        let paths = try Self.write([
+            ("a.json", #"{"name": "fails", "steps": [{"step": "initialize", "expect": {"code": 2003}}]}"#),
+            (
+                "b.json",
+                #"{"name": "passes", "steps": [{"step": "initialize", "expect": {"callback": "onInitialized"}}]}"#
+            ),
+        ])
+        let all = runCLI(["run"] + paths)
+        #expect(all.exitCode == .expectationsFailed)
+        #expect(all.stderr.contains("FAIL  fails   step 1: "))
+        #expect(all.stderr.contains("ok    passes  1 step\n"))
+        #expect(all.stderr.hasSuffix("1 passed, 1 failed; 2 steps, 2 attempts; expectations: 1 met, 1 failed\n"))
+        let fast = runCLI(["run", "--fail-fast"] + paths)
+        #expect(fast.exitCode == .expectationsFailed)
+        #expect(!fast.stderr.contains("passes"))
+        #expect(fast.stderr.contains("0 passed, 1 failed, 1 skipped; "))
+    }
+
+    @Test("PAYLINKS_SEED and SOURCE_DATE_EPOCH give the defaults that --seed and --now override")
+    func reproducibleDefaults() {
+        let flags = runCLI("purchase", "--sku", "starter_pack_001", "--json", "--seed", "9", "--now", "1700000000")
+        let environment = ["PAYLINKS_SEED": "9", "SOURCE_DATE_EPOCH": "1700000000"]
+        let defaults = runCLI("purchase", "--sku", "starter_pack_001", "--json", environment: environment, entropy: 1)
+        #expect(defaults.stdout == flags.stdout)
+        let overridden = runCLI(
+            "purchase", "--sku", "starter_pack_001", "--json", "--seed", "10", environment: environment, entropy: 1)
+        #expect(overridden.stdout != flags.stdout)
+        #expect(overridden.stdout.contains(#""date":1700000000"#))
+        let run = runCLI("run", Self.examples.appendingPathComponent("happy-path.json").path, environment: environment)
+        #expect(
+            run.stdout
+                == runCLI(
+                    "run", Self.examples.appendingPathComponent("happy-path.json").path, "--seed", "9", "--now",
+                    "1700000000"
+                ).stdout)
+    }
+
     @Test("the summary counts steps and attempts apart, in the singular where it is one")
     func summaryCounts() throws {
         let retries = runCLI("run", Self.examples.appendingPathComponent("retries.json").path)
-        #expect(retries.stderr.hasSuffix("run: 1 scenario, 3 steps, 6 attempts; expectations: 10 met, 0 failed\n"))
+        #expect(
+            retries.stderr
+                == "ok    retries  3 steps, 6 attempts\n1 passed, 0 failed; 3 steps, 6 attempts; expectations: 10 met, 0 failed\n"
+        )
         let path = try Self.write([("one.json", #"{"steps": [{"step": "initialize"}]}"#)])[0]
-        #expect(runCLI("run", path).stderr == "run: 1 scenario, 1 step, 1 attempt; expectations: 0 met, 0 failed\n")
+        #expect(
+            runCLI("run", path).stderr
+                == "ok    one  1 step\n1 passed, 0 failed; 1 step, 1 attempt; expectations: 0 met, 0 failed\n")
     }
 
     @Test("the summary prints the run's seed only when it decided something")
@@ -237,8 +317,8 @@ struct ScenarioTests {
             ("no-checkout.json", #"{"steps": [{"step": "initialize"}, {"step": "price-points"}]}"#),
             ("checkout.json", #"{"steps": [{"step": "purchase", "sku": "starter_pack_001"}]}"#),
         ])
-        #expect(!runCLI("run", paths[0], "--seed", "7").stderr.contains("seed"), "the file's own seed decides")
-        #expect(!runCLI("run", paths[1], entropy: 99).stderr.contains("seed"), "nothing seeded was made")
+        #expect(!runCLI("run", paths[0], "--seed", "7").stderr.contains("; seed"), "the file's own seed decides")
+        #expect(!runCLI("run", paths[1], entropy: 99).stderr.contains("; seed"), "nothing seeded was made")
         #expect(runCLI("run", paths[1], "--fault-rate", "0.5", entropy: 99).stderr.hasSuffix("; seed 99\n"))
         #expect(runCLI("run", paths[2], entropy: 99).stderr.hasSuffix("; seed 99\n"), "the ids came from it")
         #expect(runCLI("run", paths[0], paths[2], "--seed", "3").stderr.hasSuffix("; seed 3\n"))
@@ -348,5 +428,23 @@ struct ScenarioTests {
     @Test("run needs at least one file")
     func noFiles() {
         #expect(runCLI("run").exitCode == .usage)
+    }
+}
+
+/// `--filter`'s patterns, as a shell reads them.
+@Suite("Glob patterns")
+struct GlobTests {
+    @Test(
+        "patterns match whole names",
+        arguments: [
+            ("retries", "retries", true), ("retr*", "retries", true), ("*ies", "retries", true),
+            ("*tri*", "retries", true), ("r?tries", "retries", true), ("retries?", "retries", false),
+            ("*", "", true), ("", "", true), ("a*b*c", "aXbYbZc", true), ("a*b*c", "aXbYbZ", false),
+            ("[rs]etries", "retries", true), ("[!r]etries", "retries", false), ("[a-q]etries", "retries", false),
+            ("[p-s]etries", "retries", true), ("happy path", "happy path", true), ("Retries", "retries", false),
+            ("[retries", "[retries", true), ("*[country=DE*", "retries[country=DE]", true),
+        ])
+    func matches(pattern: String, name: String, expected: Bool) {
+        #expect(Glob.matches(pattern, name) == expected)
     }
 }

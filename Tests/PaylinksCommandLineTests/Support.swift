@@ -14,21 +14,24 @@ struct RunResult {
 /// Runs `paylinks` in process with captured output, a fixed clock and fixed entropy.
 @MainActor
 func runCLI(
-    _ arguments: String..., environment: [String: String] = [:], clock: Int = 1_718_182_312, entropy: UInt64 = 42
+    _ arguments: String..., environment: [String: String] = [:], clock: Int = 1_718_182_312, entropy: UInt64 = 42,
+    stdin: String = ""
 ) -> RunResult {
-    runCLI(arguments, environment: environment, clock: clock, entropy: entropy)
+    runCLI(arguments, environment: environment, clock: clock, entropy: entropy, stdin: stdin)
 }
 
 /// Runs `paylinks` in process with captured output, a fixed clock and fixed entropy.
 @MainActor
 func runCLI(
-    _ arguments: [String], environment: [String: String] = [:], clock: Int = 1_718_182_312, entropy: UInt64 = 42
+    _ arguments: [String], environment: [String: String] = [:], clock: Int = 1_718_182_312, entropy: UInt64 = 42,
+    stdin: String = ""
 ) -> RunResult {
     let stdout = CapturedOutput()
     let stderr = CapturedOutput()
-    let context = RunContext(
+    var context = RunContext(
         environment: { environment[$0] }, standardOutput: stdout, standardError: stderr, clock: { clock },
         entropy: { entropy })
+    context.readStandardInput = { _ throws(FileSystemError) in Array(stdin.utf8) }
     let code = PaylinksCLI.run(["paylinks"] + arguments, context: context)
     return RunResult(exitCode: code, stdout: stdout.text, stderr: stderr.text)
 }

@@ -97,6 +97,10 @@ public struct RunOptions: Equatable, Sendable {
     public var customerId = Scenario.Configuration.defaults.customerId
     /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
     public var country = Scenario.Configuration.defaults.country
+    /// `--filter`: a glob the names of the scenarios to run match.
+    public var filter: String?
+    /// `--fail-fast`: stop after the first scenario with a failed expectation.
+    public var failFast = false
     /// `--platform`: the platform the game is built for; iOS when nil.
     public var platform: Platform?
     /// `--sdk-version`: the SDK version the game ships; the platform's default when nil.

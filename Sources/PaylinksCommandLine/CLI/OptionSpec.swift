@@ -70,6 +70,17 @@ public struct OptionSpec: Sendable {
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
         OptionSpec(
+            "--filter", "PATTERN",
+            "Run only the scenarios whose names match this glob (* any text, ? one character, [abc] one of them).",
+            commands: [.run]
+        ) { options, value throws(UsageProblem) in
+            options.filter = try text(value, option: "--filter", allowEmpty: false)
+        },
+        OptionSpec("--fail-fast", nil, "Stop after the first scenario with a failed expectation.", commands: [.run]) {
+            options, _ in
+            options.failFast = true
+        },
+        OptionSpec(
             "--platform", "PLATFORM",
             "The platform the game is built for: its callback names, payloads and wire format.",
             default: "\(Platform.ios.rawValue) (or android, unity)", commands: platformCommands

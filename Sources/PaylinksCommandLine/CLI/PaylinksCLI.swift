@@ -19,6 +19,8 @@ public struct RunContext {
     /// Starts watching for a request to stop a server, and returns what tells whether one
     /// came: SIGINT and SIGTERM in the real process.
     public var watchForStop: () -> () -> Bool = { { false } }
+    /// Reads standard input to its end, up to a limit in bytes: `run -`.
+    public var readStandardInput: (Int) throws(FileSystemError) -> [UInt8] = { _ throws(FileSystemError) in [] }
 
     /// Creates a context.
     public init(
@@ -37,7 +39,7 @@ public struct RunContext {
 
     /// The real process: its environment, standard output and error, clock and entropy.
     public static func process() -> RunContext {
-        RunContext(
+        var context = RunContext(
             environment: System.environmentVariable,
             standardOutput: FileDescriptorOutput(descriptor: 1),
             standardError: FileDescriptorOutput(descriptor: 2),
@@ -48,6 +50,8 @@ public struct RunContext {
                 System.catchStopSignals()
                 return System.stopRequested
             })
+        context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
+        return context
     }
 }
 
@@ -78,7 +82,8 @@ public enum PaylinksCLI {
         case .version:
             try write("paylinks \(Help.version)\n", to: context.standardOutput)
             return .success
-        case .run(let command, let options):
+        case .run(let command, let given):
+            let options = try environmentDefaults(given, command: command, environment: context.environment)
             // A scenario run picks each scenario's generation; everything else takes the options'.
             let loaded = try loadCatalog(options, environment: context.environment)
             let catalog = command == .run ? loaded : loaded.forGeneration(options.target.generation)
@@ -362,13 +367,23 @@ public enum PaylinksCLI {
         -> ExitCode
     {
         var scenarios: [Scenario] = []
-        for path in options.operands {
-            let source = try readInput(path, kind: "scenario file", limit: scenarioSizeLimit)
+        for source in try scenarioSources(options.operands, context: context) {
             do {
                 let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
                 scenarios.append(try ScenarioLoader.load(source, catalog: catalog, target: given))
             } catch {
                 throw .invalidFixture(error)
+            }
+        }
+        var skipped = 0
+        if let pattern = options.filter {
+            let all = scenarios
+            scenarios = all.filter { Glob.matches(pattern, $0.name) }
+            skipped = all.count - scenarios.count
+            guard !scenarios.isEmpty else {
+                throw .usage(
+                    "no scenario is named like '\(MessageText.sanitized(pattern))'; the names are "
+                        + all.map { MessageText.sanitized($0.name) }.joined(separator: ", "), command: .run)
             }
         }
         var countries: [String] = []
@@ -384,6 +399,7 @@ public enum PaylinksCLI {
             format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
             faultRate: options.faultRate ?? 0)
         if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
+        settings.failFast = options.failFast
         for (index, scenario) in scenarios.enumerated() {
             guard let text = scenario.configuration.awardUrl else {
                 settings.awardURLs[index] = options.awardUrl
@@ -402,15 +418,16 @@ public enum PaylinksCLI {
         }
         let runner = ScenarioRunner(
             catalog: catalog, settings: settings, output: context.standardOutput, diagnostics: context.standardError)
-        let summary: ScenarioRunner.Summary
+        var summary: ScenarioRunner.Summary
         do {
             summary = try runner.run(scenarios)
         } catch {
             throw .output(error)
         }
+        summary.skipped += skipped
         // The seed is worth printing only when it decided something: then it replays the run.
         let seedNote = summary.usedRunSeed ? "; seed \(seed)" : ""
-        try? context.standardError.write("run: \(summary.line(scenarios: scenarios.count))\(seedNote)\n")
+        try? context.standardError.write("\(summary.line)\(seedNote)\n")
         if summary.failed > 0 { return .expectationsFailed }
         if summary.met > 0 { return .success }
         guard let last = summary.last else { throw .internal("the scenarios delivered no callback") }
@@ -454,6 +471,91 @@ public enum PaylinksCLI {
 
     /// The catalog: built in, with the files of `--fixtures` or `PAYLINKS_FIXTURES` in
     /// place of the built-in ones they name.
+    /// The scenario files `operands` name: a file as it is, every `*.json` below a directory
+    /// (in the order of their paths, hidden entries left out), and `-` for standard input.
+    private static func scenarioSources(_ operands: [String], context: RunContext) throws(CLIError)
+        -> [FixtureSource]
+    {
+        var sources: [FixtureSource] = []
+        for operand in operands {
+            if operand == "-" {
+                guard !sources.contains(where: { $0.name == "stdin" }) else {
+                    throw .usage("'-' (standard input) is given twice; give it once", command: .run)
+                }
+                do {
+                    sources.append(
+                        FixtureSource(name: "stdin", bytes: try context.readStandardInput(scenarioSizeLimit)))
+                } catch .tooLarge(let limit) {
+                    throw .invalidFixture(
+                        FixtureError(
+                            file: "stdin", position: nil, path: nil,
+                            reason: "larger than the \(limit >> 20) MiB limit for scenario files"))
+                } catch {
+                    throw .noInput("standard input cannot be read: \(describe(error))")
+                }
+            } else if System.isDirectory(operand) == true {
+                let files = try jsonFiles(below: operand, depth: 0)
+                guard !files.isEmpty else {
+                    throw .noInput("directory '\(MessageText.sanitized(operand))' holds no .json scenario files")
+                }
+                for file in files {
+                    sources.append(try readInput(file, kind: "scenario file", limit: scenarioSizeLimit))
+                }
+            } else {
+                sources.append(try readInput(operand, kind: "scenario file", limit: scenarioSizeLimit))
+            }
+        }
+        return sources
+    }
+
+    /// The `*.json` files below `directory`, depth first in name order, at most 32 levels
+    /// down (so that a link to a parent directory cannot loop).
+    private static func jsonFiles(below directory: String, depth: Int) throws(CLIError) -> [String] {
+        guard depth < 32 else { return [] }
+        let names: [String]
+        do {
+            names = try System.directoryEntries(directory)
+        } catch {
+            throw .noInput("directory '\(MessageText.sanitized(directory))' cannot be read: \(describe(error))")
+        }
+        var files: [String] = []
+        for name in names where !name.hasPrefix(".") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if System.isDirectory(path) == true {
+                files += try jsonFiles(below: path, depth: depth + 1)
+            } else if name.hasSuffix(".json") {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// `PAYLINKS_SEED` and `SOURCE_DATE_EPOCH` (the reproducible-builds convention) give
+    /// the defaults of `--seed` and `--now`, so that a CI job replays the same bytes without
+    /// either; the options win. `serve` keeps the real clock: its sessions expire.
+    static func environmentDefaults(_ given: RunOptions, command: Command, environment: (String) -> String?)
+        throws(CLIError) -> RunOptions
+    {
+        var options = given
+        if options.seed == nil, let text = environment("PAYLINKS_SEED"), !text.isEmpty {
+            guard let seed = UInt64(text) else {
+                throw .usage(
+                    "PAYLINKS_SEED is '\(MessageText.sanitized(text))': give a number from 0 to \(UInt64.max), or unset it",
+                    command: command)
+            }
+            options.seed = seed
+        }
+        if options.now == nil, command != .serve, let text = environment("SOURCE_DATE_EPOCH"), !text.isEmpty {
+            guard let now = Int(text), (0...OptionSpec.maximumTimestamp).contains(now) else {
+                throw .usage(
+                    "SOURCE_DATE_EPOCH is '\(MessageText.sanitized(text))': give Unix seconds from 0 to "
+                        + "\(OptionSpec.maximumTimestamp), or unset it", command: command)
+            }
+            options.now = now
+        }
+        return options
+    }
+
     static func loadCatalog(_ options: RunOptions, environment: (String) -> String?) throws(CLIError) -> Catalog {
         let directory: String
         let origin: String

@@ -21,6 +21,8 @@ public struct ScenarioRunner {
         public var faultRate: Double
         /// The platform and SDK version for scenarios that set none; iOS 1.9 when nil.
         public var target: SDKTarget?
+        /// Whether the run stops after the first scenario with a failed expectation.
+        public var failFast = false
         /// How awards are signed and sent, with the endpoint for scenarios that name none.
         var awards: AwardSettings?
         /// Where the awards of each scenario go, by its index; checked before the run.
@@ -36,8 +38,55 @@ public struct ScenarioRunner {
         }
     }
 
+    /// What one scenario came to.
+    public struct ScenarioResult: Equatable, Sendable {
+        /// One expectation that did not hold.
+        public struct Mismatch: Equatable, Sendable {
+            /// `3` or `3.2`.
+            public var step: String
+            /// The step's kind: `purchase`.
+            public var kind: String
+            /// What was expected and what came.
+            public var message: String
+        }
+
+        /// The scenario's name.
+        public var name: String
+        /// The file it came from.
+        public var file: String
+        /// Steps run.
+        public var steps = 0
+        /// Attempts run.
+        public var attempts = 0
+        /// Expectation checks that held.
+        public var met = 0
+        /// The expectations that did not hold, in order.
+        public var mismatches: [Mismatch] = []
+
+        /// Whether every expectation held.
+        public var passed: Bool { mismatches.isEmpty }
+
+        /// `ok    retries        3 steps`, or `FAIL  switch-player  step 3: ...`, its name padded to `width`.
+        public func line(nameWidth width: Int) -> String {
+            let name = self.name + String(repeating: " ", count: max(0, width - self.name.count))
+            guard let first = mismatches.first else {
+                let counted =
+                    steps == attempts
+                    ? Summary.count(steps, "step")
+                    : "\(Summary.count(steps, "step")), \(Summary.count(attempts, "attempt"))"
+                return "ok    \(name)  \(counted)"
+            }
+            let more = mismatches.count > 1 ? " (and \(mismatches.count - 1) more)" : ""
+            return "FAIL  \(name)  step \(first.step): \(first.message)\(more)"
+        }
+    }
+
     /// What a run came to.
     public struct Summary: Equatable, Sendable {
+        /// Each scenario that ran, in order.
+        public var results: [ScenarioResult] = []
+        /// Scenarios left out: by `--filter`, or after a failure with `--fail-fast`.
+        public var skipped = 0
         /// Steps run: a step of a file counts once, however many attempts it has.
         public var steps = 0
         /// Attempts run: each run of a step, so at least as many as steps.
@@ -52,13 +101,16 @@ public struct ScenarioRunner {
         /// The last callback of the run.
         public var last: Callback?
 
-        /// The closing line, without the seed: "1 scenario, 6 steps, 7 attempts; expectations: 8 met, 1 failed".
-        public func line(scenarios: Int) -> String {
-            "\(Self.count(scenarios, "scenario")), \(Self.count(steps, "step")), \(Self.count(attempts, "attempt")); "
+        /// The closing line, without the seed:
+        /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
+        public var line: String {
+            let passed = results.filter(\.passed).count
+            return "\(passed) passed, \(results.count - passed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+                + "; \(Self.count(steps, "step")), \(Self.count(attempts, "attempt")); "
                 + "expectations: \(met) met, \(failed) failed"
         }
 
-        private static func count(_ number: Int, _ noun: String) -> String {
+        static func count(_ number: Int, _ noun: String) -> String {
             "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
     }
@@ -81,7 +133,12 @@ public struct ScenarioRunner {
     /// - Throws: the first write to `output` that failed.
     public func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
         var summary = Summary()
+        let width = scenarios.map(\.name.count).max() ?? 0
         for (index, scenario) in scenarios.enumerated() {
+            if settings.failFast, summary.results.contains(where: { !$0.passed }) {
+                summary.skipped += scenarios.count - index
+                break
+            }
             // Each scenario's SDK version decides its status table, names and arguments.
             let target = scenario.configuration.target ?? settings.target ?? .standard
             let runner = ScenarioRunner(
@@ -89,6 +146,7 @@ public struct ScenarioRunner {
                 diagnostics: diagnostics)
             let renderer = settings.format.renderer(catalog: runner.catalog, target: target)
             try runner.run(scenario, index: index, target: target, renderer: renderer, summary: &summary)
+            if let result = summary.results.last { try? diagnostics.write(result.line(nameWidth: width) + "\n") }
         }
         return summary
     }
@@ -139,6 +197,8 @@ public struct ScenarioRunner {
             if checksOut || faultRate > 0 { summary.usedRunSeed = true }
         }
         var faults = SeededGenerator(seed: seed ^ 0x0FA0_17FA_017F_A017)
+        var result = ScenarioResult(name: scenario.name, file: scenario.file)
+        defer { summary.results.append(result) }
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
@@ -169,13 +229,19 @@ public struct ScenarioRunner {
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }
             summary.attempts += 1
-            if step.attempt == nil || step.attempt == 1 { summary.steps += 1 }
+            result.attempts += 1
+            if step.attempt == nil || step.attempt == 1 {
+                summary.steps += 1
+                result.steps += 1
+            }
             summary.last = collector.delivered.last ?? summary.last
             if let expectation = step.expectation {
                 let checks = Self.check(expectation, against: collector.delivered, catalog: catalog)
                 summary.met += checks.filter(\.isEmpty).count
+                result.met += checks.filter(\.isEmpty).count
                 summary.failed += checks.filter { !$0.isEmpty }.count
                 for mismatch in checks.joined() {
+                    result.mismatches.append(.init(step: step.label, kind: step.kind, message: mismatch))
                     try? diagnostics.write(
                         "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(mismatch)\n")
                 }

@@ -60,6 +60,15 @@ public enum System {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw .unreadable(lastErrorDescription()) }
         defer { close(descriptor) }
+        return try readAll(descriptor, limit: limit)
+    }
+
+    /// Everything on standard input, up to `limit` bytes.
+    public static func readStandardInput(limit: Int) throws(FileSystemError) -> [UInt8] {
+        try readAll(0, limit: limit)
+    }
+
+    private static func readAll(_ descriptor: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -369,7 +369,9 @@ public enum ScenarioLoader {
         throw reader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"\(hint)")
     }
 
+    /// `retries` for `Fixtures/scenarios/retries.json`.
     private static func baseName(_ path: String) -> String {
-        String(path.split(separator: "/").last ?? Substring(path))
+        let name = path.split(separator: "/").last ?? Substring(path)
+        return String(name.hasSuffix(".json") && name.count > 5 ? name.dropLast(5) : name)
     }
 }

@@ -339,6 +339,16 @@ extension BadInput {
         BadInput(
             "standard input twice", ["run", "-", "-"], .usage, "'-' (standard input) is given twice; give it once"),
         BadInput(
+            "report in an unknown format", ["run", "s.json", "--report", "junt=r.xml"], .usage,
+            "--report takes FORMAT=FILE with a format of junit, json, not 'junt=r.xml'; as in '--report junit=report.xml'; did you mean 'junit'?"
+        ),
+        BadInput(
+            "report without a file", ["run", "s.json", "--report", "junit"], .usage,
+            "--report takes FORMAT=FILE with a format of junit, json, not 'junit'"),
+        BadInput(
+            "two reports to one file", ["run", "s.json", "--report", "junit=r", "--report", "json=r"], .usage,
+            "--report names 'r' twice; give each report its own file"),
+        BadInput(
             "filter matching no scenario", ["run", "$DIR/s.json", "--filter", "check*"], .usage,
             "no scenario is named like 'check*'; the names are s",
             files: ["s.json": scenario(#"{"step": "initialize"}"#)]),

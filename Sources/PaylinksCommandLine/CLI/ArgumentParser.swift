@@ -123,7 +123,7 @@ public enum ArgumentParser {
             }
             let (name, inlineValue) = split(word)
             let spec = try lookUp(name, for: command)
-            if let earlier = seenGroups[spec.group] {
+            if let earlier = seenGroups[spec.group], !spec.repeatable {
                 let what =
                     earlier == spec.name ? "\(spec.name) is given twice" : "\(spec.name) and \(earlier) are both given"
                 throw .usage("\(what); give it once", command: command)

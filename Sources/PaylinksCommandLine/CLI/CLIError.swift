@@ -14,6 +14,8 @@ public enum CLIError: Error, Equatable, Sendable {
     case output(OutputError)
     /// `serve` cannot listen: the message says where and what to do.
     case unavailable(String)
+    /// A file paylinks was asked to write (a report) could not be: what and why.
+    case cannotWrite(String)
     /// A state paylinks should never reach.
     case `internal`(String)
 
@@ -24,7 +26,7 @@ public enum CLIError: Error, Equatable, Sendable {
         case .invalidFixture: .dataError
         case .noInput: .noInput
         case .output(.brokenPipe): .brokenPipe
-        case .output(.failed): .ioError
+        case .output(.failed), .cannotWrite: .ioError
         case .unavailable: .unavailable
         case .internal: .software
         }
@@ -43,7 +45,7 @@ public enum CLIError: Error, Equatable, Sendable {
                 lines.append("error: \(error.file): \(error.uncounted) more problems not shown; fix these first")
             }
             return lines.joined(separator: "\n")
-        case .noInput(let text), .unavailable(let text):
+        case .noInput(let text), .unavailable(let text), .cannotWrite(let text):
             return "error: \(text)"
         case .output(.brokenPipe):
             return nil

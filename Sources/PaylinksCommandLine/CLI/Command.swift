@@ -97,6 +97,8 @@ public struct RunOptions: Equatable, Sendable {
     public var customerId = Scenario.Configuration.defaults.customerId
     /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
     public var country = Scenario.Configuration.defaults.country
+    /// `--report FORMAT=FILE`: the reports to write, in the order given.
+    public var reports: [ReportRequest] = []
     /// `--filter`: a glob the names of the scenarios to run match.
     public var filter: String?
     /// `--fail-fast`: stop after the first scenario with a failed expectation.
@@ -196,4 +198,12 @@ public enum ColorChoice: String, CaseIterable, Sendable {
     case always
     /// Never.
     case never
+}
+
+/// One `--report FORMAT=FILE`.
+public struct ReportRequest: Equatable, Sendable {
+    /// The format.
+    public var format: RunReport.Format
+    /// Where to write it.
+    public var path: String
 }

@@ -20,13 +20,16 @@ public struct OptionSpec: Sendable {
     public let commands: [Command]
     /// Options that set the same thing share a group; giving a group twice is an error.
     public let group: String
+    /// Whether the option may be given more than once, each adding a value.
+    public let repeatable: Bool
     fileprivate let apply: @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
 
     fileprivate init(
         _ name: String, _ placeholder: String?, _ summary: String, default defaultText: String? = nil,
-        commands: [Command] = Command.allCases, group: String? = nil,
+        commands: [Command] = Command.allCases, group: String? = nil, repeatable: Bool = false,
         apply: @escaping @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
     ) {
+        self.repeatable = repeatable
         self.name = name
         self.placeholder = placeholder
         self.summary = summary
@@ -75,6 +78,26 @@ public struct OptionSpec: Sendable {
             commands: [.run]
         ) { options, value throws(UsageProblem) in
             options.filter = try text(value, option: "--filter", allowEmpty: false)
+        },
+        OptionSpec(
+            "--report", "FORMAT=FILE",
+            "Write the run's results to FILE as junit (JUnit XML, for a CI's test tab) or json; repeatable.",
+            commands: [.run], repeatable: true
+        ) { options, value throws(UsageProblem) in
+            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let formats = RunReport.Format.allCases.map(\.rawValue)
+            guard parts.count == 2, let format = RunReport.Format.named(String(parts[0])), !parts[1].isEmpty else {
+                throw UsageProblem(
+                    "--report takes FORMAT=FILE with a format of \(formats.joined(separator: ", ")), "
+                        + "not '\(MessageText.sanitized(value))'; as in '--report junit=report.xml'",
+                    suggestion: parts.count == 2 ? Suggestion.closest(to: String(parts[0]), among: formats) : nil)
+            }
+            let path = String(parts[1])
+            guard !options.reports.contains(where: { $0.path == path }) else {
+                throw UsageProblem(
+                    "--report names '\(MessageText.sanitized(path))' twice; give each report its own file")
+            }
+            options.reports.append(ReportRequest(format: format, path: path))
         },
         OptionSpec("--fail-fast", nil, "Stop after the first scenario with a failed expectation.", commands: [.run]) {
             options, _ in

@@ -375,11 +375,12 @@ public enum PaylinksCLI {
                 throw .invalidFixture(error)
             }
         }
-        var skipped = 0
+        let loaded = scenarios
+        var skipped: [ScenarioRunner.ScenarioResult] = []
         if let pattern = options.filter {
             let all = scenarios
             scenarios = all.filter { Glob.matches(pattern, $0.name) }
-            skipped = all.count - scenarios.count
+            skipped = all.filter { !Glob.matches(pattern, $0.name) }.map { .init(name: $0.name, file: $0.file) }
             guard !scenarios.isEmpty else {
                 throw .usage(
                     "no scenario is named like '\(MessageText.sanitized(pattern))'; the names are "
@@ -424,7 +425,25 @@ public enum PaylinksCLI {
         } catch {
             throw .output(error)
         }
-        summary.skipped += skipped
+        summary.skipped = skipped + summary.skipped
+        if context.environment("GITHUB_ACTIONS") == "true" {
+            for result in summary.results {
+                for mismatch in result.mismatches {
+                    try? context.standardError.write(RunReport.annotation(mismatch, file: result.file) + "\n")
+                }
+            }
+        }
+        let entries = RunReport.entries(of: loaded, ran: summary.results, filter: options.filter)
+        for request in options.reports {
+            do {
+                try System.writeFile(request.path, Array(RunReport.render(entries, as: request.format).utf8))
+            } catch {
+                let reason = error == .missing ? "its directory does not exist" : describe(error)
+                throw .cannotWrite(
+                    "cannot write the \(request.format.rawValue) report '\(MessageText.sanitized(request.path))': "
+                        + "\(reason); give a path in a directory that exists and can be written")
+            }
+        }
         // The seed is worth printing only when it decided something: then it replays the run.
         let seedNote = summary.usedRunSeed ? "; seed \(seed)" : ""
         try? context.standardError.write("\(summary.line)\(seedNote)\n")

@@ -48,6 +48,8 @@ public struct ScenarioRunner {
             public var kind: String
             /// What was expected and what came.
             public var message: String
+            /// Where the expectation that did not hold stands in the file.
+            public var position: TextPosition?
         }
 
         /// The scenario's name.
@@ -60,6 +62,8 @@ public struct ScenarioRunner {
         public var attempts = 0
         /// Expectation checks that held.
         public var met = 0
+        /// How long the scenario took on the simulated clock, in milliseconds.
+        public var milliseconds = 0
         /// The expectations that did not hold, in order.
         public var mismatches: [Mismatch] = []
 
@@ -85,8 +89,8 @@ public struct ScenarioRunner {
     public struct Summary: Equatable, Sendable {
         /// Each scenario that ran, in order.
         public var results: [ScenarioResult] = []
-        /// Scenarios left out: by `--filter`, or after a failure with `--fail-fast`.
-        public var skipped = 0
+        /// Scenarios left out, by name and file: by `--filter`, or after a failure with `--fail-fast`.
+        public var skipped: [ScenarioResult] = []
         /// Steps run: a step of a file counts once, however many attempts it has.
         public var steps = 0
         /// Attempts run: each run of a step, so at least as many as steps.
@@ -105,7 +109,8 @@ public struct ScenarioRunner {
         /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
         public var line: String {
             let passed = results.filter(\.passed).count
-            return "\(passed) passed, \(results.count - passed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+            return "\(passed) passed, \(results.count - passed) failed"
+                + (skipped.isEmpty ? "" : ", \(skipped.count) skipped")
                 + "; \(Self.count(steps, "step")), \(Self.count(attempts, "attempt")); "
                 + "expectations: \(met) met, \(failed) failed"
         }
@@ -136,7 +141,7 @@ public struct ScenarioRunner {
         let width = scenarios.map(\.name.count).max() ?? 0
         for (index, scenario) in scenarios.enumerated() {
             if settings.failFast, summary.results.contains(where: { !$0.passed }) {
-                summary.skipped += scenarios.count - index
+                summary.skipped += scenarios[index...].map { ScenarioResult(name: $0.name, file: $0.file) }
                 break
             }
             // Each scenario's SDK version decides its status table, names and arguments.
@@ -241,7 +246,15 @@ public struct ScenarioRunner {
                 result.met += checks.filter(\.isEmpty).count
                 summary.failed += checks.filter { !$0.isEmpty }.count
                 for mismatch in checks.joined() {
-                    result.mismatches.append(.init(step: step.label, kind: step.kind, message: mismatch))
+                    // A mismatch names what it checked first: `order.price: ...` stands at "price"
+                    // inside "order"; a key the callback lacked, at its nearest expected parent.
+                    let path = String(
+                        mismatch.firstRange(of: ": ").map { mismatch[..<$0.lowerBound] } ?? Substring(mismatch))
+                    let key = String(path.prefix { $0 != "." && $0 != "[" })
+                    let position =
+                        expectation.positions[path] ?? expectation.positions[key] ?? expectation.positions["expect"]
+                    result.mismatches.append(
+                        .init(step: step.label, kind: step.kind, message: mismatch, position: position))
                     try? diagnostics.write(
                         "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(mismatch)\n")
                 }
@@ -249,6 +262,7 @@ public struct ScenarioRunner {
         }
         // A last step that did not wait still gets its result.
         holds?.flush()
+        result.milliseconds = sdk.elapsedMilliseconds
         if let failure = collector.failure { throw failure }
     }
 

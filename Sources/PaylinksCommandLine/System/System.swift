@@ -63,6 +63,29 @@ public enum System {
         return try readAll(descriptor, limit: limit)
     }
 
+    /// Writes `bytes` to the file at `path`, created or replaced.
+    public static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        if isDirectory(path) == true { throw .wrongKind }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw errno == ENOENT ? .missing : .unreadable(lastErrorDescription())
+        }
+        defer { close(descriptor) }
+        var failure: OutputError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(OutputError) {
+                try writeAll(buffer, to: descriptor)
+            } catch {
+                failure = error
+            }
+        }
+        switch failure {
+        case .failed(let reason)?: throw .unreadable(reason)
+        case .brokenPipe?: throw .unreadable("the file went away")
+        case nil: break
+        }
+    }
+
     /// Everything on standard input, up to `limit` bytes.
     public static func readStandardInput(limit: Int) throws(FileSystemError) -> [UInt8] {
         try readAll(0, limit: limit)

@@ -35,6 +35,30 @@ public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(line):\(column)" }
 }
 
+/// The starts of a text's lines, to turn many byte offsets into positions at once.
+struct LineStarts {
+    private let bytes: [UInt8]
+    private let starts: [Int]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
+    }
+
+    /// The position of `offset`, as ``TextPosition/init(offset:in:)`` counts it.
+    func position(of offset: Int) -> TextPosition {
+        let offset = min(max(0, offset), bytes.count)
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        let column = bytes[starts[low]..<offset].filter { $0 & 0xC0 != 0x80 }.count + 1
+        return TextPosition(line: low + 1, column: column)
+    }
+}
+
 /// A parsed JSON value that remembers where it stood in its text.
 ///
 /// The place is kept as a byte offset, cheap to record for every value; a reader turns

@@ -111,6 +111,11 @@ public struct StepExpectation: Sendable {
     public var arguments: [(name: String, value: JSONValue)]
     /// How many result callbacks the step delivers (2 with a duplicate delivery).
     public var deliveries: Int?
+    /// Where each check stands in the file, by its key (`callback`, `order`, ...); `expect`
+    /// for the expectation as a whole.
+    public var positions: [String: TextPosition] = [:]
+    /// The byte offsets of the same, until the loader turns them into positions.
+    var offsets: [String: Int] = [:]
 
     /// How many separate checks the expectation makes.
     public var checkCount: Int {

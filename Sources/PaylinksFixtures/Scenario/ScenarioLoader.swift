@@ -49,9 +49,17 @@ public enum ScenarioLoader {
     public static func load(_ source: FixtureSource, catalog: Catalog, target: SDKTarget? = nil)
         throws(FixtureError) -> Scenario
     {
-        try source.read { root throws(JSONShapeError) in
+        var scenario = try source.read { root throws(JSONShapeError) in
             try read(root, file: source.name, catalog: catalog, target: target)
         }
+        // Where each expectation stands, for reports and annotations.
+        let lines = LineStarts(source.bytes)
+        for index in scenario.steps.indices {
+            guard var expectation = scenario.steps[index].expectation else { continue }
+            expectation.positions = expectation.offsets.mapValues { lines.position(of: $0) }
+            scenario.steps[index].expectation = expectation
+        }
+        return scenario
     }
 
     private static func read(_ root: JSONReader, file: String, catalog: Catalog, target: SDKTarget?)
@@ -257,6 +265,10 @@ public enum ScenarioLoader {
     {
         let object = try reader.object(keys: ["callback", "code", "error", "order", "pricePoints", "deliveries"])
         var expectation = StepExpectation(callback: nil, code: nil, arguments: [], deliveries: nil)
+        expectation.offsets["expect"] = reader.value.offset
+        if case .object(let members) = reader.value.kind {
+            for (member, offset) in zip(members, reader.value.keyOffsets) { expectation.offsets[member.key] = offset }
+        }
         let allowed: [CallbackName] =
             switch failureStep {
             case .initialize: [.onInitialized, .onInitializeFailed]
@@ -290,6 +302,7 @@ public enum ScenarioLoader {
                 throw try object.required(name).error("expect a value here, or leave \"\(name)\" out")
             }
             expectation.arguments.append((name, member.value))
+            recordOffsets(of: member.value, at: name, in: &expectation.offsets)
         }
         if let deliveriesReader = object.optional("deliveries") {
             expectation.deliveries = try deliveriesReader.int(in: 1...2)
@@ -367,6 +380,25 @@ public enum ScenarioLoader {
         let names = Value.allCases.map(\.rawValue)
         let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
         throw reader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"\(hint)")
+    }
+
+    /// The offsets of the keys and elements inside an expected value, by the paths a
+    /// mismatch names them with: `order.price`, `order.items[0].name`.
+    private static func recordOffsets(of value: JSONValue, at path: String, in offsets: inout [String: Int]) {
+        switch value.kind {
+        case .object(let members):
+            for (member, offset) in zip(members, value.keyOffsets) {
+                offsets["\(path).\(member.key)"] = offset
+                recordOffsets(of: member.value, at: "\(path).\(member.key)", in: &offsets)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                offsets["\(path)[\(index)]"] = element.offset
+                recordOffsets(of: element, at: "\(path)[\(index)]", in: &offsets)
+            }
+        case .null, .bool, .number, .string:
+            break
+        }
     }
 
     /// `retries` for `Fixtures/scenarios/retries.json`.

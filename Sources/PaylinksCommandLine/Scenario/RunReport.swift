@@ -1,0 +1,179 @@
+public import PaylinksFixtures
+import PaylinksKit
+
+/// The reports of a scenario run, for CI: JUnit XML for the test tab (a test suite per
+/// file, a test case per scenario, a failure per expectation that did not hold, with its
+/// file and line), and the same results as one JSON document for scripts
+/// (`Schemas/run-report.schema.json`). Both are pure functions of the results, so that
+/// a run gives the same bytes however its scenarios were scheduled.
+public enum RunReport {
+    /// One scenario's place in a report: its result, or skipped.
+    public struct Entry: Sendable {
+        /// What the scenario came to; for a skipped one, its name and file only.
+        public var result: ScenarioRunner.ScenarioResult
+        /// Whether it was left out.
+        public var skipped: Bool
+    }
+
+    /// The formats, as `--report FORMAT=FILE` names them.
+    public enum Format: String, CaseIterable, Sendable {
+        /// JUnit XML.
+        case junit
+        /// JSON.
+        case json
+    }
+
+    /// The entries of a run: every scenario loaded, in order, with its result when it ran.
+    public static func entries(of scenarios: [Scenario], ran results: [ScenarioRunner.ScenarioResult], filter: String?)
+        -> [Entry]
+    {
+        var results = results[...]
+        return scenarios.map { scenario in
+            if filter.map({ Glob.matches($0, scenario.name) }) ?? true, let result = results.first {
+                results = results.dropFirst()
+                return Entry(result: result, skipped: false)
+            }
+            return Entry(result: .init(name: scenario.name, file: scenario.file), skipped: true)
+        }
+    }
+
+    /// The report in `format`.
+    public static func render(_ entries: [Entry], as format: Format) -> String {
+        switch format {
+        case .junit: junit(entries)
+        case .json: json(entries)
+        }
+    }
+
+    // MARK: GitHub Actions
+
+    /// A GitHub Actions workflow command that annotates the expectation in the scenario
+    /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner reads it.
+    public static func annotation(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String) -> String {
+        func property(_ text: String) -> String {
+            message(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+        }
+        func message(_ text: String) -> String {
+            text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
+        }
+        var properties = "file=\(property(file))"
+        if let position = mismatch.position { properties += ",line=\(position.line),col=\(position.column)" }
+        return "::error \(properties)::\(message("step \(mismatch.step) (\(mismatch.kind)): \(mismatch.message)"))"
+    }
+
+    // MARK: JUnit
+
+    static func junit(_ entries: [Entry]) -> String {
+        var files: [String] = []
+        for entry in entries where !files.contains(entry.result.file) { files.append(entry.result.file) }
+        let failures = entries.filter { !$0.skipped && !$0.result.passed }.count
+        let skipped = entries.filter(\.skipped).count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml +=
+            "<testsuites name=\"paylinks run\" tests=\"\(entries.count)\" failures=\"\(failures)\" errors=\"0\" "
+            + "skipped=\"\(skipped)\" time=\"\(seconds(entries.reduce(0) { $0 + $1.result.milliseconds }))\">\n"
+        for file in files {
+            let cases = entries.filter { $0.result.file == file }
+            xml +=
+                "  <testsuite name=\"\(escaped(file))\" tests=\"\(cases.count)\" "
+                + "failures=\"\(cases.filter { !$0.skipped && !$0.result.passed }.count)\" errors=\"0\" "
+                + "skipped=\"\(cases.filter(\.skipped).count)\" "
+                + "time=\"\(seconds(cases.reduce(0) { $0 + $1.result.milliseconds }))\">\n"
+            for entry in cases {
+                let result = entry.result
+                xml +=
+                    "    <testcase name=\"\(escaped(result.name))\" classname=\"\(escaped(file))\" "
+                    + "file=\"\(escaped(file))\" time=\"\(seconds(result.milliseconds))\""
+                if entry.skipped {
+                    xml += ">\n      <skipped/>\n    </testcase>\n"
+                    continue
+                }
+                guard !result.passed else {
+                    xml += "/>\n"
+                    continue
+                }
+                xml += ">\n"
+                for mismatch in result.mismatches {
+                    let place = mismatch.position.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+                    xml +=
+                        "      <failure message=\"\(escaped("step \(mismatch.step): \(mismatch.message)"))\" "
+                        + "type=\"expectation\">\(escaped("\(place)step \(mismatch.step) (\(mismatch.kind)): \(mismatch.message)"))</failure>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    /// `1.250`: milliseconds as JUnit's seconds.
+    private static func seconds(_ milliseconds: Int) -> String {
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    /// `text` for XML 1.0 text and attributes: the five special characters as entities,
+    /// and the control characters XML cannot hold as `\u{..}`.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n": result += "&#10;"
+            case "\t": result += "&#9;"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0xFFFE...0xFFFF).contains(scalar.value):
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    // MARK: JSON
+
+    static func json(_ entries: [Entry]) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        let ran = entries.filter { !$0.skipped }
+        writer.field("passed", ran.filter(\.result.passed).count)
+        writer.field("failed", ran.filter { !$0.result.passed }.count)
+        writer.field("skipped", entries.count - ran.count)
+        writer.key("scenarios")
+        writer.openArray()
+        for entry in entries {
+            let result = entry.result
+            writer.openObject()
+            writer.field("name", result.name)
+            writer.field("file", result.file)
+            writer.field("status", entry.skipped ? "skipped" : result.passed ? "passed" : "failed")
+            if !entry.skipped {
+                writer.field("steps", result.steps)
+                writer.field("attempts", result.attempts)
+                writer.field("met", result.met)
+                writer.field("milliseconds", result.milliseconds)
+                writer.key("failures")
+                writer.openArray()
+                for mismatch in result.mismatches {
+                    writer.openObject()
+                    writer.field("step", mismatch.step)
+                    writer.field("kind", mismatch.kind)
+                    writer.field("message", mismatch.message)
+                    if let position = mismatch.position {
+                        writer.field("line", position.line)
+                        writer.field("column", position.column)
+                    }
+                    writer.closeObject()
+                }
+                writer.closeArray()
+            }
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        return writer.output + "\n"
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// `run --report`: JUnit XML read back by a real JUnit consumer, JSON checked against its
+/// schema, and GitHub Actions annotations that point at the expectation in the file.
+@Suite("Run reports")
+@MainActor
+struct ReportTests {
+    /// A run with a failure, a pass and a skipped scenario, its reports in a fresh directory.
+    static func run(extra: [String] = [], environment: [String: String] = [:]) throws -> (
+        result: RunResult, directory: String, wrongPrice: String
+    ) {
+        let retries = try String(
+            contentsOf: ScenarioTests.examples.appendingPathComponent("retries.json"), encoding: .utf8)
+        let paths = try ScenarioTests.write([
+            ("wrong-price.json", retries.replacing(#""price": 999"#, with: #""price": 1099"#)),
+            (
+                "happy.json",
+                #"{"name": "happy & <fine>", "steps": [{"step": "initialize", "expect": {"callback": "onInitialized"}}]}"#
+            ),
+            ("other.json", #"{"name": "left out", "steps": [{"step": "initialize"}]}"#),
+        ])
+        let directory = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().path
+        let result = runCLI(
+            ["run"] + paths + [
+                "--filter", "[rh]*", "--report", "junit=\(directory)/report.xml", "--report",
+                "json=\(directory)/report.json", "--seed", "1",
+            ] + extra, environment: environment)
+        return (result, directory, paths[0])
+    }
+
+    @Test(
+        "the JUnit report reads back in junitparser: a suite per file, a case per scenario, failures with file:line",
+        .enabled(if: ReportTests.hasJUnitParser, "python3 with junitparser is not installed (.ci/run installs it)"))
+    func junit() throws {
+        let (result, directory, wrongPrice) = try Self.run()
+        #expect(result.exitCode == .expectationsFailed)
+        let (status, output) = try runProgram(
+            "/usr/bin/env",
+            [
+                "python3",
+                DocumentedCommands.root.appendingPathComponent(
+                    "Tests/PaylinksCommandLineTests/Clients/junit_summary.py"
+                ).path, "\(directory)/report.xml",
+            ])
+        #expect(status == 0, "\(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(report["tests"] as? Int == 3)
+        #expect(report["failures"] as? Int == 1)
+        #expect(report["skipped"] as? Int == 1)
+        let suites = try #require(report["suites"] as? [[String: Any]])
+        #expect(
+            suites.map { $0["name"] as? String } == [wrongPrice, "\(directory)/happy.json", "\(directory)/other.json"])
+        let cases = suites.compactMap { ($0["cases"] as? [[String: Any]])?.first }
+        #expect(cases.map { $0["name"] as? String } == ["retries", "happy & <fine>", "left out"])
+        let failure = try #require((cases[0]["results"] as? [[String: Any]])?.first)
+        #expect(failure["kind"] as? String == "failure")
+        #expect(failure["message"] as? String == "step 3.3: order.price: expected 1099, got 999")
+        #expect(
+            failure["text"] as? String
+                == "\(wrongPrice):19:91: step 3.3 (purchase): order.price: expected 1099, got 999")
+        #expect((cases[1]["results"] as? [Any])?.isEmpty == true)
+        #expect((cases[2]["results"] as? [[String: Any]])?.first?["kind"] as? String == "skipped")
+        #expect(cases[0]["time"] as? Double ?? 0 > 0, "the simulated time the scenario took")
+    }
+
+    nonisolated static let hasJUnitParser: Bool = {
+        (try? runProgram("/usr/bin/env", ["python3", "-c", "import junitparser"]))?.status == 0
+    }()
+
+    @Test("the JSON report follows its schema and says the same; both are the same bytes on every run")
+    func json() throws {
+        let (result, directory, wrongPrice) = try Self.run()
+        let text = try String(contentsOfFile: "\(directory)/report.json", encoding: .utf8)
+        let validator = try SchemaValidator(
+            file: DocumentedCommands.root.appendingPathComponent("Schemas/run-report.schema.json"))
+        let value = try JSONParser.parse(Array(text.utf8))
+        #expect(validator.errors(in: value).isEmpty, "\(validator.errors(in: value))")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(report["passed"] as? Int == 1 && report["failed"] as? Int == 1 && report["skipped"] as? Int == 1)
+        let scenarios = try #require(report["scenarios"] as? [[String: Any]])
+        #expect(scenarios.map { $0["status"] as? String } == ["failed", "passed", "skipped"])
+        let failure = try #require((scenarios[0]["failures"] as? [[String: Any]])?.first)
+        #expect(failure["line"] as? Int == 19 && failure["column"] as? Int == 91)
+        #expect(scenarios[0]["file"] as? String == wrongPrice)
+        #expect(
+            result.stderr.hasSuffix(
+                "1 passed, 1 failed, 1 skipped; 4 steps, 7 attempts; expectations: 10 met, 1 failed\n"))
+        let xml = try String(contentsOfFile: "\(directory)/report.xml", encoding: .utf8)
+        let again = try Self.run()
+        #expect(
+            try String(contentsOfFile: "\(again.directory)/report.json", encoding: .utf8).replacing(
+                again.directory, with: directory) == text)
+        #expect(
+            try String(contentsOfFile: "\(again.directory)/report.xml", encoding: .utf8).replacing(
+                again.directory, with: directory) == xml)
+        #expect(xml.contains(#"name="happy &amp; &lt;fine&gt;""#))
+    }
+
+    @Test("under GitHub Actions each failed expectation is also an annotation at its line and column")
+    func annotations() throws {
+        let (result, _, wrongPrice) = try Self.run(environment: ["GITHUB_ACTIONS": "true"])
+        let annotations = result.stderr.split(separator: "\n").filter { $0.hasPrefix("::") }
+        #expect(
+            annotations == [
+                "::error file=\(wrongPrice),line=19,col=91::step 3.3 (purchase): order.price: expected 1099, got 999"
+            ])
+        #expect(try Self.run().result.stderr.contains("::error") == false)
+        let odd = ScenarioRunner.ScenarioResult.Mismatch(
+            step: "1", kind: "initialize", message: "100%, done\nnext", position: nil)
+        #expect(
+            RunReport.annotation(odd, file: "a,b:c.json")
+                == "::error file=a%2Cb%3Ac.json::step 1 (initialize): 100%25, done%0Anext")
+    }
+
+    @Test("a report that cannot be written is an error line and exit 74, after the run")
+    func unwritable() throws {
+        let path = try ScenarioTests.write([("s.json", #"{"steps": [{"step": "initialize"}]}"#)])[0]
+        let result = runCLI("run", path, "--report", "junit=/nonexistent-directory/report.xml")
+        #expect(result.exitCode == .ioError)
+        #expect(
+            result.stderr.hasSuffix(
+                "error: cannot write the junit report '/nonexistent-directory/report.xml': its directory does not exist; give a path in a directory that exists and can be written\n"
+            ))
+    }
+}

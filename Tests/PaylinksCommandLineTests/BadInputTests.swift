@@ -346,6 +346,24 @@ extension BadInput {
             "report without a file", ["run", "s.json", "--report", "junit"], .usage,
             "--report takes FORMAT=FILE with a format of junit, json, not 'junit'"),
         BadInput(
+            "matrix key misspelt", ["run", "s.json", "--matrix", "contry=US"], .usage,
+            "--matrix has no key 'contry'; keys: country, platform, sdkVersion, paymentMethod, environment; did you mean 'country'?"
+        ),
+        BadInput(
+            "matrix key twice", ["run", "s.json", "--matrix", "country=US", "--matrix", "country=DE"], .usage,
+            "--matrix gives country twice; list all its values in one, as in 'country=A,B'"),
+        BadInput(
+            "matrix without values", ["run", "s.json", "--matrix", "country"], .usage,
+            "--matrix takes KEY=V1,V2,... with a key of country, platform, sdkVersion, paymentMethod, environment"),
+        BadInput(
+            "matrix country that is no code", ["run", "s.json", "--matrix", "country=US,Germany"], .usage,
+            "--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not 'Germany'"),
+        BadInput(
+            "matrix version its platform never had",
+            ["run", "$DIR/s.json", "--matrix", "platform=unity", "--matrix", "sdkVersion=2.9"],
+            .dataError, "Unity SDK 2.9 is not a version paylinks knows",
+            files: ["s.json": scenario(#"{"step": "initialize"}"#)]),
+        BadInput(
             "two reports to one file", ["run", "s.json", "--report", "junit=r", "--report", "json=r"], .usage,
             "--report names 'r' twice; give each report its own file"),
         BadInput(

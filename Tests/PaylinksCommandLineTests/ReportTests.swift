@@ -127,4 +127,50 @@ struct ReportTests {
                 "error: cannot write the junit report '/nonexistent-directory/report.xml': its directory does not exist; give a path in a directory that exists and can be written\n"
             ))
     }
+
+    @Test("--matrix runs every scenario once per combination, named by it in the output, the lines and the reports")
+    func matrix() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let result = runCLI(
+            "run", ScenarioTests.examples.appendingPathComponent("switch-player.json").path, "--matrix",
+            "country=US,de",
+            "--matrix", "platform=ios,Unity", "--json", "--report", "json=\(directory)/r.json", "--seed", "1")
+        let names = [
+            "switch player[country=US,platform=ios]", "switch player[country=US,platform=unity]",
+            "switch player[country=de,platform=ios]", "switch player[country=de,platform=unity]",
+        ]
+        var tagged: [String] = []
+        for line in result.stdout.split(separator: "\n") {
+            guard let range = line.firstRange(of: #""scenario":""#) else { continue }
+            let name = String(line[range.upperBound...].prefix { $0 != "\"" })
+            if tagged.last != name { tagged.append(name) }
+        }
+        #expect(tagged == names)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/r.json")))
+                as? [String: Any])
+        #expect((report["scenarios"] as? [[String: Any]])?.map { $0["name"] as? String } == names)
+        // Each combination really runs as it says: German prices in euros, Unity's names.
+        #expect(
+            result.stdout.contains(
+                #""scenario":"switch player[country=de,platform=unity]","step":1,"callback":"OnInitialized""#))
+        #expect(
+            result.stdout.contains(#"[country=de,platform=ios]","step":4,"callback":"onPurchaseSuccess","order":{"#))
+        #expect(
+            result.stdout.split(separator: "\n").filter {
+                $0.contains("[country=de") && $0.contains(#""currency":"EUR""#)
+            }.count > 0)
+        for name in names { #expect(result.stderr.contains(name), "\(name)") }
+        #expect(MatrixCell.cells(of: []).count == 1)
+        #expect(
+            MatrixCell.cells(of: [
+                .init(key: .country, values: ["US", "DE"]), .init(key: .sdkVersion, values: ["1.9", "2.0"]),
+            ]).map(\.label)
+                == [
+                    "country=US,sdkVersion=1.9", "country=US,sdkVersion=2.0", "country=DE,sdkVersion=1.9",
+                    "country=DE,sdkVersion=2.0",
+                ])
+    }
 }

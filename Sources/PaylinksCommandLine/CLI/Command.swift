@@ -1,4 +1,4 @@
-import PaylinksFixtures
+public import PaylinksFixtures
 public import PaylinksHTTP
 public import PaylinksKit
 
@@ -99,6 +99,8 @@ public struct RunOptions: Equatable, Sendable {
     public var country = Scenario.Configuration.defaults.country
     /// `--report FORMAT=FILE`: the reports to write, in the order given.
     public var reports: [ReportRequest] = []
+    /// `--matrix KEY=V1,V2`: what every scenario runs across, each combination once.
+    public var matrix: [MatrixAxis] = []
     /// `--filter`: a glob the names of the scenarios to run match.
     public var filter: String?
     /// `--fail-fast`: stop after the first scenario with a failed expectation.

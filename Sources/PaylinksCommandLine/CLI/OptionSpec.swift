@@ -99,6 +99,14 @@ public struct OptionSpec: Sendable {
             }
             options.reports.append(ReportRequest(format: format, path: path))
         },
+        OptionSpec(
+            "--matrix", "KEY=V1,V2",
+            "Run every scenario once per combination of values, named as in retries[country=DE]; keys: "
+                + MatrixKey.allCases.map(\.rawValue).joined(separator: ", ") + "; repeatable.",
+            commands: [.run], repeatable: true
+        ) { options, value throws(UsageProblem) in
+            options.matrix.append(try matrixAxis(value, given: options.matrix))
+        },
         OptionSpec("--fail-fast", nil, "Stop after the first scenario with a failed expectation.", commands: [.run]) {
             options, _ in
             options.failFast = true
@@ -374,6 +382,48 @@ public struct OptionSpec: Sendable {
         throw UsageProblem(
             "\(option) takes \(names.joined(separator: ", ")), not '\(MessageText.sanitized(value))'",
             suggestion: Suggestion.closest(to: value, among: names))
+    }
+
+    /// `KEY=V1,V2,...` of `--matrix`: a known key not given before, and values that key takes.
+    static func matrixAxis(_ value: String, given: [MatrixAxis]) throws(UsageProblem) -> MatrixAxis {
+        let keys = MatrixKey.allCases.map(\.rawValue)
+        let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw UsageProblem(
+                "--matrix takes KEY=V1,V2,... with a key of \(keys.joined(separator: ", ")), "
+                    + "not '\(MessageText.sanitized(value))'; as in '--matrix country=US,DE'")
+        }
+        guard let key = MatrixKey(rawValue: String(parts[0])) else {
+            throw UsageProblem(
+                "--matrix has no key '\(MessageText.sanitized(String(parts[0])))'; keys: \(keys.joined(separator: ", "))",
+                suggestion: Suggestion.closest(to: String(parts[0]), among: keys))
+        }
+        guard !given.contains(where: { $0.key == key }) else {
+            throw UsageProblem(
+                "--matrix gives \(key.rawValue) twice; list all its values in one, as in '\(key.rawValue)=A,B'")
+        }
+        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for item in values {
+            let shown = MessageText.sanitized(item)
+            switch key {
+            case _ where item.isEmpty:
+                throw UsageProblem("--matrix \(key.rawValue) has an empty value; as in '--matrix \(key.rawValue)=A,B'")
+            case .country where !(item.count == 2 && item.allSatisfy { $0.isASCII && $0.isLetter }):
+                throw UsageProblem("--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not '\(shown)'")
+            case .platform where Platform.named(item) == nil:
+                throw UsageProblem(
+                    "--matrix platform takes \(Platform.allCases.map(\.rawValue).joined(separator: ", ")), not '\(shown)'",
+                    suggestion: Suggestion.closest(to: item, among: Platform.allCases.map(\.rawValue)))
+            case .sdkVersion where SDKVersion(item) == nil:
+                throw UsageProblem("--matrix sdkVersion takes versions such as 1.9 or 2.0.0, not '\(shown)'")
+            default:
+                break
+            }
+        }
+        guard Set(values.map { $0.lowercased() }).count == values.count else {
+            throw UsageProblem("--matrix \(key.rawValue) lists a value twice")
+        }
+        return MatrixAxis(key: key, values: key == .platform ? values.map { $0.lowercased() } : values)
     }
 
     /// A probability written as a decimal from 0 to 1: "0", "0.25", "1".

@@ -367,12 +367,20 @@ public enum PaylinksCLI {
         -> ExitCode
     {
         var scenarios: [Scenario] = []
+        let cells = MatrixCell.cells(of: options.matrix)
         for source in try scenarioSources(options.operands, context: context) {
-            do {
-                let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
-                scenarios.append(try ScenarioLoader.load(source, catalog: catalog, target: given))
-            } catch {
-                throw .invalidFixture(error)
+            for cell in cells {
+                do {
+                    let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
+                    scenarios.append(
+                        try ScenarioLoader.load(
+                            source, catalog: catalog, target: given, cell: options.matrix.isEmpty ? nil : cell))
+                } catch {
+                    // Under a matrix, say which combination the problem came with.
+                    var error = error
+                    if !options.matrix.isEmpty { error.reason += " (with --matrix \(cell.label))" }
+                    throw .invalidFixture(error)
+                }
             }
         }
         let loaded = scenarios

@@ -46,11 +46,14 @@ public enum ScenarioLoader {
     ///
     /// `target` is the platform and SDK version of a scenario that names none; the
     /// scenario's codes are checked against its generation's table.
-    public static func load(_ source: FixtureSource, catalog: Catalog, target: SDKTarget? = nil)
-        throws(FixtureError) -> Scenario
-    {
+    ///
+    /// In a `cell` of a `--matrix`, the cell's values replace the configuration's, and the
+    /// scenario's name carries them: `retries[country=DE,platform=unity]`.
+    public static func load(
+        _ source: FixtureSource, catalog: Catalog, target: SDKTarget? = nil, cell: MatrixCell? = nil
+    ) throws(FixtureError) -> Scenario {
         var scenario = try source.read { root throws(JSONShapeError) in
-            try read(root, file: source.name, catalog: catalog, target: target)
+            try read(root, file: source.name, catalog: catalog, target: target, cell: cell)
         }
         // Where each expectation stands, for reports and annotations.
         let lines = LineStarts(source.bytes)
@@ -62,9 +65,9 @@ public enum ScenarioLoader {
         return scenario
     }
 
-    private static func read(_ root: JSONReader, file: String, catalog: Catalog, target: SDKTarget?)
-        throws(JSONShapeError) -> Scenario
-    {
+    private static func read(
+        _ root: JSONReader, file: String, catalog: Catalog, target: SDKTarget?, cell: MatrixCell?
+    ) throws(JSONShapeError) -> Scenario {
         let object = try root.object(keys: ["name", "description", "configuration", "steps"])
         _ = try object.optional("description")?.string()
         var configuration = Scenario.Configuration()
@@ -74,6 +77,16 @@ public enum ScenarioLoader {
                 ?? configuration
         }
         configuration.target = configuration.target ?? target
+        if let cell {
+            if let country = cell.value(of: .country) { configuration.country = country.uppercased() }
+            if let method = cell.value(of: .paymentMethod) { configuration.paymentMethod = method }
+            if let environment = cell.value(of: .environment) { configuration.environment = environment }
+            do {
+                configuration.target = try cell.target(over: configuration.target)
+            } catch {
+                throw root.error("in the matrix's \(cell.label): \(error)")
+            }
+        }
         let catalog = catalog.forGeneration(configuration.target?.generation ?? .g2)
         let stepsReader = try object.required("steps")
         let stepReaders = try stepsReader.array()
@@ -86,7 +99,8 @@ public enum ScenarioLoader {
             }
             steps += read ?? []
         }
-        let name = try object.optional("name")?.nonEmptyString() ?? baseName(file)
+        let ownName = try object.optional("name")?.nonEmptyString() ?? baseName(file)
+        let name = cell.map { $0.values.isEmpty ? ownName : "\(ownName)[\($0.label)]" } ?? ownName
         return Scenario(name: name, file: file, configuration: configuration, steps: steps)
     }
 

@@ -312,7 +312,9 @@ struct ExecutableDocsTests {
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = products + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["HOME"] = scratch.path
-        for name in ["PAYLINKS_FIXTURES", "NO_COLOR", "GITHUB_ACTIONS"] { environment[name] = nil }
+        for name in ["PAYLINKS_FIXTURES", "NO_COLOR", "GITHUB_ACTIONS", "PAYLINKS_SEED", "SOURCE_DATE_EPOCH"] {
+            environment[name] = nil
+        }
         // Commands that talk to "$endpoint" get the example award receiver, started here.
         var receiver: AwardReceiver?
         if command.script.contains("$endpoint") {

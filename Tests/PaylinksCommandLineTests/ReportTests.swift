@@ -173,4 +173,43 @@ struct ReportTests {
                     "country=DE,sdkVersion=2.0",
                 ])
     }
+
+    nonisolated static let hasPyYAML: Bool = {
+        (try? runProgram("/usr/bin/env", ["python3", "-c", "import yaml"]))?.status == 0
+    }()
+
+    @Test(
+        "the example CI workflow is valid YAML whose steps build, install, run the scenarios and publish their JUnit report",
+        .enabled(if: ReportTests.hasPyYAML, "python3 with PyYAML is not installed (.ci/run installs it)"))
+    func workflow() throws {
+        let (status, output) = try runProgram(
+            "/usr/bin/env",
+            [
+                "python3",
+                DocumentedCommands.root.appendingPathComponent("Tests/PaylinksCommandLineTests/Clients/yaml_to_json.py")
+                    .path,
+                DocumentedCommands.root.appendingPathComponent("Examples/ci/paylinks-scenarios.yml").path,
+            ])
+        #expect(status == 0, "\(output)")
+        let workflow = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let job = try #require((workflow["jobs"] as? [String: Any])?["scenarios"] as? [String: Any])
+        let steps = try #require(job["steps"] as? [[String: Any]])
+        #expect(
+            steps.map { $0["name"] as? String } == [
+                "Check out the game's repository", "Build and install paylinks", "Run the scenarios",
+                "Publish the JUnit report", "Keep the reports",
+            ])
+        #expect((steps[1]["run"] as? String)?.contains("make -C /tmp/paylinks install PREFIX=/usr/local") == true)
+        let run = try #require(steps[2]["run"] as? String)
+        // The command the workflow runs is one paylinks accepts.
+        let words = run.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        #expect(words.prefix(2) == ["paylinks", "run"])
+        #expect(throws: Never.self) { try ArgumentParser.parse(words) }
+        #expect(words.contains("junit=paylinks-junit.xml"))
+        #expect((steps[3]["uses"] as? String)?.hasPrefix("mikepenz/action-junit-report@") == true)
+        #expect((steps[3]["with"] as? [String: Any])?["report_paths"] as? String == "paylinks-junit.xml")
+        #expect(steps[3]["if"] as? String == "always()", "the report is published when scenarios fail")
+        let env = try #require(job["env"] as? [String: Any])
+        #expect(env["PAYLINKS_SEED"] != nil && env["SOURCE_DATE_EPOCH"] != nil)
+    }
 }

@@ -7,21 +7,7 @@ enum SandboxPage {
     static let paymentMethods = ["Visa", "Mastercard", "American Express", "PayPal", "Apple Pay", "Google Pay"]
 
     /// Text as HTML: `&`, `<`, `>`, `"` and `'` escaped.
-    static func escaped(_ text: String) -> String {
-        var html = ""
-        html.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": html += "&amp;"
-            case "<": html += "&lt;"
-            case ">": html += "&gt;"
-            case "\"": html += "&quot;"
-            case "'": html += "&#39;"
-            default: html.append(character)
-            }
-        }
-        return html
-    }
+    static let escaped = TextEscaping(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
 
     private static func document(title: String, _ body: String) -> String {
         """

@@ -9,24 +9,18 @@ package enum SourceLiteral {
         case java
     }
 
+    private static let common: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    ]
+    private static let swift = TextEscaping(common) { "\\u{\(String($0, radix: 16, uppercase: true))}" }
+    private static let java = TextEscaping(common) { value in
+        let hex = String(value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
     /// `text` in double quotes: quotes, backslashes and control characters escaped,
     /// everything else as it is.
     package static func quoted(_ text: String, _ language: Language = .swift) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result +=
-                    language == .swift ? "\\u{\(hex)}" : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        "\"" + (language == .swift ? swift : java)(text) + "\""
     }
 }

@@ -266,7 +266,7 @@ struct ScenarioTests {
         ])
         let all = runCLI(["run"] + paths)
         #expect(all.exitCode == .expectationsFailed)
-        #expect(all.stderr.contains("FAIL  fails   step 1: "))
+        #expect(all.stderr.contains("FAIL  fails  step 1: "))
         #expect(all.stderr.contains("ok    passes  1 step\n"))
         #expect(all.stderr.hasSuffix("1 passed, 1 failed; 2 steps, 2 attempts; expectations: 1 met, 1 failed\n"))
         let fast = runCLI(["run", "--fail-fast"] + paths)

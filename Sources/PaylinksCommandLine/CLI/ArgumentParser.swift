@@ -149,6 +149,9 @@ public enum ArgumentParser {
             } catch {
                 throw .usage(error.message, command: command)
             }
+            if !["--seed", "--now", "--jobs", "--report", "--color"].contains(spec.name) {
+                options.passedOn.append(spec.placeholder == nil ? spec.name : "\(spec.name)=\(value)")
+            }
         }
         if Command.checkouts.contains(command), options.sku == nil {
             throw .usage(

@@ -16,6 +16,8 @@ public enum CLIError: Error, Equatable, Sendable {
     case unavailable(String)
     /// A file paylinks was asked to write (a report) could not be: what and why.
     case cannotWrite(String)
+    /// A copy of paylinks (`run --jobs`) ended with this code and has said why.
+    case exited(ExitCode)
     /// A state paylinks should never reach.
     case `internal`(String)
 
@@ -29,6 +31,7 @@ public enum CLIError: Error, Equatable, Sendable {
         case .output(.failed), .cannotWrite: .ioError
         case .unavailable: .unavailable
         case .internal: .software
+        case .exited(let code): code
         }
     }
 
@@ -47,7 +50,7 @@ public enum CLIError: Error, Equatable, Sendable {
             return lines.joined(separator: "\n")
         case .noInput(let text), .unavailable(let text), .cannotWrite(let text):
             return "error: \(text)"
-        case .output(.brokenPipe):
+        case .output(.brokenPipe), .exited:
             return nil
         case .output(.failed(let reason)):
             return "error: could not write the output: \(reason); check the disk or the file it goes to"

@@ -97,6 +97,11 @@ public struct RunOptions: Equatable, Sendable {
     public var customerId = Scenario.Configuration.defaults.customerId
     /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
     public var country = Scenario.Configuration.defaults.country
+    /// `--jobs N`: how many processes run the scenarios; the number of processors when nil.
+    public var jobs: Int?
+    /// The options as given, `--name=value`, but those a copy of `run --jobs` gets decided
+    /// for it (`--seed`, `--now`, `--color`, `--jobs`) or leaves to the run (`--report`).
+    public var passedOn: [String] = []
     /// `--report FORMAT=FILE`: the reports to write, in the order given.
     public var reports: [ReportRequest] = []
     /// `--matrix KEY=V1,V2`: what every scenario runs across, each combination once.

@@ -107,6 +107,12 @@ public struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.matrix.append(try matrixAxis(value, given: options.matrix))
         },
+        OptionSpec(
+            "--jobs", "N", "Run the scenarios on N processes at once; the output is the same as on one.",
+            default: "the number of processors", commands: [.run]
+        ) { options, value throws(UsageProblem) in
+            options.jobs = try number(value, option: "--jobs", as: Int.self, in: 1...256)
+        },
         OptionSpec("--fail-fast", nil, "Stop after the first scenario with a failed expectation.", commands: [.run]) {
             options, _ in
             options.failFast = true

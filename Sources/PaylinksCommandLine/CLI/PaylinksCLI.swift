@@ -19,6 +19,10 @@ public struct RunContext {
     /// Starts watching for a request to stop a server, and returns what tells whether one
     /// came: SIGINT and SIGTERM in the real process.
     public var watchForStop: () -> () -> Bool = { { false } }
+    /// The number of processors, the default of `run --jobs`.
+    public var processorCount = 1
+    /// Runs copies of paylinks at once (`run --jobs`); nil where none can be started.
+    public var runCopies: (([[String]], [[String: String]]) -> [ProcessOutput]?)?
     /// Reads standard input to its end, up to a limit in bytes: `run -`.
     public var readStandardInput: (Int) throws(FileSystemError) -> [UInt8] = { _ throws(FileSystemError) in [] }
 
@@ -51,6 +55,8 @@ public struct RunContext {
                 return System.stopRequested
             })
         context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
+        context.processorCount = System.processorCount
+        context.runCopies = { System.runCopies($0, environment: $1) }
         return context
     }
 }
@@ -358,109 +364,6 @@ public enum PaylinksCLI {
         return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success
     }
 
-    // MARK: Scenarios
-
-    /// The largest scenario file paylinks reads.
-    public static let scenarioSizeLimit = 1 << 20
-
-    private static func runScenarios(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError)
-        -> ExitCode
-    {
-        var scenarios: [Scenario] = []
-        let cells = MatrixCell.cells(of: options.matrix)
-        for source in try scenarioSources(options.operands, context: context) {
-            for cell in cells {
-                do {
-                    let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
-                    scenarios.append(
-                        try ScenarioLoader.load(
-                            source, catalog: catalog, target: given, cell: options.matrix.isEmpty ? nil : cell))
-                } catch {
-                    // Under a matrix, say which combination the problem came with.
-                    var error = error
-                    if !options.matrix.isEmpty { error.reason += " (with --matrix \(cell.label))" }
-                    throw .invalidFixture(error)
-                }
-            }
-        }
-        let loaded = scenarios
-        var skipped: [ScenarioRunner.ScenarioResult] = []
-        if let pattern = options.filter {
-            let all = scenarios
-            scenarios = all.filter { Glob.matches(pattern, $0.name) }
-            skipped = all.filter { !Glob.matches(pattern, $0.name) }.map { .init(name: $0.name, file: $0.file) }
-            guard !scenarios.isEmpty else {
-                throw .usage(
-                    "no scenario is named like '\(MessageText.sanitized(pattern))'; the names are "
-                        + all.map { MessageText.sanitized($0.name) }.joined(separator: ", "), command: .run)
-            }
-        }
-        var countries: [String] = []
-        for scenario in scenarios {
-            for country in [scenario.configuration.country] + scenario.steps.compactMap(\.country)
-            where !countries.contains(country) {
-                countries.append(country)
-            }
-        }
-        for country in countries { noteFallback(for: country, catalog: catalog, context: context) }
-        let seed = options.seed ?? context.entropy()
-        var settings = ScenarioRunner.Settings(
-            format: options.format, trace: options.trace, seed: seed, now: options.now ?? context.clock(),
-            faultRate: options.faultRate ?? 0)
-        if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
-        settings.failFast = options.failFast
-        for (index, scenario) in scenarios.enumerated() {
-            guard let text = scenario.configuration.awardUrl else {
-                settings.awardURLs[index] = options.awardUrl
-                continue
-            }
-            do {
-                settings.awardURLs[index] = try HTTPURL(text)
-            } catch {
-                throw .invalidFixture(
-                    FixtureError(file: scenario.file, position: nil, path: "configuration.awardUrl", reason: "\(error)")
-                )
-            }
-        }
-        if let url = settings.awardURLs.values.first {
-            settings.awards = try awardSettings(url: url, options: options, context: context)
-        }
-        let runner = ScenarioRunner(
-            catalog: catalog, settings: settings, output: context.standardOutput, diagnostics: context.standardError)
-        var summary: ScenarioRunner.Summary
-        do {
-            summary = try runner.run(scenarios)
-        } catch {
-            throw .output(error)
-        }
-        summary.skipped = skipped + summary.skipped
-        if context.environment("GITHUB_ACTIONS") == "true" {
-            for result in summary.results {
-                for mismatch in result.mismatches {
-                    try? context.standardError.write(RunReport.annotation(mismatch, file: result.file) + "\n")
-                }
-            }
-        }
-        let entries = RunReport.entries(of: loaded, ran: summary.results, filter: options.filter)
-        for request in options.reports {
-            do {
-                try System.writeFile(request.path, Array(RunReport.render(entries, as: request.format).utf8))
-            } catch {
-                let reason = error == .missing ? "its directory does not exist" : describe(error)
-                throw .cannotWrite(
-                    "cannot write the \(request.format.rawValue) report '\(MessageText.sanitized(request.path))': "
-                        + "\(reason); give a path in a directory that exists and can be written")
-            }
-        }
-        // The seed is worth printing only when it decided something: then it replays the run.
-        let seedNote = summary.usedRunSeed ? "; seed \(seed)" : ""
-        try? context.standardError.write("\(summary.line)\(seedNote)\n")
-        if summary.failed > 0 { return .expectationsFailed }
-        if summary.met > 0 { return .success }
-        guard let last = summary.last else { throw .internal("the scenarios delivered no callback") }
-        return ExitCode(finishingWith: last, catalog: catalog)
-    }
-
     /// Writes the checkouts of `indexes` from a template, in blocks of whole lines,
     /// after what `buffered` holds.
     private static func writeBulk(
@@ -496,67 +399,6 @@ public enum PaylinksCLI {
 
     // MARK: Fixtures
 
-    /// The catalog: built in, with the files of `--fixtures` or `PAYLINKS_FIXTURES` in
-    /// place of the built-in ones they name.
-    /// The scenario files `operands` name: a file as it is, every `*.json` below a directory
-    /// (in the order of their paths, hidden entries left out), and `-` for standard input.
-    private static func scenarioSources(_ operands: [String], context: RunContext) throws(CLIError)
-        -> [FixtureSource]
-    {
-        var sources: [FixtureSource] = []
-        for operand in operands {
-            if operand == "-" {
-                guard !sources.contains(where: { $0.name == "stdin" }) else {
-                    throw .usage("'-' (standard input) is given twice; give it once", command: .run)
-                }
-                do {
-                    sources.append(
-                        FixtureSource(name: "stdin", bytes: try context.readStandardInput(scenarioSizeLimit)))
-                } catch .tooLarge(let limit) {
-                    throw .invalidFixture(
-                        FixtureError(
-                            file: "stdin", position: nil, path: nil,
-                            reason: "larger than the \(limit >> 20) MiB limit for scenario files"))
-                } catch {
-                    throw .noInput("standard input cannot be read: \(describe(error))")
-                }
-            } else if System.isDirectory(operand) == true {
-                let files = try jsonFiles(below: operand, depth: 0)
-                guard !files.isEmpty else {
-                    throw .noInput("directory '\(MessageText.sanitized(operand))' holds no .json scenario files")
-                }
-                for file in files {
-                    sources.append(try readInput(file, kind: "scenario file", limit: scenarioSizeLimit))
-                }
-            } else {
-                sources.append(try readInput(operand, kind: "scenario file", limit: scenarioSizeLimit))
-            }
-        }
-        return sources
-    }
-
-    /// The `*.json` files below `directory`, depth first in name order, at most 32 levels
-    /// down (so that a link to a parent directory cannot loop).
-    private static func jsonFiles(below directory: String, depth: Int) throws(CLIError) -> [String] {
-        guard depth < 32 else { return [] }
-        let names: [String]
-        do {
-            names = try System.directoryEntries(directory)
-        } catch {
-            throw .noInput("directory '\(MessageText.sanitized(directory))' cannot be read: \(describe(error))")
-        }
-        var files: [String] = []
-        for name in names where !name.hasPrefix(".") {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if System.isDirectory(path) == true {
-                files += try jsonFiles(below: path, depth: depth + 1)
-            } else if name.hasSuffix(".json") {
-                files.append(path)
-            }
-        }
-        return files
-    }
-
     /// `PAYLINKS_SEED` and `SOURCE_DATE_EPOCH` (the reproducible-builds convention) give
     /// the defaults of `--seed` and `--now`, so that a CI job replays the same bytes without
     /// either; the options win. `serve` keeps the real clock: its sessions expire.
@@ -583,6 +425,8 @@ public enum PaylinksCLI {
         return options
     }
 
+    /// The catalog: built in, with the files of `--fixtures` or `PAYLINKS_FIXTURES` in
+    /// place of the built-in ones they name.
     static func loadCatalog(_ options: RunOptions, environment: (String) -> String?) throws(CLIError) -> Catalog {
         let directory: String
         let origin: String
@@ -639,7 +483,7 @@ public enum PaylinksCLI {
 
     /// Reads a file paylinks was pointed at: a missing or unreadable one is `noInput`
     /// (66), one over `limit` is invalid data (65), refused before it is read whole.
-    private static func readInput(_ path: String, kind: String, limit: Int) throws(CLIError) -> FixtureSource {
+    static func readInput(_ path: String, kind: String, limit: Int) throws(CLIError) -> FixtureSource {
         let shown = MessageText.sanitized(path)
         do {
             return FixtureSource(name: path, bytes: try System.readFile(path, limit: limit))
@@ -657,7 +501,7 @@ public enum PaylinksCLI {
         }
     }
 
-    private static func describe(_ error: FileSystemError) -> String {
+    static func describe(_ error: FileSystemError) -> String {
         switch error {
         case .missing: "it does not exist"
         case .wrongKind: "it is a directory"

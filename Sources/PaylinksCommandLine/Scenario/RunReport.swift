@@ -45,6 +45,63 @@ public enum RunReport {
         }
     }
 
+    /// The closing line of a run, without the seed:
+    /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
+    public static func closingLine(_ entries: [Entry]) -> String {
+        let ran = entries.filter { !$0.skipped }.map(\.result)
+        let passed = ran.filter(\.passed).count
+        let skipped = entries.count - ran.count
+        let steps = ran.reduce(0) { $0 + $1.steps }
+        let attempts = ran.reduce(0) { $0 + $1.attempts }
+        return "\(passed) passed, \(ran.count - passed) failed" + (skipped == 0 ? "" : ", \(skipped) skipped")
+            + "; \(ScenarioRunner.Summary.count(steps, "step")), \(ScenarioRunner.Summary.count(attempts, "attempt")); "
+            + "expectations: \(ran.reduce(0) { $0 + $1.met }) met, \(ran.reduce(0) { $0 + $1.mismatches.count }) failed"
+    }
+
+    /// The entries of a JSON report, as ``json(_:)`` wrote them; nil for anything else.
+    static func entries(fromJSON value: JSONValue) -> [Entry]? {
+        guard case .object(let members) = value.kind,
+            case .array(let scenarios)? = members.first(where: { $0.key == "scenarios" })?.value.kind
+        else { return nil }
+        var entries: [Entry] = []
+        for scenario in scenarios {
+            guard case .object(let fields) = scenario.kind else { return nil }
+            func string(_ key: String, in fields: [(key: String, value: JSONValue)]) -> String? {
+                if case .string(let text)? = fields.first(where: { $0.key == key })?.value.kind { return text }
+                return nil
+            }
+            func int(_ key: String, in fields: [(key: String, value: JSONValue)]) -> Int? {
+                if case .number(let text)? = fields.first(where: { $0.key == key })?.value.kind { return Int(text) }
+                return nil
+            }
+            guard let name = string("name", in: fields), let file = string("file", in: fields),
+                let status = string("status", in: fields)
+            else { return nil }
+            var result = ScenarioRunner.ScenarioResult(name: name, file: file)
+            guard status != "skipped" else {
+                entries.append(Entry(result: result, skipped: true))
+                continue
+            }
+            result.steps = int("steps", in: fields) ?? 0
+            result.attempts = int("attempts", in: fields) ?? 0
+            result.met = int("met", in: fields) ?? 0
+            result.milliseconds = int("milliseconds", in: fields) ?? 0
+            if case .array(let failures)? = fields.first(where: { $0.key == "failures" })?.value.kind {
+                for failure in failures {
+                    guard case .object(let parts) = failure.kind, let step = string("step", in: parts),
+                        let kind = string("kind", in: parts), let message = string("message", in: parts)
+                    else { return nil }
+                    let position = int("line", in: parts).flatMap { line in
+                        int("column", in: parts).map { TextPosition(line: line, column: $0) }
+                    }
+                    result.mismatches.append(.init(step: step, kind: kind, message: message, position: position))
+                }
+            }
+            entries.append(Entry(result: result, skipped: false))
+        }
+        return entries
+    }
+
     // MARK: GitHub Actions
 
     /// A GitHub Actions workflow command that annotates the expectation in the scenario

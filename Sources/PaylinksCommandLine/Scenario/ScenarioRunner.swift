@@ -70,9 +70,9 @@ public struct ScenarioRunner {
         /// Whether every expectation held.
         public var passed: Bool { mismatches.isEmpty }
 
-        /// `ok    retries        3 steps`, or `FAIL  switch-player  step 3: ...`, its name padded to `width`.
-        public func line(nameWidth width: Int) -> String {
-            let name = self.name + String(repeating: " ", count: max(0, width - self.name.count))
+        /// `ok    retries  3 steps`, or `FAIL  switch-player  step 3: ...`: the same however
+        /// the run's scenarios are shared among processes.
+        public var line: String {
             guard let first = mismatches.first else {
                 let counted =
                     steps == attempts
@@ -89,8 +89,7 @@ public struct ScenarioRunner {
     public struct Summary: Equatable, Sendable {
         /// Each scenario that ran, in order.
         public var results: [ScenarioResult] = []
-        /// Scenarios left out, by name and file: by `--filter`, or after a failure with `--fail-fast`.
-        public var skipped: [ScenarioResult] = []
+
         /// Steps run: a step of a file counts once, however many attempts it has.
         public var steps = 0
         /// Attempts run: each run of a step, so at least as many as steps.
@@ -104,16 +103,6 @@ public struct ScenarioRunner {
         public var usedRunSeed = false
         /// The last callback of the run.
         public var last: Callback?
-
-        /// The closing line, without the seed:
-        /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
-        public var line: String {
-            let passed = results.filter(\.passed).count
-            return "\(passed) passed, \(results.count - passed) failed"
-                + (skipped.isEmpty ? "" : ", \(skipped.count) skipped")
-                + "; \(Self.count(steps, "step")), \(Self.count(attempts, "attempt")); "
-                + "expectations: \(met) met, \(failed) failed"
-        }
 
         static func count(_ number: Int, _ noun: String) -> String {
             "\(number) \(noun)\(number == 1 ? "" : "s")"
@@ -138,12 +127,8 @@ public struct ScenarioRunner {
     /// - Throws: the first write to `output` that failed.
     public func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
         var summary = Summary()
-        let width = scenarios.map(\.name.count).max() ?? 0
         for (index, scenario) in scenarios.enumerated() {
-            if settings.failFast, summary.results.contains(where: { !$0.passed }) {
-                summary.skipped += scenarios[index...].map { ScenarioResult(name: $0.name, file: $0.file) }
-                break
-            }
+            if settings.failFast, summary.results.contains(where: { !$0.passed }) { break }
             // Each scenario's SDK version decides its status table, names and arguments.
             let target = scenario.configuration.target ?? settings.target ?? .standard
             let runner = ScenarioRunner(
@@ -151,7 +136,7 @@ public struct ScenarioRunner {
                 diagnostics: diagnostics)
             let renderer = settings.format.renderer(catalog: runner.catalog, target: target)
             try runner.run(scenario, index: index, target: target, renderer: renderer, summary: &summary)
-            if let result = summary.results.last { try? diagnostics.write(result.line(nameWidth: width) + "\n") }
+            if let result = summary.results.last { try? diagnostics.write(result.line + "\n") }
         }
         return summary
     }
@@ -167,7 +152,8 @@ public struct ScenarioRunner {
     )
         throws(OutputError)
     {
-        let seed = scenario.configuration.seed ?? Self.scenarioSeed(settings.seed, index: index)
+        // The scenario's place in the whole run, whichever process runs it.
+        let seed = scenario.configuration.seed ?? Self.scenarioSeed(settings.seed, index: scenario.ordinal ?? index)
         // A step that does not wait leaves its result held while the next step runs.
         let holds = scenario.steps.contains { !$0.waits } ? HeldDeliveries() : nil
         let collector = RenderingDelegate(renderer: renderer, output: output)

@@ -173,3 +173,149 @@ public enum System {
 
 /// Set by the handler of SIGINT and SIGTERM, read by the server's loop between polls.
 nonisolated(unsafe) private var stopSignalArrived: sig_atomic_t = 0
+
+/// What a process this program started printed, and how it ended. Its output waits in
+/// unnamed temporary files, so that a copy never waits for its reader and memory does not
+/// grow with what it printed.
+public final class ProcessOutput {
+    /// Its exit status; 128 plus the signal's number when a signal ended it.
+    public let status: Int32
+    private let output: Int32
+    private let error: Int32
+
+    init(status: Int32, output: Int32, error: Int32) {
+        self.status = status
+        self.output = output
+        self.error = error
+    }
+
+    deinit {
+        close(output)
+        close(error)
+    }
+
+    /// Everything it wrote to standard error.
+    public func standardError() -> [UInt8] {
+        var bytes: [UInt8] = []
+        Self.drain(error) { bytes += $0 }
+        return bytes
+    }
+
+    /// Hands what it wrote to standard output to `write`, in pieces that end at a line's end.
+    public func copyStandardOutput(_ write: ([UInt8]) throws(OutputError) -> Void) throws(OutputError) {
+        var pending: [UInt8] = []
+        var failure: OutputError?
+        Self.drain(output) { chunk in
+            guard failure == nil else { return }
+            pending += chunk
+            guard let end = pending.lastIndex(of: UInt8(ascii: "\n")) else { return }
+            do throws(OutputError) {
+                try write(Array(pending[...end]))
+            } catch {
+                failure = error
+            }
+            pending.removeSubrange(...end)
+        }
+        if let failure { throw failure }
+        if !pending.isEmpty { try write(pending) }
+    }
+
+    /// Hands `body` everything in the file at `descriptor`, from its start, a piece at a time.
+    private static func drain(_ descriptor: Int32, _ body: ([UInt8]) -> Void) {
+        lseek(descriptor, 0, SEEK_SET)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            body(Array(chunk[0..<count]))
+        }
+    }
+}
+
+extension System {
+    /// The processors online, at least 1.
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// This program itself, to start copies of: nil where the system does not say.
+    static var executablePath: String? {
+        #if os(Linux)
+            return isDirectory("/proc/self/exe") == false ? "/proc/self/exe" : nil
+        #else
+            return nil
+        #endif
+    }
+
+    /// Runs copies of this program at once, one per argument list (without the program's
+    /// name), each with its `environment` added to this process's, waits for all, and
+    /// returns what each printed and how it ended, in order. Nil when no copy can be
+    /// started here.
+    public static func runCopies(_ argumentLists: [[String]], environment: [[String: String]]) -> [ProcessOutput]? {
+        guard let path = executablePath else { return nil }
+        var started: [(pid: pid_t, output: Int32, error: Int32)] = []
+        func abandon() -> [ProcessOutput]? {
+            for child in started {
+                waitFor(child.pid)
+                close(child.output)
+                close(child.error)
+            }
+            return nil
+        }
+        for (index, arguments) in argumentLists.enumerated() {
+            guard let output = temporaryFile(), let error = temporaryFile() else { return abandon() }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, error, 2)
+            // This process's environment, with the copy's own variables in place of any of the same name.
+            let added = environment.indices.contains(index) ? environment[index] : [:]
+            var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            var position = 0
+            while let entry = environ[position] {
+                let text = String(cString: entry)
+                if added[String(text.prefix { $0 != "=" })] == nil { variables.append(text) }
+                position += 1
+            }
+            var pid = pid_t()
+            let spawned = withCStrings([path] + arguments) { argv in
+                withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
+            }
+            guard spawned == 0 else {
+                close(output)
+                close(error)
+                return abandon()
+            }
+            started.append((pid, output, error))
+        }
+        return started.map { ProcessOutput(status: waitFor($0.pid), output: $0.output, error: $0.error) }
+    }
+
+    /// A new file with no name, open for reading and writing; nil when none can be made.
+    private static func temporaryFile() -> Int32? {
+        var template = Array("/tmp/paylinks-run-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return descriptor
+    }
+    /// Waits for a child to end; its exit status, or 128 plus the signal that ended it.
+    @discardableResult
+    private static func waitFor(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// Calls `body` with `strings` as a NULL-terminated C array.
+    private static func withCStrings<Result>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
+    ) -> Result {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}

@@ -13,6 +13,9 @@ public struct Scenario: Sendable {
     public var configuration: Configuration
     /// The steps, in order, with repeated steps already expanded into their attempts.
     public var steps: [ScenarioStep]
+    /// The scenario's place among all a run loaded, which its seed derives from; its
+    /// place among those that run when nil.
+    public var ordinal: Int?
 
     /// What a scenario starts with; unset values come from the command line or defaults.
     public struct Configuration: Sendable {

@@ -1,0 +1,355 @@
+import PaylinksFixtures
+import PaylinksHTTP
+import PaylinksKit
+
+/// What a scenario run came to, however many processes ran it: every scenario loaded with
+/// its result or skipped, whether the run's seed decided something, and the exit code of
+/// the last callback (which decides when nothing was expected).
+struct RunOutcome {
+    var entries: [RunReport.Entry]
+    var usedRunSeed: Bool
+    var lastExit: ExitCode?
+
+    /// 1 when an expectation failed; 0 when some held; else the last callback's.
+    func exitCode() throws(CLIError) -> ExitCode {
+        let ran = entries.filter { !$0.skipped }.map(\.result)
+        if ran.contains(where: { !$0.passed }) { return .expectationsFailed }
+        if ran.contains(where: { $0.met > 0 }) { return .success }
+        guard let lastExit else { throw .internal("the scenarios delivered no callback") }
+        return lastExit
+    }
+}
+
+/// How `run --jobs` hands scenarios to copies of paylinks and takes their results back.
+/// A copy runs with `PAYLINKS_RUN_WORKER` set to the place of its first scenario in the
+/// whole run; it writes its callbacks as usual, a line on stderr between its notes and its
+/// scenarios' lines, and last a line with its outcome as the JSON report.
+enum RunWorker {
+    static let variable = "PAYLINKS_RUN_WORKER"
+    static let marker = "\u{1E}paylinks-run-scenarios\n"
+    static let recordPrefix = "\u{1E}paylinks-run-outcome "
+
+    static func record(_ outcome: RunOutcome) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("usedRunSeed", outcome.usedRunSeed)
+        writer.key("lastExit")
+        if let exit = outcome.lastExit { writer.int(Int(exit.rawValue)) } else { writer.null() }
+        writer.key("report")
+        writer.json(Array(RunReport.render(outcome.entries, as: .json).utf8.dropLast()))
+        writer.closeObject()
+        return recordPrefix + writer.output + "\n"
+    }
+
+    /// A copy's notes, its scenarios' stderr, and its outcome; nil when it ended before
+    /// running any (an error it reported on stderr).
+    static func parse(_ standardError: [UInt8]) -> (notes: String, lines: String, outcome: RunOutcome)? {
+        let text = String(decoding: standardError, as: UTF8.self)
+        guard let split = text.firstRange(of: marker), let record = text.ranges(of: recordPrefix).last,
+            split.upperBound <= record.lowerBound,
+            let value = try? JSONParser.parse(Array(text[record.upperBound...].utf8)),
+            case .object(let members) = value.kind,
+            let report = members.first(where: { $0.key == "report" })?.value,
+            let entries = RunReport.entries(fromJSON: report)
+        else { return nil }
+        var usedRunSeed = false
+        var lastExit: ExitCode?
+        for member in members {
+            if member.key == "usedRunSeed", case .bool(let flag) = member.value.kind { usedRunSeed = flag }
+            if member.key == "lastExit", case .number(let text) = member.value.kind {
+                lastExit = Int32(text).flatMap(ExitCode.init(rawValue:))
+            }
+        }
+        return (
+            String(text[..<split.lowerBound]), String(text[split.upperBound..<record.lowerBound]),
+            RunOutcome(entries: entries, usedRunSeed: usedRunSeed, lastExit: lastExit)
+        )
+    }
+}
+
+extension PaylinksCLI {
+    /// The largest scenario file paylinks reads.
+    public static let scenarioSizeLimit = 1 << 20
+
+    /// `paylinks run`: loads every scenario first (a broken file stops the run before any
+    /// callback), runs them in order, on `--jobs` processes when there are several, and
+    /// ends with the closing line, the annotations and the reports.
+    static func runScenarios(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError)
+        -> ExitCode
+    {
+        let worker = context.environment(RunWorker.variable).flatMap(Int.init)
+        let seed = options.seed ?? context.entropy()
+        let now = options.now ?? context.clock()
+        let jobs = options.jobs ?? context.processorCount
+        if worker == nil, jobs > 1, !options.operands.contains("-"), let runCopies = context.runCopies {
+            let files = try scenarioFiles(options.operands)
+            if files.count > 1,
+                let outcome = try runInCopies(
+                    files, jobs: min(jobs, files.count), options: options, seed: seed, now: now, context: context,
+                    runCopies: runCopies)
+            {
+                return try finish(outcome, options: options, seed: seed, context: context)
+            }
+        }
+        let outcome = try runHere(
+            options, catalog: catalog, seed: seed, now: now, firstOrdinal: worker, context: context)
+        guard worker == nil else {
+            // The run that started this copy decides what a share without a callback means.
+            try? context.standardError.write(RunWorker.record(outcome))
+            return (try? outcome.exitCode()) ?? .success
+        }
+        return try finish(outcome, options: options, seed: seed, context: context)
+    }
+
+    /// Loads and runs the scenarios in this process. A copy of `run --jobs` starts at
+    /// `firstOrdinal`, marks where its scenarios' lines start, and leaves a filter that
+    /// matches none of its scenarios to the run that started it.
+    private static func runHere(
+        _ options: RunOptions, catalog: Catalog, seed: UInt64, now: Int, firstOrdinal: Int?, context: RunContext
+    ) throws(CLIError) -> RunOutcome {
+        var scenarios: [Scenario] = []
+        let cells = MatrixCell.cells(of: options.matrix)
+        for source in try scenarioSources(options.operands, context: context) {
+            for cell in cells {
+                do {
+                    let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
+                    var scenario = try ScenarioLoader.load(
+                        source, catalog: catalog, target: given, cell: options.matrix.isEmpty ? nil : cell)
+                    scenario.ordinal = (firstOrdinal ?? 0) + scenarios.count
+                    scenarios.append(scenario)
+                } catch {
+                    // Under a matrix, say which combination the problem came with.
+                    var error = error
+                    if !options.matrix.isEmpty { error.reason += " (with --matrix \(cell.label))" }
+                    throw .invalidFixture(error)
+                }
+            }
+        }
+        let loaded = scenarios
+        if let pattern = options.filter {
+            scenarios = loaded.filter { Glob.matches(pattern, $0.name) }
+            if scenarios.isEmpty && firstOrdinal == nil { throw noMatch(pattern, names: loaded.map(\.name)) }
+        }
+        var countries: [String] = []
+        for scenario in scenarios {
+            for country in [scenario.configuration.country] + scenario.steps.compactMap(\.country)
+            where !countries.contains(country) {
+                countries.append(country)
+            }
+        }
+        for country in countries { noteFallback(for: country, catalog: catalog, context: context) }
+        var settings = ScenarioRunner.Settings(
+            format: options.format, trace: options.trace, seed: seed, now: now, faultRate: options.faultRate ?? 0)
+        if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
+        settings.failFast = options.failFast
+        for (index, scenario) in scenarios.enumerated() {
+            guard let text = scenario.configuration.awardUrl else {
+                settings.awardURLs[index] = options.awardUrl
+                continue
+            }
+            do {
+                settings.awardURLs[index] = try HTTPURL(text)
+            } catch {
+                throw .invalidFixture(
+                    FixtureError(file: scenario.file, position: nil, path: "configuration.awardUrl", reason: "\(error)")
+                )
+            }
+        }
+        if let url = settings.awardURLs.values.first {
+            settings.awards = try awardSettings(url: url, options: options, context: context)
+        }
+        if firstOrdinal != nil { try? context.standardError.write(RunWorker.marker) }
+        let runner = ScenarioRunner(
+            catalog: catalog, settings: settings, output: context.standardOutput, diagnostics: context.standardError)
+        let summary: ScenarioRunner.Summary
+        do {
+            summary = try runner.run(scenarios)
+        } catch {
+            throw .output(error)
+        }
+        return RunOutcome(
+            entries: RunReport.entries(of: loaded, ran: summary.results, filter: options.filter),
+            usedRunSeed: summary.usedRunSeed,
+            lastExit: summary.last.map { ExitCode(finishingWith: $0, catalog: catalog) })
+    }
+
+    private static func noMatch(_ pattern: String, names: [String]) -> CLIError {
+        .usage(
+            "no scenario is named like '\(MessageText.sanitized(pattern))'; the names are "
+                + names.map { MessageText.sanitized($0) }.joined(separator: ", "), command: .run)
+    }
+
+    /// Runs the scenario files on `jobs` copies of paylinks, each a contiguous share of them,
+    /// and writes what they printed in the files' order, as one process would have: the
+    /// notes once, then each scenario's callbacks and lines; with `--fail-fast`, nothing
+    /// after the first failure. Nil when the copies could not be started.
+    private static func runInCopies(
+        _ files: [String], jobs: Int, options: RunOptions, seed: UInt64, now: Int, context: RunContext,
+        runCopies: ([[String]], [[String: String]]) -> [ProcessOutput]?
+    ) throws(CLIError) -> RunOutcome? {
+        let cells = MatrixCell.cells(of: options.matrix).count
+        var shares: [ArraySlice<String>] = []
+        var start = 0
+        for job in 0..<jobs {
+            let end = files.count * (job + 1) / jobs
+            shares.append(files[start..<end])
+            start = end
+        }
+        // What a copy would decide on its own, decided once here: the same seed, clock and colours.
+        let color = usesColor(options, context: context) ? "always" : "never"
+        let common = options.passedOn + ["--seed=\(seed)", "--now=\(now)", "--color=\(color)", "--jobs=1"]
+        var starts: [Int] = []
+        var first = 0
+        for share in shares {
+            starts.append(first)
+            first += share.count * cells
+        }
+        guard
+            let outputs = runCopies(
+                shares.map { ["run"] + common + ["--"] + Array($0) },
+                starts.map { [RunWorker.variable: String($0)] })
+        else { return nil }
+        var parsed: [(notes: String, lines: String, outcome: RunOutcome, output: ProcessOutput)] = []
+        for output in outputs {
+            // A copy that stopped before its scenarios found a problem: the first one, as a
+            // single process would have reported it.
+            let standardError = output.standardError()
+            guard let (notes, lines, outcome) = RunWorker.parse(standardError) else {
+                try? context.standardError.write(String(decoding: standardError, as: UTF8.self))
+                throw .exited(ExitCode(rawValue: output.status) ?? .software)
+            }
+            parsed.append((notes, lines, outcome, output))
+        }
+        let loaded = parsed.flatMap { $0.outcome.entries }
+        let ran = loaded.filter { !$0.skipped }
+        if let pattern = options.filter, ran.isEmpty { throw noMatch(pattern, names: loaded.map(\.result.name)) }
+        var seen: Set<Substring> = []
+        for line in parsed.flatMap({ $0.notes.split(separator: "\n") }) where seen.insert(line).inserted {
+            try? context.standardError.write(line + "\n")
+        }
+        var entries: [RunReport.Entry] = []
+        var stopped = false
+        var usedRunSeed = false
+        var lastExit: ExitCode?
+        for share in parsed {
+            guard !stopped else {
+                entries += share.outcome.entries.map {
+                    RunReport.Entry(result: .init(name: $0.result.name, file: $0.result.file), skipped: true)
+                }
+                continue
+            }
+            do {
+                try share.output.copyStandardOutput { bytes throws(OutputError) in
+                    try context.standardOutput.write(String(decoding: bytes, as: UTF8.self))
+                }
+            } catch {
+                throw .output(error)
+            }
+            try? context.standardError.write(share.lines)
+            entries += share.outcome.entries
+            usedRunSeed = usedRunSeed || share.outcome.usedRunSeed
+            lastExit = share.outcome.lastExit ?? lastExit
+            stopped = options.failFast && share.outcome.entries.contains { !$0.skipped && !$0.result.passed }
+        }
+        return RunOutcome(entries: entries, usedRunSeed: usedRunSeed, lastExit: lastExit)
+    }
+
+    /// The end of a run: the annotations, the reports, the closing line, the exit code.
+    private static func finish(_ outcome: RunOutcome, options: RunOptions, seed: UInt64, context: RunContext)
+        throws(CLIError) -> ExitCode
+    {
+        if context.environment("GITHUB_ACTIONS") == "true" {
+            for entry in outcome.entries where !entry.skipped {
+                for mismatch in entry.result.mismatches {
+                    try? context.standardError.write(RunReport.annotation(mismatch, file: entry.result.file) + "\n")
+                }
+            }
+        }
+        for request in options.reports {
+            do {
+                try System.writeFile(request.path, Array(RunReport.render(outcome.entries, as: request.format).utf8))
+            } catch {
+                let reason = error == .missing ? "its directory does not exist" : describe(error)
+                throw .cannotWrite(
+                    "cannot write the \(request.format.rawValue) report '\(MessageText.sanitized(request.path))': "
+                        + "\(reason); give a path in a directory that exists and can be written")
+            }
+        }
+        // The seed is worth printing only when it decided something: then it replays the run.
+        let seedNote = outcome.usedRunSeed ? "; seed \(seed)" : ""
+        try? context.standardError.write("\(RunReport.closingLine(outcome.entries))\(seedNote)\n")
+        return try outcome.exitCode()
+    }
+
+    /// The files `operands` name, directories listed: for `run --jobs` to share out.
+    private static func scenarioFiles(_ operands: [String]) throws(CLIError) -> [String] {
+        var files: [String] = []
+        for operand in operands {
+            guard System.isDirectory(operand) == true else {
+                files.append(operand)
+                continue
+            }
+            files += try jsonFiles(below: operand, depth: 0)
+        }
+        return files
+    }
+
+    /// The scenario files `operands` name: a file as it is, every `*.json` below a directory
+    /// (in the order of their paths, hidden entries left out), and `-` for standard input.
+    private static func scenarioSources(_ operands: [String], context: RunContext) throws(CLIError)
+        -> [FixtureSource]
+    {
+        var sources: [FixtureSource] = []
+        for operand in operands {
+            if operand == "-" {
+                guard !sources.contains(where: { $0.name == "stdin" }) else {
+                    throw .usage("'-' (standard input) is given twice; give it once", command: .run)
+                }
+                do {
+                    sources.append(
+                        FixtureSource(name: "stdin", bytes: try context.readStandardInput(scenarioSizeLimit)))
+                } catch .tooLarge(let limit) {
+                    throw .invalidFixture(
+                        FixtureError(
+                            file: "stdin", position: nil, path: nil,
+                            reason: "larger than the \(limit >> 20) MiB limit for scenario files"))
+                } catch {
+                    throw .noInput("standard input cannot be read: \(describe(error))")
+                }
+            } else if System.isDirectory(operand) == true {
+                let files = try jsonFiles(below: operand, depth: 0)
+                guard !files.isEmpty else {
+                    throw .noInput("directory '\(MessageText.sanitized(operand))' holds no .json scenario files")
+                }
+                for file in files {
+                    sources.append(try readInput(file, kind: "scenario file", limit: scenarioSizeLimit))
+                }
+            } else {
+                sources.append(try readInput(operand, kind: "scenario file", limit: scenarioSizeLimit))
+            }
+        }
+        return sources
+    }
+
+    /// The `*.json` files below `directory`, depth first in name order, at most 32 levels
+    /// down (so that a link to a parent directory cannot loop).
+    private static func jsonFiles(below directory: String, depth: Int) throws(CLIError) -> [String] {
+        guard depth < 32 else { return [] }
+        let names: [String]
+        do {
+            names = try System.directoryEntries(directory)
+        } catch {
+            throw .noInput("directory '\(MessageText.sanitized(directory))' cannot be read: \(describe(error))")
+        }
+        var files: [String] = []
+        for name in names where !name.hasPrefix(".") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if System.isDirectory(path) == true {
+                files += try jsonFiles(below: path, depth: depth + 1)
+            } else if name.hasSuffix(".json") {
+                files.append(path)
+            }
+        }
+        return files
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import PaylinksCommandLine
+@testable import PaylinksFixtures
+@testable import PaylinksKit
+
+/// `run --jobs N`: the scenarios shared among copies of the built binary, with output,
+/// reports and exit code byte for byte those of one process.
+@Suite("Parallel runs")
+@MainActor
+struct JobsTests {
+    /// The example scenarios, one that fails, one without a seed or expectation, in one directory.
+    static func directory(broken: Bool = false) throws -> String {
+        var files = try ScenarioTests.exampleFiles.map { name in
+            (name, try String(contentsOf: ScenarioTests.examples.appendingPathComponent(name), encoding: .utf8))
+        }
+        let retries = files.first { $0.0 == "retries.json" }?.1 ?? ""
+        files.append(("wrong-price.json", retries.replacing(#""price": 999"#, with: #""price": 1099"#)))
+        files.append(
+            (
+                "z-plain.json",
+                #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001", "country": "NZ"}]}"#
+            ))
+        if broken { files.append(("x-broken.json", #"{"steps": [}"#)) }
+        let paths = try ScenarioTests.write(files)
+        return URL(fileURLWithPath: paths[0]).deletingLastPathComponent().path
+    }
+
+    /// The run with `options` on one process and on `jobs`: stdout, stderr, exit code and
+    /// both reports must be the same bytes.
+    func compare(_ directory: String, _ options: [String], jobs: Int = 3, environment: [String: String] = [:]) throws
+        -> BinaryTests.Outcome
+    {
+        var runs: [(BinaryTests.Outcome, String, String)] = []
+        for count in [1, jobs] {
+            let reports = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(UUID().uuidString)")
+                .path
+            try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+            let outcome = try BinaryTests.run(
+                [
+                    "run", directory, "--jobs", String(count), "--report", "junit=\(reports)/r.xml", "--report",
+                    "json=\(reports)/r.json",
+                ] + options,
+                environment: environment)
+            let junit = (try? String(contentsOfFile: "\(reports)/r.xml", encoding: .utf8)) ?? "none"
+            let json = (try? String(contentsOfFile: "\(reports)/r.json", encoding: .utf8)) ?? "none"
+            runs.append((outcome, junit, json))
+        }
+        let (one, many) = (runs[0], runs[1])
+        #expect(many.0.status == one.0.status, "\(options)")
+        #expect(many.0.stdout == one.0.stdout, "\(options)")
+        #expect(many.0.stderr == one.0.stderr, "\(options)")
+        #expect(many.1 == one.1, "\(options): the JUnit report")
+        #expect(many.2 == one.2, "\(options): the JSON report")
+        return one.0
+    }
+
+    @Test("every way of running gives the same bytes on three processes as on one")
+    func sameBytes() throws {
+        let directory = try Self.directory()
+        let plain = try compare(directory, ["--seed", "5", "--now", "1718182312", "--json"])
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("FAIL  retries  step 3.3: order.price: expected 1099, got 999"))
+        #expect(plain.stderr.contains("8 passed, 1 failed; "))
+        #expect(plain.stderr.contains("; seed 5\n"), "the plain scenario's ids came from the run's seed")
+        #expect(plain.stderr.components(separatedBy: "NZ has no prices").count <= 2, "a note is said once")
+        for options in [
+            ["--seed", "5", "--fail-fast"], ["--seed", "5", "--filter", "*e*"],
+            ["--seed", "5", "--matrix", "country=US,DE"],
+            ["--seed", "9", "--fault-rate", "0.4"], ["--seed", "5", "--trace"],
+            ["--seed", "5", "--format", "wire", "--platform", "unity"],
+        ] {
+            _ = try compare(directory, options)
+        }
+        let annotated = try compare(directory, ["--seed", "5"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(annotated.stderr.contains("::error file="))
+        let none = try compare(directory, ["--filter", "nothing"])
+        #expect(none.status == 64 && none.stderr.hasPrefix("error: no scenario is named like 'nothing'"))
+    }
+
+    @Test("a broken file stops the run before any callback, reported as one process reports it")
+    func brokenFile() throws {
+        let outcome = try compare(try Self.directory(broken: true), ["--seed", "5"], jobs: 2)
+        #expect(outcome.status == 65)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("x-broken.json:1:12: "))
+    }
+}

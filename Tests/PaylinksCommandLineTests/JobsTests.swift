@@ -86,4 +86,22 @@ struct JobsTests {
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("x-broken.json:1:12: "))
     }
+
+    @Test("both streams into one pipe interleave as one process writes them")
+    func interleaving() throws {
+        let directory = try Self.directory()
+        let binary = try BinaryTests.builtExecutable().path
+        var outputs: [String] = []
+        for jobs in ["1", "3"] {
+            let (_, output) = try runProgram(
+                "/bin/sh",
+                [
+                    "-c", "\"$0\" run \"$1\" --seed 5 --now 1718182312 --trace --jobs \"$2\" 2>&1", binary, directory,
+                    jobs,
+                ])
+            outputs.append(output)
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0].contains("trace ") && outputs[0].contains("ok    cancels"))
+    }
 }

@@ -22,12 +22,39 @@ struct RunOutcome {
 
 /// How `run --jobs` hands scenarios to copies of paylinks and takes their results back.
 /// A copy runs with `PAYLINKS_RUN_WORKER` set to the place of its first scenario in the
-/// whole run; it writes its callbacks as usual, a line on stderr between its notes and its
-/// scenarios' lines, and last a line with its outcome as the JSON report.
+/// whole run, and writes everything into its standard output as frames, in the order it
+/// happened: what was for standard output, what was for standard error, a mark where its
+/// scenarios start (the notes before it are said once for the whole run), and last its
+/// outcome, as the JSON report.
 enum RunWorker {
     static let variable = "PAYLINKS_RUN_WORKER"
-    static let marker = "\u{1E}paylinks-run-scenarios\n"
-    static let recordPrefix = "\u{1E}paylinks-run-outcome "
+
+    /// What a frame holds.
+    enum Tag: UInt8 {
+        case output = 79  // O
+        case error = 69  // E
+        case scenarios = 77  // M
+        case outcome = 82  // R
+    }
+
+    /// A sink that frames what is written to one stream into the copy's standard output.
+    final class FramedOutput: OutputSink {
+        private let tag: Tag
+        private let sink: any OutputSink
+
+        init(_ tag: Tag, into sink: any OutputSink) {
+            self.tag = tag
+            self.sink = sink
+        }
+
+        func write(_ text: String) throws(OutputError) {
+            try sink.write(RunWorker.frame(tag, text))
+        }
+    }
+
+    static func frame(_ tag: Tag, _ text: String) -> String {
+        String(UnicodeScalar(tag.rawValue)) + "\(text.utf8.count)\n" + text
+    }
 
     static func record(_ outcome: RunOutcome) -> String {
         var writer = JSONWriter()
@@ -38,17 +65,24 @@ enum RunWorker {
         writer.key("report")
         writer.json(Array(RunReport.render(outcome.entries, as: .json).utf8.dropLast()))
         writer.closeObject()
-        return recordPrefix + writer.output + "\n"
+        return frame(.outcome, writer.output)
     }
 
-    /// A copy's notes, its scenarios' stderr, and its outcome; nil when it ended before
-    /// running any (an error it reported on stderr).
-    static func parse(_ standardError: [UInt8]) -> (notes: String, lines: String, outcome: RunOutcome)? {
-        let text = String(decoding: standardError, as: UTF8.self)
-        guard let split = text.firstRange(of: marker), let record = text.ranges(of: recordPrefix).last,
-            split.upperBound <= record.lowerBound,
-            let value = try? JSONParser.parse(Array(text[record.upperBound...].utf8)),
-            case .object(let members) = value.kind,
+    /// A copy's notes and outcome; nil when it has none (it ended on an error it reported).
+    static func summary(of output: ProcessOutput) -> (notes: String, outcome: RunOutcome)? {
+        var notes = ""
+        var record: [UInt8]?
+        var started = false
+        output.forEachFrame { tag, payload in
+            switch Tag(rawValue: tag) {
+            case .scenarios: started = true
+            case .error where !started: notes += String(decoding: payload, as: UTF8.self)
+            case .outcome: record = payload
+            default: break
+            }
+            return true
+        }
+        guard let record, let value = try? JSONParser.parse(record), case .object(let members) = value.kind,
             let report = members.first(where: { $0.key == "report" })?.value,
             let entries = RunReport.entries(fromJSON: report)
         else { return nil }
@@ -60,10 +94,28 @@ enum RunWorker {
                 lastExit = Int32(text).flatMap(ExitCode.init(rawValue:))
             }
         }
-        return (
-            String(text[..<split.lowerBound]), String(text[split.upperBound..<record.lowerBound]),
-            RunOutcome(entries: entries, usedRunSeed: usedRunSeed, lastExit: lastExit)
-        )
+        return (notes, RunOutcome(entries: entries, usedRunSeed: usedRunSeed, lastExit: lastExit))
+    }
+
+    /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it wrote it.
+    static func replay(_ output: ProcessOutput, to context: RunContext) throws(OutputError) {
+        var started = false
+        var failure: OutputError?
+        output.forEachFrame { tag, payload in
+            do throws(OutputError) {
+                switch Tag(rawValue: tag) {
+                case .scenarios: started = true
+                case .output where started: try context.standardOutput.write(contentsOf: payload)
+                case .error where started: try context.standardError.write(contentsOf: payload)
+                default: break
+                }
+            } catch {
+                failure = error
+                return false
+            }
+            return true
+        }
+        if let failure { throw failure }
     }
 }
 
@@ -78,6 +130,14 @@ extension PaylinksCLI {
         -> ExitCode
     {
         let worker = context.environment(RunWorker.variable).flatMap(Int.init)
+        // A copy of `run --jobs` frames both streams into its standard output, in order.
+        var context = context
+        let framed = BufferedOutput(context.standardOutput, capacity: 1 << 18)
+        defer { if worker != nil { try? framed.flush() } }
+        if worker != nil {
+            context.standardOutput = RunWorker.FramedOutput(.output, into: framed)
+            context.standardError = RunWorker.FramedOutput(.error, into: framed)
+        }
         let seed = options.seed ?? context.entropy()
         let now = options.now ?? context.clock()
         let jobs = options.jobs ?? context.processorCount
@@ -92,10 +152,13 @@ extension PaylinksCLI {
             }
         }
         let outcome = try runHere(
-            options, catalog: catalog, seed: seed, now: now, firstOrdinal: worker, context: context)
+            options, catalog: catalog, seed: seed, now: now, firstOrdinal: worker, context: context
+        ) {
+            if worker != nil { try? framed.write(RunWorker.frame(.scenarios, "")) }
+        }
         guard worker == nil else {
             // The run that started this copy decides what a share without a callback means.
-            try? context.standardError.write(RunWorker.record(outcome))
+            try? framed.write(RunWorker.record(outcome))
             return (try? outcome.exitCode()) ?? .success
         }
         return try finish(outcome, options: options, seed: seed, context: context)
@@ -105,7 +168,8 @@ extension PaylinksCLI {
     /// `firstOrdinal`, marks where its scenarios' lines start, and leaves a filter that
     /// matches none of its scenarios to the run that started it.
     private static func runHere(
-        _ options: RunOptions, catalog: Catalog, seed: UInt64, now: Int, firstOrdinal: Int?, context: RunContext
+        _ options: RunOptions, catalog: Catalog, seed: UInt64, now: Int, firstOrdinal: Int?, context: RunContext,
+        startingScenarios: () -> Void = {}
     ) throws(CLIError) -> RunOutcome {
         var scenarios: [Scenario] = []
         let cells = MatrixCell.cells(of: options.matrix)
@@ -158,7 +222,7 @@ extension PaylinksCLI {
         if let url = settings.awardURLs.values.first {
             settings.awards = try awardSettings(url: url, options: options, context: context)
         }
-        if firstOrdinal != nil { try? context.standardError.write(RunWorker.marker) }
+        startingScenarios()
         let runner = ScenarioRunner(
             catalog: catalog, settings: settings, output: context.standardOutput, diagnostics: context.standardError)
         let summary: ScenarioRunner.Summary
@@ -209,29 +273,28 @@ extension PaylinksCLI {
                 shares.map { ["run"] + common + ["--"] + Array($0) },
                 starts.map { [RunWorker.variable: String($0)] })
         else { return nil }
-        var parsed: [(notes: String, lines: String, outcome: RunOutcome, output: ProcessOutput)] = []
+        var copies: [(outcome: RunOutcome, output: ProcessOutput)] = []
+        var notes: [Substring] = []
         for output in outputs {
             // A copy that stopped before its scenarios found a problem: the first one, as a
             // single process would have reported it.
-            let standardError = output.standardError()
-            guard let (notes, lines, outcome) = RunWorker.parse(standardError) else {
-                try? context.standardError.write(String(decoding: standardError, as: UTF8.self))
+            guard let (said, outcome) = RunWorker.summary(of: output) else {
+                try? context.standardError.write(String(decoding: output.standardError(), as: UTF8.self))
                 throw .exited(ExitCode(rawValue: output.status) ?? .software)
             }
-            parsed.append((notes, lines, outcome, output))
+            for line in said.split(separator: "\n") where !notes.contains(line) { notes.append(line) }
+            copies.append((outcome, output))
         }
-        let loaded = parsed.flatMap { $0.outcome.entries }
-        let ran = loaded.filter { !$0.skipped }
-        if let pattern = options.filter, ran.isEmpty { throw noMatch(pattern, names: loaded.map(\.result.name)) }
-        var seen: Set<Substring> = []
-        for line in parsed.flatMap({ $0.notes.split(separator: "\n") }) where seen.insert(line).inserted {
-            try? context.standardError.write(line + "\n")
+        let loaded = copies.flatMap(\.outcome.entries)
+        if let pattern = options.filter, !loaded.contains(where: { !$0.skipped }) {
+            throw noMatch(pattern, names: loaded.map(\.result.name))
         }
+        for line in notes { try? context.standardError.write(line + "\n") }
         var entries: [RunReport.Entry] = []
         var stopped = false
         var usedRunSeed = false
         var lastExit: ExitCode?
-        for share in parsed {
+        for share in copies {
             guard !stopped else {
                 entries += share.outcome.entries.map {
                     RunReport.Entry(result: .init(name: $0.result.name, file: $0.result.file), skipped: true)
@@ -239,13 +302,10 @@ extension PaylinksCLI {
                 continue
             }
             do {
-                try share.output.copyStandardOutput { bytes throws(OutputError) in
-                    try context.standardOutput.write(String(decoding: bytes, as: UTF8.self))
-                }
+                try RunWorker.replay(share.output, to: context)
             } catch {
                 throw .output(error)
             }
-            try? context.standardError.write(share.lines)
             entries += share.outcome.entries
             usedRunSeed = usedRunSeed || share.outcome.usedRunSeed
             lastExit = share.outcome.lastExit ?? lastExit

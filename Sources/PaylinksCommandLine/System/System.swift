@@ -201,23 +201,29 @@ public final class ProcessOutput {
         return bytes
     }
 
-    /// Hands what it wrote to standard output to `write`, in pieces that end at a line's end.
-    public func copyStandardOutput(_ write: ([UInt8]) throws(OutputError) -> Void) throws(OutputError) {
+    /// Hands `body` each frame of what it wrote to standard output, in order, as a frame
+    /// is written: a tag byte, the payload's length in decimal, a newline, the payload.
+    /// Stops at the first frame `body` refuses, or at a frame that is not whole.
+    public func forEachFrame(_ body: (UInt8, [UInt8]) -> Bool) {
         var pending: [UInt8] = []
-        var failure: OutputError?
+        var stopped = false
         Self.drain(output) { chunk in
-            guard failure == nil else { return }
+            guard !stopped else { return }
             pending += chunk
-            guard let end = pending.lastIndex(of: UInt8(ascii: "\n")) else { return }
-            do throws(OutputError) {
-                try write(Array(pending[...end]))
-            } catch {
-                failure = error
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")), newline > start,
+                let length = Int(String(decoding: pending[(start + 1)..<newline], as: UTF8.self)),
+                pending.count - newline - 1 >= length
+            {
+                let payload = Array(pending[(newline + 1)..<(newline + 1 + length)])
+                if !body(pending[start], payload) {
+                    stopped = true
+                    return
+                }
+                start = newline + 1 + length
             }
-            pending.removeSubrange(...end)
+            pending.removeSubrange(..<start)
         }
-        if let failure { throw failure }
-        if !pending.isEmpty { try write(pending) }
     }
 
     /// Hands `body` everything in the file at `descriptor`, from its start, a piece at a time.

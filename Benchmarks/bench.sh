@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # paylinks' benchmark: start-up against a trivial static Swift program, bulk throughput
 # and peak memory, both jobs against a hand-written Python reference, award loads against
-# wrk, and the sandbox server against nginx.
+# wrk, the sandbox server against nginx, and scenario runs on one process and on two.
 # It installs what it needs (hyperfine, GNU time) and prints every figure with its target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -180,6 +180,26 @@ nginx_rate=$(rate_of "$work/nginx-wrk.txt")
 serve_ratio=$(ratio "$serve_rate" "$nginx_rate")
 serve_growth=$(ratio "$serve_large" "$serve_small")
 
+# (f) scenario runs: 10,000 scenario files (copies of the examples) on one process and on
+# two, each the median of five runs.
+mkdir -p "$work/scenarios"
+examples=(Fixtures/scenarios/*.json)
+for index in $(seq 0 9999); do
+    cp "${examples[$((index % ${#examples[@]}))]}" "$work/scenarios/s$(printf %05d "$index").json"
+done
+run_ms() {
+    hyperfine -N --warmup 1 --runs 5 --export-json "$work/run-$1.json" \
+        "$paylinks run $work/scenarios --seed 1 --now 1718182312 --jobs $1 --report json=$work/report-$1.json" \
+        >/dev/null 2>&1 || true
+    median_ms "$work/run-$1.json" 0
+}
+run_one_ms=$(run_ms 1)
+run_two_ms=$(run_ms 2)
+run_one_rate=$("$python" -c 'import sys; print(int(10000 / (float(sys.argv[1]) / 1000)))' "$run_one_ms")
+run_two_rate=$("$python" -c 'import sys; print(int(10000 / (float(sys.argv[1]) / 1000)))' "$run_two_ms")
+run_speedup=$(ratio "$run_one_ms" "$run_two_ms")
+run_same=$(cmp -s "$work/report-1.json" "$work/report-2.json" && echo "the same bytes" || echo "DIFFERENT")
+
 cat <<REPORT
 paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null | head -n 1))
 
@@ -211,4 +231,10 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     p99 latency                          ${serve_p99} ms                  < 10 ms   $(verdict "$serve_p99" "<=" 9.99)
     resident after 10^4 sessions         ${serve_small} KiB
     resident after 10^6 sessions         ${serve_large} KiB: ${serve_growth}x   <= 2x   $(verdict "$serve_growth" "<=" 2)
+
+(f) scenario runs: 10,000 scenario files, run --jobs N (median of 5)
+    --jobs 1                             ${run_one_ms} ms: ${run_one_rate} scenarios/s
+    --jobs 2                             ${run_two_ms} ms: ${run_two_rate} scenarios/s   >= 5,000   $(verdict "$run_two_rate" ">=" 5000)
+    speed-up                             ${run_speedup}x                  >= 1.6x   $(verdict "$run_speedup" ">=" 1.6)
+    reports of --jobs 1 and 2            ${run_same}
 REPORT

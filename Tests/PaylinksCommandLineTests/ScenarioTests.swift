@@ -294,6 +294,29 @@ struct ScenarioTests {
                 ).stdout)
     }
 
+    @Test("an expectation on a key the callback lacks, or on a wrong price point, fails and says so")
+    func expectationsThatCannotHold() throws {
+        let paths = try Self.write([
+            (
+                "typo.json",
+                #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001", "paymentMethod": "Mastercard", "expect": {"order": {"paymentMethod": "Mastercard"}}}]}"#
+            ),
+            (
+                "tiers.json",
+                #"{"steps": [{"step": "initialize"}, {"step": "price-points", "expect": {"callback": "onPricePointsSuccess", "pricePoints": {"pricingPointData": {"currencyCode": "EUR"}}}}]}"#
+            ),
+        ])
+        let typo = runCLI("run", paths[0])
+        #expect(typo.exitCode == .expectationsFailed)
+        #expect(typo.stderr.contains(#"order.paymentMethod: expected "Mastercard", got nothing"#))
+        let tiers = runCLI("run", paths[1])
+        #expect(tiers.exitCode == .expectationsFailed)
+        #expect(
+            tiers.stderr.contains(
+                #"step 2 (price-points): pricePoints.pricingPointData.currencyCode: expected "EUR", got "USD""#))
+        #expect(tiers.stderr.contains("expectations: 1 met, 1 failed"))
+    }
+
     @Test("the summary counts steps and attempts apart, in the singular where it is one")
     func summaryCounts() throws {
         let retries = runCLI("run", Self.examples.appendingPathComponent("retries.json").path)

@@ -103,6 +103,8 @@ struct StatusCodeTests {
         "a redirect URL that is not an https URL fails initialize with 2004",
         arguments: [
             "not a url", "http://example.com/return", "myapp://return", "https://", "https:// spaced.example.com",
+            // A user part makes the host another than it reads: the link would go to evil.example.
+            "https://user@evil.example/return", "https://game.example.com@evil.example/return",
         ])
     func redirectCause(url: String) throws {
         #expect(try Self.last(["init", "--redirect-url", url]).error["code"] as? Int == 2004)

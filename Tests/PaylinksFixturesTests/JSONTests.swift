@@ -83,6 +83,8 @@ struct JSONTests {
         arguments: [
             "plain", "quote \" and backslash \\", "line\nfeed\ttab\r", "\u{00}\u{01}\u{1F}\u{7F}", "é ü ¥ ₩ 😀 日本",
             "slash / and \u{2028}",
+            // Each class alone, so that no other character in the string makes it escape.
+            "\\", "Acme\\Pay", "\"", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{01}", "\u{1F}", "\u{7F}",
         ])
     func escaping(text: String) throws {
         var output = ""

@@ -307,4 +307,27 @@ struct SimulatorTests {
         #expect(events.map(\.milliseconds) == events.map(\.milliseconds).sorted())
         #expect(sdk.elapsedMilliseconds > 18_000, "the player takes 18 s to pay")
     }
+
+    @Test(
+        "the virtual clock advances by what each player action takes, and by nothing real",
+        // The checkout opens in 350 ms; paying takes 18 s, then a poll every 600 ms; closing
+        // takes 6 s; an order never found is polled until the 90 s timeout; a checkout left
+        // open lasts the session's hour.
+        arguments: [
+            (PlayerAction.pay(paymentMethodName: "Visa"), 0, 350 + 18_000 + 5 * 600),
+            (.pay(paymentMethodName: "Visa", outcome: .declined), 3003, 350 + 18_000 + 4 * 600),
+            (.pay(paymentMethodName: "Visa", outcome: .pending), 3004, 350 + 18_000 + 90_000),
+            (.closeCheckout(), 3002, 350 + 6_000),
+            (.closeCheckout(via: .browserControls), 3000, 350 + 6_000),
+            (.closeBeforeOrder, 3005, 350 + 4_000 + 90_000),
+            (.leaveOpen, 3005, 350 + 3_600_000),
+        ])
+    func clock(action: PlayerAction, code: Int, milliseconds: Int) throws {
+        let (sdk, delegate) = makeSDK()
+        let start = sdk.elapsedMilliseconds
+        sdk.scriptCheckout(action)
+        try checkout(sdk)
+        #expect(delegate.callbacks.last?.error?.code == (code == 0 ? nil : code))
+        #expect(sdk.elapsedMilliseconds - start == milliseconds, "\(action)")
+    }
 }

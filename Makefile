@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release bench fuzz browser docs install uninstall lint format catalog api golden clean
+.PHONY: build test run release bench fuzz browser mutate docs install uninstall lint format catalog api golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -67,6 +67,11 @@ docs:
 FUZZ_SECONDS ?= 60
 fuzz:
 	bash Fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+# The mutation check: each mutant of Tests/Mutation/mutants.json planted in turn, the
+# suite run against it; fails when one survives.
+mutate:
+	python3 Tests/Mutation/mutate.py
 
 # The sandbox's checkout page in headless Chromium, driven by Selenium; installs both.
 browser:

@@ -1,0 +1,131 @@
+"""The mutation check: plants each mutant of Tests/Mutation/mutants.json (a small edit to
+one place in Sources) in a scratch copy of the package, rebuilds, runs the whole test
+suite, and reports the mutant killed (with the first test that failed) or survived.
+
+    python3 Tests/Mutation/mutate.py                  every mutant (make mutate)
+    python3 Tests/Mutation/mutate.py NAME...          the mutants named
+    python3 Tests/Mutation/mutate.py --pick 3 --seed TEXT
+                                                      three mutants chosen by TEXT (CI: the commit)
+
+A mutant whose text no longer occurs exactly once in its file, or that does not compile,
+is an error to fix in mutants.json, never skipped. Exits 1 when a mutant survived or had
+an error. The scratch copy lives in .build/mutate, so that later runs build incrementally.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRATCH = os.path.join(ROOT, ".build", "mutate", "package")
+TEST_TIMEOUT = 900
+
+
+def tracked_files():
+    listing = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    return [name for name in listing.decode().split("\0") if name]
+
+
+def sync():
+    """Copies the package's files into the scratch copy, touching only those that changed."""
+    os.makedirs(SCRATCH, exist_ok=True)
+    for name in tracked_files():
+        source = os.path.join(ROOT, name)
+        target = os.path.join(SCRATCH, name)
+        if not os.path.isfile(source):
+            continue
+        with open(source, "rb") as stream:
+            content = stream.read()
+        if os.path.exists(target):
+            with open(target, "rb") as stream:
+                if stream.read() == content:
+                    continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(source, target)
+
+
+def build():
+    result = subprocess.run(["swift", "build", "--build-tests"], cwd=SCRATCH, capture_output=True, text=True)
+    return result.returncode == 0, result.stdout + result.stderr
+
+
+def test():
+    """Runs the suite; returns whether it passed and the first test that failed."""
+    try:
+        result = subprocess.run(
+            ["swift", "test", "--skip-build"], cwd=SCRATCH, capture_output=True, text=True, timeout=TEST_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return False, "the suite ran past %d s" % TEST_TIMEOUT
+    output = result.stdout + result.stderr
+    failed = re.search(r'✘ Test "([^"]+)"', output) or re.search(r"error: -\[\S+ (\S+)\]", output)
+    return result.returncode == 0, failed.group(1) if failed else "the suite failed (exit %d)" % result.returncode
+
+
+def chosen(mutants, arguments):
+    if "--pick" in arguments:
+        count = int(arguments[arguments.index("--pick") + 1])
+        seed = arguments[arguments.index("--seed") + 1] if "--seed" in arguments else ""
+        ranked = sorted(mutants, key=lambda m: hashlib.sha256((seed + m["name"]).encode()).hexdigest())
+        return ranked[:count]
+    names = [argument for argument in arguments if not argument.startswith("--")]
+    unknown = [name for name in names if name not in {m["name"] for m in mutants}]
+    if unknown:
+        sys.exit("error: no mutant named %s; the names are in Tests/Mutation/mutants.json" % ", ".join(unknown))
+    return [m for m in mutants if m["name"] in names] if names else mutants
+
+
+def main():
+    with open(os.path.join(ROOT, "Tests", "Mutation", "mutants.json"), encoding="utf-8") as stream:
+        mutants = json.load(stream)
+    selected = chosen(mutants, sys.argv[1:])
+    started = time.time()
+    print("mutate: %d of %d mutants, in %s" % (len(selected), len(mutants), os.path.relpath(SCRATCH, ROOT)),
+          flush=True)
+    sync()
+    built, log = build()
+    if not built:
+        print(log[-3000:])
+        sys.exit("error: the package does not build as it is; fix that first")
+    passed, failure = test()
+    if not passed:
+        sys.exit("error: the suite fails without a mutant (%s); fix that first" % failure)
+    width = max(len(m["name"]) for m in selected)
+    counts = {"killed": 0, "SURVIVED": 0, "ERROR": 0}
+    for mutant in selected:
+        path = os.path.join(SCRATCH, mutant["file"])
+        with open(path, encoding="utf-8") as stream:
+            original = stream.read()
+        found = original.count(mutant["find"])
+        began = time.time()
+        if found != 1:
+            verdict, detail = "ERROR", "its text occurs %d times in %s: update mutants.json" % (found, mutant["file"])
+        else:
+            with open(path, "w", encoding="utf-8") as stream:
+                stream.write(original.replace(mutant["find"], mutant["replace"]))
+            try:
+                built, _ = build()
+                if not built:
+                    verdict, detail = "ERROR", "it does not compile: update mutants.json"
+                else:
+                    passed, failure = test()
+                    verdict, detail = ("SURVIVED", mutant["why"]) if passed else ("killed", 'by "%s"' % failure)
+            finally:
+                with open(path, "w", encoding="utf-8") as stream:
+                    stream.write(original)
+        counts[verdict] += 1
+        print("%-8s  %-*s  %s (%d s)" % (verdict, width, mutant["name"], detail, time.time() - began), flush=True)
+    minutes, seconds = divmod(int(time.time() - started), 60)
+    print("mutate: %d killed, %d survived, %d errors in %d min %d s"
+          % (counts["killed"], counts["SURVIVED"], counts["ERROR"], minutes, seconds))
+    # Leave the scratch copy as the package is, for the next run to build on.
+    build()
+    sys.exit(1 if counts["SURVIVED"] or counts["ERROR"] else 0)
+
+
+if __name__ == "__main__":
+    main()

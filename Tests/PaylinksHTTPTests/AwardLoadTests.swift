@@ -39,4 +39,17 @@ struct AwardLoadTests {
         #expect(load.summary.contains(" over 5 connections: "))
         #expect(load.summary.hasSuffix("; 68 attempts; 4 failed: 4 status 503"))
     }
+
+    @Test("a 200 without a non-empty publisherPurchaseId grants nothing: every attempt fails and says why")
+    func okWithoutId() throws {
+        let server = try LoopbackServer(script: "echo_server.py")
+        let sender = AwardSender(
+            url: try server.url("/echo"), key: Array("key".utf8), publisherToken: "token", waitsInRealTime: false)
+        defer { sender.close() }
+        let award = GrantAward(order: GrantAwardTests.order("1000000001", "pr_1"), basePriceInUSD: "4.99")
+        let attempts = sender.deliver(award) { _ in }
+        #expect(attempts.map(\.status) == [200, 200, 200])
+        #expect(attempts.allSatisfy { !$0.granted && $0.publisherPurchaseId == nil })
+        #expect(attempts.last?.failure == "200 without a non-empty string publisherPurchaseId")
+    }
 }

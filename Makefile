@@ -36,7 +36,7 @@ run:
 # Type metadata is reached through accessors rather than looked up by mangled name at
 # run time, which saves a tenth of the start-up work. Everything the command runs is on
 # the main thread, so the run-time checks of main-actor isolation are left out: they would
-# link the concurrency runtime, whose start-up costs another tenth.
+# link the concurrency runtime (and libdispatch), whose start-up costs another tenth.
 # Apple platforms have no static Swift standard library; there the binary links the
 # system's Swift runtime, which every macOS since 10.14.4 carries.
 ifeq ($(shell uname -s),Linux)

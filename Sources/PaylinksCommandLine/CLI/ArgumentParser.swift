@@ -224,8 +224,10 @@ public enum ArgumentParser {
     }
 
     private static func lookUp(_ name: String, for command: Command) throws(CLIError) -> OptionSpec {
+        if let spec = OptionSpec.all.first(where: { $0.name == name && $0.commands.contains(command) }) {
+            return spec
+        }
         let accepted = OptionSpec.options(for: command)
-        if let spec = accepted.first(where: { $0.name == name }) { return spec }
         if let other = OptionSpec.all.first(where: { $0.name == name }) {
             let owners = other.commands.map(\.rawValue).joined(separator: " and ")
             throw .usage("\(name) is not an option of \(command.rawValue); it belongs to \(owners)", command: command)

@@ -102,7 +102,10 @@ public struct OptionSpec: Sendable {
         OptionSpec(
             "--matrix", "KEY=V1,V2",
             "Run every scenario once per combination of values, named as in retries[country=DE]; keys: "
-                + MatrixKey.allCases.map(\.rawValue).joined(separator: ", ") + "; repeatable.",
+                // Not `joined(separator:)`: its first call looks up generic metadata by name, a
+                // cost every start would pay for this one line of help.
+                + MatrixKey.allCases.reduce(into: "") { list, key in list += (list.isEmpty ? "" : ", ") + key.rawValue }
+                + "; repeatable.",
             commands: [.run], repeatable: true
         ) { options, value throws(UsageProblem) in
             options.matrix.append(try matrixAxis(value, given: options.matrix))

@@ -19,8 +19,8 @@ public struct RunContext {
     /// Starts watching for a request to stop a server, and returns what tells whether one
     /// came: SIGINT and SIGTERM in the real process.
     public var watchForStop: () -> () -> Bool = { { false } }
-    /// The number of processors, the default of `run --jobs`.
-    public var processorCount = 1
+    /// Counts the processors, the default of `run --jobs`: asked only by a run that needs it.
+    public var processorCount: () -> Int = { 1 }
     /// Runs copies of paylinks at once (`run --jobs`); nil where none can be started.
     public var runCopies: (([[String]], [[String: String]]) -> [ProcessOutput]?)?
     /// Reads standard input to its end, up to a limit in bytes: `run -`.
@@ -55,7 +55,7 @@ public struct RunContext {
                 return System.stopRequested
             })
         context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
-        context.processorCount = System.processorCount
+        context.processorCount = { System.processorCount }
         context.runCopies = { System.runCopies($0, environment: $1) }
         return context
     }

@@ -140,7 +140,7 @@ extension PaylinksCLI {
         }
         let seed = options.seed ?? context.entropy()
         let now = options.now ?? context.clock()
-        let jobs = options.jobs ?? context.processorCount
+        let jobs = options.jobs ?? context.processorCount()
         if worker == nil, jobs > 1, !options.operands.contains("-"), let runCopies = context.runCopies {
             let files = try scenarioFiles(options.operands)
             if files.count > 1,

@@ -30,10 +30,16 @@
 public final class PaymentLinksSimulator {
     /// How the simulator hands results to the delegate.
     public struct Delivery: Sendable {
-        /// Runs a delivery later; nil delivers at once.
-        @usableFromInline let schedule: (@Sendable (_ delivery: @escaping @MainActor @Sendable () -> Void) -> Void)?
+        /// Takes a delivery to run later. It runs on the main actor, where the simulator
+        /// calls it, so holding a delivery needs no run-time check of the actor: such a
+        /// check would link the concurrency runtime into every program that holds one.
+        @usableFromInline typealias Schedule =
+            @MainActor @Sendable (_ delivery: @escaping @MainActor @Sendable () -> Void) -> Void
 
-        @usableFromInline init(schedule: (@Sendable (_ delivery: @escaping @MainActor @Sendable () -> Void) -> Void)?) {
+        /// Runs a delivery later; nil delivers at once.
+        @usableFromInline let schedule: Schedule?
+
+        @usableFromInline init(schedule: Schedule?) {
             self.schedule = schedule
         }
 
@@ -54,7 +60,7 @@ public final class PaymentLinksSimulator {
         /// Each callback when `store` is flushed: a scenario step that does not wait for
         /// its result leaves it there while the next step runs.
         package static func held(in store: HeldDeliveries) -> Delivery {
-            Delivery { delivery in MainActor.assumeIsolated { store.pending.append(delivery) } }
+            Delivery { delivery in store.pending.append(HeldDeliveries.Held(run: delivery)) }
         }
     }
 
@@ -739,12 +745,19 @@ enum RedirectURL {
 /// Deliveries held until the holder flushes them, oldest first.
 @MainActor
 package final class HeldDeliveries {
-    fileprivate var pending: [@MainActor @Sendable () -> Void] = []
+    /// One delivery held. Wrapping the closure keeps the array's element a plain struct:
+    /// an array of main-actor closures would ask the run time for their type, and so link
+    /// the concurrency runtime into every program that holds deliveries.
+    fileprivate struct Held {
+        let run: @MainActor @Sendable () -> Void
+    }
+
+    fileprivate var pending: [Held] = []
 
     package init() {}
 
     /// Delivers everything held, in order, including what those deliveries cause.
     package func flush() {
-        while !pending.isEmpty { pending.removeFirst()() }
+        while !pending.isEmpty { pending.removeFirst().run() }
     }
 }

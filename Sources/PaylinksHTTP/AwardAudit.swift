@@ -383,7 +383,7 @@ public final class AwardAudit {
 
 extension String {
     fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard let range = firstRange(of: target) else { return self + " " }
+        guard let range = firstOccurrence(of: target) else { return self + " " }
         return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
     }
 }

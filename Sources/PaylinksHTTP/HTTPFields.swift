@@ -1,3 +1,5 @@
+import PaylinksKit
+
 /// The header fields of an HTTP/1.1 message, the part requests and responses share: each
 /// `Name: value` line after the first, and what the framing fields say.
 struct HTTPFields {
@@ -51,7 +53,7 @@ struct HTTPFields {
                 }
                 contentLength = length
             } else if HTTPBytes.equalsIgnoringCase(nameBytes, "transfer-encoding") {
-                chunked = chunked || value.lowercased().contains("chunked")
+                chunked = chunked || value.lowercased().containsOccurrence(of: "chunked")
             } else if HTTPBytes.equalsIgnoringCase(nameBytes, "connection") {
                 let options = value.lowercased().split(separator: ",").map { $0.trimmingBlanks() }
                 closes = closes || options.contains("close")

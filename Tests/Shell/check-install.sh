@@ -14,10 +14,15 @@ for file in "${files[@]}"; do
 done
 (cd / && "$prefix/bin/paylinks" purchase --sku starter_pack_001 --json --seed 1 >/dev/null) ||
     { echo "FAIL: the installed binary does not run from /" >&2; exit 1; }
-# What keeps start-up short (Makefile, release): no concurrency runtime, whose libdispatch
-# starts its work with the process.
+# What keeps start-up short: no concurrency runtime, whose libdispatch starts its work
+# with the process (Makefile, release), and no string-processing module, whose regular
+# expression engine every start would load (Sources/PaylinksKit/Formatting/Occurrences.swift).
 if grep -q "BUG in libdispatch" "$prefix/bin/paylinks"; then
     echo "FAIL: the release binary links libdispatch; something reached the concurrency runtime" >&2
+    exit 1
+fi
+if grep -q "RegexOutput" "$prefix/bin/paylinks"; then
+    echo "FAIL: the release binary links _StringProcessing; use firstOccurrence(of:) and replacingEvery" >&2
     exit 1
 fi
 if command -v man >/dev/null 2>&1; then

@@ -54,7 +54,7 @@ struct CheckoutLineTemplate {
             // Details may quote an identifier (3003 and 3004 quote the order id).
             if let data = error.data {
                 error.data = expected.reduce(data) { data, replaced in
-                    data.replacing(replaced.value, with: Self.sentinel(for: replaced.key))
+                    data.replacingEvery(replaced.value, with: Self.sentinel(for: replaced.key))
                 }
             }
             // The same callback, the identifiers replaced.

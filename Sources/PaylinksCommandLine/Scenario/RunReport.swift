@@ -108,10 +108,10 @@ public enum RunReport {
     /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner reads it.
     public static func annotation(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String) -> String {
         func property(_ text: String) -> String {
-            message(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+            message(text).replacingEvery(":", with: "%3A").replacingEvery(",", with: "%2C")
         }
         func message(_ text: String) -> String {
-            text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
+            text.replacingEvery("%", with: "%25").replacingEvery("\r", with: "%0D").replacingEvery("\n", with: "%0A")
         }
         var properties = "file=\(property(file))"
         if let position = mismatch.position { properties += ",line=\(position.line),col=\(position.column)" }

@@ -235,7 +235,7 @@ public struct ScenarioRunner {
                     // A mismatch names what it checked first: `order.price: ...` stands at "price"
                     // inside "order"; a key the callback lacked, at its nearest expected parent.
                     let path = String(
-                        mismatch.firstRange(of: ": ").map { mismatch[..<$0.lowerBound] } ?? Substring(mismatch))
+                        mismatch.firstOccurrence(of: ": ").map { mismatch[..<$0.lowerBound] } ?? Substring(mismatch))
                     let key = String(path.prefix { $0 != "." && $0 != "[" })
                     let position =
                         expectation.positions[path] ?? expectation.positions[key] ?? expectation.positions["expect"]

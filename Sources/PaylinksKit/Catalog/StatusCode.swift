@@ -99,7 +99,7 @@ public struct StatusCode: Equatable, Sendable {
     private static func fill(_ template: String, with details: [String: String]) -> String {
         var result = ""
         var rest = Substring(template)
-        while let start = rest.firstRange(of: "${") {
+        while let start = rest.firstOccurrence(of: "${") {
             result += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
                 rest = rest[start.lowerBound...]
@@ -117,7 +117,7 @@ public struct StatusCode: Equatable, Sendable {
     package static func placeholders(in template: String) -> [String] {
         var names: [String] = []
         var rest = Substring(template)
-        while let start = rest.firstRange(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+        while let start = rest.firstOccurrence(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
             names.append(String(rest[start.upperBound..<end]))
             rest = rest[rest.index(after: end)...]
         }

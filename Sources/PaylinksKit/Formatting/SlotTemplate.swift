@@ -48,7 +48,7 @@ package struct SlotTemplate: Sendable {
     private static func firstSentinel(in bytes: ArraySlice<UInt8>, among sentinels: [[UInt8]]) -> (Int, Range<Int>)? {
         var best: (Int, Range<Int>)?
         for (slot, sentinel) in sentinels.enumerated() {
-            guard let range = bytes.firstRange(of: sentinel) else { continue }
+            guard let range = bytes.firstOccurrence(of: sentinel) else { continue }
             if range.lowerBound < (best?.1.lowerBound ?? Int.max) { best = (slot, range) }
         }
         return best

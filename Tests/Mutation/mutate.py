@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -67,8 +68,19 @@ def test():
 
 
 def chosen(mutants, arguments):
+    if "--help" in arguments or "-h" in arguments:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quietly, when piped into head
+        print(__doc__.strip())
+        sys.exit(0)
+    values = {arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a in ("--pick", "--seed")}
+    unknown = [a for a in arguments if a.startswith("-") and a not in ("--pick", "--seed") and a not in values]
+    if unknown:
+        sys.exit("error: unknown option %s; the options are --pick N and --seed TEXT (see --help)" % unknown[0])
     if "--pick" in arguments:
-        count = int(arguments[arguments.index("--pick") + 1])
+        value = arguments[arguments.index("--pick") + 1] if arguments[-1] != "--pick" else ""
+        if not value.isdigit() or int(value) == 0:
+            sys.exit("error: --pick takes a number of mutants above 0, as in --pick 3; got '%s'" % value)
+        count = int(value)
         seed = arguments[arguments.index("--seed") + 1] if "--seed" in arguments else ""
         ranked = sorted(mutants, key=lambda m: hashlib.sha256((seed + m["name"]).encode()).hexdigest())
         return ranked[:count]

@@ -347,14 +347,15 @@ extension BadInput {
             "--report takes FORMAT=FILE with a format of junit, json, not 'junit'"),
         BadInput(
             "matrix key misspelt", ["run", "s.json", "--matrix", "contry=US"], .usage,
-            "--matrix has no key 'contry'; keys: country, platform, sdkVersion, paymentMethod, environment; did you mean 'country'?"
+            "--matrix has no key 'contry'; keys: country, platform, sdkVersion, generation, paymentMethod, environment; did you mean 'country'?"
         ),
         BadInput(
             "matrix key twice", ["run", "s.json", "--matrix", "country=US", "--matrix", "country=DE"], .usage,
             "--matrix gives country twice; list all its values in one, as in 'country=A,B'"),
         BadInput(
             "matrix without values", ["run", "s.json", "--matrix", "country"], .usage,
-            "--matrix takes KEY=V1,V2,... with a key of country, platform, sdkVersion, paymentMethod, environment"),
+            "--matrix takes KEY=V1,V2,... with a key of country, platform, sdkVersion, generation, paymentMethod, environment"
+        ),
         BadInput(
             "matrix country that is no code", ["run", "s.json", "--matrix", "country=US,Germany"], .usage,
             "--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not 'Germany'"),

@@ -211,5 +211,24 @@ struct ReportTests {
         #expect(steps[3]["if"] as? String == "always()", "the report is published when scenarios fail")
         let env = try #require(job["env"] as? [String: Any])
         #expect(env["PAYLINKS_SEED"] != nil && env["SOURCE_DATE_EPOCH"] != nil)
+
+        // End to end: the step, run as written in a game's checkout holding the shipped
+        // scenarios, passes and writes both reports.
+        let checkout = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-ci-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ScenarioTests.examples, to: checkout.appendingPathComponent("scenarios"))
+        let inCheckout = words.dropFirst().map { word in
+            word.hasPrefix("scenarios")
+                ? checkout.appendingPathComponent(word).path
+                : word.replacing("=paylinks-", with: "=\(checkout.path)/paylinks-")
+        }
+        let variables = env.compactMapValues { $0 as? String }.merging(["GITHUB_ACTIONS": "true"]) { $1 }
+        let result = runCLI(Array(inCheckout), environment: variables)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(!result.stderr.contains("::error"), "\(result.stderr)")
+        let junit = try String(contentsOf: checkout.appendingPathComponent("paylinks-junit.xml"), encoding: .utf8)
+        #expect(junit.contains(#"failures="0" errors="0""#))
+        #expect(junit.contains("g3-checkout[platform=unity]"))
+        #expect(FileManager.default.fileExists(atPath: checkout.appendingPathComponent("paylinks-report.json").path))
     }
 }

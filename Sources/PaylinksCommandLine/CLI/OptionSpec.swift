@@ -411,6 +411,13 @@ public struct OptionSpec: Sendable {
             throw UsageProblem(
                 "--matrix gives \(key.rawValue) twice; list all its values in one, as in '\(key.rawValue)=A,B'")
         }
+        // A version and a generation would each decide the same thing.
+        let versionKeys: [MatrixKey] = [.sdkVersion, .generation]
+        if versionKeys.contains(key), let other = given.first(where: { versionKeys.contains($0.key) }) {
+            throw UsageProblem(
+                "--matrix gives both \(other.key.rawValue) and \(key.rawValue), which each choose the SDK version; "
+                    + "vary one of them")
+        }
         let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         for item in values {
             let shown = MessageText.sanitized(item)
@@ -425,6 +432,10 @@ public struct OptionSpec: Sendable {
                     suggestion: Suggestion.closest(to: item, among: Platform.allCases.map(\.rawValue)))
             case .sdkVersion where SDKVersion(item) == nil:
                 throw UsageProblem("--matrix sdkVersion takes versions such as 1.9 or 2.0.0, not '\(shown)'")
+            case .generation where Generation(name: item) == nil:
+                throw UsageProblem(
+                    "--matrix generation takes G1, G2, G3, not '\(shown)'",
+                    suggestion: Suggestion.closest(to: item.uppercased(), among: Generation.allCases.map(\.name)))
             default:
                 break
             }
@@ -432,7 +443,13 @@ public struct OptionSpec: Sendable {
         guard Set(values.map { $0.lowercased() }).count == values.count else {
             throw UsageProblem("--matrix \(key.rawValue) lists a value twice")
         }
-        return MatrixAxis(key: key, values: key == .platform ? values.map { $0.lowercased() } : values)
+        let spelled: [String] =
+            switch key {
+            case .platform: values.map { $0.lowercased() }
+            case .generation: values.map { $0.uppercased() }
+            default: values
+            }
+        return MatrixAxis(key: key, values: spelled)
     }
 
     /// A probability written as a decimal from 0 to 1: "0", "0.25", "1".

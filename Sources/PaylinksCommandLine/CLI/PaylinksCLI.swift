@@ -19,6 +19,9 @@ public struct RunContext {
     /// Starts watching for a request to stop a server, and returns what tells whether one
     /// came: SIGINT and SIGTERM in the real process.
     public var watchForStop: () -> () -> Bool = { { false } }
+    /// Milliseconds on a monotonic clock: how long each scenario of `run` took, for the
+    /// JUnit report. Always 0 unless set, so that tests' reports are the same bytes.
+    public var monotonicMilliseconds: @Sendable () -> Int = { 0 }
     /// Counts the processors, the default of `run --jobs`: asked only by a run that needs it.
     public var processorCount: () -> Int = { 1 }
     /// Runs copies of paylinks at once (`run --jobs`); nil where none can be started.
@@ -56,6 +59,7 @@ public struct RunContext {
             })
         context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
         context.processorCount = { System.processorCount }
+        context.monotonicMilliseconds = { System.monotonicMilliseconds() }
         context.runCopies = { System.runCopies($0, environment: $1) }
         return context
     }

@@ -3,20 +3,27 @@ import PaylinksHTTP
 import PaylinksKit
 
 /// What a scenario run came to, however many processes ran it: every scenario loaded with
-/// its result or skipped, whether the run's seed decided something, and the exit code of
-/// the last callback (which decides when nothing was expected).
+/// its result or skipped, whether the run's seed decided something, and the highest exit
+/// code the scenarios' last callbacks mean (which decides when nothing was expected).
 struct RunOutcome {
     var entries: [RunReport.Entry]
     var usedRunSeed: Bool
-    var lastExit: ExitCode?
+    var finalExit: ExitCode?
 
-    /// 1 when an expectation failed; 0 when some held; else the last callback's.
+    /// 1 when an expectation failed; 0 when some held; else the highest of the scenarios'
+    /// final exit codes, so that the order of the files does not matter.
     func exitCode() throws(CLIError) -> ExitCode {
-        let ran = entries.filter { !$0.skipped }.map(\.result)
+        let ran = entries.filter(\.ran).map(\.result)
         if ran.contains(where: { !$0.passed }) { return .expectationsFailed }
         if ran.contains(where: { $0.met > 0 }) { return .success }
-        guard let lastExit else { throw .internal("the scenarios delivered no callback") }
-        return lastExit
+        guard let finalExit else { throw .internal("the scenarios delivered no callback") }
+        return finalExit
+    }
+
+    /// The higher of two final exit codes.
+    static func higher(_ one: ExitCode?, _ other: ExitCode?) -> ExitCode? {
+        guard let one, let other else { return one ?? other }
+        return one.rawValue >= other.rawValue ? one : other
     }
 }
 
@@ -60,10 +67,10 @@ enum RunWorker {
         var writer = JSONWriter()
         writer.openObject()
         writer.field("usedRunSeed", outcome.usedRunSeed)
-        writer.key("lastExit")
-        if let exit = outcome.lastExit { writer.int(Int(exit.rawValue)) } else { writer.null() }
+        writer.key("finalExit")
+        if let exit = outcome.finalExit { writer.int(Int(exit.rawValue)) } else { writer.null() }
         writer.key("report")
-        writer.json(Array(RunReport.render(outcome.entries, as: .json).utf8.dropLast()))
+        writer.json(Array(RunReport.json(outcome.entries, withWallTime: true).utf8.dropLast()))
         writer.closeObject()
         return frame(.outcome, writer.output)
     }
@@ -87,14 +94,14 @@ enum RunWorker {
             let entries = RunReport.entries(fromJSON: report)
         else { return nil }
         var usedRunSeed = false
-        var lastExit: ExitCode?
+        var finalExit: ExitCode?
         for member in members {
             if member.key == "usedRunSeed", case .bool(let flag) = member.value.kind { usedRunSeed = flag }
-            if member.key == "lastExit", case .number(let text) = member.value.kind {
-                lastExit = Int32(text).flatMap(ExitCode.init(rawValue:))
+            if member.key == "finalExit", case .number(let text) = member.value.kind {
+                finalExit = Int32(text).flatMap(ExitCode.init(rawValue:))
             }
         }
-        return (notes, RunOutcome(entries: entries, usedRunSeed: usedRunSeed, lastExit: lastExit))
+        return (notes, RunOutcome(entries: entries, usedRunSeed: usedRunSeed, finalExit: finalExit))
     }
 
     /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it wrote it.
@@ -152,7 +159,8 @@ extension PaylinksCLI {
             }
         }
         let outcome = try runHere(
-            options, catalog: catalog, seed: seed, now: now, firstOrdinal: worker, context: context
+            options, catalog: catalog, seed: seed, now: now, firstOrdinal: worker, context: context,
+            handBack: worker == nil ? nil : { try? framed.write(RunWorker.record($0)) }
         ) {
             if worker != nil { try? framed.write(RunWorker.frame(.scenarios, "")) }
         }
@@ -165,28 +173,40 @@ extension PaylinksCLI {
     }
 
     /// Loads and runs the scenarios in this process. A copy of `run --jobs` starts at
-    /// `firstOrdinal`, marks where its scenarios' lines start, and leaves a filter that
-    /// matches none of its scenarios to the run that started it.
+    /// `firstOrdinal`, marks where its scenarios' lines start, leaves a filter that matches
+    /// none of its scenarios to the run that started it, and hands a file that did not load
+    /// back to it.
     private static func runHere(
         _ options: RunOptions, catalog: Catalog, seed: UInt64, now: Int, firstOrdinal: Int?, context: RunContext,
-        startingScenarios: () -> Void = {}
+        handBack: ((RunOutcome) -> Void)? = nil, startingScenarios: () -> Void = {}
     ) throws(CLIError) -> RunOutcome {
         var scenarios: [Scenario] = []
         let cells = MatrixCell.cells(of: options.matrix)
+        let given = TargetChoice(platform: options.platform, version: options.sdkVersion == nil ? nil : options.target)
         for source in try scenarioSources(options.operands, context: context) {
             for cell in cells {
+                var scenario: Scenario
                 do {
-                    let given = options.platform != nil || options.sdkVersion != nil ? options.target : nil
-                    var scenario = try ScenarioLoader.load(
-                        source, catalog: catalog, target: given, cell: options.matrix.isEmpty ? nil : cell)
-                    scenario.ordinal = (firstOrdinal ?? 0) + scenarios.count
-                    scenarios.append(scenario)
+                    scenario = try ScenarioLoader.load(
+                        source, catalog: catalog, options: given, cell: options.matrix.isEmpty ? nil : cell)
                 } catch {
-                    // Under a matrix, say which combination the problem came with.
-                    var error = error
-                    if !options.matrix.isEmpty { error.reason += " (with --matrix \(cell.label))" }
-                    throw .invalidFixture(error)
+                    // A file that is sound on its own, refused only in this combination of the
+                    // matrix, does not apply there: a step or code its generation lacks.
+                    guard !options.matrix.isEmpty, var sound = try? ScenarioLoader.load(source, catalog: catalog),
+                        let target = try? cell.target(file: sound.configuration.choice, options: given)
+                    else {
+                        var error = error
+                        if !options.matrix.isEmpty { error.appendToEveryReason(" (with --matrix \(cell.label))") }
+                        throw brokenFile(error, options: options, handBack: handBack, context: context)
+                    }
+                    let first = error.problems[0]
+                    sound.name += "[\(cell.label)]"
+                    sound.doesNotApply =
+                        "does not apply to \(target): \(first.path.map { "\($0): " } ?? "")\(first.reason)"
+                    scenario = sound
                 }
+                scenario.ordinal = (firstOrdinal ?? 0) + scenarios.count
+                scenarios.append(scenario)
             }
         }
         let loaded = scenarios
@@ -206,6 +226,7 @@ extension PaylinksCLI {
             format: options.format, trace: options.trace, seed: seed, now: now, faultRate: options.faultRate ?? 0)
         if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
         settings.failFast = options.failFast
+        settings.monotonicMilliseconds = context.monotonicMilliseconds
         for (index, scenario) in scenarios.enumerated() {
             guard let text = scenario.configuration.awardUrl else {
                 settings.awardURLs[index] = options.awardUrl
@@ -234,7 +255,36 @@ extension PaylinksCLI {
         return RunOutcome(
             entries: RunReport.entries(of: loaded, ran: summary.results, filter: options.filter),
             usedRunSeed: summary.usedRunSeed,
-            lastExit: summary.last.map { ExitCode(finishingWith: $0, catalog: catalog) })
+            finalExit: summary.results.reduce(nil) { RunOutcome.higher($0, $1.finalExit) })
+    }
+
+    /// A scenario file that does not load: the run stops before any callback, but the
+    /// reports asked for still say why, and under GitHub Actions each problem is annotated
+    /// at its place. A copy of `run --jobs` leaves both to the run that started it, handing
+    /// the problems back in its outcome.
+    private static func brokenFile(
+        _ error: FixtureError, options: RunOptions, handBack: ((RunOutcome) -> Void)?, context: RunContext
+    ) -> CLIError {
+        let outcome = RunOutcome(entries: [RunReport.Entry(broken: error)], usedRunSeed: false, finalExit: nil)
+        if let handBack {
+            handBack(outcome)
+        } else {
+            do {
+                try reportBroken(outcome, options: options, context: context)
+            } catch {
+                // The file's problem is the one to report; a report that could not be written too.
+                if let message = error.message { try? context.standardError.write(message + "\n") }
+            }
+        }
+        return .invalidFixture(error)
+    }
+
+    /// The annotations and reports of a run that stopped on a file that did not load.
+    private static func reportBroken(_ outcome: RunOutcome, options: RunOptions, context: RunContext)
+        throws(CLIError)
+    {
+        annotate(outcome, context: context)
+        try writeReports(outcome, options: options)
     }
 
     private static func noMatch(_ pattern: String, names: [String]) -> CLIError {
@@ -278,26 +328,31 @@ extension PaylinksCLI {
         for output in outputs {
             // A copy that stopped before its scenarios found a problem: the first one, as a
             // single process would have reported it.
-            guard let (said, outcome) = RunWorker.summary(of: output) else {
+            guard let (said, outcome) = RunWorker.summary(of: output),
+                !outcome.entries.contains(where: { $0.status == .broken })
+            else {
                 try? context.standardError.write(String(decoding: output.standardError(), as: UTF8.self))
+                if let (_, outcome) = RunWorker.summary(of: output) {
+                    try reportBroken(outcome, options: options, context: context)
+                }
                 throw .exited(ExitCode(rawValue: output.status) ?? .software)
             }
             for line in said.split(separator: "\n") where !notes.contains(line) { notes.append(line) }
             copies.append((outcome, output))
         }
         let loaded = copies.flatMap(\.outcome.entries)
-        if let pattern = options.filter, !loaded.contains(where: { !$0.skipped }) {
+        if let pattern = options.filter, !loaded.contains(where: \.ran) {
             throw noMatch(pattern, names: loaded.map(\.result.name))
         }
         for line in notes { try? context.standardError.write(line + "\n") }
         var entries: [RunReport.Entry] = []
         var stopped = false
         var usedRunSeed = false
-        var lastExit: ExitCode?
+        var finalExit: ExitCode?
         for share in copies {
             guard !stopped else {
                 entries += share.outcome.entries.map {
-                    RunReport.Entry(result: .init(name: $0.result.name, file: $0.result.file), skipped: true)
+                    RunReport.Entry(result: .init(name: $0.result.name, file: $0.result.file), status: .skipped(nil))
                 }
                 continue
             }
@@ -308,23 +363,37 @@ extension PaylinksCLI {
             }
             entries += share.outcome.entries
             usedRunSeed = usedRunSeed || share.outcome.usedRunSeed
-            lastExit = share.outcome.lastExit ?? lastExit
-            stopped = options.failFast && share.outcome.entries.contains { !$0.skipped && !$0.result.passed }
+            finalExit = RunOutcome.higher(finalExit, share.outcome.finalExit)
+            stopped = options.failFast && share.outcome.entries.contains { $0.ran && !$0.result.passed }
         }
-        return RunOutcome(entries: entries, usedRunSeed: usedRunSeed, lastExit: lastExit)
+        return RunOutcome(entries: entries, usedRunSeed: usedRunSeed, finalExit: finalExit)
     }
 
     /// The end of a run: the annotations, the reports, the closing line, the exit code.
     private static func finish(_ outcome: RunOutcome, options: RunOptions, seed: UInt64, context: RunContext)
         throws(CLIError) -> ExitCode
     {
-        if context.environment("GITHUB_ACTIONS") == "true" {
-            for entry in outcome.entries where !entry.skipped {
-                for mismatch in entry.result.mismatches {
-                    try? context.standardError.write(RunReport.annotation(mismatch, file: entry.result.file) + "\n")
-                }
+        annotate(outcome, context: context)
+        try writeReports(outcome, options: options)
+        // The seed is worth printing only when it decided something: then it replays the run.
+        let seedNote = outcome.usedRunSeed ? "; seed \(seed)" : ""
+        try? context.standardError.write("\(RunReport.closingLine(outcome.entries))\(seedNote)\n")
+        return try outcome.exitCode()
+    }
+
+    /// Under GitHub Actions, an `::error` annotation at each failed expectation and at each
+    /// problem of a file that did not load.
+    private static func annotate(_ outcome: RunOutcome, context: RunContext) {
+        guard context.environment("GITHUB_ACTIONS") == "true" else { return }
+        for entry in outcome.entries where !entry.skipped {
+            for mismatch in entry.result.mismatches {
+                try? context.standardError.write(RunReport.annotation(mismatch, file: entry.result.file) + "\n")
             }
         }
+    }
+
+    /// Writes each `--report` asked for.
+    private static func writeReports(_ outcome: RunOutcome, options: RunOptions) throws(CLIError) {
         for request in options.reports {
             do {
                 try System.writeFile(request.path, Array(RunReport.render(outcome.entries, as: request.format).utf8))
@@ -335,10 +404,6 @@ extension PaylinksCLI {
                         + "\(reason); give a path in a directory that exists and can be written")
             }
         }
-        // The seed is worth printing only when it decided something: then it replays the run.
-        let seedNote = outcome.usedRunSeed ? "; seed \(seed)" : ""
-        try? context.standardError.write("\(RunReport.closingLine(outcome.entries))\(seedNote)\n")
-        return try outcome.exitCode()
     }
 
     /// The files `operands` name, directories listed: for `run --jobs` to share out.

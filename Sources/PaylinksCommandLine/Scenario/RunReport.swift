@@ -7,12 +7,50 @@ import PaylinksKit
 /// (`Schemas/run-report.schema.json`). Both are pure functions of the results, so that
 /// a run gives the same bytes however its scenarios were scheduled.
 public enum RunReport {
-    /// One scenario's place in a report: its result, or skipped.
+    /// One scenario's place in a report: its result, skipped, or a file that did not load.
     public struct Entry: Sendable {
-        /// What the scenario came to; for a skipped one, its name and file only.
+        /// What the scenario came to; for a skipped one, its name and file only; for a file
+        /// that did not load, its problems as the mismatches, each with its place.
         public var result: ScenarioRunner.ScenarioResult
+        /// Whether it ran.
+        public var status: Status
+
+        /// Whether it ran, was left out, or could not be read.
+        public enum Status: Equatable, Sendable {
+            /// It ran: `result` says how.
+            case ran
+            /// It was left out: by `--filter` or `--fail-fast` (no reason), or because it
+            /// does not apply in a combination of `--matrix` (the reason).
+            case skipped(String?)
+            /// Its file did not load: `result.mismatches` are the problems.
+            case broken
+        }
+
+        /// Creates an entry.
+        public init(result: ScenarioRunner.ScenarioResult, status: Status) {
+            self.result = result
+            self.status = status
+        }
+
+        /// Whether it ran.
+        public var ran: Bool { status == .ran }
+
         /// Whether it was left out.
-        public var skipped: Bool
+        public var skipped: Bool {
+            if case .skipped = status { return true }
+            return false
+        }
+
+        /// The entry of a file that did not load: every problem, with its place.
+        public init(broken error: FixtureError) {
+            var result = ScenarioRunner.ScenarioResult(name: ScenarioLoader.baseName(error.file), file: error.file)
+            result.mismatches = error.problems.map { problem in
+                let path = problem.path.map { "\($0): " } ?? ""
+                return ScenarioRunner.ScenarioResult.Mismatch(
+                    step: "", kind: "load", message: path + problem.reason, position: problem.position)
+            }
+            self.init(result: result, status: .broken)
+        }
     }
 
     /// The formats, as `--report FORMAT=FILE` names them.
@@ -29,11 +67,14 @@ public enum RunReport {
     {
         var results = results[...]
         return scenarios.map { scenario in
+            if let reason = scenario.doesNotApply {
+                return Entry(result: .init(name: scenario.name, file: scenario.file), status: .skipped(reason))
+            }
             if filter.map({ Glob.matches($0, scenario.name) }) ?? true, let result = results.first {
                 results = results.dropFirst()
-                return Entry(result: result, skipped: false)
+                return Entry(result: result, status: .ran)
             }
-            return Entry(result: .init(name: scenario.name, file: scenario.file), skipped: true)
+            return Entry(result: .init(name: scenario.name, file: scenario.file), status: .skipped(nil))
         }
     }
 
@@ -48,9 +89,9 @@ public enum RunReport {
     /// The closing line of a run, without the seed:
     /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
     public static func closingLine(_ entries: [Entry]) -> String {
-        let ran = entries.filter { !$0.skipped }.map(\.result)
+        let ran = entries.filter(\.ran).map(\.result)
         let passed = ran.filter(\.passed).count
-        let skipped = entries.count - ran.count
+        let skipped = entries.filter(\.skipped).count
         let steps = ran.reduce(0) { $0 + $1.steps }
         let attempts = ran.reduce(0) { $0 + $1.attempts }
         return "\(passed) passed, \(ran.count - passed) failed" + (skipped == 0 ? "" : ", \(skipped) skipped")
@@ -79,25 +120,27 @@ public enum RunReport {
             else { return nil }
             var result = ScenarioRunner.ScenarioResult(name: name, file: file)
             guard status != "skipped" else {
-                entries.append(Entry(result: result, skipped: true))
+                entries.append(Entry(result: result, status: .skipped(string("reason", in: fields))))
                 continue
             }
             result.steps = int("steps", in: fields) ?? 0
             result.attempts = int("attempts", in: fields) ?? 0
             result.met = int("met", in: fields) ?? 0
             result.milliseconds = int("milliseconds", in: fields) ?? 0
+            result.wallMilliseconds = int("wallMilliseconds", in: fields) ?? 0
             if case .array(let failures)? = fields.first(where: { $0.key == "failures" })?.value.kind {
                 for failure in failures {
-                    guard case .object(let parts) = failure.kind, let step = string("step", in: parts),
-                        let kind = string("kind", in: parts), let message = string("message", in: parts)
+                    guard case .object(let parts) = failure.kind, let kind = string("kind", in: parts),
+                        let message = string("message", in: parts)
                     else { return nil }
+                    let step = string("step", in: parts) ?? ""
                     let position = int("line", in: parts).flatMap { line in
                         int("column", in: parts).map { TextPosition(line: line, column: $0) }
                     }
                     result.mismatches.append(.init(step: step, kind: kind, message: message, position: position))
                 }
             }
-            entries.append(Entry(result: result, skipped: false))
+            entries.append(Entry(result: result, status: status == "error" ? .broken : .ran))
         }
         return entries
     }
@@ -115,7 +158,7 @@ public enum RunReport {
         }
         var properties = "file=\(property(file))"
         if let position = mismatch.position { properties += ",line=\(position.line),col=\(position.column)" }
-        return "::error \(properties)::\(message("step \(mismatch.step) (\(mismatch.kind)): \(mismatch.message)"))"
+        return "::error \(properties)::\(message(mismatch.summary))"
     }
 
     // MARK: JUnit
@@ -123,26 +166,26 @@ public enum RunReport {
     static func junit(_ entries: [Entry]) -> String {
         var files: [String] = []
         for entry in entries where !files.contains(entry.result.file) { files.append(entry.result.file) }
-        let failures = entries.filter { !$0.skipped && !$0.result.passed }.count
-        let skipped = entries.filter(\.skipped).count
+        func counts(_ cases: [Entry]) -> String {
+            let failures = cases.filter { $0.ran && !$0.result.passed }.count
+            let errors = cases.filter { $0.status == .broken }.count
+            let skipped = cases.filter(\.skipped).count
+            return "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" "
+                + "time=\"\(seconds(cases.reduce(0) { $0 + $1.result.wallMilliseconds }))\""
+        }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml +=
-            "<testsuites name=\"paylinks run\" tests=\"\(entries.count)\" failures=\"\(failures)\" errors=\"0\" "
-            + "skipped=\"\(skipped)\" time=\"\(seconds(entries.reduce(0) { $0 + $1.result.milliseconds }))\">\n"
+        xml += "<testsuites name=\"paylinks run\" \(counts(entries))>\n"
         for file in files {
             let cases = entries.filter { $0.result.file == file }
-            xml +=
-                "  <testsuite name=\"\(escaped(file))\" tests=\"\(cases.count)\" "
-                + "failures=\"\(cases.filter { !$0.skipped && !$0.result.passed }.count)\" errors=\"0\" "
-                + "skipped=\"\(cases.filter(\.skipped).count)\" "
-                + "time=\"\(seconds(cases.reduce(0) { $0 + $1.result.milliseconds }))\">\n"
+            xml += "  <testsuite name=\"\(escaped(file))\" \(counts(cases))>\n"
             for entry in cases {
                 let result = entry.result
                 xml +=
                     "    <testcase name=\"\(escaped(result.name))\" classname=\"\(escaped(file))\" "
-                    + "file=\"\(escaped(file))\" time=\"\(seconds(result.milliseconds))\""
-                if entry.skipped {
-                    xml += ">\n      <skipped/>\n    </testcase>\n"
+                    + "file=\"\(escaped(file))\" time=\"\(seconds(result.wallMilliseconds))\""
+                if case .skipped(let reason) = entry.status {
+                    let message = reason.map { " message=\"\(escaped($0))\"" } ?? ""
+                    xml += ">\n      <skipped\(message)/>\n    </testcase>\n"
                     continue
                 }
                 guard !result.passed else {
@@ -150,11 +193,15 @@ public enum RunReport {
                     continue
                 }
                 xml += ">\n"
+                // A file that did not load is an error of the suite; an expectation that did
+                // not hold, a failure of its case.
+                let (element, type) = entry.status == .broken ? ("error", "load") : ("failure", "expectation")
                 for mismatch in result.mismatches {
                     let place = mismatch.position.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+                    let short = mismatch.step.isEmpty ? mismatch.message : "step \(mismatch.step): \(mismatch.message)"
                     xml +=
-                        "      <failure message=\"\(escaped("step \(mismatch.step): \(mismatch.message)"))\" "
-                        + "type=\"expectation\">\(escaped("\(place)step \(mismatch.step) (\(mismatch.kind)): \(mismatch.message)"))</failure>\n"
+                        "      <\(element) message=\"\(escaped(short))\" "
+                        + "type=\"\(type)\">\(escaped(place + mismatch.summary))</\(element)>\n"
                 }
                 xml += "    </testcase>\n"
             }
@@ -177,13 +224,18 @@ public enum RunReport {
 
     // MARK: JSON
 
-    static func json(_ entries: [Entry]) -> String {
+    /// The JSON report; `withWallTime` adds each scenario's wall-clock time, which a copy
+    /// of `run --jobs` hands back for the JUnit report (the JSON report's bytes stay the
+    /// same however the run was shared out).
+    static func json(_ entries: [Entry], withWallTime: Bool = false) -> String {
         var writer = JSONWriter()
         writer.openObject()
-        let ran = entries.filter { !$0.skipped }
+        let ran = entries.filter(\.ran)
+        let broken = entries.filter { $0.status == .broken }.count
         writer.field("passed", ran.filter(\.result.passed).count)
         writer.field("failed", ran.filter { !$0.result.passed }.count)
-        writer.field("skipped", entries.count - ran.count)
+        writer.field("skipped", entries.count - ran.count - broken)
+        if broken > 0 { writer.field("errors", broken) }
         writer.key("scenarios")
         writer.openArray()
         for entry in entries {
@@ -191,17 +243,27 @@ public enum RunReport {
             writer.openObject()
             writer.field("name", result.name)
             writer.field("file", result.file)
-            writer.field("status", entry.skipped ? "skipped" : result.passed ? "passed" : "failed")
-            if !entry.skipped {
+            switch entry.status {
+            case .ran: writer.field("status", result.passed ? "passed" : "failed")
+            case .skipped(let reason):
+                writer.field("status", "skipped")
+                if let reason { writer.field("reason", reason) }
+            case .broken: writer.field("status", "error")
+            }
+            if entry.status == .ran {
                 writer.field("steps", result.steps)
                 writer.field("attempts", result.attempts)
                 writer.field("met", result.met)
                 writer.field("milliseconds", result.milliseconds)
+                if withWallTime { writer.field("wallMilliseconds", result.wallMilliseconds) }
+            }
+            // What did not hold, or what is wrong with a file that did not load.
+            if !entry.skipped {
                 writer.key("failures")
                 writer.openArray()
                 for mismatch in result.mismatches {
                     writer.openObject()
-                    writer.field("step", mismatch.step)
+                    if !mismatch.step.isEmpty { writer.field("step", mismatch.step) }
                     writer.field("kind", mismatch.kind)
                     writer.field("message", mismatch.message)
                     if let position = mismatch.position {

@@ -23,6 +23,8 @@ public struct ScenarioRunner {
         public var target: SDKTarget?
         /// Whether the run stops after the first scenario with a failed expectation.
         public var failFast = false
+        /// A monotonic clock in milliseconds that times each scenario on the wall.
+        public var monotonicMilliseconds: @Sendable () -> Int = { 0 }
         /// How awards are signed and sent, with the endpoint for scenarios that name none.
         var awards: AwardSettings?
         /// Where the awards of each scenario go, by its index; checked before the run.
@@ -50,6 +52,12 @@ public struct ScenarioRunner {
             public var message: String
             /// Where the expectation that did not hold stands in the file.
             public var position: TextPosition?
+
+            /// `step 3 (purchase): what was expected and what came`; for a problem of a file
+            /// that did not load (no step), the problem alone.
+            public var summary: String {
+                step.isEmpty ? message : "step \(step) (\(kind)): \(message)"
+            }
         }
 
         /// The scenario's name.
@@ -64,8 +72,12 @@ public struct ScenarioRunner {
         public var met = 0
         /// How long the scenario took on the simulated clock, in milliseconds.
         public var milliseconds = 0
+        /// How long running it took on the wall clock, in milliseconds: the JUnit report's time.
+        public var wallMilliseconds = 0
         /// The expectations that did not hold, in order.
         public var mismatches: [Mismatch] = []
+        /// The exit code the scenario's last callback means, as for one command.
+        public var finalExit: ExitCode?
 
         /// Whether every expectation held.
         public var passed: Bool { mismatches.isEmpty }
@@ -101,8 +113,6 @@ public struct ScenarioRunner {
         /// Whether the run's seed decided part of the output: a scenario without a seed of
         /// its own made a checkout (whose ids are seeded) or drew random faults.
         public var usedRunSeed = false
-        /// The last callback of the run.
-        public var last: Callback?
 
         static func count(_ number: Int, _ noun: String) -> String {
             "\(number) \(noun)\(number == 1 ? "" : "s")"
@@ -129,6 +139,10 @@ public struct ScenarioRunner {
         var summary = Summary()
         for (index, scenario) in scenarios.enumerated() {
             if settings.failFast, summary.results.contains(where: { !$0.passed }) { break }
+            if let reason = scenario.doesNotApply {
+                try? diagnostics.write("skip  \(scenario.name)  \(reason)\n")
+                continue
+            }
             // Each scenario's SDK version decides its status table, names and arguments.
             let target = scenario.configuration.target ?? settings.target ?? .standard
             let runner = ScenarioRunner(
@@ -189,7 +203,11 @@ public struct ScenarioRunner {
         }
         var faults = SeededGenerator(seed: seed ^ 0x0FA0_17FA_017F_A017)
         var result = ScenarioResult(name: scenario.name, file: scenario.file)
-        defer { summary.results.append(result) }
+        let started = settings.monotonicMilliseconds()
+        defer {
+            result.wallMilliseconds = max(0, settings.monotonicMilliseconds() - started)
+            summary.results.append(result)
+        }
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
@@ -225,7 +243,9 @@ public struct ScenarioRunner {
                 summary.steps += 1
                 result.steps += 1
             }
-            summary.last = collector.delivered.last ?? summary.last
+            if let last = collector.delivered.last {
+                result.finalExit = ExitCode(finishingWith: last, catalog: catalog)
+            }
             if let expectation = step.expectation {
                 let checks = Self.check(expectation, against: collector.delivered, catalog: catalog)
                 summary.met += checks.filter(\.isEmpty).count

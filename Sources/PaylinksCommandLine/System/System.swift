@@ -135,6 +135,13 @@ public enum System {
         Int(time(nil))
     }
 
+    /// Milliseconds on the monotonic clock, for measuring how long something took.
+    public static func monotonicMilliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int(time.tv_sec) * 1000 + Int(time.tv_nsec) / 1_000_000
+    }
+
     /// 64 bits from the system's random source.
     public static func randomSeed() -> UInt64 {
         var generator = SystemRandomNumberGenerator()

@@ -8,6 +8,8 @@ public enum MatrixKey: String, CaseIterable, Sendable {
     case platform
     /// The SDK version the game ships.
     case sdkVersion
+    /// The SDK generation, as the newest version of it on the scenario's platform.
+    case generation
     /// How the player pays.
     case paymentMethod
     /// The SDK environment.
@@ -60,15 +62,36 @@ public struct MatrixCell: Equatable, Sendable {
         }
     }
 
-    /// The platform and version a scenario runs as in this cell: the cell's platform and
-    /// version where it has them, else the scenario's own (its version only on its own
-    /// platform), else the defaults.
-    public func target(over own: SDKTarget?) throws(SDKTarget.Problem) -> SDKTarget? {
-        let platform = value(of: .platform).flatMap(Platform.named)
-        let version = value(of: .sdkVersion)
-        guard platform != nil || version != nil else { return own }
-        let chosen = platform ?? own?.platform ?? .ios
-        let ownVersion = own?.platform == chosen ? own?.version.description : nil
-        return try SDKTarget(platform: chosen, version: version ?? ownVersion)
+    /// The platform and version a scenario runs as in this cell, from the strongest source
+    /// that names each: the cell, then the scenario's file, then the command line.
+    ///
+    /// A version belongs to the platform it was given for. On another platform the scenario
+    /// keeps its generation, what its steps were written for (``SDKTarget/carried(to:)``):
+    /// a file's iOS `sdkVersion` 2.0 runs as Android 2.0 and as Unity 3.0.
+    public func target(file: TargetChoice, options: TargetChoice) throws(SDKTarget.Problem) -> SDKTarget {
+        let platform =
+            value(of: .platform).flatMap(Platform.named) ?? file.platform ?? options.platform
+            ?? file.version?.platform ?? options.version?.platform ?? .ios
+        if let version = value(of: .sdkVersion) { return try SDKTarget(platform: platform, version: version) }
+        if let generation = value(of: .generation).flatMap(Generation.init(name:)) {
+            return .newest(of: generation, on: platform)
+        }
+        if let own = file.version ?? options.version { return own.carried(to: platform) }
+        return .defaultTarget(of: platform)
+    }
+}
+
+/// What one source (a scenario's file, or the command line) says of the SDK a scenario
+/// runs as: a platform it names, and a version it gives, on that platform or iOS.
+public struct TargetChoice: Equatable, Sendable {
+    /// The platform named, if any.
+    public var platform: Platform?
+    /// The version given, as a target on `platform`, or on iOS when no platform is named.
+    public var version: SDKTarget?
+
+    /// A choice; nothing named by default.
+    public init(platform: Platform? = nil, version: SDKTarget? = nil) {
+        self.platform = platform
+        self.version = version
     }
 }

@@ -16,6 +16,10 @@ public struct Scenario: Sendable {
     /// The scenario's place among all a run loaded, which its seed derives from; its
     /// place among those that run when nil.
     public var ordinal: Int?
+    /// Why the scenario does not run in its combination of a `--matrix`, although its file
+    /// is sound: a step the generation does not have, a code its table lacks. Nil for a
+    /// scenario that runs.
+    public var doesNotApply: String?
 
     /// What a scenario starts with; unset values come from the command line or defaults.
     public struct Configuration: Sendable {
@@ -42,8 +46,11 @@ public struct Scenario: Sendable {
         public var faultRate: Double?
         /// The game server's endpoint for Grant Award Callbacks; `--award-url`, or none, when nil.
         public var awardUrl: String?
-        /// The platform and SDK version; `--platform` and `--sdk-version`, or iOS 1.9, when nil.
+        /// The platform and SDK version the scenario runs as, from its file, the command
+        /// line and the matrix; `--platform` and `--sdk-version`, or iOS 1.9, when nil.
         public var target: SDKTarget?
+        /// What the file itself names of the platform and version.
+        public var choice = TargetChoice()
     }
 }
 

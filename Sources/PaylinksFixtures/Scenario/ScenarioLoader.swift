@@ -44,16 +44,17 @@ public enum ScenarioLoader {
 
     /// Reads one scenario file.
     ///
-    /// `target` is the platform and SDK version of a scenario that names none; the
-    /// scenario's codes are checked against its generation's table.
+    /// `options` are the platform and SDK version the command line names, for a scenario
+    /// whose file names none (``MatrixCell/target(file:options:)``); the scenario's codes
+    /// are checked against its generation's table.
     ///
     /// In a `cell` of a `--matrix`, the cell's values replace the configuration's, and the
     /// scenario's name carries them: `retries[country=DE,platform=unity]`.
     public static func load(
-        _ source: FixtureSource, catalog: Catalog, target: SDKTarget? = nil, cell: MatrixCell? = nil
+        _ source: FixtureSource, catalog: Catalog, options: TargetChoice = TargetChoice(), cell: MatrixCell? = nil
     ) throws(FixtureError) -> Scenario {
         var scenario = try source.read { root throws(JSONShapeError) in
-            try read(root, file: source.name, catalog: catalog, target: target, cell: cell)
+            try read(root, file: source.name, catalog: catalog, options: options, cell: cell)
         }
         // Where each expectation stands, for reports and annotations.
         let lines = LineStarts(source.bytes)
@@ -66,7 +67,7 @@ public enum ScenarioLoader {
     }
 
     private static func read(
-        _ root: JSONReader, file: String, catalog: Catalog, target: SDKTarget?, cell: MatrixCell?
+        _ root: JSONReader, file: String, catalog: Catalog, options: TargetChoice, cell: MatrixCell?
     ) throws(JSONShapeError) -> Scenario {
         let object = try root.object(keys: ["name", "description", "configuration", "steps"])
         _ = try object.optional("description")?.string()
@@ -76,16 +77,14 @@ public enum ScenarioLoader {
                 try reader.collecting { () throws(JSONShapeError) in try readConfiguration(reader) }
                 ?? configuration
         }
-        configuration.target = configuration.target ?? target
-        if let cell {
-            if let country = cell.value(of: .country) { configuration.country = country.uppercased() }
-            if let method = cell.value(of: .paymentMethod) { configuration.paymentMethod = method }
-            if let environment = cell.value(of: .environment) { configuration.environment = environment }
-            do {
-                configuration.target = try cell.target(over: configuration.target)
-            } catch {
-                throw root.error("in the matrix's \(cell.label): \(error)")
-            }
+        let cell = cell ?? MatrixCell(values: [])
+        if let country = cell.value(of: .country) { configuration.country = country.uppercased() }
+        if let method = cell.value(of: .paymentMethod) { configuration.paymentMethod = method }
+        if let environment = cell.value(of: .environment) { configuration.environment = environment }
+        do {
+            configuration.target = try cell.target(file: configuration.choice, options: options)
+        } catch {
+            throw root.error("in the matrix's \(cell.label): \(error)")
         }
         let catalog = catalog.forGeneration(configuration.target?.generation ?? .g2)
         let stepsReader = try object.required("steps")
@@ -100,7 +99,7 @@ public enum ScenarioLoader {
             steps += read ?? []
         }
         let ownName = try object.optional("name")?.nonEmptyString() ?? baseName(file)
-        let name = cell.map { $0.values.isEmpty ? ownName : "\(ownName)[\($0.label)]" } ?? ownName
+        let name = cell.values.isEmpty ? ownName : "\(ownName)[\(cell.label)]"
         return Scenario(name: name, file: file, configuration: configuration, steps: steps)
     }
 
@@ -134,7 +133,9 @@ public enum ScenarioLoader {
             }
             let version = try versionReader?.nonEmptyString()
             do {
-                configuration.target = try SDKTarget(platform: platform, version: version)
+                let target = try SDKTarget(platform: platform, version: version)
+                configuration.choice = TargetChoice(
+                    platform: platformReader == nil ? nil : platform, version: version == nil ? nil : target)
             } catch {
                 throw (versionReader ?? platformReader ?? reader).error("\(error)")
             }
@@ -416,7 +417,8 @@ public enum ScenarioLoader {
     }
 
     /// `retries` for `Fixtures/scenarios/retries.json`.
-    private static func baseName(_ path: String) -> String {
+    /// The name of a scenario without one: its file's name without `.json`.
+    public static func baseName(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? Substring(path)
         return String(name.hasSuffix(".json") && name.count > 5 ? name.dropLast(5) : name)
     }

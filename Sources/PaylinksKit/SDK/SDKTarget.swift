@@ -32,6 +32,12 @@ public enum Generation: Int, CaseIterable, Comparable, Sendable {
     /// "G2".
     public var name: String { "G\(rawValue)" }
 
+    /// The generation named `G2` or `g2`; nil for any other text.
+    public init?(name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name.uppercased() }) else { return nil }
+        self = found
+    }
+
     /// Older generations first.
     public static func < (lhs: Generation, rhs: Generation) -> Bool {
         lhs.rawValue < rhs.rawValue
@@ -140,11 +146,37 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
 
     /// The newest G2 version paylinks knows on `platform`: iOS 1.9, Android 1.7, Unity 2.6.
     public static func defaultTarget(of platform: Platform) -> SDKTarget {
-        switch platform {
-        case .ios: SDKTarget(platform: .ios, version: .v(1, 9), generation: .g2)
-        case .android: SDKTarget(platform: .android, version: .v(1, 7), generation: .g2)
-        case .unity: SDKTarget(platform: .unity, version: .v(2, 6), generation: .g2)
+        newest(of: .g2, on: platform)
+    }
+
+    /// The newest version of `generation` paylinks knows on `platform`: for G1 iOS 1.7,
+    /// Android 1.5, Unity 2.4; for G3 iOS 2.0, Android 2.0, Unity 3.0.
+    public static func newest(of generation: Generation, on platform: Platform) -> SDKTarget {
+        let version: SDKVersion =
+            switch (platform, generation) {
+            case (.ios, .g1): .v(1, 7)
+            case (.ios, .g2): .v(1, 9)
+            case (.ios, .g3): .v(2, 0)
+            case (.android, .g1): .v(1, 5)
+            case (.android, .g2): .v(1, 7)
+            case (.android, .g3): .v(2, 0)
+            case (.unity, .g1): .v(2, 4)
+            case (.unity, .g2): .v(2, 6)
+            case (.unity, .g3): .v(3, 0)
+            }
+        return SDKTarget(platform: platform, version: version, generation: generation)
+    }
+
+    /// This target moved to `platform`, keeping what its callers were written for, the
+    /// generation: the same version number where it is of the same generation there
+    /// (iOS 2.0 becomes Android 2.0), else the newest version of the generation there
+    /// (iOS 2.0 becomes Unity 3.0, since Unity 2.0 is G1).
+    public func carried(to platform: Platform) -> SDKTarget {
+        guard platform != self.platform else { return self }
+        if let same = try? SDKTarget(platform: platform, version: version.description), same.generation == generation {
+            return same
         }
+        return Self.newest(of: generation, on: platform)
     }
 
     /// iOS before 1.6.0 validated the order again on every deep link: a duplicate result.

@@ -19,7 +19,9 @@ Look:    GET /grants lists every grant by order id, and how many grants were mad
 Keys:    RECEIVER_MAIN_KEY and RECEIVER_PUBLISHER_TOKEN, else paylinks' demo key and token.
 
 `--flaw NAME` makes it wrong on purpose, to show what `paylinks check-award` catches:
-any-signature, grant-twice, reserialize, no-time-check. Never use a flaw in production.
+any-signature, grant-twice, reserialize, no-time-check; and in its answer, numeric-id
+(publisherPurchaseId as a number), status-ok ({"status": "ok"}), created (201 instead of
+200), one-connection (one connection served at a time). Never use a flaw in production.
 """
 import hashlib
 import hmac
@@ -34,7 +36,10 @@ import time
 MAIN_KEY = os.environ.get("RECEIVER_MAIN_KEY", "paylinks-demo-main-key").encode()
 PUBLISHER_TOKEN = os.environ.get("RECEIVER_PUBLISHER_TOKEN", "paylinks-demo-publisher-token")
 WINDOW_MS = 5 * 60 * 1000
-FLAWS = {"any-signature", "grant-twice", "reserialize", "no-time-check"}
+FLAWS = {
+    "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
+    "one-connection",
+}
 
 
 class Ledger:
@@ -131,7 +136,11 @@ def make_handler(ledger, flaw):
             if not isinstance(order_id, str) or not order_id:
                 return self.answer(400, {"publisherErrorMessage": "orderId must be a non-empty string"})
             grant_id = ledger.grant(order_id, award)
-            return self.answer(200, {"publisherPurchaseId": grant_id, "purchaseTime": now})
+            if flaw == "numeric-id":
+                return self.answer(200, {"publisherPurchaseId": int(grant_id.split("_")[1])})
+            if flaw == "status-ok":
+                return self.answer(200, {"status": "ok"})
+            return self.answer(201 if flaw == "created" else 200, {"publisherPurchaseId": grant_id, "purchaseTime": now})
 
     return Handler
 
@@ -152,7 +161,10 @@ def main():
             sys.exit("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
     port = int(args[0]) if args else 8080
     ledger = Ledger(grant_twice=(flaw == "grant-twice"))
-    server = Server(("127.0.0.1", port), make_handler(ledger, flaw))
+    # The flaw one-connection: a server that holds one kept-alive connection at a time.
+    kind = http.server.HTTPServer if flaw == "one-connection" else Server
+    kind.allow_reuse_address = True
+    server = kind(("127.0.0.1", port), make_handler(ledger, flaw))
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever()

@@ -10,6 +10,9 @@ public struct AuditFinding: Sendable {
         case fail = "FAIL"
         /// Hygiene: worth fixing, nothing lost.
         case warn
+        /// Says nothing yet: the case needs a valid callback to be granted first, and the
+        /// `valid` case was not.
+        case notMeaningful = "n/a"
     }
 
     /// The case's name, as `--case` takes it.
@@ -58,9 +61,66 @@ public final class AwardAudit {
         simulator = PaymentLinksSimulator(seed: seed)
     }
 
-    /// Runs the named cases, or all of them.
-    public func run(_ names: [String] = AwardAudit.caseNames) -> [AuditFinding] {
-        names.map(runCase)
+    /// Why the audit could not run at all: nothing answers at the URL.
+    public struct Unreachable: Error, Sendable, CustomStringConvertible {
+        /// What the connection came to: refused, a host that does not resolve, a timeout.
+        public var reason: String
+
+        /// "nothing answers at ...: connection refused ...".
+        public var description: String { reason }
+    }
+
+    /// The cases whose verdict stands on a valid callback being granted: a refusal by an
+    /// endpoint that refuses everything says nothing of its checks.
+    private nonisolated static let casesSendingValidCallbacks: Set<String> = [
+        "retry", "race", "different-order", "names-spaces", "names-slash-quotes", "names-unicode", "numbers",
+        "wrong-token", "missing-token",
+    ]
+
+    /// Runs the named cases, or all of them, after the `valid` case, which every other
+    /// stands on (it is reported when asked for or when it fails).
+    ///
+    /// - Throws: ``Unreachable`` when the valid callback gets no connection at all.
+    public func run(_ names: [String] = AwardAudit.caseNames) throws(Unreachable) -> [AuditFinding] {
+        let exchange = send(freshAward())
+        if let failure = exchange.failure, failure.meansNothingListens {
+            throw Unreachable(reason: "nothing answers at \(url): \(failure)")
+        }
+        let valid = grantCheck("valid", exchange, sent: "a valid callback for a new order")
+        let baseline = valid.verdict != .fail
+        var findings: [AuditFinding] = []
+        for name in names {
+            if name == "valid" {
+                findings.append(valid)
+                continue
+            }
+            guard baseline else {
+                findings.append(notMeaningful(name))
+                continue
+            }
+            findings.append(runCase(name))
+        }
+        if !baseline && !names.contains("valid") { findings.insert(valid, at: 0) }
+        return findings
+    }
+
+    /// A case that says nothing while valid callbacks are not granted: one that sends valid
+    /// callbacks is not sent; a refusal case is sent, and a refusal counts for nothing,
+    /// but an acceptance or a server error is still a failure.
+    private func notMeaningful(_ name: String) -> AuditFinding {
+        let why = "not meaningful until the valid case passes: fix that first, then run the audit again"
+        guard !Self.casesSendingValidCallbacks.contains(name) else {
+            return AuditFinding(
+                name: name, verdict: .notMeaningful, summary: "not run: it needs a valid callback to be granted",
+                sent: "nothing", received: "nothing", why: why)
+        }
+        var finding = runCase(name)
+        if finding.verdict != .fail {
+            finding.verdict = .notMeaningful
+            finding.summary += ", as a valid callback was"
+            finding.why = why
+        }
+        return finding
     }
 
     // MARK: Cases
@@ -68,10 +128,6 @@ public final class AwardAudit {
     @MainActor
     private func runCase(_ name: String) -> AuditFinding {
         switch name {
-        case "valid":
-            let award = freshAward()
-            let exchange = send(award)
-            return grantCheck(name, exchange, sent: "a valid callback for a new order")
         case "retry":
             let award = freshAward()
             let first = send(award)
@@ -84,6 +140,15 @@ public final class AwardAudit {
         case "race":
             let award = freshAward()
             let (first, second) = sendTogether(award)
+            if first.grantId != nil, case .timedOut? = second.failure {
+                return finding(
+                    name, .fail, "the second connection got no answer while the first was kept open",
+                    "two copies "
+                        + "of one callback over two connections at the same moment", second,
+                    "the endpoint serves one connection at a time, and an idle keep-alive connection holds it: "
+                        + "Appcharge's attempts time out and the player is not granted; serve connections concurrently "
+                        + "(a threading server) or close each after its answer")
+            }
             return sameGrant(
                 name, first, second, sent: "two copies of one callback over two connections at the same moment",
                 why: "two copies in flight at once both grant: make the check-and-grant of an orderId atomic")
@@ -172,9 +237,8 @@ public final class AwardAudit {
     private func grantCheck(_ name: String, _ exchange: Exchange, sent: String) -> AuditFinding {
         guard let id = exchange.grantId else {
             return finding(
-                name, .fail, "a valid callback was not granted", sent, exchange,
-                "the player paid and gets nothing (\"Failed (Charged)\"): answer 200 with a non-empty publisherPurchaseId"
-            )
+                name, .fail, "a valid callback was not granted: \(exchange.problem)", sent, exchange,
+                "the player paid and gets nothing (\"Failed (Charged)\"): \(AwardAnswer.grantShape)")
         }
         if exchange.milliseconds > 2000 {
             return finding(
@@ -237,10 +301,14 @@ public final class AwardAudit {
     ) -> AuditFinding {
         let exchange = send(freshAward(offerName: offerName, estimates: estimates))
         guard let id = exchange.grantId else {
+            // The valid case was granted: only a refusal of this one points at the verifier.
+            guard let status = exchange.status, (400..<500).contains(status) else {
+                return grantCheck(name, exchange, sent: sent)
+            }
             return finding(
-                name, .fail, "a valid callback was refused", sent, exchange,
-                "the verifier hashes something other than the raw bytes received (re-serialized JSON?): "
-                    + "the player paid and gets nothing")
+                name, .fail, "a valid callback was refused (\(status))", sent, exchange,
+                "one plain valid callback was granted and this one was not: the verifier hashes something other "
+                    + "than the raw bytes received (re-serialized JSON?), and the player paid and gets nothing")
         }
         return finding(name, .pass, "granted as \(id)", sent, exchange, "")
     }
@@ -252,12 +320,22 @@ public final class AwardAudit {
         if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
         headers.append(HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)))
         let exchange = send(body: award.body, headers: headers)
-        if let status = exchange.status, (200..<300).contains(status) {
+        guard let status = exchange.status else {
+            return finding(
+                name, .fail, "no answer: \(exchange.error ?? "")", sent, exchange,
+                "a bad request should be refused with 4xx, not break the connection")
+        }
+        if (200..<300).contains(status) {
             return finding(
                 name, .warn, "accepted (\(status))", sent, exchange,
                 "the endpoint does not check x-publisher-token, a second line of defence after the signature")
         }
-        return finding(name, .pass, "refused (\(exchange.status.map(String.init) ?? "no answer"))", sent, exchange, "")
+        if status >= 500 {
+            return finding(
+                name, .fail, "answered \(status), a server error", sent, exchange,
+                "Appcharge retries a 5xx and alerts the studio: refuse a wrong token with 4xx")
+        }
+        return finding(name, .pass, "refused (\(status))", sent, exchange, "")
     }
 
     private func finding(
@@ -274,12 +352,17 @@ public final class AwardAudit {
         var status: Int?
         var body: [UInt8] = []
         var milliseconds = 0
-        var error: String?
+        var failure: HTTPError?
+
+        var error: String? { failure?.description }
 
         private var answer: AwardAnswer? { status.map { AwardAnswer(status: $0, body: body) } }
 
         /// The grant's id when the answer is a grant.
         var grantId: String? { answer?.grantId }
+
+        /// Why the exchange is not a grant.
+        var problem: String { answer?.problem ?? "no answer: \(error ?? "nothing came")" }
 
         var hasErrorMessage: Bool { !(answer?.members["publisherErrorMessage"] ?? "").isEmpty }
 
@@ -342,7 +425,7 @@ public final class AwardAudit {
             return Exchange(
                 status: response.status, body: response.body, milliseconds: Deadline.nowMilliseconds() - start)
         } catch {
-            return Exchange(status: nil, milliseconds: Deadline.nowMilliseconds() - start, error: error.description)
+            return Exchange(status: nil, milliseconds: Deadline.nowMilliseconds() - start, failure: error)
         }
     }
 
@@ -358,23 +441,23 @@ public final class AwardAudit {
             first.close()
             second.close()
         }
-        func finish(_ client: HTTPClient, started: Bool, _ error: String?) -> Exchange {
-            guard started else { return Exchange(status: nil, error: error) }
+        func finish(_ client: HTTPClient, started: Bool, _ error: HTTPError?) -> Exchange {
+            guard started else { return Exchange(status: nil, failure: error) }
             do {
                 let response = try client.finish()
                 return Exchange(status: response.status, body: response.body)
             } catch {
-                return Exchange(status: nil, error: error.description)
+                return Exchange(status: nil, failure: error)
             }
         }
-        var errors: [String?] = [nil, nil]
+        var errors: [HTTPError?] = [nil, nil]
         var started = [false, false]
         for (index, client) in [first, second].enumerated() {
             do {
                 try client.start(headers: headers, body: award.body)
                 started[index] = true
             } catch {
-                errors[index] = error.description
+                errors[index] = error
             }
         }
         return (finish(first, started: started[0], errors[0]), finish(second, started: started[1], errors[1]))

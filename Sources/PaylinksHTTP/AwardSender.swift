@@ -194,16 +194,44 @@ struct AwardAnswer {
     let members: [String: String]
     /// The id the order was granted under, when the answer is a grant.
     let grantId: String?
+    /// Why the answer is not a grant, in a sentence that says what a grant is; nil for a grant.
+    let problem: String?
+
+    /// What a grant is, for the messages.
+    static let grantShape = #"a grant is 200 with {"publisherPurchaseId": "<your id for it>"}, a non-empty string"#
 
     init(status: Int, body: [UInt8]) {
         var strings: [String: String] = [:]
-        if let value = try? JSONParser.parse(body), case .object(let members) = value.kind {
+        var idValue: JSONValue?
+        let parsed = try? JSONParser.parse(body)
+        if let parsed, case .object(let members) = parsed.kind {
             for member in members {
                 if case .string(let text) = member.value.kind { strings[member.key] = text }
+                if member.key == "publisherPurchaseId" { idValue = member.value }
             }
         }
         members = strings
         let id = strings["publisherPurchaseId"] ?? ""
         grantId = status == 200 && !id.isEmpty ? id : nil
+        guard grantId == nil else {
+            problem = nil
+            return
+        }
+        if status != 200 {
+            problem = "answered \(status), not 200; \(Self.grantShape)"
+        } else if parsed == nil {
+            problem = "answered 200 with a body that is not JSON; \(Self.grantShape)"
+        } else if case .object = parsed?.kind {
+            switch idValue?.kind {
+            case nil: problem = "answered 200 without a publisherPurchaseId; \(Self.grantShape)"
+            case .string?: problem = "answered 200 with an empty publisherPurchaseId; \(Self.grantShape)"
+            case .number(let text)?:
+                problem =
+                    "answered 200 with publisherPurchaseId as a number (\(text)), not a string; answer \"\(text)\""
+            default: problem = "answered 200 with a publisherPurchaseId that is not a string; \(Self.grantShape)"
+            }
+        } else {
+            problem = "answered 200 with JSON that is not an object; \(Self.grantShape)"
+        }
     }
 }

@@ -21,6 +21,16 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another error of the system's.
     case system(String)
 
+    /// Whether the error says that no server is there at all: a host that does not resolve,
+    /// a refused connection, or a connection that never opens.
+    public var meansNothingListens: Bool {
+        switch self {
+        case .cannotResolve, .connectionRefused: true
+        case .timedOut(let phase, _): phase == "connecting"
+        default: false
+        }
+    }
+
     /// The reason, in a phrase.
     public var description: String {
         switch self {

@@ -241,4 +241,59 @@ struct AwardTests {
         #expect(typo.status == ExitCode.usage.rawValue)
         #expect(typo.stderr.contains("did you mean 'stale-t'?"))
     }
+
+    @Test("with nothing listening, check-award says so in one line and exits 69 within seconds")
+    func nothingListens() throws {
+        let started = Date()
+        let outcome = try paylinks(["check-award", "http://127.0.0.1:1/award"], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.unavailable.rawValue)
+        #expect(outcome.stdout.isEmpty, "no case is reported, none passes")
+        #expect(
+            outcome.stderr
+                == "error: nothing answers at http://127.0.0.1:1/award: connection refused by 127.0.0.1:1: is the "
+                + "server running?; start the game's award endpoint, or check the URL\n")
+        #expect(Date().timeIntervalSince(started) < 10)
+        let unknown = try paylinks(["check-award", "http://no-such-host.invalid/award"], environment: Self.studioKeys)
+        #expect(unknown.status == ExitCode.unavailable.rawValue)
+        #expect(unknown.stderr.contains("cannot resolve the host 'no-such-host.invalid'"), "\(unknown.stderr)")
+    }
+
+    @Test(
+        "an answer that is not a grant fails valid with what a grant must be, and leaves the rest not meaningful",
+        arguments: [
+            ("numeric-id", "answered 200 with publisherPurchaseId as a number (1), not a string; answer \"1\""),
+            ("status-ok", "answered 200 without a publisherPurchaseId; a grant is 200 with"),
+            ("created", "answered 201, not 200; a grant is 200 with"),
+        ])
+    func notAGrant(flaw: String, summary: String) throws {
+        let receiver = try AwardReceiver(flaw: flaw)
+        let outcome = try paylinks(["check-award", receiver.url, "--json"], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        let lines = try Self.lines(outcome.stdout)
+        #expect(lines.first?["case"] as? String == "valid")
+        #expect(lines.first?["verdict"] as? String == "fail")
+        #expect((lines.first?["summary"] as? String)?.contains(summary) == true, "\(lines.first ?? [:])")
+        #expect(!outcome.stdout.contains("re-serialized"), "never blamed on the verifier")
+        let rest = lines.dropFirst().dropLast()
+        #expect(rest.count == AwardAudit.caseNames.count - 1)
+        #expect(rest.allSatisfy { $0["verdict"] as? String == "not-meaningful" }, "\(rest)")
+        let text = try paylinks(["check-award", receiver.url], environment: Self.studioKeys)
+        #expect(text.stdout.hasSuffix(": 20 cases: 0 pass, 1 FAIL, 0 warn, 19 not meaningful\n"), "\(text.stdout)")
+    }
+
+    @Test("a receiver that serves one connection at a time gets a finding that says so")
+    func oneConnection() throws {
+        let receiver = try AwardReceiver(flaw: "one-connection")
+        let outcome = try paylinks(["check-award", receiver.url, "--case", "race"], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        #expect(
+            outcome.stdout.hasPrefix("FAIL  race  the second connection got no answer while the first was kept open"))
+        #expect(outcome.stdout.contains("serves one connection at a time"))
+        #expect(outcome.stdout.hasSuffix(": 1 case: 0 pass, 1 FAIL, 0 warn\n"), "\(outcome.stdout)")
+    }
+
+    /// The example receiver's keys, set as a studio sets its own: no demo-key note.
+    static let studioKeys = [
+        "PAYLINKS_MAIN_KEY": "paylinks-demo-main-key", "PAYLINKS_PUBLISHER_TOKEN": "paylinks-demo-publisher-token",
+    ]
 }

@@ -12,7 +12,8 @@ public enum CLIError: Error, Equatable, Sendable {
     case noInput(String)
     /// Output could not be written.
     case output(OutputError)
-    /// `serve` cannot listen: the message says where and what to do.
+    /// `serve` cannot listen, or `check-award` finds nothing at its URL: the message says
+    /// where and what to do.
     case unavailable(String)
     /// A file paylinks was asked to write (a report) could not be: what and why.
     case cannotWrite(String)

@@ -23,7 +23,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case dataError = 65
     /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
     case noInput = 66
-    /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use).
+    /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use), or
+    /// nothing answers at the URL `check-award` audits.
     case unavailable = 69
     /// `EX_SOFTWARE`: an internal error in paylinks.
     case software = 70
@@ -71,7 +72,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
         case .dataError: "invalid fixture data"
         case .noInput: "a named file or directory is missing or unreadable"
-        case .unavailable: "serve: the address cannot be listened on (the port is in use)"
+        case .unavailable:
+            "serve: the address cannot be listened on (the port is in use); check-award: nothing answers at the URL"
         case .software: "internal error"
         case .ioError: "output could not be written"
         case .brokenPipe: "the reader of the output went away (as SIGPIPE)"

@@ -360,7 +360,14 @@ public enum PaylinksCLI {
         let settings = try awardSettings(url: url, options: options, context: context)
         let audit = AwardAudit(
             url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
-        let findings = audit.run(options.auditCase.map { [$0] } ?? AwardAudit.caseNames)
+        let findings: [AuditFinding]
+        do {
+            findings = try audit.run(options.auditCase.map { [$0] } ?? AwardAudit.caseNames)
+        } catch {
+            throw .unavailable(
+                // The URL was checked when it was read: its host and port hold no control characters.
+                "\(error); start the game's award endpoint, or check the URL")
+        }
         try write(
             AuditReport.render(
                 findings, url: url.description, format: options.format, color: usesColor(options, context: context)),

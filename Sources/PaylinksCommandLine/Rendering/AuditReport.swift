@@ -6,7 +6,8 @@ enum AuditReport {
     static func render(_ findings: [AuditFinding], url: String, format: OutputFormat, color: Bool) -> String {
         let counts = (
             pass: findings.filter { $0.verdict == .pass }.count, fail: findings.filter { $0.verdict == .fail }.count,
-            warn: findings.filter { $0.verdict == .warn }.count
+            warn: findings.filter { $0.verdict == .warn }.count,
+            notMeaningful: findings.filter { $0.verdict == .notMeaningful }.count
         )
         switch format {
         case .json:
@@ -14,7 +15,9 @@ enum AuditReport {
                 var writer = JSONWriter()
                 writer.openObject()
                 writer.field("case", finding.name)
-                writer.field("verdict", finding.verdict.rawValue.lowercased())
+                writer.field(
+                    "verdict",
+                    finding.verdict == .notMeaningful ? "not-meaningful" : finding.verdict.rawValue.lowercased())
                 writer.field("summary", finding.summary)
                 writer.field("sent", finding.sent)
                 writer.field("received", finding.received)
@@ -32,6 +35,7 @@ enum AuditReport {
             writer.field("pass", counts.pass)
             writer.field("fail", counts.fail)
             writer.field("warn", counts.warn)
+            writer.field("notMeaningful", counts.notMeaningful)
             writer.closeObject()
             writer.closeObject()
             lines.append(writer.output + "\n")
@@ -46,6 +50,7 @@ enum AuditReport {
                 case .pass: label = style.success("pass")
                 case .fail: label = style.failure("FAIL")
                 case .warn: label = style.code("warn")
+                case .notMeaningful: label = "n/a "
                 }
                 let name = finding.name + String(repeating: " ", count: width - finding.name.count)
                 text += "\(label)  \(name)  \(TextRenderer.display(finding.summary))\n"
@@ -56,8 +61,10 @@ enum AuditReport {
                 text += "\(indent)why       \(TextRenderer.display(finding.why))\n"
                 text += "\(indent)again     \(again(url, finding.name))\n"
             }
+            let cases = findings.count == 1 ? "1 case" : "\(findings.count) cases"
+            let unmeant = counts.notMeaningful == 0 ? "" : ", \(counts.notMeaningful) not meaningful"
             text +=
-                "\ncheck-award \(url): \(findings.count) cases: \(counts.pass) pass, \(counts.fail) FAIL, \(counts.warn) warn\n"
+                "\ncheck-award \(url): \(cases): \(counts.pass) pass, \(counts.fail) FAIL, \(counts.warn) warn\(unmeant)\n"
             return text
         }
     }

@@ -214,7 +214,7 @@ struct ScenarioTests {
         let places = result.stderr.split(separator: "\n").map { line in
             line.split(separator: ":").dropFirst(2).prefix(2).joined(separator: ":")
         }
-        #expect(places == ["2:37", "2:31", "4:13", "5:32", "6:63", "7:50", "8:38"], "\(result.stderr)")
+        #expect(places == ["2:31", "2:37", "4:13", "5:32", "6:63", "7:50", "8:38"], "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("error: \(path):") })
         #expect(result.stderr.contains(#"unknown key "colour""#))
     }
@@ -306,9 +306,12 @@ struct ScenarioTests {
                 #"{"steps": [{"step": "initialize"}, {"step": "price-points", "expect": {"callback": "onPricePointsSuccess", "pricePoints": {"pricingPointData": {"currencyCode": "EUR"}}}}]}"#
             ),
         ])
+        // A key the order does not have is a mistake in the file, found before the run.
         let typo = runCLI("run", paths[0])
-        #expect(typo.exitCode == .expectationsFailed)
-        #expect(typo.stderr.contains(#"order.paymentMethod: expected "Mastercard", got nothing"#))
+        #expect(typo.exitCode == .dataError)
+        #expect(
+            typo.stderr.contains(
+                #"order.paymentMethod: unknown key "paymentMethod"; did you mean "paymentMethodName"?"#))
         let tiers = runCLI("run", paths[1])
         #expect(tiers.exitCode == .expectationsFailed)
         #expect(

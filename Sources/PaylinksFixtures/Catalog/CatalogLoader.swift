@@ -49,12 +49,18 @@ extension FixtureSource {
             problems.record(error)
         }
         if let result, problems.errors.isEmpty { return result }
-        let found = problems.errors.map { error in
+        // In the order they stand in the file, which is not always the order they were found.
+        let ordered = problems.errors.enumerated().sorted {
+            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+        }
+        let found = ordered.map { _, error in
             FixtureError(
                 file: name, position: TextPosition(offset: error.offset, in: bytes), path: error.path,
                 reason: error.reason)
         }
-        var first = found[0]
+        guard var first = found.first else {
+            throw FixtureError(file: name, position: nil, path: nil, reason: "the file could not be read")
+        }
         first.others = Array(found.dropFirst())
         first.uncounted = problems.uncounted
         throw first
@@ -297,36 +303,62 @@ public enum CatalogLoader {
         return offers
     }
 
+    /// Reads one offer, every field on its own, so that one run reports each problem of it.
     private static func readOffer(_ reader: JSONReader, tiers: [String], earlier offers: [Offer])
         throws(JSONShapeError) -> Offer
     {
         let offer = try reader.object(keys: ["sku", "name", "basePriceInUSD", "items"])
-        let skuReader = try offer.required("sku")
-        let sku = try identifier(skuReader)
-        guard !offers.contains(where: { $0.sku == sku }) else { throw skuReader.error("duplicate SKU \"\(sku)\"") }
-        let priceReader = try offer.required("basePriceInUSD")
-        let price = try priceReader.string()
-        guard tiers.contains(price) else {
-            throw priceReader.error(
-                "\"\(price)\" is not a price tier; use one of \(tiers.joined(separator: ", ")) or add it to price-points.json"
-            )
-        }
-        let itemsReader = try offer.required("items")
-        let items = try itemsReader.array().map { (item) throws(JSONShapeError) -> OrderResponseModel.Item in
-            let fields = try item.object(keys: ["name", "sku", "quantity"])
-            let quantityReader = try fields.required("quantity")
-            let quantity = try quantityReader.string()
-            guard positiveInteger(quantity) != nil else {
-                throw quantityReader.error("expected a positive whole number as a string, such as \"100\"")
+        let sku = try JSONReader.collected(try offer.required("sku")) { skuReader throws(JSONShapeError) in
+            let sku = try identifier(skuReader)
+            guard !offers.contains(where: { $0.sku == sku }) else {
+                throw skuReader.error("duplicate SKU \"\(sku)\"")
             }
-            return OrderResponseModel.Item(
-                name: try fields.required("name").nonEmptyString(),
-                sku: try identifier(try fields.required("sku")),
-                quantity: quantity)
+            return sku
         }
-        guard !items.isEmpty else { throw itemsReader.error("an offer needs at least one item") }
-        return Offer(
-            sku: sku, name: try offer.required("name").nonEmptyString(), basePriceInUSD: price, items: items)
+        let name = try JSONReader.collected(try offer.required("name")) { value throws(JSONShapeError) in
+            try value.nonEmptyString()
+        }
+        let price = try JSONReader.collected(try offer.required("basePriceInUSD")) {
+            priceReader throws(JSONShapeError) in
+            let price = try priceReader.string()
+            guard tiers.contains(price) else {
+                throw priceReader.error(
+                    "\"\(price)\" is not a price tier; use one of \(tiers.joined(separator: ", ")) or add it to "
+                        + "price-points.json")
+            }
+            return price
+        }
+        let items = try JSONReader.collected(try offer.required("items")) { itemsReader throws(JSONShapeError) in
+            var items: [OrderResponseModel.Item?] = []
+            for item in try itemsReader.array() {
+                items.append(try item.collecting { () throws(JSONShapeError) in try readItem(item) })
+            }
+            guard !items.isEmpty else { throw itemsReader.error("an offer needs at least one item") }
+            return items
+        }
+        guard let sku, let name, let price, let items, !items.contains(where: { $0 == nil }) else {
+            throw reader.followingEarlierProblems()
+        }
+        return Offer(sku: sku, name: name, basePriceInUSD: price, items: items.compactMap { $0 })
+    }
+
+    private static func readItem(_ item: JSONReader) throws(JSONShapeError) -> OrderResponseModel.Item {
+        let fields = try item.object(keys: ["name", "sku", "quantity"])
+        let name = try JSONReader.collected(try fields.required("name")) { value throws(JSONShapeError) in
+            try value.nonEmptyString()
+        }
+        let sku = try JSONReader.collected(try fields.required("sku")) { value throws(JSONShapeError) in
+            try identifier(value)
+        }
+        let quantity = try JSONReader.collected(try fields.required("quantity")) { value throws(JSONShapeError) in
+            let quantity = try value.string()
+            guard positiveInteger(quantity) != nil else {
+                throw value.error("expected a positive whole number as a string, such as \"100\"")
+            }
+            return quantity
+        }
+        guard let name, let sku, let quantity else { throw item.followingEarlierProblems() }
+        return OrderResponseModel.Item(name: name, sku: sku, quantity: quantity)
     }
 
     // MARK: status-codes.json

@@ -82,6 +82,23 @@ public struct JSONReader {
         }
     }
 
+    /// `read(reader)` when there is a reader; when the reader records problems, a problem
+    /// `read` throws is recorded and nil returned, so that reading goes on past it.
+    public static func collected<T>(
+        _ reader: JSONReader?, _ read: (JSONReader) throws(JSONShapeError) -> T
+    ) throws(JSONShapeError) -> T? {
+        guard let reader else { return nil }
+        return try reader.collecting { () throws(JSONShapeError) in try read(reader) }
+    }
+
+    /// What to throw when a value could not be made from parts whose problems were
+    /// recorded already: it is not reported again.
+    public func followingEarlierProblems() -> JSONShapeError {
+        var error = error("has problems reported above")
+        error.followsEarlierProblem = problems != nil
+        return error
+    }
+
     /// An error about this value.
     public func error(_ reason: String) -> JSONShapeError {
         JSONShapeError(offset: value.offset, path: path, reason: reason)
@@ -185,6 +202,9 @@ public struct JSONObjectReader {
     fileprivate let members: [(key: String, value: JSONValue)]
     /// The known keys an unknown key of the object was taken for.
     fileprivate let misspelled: Set<String>
+
+    /// Whether the object has none of the known keys.
+    public var isEmpty: Bool { members.isEmpty }
 
     /// The reader of a key that must be present (null counts as absent).
     public func required(_ key: String) throws(JSONShapeError) -> JSONReader {

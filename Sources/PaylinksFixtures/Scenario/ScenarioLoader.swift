@@ -160,16 +160,31 @@ public enum ScenarioLoader {
         }
         let object = try reader.object(keys: ["step", "expect", "attempts"] + keys)
         var step = ScenarioStep(number: number, attempt: nil, action: .pricePoints, kind: kind)
-        if let value = object.optional("country") {
-            step.country = try country(value)
-        }
+        // Each key is read on its own, so that one run reports every problem of the step.
+        step.country = try JSONReader.collected(object.optional("country"), country)
         switch kind {
         case "initialize":
-            if let value = object.optional("customerId") { configuration.customerId = try value.string() }
-            if let value = object.optional("checkoutPublicKey") { configuration.checkoutPublicKey = try value.string() }
-            if let value = object.optional("environment") { configuration.environment = try value.string() }
-            if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
-            if let value = object.optional("wait") {
+            if let value = try JSONReader.collected(
+                object.optional("customerId"), { value throws(JSONShapeError) in try value.string() })
+            {
+                configuration.customerId = value
+            }
+            if let value = try JSONReader.collected(
+                object.optional("checkoutPublicKey"), { value throws(JSONShapeError) in try value.string() })
+            {
+                configuration.checkoutPublicKey = value
+            }
+            if let value = try JSONReader.collected(
+                object.optional("environment"), { value throws(JSONShapeError) in try value.string() })
+            {
+                configuration.environment = value
+            }
+            if let value = try JSONReader.collected(
+                object.optional("redirectUrl"), { value throws(JSONShapeError) in try value.string() })
+            {
+                configuration.redirectUrl = value
+            }
+            _ = try JSONReader.collected(object.optional("wait")) { value throws(JSONShapeError) in
                 step.waits = try value.bool()
                 if !step.waits, object.optional("expect") != nil || object.optional("attempts") != nil {
                     throw value.error(
@@ -188,23 +203,34 @@ public enum ScenarioLoader {
             }
             step.action = .pricePoints
         default:
-            let skuReader = try object.required("sku")
-            let sku = try skuReader.nonEmptyString()
-            guard catalog.offer(sku: sku) != nil else {
-                let hint =
-                    Suggestion.hint(for: sku, among: catalog.offers.map(\.sku), quoted: .double)
-                    ?? ""
-                throw skuReader.error("unknown SKU \"\(sku)\"\(hint)")
-            }
+            let sku =
+                try JSONReader.collected(object.required("sku")) { skuReader throws(JSONShapeError) in
+                    let sku = try skuReader.nonEmptyString()
+                    guard catalog.offer(sku: sku) != nil else {
+                        let hint =
+                            Suggestion.hint(for: sku, among: catalog.offers.map(\.sku), quoted: .double)
+                            ?? ""
+                        throw skuReader.error("unknown SKU \"\(sku)\"\(hint)")
+                    }
+                    return sku
+                } ?? ""
             step.action = .checkout(
                 ScenarioStep.Checkout(
                     sku: sku, player: .closeCheckout(),
-                    orderCustomerId: try object.optional("orderCustomerId")?.nonEmptyString(),
-                    sessionEnvironment: try object.optional("sessionEnvironment")?.nonEmptyString(),
-                    purchaseId: try object.optional("purchaseId")?.string(),
-                    parsedUrl: try object.optional("parsedUrl")?.string()))
+                    orderCustomerId: try JSONReader.collected(object.optional("orderCustomerId")) {
+                        value throws(JSONShapeError) in try value.nonEmptyString()
+                    },
+                    sessionEnvironment: try JSONReader.collected(object.optional("sessionEnvironment")) {
+                        value throws(JSONShapeError) in try value.nonEmptyString()
+                    },
+                    purchaseId: try JSONReader.collected(object.optional("purchaseId")) {
+                        value throws(JSONShapeError) in try value.string()
+                    },
+                    parsedUrl: try JSONReader.collected(object.optional("parsedUrl")) { value throws(JSONShapeError) in
+                        try value.string()
+                    }))
         }
-        try applyEnding(object, to: &step, configuration: configuration, catalog: catalog)
+        try applyEnding(object, of: reader, to: &step, configuration: configuration, catalog: catalog)
         guard let attemptsReader = object.optional("attempts") else { return [step] }
         let attempts = try attemptsReader.array()
         guard !attempts.isEmpty else { throw attemptsReader.error("list at least one attempt, or leave attempts out") }
@@ -217,7 +243,8 @@ public enum ScenarioLoader {
             var attempt = step
             attempt.attempt = index + 1
             attempt.country = index == 0 ? step.country : nil
-            try applyEnding(attemptObject, to: &attempt, configuration: configuration, catalog: catalog)
+            try applyEnding(
+                attemptObject, of: attemptReader, to: &attempt, configuration: configuration, catalog: catalog)
             expanded.append(attempt)
         }
         return expanded
@@ -226,29 +253,42 @@ public enum ScenarioLoader {
     /// Applies the keys that decide how a step ends: the player's choices, an error, a
     /// duplicate delivery and the expectation. An attempt's keys override its step's.
     private static func applyEnding(
-        _ object: JSONObjectReader, to step: inout ScenarioStep, configuration: Scenario.Configuration,
-        catalog: Catalog
+        _ object: JSONObjectReader, of owner: JSONReader, to step: inout ScenarioStep,
+        configuration: Scenario.Configuration, catalog: Catalog
     ) throws(JSONShapeError) {
         let failureStep = step.failureStep
-        if let reader = object.optional("error") {
-            step.error = try statusCode(reader, at: failureStep, catalog: catalog)
+        if let code = try JSONReader.collected(
+            object.optional("error"),
+            { value throws(JSONShapeError) in try statusCode(value, at: failureStep, catalog: catalog) })
+        {
+            step.error = code
         }
-        if let reader = object.optional("delivery") {
-            let text = try reader.string()
-            guard ["once", "twice"].contains(text.lowercased()) else {
-                throw reader.error("expected \"once\" or \"twice\", got \"\(text)\"")
-            }
-            step.deliverTwice = text.lowercased() == "twice"
+        if let twice = try JSONReader.collected(object.optional("delivery"), deliversTwice) {
+            step.deliverTwice = twice
         }
         if case .checkout(var checkout) = step.action {
-            checkout.player = try playerAction(
-                object, kind: step.kind, current: checkout.player, paymentMethod: configuration.paymentMethod)
+            let kind = step.kind
+            let player = try owner.collecting { () throws(JSONShapeError) in
+                try playerAction(
+                    object, kind: kind, current: checkout.player, paymentMethod: configuration.paymentMethod)
+            }
+            if let player { checkout.player = player }
             step.action = .checkout(checkout)
         }
-        if let reader = object.optional("expect") {
-            step.expectation = try expectation(
-                reader, failureStep: failureStep, target: configuration.target ?? .standard, catalog: catalog)
+        step.expectation =
+            try JSONReader.collected(object.optional("expect")) { reader throws(JSONShapeError) in
+                try expectation(
+                    reader, failureStep: failureStep, target: configuration.target ?? .standard, catalog: catalog)
+            } ?? step.expectation
+    }
+
+    /// `"once"` or `"twice"`, in any case: whether the result arrives twice.
+    private static func deliversTwice(_ reader: JSONReader) throws(JSONShapeError) -> Bool {
+        let text = try reader.string()
+        guard ["once", "twice"].contains(text.lowercased()) else {
+            throw reader.error("expected \"once\" or \"twice\", got \"\(text)\"")
         }
+        return text.lowercased() == "twice"
     }
 
     private static func playerAction(
@@ -292,7 +332,8 @@ public enum ScenarioLoader {
                 [.onPurchaseSuccess, .onPurchaseFailed] + (target.generation == .g3 ? [.onPurchaseCanceled] : [])
             }
         let platform = target.platform
-        if let callbackReader = object.optional("callback") {
+        expectation.callback = try JSONReader.collected(object.optional("callback")) {
+            callbackReader throws(JSONShapeError) in
             let text = try callbackReader.string()
             let names = allowed.map { platform.name(of: $0) }
             // The platform's name, or the canonical (iOS) one.
@@ -302,27 +343,33 @@ public enum ScenarioLoader {
                 throw callbackReader.error(
                     "\"\(text)\" is not a result of this step (\(names.joined(separator: " or ")))\(hint)")
             }
-            expectation.callback = callback
+            return callback
         }
-        if let codeReader = object.optional("code") {
-            // Any known code may be expected: a request before initialize fails with 2000
-            // on whichever callback it has.
-            expectation.code = try statusCode(codeReader, at: nil, catalog: catalog)
+        // Any known code may be expected: a request before initialize fails with 2000 on
+        // whichever callback it has.
+        expectation.code = try JSONReader.collected(object.optional("code")) { value throws(JSONShapeError) in
+            try statusCode(value, at: nil, catalog: catalog)
         }
-        for name in ["error", "order", "pricePoints"] {
+        let shapes: [(name: String, shape: ModelShape)] = [
+            ("error", .error), ("order", .order), ("pricePoints", .pricePoints),
+        ]
+        for (name, shape) in shapes {
             guard case .object(let members) = reader.value.kind,
                 let member = members.first(where: { $0.key == name })
             else { continue }
             if case .null = member.value.kind, name != "order" {
                 throw try object.required(name).error("expect a value here, or leave \"\(name)\" out")
             }
+            if let argument = object.optional(name) {
+                _ = try argument.collecting { () throws(JSONShapeError) in try shape.checkKeys(of: argument) }
+            }
             expectation.arguments.append((name, member.value))
             recordOffsets(of: member.value, at: name, in: &expectation.offsets)
         }
-        if let deliveriesReader = object.optional("deliveries") {
-            expectation.deliveries = try deliveriesReader.int(in: 1...2)
+        expectation.deliveries = try JSONReader.collected(object.optional("deliveries")) {
+            value throws(JSONShapeError) in try value.int(in: 1...2)
         }
-        guard expectation.checkCount > 0 else {
+        guard expectation.checkCount > 0 || !object.isEmpty else {
             throw reader.error(
                 "an expectation needs at least one of callback, code, error, order, pricePoints, deliveries")
         }

@@ -138,6 +138,10 @@ struct AwardTests {
         let awards = lines.filter { $0["award"] != nil }
         #expect(awards.count == 1, "a cancel sends no award")
         #expect(awards.first?["step"] as? Int == 2)
+        // Tagged as a callback line is: the scenario and step first.
+        let awardLine = outcome.stdout.split(separator: "\n").first { $0.contains(#""award":"#) }
+        #expect(
+            awardLine?.hasPrefix(#"{"scenario":"awards","step":2,"award":{"attempt":1,"#) == true, "\(outcome.stdout)")
         #expect(try receiver.grants().count == 1)
         let bad = directory.appendingPathComponent("bad.json")
         try Data(#"{"configuration": {"awardUrl": "https://x.example.com/a"}, "steps": [{"step": "initialize"}]}"#.utf8)

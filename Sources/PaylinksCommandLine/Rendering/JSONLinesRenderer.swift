@@ -20,10 +20,12 @@ public struct JSONLinesRenderer: CallbackRenderer {
         self.target = target
     }
 
-    /// One line of JSON for an award attempt: `{"award":{...}}`, a tag after it.
+    /// One line of JSON for an award attempt: `{"award":{...}}`, after the tag as a
+    /// callback line has it.
     public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         writer.openObject()
+        Self.write(tag, to: &writer)
         writer.key("award")
         writer.openObject()
         writer.field("attempt", attempt.number)
@@ -37,26 +39,23 @@ public struct JSONLinesRenderer: CallbackRenderer {
         if let message = attempt.publisherErrorMessage { writer.field("publisherErrorMessage", message) }
         if let failure = attempt.failure { writer.field("reason", failure) }
         writer.closeObject()
-        if let tag {
-            writer.field("scenario", tag.scenario)
-            writer.field("step", tag.step)
-            if let number = tag.attempt { writer.field("attempt", number) }
-        }
         writer.closeObject()
         return writer.output + "\n"
+    }
+
+    /// A scenario's tag, the first keys of its lines: `scenario`, `step` and `attempt`.
+    private static func write(_ tag: CallbackTag?, to writer: inout JSONWriter) {
+        guard let tag else { return }
+        writer.field("scenario", tag.scenario)
+        writer.field("step", tag.step)
+        if let attempt = tag.attempt { writer.field("attempt", attempt) }
     }
 
     /// One line of JSON, newline included; a tag comes first, as `scenario` and `step`.
     public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         writer.openObject()
-        if let tag {
-            writer.field("scenario", tag.scenario)
-            writer.field("step", tag.step)
-            if let attempt = tag.attempt {
-                writer.field("attempt", attempt)
-            }
-        }
+        Self.write(tag, to: &writer)
         writer.field("callback", platform.name(of: callback.name))
         switch callback {
         case .onInitialized:

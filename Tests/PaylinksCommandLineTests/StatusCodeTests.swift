@@ -44,6 +44,49 @@ struct StatusCodeTests {
     }
 
     @Test(
+        "errors CODE --fixtures DIR prints commands that name the directory and one of its SKUs, and work as printed",
+        arguments: [3002, 3003, 2003])
+    func reproduceWithFixtures(code: Int) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(
+            #"{"offers": [{"sku": "gold_pack", "name": "Gold", "basePriceInUSD": "0.99", "items": [{"name": "Coins", "sku": "coin_01", "quantity": "7"}]}]}"#
+                .utf8
+        ).write(to: directory.appendingPathComponent("offers.json"))
+        let result = runCLI("errors", String(code), "--fixtures", directory.path, "--json")
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let commands = try #require(object["reproduce"] as? [String])
+        #expect(!commands.isEmpty)
+        for command in commands {
+            #expect(command.hasSuffix(" --fixtures \(directory.path)"), "\(command)")
+            #expect(!command.contains("starter_pack_001"), "\(command)")
+            let outcome = try Self.last(Self.arguments(of: command))
+            #expect(outcome.error["code"] as? Int == code, "\(command): \(outcome.stderr)")
+        }
+    }
+
+    @Test("a path a shell would split is quoted in the commands; a plain one is not")
+    func shellWords() {
+        #expect(Reproduction.shellWord("/tmp/fixtures") == "/tmp/fixtures")
+        #expect(Reproduction.shellWord("/tmp/my fixtures") == "'/tmp/my fixtures'")
+        #expect(Reproduction.shellWord("it's") == #"'it'\''s'"#)
+        #expect(Reproduction.shellWord("$HOME") == "'$HOME'")
+    }
+
+    @Test("errors CODE shows what each placeholder of the data stands for, never a raw ${name}")
+    func describedData() {
+        let result = runCLI("errors", "2000")
+        #expect(result.stdout.contains(#"data       {"request":"<the call that failed: "#), "\(result.stdout)")
+        for code in Catalog.builtIn.statusCodes where code.dataTemplate != nil {
+            #expect(!runCLI("errors", String(code.code)).stdout.contains("${"), "\(code.code)")
+        }
+        for placeholder in StatusCode.dataPlaceholders {
+            #expect(CatalogListing.placeholderMeanings[placeholder] != nil, "\(placeholder)")
+        }
+    }
+
+    @Test(
         "every code of every generation reproduces through the CLI with its callback, message, order and exit code",
         arguments: everyGeneration)
     func reproduce(target: SDKTarget, code: StatusCode) throws {

@@ -83,10 +83,39 @@ public enum Reproduction {
     /// Every command that reproduces `statusCode` on `target`: its real causes first (an
     /// old code's are those of the current codes it reports), then `--error` at each step
     /// it arrives at, each with the options that select `target`.
-    public static func commands(for statusCode: StatusCode, target: SDKTarget = .standard) -> [String] {
+    ///
+    /// With a fixture directory (`--fixtures DIR`), each command names it, and its SKU is
+    /// one of `catalog`'s offers, so that it works as printed.
+    public static func commands(
+        for statusCode: StatusCode, target: SDKTarget = .standard, catalog: Catalog? = nil, fixtures: String? = nil
+    ) -> [String] {
         let real = ([statusCode.code] + statusCode.reports).compactMap { realCause(of: $0, on: target) }
-        let options = self.options(selecting: target)
-        return (real + statusCode.steps.map { injecting(statusCode.code, at: $0) }).map { $0 + options }
+        var options = self.options(selecting: target)
+        if let fixtures { options += " --fixtures \(shellWord(fixtures))" }
+        let sku =
+            catalog.map { $0.offer(sku: exampleSku) == nil ? $0.offers.first?.sku ?? exampleSku : exampleSku }
+            ?? exampleSku
+        return (real + statusCode.steps.map { injecting(statusCode.code, at: $0) }).map { command in
+            let named =
+                sku == exampleSku
+                ? command : command.replacingEvery("--sku \(exampleSku)", with: "--sku \(shellWord(sku))")
+            return named + options
+        }
+    }
+
+    /// `text` as one word of a POSIX shell: as it is when it holds only safe characters,
+    /// else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let safe =
+            !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || [
+                        UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"),
+                        UInt8(ascii: "="),
+                    ].contains(byte)
+            }
+        return safe ? text : "'" + text.replacingEvery("'", with: #"'\''"#) + "'"
     }
 
     /// The command that provokes `code` from its real cause on `target`, if paylinks simulates one.

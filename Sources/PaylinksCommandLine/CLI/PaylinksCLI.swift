@@ -106,13 +106,15 @@ public enum PaylinksCLI {
                         throw .usage(catalog.unknownStatusCodeMessage(topic), command: .errors)
                     }
                     try write(
-                        CatalogListing.explain(code, format: options.format, target: options.target),
+                        CatalogListing.explain(
+                            code, format: options.format, target: options.target, catalog: catalog,
+                            fixtures: options.fixtures),
                         to: context.standardOutput)
                 } else {
                     try write(
                         CatalogListing.statusCodes(
                             catalog, format: options.format, color: usesColor(options, context: context),
-                            target: options.target),
+                            target: options.target, fixtures: options.fixtures),
                         to: context.standardOutput)
                 }
                 return .success

@@ -9,12 +9,15 @@ public enum CatalogListing {
     /// Callbacks are named as `target`'s platform names them; the commands that reproduce
     /// each code select `target`.
     public static func statusCodes(
-        _ catalog: Catalog, format: OutputFormat, color: Bool = false, target: SDKTarget = .standard
+        _ catalog: Catalog, format: OutputFormat, color: Bool = false, target: SDKTarget = .standard,
+        fixtures: String? = nil
     ) -> String {
         let platform = target.platform
         switch format {
         case .json:
-            return catalog.statusCodes.map { statusCodeJSON($0, target: target) + "\n" }.joined()
+            return catalog.statusCodes.map {
+                statusCodeJSON($0, target: target, catalog: catalog, fixtures: fixtures) + "\n"
+            }.joined()
         case .text, .wire:
             let rows = catalog.statusCodes.map { code in
                 [
@@ -27,18 +30,22 @@ public enum CatalogListing {
     }
 
     /// One status code explained: what causes it, how to reproduce it, what to do.
-    public static func explain(_ code: StatusCode, format: OutputFormat, target: SDKTarget = .standard) -> String {
-        if format == .json { return statusCodeJSON(code, target: target) + "\n" }
+    /// The commands that reproduce it name `fixtures` and a SKU of `catalog` when given.
+    public static func explain(
+        _ code: StatusCode, format: OutputFormat, target: SDKTarget = .standard, catalog: Catalog? = nil,
+        fixtures: String? = nil
+    ) -> String {
+        if format == .json { return statusCodeJSON(code, target: target, catalog: catalog, fixtures: fixtures) + "\n" }
         let platform = target.platform
         let steps = code.steps.map(\.rawValue).joined(separator: " or ")
-        let reproduce = Reproduction.commands(for: code, target: target)
+        let reproduce = Reproduction.commands(for: code, target: target, catalog: catalog, fixtures: fixtures)
         var fields: [(String, String)] = [
             ("meaning", code.meaning),
             ("arrives", "\(code.callbacks.map(platform.name(of:)).joined(separator: ", ")), at the \(steps) step"),
             ("exit code", exitCodes(of: code).map { String($0.rawValue) }.joined(separator: ", ")),
             ("message", code.message),
             ("order", orderDescription(code.orderAtFailure)),
-            ("data", code.dataTemplate ?? "(none)"),
+            ("data", code.dataTemplate.map(describedData) ?? "(none)"),
             ("reproduce", reproduce.first ?? ""),
         ]
         fields += reproduce.dropFirst().map { ("", $0) }
@@ -46,6 +53,26 @@ public enum CatalogListing {
         var text = "\(code.code) \(code.name)\n"
         for (label, value) in fields {
             text += "  " + label + String(repeating: " ", count: 11 - label.count) + value + "\n"
+        }
+        return text
+    }
+
+    /// What each placeholder of a data template stands for, as `errors CODE` shows it.
+    static let placeholderMeanings: [String: String] = [
+        "sdkCustomerId": "the customer id given to initialize", "orderCustomerId": "the order's customer id",
+        "sdkEnvironment": "the SDK's environment", "sessionEnvironment": "the checkout session's environment",
+        "redirectUrl": "the redirect URL given to initialize", "offerSku": "the offer's SKU",
+        "purchaseId": "the checkout's purchase id", "orderId": "the order id",
+        "request": "the call that failed: initialize, getPricePoints or openCheckout",
+    ]
+
+    /// A data template with each `${name}` replaced by what it stands for:
+    /// `{"request":"<the call that failed: ...>"}`.
+    static func describedData(_ template: String) -> String {
+        var text = template
+        for placeholder in StatusCode.placeholders(in: template) {
+            text = text.replacingEvery(
+                "${\(placeholder)}", with: "<\(placeholderMeanings[placeholder] ?? placeholder)>")
         }
         return text
     }
@@ -63,7 +90,9 @@ public enum CatalogListing {
         }
     }
 
-    private static func statusCodeJSON(_ code: StatusCode, target: SDKTarget) -> String {
+    private static func statusCodeJSON(_ code: StatusCode, target: SDKTarget, catalog: Catalog?, fixtures: String?)
+        -> String
+    {
         let platform = target.platform
         var writer = JSONWriter()
         writer.openObject()
@@ -82,7 +111,9 @@ public enum CatalogListing {
         writer.field("orderAtFailure", code.orderAtFailure.rawValue)
         writer.key("reproduce")
         writer.openArray()
-        for command in Reproduction.commands(for: code, target: target) { writer.string(command) }
+        for command in Reproduction.commands(for: code, target: target, catalog: catalog, fixtures: fixtures) {
+            writer.string(command)
+        }
         writer.closeArray()
         if let advice = code.advice {
             writer.field("advice", advice)

@@ -208,12 +208,19 @@ public final class HTTPServer {
         }
     }
 
-    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`.
-    public static func problem(_ status: Int, _ message: String) -> HTTPServerResponse {
+    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
+    /// several `problems`, each of them in a list.
+    public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {
         var writer = JSONWriter()
         writer.openObject()
         writer.field("errorCode", status)
         writer.field("errorMessage", message)
+        if problems.count > 1 {
+            writer.key("problems")
+            writer.openArray()
+            for problem in problems { writer.string(problem) }
+            writer.closeArray()
+        }
         writer.closeObject()
         return HTTPServerResponse(status: status, body: writer.bytes)
     }

@@ -77,6 +77,13 @@ private let oversized = text(#"{"offers": [], "x": ""# + String(repeating: "x", 
 extension BadInput {
     static let usage: [BadInput] = [
         BadInput(
+            "public URL that is not http", ["serve", "--public-url", "ftp://192.168.1.20"], .usage,
+            "--public-url takes the base URL players reach the sandbox at, such as http://192.168.1.20:4010, not "
+                + "'ftp://192.168.1.20'"),
+        BadInput(
+            "public URL with a query", ["serve", "--public-url", "http://x.example?a=1"], .usage,
+            "--public-url takes the base URL"),
+        BadInput(
             "misspelled platform", ["init", "--platform", "androd"], .usage,
             "--platform takes ios, android, unity, not 'androd'; did you mean 'android'?"),
         BadInput(

@@ -140,6 +140,50 @@ struct SandboxTests {
         #expect((json["errorMessage"] as? String)?.hasPrefix(message) == true, "\(json)")
     }
 
+    @Test("a 400 names every problem of the body, not the first")
+    func everyProblem() throws {
+        let response = create(
+            #"{"priceDetails": {"price": -1, "currency": "usd"}, "offer": {"name": "", "sku": "a"}, "customer": {"id": ""}, "countryCode2": "UK"}"#
+        )
+        #expect(response.status == 400)
+        let json = try Self.json(response)
+        let problems = try #require(json["problems"] as? [String])
+        #expect(
+            problems == [
+                "priceDetails.price must be a whole number of 0 or more, not -1",
+                "priceDetails.currency 'usd' is not an ISO 4217 code, such as USD or EUR",
+                "offer.name is empty; give the offer's name",
+                "customer.id is empty; send the player's id, the customerId the app gives the SDK",
+                "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code, such as US or DE",
+            ])
+        #expect(json["errorMessage"] as? String == problems.joined(separator: "; "))
+    }
+
+    @Test(
+        "the checkout URLs come from --public-url, else from the request's Host when it is plain, else the listening address",
+        arguments: [
+            (nil, "192.168.1.20:4010", "http://192.168.1.20:4010/checkout"),
+            (nil, "[fe80::1]:4010", "http://[fe80::1]:4010/checkout"),
+            (nil, "evil.example/<script>", "http://127.0.0.1:4010/checkout"),
+            (nil, "a:b:c", "http://127.0.0.1:4010/checkout"),
+            (nil, nil, "http://127.0.0.1:4010/checkout"),
+            ("https://pay.example.com/sandbox", "192.168.1.20:4010", "https://pay.example.com/sandbox/checkout"),
+        ] as [(String?, String?, String)])
+    func handedOutURLs(publicURL: String?, host: String?, url: String) throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.publicURL = publicURL
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
+        var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
+        if let host { headers.append(HTTPHeader("Host", host)) }
+        let response = sandbox.handle(
+            HTTPRequest(
+                method: "POST", path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
+                keepAlive: true))
+        let json = try Self.json(response)
+        #expect(json["url"] as? String == url)
+        #expect((json["parsedUrl"] as? String)?.hasPrefix(url + "/") == true)
+    }
+
     @Test("a redirectUrl in SDK mode is a warning in the log, not an error")
     func redirectWarning() {
         let body = Self.body.replacingOccurrences(

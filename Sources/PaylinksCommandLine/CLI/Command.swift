@@ -162,6 +162,8 @@ public struct RunOptions: Equatable, Sendable {
     public var host = "127.0.0.1"
     /// `--port`: the port `serve` listens on; 0 picks a free one.
     public var port = 4010
+    /// `--public-url`: the base URL of the URLs `serve` hands out; the request's `Host` when nil.
+    public var publicUrl: String?
     /// `--main-key-file`: the file holding the studio's main key.
     public var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.

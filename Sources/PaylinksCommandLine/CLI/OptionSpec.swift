@@ -230,6 +230,13 @@ public struct OptionSpec: Sendable {
             options.host = try text(value, option: "--host", allowEmpty: false)
         },
         OptionSpec(
+            "--public-url", "URL",
+            "The base URL players reach the sandbox at, for the checkout URLs it hands out (behind a proxy, say).",
+            default: "the address each request came to", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.publicUrl = try publicURL(value)
+        },
+        OptionSpec(
             "--port", "PORT", "The port serve listens on; 0 picks a free one.", default: String(RunOptions().port),
             commands: [.serve]
         ) { options, value throws(UsageProblem) in
@@ -391,6 +398,27 @@ public struct OptionSpec: Sendable {
         throw UsageProblem(
             "\(option) takes \(names.joined(separator: ", ")), not '\(MessageText.sanitized(value))'",
             suggestion: Suggestion.closest(to: value, among: names))
+    }
+
+    /// `http://host[:port][/path]` or `https://...`, without a query or fragment; kept
+    /// without a trailing `/`.
+    static func publicURL(_ value: String) throws(UsageProblem) -> String {
+        let lowered = value.lowercased()
+        let scheme = ["http://", "https://"].first { lowered.hasPrefix($0) }
+        let rest = scheme.map { value.dropFirst($0.count) } ?? ""
+        let host = rest.prefix { $0 != "/" }
+        guard scheme != nil, !host.isEmpty,
+            value.unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0.value < 0x7F && !"?#\"<>\\".unicodeScalars.contains($0)
+            })
+        else {
+            throw UsageProblem(
+                "--public-url takes the base URL players reach the sandbox at, such as http://192.168.1.20:4010, "
+                    + "not '\(MessageText.sanitized(value))'")
+        }
+        var url = value
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
     }
 
     /// `KEY=V1,V2,...` of `--matrix`: a known key not given before, and values that key takes.

@@ -35,17 +35,17 @@ extension PaylinksCLI {
                 "note: the sandbox takes the demo publisher token '\(token)' (see the README); set "
                     + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's\n")
         }
-        if !["127.0.0.1", "::1", "localhost"].contains(options.host) && !options.host.hasPrefix("127.") {
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(options.host) || options.host.hasPrefix("127.")
+        if !loopback {
             try? context.standardError.write(
                 "warning: serving on \(options.host), which other machines can reach; the sandbox checks nothing "
                     + "but the publisher token\n")
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         let base = "http://\(host):\(server.port)"
-        let sandbox = Sandbox(
-            catalog: catalog,
-            settings: Sandbox.Settings(baseURL: base, publisherToken: token, seed: options.seed ?? context.entropy()),
-            clock: { context.clock() * 1000 })
+        var settings = Sandbox.Settings(baseURL: base, publisherToken: token, seed: options.seed ?? context.entropy())
+        settings.publicURL = options.publicUrl
+        let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
         let standardError = context.standardError
         sandbox.onLog = { line in try? standardError.write(line + "\n") }
         let renderer = options.format.renderer(
@@ -79,7 +79,10 @@ extension PaylinksCLI {
                 sandbox.awardDelivered(purchaseId: purchaseId, failureData: failureData(attempts))
             }
         }
-        try? standardError.write("paylinks sandbox at \(base); SIGINT or SIGTERM stops it\n")
+        let handedOut =
+            options.publicUrl.map { "; checkout URLs at \($0)" }
+            ?? (loopback ? "" : "; checkout URLs at the address each request came to (its Host)")
+        try? standardError.write("paylinks sandbox at \(base)\(handedOut); SIGINT or SIGTERM stops it\n")
         let stopRequested = context.watchForStop()
         server.run(
             until: { stopRequested() || outputFailure != nil },

@@ -8,8 +8,13 @@ public import PaylinksKit
 public final class Sandbox {
     /// How a sandbox answers.
     public struct Settings: Sendable {
-        /// The base URL the sandbox is reached at, for the URLs it hands out: `http://127.0.0.1:4010`.
+        /// The address the sandbox listens at, `http://127.0.0.1:4010`: the base of the URLs
+        /// it hands out to a request that names no `Host` it can use.
         public var baseURL: String
+        /// The base URL players reach the sandbox at (`--public-url`), for the URLs it hands
+        /// out; when nil, each answer's URLs are built from its request's `Host`, so that a
+        /// sandbox on 0.0.0.0 hands a phone an address it can reach.
+        public var publicURL: String?
         /// The publisher token the game's server must send.
         public var publisherToken: String
         /// Seeds the sessions' identifiers.
@@ -171,7 +176,7 @@ public final class Sandbox {
         do {
             body = try SessionRequest(request.body)
         } catch {
-            return HTTPServer.problem(400, error.message)
+            return HTTPServer.problem(400, error.message, each: error.all)
         }
         if body.redirectUrl != nil {
             onLog(
@@ -194,13 +199,46 @@ public final class Sandbox {
         writer.openObject()
         writer.field("checkoutSessionToken", session.token)
         writer.field("purchaseId", session.purchaseId)
+        let checkoutURL = base(for: request) + "/checkout"
         writer.field("url", checkoutURL)
         writer.field("parsedUrl", "\(checkoutURL)/\(session.token)#boot=\(session.purchaseId)")
         writer.closeObject()
         return HTTPServerResponse(status: 201, body: writer.bytes)
     }
 
-    private var checkoutURL: String { settings.baseURL + "/checkout" }
+    /// The base of the URLs an answer to `request` hands out: `--public-url`, else
+    /// `http://` and the request's `Host` when it is a plain host and port, else the
+    /// address the sandbox listens at.
+    func base(for request: HTTPRequest) -> String {
+        if let publicURL = settings.publicURL { return publicURL }
+        guard let host = request.header("host"), Self.isPlainAuthority(host) else { return settings.baseURL }
+        return "http://" + host
+    }
+
+    /// A `Host` that is a name or an address and an optional port, nothing a URL or a page
+    /// would read otherwise: `192.168.1.20:4010`, `[::1]:4010`, `sandbox.local`.
+    static func isPlainAuthority(_ host: String) -> Bool {
+        guard (1...255).contains(host.utf8.count) else { return false }
+        var rest = Substring(host)
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return false }
+            let address = rest[rest.index(after: rest.startIndex)..<close]
+            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return false
+            }
+            rest = rest[rest.index(after: close)...]
+        } else {
+            let name = rest.prefix { $0 != ":" }
+            guard !name.isEmpty,
+                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
+            else { return false }
+            rest = rest.dropFirst(name.count)
+        }
+        guard !rest.isEmpty else { return true }
+        guard rest.first == ":" else { return false }
+        let port = rest.dropFirst()
+        return (1...5).contains(port.count) && port.allSatisfy { $0.isASCII && $0.isNumber }
+    }
 
     private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
         let authorization = request.header("authorization") ?? ""

@@ -6,7 +6,10 @@ import PaylinksKit
 struct SessionRequest {
     /// Why a body is refused: the field and what is wrong, in a sentence.
     struct Problem: Error {
+        /// Every problem in one sentence each, joined with "; ".
         var message: String
+        /// Each problem, in the order of the reference's fields.
+        var all: [String] = []
     }
 
     var price: Int
@@ -21,6 +24,7 @@ struct SessionRequest {
     var metadata: [UInt8]?
     var redirectUrl: String?
 
+    /// Reads a body, or throws every problem of it, in the order of the reference's fields.
     init(_ body: [UInt8]) throws(Problem) {
         let root: JSONValue
         do {
@@ -29,62 +33,132 @@ struct SessionRequest {
             throw Problem(message: "the body is not JSON: \(error.reason) (line \(error.position.line))")
         }
         let top = try Self.object(root, "the body")
-        let priceDetails = try Self.object(try Self.required(top, "priceDetails", in: ""), "priceDetails")
-        price = try Self.integer(try Self.required(priceDetails, "price", in: "priceDetails."), "priceDetails.price")
-        currency = try Self.string(
-            try Self.required(priceDetails, "currency", in: "priceDetails."), "priceDetails.currency")
-        guard CurrencyCodes.all.contains(currency) else {
-            throw Problem(
-                message: "priceDetails.currency '\(currency.prefix(12))' is not an ISO 4217 code, such as USD or EUR")
+        var problems: [String] = []
+        /// `read()`, or nil with its problem noted, so that the rest is read too.
+        func noted<T>(_ read: () throws(Problem) -> T) -> T? {
+            do {
+                return try read()
+            } catch {
+                problems.append(error.message)
+                return nil
+            }
         }
-        let offer = try Self.object(try Self.required(top, "offer", in: ""), "offer")
-        offerName = try Self.string(try Self.required(offer, "name", in: "offer."), "offer.name")
-        guard !offerName.isEmpty else { throw Problem(message: "offer.name is empty; give the offer's name") }
-        offerSku = try Self.string(try Self.required(offer, "sku", in: "offer."), "offer.sku")
-        guard !offerSku.isEmpty else { throw Problem(message: "offer.sku is empty; give the game's offer id") }
-        pricePointMetadata = try offer["pricePointMetadata"].map { value throws(Problem) in
-            try Self.integer(value, "offer.pricePointMetadata")
+        let priceDetails = noted { () throws(Problem) in
+            try Self.object(try Self.required(top, "priceDetails", in: ""), "priceDetails")
+        }
+        let price = priceDetails.flatMap { details in
+            noted { () throws(Problem) in
+                try Self.integer(try Self.required(details, "price", in: "priceDetails."), "priceDetails.price")
+            }
+        }
+        let currency = priceDetails.flatMap { details in
+            noted { () throws(Problem) in
+                let currency = try Self.string(
+                    try Self.required(details, "currency", in: "priceDetails."), "priceDetails.currency")
+                guard CurrencyCodes.all.contains(currency) else {
+                    throw Problem(
+                        message:
+                            "priceDetails.currency '\(currency.prefix(12))' is not an ISO 4217 code, such as USD or EUR"
+                    )
+                }
+                return currency
+            }
+        }
+        let offer = noted { () throws(Problem) in try Self.object(try Self.required(top, "offer", in: ""), "offer") }
+        let offerName = offer.flatMap { offer in
+            noted { () throws(Problem) in
+                let name = try Self.string(try Self.required(offer, "name", in: "offer."), "offer.name")
+                guard !name.isEmpty else { throw Problem(message: "offer.name is empty; give the offer's name") }
+                return name
+            }
+        }
+        let offerSku = offer.flatMap { offer in
+            noted { () throws(Problem) in
+                let sku = try Self.string(try Self.required(offer, "sku", in: "offer."), "offer.sku")
+                guard !sku.isEmpty else { throw Problem(message: "offer.sku is empty; give the game's offer id") }
+                return sku
+            }
+        }
+        pricePointMetadata = offer?["pricePointMetadata"].flatMap { value in
+            noted { () throws(Problem) in try Self.integer(value, "offer.pricePointMetadata") }
         }
         for name in ["displayName", "assetUrl", "description"] {
-            if let value = offer[name] { _ = try Self.string(value, "offer.\(name)") }
+            if let value = offer?[name] { _ = noted { () throws(Problem) in try Self.string(value, "offer.\(name)") } }
         }
-        items = []
+        var items: [OrderResponseModel.Item] = []
         if let list = top["items"] {
-            guard case .array(let elements) = list.kind else {
-                throw Problem(message: "items must be an array of {name, sku, quantity}, not \(list.typeDescription)")
-            }
-            for (index, element) in elements.enumerated() {
-                let path = "items[\(index)]"
-                let item = try Self.object(element, path)
-                let name = try Self.string(try Self.required(item, "name", in: path + "."), path + ".name")
-                let sku = try Self.string(try Self.required(item, "sku", in: path + "."), path + ".sku")
-                let quantity = try Self.integer(try Self.required(item, "quantity", in: path + "."), path + ".quantity")
-                items.append(OrderResponseModel.Item(name: name, sku: sku, quantity: String(quantity)))
+            if case .array(let elements) = list.kind {
+                for (index, element) in elements.enumerated() {
+                    let path = "items[\(index)]"
+                    guard let item = noted({ () throws(Problem) in try Self.object(element, path) }) else { continue }
+                    let name = noted { () throws(Problem) in
+                        try Self.string(try Self.required(item, "name", in: path + "."), path + ".name")
+                    }
+                    let sku = noted { () throws(Problem) in
+                        try Self.string(try Self.required(item, "sku", in: path + "."), path + ".sku")
+                    }
+                    let quantity = noted { () throws(Problem) in
+                        try Self.integer(try Self.required(item, "quantity", in: path + "."), path + ".quantity")
+                    }
+                    if let name, let sku, let quantity {
+                        items.append(OrderResponseModel.Item(name: name, sku: sku, quantity: String(quantity)))
+                    }
+                }
+            } else {
+                problems.append("items must be an array of {name, sku, quantity}, not \(list.typeDescription)")
             }
         }
-        let customer = try Self.object(try Self.required(top, "customer", in: ""), "customer")
-        customerId = try Self.string(try Self.required(customer, "id", in: "customer."), "customer.id")
-        guard !customerId.isEmpty else {
-            throw Problem(message: "customer.id is empty; send the player's id, the customerId the app gives the SDK")
+        self.items = items
+        let customer = noted { () throws(Problem) in
+            try Self.object(try Self.required(top, "customer", in: ""), "customer")
         }
-        email = try customer["email"].map { value throws(Problem) in try Self.string(value, "customer.email") }
+        let customerId = customer.flatMap { customer in
+            noted { () throws(Problem) in
+                let id = try Self.string(try Self.required(customer, "id", in: "customer."), "customer.id")
+                guard !id.isEmpty else {
+                    throw Problem(
+                        message: "customer.id is empty; send the player's id, the customerId the app gives the SDK")
+                }
+                return id
+            }
+        }
+        email = customer?["email"].flatMap { value in
+            noted { () throws(Problem) in try Self.string(value, "customer.email") }
+        }
         country = "US"
         if let value = top["countryCode2"] {
-            country = try Self.string(value, "countryCode2")
-            guard CountryCodes.all.contains(country) else {
-                throw Problem(
-                    message: "countryCode2 '\(country.prefix(12))' is not an ISO 3166-1 alpha-2 code, such as US or DE")
-            }
+            country =
+                noted { () throws(Problem) in
+                    let country = try Self.string(value, "countryCode2")
+                    guard CountryCodes.all.contains(country) else {
+                        throw Problem(
+                            message:
+                                "countryCode2 '\(country.prefix(12))' is not an ISO 3166-1 alpha-2 code, such as US or DE"
+                        )
+                    }
+                    return country
+                } ?? country
         }
         if let value = top["sessionMetadata"] {
-            guard case .object = value.kind else {
-                throw Problem(message: "sessionMetadata must be an object, not \(value.typeDescription)")
+            if case .object = value.kind {
+                var writer = JSONWriter()
+                value.write(to: &writer)
+                metadata = writer.bytes
+            } else {
+                problems.append("sessionMetadata must be an object, not \(value.typeDescription)")
             }
-            var writer = JSONWriter()
-            value.write(to: &writer)
-            metadata = writer.bytes
         }
-        redirectUrl = try top["redirectUrl"].map { value throws(Problem) in try Self.string(value, "redirectUrl") }
+        redirectUrl = top["redirectUrl"].flatMap { value in
+            noted { () throws(Problem) in try Self.string(value, "redirectUrl") }
+        }
+        guard problems.isEmpty, let price, let currency, let offerName, let offerSku, let customerId else {
+            throw Problem(message: problems.joined(separator: "; "), all: problems)
+        }
+        self.price = price
+        self.currency = currency
+        self.offerName = offerName
+        self.offerSku = offerSku
+        self.customerId = customerId
     }
 
     private static func required(_ members: [String: JSONValue], _ name: String, in parent: String) throws(Problem)

@@ -65,17 +65,17 @@ struct EcosystemTests {
 
     @Test(
         "the bash completions load in bash and complete commands, options and values",
-        .enabled(if: installed("bash") != nil, "bash is not installed"))
+        .enabled(if: installed("bash") != nil || runningInCI, "bash is not installed"))
     func bashCompletions() throws { try checkCompletions(in: "bash") }
 
     @Test(
         "the zsh completions load in zsh and complete commands, options and values",
-        .enabled(if: installed("zsh") != nil, "zsh is not installed (.ci/run installs it)"))
+        .enabled(if: installed("zsh") != nil || runningInCI, "zsh is not installed (.ci/run installs it)"))
     func zshCompletions() throws { try checkCompletions(in: "zsh") }
 
     @Test(
         "the fish completions load in fish and complete commands, options and values",
-        .enabled(if: installed("fish") != nil, "fish is not installed (.ci/run installs it)"))
+        .enabled(if: installed("fish") != nil || runningInCI, "fish is not installed (.ci/run installs it)"))
     func fishCompletions() throws { try checkCompletions(in: "fish") }
 
     private func checkCompletions(in shell: String) throws {
@@ -87,6 +87,53 @@ struct EcosystemTests {
             ])
         #expect(status == 0, "\(text)")
         #expect(text.components(separatedBy: "ok   \(shell):").count - 1 == 6, "\(text)")
+    }
+
+    /// What a user types, `\t` for Tab, and the words paylinks then receives, `END`
+    /// typed after the Tab: a word that runs on into `END` took no space.
+    nonisolated static let typedLines: [(typed: String, words: [String])] = [
+        ("paylinks pur\\t", ["purchase", "END"]),
+        ("paylinks purchase --sku sta\\t", ["purchase", "--sku", "starter_pack_001", "END"]),
+        ("paylinks purchase --sku=sta\\t", ["purchase", "--sku=starter_pack_001", "END"]),
+        ("paylinks purchase --award-wait=re\\t", ["purchase", "--award-wait=real", "END"]),
+        ("paylinks run Fixt\\t", ["run", "Fixtures/END"]),
+        ("paylinks run --fixtures Fix\\t", ["run", "--fixtures", "Fixtures/END"]),
+        ("paylinks purchase --main-key-file ke\\t", ["purchase", "--main-key-file", "key.txt", "END"]),
+        ("paylinks purchase --award-wait r\\t", ["purchase", "--award-wait", "real", "END"]),
+        ("paylinks check-award http://x --case stal\\t", ["check-award", "http://x", "--case", "stale-t", "END"]),
+        ("paylinks init --platform UNI\\t", ["init", "--platform", "unity", "END"]),
+        ("paylinks price-points --country jp\\t", ["price-points", "--country", "JP", "END"]),
+        ("paylinks init --error charge_f\\t", ["init", "--error", "CHARGE_FAILED", "END"]),
+    ]
+
+    @Test(
+        "completions work as a user types them in a real interactive shell on a terminal",
+        .enabled(
+            if: Completions.Shell.allCases.allSatisfy { installed($0.rawValue) != nil } || runningInCI,
+            "bash, zsh and fish are not all installed (.ci/run installs them)"),
+        arguments: Completions.Shell.allCases)
+    func completionsAsTyped(shell: Completions.Shell) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("typed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
+        try Data("k\n".utf8).write(to: directory.appendingPathComponent("key.txt"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try runProgram(
+            "/usr/bin/env",
+            [
+                "python3", Self.root.appendingPathComponent("Tests/Shell/complete_in_pty.py").path,
+                try BinaryTests.builtExecutable().path, shell.rawValue, directory.path,
+            ] + Self.typedLines.map(\.typed))
+        #expect(status == 0, "\(output)")
+        let results = output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(results.count == Self.typedLines.count, "\(output)")
+        for (line, result) in zip(Self.typedLines, results) {
+            #expect(
+                result["words"] as? [String] == line.words,
+                "\(shell): '\(line.typed)' gave \(result["words"] ?? "nothing")")
+        }
     }
 
     @Test("completions offer the SKUs and codes of the fixtures in use", arguments: Completions.Shell.allCases)
@@ -131,7 +178,9 @@ struct EcosystemTests {
 
     @Test(
         "groff renders the manual page without a warning",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "groff is not installed"))
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") || runningInCI, "groff is not installed")
+    )
     func manPageRenders() throws {
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-\(UUID().uuidString).1")
         try Data(runCLI("man").stdout.utf8).write(to: page)

@@ -4,7 +4,7 @@ import Testing
 
 /// A load of awards spread over connections and threads: every award's attempts come
 /// back in the batch's order, retried as the schedule says, and the summary counts them.
-@Suite("Award loads", .enabled(if: LoopbackServer.python != nil, "python3 is not installed"))
+@Suite("Award loads", .enabled(if: LoopbackServer.python != nil || runningInCI, "python3 is not installed"))
 struct AwardLoadTests {
     @Test("answers come back in the batch's order across lanes, each award retried until granted or out of attempts")
     func orderAndRetries() throws {

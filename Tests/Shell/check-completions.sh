@@ -29,10 +29,12 @@ bash_complete() {
     bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _paylinks; printf "%s\n" "${COMPREPLY[@]}"' \
         _ "$work/paylinks.bash" "$@"
 }
-# zsh: the completion function with compadd recording its candidates; completion
-# widgets need a terminal, the function's logic does not.
+# zsh: the completion function with compadd recording its candidates (its options, such
+# as the case-insensitive matcher, dropped); completion widgets need a terminal, the
+# function's logic does not. Tests/Shell/complete_in_pty.py types into a real terminal.
 zsh_complete() {
-    zsh -c 'compdef() { :; }; compadd() { [[ $1 == -- ]] && shift; print -l -- "$@"; }
+    zsh -c 'compdef() { :; }; compset() { :; }
+        compadd() { while (( $# )) && [[ $1 != -- ]]; do shift; done; shift; print -l -- "$@"; }
         source "$1"; shift; words=("$@"); CURRENT=$#; _paylinks' _ "$work/_paylinks" "$@"
 }
 # fish: its own `complete -C`, which runs the real completion machinery.

@@ -1,3 +1,4 @@
+import PaylinksHTTP
 public import PaylinksKit
 
 /// Shell completion scripts, made from the same option table as the parser and the help,
@@ -39,7 +40,10 @@ public enum Completions {
         case "--platform": .words(Platform.allCases.map(\.rawValue))
         case "--sdk-version": .words(["1.5.1", "1.7", "1.9", "2.0.0", "1.4", "1.6", "2.0", "2.4", "2.5", "2.6", "3.0"])
         case "--environment", "--session-environment": .words(["sandbox", "production"])
+        case "--award-wait": .words(AwardWait.allCases.map(\.rawValue))
+        case "--case": .words(AwardAudit.caseNames)
         case "--fixtures": .directories
+        case "--main-key-file": .files
         default: .free
         }
     }
@@ -77,12 +81,14 @@ public enum Completions {
 
     // MARK: bash
 
-    /// What bash does with values of this kind.
+    /// What bash does with values of this kind. Words match in any case, as paylinks
+    /// reads them; a file or directory completes as readline completes names (a directory
+    /// ends in `/` and takes no space, so that it can go on).
     private static func bashReply(_ values: Values?) -> String {
         switch values {
-        case .words(let words)?: #"COMPREPLY=($(compgen -W "\#(words.joined(separator: " "))" -- "$cur"))"#
-        case .directories?: #"COMPREPLY=($(compgen -d -- "$cur"))"#
-        case .files?: #"COMPREPLY=($(compgen -f -- "$cur"))"#
+        case .words(let words)?: #"_paylinks_words "\#(words.joined(separator: " "))""#
+        case .directories?: "_paylinks_names -d"
+        case .files?: "_paylinks_names -f"
         case .free?, nil: "COMPREPLY=()"
         }
     }
@@ -98,7 +104,7 @@ public enum Completions {
             commandCases += """
                         \(command.rawValue))
                             if [[ $cur == -* ]]; then
-                                COMPREPLY=($(compgen -W "\(optionNames(command).joined(separator: " "))" -- "$cur"))
+                                _paylinks_words "\(optionNames(command).joined(separator: " "))"
                             else
                                 \(operandWords)
                             fi ;;
@@ -107,17 +113,43 @@ public enum Completions {
         }
         return """
             # bash completion for paylinks \(Help.version)
+            # The words among $1 that start with $cur, in any case, after $prefix.
+            _paylinks_words() {
+                local word lower=${cur,,}
+                COMPREPLY=()
+                for word in $1; do
+                    [[ ${word,,} == "$lower"* ]] && COMPREPLY+=("$prefix$word")
+                done
+            }
+            # Files (-f) or directories (-d) that start with $cur, named as readline names them.
+            _paylinks_names() {
+                local name
+                compopt -o filenames 2>/dev/null
+                COMPREPLY=()
+                while IFS= read -r name; do COMPREPLY+=("$prefix$name"); done < <(compgen "$1" -- "$cur")
+            }
             _paylinks() {
                 local cur=${COMP_WORDS[COMP_CWORD]}
                 local prev=${COMP_WORDS[COMP_CWORD-1]}
+                local prefix=
+                # --name=value: bash splits the word at '=' when COMP_WORDBREAKS holds it.
+                if [[ $cur == = ]]; then
+                    cur=
+                elif [[ $prev == = && $COMP_CWORD -ge 3 ]]; then
+                    prev=${COMP_WORDS[COMP_CWORD-2]}
+                elif [[ $cur == --*=* ]]; then
+                    prev=${cur%%=*}
+                    prefix=$prev=
+                    cur=${cur#*=}
+                fi
                 if [[ $COMP_CWORD -eq 1 ]]; then
-                    COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " ")) --help --version" -- "$cur"))
+                    _paylinks_words "\(commandNames.joined(separator: " ")) --help --version"
                     return
                 fi
                 case $prev in
             \(valueCases)    esac
                 case ${COMP_WORDS[1]} in
-            \(commandCases)        help) COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " "))" -- "$cur")) ;;
+            \(commandCases)        help) _paylinks_words "\(commandNames.joined(separator: " "))" ;;
                     *) COMPREPLY=() ;;
                 esac
             }
@@ -128,10 +160,11 @@ public enum Completions {
 
     // MARK: zsh
 
-    /// What zsh does with values of this kind.
+    /// What zsh does with values of this kind: words matched in any case, as paylinks
+    /// reads them.
     private static func zshAction(_ values: Values?) -> String {
         switch values {
-        case .words(let words)?: "compadd -- \(words.joined(separator: " "))"
+        case .words(let words)?: "compadd -M 'm:{a-zA-Z}={A-Za-z}' -- \(words.joined(separator: " "))"
         case .directories?: "_files -/"
         case .files?: "_files"
         case .free?, nil: ":"
@@ -148,7 +181,7 @@ public enum Completions {
             let operandAction = zshAction(operands(of: command, catalog: catalog))
             commandCases += """
                   \(command.rawValue))
-                    if [[ $cur == -* ]]; then compadd -- \(optionNames(command).joined(separator: " "))
+                    if [[ $cur == -* ]]; then \(zshAction(.words(optionNames(command))))
                     else \(operandAction); fi ;;
 
                 """
@@ -159,13 +192,19 @@ public enum Completions {
             _paylinks() {
               local cur=${words[CURRENT]} prev=${words[CURRENT-1]}
               if (( CURRENT == 2 )); then
-                compadd -- \(commandNames.joined(separator: " ")) --help --version
+                \(zshAction(.words(commandNames + ["--help", "--version"])))
                 return
+              fi
+              # --name=value: complete the value after the '='.
+              if [[ $cur == --*=* ]]; then
+                prev=${cur%%=*}
+                compset -P '*='
+                cur=${cur#*=}
               fi
               case $prev in
             \(valueCases)  esac
               case ${words[2]} in
-            \(commandCases)    help) compadd -- \(commandNames.joined(separator: " ")) ;;
+            \(commandCases)    help) \(zshAction(.words(commandNames))) ;;
               esac
             }
             if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then

@@ -201,6 +201,43 @@ enum DocumentedCommands {
 /// seeded command prints, the bytes match. Documentation cannot drift from the tool.
 @Suite("Executable documentation")
 struct ExecutableDocsTests {
+    /// The Swift blocks of the library's getting-started article, in order.
+    static func articleBlocks() throws -> [String] {
+        let article = try String(
+            contentsOf: DocumentedCommands.root.appendingPathComponent(
+                "Sources/PaylinksKit/PaylinksKit.docc/GettingStarted.md"), encoding: .utf8)
+        return article.components(separatedBy: "```swift\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```\n").first
+        }
+    }
+
+    @Test(
+        "the getting-started article's code is Examples/StoreTests' code, file for file, which CI compiles and runs")
+    func gettingStarted() throws {
+        let example = DocumentedCommands.root.appendingPathComponent("Examples/StoreTests")
+        let testFiles = try FileManager.default.contentsOfDirectory(
+            atPath: example.appendingPathComponent("Tests/StoreTests").path
+        ).map { try String(contentsOf: example.appendingPathComponent("Tests/StoreTests/\($0)"), encoding: .utf8) }
+        let blocks = try Self.articleBlocks()
+        let files = blocks.filter { $0.hasPrefix("import ") }
+        #expect(files.count == 2, "the adapter and the test")
+        for block in files {
+            #expect(testFiles.contains(block), "a block of the article is no file of Examples/StoreTests:\n\(block)")
+        }
+        // The seam, as the article shows it: the example's protocol without its doc comments.
+        let payments = try String(
+            contentsOf: example.appendingPathComponent("Sources/Store/Payments.swift"), encoding: .utf8
+        ).split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///")
+        }.joined(separator: "\n")
+        let seam = try #require(blocks.first { $0.contains("protocol Payments") })
+        #expect(payments.contains(seam), "\(seam)")
+        // The package: the example's manifest names the same product.
+        let manifest = try String(contentsOf: example.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(blocks.first?.contains(#".product(name: "PaylinksKit", package: "paylinks")"#) == true)
+        #expect(manifest.contains(#".product(name: "PaylinksKit", package: paylinks)"#))
+    }
+
     static let hasJQ = ["/usr/bin/jq", "/usr/local/bin/jq", "/opt/homebrew/bin/jq"].contains {
         FileManager.default.isExecutableFile(atPath: $0)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PaylinksCommandLine
@@ -117,5 +118,26 @@ struct OneSourceTests {
             rows[code] = String(cells[2].dropFirst().dropLast())
         }
         #expect(rows == Reproduction.realCauses)
+    }
+
+    @Test("every environment variable is read through one table, which the manual page lists whole")
+    func environmentVariables() throws {
+        let sources = DocumentedCommands.root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            // A variable's name as a literal, passed to a lookup, bypasses the table.
+            #expect(text.firstMatch(of: /environment\("/) == nil, "\(file) reads a variable by its name")
+            #expect(text.firstMatch(of: /getenv\("/) == nil, "\(file) reads a variable by its name")
+        }
+        let page = runCLI("man").stdout
+        for variable in EnvironmentVariable.allCases {
+            #expect(page.contains(".B \(ManPage.escape(variable.rawValue))\n\(ManPage.escape(variable.meaning))"))
+        }
+        for name in [
+            "PAYLINKS_SEED", "SOURCE_DATE_EPOCH", "PAYLINKS_MAIN_KEY", "PAYLINKS_PUBLISHER_TOKEN", "GITHUB_ACTIONS",
+        ] {
+            #expect(EnvironmentVariable(rawValue: name) != nil, "\(name)")
+        }
     }
 }

@@ -45,21 +45,11 @@ public enum ManPage {
         for code in ExitCode.allCases {
             page += ".TP\n.B \(code.rawValue)\n\(escape(code.meaning))\n"
         }
-        page += """
-            .SH ENVIRONMENT
-            .TP
-            .B PAYLINKS_FIXTURES
-            A directory of fixture files that replace the built-in ones, as \\fB\\-\\-fixtures\\fR does.
-            .TP
-            .B NO_COLOR
-            When set and not empty, text output is not coloured (unless \\fB\\-\\-color always\\fR).
-            .TP
-            .B TERM
-            When \\fBdumb\\fR, text output is not coloured (unless \\fB\\-\\-color always\\fR).
-            .SH EXAMPLES
-            .nf
-
-            """
+        page += ".SH ENVIRONMENT\n"
+        for variable in EnvironmentVariable.allCases {
+            page += ".TP\n.B \(escape(variable.rawValue))\n\(escape(variable.meaning))\n"
+        }
+        page += ".SH EXAMPLES\n.nf\n"
         for example in Help.examples {
             page += escape(example.command) + "\n"
         }

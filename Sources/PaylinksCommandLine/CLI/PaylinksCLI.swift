@@ -173,8 +173,8 @@ public enum PaylinksCLI {
         case .always: return true
         case .never: return false
         case .auto:
-            let noColor = context.environment("NO_COLOR").map { !$0.isEmpty } ?? false
-            return context.standardOutputIsTerminal && !noColor && context.environment("TERM") != "dumb"
+            let noColor = context.value(of: .noColor).map { !$0.isEmpty } ?? false
+            return context.standardOutputIsTerminal && !noColor && context.value(of: .term) != "dumb"
         }
     }
 
@@ -330,13 +330,13 @@ public enum PaylinksCLI {
                     "the main key file '\(MessageText.sanitized(path))' is empty; put the studio's main key in it")
             }
             key = bytes
-        } else if let value = context.environment("PAYLINKS_MAIN_KEY"), !value.isEmpty {
+        } else if let value = context.value(of: .mainKey), !value.isEmpty {
             key = Array(value.utf8)
         } else {
             key = Array(DemoCredentials.mainKey.utf8)
             demo.append("main key")
         }
-        var token = options.publisherToken ?? context.environment("PAYLINKS_PUBLISHER_TOKEN") ?? ""
+        var token = options.publisherToken ?? context.value(of: .publisherToken) ?? ""
         if token.isEmpty {
             token = DemoCredentials.publisherToken
             demo.append("publisher token")
@@ -419,7 +419,7 @@ public enum PaylinksCLI {
         throws(CLIError) -> RunOptions
     {
         var options = given
-        if options.seed == nil, let text = environment("PAYLINKS_SEED"), !text.isEmpty {
+        if options.seed == nil, let text = environment(EnvironmentVariable.seed.rawValue), !text.isEmpty {
             guard let seed = UInt64(text) else {
                 throw .usage(
                     "PAYLINKS_SEED is '\(MessageText.sanitized(text))': give a number from 0 to \(UInt64.max), or unset it",
@@ -427,7 +427,9 @@ public enum PaylinksCLI {
             }
             options.seed = seed
         }
-        if options.now == nil, command != .serve, let text = environment("SOURCE_DATE_EPOCH"), !text.isEmpty {
+        if options.now == nil, command != .serve, let text = environment(EnvironmentVariable.sourceDateEpoch.rawValue),
+            !text.isEmpty
+        {
             guard let now = Int(text), (0...OptionSpec.maximumTimestamp).contains(now) else {
                 throw .usage(
                     "SOURCE_DATE_EPOCH is '\(MessageText.sanitized(text))': give Unix seconds from 0 to "
@@ -445,7 +447,7 @@ public enum PaylinksCLI {
         let origin: String
         if let path = options.fixtures {
             (directory, origin) = (path, "fixture directory '\(MessageText.sanitized(path))' (--fixtures)")
-        } else if let path = environment("PAYLINKS_FIXTURES"), !path.isEmpty {
+        } else if let path = environment(EnvironmentVariable.fixtures.rawValue), !path.isEmpty {
             (directory, origin) = (path, "fixture directory '\(MessageText.sanitized(path))' (PAYLINKS_FIXTURES)")
         } else {
             return Catalog.builtIn

@@ -34,7 +34,7 @@ struct RunOutcome {
 /// scenarios start (the notes before it are said once for the whole run), and last its
 /// outcome, as the JSON report.
 enum RunWorker {
-    static let variable = "PAYLINKS_RUN_WORKER"
+    static let variable = EnvironmentVariable.runWorker.rawValue
 
     /// What a frame holds.
     enum Tag: UInt8 {
@@ -136,7 +136,7 @@ extension PaylinksCLI {
     static func runScenarios(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError)
         -> ExitCode
     {
-        let worker = context.environment(RunWorker.variable).flatMap(Int.init)
+        let worker = context.value(of: .runWorker).flatMap(Int.init)
         // A copy of `run --jobs` frames both streams into its standard output, in order.
         var context = context
         let framed = BufferedOutput(context.standardOutput, capacity: 1 << 18)
@@ -384,7 +384,7 @@ extension PaylinksCLI {
     /// Under GitHub Actions, an `::error` annotation at each failed expectation and at each
     /// problem of a file that did not load.
     private static func annotate(_ outcome: RunOutcome, context: RunContext) {
-        guard context.environment("GITHUB_ACTIONS") == "true" else { return }
+        guard context.value(of: .githubActions) == "true" else { return }
         for entry in outcome.entries where !entry.skipped {
             for mismatch in entry.result.mismatches {
                 try? context.standardError.write(RunReport.annotation(mismatch, file: entry.result.file) + "\n")

@@ -28,7 +28,7 @@ extension PaylinksCLI {
             try awardSettings(url: url, options: options, context: context)
         }
         var token =
-            awards?.publisherToken ?? options.publisherToken ?? context.environment("PAYLINKS_PUBLISHER_TOKEN") ?? ""
+            awards?.publisherToken ?? options.publisherToken ?? context.value(of: .publisherToken) ?? ""
         if token.isEmpty {
             token = DemoCredentials.publisherToken
             try? context.standardError.write(

@@ -61,7 +61,10 @@ public final class Store: PaymentsListener {
     public func purchaseFailed(code: Int) {
         isPurchasing = false
         switch code {
-        case 3000, 3002: lastMessage = ""
+        // The codes the SDK's table marks as a cancel: the player closed the checkout
+        // (3000, 3002) or left it before any order existed (3005, which paylinks also
+        // delivers for a checkout left open until its session expired).
+        case 3000, 3002, 3005: lastMessage = ""
         case 3004: lastMessage = "Your payment is still being processed."
         default: lastMessage = "The purchase did not go through (\(code))."
         }

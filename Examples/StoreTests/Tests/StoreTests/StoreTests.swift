@@ -62,6 +62,14 @@ struct StoreTests {
         #expect(!store.isPurchasing)
     }
 
+    @Test func aCheckoutLeftBeforeAnyOrderIsACancelToo() async throws {
+        sdk.scriptCheckout(.closeBeforeOrder)
+        try await buy("starter_pack_001")
+        #expect(store.inventory.isEmpty)
+        #expect(store.lastMessage == "")
+        #expect(!store.isPurchasing)
+    }
+
     @Test func aPendingChargeIsNotGrantedYet() async throws {
         sdk.scriptCheckout(.pay(paymentMethodName: "Visa", outcome: .pending))
         try await buy("starter_pack_001")

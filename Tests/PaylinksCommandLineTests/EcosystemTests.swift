@@ -55,6 +55,22 @@ struct EcosystemTests {
         }
     }
 
+    @Test("a command's help offers no value the command refuses, and leaves the exit codes to the main help")
+    func commandHelpOffersWhatWorks() {
+        for command in Command.allCases {
+            let help = Help.command(command)
+            #expect(!help.contains("\n  141"), "\(command.rawValue) repeats the exit-code table")
+            #expect(help.contains("'paylinks --help' and 'man paylinks' list them."))
+            if !OptionSpec.callbackCommands.contains(command) {
+                #expect(
+                    !help.contains("wire:") && !help.contains("json, wire"),
+                    "\(command.rawValue) offers --format wire, which it refuses")
+            }
+        }
+        #expect(Help.overview().contains("\n  141"))
+        #expect(runCLI("errors", "--format", "wire").exitCode == .usage)
+    }
+
     // MARK: Completions
 
     /// The path of a program on this machine's usual search path, or nil.

@@ -25,6 +25,18 @@ if grep -q "RegexOutput" "$prefix/bin/paylinks"; then
     echo "FAIL: the release binary links _StringProcessing; use firstOccurrence(of:) and replacingEvery" >&2
     exit 1
 fi
+# The libraries the README says the installed binary needs, and no other.
+if command -v readelf >/dev/null 2>&1; then
+    needed=$(readelf -d "$prefix/bin/paylinks" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+    for library in $needed; do
+        case $library in
+        libc.so.* | libm.so.* | libstdc++.so.* | libgcc_s.so.* | ld-linux*.so.*)
+            grep -qF "\`${library%%.so*}\`" README.md || [[ $library == ld-linux* ]] ||
+                { echo "FAIL: the README does not name $library among the libraries the binary needs" >&2; exit 1; } ;;
+        *) echo "FAIL: the release binary needs $library, which the README does not name" >&2; exit 1 ;;
+        esac
+    done
+fi
 if command -v man >/dev/null 2>&1; then
     MANPATH="$prefix/share/man" man paylinks 2>/dev/null | grep -q "checkout simulator" ||
         { echo "FAIL: man paylinks does not show the page" >&2; exit 1; }

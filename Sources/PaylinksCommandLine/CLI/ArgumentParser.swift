@@ -207,7 +207,7 @@ public enum ArgumentParser {
         if command == .pricePoints && options.target.generation == .g3 {
             return PricePointsRemoved.message(options.target)
         }
-        if options.format == .wire && !(Command.flows + [.run, .serve]).contains(command) {
+        if options.format == .wire && !OptionSpec.callbackCommands.contains(command) {
             return "--format wire shows callbacks as the platform delivers them; \(command.rawValue) prints none: "
                 + "use text or json"
         }

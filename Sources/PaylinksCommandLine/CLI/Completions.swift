@@ -75,6 +75,13 @@ public enum Completions {
 
     private static var commandNames: [String] { Command.allCases.map(\.rawValue) + ["help"] }
 
+    /// The options that take a value, each once (some are specified per command).
+    private static var valueOptionNames: [String] {
+        OptionSpec.all.filter { $0.placeholder != nil }.map(\.name).reduce(into: []) { names, name in
+            if !names.contains(name) { names.append(name) }
+        }
+    }
+
     private static func optionNames(_ command: Command) -> [String] {
         OptionSpec.options(for: command).map(\.name) + ["--help"]
     }
@@ -95,8 +102,8 @@ public enum Completions {
 
     private static func bash(_ catalog: Catalog) -> String {
         var valueCases = ""
-        for spec in OptionSpec.all where spec.placeholder != nil {
-            valueCases += "        \(spec.name)) \(bashReply(values(of: spec.name, catalog: catalog))); return ;;\n"
+        for name in valueOptionNames {
+            valueCases += "        \(name)) \(bashReply(values(of: name, catalog: catalog))); return ;;\n"
         }
         var commandCases = ""
         for command in Command.allCases {
@@ -173,8 +180,8 @@ public enum Completions {
 
     private static func zsh(_ catalog: Catalog) -> String {
         var valueCases = ""
-        for spec in OptionSpec.all where spec.placeholder != nil {
-            valueCases += "    \(spec.name)) \(zshAction(values(of: spec.name, catalog: catalog))); return ;;\n"
+        for name in valueOptionNames {
+            valueCases += "    \(name)) \(zshAction(values(of: name, catalog: catalog))); return ;;\n"
         }
         var commandCases = ""
         for command in Command.allCases {

@@ -89,7 +89,7 @@ public enum Help {
             }
         }
         text += "  " + padded("-h, --help", to: width) + "Show this help.\n\n"
-        text += exitCodes()
+        text += "EXIT CODES\n  'paylinks --help' and 'man paylinks' list them.\n"
         return text
     }
 

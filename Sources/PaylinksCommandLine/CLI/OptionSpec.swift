@@ -321,9 +321,17 @@ public struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--format", "FORMAT",
-            "text: readable blocks or a table; json: one JSON object per line; wire: each callback as the "
-                + "platform hands it to the game.",
-            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: listingCommands, group: "format"
+            "text: readable blocks; json: one JSON object per line; wire: each callback as the platform hands it "
+                + "to the game.",
+            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: callbackCommands, group: "format"
+        ) { options, value throws(UsageProblem) in
+            options.format = try choice(value, option: "--format", among: OutputFormat.self)
+        },
+        // The listings print no callbacks, so they have no wire format to offer.
+        OptionSpec(
+            "--format", "FORMAT", "text: a readable table or report; json: one JSON object per line.",
+            default: "\(RunOptions().format.rawValue) (or json)",
+            commands: listingCommands.filter { !callbackCommands.contains($0) }, group: "format"
         ) { options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         },
@@ -348,6 +356,9 @@ public struct OptionSpec: Sendable {
     static let platformCommands = Command.flows + [.errors, .offers, .run, .serve]
 
     static let listingCommands = Command.flows + [.errors, .offers, .countries, .run, .checkAward, .serve]
+
+    /// The commands that print callbacks, and so take `--format wire`.
+    static let callbackCommands = Command.flows + [.run, .serve]
 
     /// The most checkouts one run makes.
     static let maximumCount = 1_000_000_000

@@ -127,7 +127,7 @@ enum SandboxPage {
             title: "Sandbox",
             """
             <h1>paylinks sandbox</h1>
-            <p>\(sandbox.sessionCount) checkout sessions.</p>
+            <p>\(sandbox.sessionCount == 1 ? "1 checkout session" : "\(sandbox.sessionCount) checkout sessions").</p>
             <ul>
             <li>POST /checkout/v1/session (x-publisher-token)</li>
             <li>POST /checkout/v3/cancel (Authorization: Bearer)</li>

@@ -300,4 +300,26 @@ struct AwardTests {
     static let studioKeys = [
         "PAYLINKS_MAIN_KEY": "paylinks-demo-main-key", "PAYLINKS_PUBLISHER_TOKEN": "paylinks-demo-publisher-token",
     ]
+
+    @Test("the demo-key note is said once in a run of many scenarios on many processes, and never once a key is set")
+    func demoNoteOnce() throws {
+        let receiver = try AwardReceiver()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("note-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["a", "b", "c"] {
+            try Data(
+                #"{"configuration": {"awardUrl": "\#(receiver.url)"}, "steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}]}"#
+                    .utf8
+            ).write(to: directory.appendingPathComponent("\(name).json"))
+        }
+        for jobs in ["1", "2"] {
+            let outcome = try paylinks(["run", directory.path, "--jobs", jobs])
+            #expect(outcome.stderr.components(separatedBy: "note: award callbacks use the demo").count == 2, "\(jobs)")
+        }
+        for variables in [["PAYLINKS_MAIN_KEY": "paylinks-demo-main-key"], Self.studioKeys] {
+            let outcome = try paylinks(["run", directory.path], environment: variables)
+            #expect(!outcome.stderr.contains("note:"), "\(variables): \(outcome.stderr)")
+        }
+    }
 }

@@ -184,6 +184,26 @@ struct SandboxTests {
         #expect((json["parsedUrl"] as? String)?.hasPrefix(url + "/") == true)
     }
 
+    @Test("paying a session without pricePointMetadata warns that its award says 0 US dollars; with it, nothing")
+    func zeroDollarWarning() throws {
+        let without = Self.body.replacingOccurrences(of: #", "pricePointMetadata": 499"#, with: "")
+        #expect(without != Self.body)
+        for (body, warns) in [(without, true), (Self.body, false)] {
+            recorder.logs = []
+            let created = try Self.json(create(body))
+            let token = try #require(created["checkoutSessionToken"] as? String)
+            let response = request(
+                "POST", "/checkout/\(token)", body: "choice=pay&paymentMethod=Visa",
+                headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+            #expect(response.status < 400)
+            let warning = recorder.logs.first { $0.hasPrefix("warning:") }
+            #expect(
+                (warning?.contains("no offer.pricePointMetadata, so its award says basePriceInUSD 0") ?? false)
+                    == warns,
+                "\(recorder.logs)")
+        }
+    }
+
     @Test("a redirectUrl in SDK mode is a warning in the log, not an error")
     func redirectWarning() {
         let body = Self.body.replacingOccurrences(

@@ -320,7 +320,7 @@ public enum PaylinksCLI {
     static func awardSettings(url: HTTPURL, options: RunOptions, context: RunContext) throws(CLIError)
         -> AwardSettings
     {
-        var demo: [String] = []
+        var demoKey = false
         let key: [UInt8]
         if let path = options.mainKeyFile {
             var bytes = try readInput(path, kind: "main key file", limit: 4096).bytes
@@ -334,16 +334,15 @@ public enum PaylinksCLI {
             key = Array(value.utf8)
         } else {
             key = Array(DemoCredentials.mainKey.utf8)
-            demo.append("main key")
+            demoKey = true
         }
         var token = options.publisherToken ?? context.value(of: .publisherToken) ?? ""
-        if token.isEmpty {
-            token = DemoCredentials.publisherToken
-            demo.append("publisher token")
-        }
-        if !demo.isEmpty {
+        let demoToken = token.isEmpty
+        if demoToken { token = DemoCredentials.publisherToken }
+        // The demo setup is worth a note; a studio that set its key or token has chosen its own.
+        if demoKey && demoToken {
             try? context.standardError.write(
-                "note: award callbacks use the demo \(demo.joined(separator: " and ")) (see the README); set "
+                "note: award callbacks use the demo main key and publisher token (see the README); set "
                     + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
                     + "to your studio's\n")
         }

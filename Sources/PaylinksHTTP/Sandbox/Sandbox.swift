@@ -374,6 +374,12 @@ public final class Sandbox {
             session.state = .charge_pending
             sessions[session.token] = session
             onLog("session \(session.purchaseId) paid with \(session.paymentMethod)")
+            if session.pricePointMetadata == nil {
+                onLog(
+                    "warning: the session \(session.purchaseId) had no offer.pricePointMetadata, so its award says "
+                        + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, such as 499"
+                )
+            }
             let award = GrantAward(
                 order: session.order, basePriceInUSD: Self.dollars(session.pricePointMetadata),
                 playerEmail: session.email, sessionMetadata: session.metadata)

@@ -84,6 +84,11 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("run-cancels-android", ["run", scenario("cancels.json"), "--platform", "android"]),
         // --format wire: a Swift call, a Java method with its fields, Unity's bridge message.
         GoldenCase("purchase-wire", ["purchase", "--sku", "starter_pack_001", "--format", "wire"]),
+        // --language objc: the Objective-C delegate's messages, and its selectors in text.
+        GoldenCase(
+            "cancel-wire-objc", ["cancel", "--sku", "starter_pack_001", "--language", "objc", "--format", "wire"],
+            .purchaseCanceled),
+        GoldenCase("price-points-objc", ["price-points", "--language", "objc"]),
         GoldenCase(
             "price-points-wire-android",
             ["price-points", "--country", "JP", "--platform", "android", "--format", "wire"]

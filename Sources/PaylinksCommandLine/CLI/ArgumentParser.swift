@@ -211,6 +211,11 @@ public enum ArgumentParser {
             return "--format wire shows callbacks as the platform delivers them; \(command.rawValue) prints none: "
                 + "use text or json"
         }
+        // A scenario run may cross platforms: there the language applies to its iOS scenarios.
+        if options.language == .objc && options.target.platform != .ios && command != .run {
+            return "--language objc is the iOS delegate's Objective-C face; \(options.target.platform.displayName) "
+                + "has none: leave --language out, or use --platform ios"
+        }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"
         }

@@ -164,6 +164,8 @@ public struct RunOptions: Equatable, Sendable {
     public var port = 4010
     /// `--public-url`: the base URL of the URLs `serve` hands out; the request's `Host` when nil.
     public var publicUrl: String?
+    /// `--language`: the language of the game's iOS delegate.
+    public var language = DelegateLanguage.swift
     /// `--main-key-file`: the file holding the studio's main key.
     public var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.

@@ -41,6 +41,7 @@ public enum Completions {
         case "--sdk-version": .words(["1.5.1", "1.7", "1.9", "2.0.0", "1.4", "1.6", "2.0", "2.4", "2.5", "2.6", "3.0"])
         case "--environment", "--session-environment": .words(["sandbox", "production"])
         case "--award-wait": .words(AwardWait.allCases.map(\.rawValue))
+        case "--language": .words(DelegateLanguage.allCases.map(\.rawValue))
         case "--case": .words(AwardAudit.caseNames)
         case "--fixtures": .directories
         case "--main-key-file": .files

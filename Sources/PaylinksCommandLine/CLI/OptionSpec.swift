@@ -327,6 +327,14 @@ public struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         },
+        OptionSpec(
+            "--language", "LANGUAGE",
+            "iOS: the delegate's language, swift or objc; objc names each callback by its Objective-C selector, "
+                + "and --format wire shows it as the message an Objective-C delegate receives.",
+            default: RunOptions().language.rawValue, commands: callbackCommands
+        ) { options, value throws(UsageProblem) in
+            options.language = try choice(value, option: "--language", among: DelegateLanguage.self)
+        },
         // The listings print no callbacks, so they have no wire format to offer.
         OptionSpec(
             "--format", "FORMAT", "text: a readable table or report; json: one JSON object per line.",

@@ -203,7 +203,8 @@ public enum PaylinksCLI {
         if command != .initialize { noteFallback(for: options.country, catalog: catalog, context: context) }
         let output = BufferedOutput(context.standardOutput)
         let renderer = options.format.renderer(
-            catalog: catalog, color: usesColor(options, context: context), target: options.target)
+            catalog: catalog, color: usesColor(options, context: context), target: options.target,
+            language: options.language)
         let delegate = RenderingDelegate(renderer: renderer, output: output)
         let seed = options.seed ?? context.entropy()
         let sdk = PaymentLinksSimulator(

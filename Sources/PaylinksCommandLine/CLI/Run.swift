@@ -227,6 +227,7 @@ extension PaylinksCLI {
         if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
         settings.failFast = options.failFast
         settings.monotonicMilliseconds = context.monotonicMilliseconds
+        settings.language = options.language
         for (index, scenario) in scenarios.enumerated() {
             guard let text = scenario.configuration.awardUrl else {
                 settings.awardURLs[index] = options.awardUrl

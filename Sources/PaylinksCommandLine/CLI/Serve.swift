@@ -49,7 +49,8 @@ extension PaylinksCLI {
         let standardError = context.standardError
         sandbox.onLog = { line in try? standardError.write(line + "\n") }
         let renderer = options.format.renderer(
-            catalog: catalog, color: usesColor(options, context: context), target: options.target)
+            catalog: catalog, color: usesColor(options, context: context), target: options.target,
+            language: options.language)
         var outputFailure: OutputError?
         sandbox.onCallback = { callback in
             guard outputFailure == nil else { return }

@@ -49,13 +49,15 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The renderer for this format; `catalog` names status codes in text output, which
     /// `color` colours. JSON is never coloured. Names and arguments are `target`'s.
-    public func renderer(catalog: Catalog, color: Bool = false, target: SDKTarget = .standard)
-        -> any CallbackRenderer
-    {
-        switch self {
-        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain, target: target)
+    /// `language` is the iOS delegate's; it names nothing on another platform.
+    public func renderer(
+        catalog: Catalog, color: Bool = false, target: SDKTarget = .standard, language: DelegateLanguage = .swift
+    ) -> any CallbackRenderer {
+        let language = target.platform == .ios ? language : .swift
+        return switch self {
+        case .text: TextRenderer(catalog: catalog, style: color ? .ansi : .plain, target: target, language: language)
         case .json: JSONLinesRenderer(target: target)
-        case .wire: WireRenderer(target: target)
+        case .wire: WireRenderer(target: target, language: language)
         }
     }
 }

@@ -15,19 +15,30 @@ public struct TextRenderer: CallbackRenderer {
     public let target: SDKTarget
     private var platform: Platform { target.platform }
 
+    /// The language of the iOS delegate, whose names the blocks use.
+    public let language: DelegateLanguage
+
     /// Creates a renderer; `catalog` supplies status code names, `style` the colours,
-    /// `target` the names of callbacks, types and fields.
-    public init(catalog: Catalog, style: TextStyle = .plain, target: SDKTarget = .standard) {
+    /// `target` and `language` the names of callbacks, types and fields.
+    public init(
+        catalog: Catalog, style: TextStyle = .plain, target: SDKTarget = .standard, language: DelegateLanguage = .swift
+    ) {
         self.catalog = catalog
         self.style = style
         self.target = target
+        self.language = language
+    }
+
+    /// The callback's name as the game's code has it: the platform's, or the selector.
+    private func title(of name: CallbackName) -> String {
+        language == .objc ? name.objectiveCSelector(in: target.generation) : platform.name(of: name)
     }
 
     /// The block for one callback, blank line included; a tag follows the name in brackets.
     public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var block = Block()
         let source = self.source(tag)
-        let title = platform.name(of: callback.name)
+        let title = self.title(of: callback.name)
         let name = callback.error == nil ? style.success(title) : style.failure(title)
         block.line(name + source, indent: 0)
         switch callback {
@@ -91,7 +102,9 @@ public struct TextRenderer: CallbackRenderer {
     }
 
     private func add(_ order: OrderResponseModel, to block: inout Block) {
-        block.line("order  " + style.secondary("OrderResponseModel"), indent: 2)
+        // The iOS binary's order type is GameOrderResponse, which Objective-C sees by that name.
+        block.line(
+            "order  " + style.secondary(language == .objc ? "GameOrderResponse" : "OrderResponseModel"), indent: 2)
         let itemCount = order.items.count == 1 ? "1 item" : "\(order.items.count) items"
         let fields: [(String, String)] = [
             ("date", "\(order.date) (\(UTCDate.format(unixSeconds: order.date)))"),

@@ -5,7 +5,9 @@ public import PaylinksKit
 /// unit test of the game's own handling:
 ///
 /// - iOS: the Swift call on the delegate, one line, built with the library's initializers
-///   (it compiles against PaylinksKit).
+///   (it compiles against PaylinksKit); with `--language objc`, the message the
+///   Objective-C delegate receives, then what an Objective-C test would compare of its
+///   arguments, one `XCTAssert...` a line, `NSString`s as `@"..."`, `NSInteger`s as numbers.
 /// - Android: the Java method's signature, then each field of its arguments with its Java
 ///   type and value, one per line.
 /// - Unity (on iOS): the method name and the one string the native bridge sends: an
@@ -22,15 +24,20 @@ public struct WireRenderer: CallbackRenderer {
     /// Whether `onPurchaseFailed` carries no order (G1).
     private var failureHasNoOrder: Bool { target.generation == .g1 }
 
-    /// Creates a renderer for `target`.
-    public init(target: SDKTarget) {
+    /// The language of the iOS delegate.
+    public let language: DelegateLanguage
+
+    /// Creates a renderer for `target`, an iOS delegate written in `language`.
+    public init(target: SDKTarget, language: DelegateLanguage = .swift) {
         self.target = target
+        self.language = language
     }
 
     /// The callback as the platform delivers it, newline included.
     public func render(_ callback: Callback, tag: CallbackTag?) -> String {
         let comment = tag.map { "// \(Self.label($0))\n" } ?? ""
         switch platform {
+        case .ios where language == .objc: return comment + objectiveCMessage(callback)
         case .ios: return comment + swiftCall(callback) + "\n"
         case .android: return comment + javaCall(callback)
         case .unity: return comment + bridgeMessage(callback) + "\n"
@@ -100,6 +107,42 @@ public struct WireRenderer: CallbackRenderer {
             + "milSeparator: \(literal(data.milSeparator, .swift)), "
             + "symbolPosition: \(literal(data.symbolPosition, .swift)), spacing: \(data.spacing), "
             + "multiplier: \(data.multiplier)))"
+    }
+
+    // MARK: iOS, Objective-C
+
+    /// `[delegate onPurchaseFailedWithError:error order:order];`, then the arguments'
+    /// values as assertions, two spaces in.
+    private func objectiveCMessage(_ callback: Callback) -> String {
+        let selector = callback.name.objectiveCSelector(in: target.generation)
+        var checks = ObjectiveCChecks()
+        var arguments: [String] = []
+        switch callback {
+        case .onInitialized:
+            break
+        case .onInitializeFailed(let error), .onPricePointsFailed(let error):
+            arguments = ["error"]
+            checks.add(error)
+        case .onPricePointsSuccess(let pricePoints):
+            arguments = ["pricePoints"]
+            checks.add(pricePoints)
+        case .onPurchaseSuccess(let order):
+            arguments = ["order"]
+            checks.add(order)
+        case .onPurchaseFailed(let error, _) where failureHasNoOrder:
+            arguments = ["error"]
+            checks.add(error)
+        case .onPurchaseFailed(let error, let order), .onPurchaseCanceled(let error, let order):
+            arguments = ["error", "order"]
+            checks.add(error)
+            if let order { checks.add(order) } else { checks.lines.append("XCTAssertNil(order);") }
+        }
+        // Each argument after the keyword of its part of the selector.
+        let parts = selector.split(separator: ":").map(String.init)
+        let message =
+            arguments.isEmpty
+            ? selector : zip(parts, arguments).map { "\($0):\($1)" }.joined(separator: " ")
+        return "[delegate \(message)];\n" + checks.lines.map { "  \($0)\n" }.joined()
     }
 
     // MARK: Android
@@ -236,5 +279,63 @@ private struct JavaFields {
             "  " + row.path + String(repeating: " ", count: pathWidth - row.path.count + 2) + row.type
                 + String(repeating: " ", count: typeWidth - row.type.count + 2) + row.value + "\n"
         }.joined()
+    }
+}
+
+/// What an Objective-C test compares of a callback's arguments: `XCTAssertEqual` for
+/// numbers and booleans, `XCTAssertEqualObjects` for strings, `XCTAssertNil` for nil.
+private struct ObjectiveCChecks {
+    var lines: [String] = []
+
+    private mutating func number(_ path: String, _ value: Int) {
+        lines.append("XCTAssertEqual(\(path), \(value));")
+    }
+
+    private mutating func string(_ path: String, _ value: String?) {
+        guard let value else { return lines.append("XCTAssertNil(\(path));") }
+        lines.append("XCTAssertEqualObjects(\(path), \(WireRenderer.literal(value, .objc)));")
+    }
+
+    mutating func add(_ error: ACErrorMessage) {
+        number("error.code", error.code)
+        string("error.message", error.message)
+        string("error.data", error.data)
+    }
+
+    mutating func add(_ order: OrderResponseModel) {
+        number("order.date", order.date)
+        string("order.sessionToken", order.sessionToken)
+        string("order.offerName", order.offerName)
+        string("order.offerSku", order.offerSku)
+        number("order.items.count", order.items.count)
+        for (index, item) in order.items.enumerated() {
+            string("order.items[\(index)].name", item.name)
+            string("order.items[\(index)].sku", item.sku)
+            string("order.items[\(index)].quantity", item.quantity)
+        }
+        number("order.price", order.price)
+        string("order.currency", order.currency)
+        string("order.customerId", order.customerId)
+        string("order.customerCountry", order.customerCountry)
+        string("order.paymentMethodName", order.paymentMethodName)
+        string("order.orderId", order.orderId)
+        string("order.purchaseId", order.purchaseId)
+    }
+
+    mutating func add(_ pricePoints: PricePoints) {
+        number("pricePoints.pricingPoints.count", pricePoints.pricingPoints.count)
+        for (index, point) in pricePoints.pricingPoints.enumerated() {
+            string("pricePoints.pricingPoints[\(index)].basePriceInUSD", point.basePriceInUSD)
+            string("pricePoints.pricingPoints[\(index)].localizedPrice", point.localizedPrice)
+            string("pricePoints.pricingPoints[\(index)].formattedPrice", point.formattedPrice)
+        }
+        let data = pricePoints.pricingPointData
+        string("pricePoints.pricingPointData.currencyCode", data.currencyCode)
+        string("pricePoints.pricingPointData.currencySymbol", data.currencySymbol)
+        string("pricePoints.pricingPointData.fractionalSeparator", data.fractionalSeparator)
+        string("pricePoints.pricingPointData.milSeparator", data.milSeparator)
+        string("pricePoints.pricingPointData.symbolPosition", data.symbolPosition)
+        lines.append("XCTAssertEqual(pricePoints.pricingPointData.spacing, \(data.spacing ? "YES" : "NO"));")
+        number("pricePoints.pricingPointData.multiplier", data.multiplier)
     }
 }

@@ -23,6 +23,8 @@ public struct ScenarioRunner {
         public var target: SDKTarget?
         /// Whether the run stops after the first scenario with a failed expectation.
         public var failFast = false
+        /// The language of the iOS delegate, for the scenarios on iOS.
+        public var language = DelegateLanguage.swift
         /// A monotonic clock in milliseconds that times each scenario on the wall.
         public var monotonicMilliseconds: @Sendable () -> Int = { 0 }
         /// How awards are signed and sent, with the endpoint for scenarios that name none.
@@ -148,7 +150,8 @@ public struct ScenarioRunner {
             let runner = ScenarioRunner(
                 catalog: catalog.forGeneration(target.generation), settings: settings, output: output,
                 diagnostics: diagnostics)
-            let renderer = settings.format.renderer(catalog: runner.catalog, target: target)
+            let renderer = settings.format.renderer(
+                catalog: runner.catalog, target: target, language: settings.language)
             try runner.run(scenario, index: index, target: target, renderer: renderer, summary: &summary)
             if let result = summary.results.last { try? diagnostics.write(result.line + "\n") }
         }

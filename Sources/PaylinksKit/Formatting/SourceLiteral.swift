@@ -7,6 +7,9 @@ package enum SourceLiteral {
         case swift
         /// `"a\u0001"`.
         case java
+        /// `@"a\001"`: an Objective-C string object, control characters in octal (which,
+        /// unlike `\x`, stops after three digits).
+        case objc
     }
 
     private static let common: [Unicode.Scalar: String] = [
@@ -18,9 +21,18 @@ package enum SourceLiteral {
         return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
+    private static let objc = TextEscaping(common) { value in
+        let octal = String(value, radix: 8)
+        return "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+    }
+
     /// `text` in double quotes: quotes, backslashes and control characters escaped,
     /// everything else as it is.
     package static func quoted(_ text: String, _ language: Language = .swift) -> String {
-        "\"" + (language == .swift ? swift : java)(text) + "\""
+        switch language {
+        case .swift: "\"" + swift(text) + "\""
+        case .java: "\"" + java(text) + "\""
+        case .objc: "@\"" + objc(text) + "\""
+        }
     }
 }

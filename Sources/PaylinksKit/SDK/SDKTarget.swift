@@ -258,3 +258,28 @@ public enum PricePointsRemoved {
             + "show your own prices, or simulate an earlier SDK version"
     }
 }
+
+/// The language of the game's delegate on iOS: the SDK's Swift protocol, or the same
+/// protocol as Objective-C sees it, whose callbacks are messages with selectors.
+public enum DelegateLanguage: String, CaseIterable, Sendable {
+    /// `func onPurchaseFailed(error:order:)`.
+    case swift
+    /// `- (void)onPurchaseFailedWithError:(ACErrorMessage *)error order:(GameOrderResponse *)order`.
+    case objc
+}
+
+extension CallbackName {
+    /// The callback's Objective-C selector, as `ios-callbacks.md` shows the delegate:
+    /// `onPurchaseSuccessWithOrder:`; G1's `onPurchaseFailed(error)` is `onPurchaseFailedWithError:`.
+    public func objectiveCSelector(in generation: Generation) -> String {
+        switch self {
+        case .onInitialized: "onInitialized"
+        case .onInitializeFailed: "onInitializeFailedWithError:"
+        case .onPricePointsSuccess: "onPricePointsSuccessWithPricePoints:"
+        case .onPricePointsFailed: "onPricePointsFailedWithError:"
+        case .onPurchaseSuccess: "onPurchaseSuccessWithOrder:"
+        case .onPurchaseFailed: generation == .g1 ? "onPurchaseFailedWithError:" : "onPurchaseFailedWithError:order:"
+        case .onPurchaseCanceled: "onPurchaseCanceledWithError:order:"
+        }
+    }
+}

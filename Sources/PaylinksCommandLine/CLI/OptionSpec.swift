@@ -319,14 +319,10 @@ public struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
         },
-        OptionSpec(
-            "--format", "FORMAT",
+        format(
             "text: readable blocks; json: one JSON object per line; wire: each callback as the platform hands it "
                 + "to the game.",
-            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: callbackCommands, group: "format"
-        ) { options, value throws(UsageProblem) in
-            options.format = try choice(value, option: "--format", among: OutputFormat.self)
-        },
+            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: callbackCommands),
         OptionSpec(
             "--language", "LANGUAGE",
             "iOS: the delegate's language, swift or objc; objc names each callback by its Objective-C selector, "
@@ -336,13 +332,10 @@ public struct OptionSpec: Sendable {
             options.language = try choice(value, option: "--language", among: DelegateLanguage.self)
         },
         // The listings print no callbacks, so they have no wire format to offer.
-        OptionSpec(
-            "--format", "FORMAT", "text: a readable table or report; json: one JSON object per line.",
+        format(
+            "text: a readable table or report; json: one JSON object per line.",
             default: "\(RunOptions().format.rawValue) (or json)",
-            commands: listingCommands.filter { !callbackCommands.contains($0) }, group: "format"
-        ) { options, value throws(UsageProblem) in
-            options.format = try choice(value, option: "--format", among: OutputFormat.self)
-        },
+            commands: listingCommands.filter { !callbackCommands.contains($0) }),
         OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: "format") {
             options, _ in
             options.format = .json
@@ -355,6 +348,14 @@ public struct OptionSpec: Sendable {
             options.color = try choice(value, option: "--color", among: ColorChoice.self)
         },
     ]
+
+    /// `--format` for `commands`, whose help says which formats they print.
+    private static func format(_ summary: String, default defaultText: String, commands: [Command]) -> OptionSpec {
+        OptionSpec("--format", "FORMAT", summary, default: defaultText, commands: commands, group: "format") {
+            options, value throws(UsageProblem) in
+            options.format = try choice(value, option: "--format", among: OutputFormat.self)
+        }
+    }
 
     /// The defaults of a session the options start from.
     private static var defaults: Scenario.Configuration { .defaults }

@@ -164,20 +164,15 @@ public enum ScenarioLoader {
         step.country = try JSONReader.collected(object.optional("country"), country)
         switch kind {
         case "initialize":
-            if let value = try JSONReader.collected(
-                object.optional("customerId"), { value throws(JSONShapeError) in try value.string() })
-            {
-                configuration.customerId = value
-            }
-            if let value = try JSONReader.collected(
-                object.optional("checkoutPublicKey"), { value throws(JSONShapeError) in try value.string() })
-            {
-                configuration.checkoutPublicKey = value
-            }
-            if let value = try JSONReader.collected(
-                object.optional("environment"), { value throws(JSONShapeError) in try value.string() })
-            {
-                configuration.environment = value
+            let strings: [(key: String, field: WritableKeyPath<Scenario.Configuration, String>)] = [
+                ("customerId", \.customerId), ("checkoutPublicKey", \.checkoutPublicKey),
+                ("environment", \.environment),
+            ]
+            for (key, field) in strings {
+                let read = try JSONReader.collected(object.optional(key)) { value throws(JSONShapeError) in
+                    try value.string()
+                }
+                if let read { configuration[keyPath: field] = read }
             }
             if let value = try JSONReader.collected(
                 object.optional("redirectUrl"), { value throws(JSONShapeError) in try value.string() })

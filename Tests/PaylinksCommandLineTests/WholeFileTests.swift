@@ -98,11 +98,12 @@ struct WholeFileTests {
 
     static func shapeHolds(_ shape: ModelShape, _ path: [String]) -> Bool {
         guard let first = path.first else { return true }
-        switch shape {
+        switch shape.kind {
         case .any: return true
-        case .object(let fields):
-            return fields.first { $0.key == first }.map { shapeHolds($0.shape, Array(path.dropFirst())) } ?? false
-        case .array(let element): return first == "[]" && shapeHolds(element, Array(path.dropFirst()))
+        case .object:
+            return shape.fields.first { $0.key == first }.map { shapeHolds($0.shape, Array(path.dropFirst())) }
+                ?? false
+        case .array: return first == "[]" && shape.element.map { shapeHolds($0, Array(path.dropFirst())) } == true
         case .value: return false
         }
     }

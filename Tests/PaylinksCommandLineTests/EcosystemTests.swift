@@ -120,6 +120,8 @@ struct EcosystemTests {
         ("paylinks init --platform UNI\\t", ["init", "--platform", "unity", "END"]),
         ("paylinks price-points --country jp\\t", ["price-points", "--country", "JP", "END"]),
         ("paylinks init --error charge_f\\t", ["init", "--error", "CHARGE_FAILED", "END"]),
+        ("paylinks run x.json --report ju\\t", ["run", "x.json", "--report", "junit=END"]),
+        ("paylinks run x.json --matrix gen\\t", ["run", "x.json", "--matrix", "generation=END"]),
     ]
 
     @Test(

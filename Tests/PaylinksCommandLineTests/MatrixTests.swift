@@ -31,6 +31,12 @@ struct MatrixTests {
         #expect(result.stdout.contains(#""callback":"OnInitializeFailed""#), "Unity names, not iOS ones")
         #expect(!result.stdout.contains(#""callback":"onInitialized""#))
         #expect(result.stdout.contains(#""code":2005"#), "still G3: Unity 3.0, not Unity 2.0 (G1)")
+        #expect(
+            result.stderr.hasPrefix(
+                "note: \(Self.g3Checkout): sdkVersion 2.0 is iOS SDK 2.0 (G3); on Unity it runs as Unity SDK 3.0 (G3), "
+                    + "the newest G3 version there\n"), "\(result.stderr)")
+        let android = runCLI("run", Self.g3Checkout, "--platform", "android")
+        #expect(!android.stderr.contains("note:"), "Android 2.0 is the same version: nothing to say")
     }
 
     @Test("the version a file gives moves to another platform as the same version where it is the same generation")

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 import PaylinksHTTP
 public import PaylinksKit
 
@@ -42,6 +43,9 @@ public enum Completions {
         case "--environment", "--session-environment": .words(["sandbox", "production"])
         case "--award-wait": .words(AwardWait.allCases.map(\.rawValue))
         case "--language": .words(DelegateLanguage.allCases.map(\.rawValue))
+        // A prefix that takes its value after the '=': it completes without a space.
+        case "--report": .words(RunReport.Format.allCases.map { $0.rawValue + "=" })
+        case "--matrix": .words(MatrixKey.allCases.map { $0.rawValue + "=" })
         case "--case": .words(AwardAudit.caseNames)
         case "--fixtures": .directories
         case "--main-key-file": .files
@@ -128,6 +132,8 @@ public enum Completions {
                 for word in $1; do
                     [[ ${word,,} == "$lower"* ]] && COMPREPLY+=("$prefix$word")
                 done
+                # A KEY= word takes its value after it, with no space between.
+                [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
             }
             # Files (-f) or directories (-d) that start with $cur, named as readline names them.
             _paylinks_names() {
@@ -172,6 +178,9 @@ public enum Completions {
     /// reads them.
     private static func zshAction(_ values: Values?) -> String {
         switch values {
+        // A KEY= word takes its value after it, with no space between.
+        case .words(let words)? where words.allSatisfy({ $0.hasSuffix("=") }):
+            "compadd -S '' -M 'm:{a-zA-Z}={A-Za-z}' -- \(words.joined(separator: " "))"
         case .words(let words)?: "compadd -M 'm:{a-zA-Z}={A-Za-z}' -- \(words.joined(separator: " "))"
         case .directories?: "_files -/"
         case .files?: "_files"

@@ -214,14 +214,21 @@ extension PaylinksCLI {
             scenarios = loaded.filter { Glob.matches(pattern, $0.name) }
             if scenarios.isEmpty && firstOrdinal == nil { throw noMatch(pattern, names: loaded.map(\.name)) }
         }
+        // Each note once, in the order of the scenarios, which the copies of `run --jobs`
+        // keep too: the run that started them says each once, in their order.
         var countries: [String] = []
+        var notes: [String] = []
         for scenario in scenarios {
+            if let note = scenario.note, !notes.contains(note) {
+                notes.append(note)
+                try? context.standardError.write("note: \(note)\n")
+            }
             for country in [scenario.configuration.country] + scenario.steps.compactMap(\.country)
             where !countries.contains(country) {
                 countries.append(country)
+                noteFallback(for: country, catalog: catalog, context: context)
             }
         }
-        for country in countries { noteFallback(for: country, catalog: catalog, context: context) }
         var settings = ScenarioRunner.Settings(
             format: options.format, trace: options.trace, seed: seed, now: now, faultRate: options.faultRate ?? 0)
         if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }

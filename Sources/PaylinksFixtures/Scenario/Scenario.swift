@@ -20,6 +20,9 @@ public struct Scenario: Sendable {
     /// is sound: a step the generation does not have, a code its table lacks. Nil for a
     /// scenario that runs.
     public var doesNotApply: String?
+    /// What the run should say of how the scenario's SDK was chosen: a version carried to
+    /// another platform as another number. Nil when there is nothing to say.
+    public var note: String?
 
     /// What a scenario starts with; unset values come from the command line or defaults.
     public struct Configuration: Sendable {

@@ -100,7 +100,16 @@ public enum ScenarioLoader {
         }
         let ownName = try object.optional("name")?.nonEmptyString() ?? baseName(file)
         let name = cell.values.isEmpty ? ownName : "\(ownName)[\(cell.label)]"
-        return Scenario(name: name, file: file, configuration: configuration, steps: steps)
+        var scenario = Scenario(name: name, file: file, configuration: configuration, steps: steps)
+        // A version carried to another platform as another number is said, not done silently.
+        if let given = configuration.choice.version ?? options.version, let target = configuration.target,
+            target.platform != given.platform, target.version != given.version
+        {
+            scenario.note =
+                "\(file): sdkVersion \(given.version) is \(given); on \(target.platform.displayName) it runs as "
+                + "\(target), the newest \(target.generation.name) version there"
+        }
+        return scenario
     }
 
     private static func readConfiguration(_ reader: JSONReader) throws(JSONShapeError) -> Scenario.Configuration {

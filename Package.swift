@@ -3,12 +3,15 @@ import PackageDescription
 
 // The layers, each a target whose imports point one way, down this list:
 //
+//   PaylinksJSON         JSON values, the parser and the writer: what every layer reads and
+//                        writes JSON with.
 //   PaylinksKit          the simulated SDK: models, delegate, simulator, catalog values and
 //                        the built-in catalog. Values and rules only: no libc, no files, no
 //                        streams, no argv, no exit codes. The library an app's tests import.
-//   PaylinksFixtures     bytes to values: JSON reading, fixture and scenario loading.
+//   PaylinksFixtures     bytes to values: JSON shape checking, fixture and scenario loading.
 //   PaylinksHTTP         HTTP/1.1 over the system's sockets, SHA-256 and HMAC, and the
-//                        Grant Award Callback built, signed and sent from a simulated order.
+//                        Grant Award Callback built, signed and sent from a simulated order;
+//                        it imports JSON and the core, not the fixtures.
 //   PaylinksCommandLine  argv, commands, rendering, help, completions, the man page, output
 //                        and exit codes. It and the HTTP layer are the ones that touch the C
 //                        library, each in one file.
@@ -31,11 +34,13 @@ let package = Package(
         // The fixtures in Fixtures/ are compiled into the core as Swift values
         // (Catalog/BuiltInCatalog.swift, written by `make catalog` and checked by a test),
         // so an installed paylinks needs nothing beside it and parses nothing at start.
-        .target(name: "PaylinksKit", swiftSettings: strict),
-        .target(name: "PaylinksFixtures", dependencies: ["PaylinksKit"], swiftSettings: strict),
-        .target(name: "PaylinksHTTP", dependencies: ["PaylinksKit", "PaylinksFixtures"], swiftSettings: strict),
+        .target(name: "PaylinksJSON", swiftSettings: strict),
+        .target(name: "PaylinksKit", dependencies: ["PaylinksJSON"], swiftSettings: strict),
+        .target(name: "PaylinksFixtures", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
+        .target(name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
         .target(
-            name: "PaylinksCommandLine", dependencies: ["PaylinksKit", "PaylinksFixtures", "PaylinksHTTP"],
+            name: "PaylinksCommandLine",
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksHTTP"],
             swiftSettings: strict),
         .executableTarget(name: "paylinks", dependencies: ["PaylinksCommandLine"], swiftSettings: strict),
 
@@ -51,11 +56,12 @@ let package = Package(
         // One test target per layer. The core's tests import only its public API.
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
         .testTarget(
-            name: "PaylinksFixturesTests", dependencies: ["PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
+            name: "PaylinksFixturesTests",
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
         .testTarget(name: "PaylinksHTTPTests", dependencies: ["PaylinksKit", "PaylinksHTTP"], exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
-            dependencies: ["PaylinksKit", "PaylinksFixtures", "PaylinksCommandLine", "paylinks"],
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksCommandLine", "paylinks"],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with.
             exclude: ["Golden", "Clients"]

@@ -1,4 +1,4 @@
-import PaylinksFixtures
+import PaylinksJSON
 
 /// One attempt at delivering an award, as the command shows it.
 public struct AwardAttempt: Sendable {

@@ -1,3 +1,4 @@
+import PaylinksJSON
 public import PaylinksKit
 
 /// The Grant Award Callback of one paid order, built as Appcharge builds it: the body

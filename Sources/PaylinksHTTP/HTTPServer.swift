@@ -1,3 +1,4 @@
+import PaylinksJSON
 import PaylinksKit
 
 /// A response the server sends.

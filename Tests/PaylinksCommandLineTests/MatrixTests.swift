@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 /// What `run --matrix`, `--platform` and `--sdk-version` do to a scenario that names its

@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 /// A JSON Schema (draft 2020-12) checker for the keywords paylinks' schemas use. A keyword

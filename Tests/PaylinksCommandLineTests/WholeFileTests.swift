@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 /// One run reports every problem of a file, however many share a step or an offer, in the

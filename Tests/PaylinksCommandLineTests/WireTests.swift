@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 /// `--format wire`: each callback as the platform hands it to the game, checked by what

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 extension JSONValue.Kind {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 /// How a scenario's expected values are compared with what a callback carried: an

@@ -1,5 +1,6 @@
 import PaylinksFixtures
 import PaylinksHTTP
+import PaylinksJSON
 import PaylinksKit
 
 /// What a scenario run came to, however many processes ran it: every scenario loaded with

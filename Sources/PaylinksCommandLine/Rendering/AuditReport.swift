@@ -1,4 +1,5 @@
 import PaylinksHTTP
+import PaylinksJSON
 import PaylinksKit
 
 /// The findings of `paylinks check-award`, as text or JSON lines, with a summary.

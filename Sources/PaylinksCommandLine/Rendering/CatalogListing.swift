@@ -1,3 +1,4 @@
+import PaylinksJSON
 public import PaylinksKit
 
 /// The listings of `paylinks errors` and `paylinks offers`: a table for people, or one

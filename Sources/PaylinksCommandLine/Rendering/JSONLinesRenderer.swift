@@ -1,4 +1,5 @@
 public import PaylinksHTTP
+package import PaylinksJSON
 public import PaylinksKit
 
 /// Renders each callback as one compact JSON object on one line (NDJSON).

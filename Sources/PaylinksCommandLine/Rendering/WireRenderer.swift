@@ -1,4 +1,5 @@
 public import PaylinksHTTP
+import PaylinksJSON
 public import PaylinksKit
 
 /// Renders each callback exactly as the platform hands it to the game, to paste into a

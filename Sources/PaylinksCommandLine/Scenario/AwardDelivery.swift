@@ -1,4 +1,5 @@
 import PaylinksHTTP
+import PaylinksJSON
 import PaylinksKit
 
 /// The demo credentials award callbacks are signed with when the studio gives none.

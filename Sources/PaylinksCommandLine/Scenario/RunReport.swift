@@ -1,4 +1,5 @@
 public import PaylinksFixtures
+import PaylinksJSON
 import PaylinksKit
 
 /// The reports of a scenario run, for CI: JUnit XML for the test tab (a test suite per

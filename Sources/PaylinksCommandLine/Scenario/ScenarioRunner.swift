@@ -1,5 +1,6 @@
 public import PaylinksFixtures
 import PaylinksHTTP
+public import PaylinksJSON
 public import PaylinksKit
 
 /// Runs scenarios: one simulated SDK per scenario lives through all of its steps, each

@@ -1,3 +1,4 @@
+public import PaylinksJSON
 public import PaylinksKit
 
 /// The fixture files a catalog is made of.

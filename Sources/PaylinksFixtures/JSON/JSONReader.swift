@@ -1,3 +1,5 @@
+public import PaylinksJSON
+
 /// Why a well-formed JSON document does not have the shape a reader expects.
 public struct JSONShapeError: Error, Equatable, Sendable {
     /// The byte offset of the offending value.

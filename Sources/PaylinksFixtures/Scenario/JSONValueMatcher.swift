@@ -1,3 +1,4 @@
+public import PaylinksJSON
 import PaylinksKit
 
 /// Compares an expected JSON value with an actual one, the way scenario expectations

@@ -1,3 +1,4 @@
+public import PaylinksJSON
 public import PaylinksKit
 
 /// A whole player session, scripted: a configuration and the steps one simulated SDK

@@ -1,3 +1,4 @@
+import PaylinksJSON
 public import PaylinksKit
 
 /// Reads scenario files, checking every field against the format and the catalog, so

@@ -1,4 +1,4 @@
-import PaylinksFixtures
+import PaylinksJSON
 public import PaylinksKit
 
 /// Appcharge's half of a checkout, served locally: the Create Checkout Session and Cancel

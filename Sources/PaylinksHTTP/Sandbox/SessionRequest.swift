@@ -1,4 +1,4 @@
-import PaylinksFixtures
+import PaylinksJSON
 import PaylinksKit
 
 /// The body of a Create Checkout Session request, checked field by field as the

@@ -1,3 +1,5 @@
+import PaylinksJSON
+
 /// One status code of the SDK's table, with the message paylinks sends for it.
 public struct StatusCode: Equatable, Sendable {
     /// How much of the order comes with a failure on `onPurchaseFailed`.

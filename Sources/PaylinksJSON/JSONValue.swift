@@ -1,5 +1,3 @@
-package import PaylinksKit
-
 /// A place in a JSON text, counted from 1, as editors show it.
 public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
     /// The line, from 1.
@@ -36,17 +34,18 @@ public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The starts of a text's lines, to turn many byte offsets into positions at once.
-struct LineStarts {
+package struct LineStarts {
     private let bytes: [UInt8]
     private let starts: [Int]
 
-    init(_ bytes: [UInt8]) {
+    /// The line starts of `bytes`.
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
     }
 
     /// The position of `offset`, as ``TextPosition/init(offset:in:)`` counts it.
-    func position(of offset: Int) -> TextPosition {
+    package func position(of offset: Int) -> TextPosition {
         let offset = min(max(0, offset), bytes.count)
         var low = 0
         var high = starts.count - 1

@@ -9,9 +9,13 @@ import PackageDescription
 //                        the built-in catalog. Values and rules only: no libc, no files, no
 //                        streams, no argv, no exit codes. The library an app's tests import.
 //   PaylinksFixtures     bytes to values: JSON shape checking, fixture and scenario loading.
-//   PaylinksHTTP         HTTP/1.1 over the system's sockets, SHA-256 and HMAC, and the
-//                        Grant Award Callback built, signed and sent from a simulated order;
-//                        it imports JSON and the core, not the fixtures.
+//   PaylinksAppcharge    Appcharge's side of a purchase, as values and rules: the Grant Award
+//                        body and its signature (SHA-256, HMAC), the answer that grants, the
+//                        retry schedule, the demo credentials, the Create Checkout Session
+//                        request. No sockets, no files.
+//   PaylinksHTTP         HTTP/1.1 over the system's sockets: the client, the server, awards
+//                        sent and audited, the sandbox's routes; it imports JSON, the core
+//                        and Appcharge's side, not the fixtures.
 //   PaylinksCommandLine  argv, commands, rendering, help, completions, the man page, output
 //                        and exit codes. It and the HTTP layer are the ones that touch the C
 //                        library, each in one file.
@@ -37,10 +41,13 @@ let package = Package(
         .target(name: "PaylinksJSON", swiftSettings: strict),
         .target(name: "PaylinksKit", dependencies: ["PaylinksJSON"], swiftSettings: strict),
         .target(name: "PaylinksFixtures", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
-        .target(name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
+        .target(name: "PaylinksAppcharge", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
+        .target(
+            name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge"],
+            swiftSettings: strict),
         .target(
             name: "PaylinksCommandLine",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksHTTP"],
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP"],
             swiftSettings: strict),
         .executableTarget(name: "paylinks", dependencies: ["PaylinksCommandLine"], swiftSettings: strict),
 
@@ -58,10 +65,16 @@ let package = Package(
         .testTarget(
             name: "PaylinksFixturesTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
-        .testTarget(name: "PaylinksHTTPTests", dependencies: ["PaylinksKit", "PaylinksHTTP"], exclude: ["Servers"]),
+        .testTarget(
+            name: "PaylinksHTTPTests",
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
+            exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksCommandLine", "paylinks"],
+            dependencies: [
+                "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksCommandLine",
+                "paylinks",
+            ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with.
             exclude: ["Golden", "Clients"]

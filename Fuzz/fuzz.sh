@@ -27,7 +27,7 @@ compile() {
 }
 
 # The layers, each a static library instrumented for the fuzzer, in the order they import each other.
-for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksHTTP PaylinksCommandLine; do
+for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksAppcharge PaylinksHTTP PaylinksCommandLine; do
     echo "== building $module for fuzzing" >&2
     # shellcheck disable=SC2046
     compile -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
@@ -48,7 +48,7 @@ status=0
 for target in arguments fixtures scenarios responses requests; do
     echo "== building the $target fuzzer" >&2
     compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
-        -lPaylinksCommandLine -lPaylinksHTTP -lPaylinksFixtures -lPaylinksKit -lPaylinksJSON "${libc[@]}" -o "$out/$target"
+        -lPaylinksCommandLine -lPaylinksHTTP -lPaylinksAppcharge -lPaylinksFixtures -lPaylinksKit -lPaylinksJSON "${libc[@]}" -o "$out/$target"
     corpus="$out/corpus-$target"
     mkdir -p "$corpus"
     for dir in ${seeds[$target]}; do

@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksKit
 
 /// What one case of the audit found.

@@ -1,3 +1,5 @@
+public import PaylinksAppcharge
+
 /// Delivers many awards over several kept-alive connections at once, and measures it:
 /// awards per second, latency percentiles, attempts, and failures by cause. Memory does
 /// not grow with the number of awards: latencies go into a fixed histogram.
@@ -137,7 +139,7 @@ private final class Lane {
             let index = queue[next]
             next += 1
             let number = results[index].count + 1
-            let sentAfter = AwardSender.retryDelays.prefix(number).reduce(0, +)
+            let sentAfter = AwardSchedule.retryDelays.prefix(number).reduce(0, +)
             if number == 1 {
                 senders[connection].start(signed[index], number: number, sentAfter: sentAfter)
             } else {
@@ -161,7 +163,7 @@ private final class Lane {
                 results[index].append(attempt)
                 attempts += 1
                 histogram.add(microseconds: attempt.microseconds)
-                if !attempt.granted && attempt.number < AwardSender.retryDelays.count {
+                if !attempt.granted && attempt.number < AwardSchedule.retryDelays.count {
                     queue.append(index)
                 }
                 sendNext(on: connection)

@@ -1,3 +1,5 @@
+public import PaylinksAppcharge
+
 /// Awards delivered on threads of their own, so that whoever submits them (a server's
 /// loop) never waits for a game's server; ``takeFinished()`` hands back those that ended.
 public final class AwardQueue {

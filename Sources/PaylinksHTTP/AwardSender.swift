@@ -1,3 +1,4 @@
+public import PaylinksAppcharge
 import PaylinksJSON
 
 /// One attempt at delivering an award, as the command shows it.
@@ -69,14 +70,8 @@ public struct SignedAward: Sendable {
 }
 
 /// Sends Grant Award Callbacks to a game's server as Appcharge does: signed, with the
-/// publisher token, retried at once, after 10 s and after 10 s more, each attempt
-/// allowed 10 s.
+/// publisher token, on ``AwardSchedule``.
 public final class AwardSender {
-    /// When each attempt is sent, after the one before, in milliseconds.
-    public static let retryDelays = [0, 10_000, 10_000]
-    /// How long an attempt may take, in seconds.
-    public static let attemptTimeout = 10.0
-
     private let client: HTTPClient
     /// What signs each attempt.
     public let signer: AwardSigner
@@ -90,7 +85,8 @@ public final class AwardSender {
         url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool,
         clock: @escaping @Sendable () -> Int = wallClockMilliseconds
     ) {
-        client = HTTPClient(url: url, connectTimeout: Self.attemptTimeout, responseTimeout: Self.attemptTimeout)
+        client = HTTPClient(
+            url: url, connectTimeout: AwardSchedule.attemptTimeout, responseTimeout: AwardSchedule.attemptTimeout)
         signer = AwardSigner(url: url, key: key, publisherToken: publisherToken, clock: clock)
         self.waitsInRealTime = waitsInRealTime
     }
@@ -103,7 +99,7 @@ public final class AwardSender {
     public func deliver(_ award: GrantAward, onAttempt: (AwardAttempt) -> Void) -> [AwardAttempt] {
         var attempts: [AwardAttempt] = []
         var sentAfter = 0
-        for (index, delay) in Self.retryDelays.enumerated() {
+        for (index, delay) in AwardSchedule.retryDelays.enumerated() {
             sentAfter += delay
             if delay > 0 && waitsInRealTime { pause(milliseconds: delay) }
             let attempt = send(award, number: index + 1, sentAfter: sentAfter)
@@ -182,56 +178,5 @@ public final class AwardSender {
     /// Closes the connection.
     public func close() {
         client.close()
-    }
-
-    /// The string members of a JSON object body; empty for anything else.
-}
-
-/// What a game's server answered to an award: a grant only with 200 and a non-empty
-/// string `publisherPurchaseId`.
-struct AwardAnswer {
-    /// The string members of the body, when it is a JSON object.
-    let members: [String: String]
-    /// The id the order was granted under, when the answer is a grant.
-    let grantId: String?
-    /// Why the answer is not a grant, in a sentence that says what a grant is; nil for a grant.
-    let problem: String?
-
-    /// What a grant is, for the messages.
-    static let grantShape = #"a grant is 200 with {"publisherPurchaseId": "<your id for it>"}, a non-empty string"#
-
-    init(status: Int, body: [UInt8]) {
-        var strings: [String: String] = [:]
-        var idValue: JSONValue?
-        let parsed = try? JSONParser.parse(body)
-        if let parsed, case .object(let members) = parsed.kind {
-            for member in members {
-                if case .string(let text) = member.value.kind { strings[member.key] = text }
-                if member.key == "publisherPurchaseId" { idValue = member.value }
-            }
-        }
-        members = strings
-        let id = strings["publisherPurchaseId"] ?? ""
-        grantId = status == 200 && !id.isEmpty ? id : nil
-        guard grantId == nil else {
-            problem = nil
-            return
-        }
-        if status != 200 {
-            problem = "answered \(status), not 200; \(Self.grantShape)"
-        } else if parsed == nil {
-            problem = "answered 200 with a body that is not JSON; \(Self.grantShape)"
-        } else if case .object = parsed?.kind {
-            switch idValue?.kind {
-            case nil: problem = "answered 200 without a publisherPurchaseId; \(Self.grantShape)"
-            case .string?: problem = "answered 200 with an empty publisherPurchaseId; \(Self.grantShape)"
-            case .number(let text)?:
-                problem =
-                    "answered 200 with publisherPurchaseId as a number (\(text)), not a string; answer \"\(text)\""
-            default: problem = "answered 200 with a publisherPurchaseId that is not a string; \(Self.grantShape)"
-            }
-        } else {
-            problem = "answered 200 with JSON that is not an object; \(Self.grantShape)"
-        }
     }
 }

@@ -2,6 +2,8 @@ import PaylinksHTTP
 import PaylinksKit
 import Testing
 
+@testable import PaylinksAppcharge
+
 /// A load of awards spread over connections and threads: every award's attempts come
 /// back in the batch's order, retried as the schedule says, and the summary counts them.
 @Suite("Award loads", .enabled(if: LoopbackServer.python != nil || runningInCI, "python3 is not installed"))

@@ -2,6 +2,8 @@ import Foundation
 import PaylinksHTTP
 import Testing
 
+@testable import PaylinksAppcharge
+
 /// SHA-256 and HMAC-SHA256, proven by the standards' own examples and against Python's.
 @Suite("SHA-256 and HMAC")
 struct CryptoTests {

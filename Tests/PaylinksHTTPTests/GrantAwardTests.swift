@@ -2,6 +2,8 @@ import PaylinksHTTP
 import PaylinksKit
 import Testing
 
+@testable import PaylinksAppcharge
+
 /// The award body: built field by field, and from the template a bulk run proves.
 @Suite("Grant award bodies")
 struct GrantAwardTests {

@@ -3,6 +3,8 @@ import PaylinksHTTP
 import PaylinksKit
 import Testing
 
+@testable import PaylinksAppcharge
+
 /// The sandbox's answers, request by request, without a socket.
 @MainActor
 @Suite("Sandbox")

@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit

@@ -1,14 +1,7 @@
+import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
-
-/// The demo credentials award callbacks are signed with when the studio gives none.
-enum DemoCredentials {
-    /// The demo main key: documented, so that a test receiver can check signatures.
-    static let mainKey = "paylinks-demo-main-key"
-    /// The demo publisher token.
-    static let publisherToken = "paylinks-demo-publisher-token"
-}
 
 /// What signs and addresses award callbacks: the endpoint, the main key and the token.
 struct AwardSettings {

@@ -1,3 +1,4 @@
+public import PaylinksAppcharge
 import PaylinksJSON
 public import PaylinksKit
 

@@ -1,31 +1,31 @@
 import PaylinksJSON
-import PaylinksKit
+package import PaylinksKit
 
 /// The body of a Create Checkout Session request, checked field by field as the
 /// reference documents it.
-struct SessionRequest {
+package struct SessionRequest {
     /// Why a body is refused: the field and what is wrong, in a sentence.
-    struct Problem: Error {
+    package struct Problem: Error {
         /// Every problem in one sentence each, joined with "; ".
-        var message: String
+        package var message: String
         /// Each problem, in the order of the reference's fields.
-        var all: [String] = []
+        package var all: [String] = []
     }
 
-    var price: Int
-    var currency: String
-    var offerName: String
-    var offerSku: String
-    var pricePointMetadata: Int?
-    var items: [OrderResponseModel.Item]
-    var customerId: String
-    var email: String?
-    var country: String
-    var metadata: [UInt8]?
-    var redirectUrl: String?
+    package var price: Int
+    package var currency: String
+    package var offerName: String
+    package var offerSku: String
+    package var pricePointMetadata: Int?
+    package var items: [OrderResponseModel.Item]
+    package var customerId: String
+    package var email: String?
+    package var country: String
+    package var metadata: [UInt8]?
+    package var redirectUrl: String?
 
     /// Reads a body, or throws every problem of it, in the order of the reference's fields.
-    init(_ body: [UInt8]) throws(Problem) {
+    package init(_ body: [UInt8]) throws(Problem) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(body)

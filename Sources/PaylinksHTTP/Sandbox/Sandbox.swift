@@ -55,12 +55,6 @@ public final class Sandbox {
         }
     }
 
-    /// A session's state, in the documented order-state vocabulary.
-    public enum State: String, Sendable {
-        case created, payment_pending, payment_succeed, charge_pending, charge_succeed
-        case payment_failed, payment_canceled, charge_failed
-    }
-
     struct Session {
         var token: String
         var purchaseId: String
@@ -76,7 +70,7 @@ public final class Sandbox {
         var country: String
         var metadata: [UInt8]?
         var pricePointMetadata: Int?
-        var state = State.created
+        var state = OrderState.created
         var paymentMethod = ""
         /// When the player chose, in Unix seconds: the order's date.
         var date = 0
@@ -251,7 +245,7 @@ public final class Sandbox {
                     : "No checkout session has this token.")
         }
         if session.state == .created {
-            session.state = .payment_canceled
+            session.state = .paymentCanceled
             sessions[session.token] = session
             onLog("session \(session.purchaseId) cancelled by the game's server")
         }
@@ -355,7 +349,7 @@ public final class Sandbox {
         writer.field("currency", session.currency)
         writer.field("customerId", session.customerId)
         writer.field("countryCode2", session.country)
-        if session.state != .created && session.state != .payment_canceled {
+        if session.state != .created && session.state != .paymentCanceled {
             writer.field("orderId", session.orderId)
         }
         writer.closeObject()
@@ -372,7 +366,7 @@ public final class Sandbox {
         session.date = clock() / 1000
         switch choice {
         case .pay:
-            session.state = .charge_pending
+            session.state = .chargePending
             sessions[session.token] = session
             onLog("session \(session.purchaseId) paid with \(session.paymentMethod)")
             if session.pricePointMetadata == nil {
@@ -391,13 +385,13 @@ public final class Sandbox {
             }
             return sessions[session.token] ?? session
         case .decline:
-            session.state = .payment_failed
+            session.state = .paymentFailed
             finish(session, code: 3003)
         case .pending:
-            session.state = .payment_pending
+            session.state = .paymentPending
             finish(session, code: 3004)
         case .close:
-            session.state = .payment_canceled
+            session.state = .paymentCanceled
             finish(session, code: 3002)
         }
         return session
@@ -406,13 +400,13 @@ public final class Sandbox {
     /// Tells the sandbox how a paid session's award went: granted when `failureData` is
     /// nil, failed on every attempt otherwise (the `error.data` of the 3003).
     public func awardDelivered(purchaseId: String, failureData: String?) {
-        guard let token = purchaseIds[purchaseId], var session = sessions[token], session.state == .charge_pending
+        guard let token = purchaseIds[purchaseId], var session = sessions[token], session.state == .chargePending
         else { return }
         if let failureData {
-            session.state = .charge_failed
+            session.state = .chargeFailed
             finish(session, code: 3003, data: failureData)
         } else {
-            session.state = .charge_succeed
+            session.state = .chargeSucceed
             sessions[token] = session
             onCallback(.onPurchaseSuccess(order: session.order))
         }
@@ -435,7 +429,7 @@ public final class Sandbox {
     private func live(token: String) -> Session? {
         guard var session = sessions[token] else { return nil }
         if session.state == .created && clock() - session.created >= settings.sessionLifetime {
-            session.state = .payment_canceled
+            session.state = .paymentCanceled
             sessions[token] = session
             onLog("session \(session.purchaseId) expired unpaid")
         }

@@ -91,14 +91,14 @@ enum SandboxPage {
     static func result(_ session: Sandbox.Session) -> String {
         let (title, text): (String, String) =
             switch session.state {
-            case .charge_succeed: ("Payment complete", "The items were granted. You can return to the game.")
-            case .charge_pending, .payment_succeed:
+            case .chargeSucceed: ("Payment complete", "The items were granted. You can return to the game.")
+            case .chargePending, .paymentSucceed:
                 ("Payment received", "The game's server is granting the items; refresh to see the result.")
-            case .charge_failed:
+            case .chargeFailed:
                 ("Payment taken, items not granted", "The game's server refused the award on every attempt (3003).")
-            case .payment_failed: ("Card declined", "The payment failed (3003). Nothing was charged.")
-            case .payment_pending: ("Payment pending", "The payment is still pending; the game sees 3004.")
-            case .payment_canceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
+            case .paymentFailed: ("Card declined", "The payment failed (3003). Nothing was charged.")
+            case .paymentPending: ("Payment pending", "The payment is still pending; the game sees 3004.")
+            case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
             case .created: ("Checkout", "")
             }
         return document(

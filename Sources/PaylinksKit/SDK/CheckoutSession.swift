@@ -92,13 +92,16 @@ public enum CloseMethod: String, CaseIterable, Sendable {
     case browserControls = "browser"
 }
 
-/// The states an order passes through on the server while the SDK polls it.
+/// The states an order passes through on Appcharge's server: the SDK polls them, the
+/// sandbox moves its sessions through them; one vocabulary for both.
 public enum OrderState: String, Sendable {
     /// The order exists; no payment yet.
     case created
     /// A payment was submitted.
     case paymentPending = "payment_pending"
-    /// The charge is in progress.
+    /// The payment went through; the charge follows.
+    case paymentSucceed = "payment_succeed"
+    /// The charge is in progress: the award is being granted.
     case chargePending = "charge_pending"
     /// The charge succeeded.
     case chargeSucceed = "charge_succeed"
@@ -106,6 +109,8 @@ public enum OrderState: String, Sendable {
     case chargeFailed = "charge_failed"
     /// The payment was canceled.
     case paymentCanceled = "payment_canceled"
+    /// The payment failed: a declined card.
+    case paymentFailed = "payment_failed"
 }
 
 /// One moment of the simulated timeline, as ``PaymentLinksSimulator/trace`` receives it.

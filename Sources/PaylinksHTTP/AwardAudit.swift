@@ -1,4 +1,4 @@
-import PaylinksAppcharge
+public import PaylinksAppcharge
 import PaylinksKit
 
 /// What one case of the audit found.
@@ -35,12 +35,8 @@ public struct AuditFinding: Sendable {
 /// refused, without re-serializing the JSON or dropping the publisher token.
 @MainActor
 public final class AwardAudit {
-    /// The cases, in the order they run.
-    public nonisolated static let caseNames = [
-        "valid", "retry", "race", "different-order", "signature-digit", "body-changed", "other-key", "stale-t",
-        "t-seconds", "no-signature", "malformed-t", "v1-only", "garbage-signature", "body-only", "names-spaces",
-        "names-slash-quotes", "names-unicode", "numbers", "wrong-token", "missing-token",
-    ]
+    /// The cases' names, in the order they run, as `--case` takes them.
+    public nonisolated static let caseNames = AwardAuditCase.allCases.map(\.rawValue)
 
     private let url: HTTPURL
     private let key: [UInt8]
@@ -71,18 +67,11 @@ public final class AwardAudit {
         public var description: String { reason }
     }
 
-    /// The cases whose verdict stands on a valid callback being granted: a refusal by an
-    /// endpoint that refuses everything says nothing of its checks.
-    private nonisolated static let casesSendingValidCallbacks: Set<String> = [
-        "retry", "race", "different-order", "names-spaces", "names-slash-quotes", "names-unicode", "numbers",
-        "wrong-token", "missing-token",
-    ]
-
     /// Runs the named cases, or all of them, after the `valid` case, which every other
     /// stands on (it is reported when asked for or when it fails).
     ///
     /// - Throws: ``Unreachable`` when the valid callback gets no connection at all.
-    public func run(_ names: [String] = AwardAudit.caseNames) throws(Unreachable) -> [AuditFinding] {
+    public func run(_ cases: [AwardAuditCase] = AwardAuditCase.allCases) throws(Unreachable) -> [AuditFinding] {
         let exchange = send(freshAward())
         if let failure = exchange.failure, failure.meansNothingListens {
             throw Unreachable(reason: "nothing answers at \(url): \(failure)")
@@ -90,32 +79,33 @@ public final class AwardAudit {
         let valid = grantCheck("valid", exchange, sent: "a valid callback for a new order")
         let baseline = valid.verdict != .fail
         var findings: [AuditFinding] = []
-        for name in names {
-            if name == "valid" {
+        for auditCase in cases {
+            if auditCase == .valid {
                 findings.append(valid)
                 continue
             }
             guard baseline else {
-                findings.append(notMeaningful(name))
+                findings.append(notMeaningful(auditCase))
                 continue
             }
-            findings.append(runCase(name))
+            findings.append(runCase(auditCase))
         }
-        if !baseline && !names.contains("valid") { findings.insert(valid, at: 0) }
+        if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
         return findings
     }
 
     /// A case that says nothing while valid callbacks are not granted: one that sends valid
     /// callbacks is not sent; a refusal case is sent, and a refusal counts for nothing,
     /// but an acceptance or a server error is still a failure.
-    private func notMeaningful(_ name: String) -> AuditFinding {
+    private func notMeaningful(_ auditCase: AwardAuditCase) -> AuditFinding {
         let why = "not meaningful until the valid case passes: fix that first, then run the audit again"
-        guard !Self.casesSendingValidCallbacks.contains(name) else {
+        guard !auditCase.sendsValidCallbacks else {
             return AuditFinding(
-                name: name, verdict: .notMeaningful, summary: "not run: it needs a valid callback to be granted",
+                name: auditCase.rawValue, verdict: .notMeaningful,
+                summary: "not run: it needs a valid callback to be granted",
                 sent: "nothing", received: "nothing", why: why)
         }
-        var finding = runCase(name)
+        var finding = runCase(auditCase)
         if finding.verdict != .fail {
             finding.verdict = .notMeaningful
             finding.summary += ", as a valid callback was"
@@ -127,9 +117,10 @@ public final class AwardAudit {
     // MARK: Cases
 
     @MainActor
-    private func runCase(_ name: String) -> AuditFinding {
-        switch name {
-        case "retry":
+    private func runCase(_ auditCase: AwardAuditCase) -> AuditFinding {
+        let name = auditCase.rawValue
+        switch auditCase {
+        case .retry:
             let award = freshAward()
             let first = send(award)
             let again = send(award)
@@ -138,7 +129,7 @@ public final class AwardAudit {
                 why:
                     "a retry would grant the order twice: answer every resend of an orderId with its first publisherPurchaseId"
             )
-        case "race":
+        case .race:
             let award = freshAward()
             let (first, second) = sendTogether(award)
             if first.grantId != nil, case .timedOut? = second.failure {
@@ -153,7 +144,7 @@ public final class AwardAudit {
             return sameGrant(
                 name, first, second, sent: "two copies of one callback over two connections at the same moment",
                 why: "two copies in flight at once both grant: make the check-and-grant of an orderId atomic")
-        case "different-order":
+        case .differentOrder:
             let first = send(freshAward())
             let second = send(freshAward())
             guard let one = first.grantId, let two = second.grantId else {
@@ -166,70 +157,70 @@ public final class AwardAudit {
                     name, .fail, "two different orders got the same publisherPurchaseId",
                     "two valid callbacks for two orders", second,
                     "the second order is treated as a resend of the first: its player paid and gets nothing")
-        case "signature-digit":
+        case .signatureDigit:
             return rejection(name, "a valid callback whose v1 has one hex digit changed") { body, t in
                 var signature = Array(GrantAward.signature(body: body, milliseconds: t, key: self.key).utf8)
                 signature[signature.count - 1] =
                     signature[signature.count - 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
                 return (body, String(decoding: signature, as: UTF8.self))
             }
-        case "body-changed":
+        case .bodyChanged:
             return rejection(name, "a callback whose body was changed after it was signed") { body, t in
                 let signature = GrantAward.signature(body: body, milliseconds: t, key: self.key)
                 let text = String(decoding: body, as: UTF8.self)
                 let changed = text.replacingFirst(#""priceInCents":"#, with: #""priceInCents":1"#)
                 return (Array(changed.utf8), signature)
             }
-        case "other-key":
+        case .otherKey:
             return rejection(name, "a callback signed with another key") { body, t in
                 (body, GrantAward.signature(body: body, milliseconds: t, key: Array("not-the-main-key".utf8)))
             }
-        case "stale-t":
+        case .staleT:
             return rejection(name, "a correctly signed callback whose t is ten minutes old") { body, t in
                 (body, GrantAward.signature(body: body, milliseconds: t - 600_000, key: self.key))
             }
-        case "t-seconds":
+        case .tSeconds:
             return rejection(name, "a callback signed with t in seconds instead of milliseconds") { body, t in
                 (body, GrantAward.signature(body: body, milliseconds: t / 1000, key: self.key))
             }
-        case "no-signature":
+        case .noSignature:
             return rejection(name, "a callback without a signature header", signing: nil)
-        case "malformed-t":
+        case .malformedT:
             return rejection(name, "a signature whose t is not a number (t=abc)") { body, t in
                 let valid = GrantAward.signature(body: body, milliseconds: t, key: self.key)
                 return (body, "t=abc," + (valid.split(separator: ",").last.map(String.init) ?? ""))
             }
-        case "v1-only":
+        case .v1Only:
             return rejection(name, "a signature with v1 alone, no t") { body, t in
                 let valid = GrantAward.signature(body: body, milliseconds: t, key: self.key)
                 return (body, valid.split(separator: ",").last.map(String.init) ?? "")
             }
-        case "garbage-signature":
+        case .garbageSignature:
             return rejection(name, "a signature header that is not t=...,v1=...") { body, _ in (body, "garbage") }
-        case "body-only":
+        case .bodyOnly:
             return rejection(name, "the old scheme: v1 over the body alone, without t") { body, t in
                 (body, "t=\(t),v1=\(HMACSHA256.hex(HMACSHA256.authenticate(body, key: self.key)))")
             }
-        case "names-spaces":
+        case .namesSpaces:
             return acceptance(
                 name, "a valid callback whose names hold spaces", offerName: "Starter Pack Deluxe Edition")
-        case "names-slash-quotes":
+        case .namesSlashQuotes:
             return acceptance(
                 name, "a valid callback whose names hold '/' and quotes", offerName: #"Gold / "Legendary" Pack"#)
-        case "names-unicode":
+        case .namesUnicode:
             return acceptance(
                 name, "a valid callback whose names hold non-ASCII letters and emoji", offerName: "Épée de Dragón — 🐉")
-        case "numbers":
+        case .numbers:
             return acceptance(
                 name, "a valid callback whose amounts include 850.5 and 100.0", offerName: nil,
                 estimates: (fee: "100.0", net: "850.5"))
-        case "wrong-token":
+        case .wrongToken:
             return tokenCheck(
                 name, token: "not-the-publisher-token", sent: "a valid callback with a wrong x-publisher-token")
-        case "missing-token":
+        case .missingToken:
             return tokenCheck(name, token: nil, sent: "a valid callback without an x-publisher-token")
-        default:
-            return finding(name, .fail, "no such case", "", Exchange(), "")
+        case .valid:
+            return grantCheck(name, send(freshAward()), sent: "a valid callback for a new order")
         }
     }
 

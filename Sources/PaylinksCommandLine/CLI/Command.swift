@@ -1,3 +1,4 @@
+public import PaylinksAppcharge
 public import PaylinksFixtures
 public import PaylinksHTTP
 public import PaylinksKit
@@ -171,7 +172,7 @@ public struct RunOptions: Equatable, Sendable {
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.
     public var publisherToken: String?
     /// `--case`: the one check-award case to run.
-    public var auditCase: String?
+    public var auditCase: AwardAuditCase?
     /// `--concurrency`: how many connections a bulk purchase sends its awards over.
     public var concurrency = 1
     /// `--award-wait`: whether the pauses between award retries really pass.

@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
@@ -253,12 +254,12 @@ public struct OptionSpec: Sendable {
             "--case", "NAME", "Run one case of the audit again, as a finding names it.", commands: [.checkAward]
         ) { options, value throws(UsageProblem) in
             let name = try text(value, option: "--case", allowEmpty: false)
-            guard AwardAudit.caseNames.contains(name) else {
+            guard let auditCase = AwardAuditCase(rawValue: name) else {
                 throw UsageProblem(
                     "--case takes one of \(AwardAudit.caseNames.joined(separator: ", ")), not '\(MessageText.sanitized(name))'",
                     suggestion: Suggestion.closest(to: name, among: AwardAudit.caseNames))
             }
-            options.auditCase = name
+            options.auditCase = auditCase
         },
         OptionSpec(
             "--count", "N",

@@ -365,7 +365,7 @@ public enum PaylinksCLI {
             url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
         let findings: [AuditFinding]
         do {
-            findings = try audit.run(options.auditCase.map { [$0] } ?? AwardAudit.caseNames)
+            findings = try audit.run(options.auditCase.map { [$0] } ?? AwardAuditCase.allCases)
         } catch {
             throw .unavailable(
                 // The URL was checked when it was read: its host and port hold no control characters.

@@ -47,13 +47,8 @@ struct OneSourceTests {
 
     @Test("a scenario starts from the same session as the command line")
     func scenarioDefaults() throws {
-        let configuration = Scenario.Configuration()
-        let options = RunOptions()
-        #expect(configuration.customerId == options.customerId)
-        #expect(configuration.checkoutPublicKey == options.checkoutPublicKey)
-        #expect(configuration.environment == options.environment)
-        #expect(configuration.country == options.country)
-        #expect(configuration.paymentMethod == options.paymentMethod)
+        // The documented defaults, in both the scenario's output and the command's.
+        let options = (customerId: "cust_98765", country: "US", paymentMethod: "Visa")
         let path = try ScenarioTests.write([
             ("s.json", #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}]}"#)
         ])
@@ -98,7 +93,23 @@ struct OneSourceTests {
 
     @Test("the codes paylinks sends by itself are in every catalog, and their real causes reproduce them")
     func ownCodes() throws {
-        #expect(Set(CatalogLoader.requiredCodes) == PaymentLinksSimulator.ownStatusCodes)
+        // A status table that lacks one of them is refused, naming it: the simulator could not say it.
+        for code in PaymentLinksSimulator.ownStatusCodes.sorted() {
+            let table = try String(
+                contentsOf: DocumentedCommands.root.appendingPathComponent("Fixtures/status-codes.json"),
+                encoding: .utf8)
+            let value = try #require(try JSONSerialization.jsonObject(with: Data(table.utf8)) as? [String: Any])
+            let entries = try #require(value["statusCodes"] as? [[String: Any]])
+            let without = entries.filter { $0["code"] as? Int != code }
+            #expect(without.count == entries.count - 1, "\(code) is in the built-in table")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("own-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try JSONSerialization.data(withJSONObject: ["statusCodes": without]).write(
+                to: directory.appendingPathComponent("status-codes.json"))
+            let refused = runCLI("errors", "--fixtures", directory.path)
+            #expect(refused.exitCode == .dataError, "a table without \(code)")
+            #expect(refused.stderr.contains(String(code)), "\(refused.stderr)")
+        }
         for (code, command) in Reproduction.realCauses {
             #expect(PaymentLinksSimulator.ownStatusCodes.contains(code), "\(code)")
             let words = command.split(separator: " ").dropFirst().map(String.init) + ["--json"]

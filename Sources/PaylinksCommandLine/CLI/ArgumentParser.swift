@@ -4,10 +4,10 @@ import PaylinksKit
 /// Turns a command line into an ``Invocation``: a pure function of its arguments.
 ///
 /// The syntax it accepts:
-/// - `paylinks COMMAND [OPTION...]`, where COMMAND is `init`, `price-points`, `purchase`,
-///   `cancel`, `errors`, `offers` or `run`; `paylinks help [COMMAND]`; `paylinks --help`;
-///   `paylinks --version`. `errors` also takes one code or name to explain, `run` one or
-///   more scenario files.
+/// - `paylinks COMMAND [OPTION...]`, where COMMAND is one of ``Command``'s (`init`,
+///   `purchase`, `run`, `serve` ...); `paylinks help [COMMAND]`; `paylinks --help`;
+///   `paylinks --version`. Some commands take operands too: `errors` one code or name to
+///   explain, `run` scenario files, `check-award` a URL, `completions` a shell.
 /// - An option's value follows it as the next argument (`--sku starter_pack_001`) or
 ///   after an equals sign (`--sku=starter_pack_001`). A separate value may not start
 ///   with `--`; use the `=` form for such a value.

@@ -57,7 +57,7 @@ public enum Callback: Equatable, Sendable {
 
 /// A delegate that handles every callback in one place, as a ``Callback`` value.
 ///
-/// Conform and implement ``receive(_:)``; the six delegate methods are provided.
+/// Conform and implement ``receive(_:)``; the delegate methods are provided.
 @MainActor
 public protocol CallbackReceiver: ACPaymentLinksDelegate {
     /// Handles one delivered callback.

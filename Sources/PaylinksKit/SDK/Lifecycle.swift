@@ -27,7 +27,8 @@ public enum Step: String, CaseIterable, Sendable {
     }
 }
 
-/// The names of the six callbacks, as they appear in output and fixtures.
+/// The names of the callbacks (the six of `ios-callbacks.md`, and G3's `onPurchaseCanceled`),
+/// as they appear in output and fixtures.
 public enum CallbackName: String, CaseIterable, Sendable {
     /// ``ACPaymentLinksDelegate/onInitialized()``.
     case onInitialized

@@ -4,10 +4,6 @@
                                               through http.client; prints a JSON summary
     python3 sandbox_probe.py raw PORT         malformed requests over a raw socket; prints
                                               each one's status line
-    python3 sandbox_probe.py slow PORT        a request sent a byte a second; prints what
-                                              came back and after how long
-    python3 sandbox_probe.py flood PORT N     N connections at once; prints how many got 503,
-                                              then whether a new request is still served
     python3 sandbox_probe.py inflight PORT PID  half a request, SIGTERM to PID, the other half;
                                               prints the status line that came back
 """
@@ -97,44 +93,6 @@ def raw(port):
             print(answer.decode("ascii", "replace"))
 
 
-def slow(port):
-    started = time.time()
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
-        answer = b""
-        for byte in b"POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{}":
-            try:
-                connection.sendall(bytes([byte]))
-            except OSError:
-                break
-            connection.settimeout(1.0)
-            try:
-                answer = connection.recv(4096)
-            except socket.timeout:
-                continue
-            break
-        print("%s after %.0f s" % (answer.split(b"\r\n", 1)[0].decode("ascii", "replace"), time.time() - started))
-
-
-def flood(port, count):
-    connections = []
-    refused = 0
-    for _ in range(count):
-        connections.append(socket.create_connection(("127.0.0.1", port), timeout=10))
-    time.sleep(0.5)
-    for connection in connections:
-        connection.setblocking(False)
-        try:
-            if connection.recv(4096).startswith(b"HTTP/1.1 503"):
-                refused += 1
-        except BlockingIOError:
-            pass
-    for connection in connections:
-        connection.close()
-    time.sleep(0.3)
-    status = request(port, "GET", "/")[0]
-    print(json.dumps({"refused": refused, "afterwards": status}))
-
-
 def inflight(port, pid):
     request = json.dumps(BODY).encode()
     head = ("POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -154,9 +112,5 @@ if __name__ == "__main__":
         flow(port)
     elif command == "raw":
         raw(port)
-    elif command == "slow":
-        slow(port)
-    elif command == "flood":
-        flood(port, int(sys.argv[3]))
     elif command == "inflight":
         inflight(port, int(sys.argv[3]))

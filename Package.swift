@@ -11,8 +11,8 @@ import PackageDescription
 //   PaylinksFixtures     bytes to values: JSON shape checking, fixture and scenario loading.
 //   PaylinksAppcharge    Appcharge's side of a purchase, as values and rules: the Grant Award
 //                        body and its signature (SHA-256, HMAC), the answer that grants, the
-//                        retry schedule, the demo credentials, the Create Checkout Session
-//                        request. No sockets, no files.
+//                        retry schedule, the credentials and their precedence, the Create
+//                        Checkout Session request, the audit's cases. No sockets, no files.
 //   PaylinksHTTP         HTTP/1.1 over the system's sockets: the client, the server, awards
 //                        sent and audited, the sandbox's routes; it imports JSON, the core
 //                        and Appcharge's side, not the fixtures.
@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(
             name: "PaylinksFixturesTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
+        .testTarget(name: "PaylinksAppchargeTests", dependencies: ["PaylinksAppcharge"]),
         .testTarget(
             name: "PaylinksHTTPTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],

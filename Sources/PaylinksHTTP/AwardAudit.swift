@@ -384,7 +384,7 @@ public final class AwardAudit {
             ?? OrderResponseModel(
                 date: 0, sessionToken: "", offerName: "Starter Pack", offerSku: "starter_pack_001", items: [],
                 price: 499, currency: "USD", customerId: "audit_player", customerCountry: "US",
-                paymentMethodName: "Visa", orderId: String(clock()), purchaseId: "pr_audit")
+                paymentMethodName: PlayerAction.defaultPaymentMethod, orderId: String(clock()), purchaseId: "pr_audit")
         if let offerName {
             order.offerName = offerName
             order.items = order.items.map { item in

@@ -322,8 +322,7 @@ public enum PaylinksCLI {
     static func awardSettings(url: HTTPURL, options: RunOptions, context: RunContext) throws(CLIError)
         -> AwardSettings
     {
-        var demoKey = false
-        let key: [UInt8]
+        var keyFromFile: [UInt8]?
         if let path = options.mainKeyFile {
             var bytes = try readInput(path, kind: "main key file", limit: 4096).bytes
             while let last = bytes.last, last == 10 || last == 13 || last == 32 || last == 9 { bytes.removeLast() }
@@ -331,24 +330,21 @@ public enum PaylinksCLI {
                 throw .noInput(
                     "the main key file '\(MessageText.sanitized(path))' is empty; put the studio's main key in it")
             }
-            key = bytes
-        } else if let value = context.value(of: .mainKey), !value.isEmpty {
-            key = Array(value.utf8)
-        } else {
-            key = Array(DemoCredentials.mainKey.utf8)
-            demoKey = true
+            keyFromFile = bytes
         }
-        var token = options.publisherToken ?? context.value(of: .publisherToken) ?? ""
-        let demoToken = token.isEmpty
-        if demoToken { token = DemoCredentials.publisherToken }
+        let credentials = Credentials(
+            keyFromFile: keyFromFile, keyFromEnvironment: context.value(of: .mainKey),
+            tokenFromOption: options.publisherToken, tokenFromEnvironment: context.value(of: .publisherToken))
         // The demo setup is worth a note; a studio that set its key or token has chosen its own.
-        if demoKey && demoToken {
+        if credentials.isDemo {
             try? context.standardError.write(
                 "note: award callbacks use the demo main key and publisher token (see the README); set "
                     + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
                     + "to your studio's\n")
         }
-        return AwardSettings(url: url, key: key, publisherToken: token, waitsInRealTime: options.awardWait == .real)
+        return AwardSettings(
+            url: url, key: credentials.key, publisherToken: credentials.publisherToken,
+            waitsInRealTime: options.awardWait == .real)
     }
 
     /// `paylinks check-award URL`: the audit's findings on stdout, and exit 1 when one failed.

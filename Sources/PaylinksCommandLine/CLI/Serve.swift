@@ -28,10 +28,10 @@ extension PaylinksCLI {
         let awards = try options.awardUrl.map { url throws(CLIError) in
             try awardSettings(url: url, options: options, context: context)
         }
-        var token =
-            awards?.publisherToken ?? options.publisherToken ?? context.value(of: .publisherToken) ?? ""
-        if token.isEmpty {
-            token = DemoCredentials.publisherToken
+        let credentials = Credentials(
+            tokenFromOption: options.publisherToken, tokenFromEnvironment: context.value(of: .publisherToken))
+        let token = awards?.publisherToken ?? credentials.publisherToken
+        if awards == nil && credentials.usesDemoToken {
             try? context.standardError.write(
                 "note: the sandbox takes the demo publisher token '\(token)' (see the README); set "
                     + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's\n")

@@ -41,7 +41,7 @@ public struct Scenario: Sendable {
         /// The player's country.
         public var country = "US"
         /// How the player pays.
-        public var paymentMethod = "Visa"
+        public var paymentMethod = PlayerAction.defaultPaymentMethod
         /// The seed of the ids and faults; the command line's `--seed`, or random, when nil.
         public var seed: UInt64?
         /// The clock; `--now`, or the real clock, when nil.

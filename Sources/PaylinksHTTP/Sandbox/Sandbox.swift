@@ -21,7 +21,7 @@ public final class Sandbox {
         /// Seeds the sessions' identifiers.
         public var seed: UInt64
         /// How long a session takes payments, in milliseconds: an hour.
-        public var sessionLifetime = 3_600_000
+        public var sessionLifetime = PaymentLinksSimulator.sessionLifetime
         /// Sessions kept at most; past it, the oldest are forgotten.
         public var sessionLimit = 10_000
 
@@ -325,7 +325,7 @@ public final class Sandbox {
         else {
             return HTTPServer.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
         }
-        var method = "Visa"
+        var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
             guard case .string(let text) = methodValue.kind, !text.isEmpty else {
                 return HTTPServer.problem(400, "paymentMethod must be a non-empty string, such as \"Visa\"")
@@ -362,7 +362,7 @@ public final class Sandbox {
     private func apply(_ choice: Choice, paymentMethod: String, to session: Session) -> Session {
         var session = session
         guard session.state == .created else { return session }
-        session.paymentMethod = paymentMethod.isEmpty ? "Visa" : paymentMethod
+        session.paymentMethod = paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
         session.date = clock() / 1000
         switch choice {
         case .pay:

@@ -61,6 +61,9 @@ public enum CheckoutSessionError: Error, Equatable, Sendable {
 /// What the player does once the checkout is open, scripted before it opens with
 /// ``PaymentLinksSimulator/scriptCheckout(_:)``.
 public enum PlayerAction: Equatable, Sendable {
+    /// How a player pays when nothing says otherwise, in the simulator, scenarios and the sandbox.
+    public static let defaultPaymentMethod = "Visa"
+
     /// The player pays; the checkout returns to the app through its deep link, and the
     /// charge then ends as `outcome` says.
     case pay(paymentMethodName: String, outcome: ChargeOutcome = .succeeded)

@@ -111,7 +111,7 @@ public final class PaymentLinksSimulator {
     public private(set) var nextCheckoutIndex: Int
 
     /// What the player does in a checkout when nothing was scripted for it.
-    public var defaultPlayerAction = PlayerAction.pay(paymentMethodName: "Visa")
+    public var defaultPlayerAction = PlayerAction.pay(paymentMethodName: PlayerAction.defaultPaymentMethod)
     /// What the player does in the next checkouts, oldest first; each checkout takes one.
     public private(set) var scriptedPlayerActions: [PlayerAction] = []
     /// Whether every deep link makes the SDK validate the last order again and deliver

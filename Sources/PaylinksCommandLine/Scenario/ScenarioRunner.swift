@@ -264,7 +264,7 @@ public struct ScenarioRunner {
                     let position =
                         expectation.positions[path] ?? expectation.positions[key] ?? expectation.positions["expect"]
                     result.mismatches.append(
-                        .init(step: step.label, kind: step.kind, message: mismatch, position: position))
+                        .init(step: step.label, kind: step.kind.rawValue, message: mismatch, position: position))
                     try? diagnostics.write(
                         "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(mismatch)\n")
                 }

@@ -104,7 +104,7 @@ public struct ScenarioStep: Sendable {
     }
 
     /// The step's kind, as the file names it.
-    public var kind: String
+    public var kind: StepKind
     /// The player's country from this step on, when the step changes it.
     public var country: String?
 
@@ -146,4 +146,19 @@ extension ScenarioStep {
         case .checkout: .purchase
         }
     }
+}
+
+/// The kinds of step a scenario takes, as its files name them.
+public enum StepKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// `initialize`.
+    case initialize
+    /// `price-points`.
+    case pricePoints = "price-points"
+    /// `purchase`: the player opens a checkout and pays.
+    case purchase
+    /// `cancel`: the player opens a checkout and leaves it.
+    case cancel
+
+    /// The name, as the file has it: `price-points`.
+    public var description: String { rawValue }
 }

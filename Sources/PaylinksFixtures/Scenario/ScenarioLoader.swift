@@ -17,25 +17,25 @@ public import PaylinksKit
 /// ```
 public enum ScenarioLoader {
     /// The step kinds and the keys each takes besides `step`, `expect` and `attempts`.
-    static let stepKeys: [String: [String]] = [
-        "initialize": ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error", "wait"],
-        "price-points": ["country", "error"],
-        "purchase": [
+    static let stepKeys: [StepKind: [String]] = [
+        .initialize: ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error", "wait"],
+        .pricePoints: ["country", "error"],
+        .purchase: [
             "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "purchaseId",
             "parsedUrl", "error", "delivery",
         ],
-        "cancel": [
+        .cancel: [
             "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "purchaseId",
             "parsedUrl", "error", "delivery",
         ],
     ]
 
     /// The keys an attempt may set, per step kind: how this attempt ends.
-    static let attemptKeys: [String: [String]] = [
-        "initialize": ["error", "expect"],
-        "price-points": ["error", "expect"],
-        "purchase": ["outcome", "paymentMethod", "error", "delivery", "expect"],
-        "cancel": ["via", "beforeOrder", "leaveOpen", "error", "delivery", "expect"],
+    static let attemptKeys: [StepKind: [String]] = [
+        .initialize: ["error", "expect"],
+        .pricePoints: ["error", "expect"],
+        .purchase: ["outcome", "paymentMethod", "error", "delivery", "expect"],
+        .cancel: ["via", "beforeOrder", "leaveOpen", "error", "delivery", "expect"],
     ]
 
     private static let configurationKeys = [
@@ -173,7 +173,7 @@ public enum ScenarioLoader {
         // Each key is read on its own, so that one run reports every problem of the step.
         step.country = try JSONReader.collected(object.optional("country"), country)
         switch kind {
-        case "initialize":
+        case .initialize:
             let strings: [(key: String, field: WritableKeyPath<Scenario.Configuration, String>)] = [
                 ("customerId", \.customerId), ("checkoutPublicKey", \.checkoutPublicKey),
                 ("environment", \.environment),
@@ -202,7 +202,7 @@ public enum ScenarioLoader {
                     checkoutPublicKey: configuration.checkoutPublicKey, environment: configuration.environment,
                     redirectUrl: configuration.redirectUrl),
                 customerId: configuration.customerId)
-        case "price-points":
+        case .pricePoints:
             if let target = configuration.target, target.generation == .g3 {
                 throw reader.error(PricePointsRemoved.message(target))
             }
@@ -297,9 +297,9 @@ public enum ScenarioLoader {
     }
 
     private static func playerAction(
-        _ object: JSONObjectReader, kind: String, current: PlayerAction, paymentMethod: String
+        _ object: JSONObjectReader, kind: StepKind, current: PlayerAction, paymentMethod: String
     ) throws(JSONShapeError) -> PlayerAction {
-        if kind == "purchase" {
+        if kind == .purchase {
             var method = paymentMethod
             var outcome = ChargeOutcome.succeeded
             if case .pay(let currentMethod, let currentOutcome) = current {
@@ -383,24 +383,23 @@ public enum ScenarioLoader {
 
     // MARK: Values
 
-    private static func stepKind(_ reader: JSONReader) throws(JSONShapeError) -> String {
+    private static func stepKind(_ reader: JSONReader) throws(JSONShapeError) -> StepKind {
+        let names = StepKind.allCases.map(\.rawValue).sorted()
         guard case .object(let members) = reader.value.kind else {
             throw reader.error("expected an object, got \(reader.value.typeDescription)")
         }
         guard let member = members.first(where: { $0.key == "step" }) else {
-            throw reader.error(
-                "missing required key \"step\" (one of \(stepKeys.keys.sorted().joined(separator: ", ")))")
+            throw reader.error("missing required key \"step\" (one of \(names.joined(separator: ", ")))")
         }
         guard case .string(let spelled) = member.value.kind else {
             throw JSONShapeError(
                 offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
                 reason: "expected a string, got \(member.value.typeDescription)")
         }
-        let kind = spelled.lowercased()
-        guard stepKeys[kind] != nil else {
+        guard let kind = StepKind(rawValue: spelled.lowercased()) else {
             let hint =
-                Suggestion.hint(for: kind, among: stepKeys.keys.sorted(), quoted: .double)
-                ?? " (steps: \(stepKeys.keys.sorted().joined(separator: ", ")))"
+                Suggestion.hint(for: spelled.lowercased(), among: names, quoted: .double)
+                ?? " (steps: \(names.joined(separator: ", ")))"
             throw JSONShapeError(
                 offset: member.value.offset, path: reader.path.isEmpty ? "step" : "\(reader.path).step",
                 reason: "unknown step \"\(spelled)\"\(hint)")

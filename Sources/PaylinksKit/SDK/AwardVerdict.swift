@@ -1,8 +1,8 @@
 /// What the game's server answered to the award of one paid order, as the simulator
 /// needs it: granted, or failed with the details the client's 3003 carries.
-package struct AwardVerdict: Sendable {
+public struct AwardVerdict: Sendable {
     /// How the award ended.
-    package enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// The server granted it.
         case granted
         /// Every attempt failed; `data` is the raw JSON of `error.data`.
@@ -10,12 +10,12 @@ package struct AwardVerdict: Sendable {
     }
 
     /// How the award ended.
-    package var outcome: Outcome
+    public var outcome: Outcome
     /// What happened, for the trace: each message after so many virtual milliseconds.
-    package var events: [(after: Int, message: String)]
+    public var events: [(after: Int, message: String)]
 
     /// A verdict.
-    package init(outcome: Outcome, events: [(after: Int, message: String)]) {
+    public init(outcome: Outcome, events: [(after: Int, message: String)]) {
         self.outcome = outcome
         self.events = events
     }

@@ -28,41 +28,6 @@
 /// next `initialize`.
 @MainActor
 public final class PaymentLinksSimulator {
-    /// How the simulator hands results to the delegate.
-    public struct Delivery: Sendable {
-        /// Takes a delivery to run later. It runs on the main actor, where the simulator
-        /// calls it, so holding a delivery needs no run-time check of the actor: such a
-        /// check would link the concurrency runtime into every program that holds one.
-        @usableFromInline typealias Schedule =
-            @MainActor @Sendable (_ delivery: @escaping @MainActor @Sendable () -> Void) -> Void
-
-        /// Runs a delivery later; nil delivers at once.
-        @usableFromInline let schedule: Schedule?
-
-        @usableFromInline init(schedule: Schedule?) {
-            self.schedule = schedule
-        }
-
-        /// Each callback before the call that caused it returns, on the caller's turn of
-        /// the main actor. Simple to test; hides bugs that depend on timing.
-        public static let synchronous = Delivery(schedule: nil)
-
-        // Emitted into the code that uses it, so that a program that never delivers
-        // asynchronously (the `paylinks` command) links no concurrency runtime.
-
-        /// Each callback later, on the main actor, after the call has returned, as the
-        /// real SDK delivers; ``PaymentLinksSimulator/settle()`` waits for every callback due.
-        @_alwaysEmitIntoClient
-        public static var asynchronous: Delivery {
-            Delivery { delivery in Task { @MainActor in delivery() } }
-        }
-
-        /// Each callback when `store` is flushed: a scenario step that does not wait for
-        /// its result leaves it there while the next step runs.
-        package static func held(in store: HeldDeliveries) -> Delivery {
-            Delivery { delivery in store.pending.append(HeldDeliveries.Held(run: delivery)) }
-        }
-    }
 
     /// How often the SDK polls an order's state, in milliseconds.
     public nonisolated static let pollInterval = 600
@@ -108,7 +73,7 @@ public final class PaymentLinksSimulator {
     /// Virtual milliseconds since the simulator was created.
     public private(set) var elapsedMilliseconds = 0
     /// The index of the next checkout session; it fixes that checkout's identifiers.
-    public private(set) var nextCheckoutIndex: Int
+    public internal(set) var nextCheckoutIndex: Int
 
     /// What the player does in a checkout when nothing was scripted for it.
     public var defaultPlayerAction = PlayerAction.pay(paymentMethodName: PlayerAction.defaultPaymentMethod)
@@ -128,25 +93,37 @@ public final class PaymentLinksSimulator {
     /// The return link of the most recent checkout, paid or not.
     public private(set) var lastCheckoutDeepLink: String?
 
-    /// Stands in for Appcharge granting the award of a paid order on the game's server:
-    /// when set, a validated payment is granted only if it says so, and an award that
-    /// failed ends in 3003 with the whole order.
-    package var awardGranter: ((OrderResponseModel) -> AwardVerdict)?
+    /// Stands in for Appcharge granting the award of a paid order on the game's server.
+    ///
+    /// When nil, every validated payment is granted. When set, it is called once for
+    /// each payment the SDK validates, after the order's last poll, with the order the
+    /// client will receive; whatever it does (send a real Grant Award Callback to a game's
+    /// server, or decide at once) happens before the purchase ends. A `.granted` verdict
+    /// ends the purchase in `onPurchaseSuccess`; a `.failed` one in `onPurchaseFailed`
+    /// with 3003, the whole order and the verdict's data (see ``awardFailure(of:data:)``).
+    /// The verdict's events go to ``trace``, each after its virtual milliseconds.
+    ///
+    /// ```swift
+    /// sdk.awardGranter = { order in
+    ///     AwardVerdict(outcome: order.price > 10_000 ? .failed(data: #"{"reason":"limit"}"#) : .granted, events: [])
+    /// }
+    /// ```
+    public var awardGranter: ((OrderResponseModel) -> AwardVerdict)?
 
-    private let seed: UInt64
-    private var injectedFailures: [Step: Int] = [:]
+    let seed: UInt64
+    var injectedFailures: [Step: Int] = [:]
     /// Sessions the simulated server created and no checkout has ended yet, by purchase id.
-    private var sessions: [String: CheckoutSession] = [:]
+    var sessions: [String: CheckoutSession] = [:]
     /// The paid checkout waiting for its deep link.
-    private var awaitingDeepLink:
+    var awaitingDeepLink:
         (
             session: CheckoutSession, configuration: ACConfigModel, customerId: String, method: String,
             outcome: ChargeOutcome
         )?
     /// The last purchase result and the link that re-validates it.
-    private var lastPurchaseResult: (link: String, callback: Callback)?
+    var lastPurchaseResult: (link: String, callback: Callback)?
     /// Callbacks due to the delegate, in asynchronous delivery.
-    private var queue: [(callback: Callback, delegate: any ACPaymentLinksDelegate)] = []
+    var queue: [(callback: Callback, delegate: any ACPaymentLinksDelegate)] = []
 
     /// Creates a simulator that has not been initialized yet.
     ///
@@ -199,62 +176,6 @@ public final class PaymentLinksSimulator {
         }
     }
 
-    // MARK: The game's server
-
-    /// The order the next checkout would give if it went as the one that gave `order`:
-    /// the same offer, player, price and time under the next checkout's identifiers. A
-    /// bulk run proves the prediction on a real checkout before it trusts it.
-    package func predictedOrder(like order: OrderResponseModel) -> OrderResponseModel {
-        let identifiers = CheckoutIdentifiers(seed: seed, index: nextCheckoutIndex)
-        var next = order
-        next.sessionToken = identifiers.sessionToken
-        next.purchaseId = identifiers.purchaseId
-        next.orderId = identifiers.orderId
-        return next
-    }
-
-    /// Moves past the next checkout without running it, once its result is known.
-    package func skipCheckout() {
-        nextCheckoutIndex += 1
-    }
-
-    /// Creates a checkout session for an offer, as the game's server would with Create
-    /// Checkout Session.
-    ///
-    /// This is not an SDK call and delivers no callback; it fails only when the server
-    /// could not sell the offer.
-    ///
-    /// - Parameters:
-    ///   - offerSku: the offer to sell.
-    ///   - customerId: the customer the server creates the session for.
-    ///   - environment: the environment the server creates the session in.
-    public func createCheckoutSession(offerSku: String, customerId: String, environment: String = "sandbox")
-        throws(CheckoutSessionError) -> CheckoutSession
-    {
-        guard let offer = catalog.offer(sku: offerSku) else { throw .unknownOffer(sku: offerSku) }
-        guard let localization = catalog.localization(for: country),
-            let price = localization.minorUnits(ofTier: offer.basePriceInUSD)
-        else { throw .noPrice(sku: offerSku, country: country) }
-        let identifiers = CheckoutIdentifiers(seed: seed, index: nextCheckoutIndex)
-        nextCheckoutIndex += 1
-        let url = CheckoutSession.checkoutURL(environment: environment)
-        let session = CheckoutSession(
-            checkoutSessionToken: identifiers.sessionToken,
-            purchaseId: identifiers.purchaseId,
-            url: url,
-            parsedUrl: "\(url)/\(identifiers.sessionToken)#boot=\(identifiers.purchaseId)",
-            offer: offer,
-            price: price,
-            currency: localization.data.currencyCode,
-            customerId: customerId,
-            customerCountry: country,
-            environment: environment,
-            orderId: identifiers.orderId
-        )
-        sessions[session.purchaseId] = session
-        return session
-    }
-
     // MARK: The SDK's calls
 
     /// Boots the SDK for a player: ends in `onInitialized`, or `onInitializeFailed` when
@@ -291,7 +212,7 @@ public final class PaymentLinksSimulator {
         boot(configModel, customerId: customerId, delegate: GenerationDelegate(g1: g1Delegate))
     }
 
-    private func boot(_ configModel: ACConfigModel, customerId: String?, delegate: any ACPaymentLinksDelegate) {
+    func boot(_ configModel: ACConfigModel, customerId: String?, delegate: any ACPaymentLinksDelegate) {
         if target.generation == .g3, queue.contains(where: { $0.callback.name == .onInitialized }) {
             record("initialize: the first initialize is still running")
             deliver(.onInitializeFailed(error: failure(2005, details: ["request": "initialize"])))
@@ -382,7 +303,7 @@ public final class PaymentLinksSimulator {
         open(purchaseId: purchaseId, parsedUrl: parsedUrl, customerId: customerId)
     }
 
-    private func open(purchaseId: String, parsedUrl: String, customerId: String?) {
+    func open(purchaseId: String, parsedUrl: String, customerId: String?) {
         guard let configuration, let customerId = customerId ?? (target.generation == .g3 ? "" : nil) else {
             record("openCheckout before initialize")
             lastCheckoutDeepLink = nil
@@ -490,198 +411,14 @@ public final class PaymentLinksSimulator {
         return false
     }
 
-    // MARK: The purchase's end
-
-    /// Validates a paid order after its deep link: polls, then the result.
-    private func validate(
-        _ session: CheckoutSession, configuration: ACConfigModel, customerId: String, paidWith method: String,
-        outcome: ChargeOutcome, link: String
-    ) {
-        let order = Self.order(of: session, paidWith: method, at: now)
-        let details = details(of: session, configuration: configuration, customerId: customerId)
-        record("the player paid with \(method); the deep link returned to the app and the SDK validates the order")
-        guard session.environment == configuration.environment else {
-            record("the session is in \(session.environment), the SDK in \(configuration.environment)")
-            endPurchase(failing: 3006, order: order, link: link, details: details)
-            return
-        }
-        switch outcome {
-        case .succeeded:
-            poll([(.created, 1), (.paymentPending, 2), (.chargePending, 1), (.chargeSucceed, 1)])
-            guard session.customerId == customerId else {
-                record("the order belongs to \(session.customerId), the SDK to \(customerId)")
-                endPurchase(failing: 3007, order: order, link: link, details: details)
-                return
-            }
-            if let awardGranter {
-                record("award: Appcharge sends the Grant Award Callback to the game's server")
-                let verdict = awardGranter(order)
-                for event in verdict.events {
-                    advance(by: event.after)
-                    record(event.message)
-                }
-                if case .failed(let data) = verdict.outcome {
-                    record("every award attempt failed: the order is charge_failed")
-                    record("result: 3003 \(catalog.statusCode(3003)?.name ?? "")")
-                    endPurchase(with: awardFailure(of: order, data: data), link: link)
-                    return
-                }
-            }
-            record("result: the order is validated")
-            endPurchase(with: .onPurchaseSuccess(order: order), link: link)
-        case .declined:
-            poll([(.created, 1), (.paymentPending, 2), (.chargeFailed, 1)])
-            endPurchase(failing: 3003, order: order, link: link, details: details)
-        case .pending:
-            pollUntilTimeout(
-                after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
-            endPurchase(failing: 3004, order: order, link: link, details: details)
-        }
-    }
-
-    /// Delivers an injected failure of the purchase step at the moment its code's
-    /// order rule implies: before the checkout opens, once it is open, or after payment.
-    private func failInjected(_ code: Int, order: OrderResponseModel, link: String, details: [String: String]) {
-        switch catalog.statusCode(code)?.orderAtFailure ?? .none {
-        case .none:
-            record("openCheckout: the checkout could not open")
-        case .checkout:
-            record("openCheckout: checkout opened")
-            advance(by: 350)
-        case .payment:
-            record("openCheckout: checkout opened")
-            advance(by: 18_350)
-            record("the player paid; the deep link returned to the app and the SDK validates the order")
-        }
-        record("injected failure \(code)")
-        endPurchase(failing: code, order: order, link: link, details: details, asGiven: true)
-    }
-
-    /// Ends a purchase in `onPurchaseFailed` with `code`, and what the SDK knew of the
-    /// order by the code's rule.
-    ///
-    /// `code` is the current table's (an older table sends the code that reports it),
-    /// or with `asGiven`, an injected code of the generation's own table. G1 sends no
-    /// order; G3 sends the player's cancels to `onPurchaseCanceled`.
-    private func endPurchase(
-        failing code: Int, order: OrderResponseModel?, link: String, details: [String: String], asGiven: Bool = false
-    ) {
-        let sent = asGiven ? code : catalog.code(reporting: code)
-        let error = failure(sent, details: details)
-        let known = target.generation == .g1 ? nil : order.flatMap { disclosed($0, for: sent) }
-        endPurchase(with: StatusCode.purchaseResult(catalog.statusCode(sent), error: error, order: known), link: link)
-    }
-
-    private func endPurchase(with result: Callback, link: String) {
-        lastPurchaseResult = (link, result)
-        deliver(result)
-    }
-
-    /// The order of a session, paid with `method` (empty before a payment).
-    private static func order(of session: CheckoutSession, paidWith method: String, at date: Int)
-        -> OrderResponseModel
-    {
-        OrderResponseModel(
-            date: date,
-            sessionToken: session.checkoutSessionToken,
-            offerName: session.offer.name,
-            offerSku: session.offer.sku,
-            items: session.offer.items,
-            price: session.price,
-            currency: session.currency,
-            customerId: session.customerId,
-            customerCountry: session.customerCountry,
-            paymentMethodName: method,
-            orderId: session.orderId,
-            purchaseId: session.purchaseId
-        )
-    }
-
-    private func details(of session: CheckoutSession, configuration: ACConfigModel, customerId: String)
-        -> [String: String]
-    {
-        [
-            "sdkCustomerId": customerId, "orderCustomerId": session.customerId,
-            "sdkEnvironment": configuration.environment, "sessionEnvironment": session.environment,
-            "offerSku": session.offer.sku, "purchaseId": session.purchaseId, "orderId": session.orderId,
-            "request": "openCheckout",
-        ]
-    }
-
-    /// The link a checkout returns to the app with: the redirect URL when the game set
-    /// one, the SDK's own scheme otherwise, with the purchase id.
-    private func returnLink(purchaseId: String, configuration: ACConfigModel) -> String {
-        let base = configuration.redirectUrl ?? "paylinks-\(configuration.environment)://checkout/return"
-        return base + (base.contains("?") ? "&" : "?") + "purchaseId=" + purchaseId
-    }
-
-    // MARK: Delivery
-
-    private func deliver(_ callback: Callback) {
-        guard let delegate else { return }
-        guard let schedule = delivery.schedule else {
-            callback.send(to: delegate)
-            return
-        }
-        queue.append((callback, delegate))
-        // Each scheduled delivery hands over the oldest callback due, so the order holds
-        // whatever order the deliveries run in.
-        schedule { [weak self] in self?.deliverOldest() }
-    }
-
-    private func deliverOldest() {
-        guard !queue.isEmpty else { return }
-        let (callback, delegate) = queue.removeFirst()
-        callback.send(to: delegate)
-    }
-
-    // MARK: Polling
-
-    /// Polls the order's states in turn, each for its number of polls.
-    private func poll(_ states: [(state: OrderState, polls: Int)]) {
-        var number = 0
-        for (state, polls) in states {
-            recordPolls(from: number + 1, count: polls, showing: state.rawValue)
-            number += polls
-        }
-    }
-
-    /// Polls `states`, then keeps polling while the order shows `waitingState` until the
-    /// validation timeout.
-    private func pollUntilTimeout(after states: [(state: OrderState, polls: Int)], waitingOn waitingState: String) {
-        poll(states)
-        let done = states.reduce(0) { $0 + $1.polls }
-        let total = Self.validationTimeout / Self.pollInterval
-        recordPolls(from: done + 1, count: total - done, showing: waitingState)
-        record("validation timed out after \(Self.validationTimeout / 1000) s")
-    }
-
-    private func recordPolls(from first: Int, count: Int, showing state: String) {
-        guard count > 0 else { return }
-        advance(by: Self.pollInterval)
-        if count == 1 {
-            record("poll #\(first): \(state)")
-        } else {
-            let start = elapsedMilliseconds
-            advance(by: Self.pollInterval * (count - 1))
-            guard let trace else { return }
-            trace(
-                TraceEvent(
-                    milliseconds: start,
-                    message:
-                        "polls #\(first)-#\(first + count - 1): \(state), every \(Self.pollInterval) ms until +\(Self.seconds(elapsedMilliseconds))"
-                ))
-        }
-    }
-
     // MARK: Time and trace
 
-    private func advance(by milliseconds: Int) {
+    func advance(by milliseconds: Int) {
         elapsedMilliseconds += milliseconds
     }
 
     /// Tells the trace, if any, what happened now; the message is made only for a trace.
-    private func record(_ message: @autoclosure () -> String) {
+    func record(_ message: @autoclosure () -> String) {
         trace?(TraceEvent(milliseconds: elapsedMilliseconds, message: message()))
     }
 
@@ -689,75 +426,5 @@ public final class PaymentLinksSimulator {
     package nonisolated static func seconds(_ milliseconds: Int) -> String {
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
-    }
-
-    // MARK: Errors
-
-    /// The status code an invalid configuration fails with, or nil when it is valid.
-    package nonisolated static func configurationProblem(in configuration: ACConfigModel, customerId: String) -> Int? {
-        if configuration.environment != "sandbox" && configuration.environment != "production" { return 2001 }
-        if configuration.checkoutPublicKey.isEmpty { return 2002 }
-        if customerId.isEmpty { return 2003 }
-        if let url = configuration.redirectUrl, !RedirectURL.isValid(url) { return 2004 }
-        return nil
-    }
-
-    /// What the client gets for a paid order whose award failed on every attempt: 3003,
-    /// the whole order, and `data` (the last status and the server's message).
-    package func awardFailure(of order: OrderResponseModel, data: String) -> Callback {
-        let message = catalog.statusCode(3003)?.message ?? "Status code 3003."
-        return .onPurchaseFailed(error: ACErrorMessage(code: 3003, message: message, data: data), order: order)
-    }
-
-    /// The catalog's error for `code`; a code missing from a hand-made catalog still
-    /// gets a message.
-    private func failure(_ code: Int, details: [String: String]) -> ACErrorMessage {
-        record("result: \(code) \(catalog.statusCode(code)?.name ?? "")")
-        return catalog.statusCode(code)?.error(details: details)
-            ?? ACErrorMessage(code: code, message: "Status code \(code).")
-    }
-
-    /// The part of the order the SDK knew when `code` happened, by the code's rule.
-    private func disclosed(_ order: OrderResponseModel, for code: Int) -> OrderResponseModel? {
-        StatusCode.disclosed(order, by: catalog.statusCode(code)?.orderAtFailure ?? .checkout)
-    }
-
-    /// The error for a request made before a successful `initialize`: 2000, with the
-    /// request in its data.
-    private func notInitialized(request: String) -> ACErrorMessage {
-        failure(2000, details: ["request": request])
-    }
-}
-
-/// The redirect URLs the SDK accepts: https universal links.
-enum RedirectURL {
-    /// Whether `text` is an absolute `https` URL with a host and no white space.
-    static func isValid(_ text: String) -> Bool {
-        let prefix = "https://"
-        guard text.lowercased().hasPrefix(prefix) else { return false }
-        let rest = text.dropFirst(prefix.count)
-        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return !host.isEmpty && !host.contains("@")
-            && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
-    }
-}
-
-/// Deliveries held until the holder flushes them, oldest first.
-@MainActor
-package final class HeldDeliveries {
-    /// One delivery held. Wrapping the closure keeps the array's element a plain struct:
-    /// an array of main-actor closures would ask the run time for their type, and so link
-    /// the concurrency runtime into every program that holds deliveries.
-    fileprivate struct Held {
-        let run: @MainActor @Sendable () -> Void
-    }
-
-    fileprivate var pending: [Held] = []
-
-    package init() {}
-
-    /// Delivers everything held, in order, including what those deliveries cause.
-    package func flush() {
-        while !pending.isEmpty { pending.removeFirst().run() }
     }
 }

@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(
             name: "PaylinksFixturesTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
-        .testTarget(name: "PaylinksAppchargeTests", dependencies: ["PaylinksAppcharge"]),
+        .testTarget(name: "PaylinksAppchargeTests", dependencies: ["PaylinksKit", "PaylinksAppcharge"]),
         .testTarget(
             name: "PaylinksHTTPTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],

@@ -102,6 +102,9 @@ struct GrantAwardTests {
         #expect(String(decoding: signed.request, as: UTF8.self) == expected)
         #expect(signed.headers.map(\.name) == ["Content-Type", "x-publisher-token", "signature"])
         #expect(
-            signed.request == HTTPClient.encode(method: "POST", url: url, headers: signed.headers, body: award.body))
+            signed.request
+                == HTTPClient.encode(
+                    method: "POST", url: url, headers: signed.headers.map { HTTPHeader($0.name, $0.value) },
+                    body: award.body))
     }
 }

@@ -78,7 +78,7 @@ extension PaylinksCLI {
                     try? standardError.write(
                         "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)\n")
                 }
-                sandbox.awardDelivered(purchaseId: purchaseId, failureData: failureData(attempts))
+                sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
             }
         }
         let handedOut =

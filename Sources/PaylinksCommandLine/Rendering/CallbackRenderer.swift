@@ -1,4 +1,4 @@
-public import PaylinksHTTP
+public import PaylinksAppcharge
 public import PaylinksKit
 
 /// Turns one callback into the text written for it.

@@ -1,4 +1,4 @@
-public import PaylinksHTTP
+public import PaylinksAppcharge
 package import PaylinksJSON
 public import PaylinksKit
 

@@ -1,4 +1,4 @@
-public import PaylinksHTTP
+public import PaylinksAppcharge
 public import PaylinksKit
 
 /// Renders each callback as a block a developer reads at a glance: the callback's name,

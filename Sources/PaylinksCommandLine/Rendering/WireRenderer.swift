@@ -1,4 +1,4 @@
-public import PaylinksHTTP
+public import PaylinksAppcharge
 import PaylinksJSON
 public import PaylinksKit
 

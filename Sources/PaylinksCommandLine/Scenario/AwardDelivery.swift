@@ -17,24 +17,12 @@ extension PaymentLinksSimulator {
     /// signature, never the key); an award whose every attempt failed fails the purchase.
     func grantAwards(with sender: AwardSender, renderer: any CallbackRenderer, delegate: RenderingDelegate) {
         let catalog = self.catalog
+        let url = sender.url.description
         awardGranter = { order in
-            let award = GrantAward(
-                order: order, basePriceInUSD: catalog.offer(sku: order.offerSku)?.basePriceInUSD ?? "0")
-            var events: [(after: Int, message: String)] = []
-            var previous = 0
-            let url = sender.url.description
-            let attempts = sender.deliver(award) { attempt in
+            let attempts = sender.deliver(GrantAward(order: order, catalog: catalog)) { attempt in
                 delegate.write(renderer.render(award: attempt, url: url, tag: delegate.currentTag))
-                let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
-                events.append(
-                    (attempt.sentAfter - previous, "award attempt \(attempt.number): POST \(url) (\(headers))"))
-                let result =
-                    attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
-                events.append((0, "award attempt \(attempt.number): \(result) after \(attempt.milliseconds) ms"))
-                previous = attempt.sentAfter
             }
-            guard let data = failureData(attempts) else { return AwardVerdict(outcome: .granted, events: events) }
-            return AwardVerdict(outcome: .failed(data: data), events: events)
+            return AwardDelivery.verdict(attempts, url: url)
         }
     }
 
@@ -66,7 +54,7 @@ extension PaymentLinksSimulator {
                 var final = result
                 if let order, let tries = attempts.next() {
                     for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
-                    if let data = failureData(tries) { final = awardFailure(of: order, data: data) }
+                    if let data = AwardDelivery.failureData(tries) { final = awardFailure(of: order, data: data) }
                 }
                 delegate.receive(final)
             }
@@ -79,9 +67,6 @@ extension PaymentLinksSimulator {
         var proven: OrderResponseModel?
         // The awards of proven orders come from a template, itself proven on two orders.
         var awards: GrantAward.Template?
-        func price(_ order: OrderResponseModel) -> String {
-            catalog.offer(sku: order.offerSku)?.basePriceInUSD ?? "0"
-        }
         while done < count, delegate.failure == nil {
             var results: [(callback: Callback, order: OrderResponseModel?)] = []
             let size = min(batchSize, count - done)
@@ -103,7 +88,9 @@ extension PaymentLinksSimulator {
                 if let paid, result == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
                     if paid == prediction, let previous {
                         proven = paid
-                        awards = GrantAward.Template(first: previous, second: paid, basePriceInUSD: price(paid))
+                        awards = GrantAward.Template(
+                            first: previous, second: paid,
+                            basePriceInUSD: catalog.offer(sku: paid.offerSku)?.basePriceInUSD ?? "0")
                     }
                     previous = paid
                 } else {
@@ -111,7 +98,7 @@ extension PaymentLinksSimulator {
                 }
             }
             let batch = results.compactMap { result in
-                result.order.map { awards?.award(for: $0) ?? GrantAward(order: $0, basePriceInUSD: price($0)) }
+                result.order.map { awards?.award(for: $0) ?? GrantAward(order: $0, catalog: catalog) }
             }
             // Signed while the last batch is on its way; its results shown while this one is.
             let prepared = load.prepare(batch)
@@ -124,20 +111,4 @@ extension PaymentLinksSimulator {
         write(sent, load.collect())
         return load.summary
     }
-}
-
-/// The `error.data` of a purchase whose award failed on every attempt, or nil when the
-/// last attempt granted it: how many attempts, the last status and the server's message.
-func failureData(_ attempts: [AwardAttempt]) -> String? {
-    guard let last = attempts.last, !last.granted else { return nil }
-    var data = JSONWriter()
-    data.openObject()
-    data.field("awardAttempts", attempts.count)
-    data.key("lastStatus")
-    if let status = last.status { data.int(status) } else { data.null() }
-    data.key("publisherErrorMessage")
-    if let message = last.publisherErrorMessage { data.string(message) } else { data.null() }
-    data.field("reason", last.failure ?? "")
-    data.closeObject()
-    return data.output
 }

@@ -1,0 +1,114 @@
+import PaylinksJSON
+public import PaylinksKit
+
+/// One attempt at delivering an award, and what its answer meant.
+public struct AwardAttempt: Sendable {
+    /// 1, 2 or 3.
+    public var number: Int
+    /// When it was sent: milliseconds after the first attempt, by the retry schedule.
+    public var sentAfter: Int
+    /// The response's status, or nil when none came.
+    public var status: Int?
+    /// How long the exchange really took, in milliseconds.
+    public var milliseconds: Int { microseconds / 1000 }
+    /// How long the exchange really took, in microseconds.
+    public var microseconds: Int
+    /// The id the game's server granted the order under, when it did.
+    public var publisherPurchaseId: String?
+    /// The server's reason for a refusal, when it gave one.
+    public var publisherErrorMessage: String?
+    /// Why the attempt did not grant the order; nil when it did.
+    public var failure: String?
+    /// The request's headers, the signature included (never the key).
+    public var headers: [(name: String, value: String)]
+
+    /// An attempt about to be sent, with its request's headers.
+    public init(number: Int, sentAfter: Int, headers: [(name: String, value: String)]) {
+        self.number = number
+        self.sentAfter = sentAfter
+        self.headers = headers
+        microseconds = 0
+    }
+
+    /// Whether the order was granted.
+    public var granted: Bool { failure == nil }
+
+    /// Takes the answer: a grant only with 200 and a non-empty string `publisherPurchaseId`.
+    public mutating func judge(status: Int, body: [UInt8]) {
+        self.status = status
+        let answer = AwardAnswer(status: status, body: body)
+        publisherErrorMessage = answer.members["publisherErrorMessage"]
+        if status != 200 {
+            failure = "the server answered \(status)"
+        } else if let id = answer.grantId {
+            publisherPurchaseId = id
+        } else {
+            failure = "200 without a non-empty string publisherPurchaseId"
+        }
+    }
+}
+
+/// Appcharge's delivery of one award: an attempt, and more on ``AwardSchedule`` until one
+/// grants it; and what the client hears of it.
+public enum AwardDelivery {
+    /// Sends attempts until one grants the award or the schedule ends: `wait` is asked to
+    /// pause before each retry (virtual time pauses not at all), `send` makes one attempt
+    /// given its number and when it is sent, and `onAttempt` sees each as it ends.
+    public static func attempts(
+        wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> AwardAttempt,
+        onAttempt: (AwardAttempt) -> Void = { _ in }
+    ) -> [AwardAttempt] {
+        var attempts: [AwardAttempt] = []
+        var sentAfter = 0
+        for (index, delay) in AwardSchedule.retryDelays.enumerated() {
+            sentAfter += delay
+            if delay > 0 { wait(delay) }
+            let attempt = send(index + 1, sentAfter)
+            attempts.append(attempt)
+            onAttempt(attempt)
+            if attempt.granted { break }
+        }
+        return attempts
+    }
+
+    /// The `error.data` of a purchase whose award failed on every attempt, or nil when the
+    /// last attempt granted it: how many attempts, the last status and the server's message.
+    public static func failureData(_ attempts: [AwardAttempt]) -> String? {
+        guard let last = attempts.last, !last.granted else { return nil }
+        var data = JSONWriter()
+        data.openObject()
+        data.field("awardAttempts", attempts.count)
+        data.key("lastStatus")
+        if let status = last.status { data.int(status) } else { data.null() }
+        data.key("publisherErrorMessage")
+        if let message = last.publisherErrorMessage { data.string(message) } else { data.null() }
+        data.field("reason", last.failure ?? "")
+        data.closeObject()
+        return data.output
+    }
+
+    /// How the purchase ends after `attempts` to `url`: granted, or failed with the data
+    /// of the client's 3003; each attempt's request (headers, the signature, never the key)
+    /// and result, for the simulator's trace, at the moment it was sent.
+    public static func verdict(_ attempts: [AwardAttempt], url: String) -> AwardVerdict {
+        var events: [(after: Int, message: String)] = []
+        var previous = 0
+        for attempt in attempts {
+            let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+            events.append((attempt.sentAfter - previous, "award attempt \(attempt.number): POST \(url) (\(headers))"))
+            let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
+            events.append((0, "award attempt \(attempt.number): \(result) after \(attempt.milliseconds) ms"))
+            previous = attempt.sentAfter
+        }
+        guard let data = failureData(attempts) else { return AwardVerdict(outcome: .granted, events: events) }
+        return AwardVerdict(outcome: .failed(data: data), events: events)
+    }
+}
+
+extension GrantAward {
+    /// The award of `order`, priced as `catalog`'s offer of the order's SKU is (0 dollars
+    /// for an SKU the catalog does not hold).
+    public init(order: OrderResponseModel, catalog: Catalog) {
+        self.init(order: order, basePriceInUSD: catalog.offer(sku: order.offerSku)?.basePriceInUSD ?? "0")
+    }
+}

@@ -1,0 +1,90 @@
+import PaylinksAppcharge
+import PaylinksKit
+import Testing
+
+/// Appcharge's delivery of an award without a network: the retry schedule, what an answer
+/// means, and what the client hears when every attempt failed.
+@Suite("Award delivery")
+struct AwardDeliveryTests {
+    /// An attempt answered with `status` and `body`.
+    static func answered(_ number: Int, _ sentAfter: Int, status: Int, body: String) -> AwardAttempt {
+        var attempt = AwardAttempt(number: number, sentAfter: sentAfter, headers: [("signature", "t=1,v1=ab")])
+        attempt.judge(status: status, body: Array(body.utf8))
+        return attempt
+    }
+
+    @Test("a refused award is tried three times, 10 s apart, each pause asked for; a grant stops the retries")
+    func schedule() {
+        var waits: [Int] = []
+        var seen: [Int] = []
+        let refused = AwardDelivery.attempts(
+            wait: { waits.append($0) },
+            send: { Self.answered($0, $1, status: 500, body: #"{"publisherErrorMessage":"down"}"#) },
+            onAttempt: { seen.append($0.number) })
+        #expect(refused.map(\.number) == [1, 2, 3])
+        #expect(refused.map(\.sentAfter) == [0, 10_000, 20_000])
+        #expect(waits == [10_000, 10_000])
+        #expect(seen == [1, 2, 3])
+
+        waits = []
+        let granted = AwardDelivery.attempts(
+            wait: { waits.append($0) },
+            send: { number, after in
+                Self.answered(number, after, status: number == 2 ? 200 : 503, body: #"{"publisherPurchaseId":"g_7"}"#)
+            })
+        #expect(granted.map(\.number) == [1, 2])
+        #expect(granted.last?.publisherPurchaseId == "g_7")
+        #expect(waits == [10_000])
+        #expect(AwardDelivery.failureData(granted) == nil)
+    }
+
+    @Test("only 200 with a non-empty string publisherPurchaseId grants")
+    func answers() {
+        #expect(Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":"g"}"#).granted)
+        #expect(!Self.answered(1, 0, status: 201, body: #"{"publisherPurchaseId":"g"}"#).granted)
+        #expect(!Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":""}"#).granted)
+        #expect(!Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":1}"#).granted)
+        #expect(!Self.answered(1, 0, status: 200, body: "ok").granted)
+        let refused = Self.answered(1, 0, status: 409, body: #"{"publisherErrorMessage":"seen"}"#)
+        #expect(refused.failure == "the server answered 409")
+        #expect(refused.publisherErrorMessage == "seen")
+    }
+
+    @Test("every attempt failed: the client's 3003 data names the attempts, the last status and message")
+    func failureData() {
+        let attempts = (1...3).map {
+            Self.answered($0, ($0 - 1) * 10_000, status: 500, body: #"{"publisherErrorMessage":"no \"db\""}"#)
+        }
+        #expect(
+            AwardDelivery.failureData(attempts)
+                == #"{"awardAttempts":3,"lastStatus":500,"publisherErrorMessage":"no \"db\"","reason":"the server answered 500"}"#
+        )
+        var silent = AwardAttempt(number: 1, sentAfter: 0, headers: [])
+        silent.failure = "no answer within 10 s"
+        #expect(
+            AwardDelivery.failureData([silent])
+                == #"{"awardAttempts":1,"lastStatus":null,"publisherErrorMessage":null,"reason":"no answer within 10 s"}"#
+        )
+    }
+
+    @Test("the verdict traces each attempt's request and result at the moment it was sent")
+    func verdict() {
+        let attempts = [
+            Self.answered(1, 0, status: 500, body: "{}"),
+            Self.answered(2, 10_000, status: 200, body: #"{"publisherPurchaseId":"g_2"}"#),
+        ]
+        let verdict = AwardDelivery.verdict(attempts, url: "http://127.0.0.1:9/award")
+        guard case .granted = verdict.outcome else {
+            Issue.record("expected a grant, got \(verdict.outcome)")
+            return
+        }
+        #expect(verdict.events.map(\.after) == [0, 0, 10_000, 0])
+        #expect(
+            verdict.events.map(\.message) == [
+                "award attempt 1: POST http://127.0.0.1:9/award (signature: t=1,v1=ab)",
+                "award attempt 1: failed: the server answered 500 after 0 ms",
+                "award attempt 2: POST http://127.0.0.1:9/award (signature: t=1,v1=ab)",
+                "award attempt 2: granted as g_2 after 0 ms",
+            ])
+    }
+}

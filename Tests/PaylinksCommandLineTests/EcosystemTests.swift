@@ -127,10 +127,10 @@ struct EcosystemTests {
     @Test(
         "completions work as a user types them in a real interactive shell on a terminal",
         .enabled(
-            if: Completions.Shell.allCases.allSatisfy { installed($0.rawValue) != nil } || runningInCI,
+            if: CompletionScript.Shell.allCases.allSatisfy { installed($0.rawValue) != nil } || runningInCI,
             "bash, zsh and fish are not all installed (.ci/run installs them)"),
-        arguments: Completions.Shell.allCases)
-    func completionsAsTyped(shell: Completions.Shell) throws {
+        arguments: CompletionScript.Shell.allCases)
+    func completionsAsTyped(shell: CompletionScript.Shell) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
@@ -154,8 +154,8 @@ struct EcosystemTests {
         }
     }
 
-    @Test("completions offer the SKUs and codes of the fixtures in use", arguments: Completions.Shell.allCases)
-    func completionsFollowFixtures(shell: Completions.Shell) throws {
+    @Test("completions offer the SKUs and codes of the fixtures in use", arguments: CompletionScript.Shell.allCases)
+    func completionsFollowFixtures(shell: CompletionScript.Shell) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "paylinks-comp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -17,9 +17,9 @@ import PaylinksKit
 /// - Each option may be given once; `--json` and `--format` set the same thing and count
 ///   as one option.
 /// - `--` ends the options: what follows is an argument even if it starts with `-`.
-public enum ArgumentParser {
+package enum ArgumentParser {
     /// Parses `arguments`, the first of which is the program's name and is ignored.
-    public static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
+    package static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
         let words = Array(arguments.dropFirst())
         guard let first = words.first else {
             throw .usage("no command given; try 'paylinks purchase --sku starter_pack_001'", command: nil)

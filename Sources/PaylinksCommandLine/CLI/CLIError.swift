@@ -1,9 +1,9 @@
-public import PaylinksFixtures
+package import PaylinksFixtures
 
 /// Every way a paylinks invocation can fail before or outside the simulated flow.
 ///
 /// ``message`` and ``exitCode`` are the one place where these become words and codes.
-public enum CLIError: Error, Equatable, Sendable {
+package enum CLIError: Error, Equatable, Sendable {
     /// The command line is wrong. `command` names the subcommand whose help to point at.
     case usage(String, command: Command?)
     /// Fixture data was refused.
@@ -23,7 +23,7 @@ public enum CLIError: Error, Equatable, Sendable {
     case `internal`(String)
 
     /// The exit code for this error.
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .usage: .usage
         case .invalidFixture: .dataError
@@ -37,7 +37,7 @@ public enum CLIError: Error, Equatable, Sendable {
     }
 
     /// The one line written to standard error, or nil when paylinks should stop quietly.
-    public var message: String? {
+    package var message: String? {
         switch self {
         case .usage(let text, let command):
             let help = command.map { "paylinks \($0.rawValue) --help" } ?? "paylinks --help"

@@ -1,10 +1,10 @@
-public import PaylinksAppcharge
-public import PaylinksFixtures
-public import PaylinksHTTP
-public import PaylinksKit
+package import PaylinksAppcharge
+package import PaylinksFixtures
+package import PaylinksHTTP
+package import PaylinksKit
 
 /// The subcommands.
-public enum Command: String, CaseIterable, Sendable {
+package enum Command: String, CaseIterable, Sendable {
     /// `paylinks init`: initialize.
     case initialize = "init"
     /// `paylinks price-points`: initialize, then fetch price points.
@@ -31,13 +31,13 @@ public enum Command: String, CaseIterable, Sendable {
     case man
 
     /// The subcommands that run a simulated flow and print its callbacks.
-    public static let flows: [Command] = [.initialize, .pricePoints, .purchase, .cancel]
+    package static let flows: [Command] = [.initialize, .pricePoints, .purchase, .cancel]
 
     /// The subcommands that open a checkout for an offer.
-    public static let checkouts: [Command] = [.purchase, .cancel]
+    package static let checkouts: [Command] = [.purchase, .cancel]
 
     /// What the subcommand does, in one line.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .initialize: "Initialize the SDK: onInitialized or onInitializeFailed."
         case .pricePoints: "Initialize, then fetch the price points for the player's country."
@@ -56,7 +56,7 @@ public enum Command: String, CaseIterable, Sendable {
 
     /// How the subcommand is called, as the help and the manual page show it:
     /// `paylinks purchase --sku SKU [options]`.
-    public var usage: String {
+    package var usage: String {
         switch self {
         case .purchase, .cancel: "paylinks \(rawValue) --sku SKU [options]"
         case .errors: "paylinks errors [CODE|NAME] [options]"
@@ -69,7 +69,7 @@ public enum Command: String, CaseIterable, Sendable {
     }
 
     /// The steps of the SDK's lifecycle the subcommand goes through, in order.
-    public var steps: [Step] {
+    package var steps: [Step] {
         switch self {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
@@ -79,7 +79,7 @@ public enum Command: String, CaseIterable, Sendable {
     }
 
     /// The arguments the subcommand takes besides options: their placeholder and how many.
-    public var operands: (placeholder: String, count: ClosedRange<Int>)? {
+    package var operands: (placeholder: String, count: ClosedRange<Int>)? {
         switch self {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
@@ -91,101 +91,101 @@ public enum Command: String, CaseIterable, Sendable {
 }
 
 /// The settings of a run, with their defaults; each is set by the option named beside it.
-public struct RunOptions: Equatable, Sendable {
+package struct RunOptions: Equatable, Sendable {
     /// `--sku`: the offer to check out (purchase and cancel).
-    public var sku: String?
+    package var sku: String?
     /// `--customer-id`: the player's customer id.
-    public var customerId = Scenario.Configuration.defaults.customerId
+    package var customerId = Scenario.Configuration.defaults.customerId
     /// `--country`: the player's country, ISO 3166-1 alpha-2, upper case.
-    public var country = Scenario.Configuration.defaults.country
+    package var country = Scenario.Configuration.defaults.country
     /// `--jobs N`: how many processes run the scenarios; the number of processors when nil.
-    public var jobs: Int?
+    package var jobs: Int?
     /// The options as given, `--name=value`, but those a copy of `run --jobs` gets decided
     /// for it (`--seed`, `--now`, `--color`, `--jobs`) or leaves to the run (`--report`).
-    public var passedOn: [String] = []
+    package var passedOn: [String] = []
     /// `--report FORMAT=FILE`: the reports to write, in the order given.
-    public var reports: [ReportRequest] = []
+    package var reports: [ReportRequest] = []
     /// `--matrix KEY=V1,V2`: what every scenario runs across, each combination once.
-    public var matrix: [MatrixAxis] = []
+    package var matrix: [MatrixAxis] = []
     /// `--filter`: a glob the names of the scenarios to run match.
-    public var filter: String?
+    package var filter: String?
     /// `--fail-fast`: stop after the first scenario with a failed expectation.
-    public var failFast = false
+    package var failFast = false
     /// `--platform`: the platform the game is built for; iOS when nil.
-    public var platform: Platform?
+    package var platform: Platform?
     /// `--sdk-version`: the SDK version the game ships; the platform's default when nil.
-    public var sdkVersion: String?
+    package var sdkVersion: String?
     /// What `--platform` and `--sdk-version` say together, checked once both are read.
-    public var target = SDKTarget.standard
+    package var target = SDKTarget.standard
     /// `--environment`: the SDK environment.
-    public var environment = Scenario.Configuration.defaults.environment
+    package var environment = Scenario.Configuration.defaults.environment
     /// `--checkout-public-key`: the publisher's checkout public key.
-    public var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
+    package var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
     /// `--redirect-url`: the universal link for the external-browser mode.
-    public var redirectUrl: String?
+    package var redirectUrl: String?
     /// `--payment-method`: how the player pays.
-    public var paymentMethod = Scenario.Configuration.defaults.paymentMethod
+    package var paymentMethod = Scenario.Configuration.defaults.paymentMethod
     /// `--order-customer-id`: the customer the game's server creates the session for.
-    public var orderCustomerId: String?
+    package var orderCustomerId: String?
     /// `--session-environment`: the environment the game's server creates the session in.
-    public var sessionEnvironment: String?
+    package var sessionEnvironment: String?
     /// `--outcome`: how the charge ends (purchase).
-    public var outcome: ChargeOutcome?
+    package var outcome: ChargeOutcome?
     /// `--via`: how the player closes the checkout (cancel).
-    public var closeMethod: CloseMethod?
+    package var closeMethod: CloseMethod?
     /// `--before-order`: the player closes the checkout before the order exists (cancel).
-    public var beforeOrder = false
+    package var beforeOrder = false
     /// `--count`: how many independent checkouts to run (purchase and cancel).
-    public var count = 1
+    package var count = 1
     /// `--index`: the index of the first checkout, which fixes its identifiers.
-    public var index = 0
+    package var index = 0
     /// `--error`: a status code, or its name, to deliver.
-    public var error: String?
+    package var error: String?
     /// `--fail-at`: the step `--error` fails.
-    public var failAt: Step?
+    package var failAt: Step?
     /// `--trace`: print the simulated timeline to standard error.
-    public var trace = false
+    package var trace = false
     /// `--color`: when text output is coloured.
-    public var color = ColorChoice.auto
+    package var color = ColorChoice.auto
     /// `--fixtures`: a directory whose fixture files replace the built-in ones.
-    public var fixtures: String?
+    package var fixtures: String?
     /// `--seed`: seeds the session token, purchase id and order id; random when nil.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// `--now`: the clock in Unix seconds; the real clock when nil.
-    public var now: Int?
+    package var now: Int?
     /// `--format` / `--json`: the output format.
-    public var format = OutputFormat.text
+    package var format = OutputFormat.text
     /// `--fault-rate`: the probability that a scenario step fails with a fitting code.
-    public var faultRate: Double?
+    package var faultRate: Double?
     /// `--award-url`: the game server's endpoint for Grant Award Callbacks.
-    public var awardUrl: HTTPURL?
+    package var awardUrl: HTTPURL?
     /// `--host`: the address `serve` listens on.
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// `--port`: the port `serve` listens on; 0 picks a free one.
-    public var port = 4010
+    package var port = 4010
     /// `--public-url`: the base URL of the URLs `serve` hands out; the request's `Host` when nil.
-    public var publicUrl: String?
+    package var publicUrl: String?
     /// `--language`: the language of the game's iOS delegate.
-    public var language = DelegateLanguage.swift
+    package var language = DelegateLanguage.swift
     /// `--main-key-file`: the file holding the studio's main key.
-    public var mainKeyFile: String?
+    package var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.
-    public var publisherToken: String?
+    package var publisherToken: String?
     /// `--case`: the one check-award case to run.
-    public var auditCase: AwardAuditCase?
+    package var auditCase: AwardAuditCase?
     /// `--concurrency`: how many connections a bulk purchase sends its awards over.
-    public var concurrency = 1
+    package var concurrency = 1
     /// `--award-wait`: whether the pauses between award retries really pass.
-    public var awardWait = AwardWait.virtual
+    package var awardWait = AwardWait.virtual
     /// The arguments besides options: the code `errors` explains, the files `run` runs.
-    public var operands: [String] = []
+    package var operands: [String] = []
 
     /// The defaults.
-    public init() {}
+    package init() {}
 }
 
 /// What a command line asks for.
-public enum Invocation: Equatable, Sendable {
+package enum Invocation: Equatable, Sendable {
     /// Show help: for one subcommand, or the overview when nil.
     case help(Command?)
     /// Show the version.
@@ -195,7 +195,7 @@ public enum Invocation: Equatable, Sendable {
 }
 
 /// How the pauses between award retries pass.
-public enum AwardWait: String, CaseIterable, Sendable {
+package enum AwardWait: String, CaseIterable, Sendable {
     /// At once, as all of paylinks' time.
     case virtual
     /// For real: 10 s, then 10 s more.
@@ -203,7 +203,7 @@ public enum AwardWait: String, CaseIterable, Sendable {
 }
 
 /// When text output is coloured.
-public enum ColorChoice: String, CaseIterable, Sendable {
+package enum ColorChoice: String, CaseIterable, Sendable {
     /// On a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`.
     case auto
     /// Always, even into a pipe or a file.
@@ -213,9 +213,9 @@ public enum ColorChoice: String, CaseIterable, Sendable {
 }
 
 /// One `--report FORMAT=FILE`.
-public struct ReportRequest: Equatable, Sendable {
+package struct ReportRequest: Equatable, Sendable {
     /// The format.
-    public var format: RunReport.Format
+    package var format: RunReport.Format
     /// Where to write it.
-    public var path: String
+    package var path: String
 }

@@ -1,6 +1,6 @@
 /// Every environment variable paylinks reads: the code reads them through this type, and
 /// the manual page and the help list them from it, so that neither can miss one.
-public enum EnvironmentVariable: String, CaseIterable, Sendable {
+package enum EnvironmentVariable: String, CaseIterable, Sendable {
     /// A fixture directory, as `--fixtures` gives one.
     case fixtures = "PAYLINKS_FIXTURES"
     /// The default of `--seed`.
@@ -21,7 +21,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case runWorker = "PAYLINKS_RUN_WORKER"
 
     /// What it does, in a sentence, for the manual page.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .fixtures: "A directory of fixture files that replace the built-in ones, as --fixtures does."
         case .seed: "The seed when --seed is not given, for every command: a CI job replays the same bytes."

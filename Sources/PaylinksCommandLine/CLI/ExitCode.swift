@@ -1,10 +1,10 @@
-public import PaylinksKit
+package import PaylinksKit
 
 /// The exit codes paylinks ends with: the contract CI scripts branch on.
 ///
 /// Codes 0 and 10-13 say how the simulated flow ended; 64-74 are the BSD `sysexits`
 /// codes for problems with the invocation itself.
-public enum ExitCode: Int32, CaseIterable, Sendable {
+package enum ExitCode: Int32, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
     case success = 0
     /// `paylinks run`: an expectation of a scenario did not hold; `check-award`: a check failed.
@@ -35,14 +35,14 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
 
     /// The exit code for a flow whose last callback was `callback`; the catalog says
     /// which codes of `onPurchaseFailed` mean the player canceled.
-    public init(finishingWith callback: Callback, catalog: Catalog) {
+    package init(finishingWith callback: Callback, catalog: Catalog) {
         let isCancel = callback.error.flatMap { catalog.statusCode($0.code) }?.isCancel ?? false
         self.init(finishingWith: callback.name, isCancel: isCancel)
     }
 
     /// The exit code for a flow whose last callback is named `callback`, carrying a code
     /// that means a cancel or not.
-    public init(finishingWith callback: CallbackName, isCancel: Bool) {
+    package init(finishingWith callback: CallbackName, isCancel: Bool) {
         switch callback {
         case .onInitialized, .onPricePointsSuccess, .onPurchaseSuccess: self = .success
         case .onInitializeFailed: self = .initializeFailed
@@ -58,7 +58,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     }
 
     /// One line for the help and the README: what the code means.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .success:
             "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"

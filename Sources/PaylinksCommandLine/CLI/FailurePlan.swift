@@ -1,20 +1,20 @@
 import PaylinksFixtures
-public import PaylinksKit
+package import PaylinksKit
 
 /// A status code to deliver, and the step of the flow that delivers it: what `--error`
 /// and `--fail-at` ask for, checked against the catalog and the subcommand.
-public struct FailurePlan: Equatable, Sendable {
+package struct FailurePlan: Equatable, Sendable {
     /// The code delivered.
-    public var statusCode: StatusCode
+    package var statusCode: StatusCode
     /// The step that fails with it.
-    public var step: Step
+    package var step: Step
 
     /// Resolves `--error` (a code or a name, any case) and `--fail-at` for `command`.
     ///
     /// - Throws: a usage error for a code the catalog does not hold (naming the nearest
     ///   ones), a code that cannot arrive on any step `command` reaches (naming the
     ///   subcommand that does), or a `--fail-at` step the code or the command cannot fail.
-    public static func resolve(
+    package static func resolve(
         _ requested: String, failAt: Step?, command: Command, catalog: Catalog
     ) throws(CLIError) -> FailurePlan {
         guard let statusCode = catalog.statusCode(matching: requested) else {
@@ -52,7 +52,7 @@ public struct FailurePlan: Equatable, Sendable {
 }
 
 /// The paylinks commands that reproduce a status code.
-public enum Reproduction {
+package enum Reproduction {
     /// The SKU examples use.
     static let exampleSku = "starter_pack_001"
 
@@ -72,7 +72,7 @@ public enum Reproduction {
     ]
 
     /// The command that delivers `code` at `step` with `--error`.
-    public static func injecting(_ code: Int, at step: Step) -> String {
+    package static func injecting(_ code: Int, at step: Step) -> String {
         switch step {
         case .initialize: "paylinks init --error \(code)"
         case .pricePoints: "paylinks price-points --error \(code)"
@@ -86,7 +86,7 @@ public enum Reproduction {
     ///
     /// With a fixture directory (`--fixtures DIR`), each command names it, and its SKU is
     /// one of `catalog`'s offers, so that it works as printed.
-    public static func commands(
+    package static func commands(
         for statusCode: StatusCode, target: SDKTarget = .standard, catalog: Catalog? = nil, fixtures: String? = nil
     ) -> [String] {
         let real = ([statusCode.code] + statusCode.reports).compactMap { realCause(of: $0, on: target) }

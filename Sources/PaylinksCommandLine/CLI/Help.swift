@@ -1,14 +1,14 @@
 import PaylinksKit
 
 /// The help texts, made from the same tables the parser reads.
-public enum Help {
+package enum Help {
     /// paylinks' version; CHANGELOG.md names it first.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
     /// The day the version was released, as the manual page shows it.
-    public static let releaseDate = "2026-11-30"
+    package static let releaseDate = "2026-11-30"
 
     /// The overview: `paylinks --help`.
-    public static func overview() -> String {
+    package static func overview() -> String {
         var text = """
             paylinks \(version): a checkout simulator for Appcharge's Payment Links SDK.
             It prints the callbacks your delegate receives, with realistic payloads, as iOS,
@@ -46,15 +46,15 @@ public enum Help {
 
     /// A command the help and the manual page show, and the exit code it ends with; the
     /// test suite runs each.
-    public struct Example: Sendable {
+    package struct Example: Sendable {
         /// The command line.
-        public var command: String
+        package var command: String
         /// How it ends.
-        public var exitCode: ExitCode
+        package var exitCode: ExitCode
     }
 
     /// The examples of the help and the manual page.
-    public static let examples = [
+    package static let examples = [
         Example(command: "paylinks purchase --sku starter_pack_001", exitCode: .success),
         Example(command: "paylinks cancel --sku starter_pack_001 --json", exitCode: .purchaseCanceled),
         Example(command: "paylinks price-points --country JP", exitCode: .success),
@@ -69,7 +69,7 @@ public enum Help {
     ]
 
     /// A subcommand's help: `paylinks purchase --help`.
-    public static func command(_ command: Command) -> String {
+    package static func command(_ command: Command) -> String {
         let options = OptionSpec.options(for: command)
         var text = """
             \(command.summary)
@@ -94,7 +94,7 @@ public enum Help {
     }
 
     /// The exit-code table.
-    public static func exitCodes() -> String {
+    package static func exitCodes() -> String {
         var text = "EXIT CODES\n"
         for code in ExitCode.allCases {
             text += "  " + padded(String(code.rawValue), to: 3) + code.meaning + "\n"

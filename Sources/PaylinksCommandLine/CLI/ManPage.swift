@@ -1,9 +1,9 @@
 import PaylinksKit
 
 /// The manual page, `paylinks.1`, written in roff from the same tables as the help.
-public enum ManPage {
+package enum ManPage {
     /// The page's source.
-    public static func roff() -> String {
+    package static func roff() -> String {
         var page = """
             .TH PAYLINKS 1 "\(Help.releaseDate)" "paylinks \(Help.version)" "User Commands"
             .SH NAME

@@ -8,21 +8,21 @@ import PaylinksKit
 ///
 /// The parser and the help both read ``OptionSpec/all``, so what the help shows is
 /// exactly what the parser accepts.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// The option as typed: `--sku`.
-    public let name: String
+    package let name: String
     /// The value's placeholder in help (`SKU`); nil for a flag that takes no value.
-    public let placeholder: String?
+    package let placeholder: String?
     /// What the option does, in one line.
-    public let summary: String
+    package let summary: String
     /// The default or accepted values, as help shows them.
-    public let defaultText: String?
+    package let defaultText: String?
     /// The subcommands that accept it.
-    public let commands: [Command]
+    package let commands: [Command]
     /// Options that set the same thing share a group; giving a group twice is an error.
-    public let group: String
+    package let group: String
     /// Whether the option may be given more than once, each adding a value.
-    public let repeatable: Bool
+    package let repeatable: Bool
     fileprivate let apply: @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
 
     fileprivate init(
@@ -46,7 +46,7 @@ public struct OptionSpec: Sendable {
     }
 
     /// Every option, in the order help lists them.
-    public static let all: [OptionSpec] = [
+    package static let all: [OptionSpec] = [
         OptionSpec(
             "--sku", "SKU", "The offer to check out (required), such as starter_pack_001; see 'paylinks offers'.",
             commands: Command.checkouts
@@ -379,7 +379,7 @@ public struct OptionSpec: Sendable {
     static let maximumTimestamp = 253_402_300_799
 
     /// The options a subcommand accepts.
-    public static func options(for command: Command) -> [OptionSpec] {
+    package static func options(for command: Command) -> [OptionSpec] {
         all.filter { $0.commands.contains(command) }
     }
 

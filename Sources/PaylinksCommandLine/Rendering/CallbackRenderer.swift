@@ -1,11 +1,11 @@
-public import PaylinksAppcharge
-public import PaylinksKit
+package import PaylinksAppcharge
+package import PaylinksKit
 
 /// Turns one callback into the text written for it.
 ///
 /// A renderer returns whole lines, ending in a newline, so the caller can write each
 /// callback in one piece and never leave half of one behind.
-public protocol CallbackRenderer {
+package protocol CallbackRenderer {
     /// The text for one callback, tagged with where it came from when `tag` is given.
     func render(_ callback: Callback, tag: CallbackTag?) -> String
 
@@ -15,22 +15,22 @@ public protocol CallbackRenderer {
 
 extension CallbackRenderer {
     /// The text for one callback, untagged.
-    public func render(_ callback: Callback) -> String {
+    package func render(_ callback: Callback) -> String {
         render(callback, tag: nil)
     }
 }
 
 /// Where a callback came from in a scenario run: the scenario and the step.
-public struct CallbackTag: Equatable, Sendable {
+package struct CallbackTag: Equatable, Sendable {
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The step's number in the scenario, from 1.
-    public var step: Int
+    package var step: Int
     /// The attempt's number, from 1, when the step repeats.
-    public var attempt: Int?
+    package var attempt: Int?
 
     /// Creates a tag.
-    public init(scenario: String, step: Int, attempt: Int? = nil) {
+    package init(scenario: String, step: Int, attempt: Int? = nil) {
         self.scenario = scenario
         self.step = step
         self.attempt = attempt
@@ -38,7 +38,7 @@ public struct CallbackTag: Equatable, Sendable {
 }
 
 /// The output formats, and the renderer of each.
-public enum OutputFormat: String, CaseIterable, Sendable {
+package enum OutputFormat: String, CaseIterable, Sendable {
     /// Human-readable blocks, one per callback.
     case text
     /// One compact JSON object per callback per line (NDJSON).
@@ -50,7 +50,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// The renderer for this format; `catalog` names status codes in text output, which
     /// `color` colours. JSON is never coloured. Names and arguments are `target`'s.
     /// `language` is the iOS delegate's; it names nothing on another platform.
-    public func renderer(
+    package func renderer(
         catalog: Catalog, color: Bool = false, target: SDKTarget = .standard, language: DelegateLanguage = .swift
     ) -> any CallbackRenderer {
         let language = target.platform == .ios ? language : .swift

@@ -1,15 +1,15 @@
 import PaylinksJSON
-public import PaylinksKit
+package import PaylinksKit
 
 /// The listings of `paylinks errors` and `paylinks offers`: a table for people, or one
 /// JSON object per line for scripts.
-public enum CatalogListing {
+package enum CatalogListing {
     // MARK: errors
 
     /// Every status code: a table, or NDJSON.
     /// Callbacks are named as `target`'s platform names them; the commands that reproduce
     /// each code select `target`.
-    public static func statusCodes(
+    package static func statusCodes(
         _ catalog: Catalog, format: OutputFormat, color: Bool = false, target: SDKTarget = .standard,
         fixtures: String? = nil
     ) -> String {
@@ -32,7 +32,7 @@ public enum CatalogListing {
 
     /// One status code explained: what causes it, how to reproduce it, what to do.
     /// The commands that reproduce it name `fixtures` and a SKU of `catalog` when given.
-    public static func explain(
+    package static func explain(
         _ code: StatusCode, format: OutputFormat, target: SDKTarget = .standard, catalog: Catalog? = nil,
         fixtures: String? = nil
     ) -> String {
@@ -127,7 +127,7 @@ public enum CatalogListing {
 
     /// Every offer with its items and its price in `country`: a table, or NDJSON.
     /// Items count under `platform`'s key.
-    public static func offers(
+    package static func offers(
         _ catalog: Catalog, country: String, format: OutputFormat, color: Bool = false, platform: Platform = .ios
     ) -> String {
         let localization = catalog.localization(for: country)
@@ -172,7 +172,7 @@ public enum CatalogListing {
     /// The countries with a localization of their own: currency and the price of an
     /// example tier (4.99 US dollars, or the cheapest), then where every other country
     /// gets its prices.
-    public static func countries(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
+    package static func countries(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
         let tier = catalog.tiers.contains("4.99") ? "4.99" : catalog.tiers.first ?? ""
         let localized = catalog.localizations.keys.sorted().compactMap { catalog.localizations[$0] }
         switch format {

@@ -1,6 +1,6 @@
-public import PaylinksAppcharge
+package import PaylinksAppcharge
 package import PaylinksJSON
-public import PaylinksKit
+package import PaylinksKit
 
 /// Renders each callback as one compact JSON object on one line (NDJSON).
 ///
@@ -11,19 +11,19 @@ public import PaylinksKit
 /// `null` when there is none; `error.data` is present only when it has a value.
 /// Callback names and the item count's key are the platform's: `OnPricePointsFail` and
 /// `amount` for Unity. A G1 `onPurchaseFailed` has no `order` at all.
-public struct JSONLinesRenderer: CallbackRenderer {
+package struct JSONLinesRenderer: CallbackRenderer {
     /// The platform and SDK version whose names and arguments the lines use.
-    public let target: SDKTarget
+    package let target: SDKTarget
     private var platform: Platform { target.platform }
 
     /// Creates a renderer for `target`.
-    public init(target: SDKTarget = .standard) {
+    package init(target: SDKTarget = .standard) {
         self.target = target
     }
 
     /// One line of JSON for an award attempt: `{"award":{...}}`, after the tag as a
     /// callback line has it.
-    public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+    package func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         writer.openObject()
         Self.write(tag, to: &writer)
@@ -53,7 +53,7 @@ public struct JSONLinesRenderer: CallbackRenderer {
     }
 
     /// One line of JSON, newline included; a tag comes first, as `scenario` and `step`.
-    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
+    package func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         writer.openObject()
         Self.write(tag, to: &writer)

@@ -1,5 +1,5 @@
-public import PaylinksAppcharge
-public import PaylinksKit
+package import PaylinksAppcharge
+package import PaylinksKit
 
 /// Renders each callback as a block a developer reads at a glance: the callback's name,
 /// then every field of its arguments, labelled and aligned, then a blank line.
@@ -8,19 +8,19 @@ public import PaylinksKit
 /// (`499 (4.99 USD)`), timestamps their UTC date, status codes their name. Empty
 /// strings show as `(empty)`, and control characters are escaped so that every field
 /// stays on its line.
-public struct TextRenderer: CallbackRenderer {
+package struct TextRenderer: CallbackRenderer {
     private let catalog: Catalog
     private let style: TextStyle
     /// The platform and SDK version whose names and arguments the blocks use.
-    public let target: SDKTarget
+    package let target: SDKTarget
     private var platform: Platform { target.platform }
 
     /// The language of the iOS delegate, whose names the blocks use.
-    public let language: DelegateLanguage
+    package let language: DelegateLanguage
 
     /// Creates a renderer; `catalog` supplies status code names, `style` the colours,
     /// `target` and `language` the names of callbacks, types and fields.
-    public init(
+    package init(
         catalog: Catalog, style: TextStyle = .plain, target: SDKTarget = .standard, language: DelegateLanguage = .swift
     ) {
         self.catalog = catalog
@@ -35,7 +35,7 @@ public struct TextRenderer: CallbackRenderer {
     }
 
     /// The block for one callback, blank line included; a tag follows the name in brackets.
-    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
+    package func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var block = Block()
         let source = self.source(tag)
         let title = self.title(of: callback.name)
@@ -63,7 +63,7 @@ public struct TextRenderer: CallbackRenderer {
     }
 
     /// The block for one award attempt: where it went, when, and what the server said.
-    public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+    package func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
         var block = Block()
         let source = self.source(tag)
         let title = "award attempt \(attempt.number)"

@@ -1,11 +1,11 @@
 /// How text output marks what matters: plain, or with ANSI colours for a terminal.
-public struct TextStyle: Sendable {
+package struct TextStyle: Sendable {
     private let enabled: Bool
 
     /// No colour.
-    public static let plain = TextStyle(enabled: false)
+    package static let plain = TextStyle(enabled: false)
     /// ANSI colours.
-    public static let ansi = TextStyle(enabled: true)
+    package static let ansi = TextStyle(enabled: true)
 
     /// A success: bold green.
     func success(_ text: String) -> String { wrap(text, "1;32") }

@@ -1,6 +1,6 @@
-public import PaylinksAppcharge
+package import PaylinksAppcharge
 import PaylinksJSON
-public import PaylinksKit
+package import PaylinksKit
 
 /// Renders each callback exactly as the platform hands it to the game, to paste into a
 /// unit test of the game's own handling:
@@ -18,24 +18,24 @@ public import PaylinksKit
 ///
 /// A scenario's tag, and each award attempt, come as `//` comments, which Swift, Java
 /// and C# all skip.
-public struct WireRenderer: CallbackRenderer {
+package struct WireRenderer: CallbackRenderer {
     /// The platform and SDK version whose calls the output shows.
-    public let target: SDKTarget
+    package let target: SDKTarget
     private var platform: Platform { target.platform }
     /// Whether `onPurchaseFailed` carries no order (G1).
     private var failureHasNoOrder: Bool { target.generation == .g1 }
 
     /// The language of the iOS delegate.
-    public let language: DelegateLanguage
+    package let language: DelegateLanguage
 
     /// Creates a renderer for `target`, an iOS delegate written in `language`.
-    public init(target: SDKTarget, language: DelegateLanguage = .swift) {
+    package init(target: SDKTarget, language: DelegateLanguage = .swift) {
         self.target = target
         self.language = language
     }
 
     /// The callback as the platform delivers it, newline included.
-    public func render(_ callback: Callback, tag: CallbackTag?) -> String {
+    package func render(_ callback: Callback, tag: CallbackTag?) -> String {
         let comment = tag.map { "// \(Self.label($0))\n" } ?? ""
         switch platform {
         case .ios where language == .objc: return comment + objectiveCMessage(callback)
@@ -46,7 +46,7 @@ public struct WireRenderer: CallbackRenderer {
     }
 
     /// An award attempt, as a comment: it is not something the SDK delivers.
-    public func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+    package func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
         let result =
             attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
         let source = tag.map { " [\(Self.label($0))]" } ?? ""

@@ -1,4 +1,4 @@
-public import PaylinksFixtures
+package import PaylinksFixtures
 import PaylinksJSON
 import PaylinksKit
 
@@ -7,17 +7,17 @@ import PaylinksKit
 /// file and line), and the same results as one JSON document for scripts
 /// (`Schemas/run-report.schema.json`). Both are pure functions of the results, so that
 /// a run gives the same bytes however its scenarios were scheduled.
-public enum RunReport {
+package enum RunReport {
     /// One scenario's place in a report: its result, skipped, or a file that did not load.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// What the scenario came to; for a skipped one, its name and file only; for a file
         /// that did not load, its problems as the mismatches, each with its place.
-        public var result: ScenarioRunner.ScenarioResult
+        package var result: ScenarioRunner.ScenarioResult
         /// Whether it ran.
-        public var status: Status
+        package var status: Status
 
         /// Whether it ran, was left out, or could not be read.
-        public enum Status: Equatable, Sendable {
+        package enum Status: Equatable, Sendable {
             /// It ran: `result` says how.
             case ran
             /// It was left out: by `--filter` or `--fail-fast` (no reason), or because it
@@ -28,22 +28,22 @@ public enum RunReport {
         }
 
         /// Creates an entry.
-        public init(result: ScenarioRunner.ScenarioResult, status: Status) {
+        package init(result: ScenarioRunner.ScenarioResult, status: Status) {
             self.result = result
             self.status = status
         }
 
         /// Whether it ran.
-        public var ran: Bool { status == .ran }
+        package var ran: Bool { status == .ran }
 
         /// Whether it was left out.
-        public var skipped: Bool {
+        package var skipped: Bool {
             if case .skipped = status { return true }
             return false
         }
 
         /// The entry of a file that did not load: every problem, with its place.
-        public init(broken error: FixtureError) {
+        package init(broken error: FixtureError) {
             var result = ScenarioRunner.ScenarioResult(name: ScenarioLoader.baseName(error.file), file: error.file)
             result.mismatches = error.problems.map { problem in
                 let path = problem.path.map { "\($0): " } ?? ""
@@ -55,7 +55,7 @@ public enum RunReport {
     }
 
     /// The formats, as `--report FORMAT=FILE` names them.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         /// JUnit XML.
         case junit
         /// JSON.
@@ -63,7 +63,7 @@ public enum RunReport {
     }
 
     /// The entries of a run: every scenario loaded, in order, with its result when it ran.
-    public static func entries(of scenarios: [Scenario], ran results: [ScenarioRunner.ScenarioResult], filter: String?)
+    package static func entries(of scenarios: [Scenario], ran results: [ScenarioRunner.ScenarioResult], filter: String?)
         -> [Entry]
     {
         var results = results[...]
@@ -80,7 +80,7 @@ public enum RunReport {
     }
 
     /// The report in `format`.
-    public static func render(_ entries: [Entry], as format: Format) -> String {
+    package static func render(_ entries: [Entry], as format: Format) -> String {
         switch format {
         case .junit: junit(entries)
         case .json: json(entries)
@@ -89,7 +89,7 @@ public enum RunReport {
 
     /// The closing line of a run, without the seed:
     /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
-    public static func closingLine(_ entries: [Entry]) -> String {
+    package static func closingLine(_ entries: [Entry]) -> String {
         let ran = entries.filter(\.ran).map(\.result)
         let passed = ran.filter(\.passed).count
         let skipped = entries.filter(\.skipped).count
@@ -150,7 +150,7 @@ public enum RunReport {
 
     /// A GitHub Actions workflow command that annotates the expectation in the scenario
     /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner reads it.
-    public static func annotation(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String) -> String {
+    package static func annotation(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String) -> String {
         func property(_ text: String) -> String {
             message(text).replacingEvery(":", with: "%3A").replacingEvery(",", with: "%2C")
         }

@@ -1,40 +1,40 @@
-public import PaylinksFixtures
+package import PaylinksFixtures
 import PaylinksHTTP
-public import PaylinksJSON
-public import PaylinksKit
+package import PaylinksJSON
+package import PaylinksKit
 
 /// Runs scenarios: one simulated SDK per scenario lives through all of its steps, each
 /// callback is written tagged with its scenario and step, and every expectation is
 /// checked and reported.
 @MainActor
-public struct ScenarioRunner {
+package struct ScenarioRunner {
     /// What the command line sets for a run; a scenario's own configuration wins over it.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The output format.
-        public var format: OutputFormat
+        package var format: OutputFormat
         /// Whether to print the timeline to standard error.
-        public var trace: Bool
+        package var trace: Bool
         /// Seeds scenarios that have no seed of their own.
-        public var seed: UInt64
+        package var seed: UInt64
         /// The clock for scenarios that set none.
-        public var now: Int
+        package var now: Int
         /// The fault rate for scenarios that set none.
-        public var faultRate: Double
+        package var faultRate: Double
         /// The platform and SDK version for scenarios that set none; iOS 1.9 when nil.
-        public var target: SDKTarget?
+        package var target: SDKTarget?
         /// Whether the run stops after the first scenario with a failed expectation.
-        public var failFast = false
+        package var failFast = false
         /// The language of the iOS delegate, for the scenarios on iOS.
-        public var language = DelegateLanguage.swift
+        package var language = DelegateLanguage.swift
         /// A monotonic clock in milliseconds that times each scenario on the wall.
-        public var monotonicMilliseconds: @Sendable () -> Int = { 0 }
+        package var monotonicMilliseconds: @Sendable () -> Int = { 0 }
         /// How awards are signed and sent, with the endpoint for scenarios that name none.
         var awards: AwardSettings?
         /// Where the awards of each scenario go, by its index; checked before the run.
         var awardURLs: [Int: HTTPURL] = [:]
 
         /// Creates settings.
-        public init(format: OutputFormat, trace: Bool, seed: UInt64, now: Int, faultRate: Double) {
+        package init(format: OutputFormat, trace: Bool, seed: UInt64, now: Int, faultRate: Double) {
             self.format = format
             self.trace = trace
             self.seed = seed
@@ -44,50 +44,50 @@ public struct ScenarioRunner {
     }
 
     /// What one scenario came to.
-    public struct ScenarioResult: Equatable, Sendable {
+    package struct ScenarioResult: Equatable, Sendable {
         /// One expectation that did not hold.
-        public struct Mismatch: Equatable, Sendable {
+        package struct Mismatch: Equatable, Sendable {
             /// `3` or `3.2`.
-            public var step: String
+            package var step: String
             /// The step's kind: `purchase`.
-            public var kind: String
+            package var kind: String
             /// What was expected and what came.
-            public var message: String
+            package var message: String
             /// Where the expectation that did not hold stands in the file.
-            public var position: TextPosition?
+            package var position: TextPosition?
 
             /// `step 3 (purchase): what was expected and what came`; for a problem of a file
             /// that did not load (no step), the problem alone.
-            public var summary: String {
+            package var summary: String {
                 step.isEmpty ? message : "step \(step) (\(kind)): \(message)"
             }
         }
 
         /// The scenario's name.
-        public var name: String
+        package var name: String
         /// The file it came from.
-        public var file: String
+        package var file: String
         /// Steps run.
-        public var steps = 0
+        package var steps = 0
         /// Attempts run.
-        public var attempts = 0
+        package var attempts = 0
         /// Expectation checks that held.
-        public var met = 0
+        package var met = 0
         /// How long the scenario took on the simulated clock, in milliseconds.
-        public var milliseconds = 0
+        package var milliseconds = 0
         /// How long running it took on the wall clock, in milliseconds: the JUnit report's time.
-        public var wallMilliseconds = 0
+        package var wallMilliseconds = 0
         /// The expectations that did not hold, in order.
-        public var mismatches: [Mismatch] = []
+        package var mismatches: [Mismatch] = []
         /// The exit code the scenario's last callback means, as for one command.
-        public var finalExit: ExitCode?
+        package var finalExit: ExitCode?
 
         /// Whether every expectation held.
-        public var passed: Bool { mismatches.isEmpty }
+        package var passed: Bool { mismatches.isEmpty }
 
         /// `ok    retries  3 steps`, or `FAIL  switch-player  step 3: ...`: the same however
         /// the run's scenarios are shared among processes.
-        public var line: String {
+        package var line: String {
             guard let first = mismatches.first else {
                 let counted =
                     steps == attempts
@@ -101,21 +101,21 @@ public struct ScenarioRunner {
     }
 
     /// What a run came to.
-    public struct Summary: Equatable, Sendable {
+    package struct Summary: Equatable, Sendable {
         /// Each scenario that ran, in order.
-        public var results: [ScenarioResult] = []
+        package var results: [ScenarioResult] = []
 
         /// Steps run: a step of a file counts once, however many attempts it has.
-        public var steps = 0
+        package var steps = 0
         /// Attempts run: each run of a step, so at least as many as steps.
-        public var attempts = 0
+        package var attempts = 0
         /// Expectation checks that held.
-        public var met = 0
+        package var met = 0
         /// Expectation checks that did not.
-        public var failed = 0
+        package var failed = 0
         /// Whether the run's seed decided part of the output: a scenario without a seed of
         /// its own made a checkout (whose ids are seeded) or drew random faults.
-        public var usedRunSeed = false
+        package var usedRunSeed = false
 
         static func count(_ number: Int, _ noun: String) -> String {
             "\(number) \(noun)\(number == 1 ? "" : "s")"
@@ -128,7 +128,7 @@ public struct ScenarioRunner {
     let diagnostics: any OutputSink
 
     /// Creates a runner writing callbacks to `output` and reports to `diagnostics`.
-    public init(catalog: Catalog, settings: Settings, output: any OutputSink, diagnostics: any OutputSink) {
+    package init(catalog: Catalog, settings: Settings, output: any OutputSink, diagnostics: any OutputSink) {
         self.catalog = catalog
         self.settings = settings
         self.output = output
@@ -138,7 +138,7 @@ public struct ScenarioRunner {
     /// Runs the scenarios in order.
     ///
     /// - Throws: the first write to `output` that failed.
-    public func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
+    package func run(_ scenarios: [Scenario]) throws(OutputError) -> Summary {
         var summary = Summary()
         for (index, scenario) in scenarios.enumerated() {
             if settings.failFast, summary.results.contains(where: { !$0.passed }) { break }

@@ -1,5 +1,5 @@
 /// Why output could not be written.
-public enum OutputError: Error, Equatable, Sendable {
+package enum OutputError: Error, Equatable, Sendable {
     /// The reader went away (`paylinks ... | head -1`).
     case brokenPipe
     /// Anything else: a full disk, a closed descriptor. The system's reason.
@@ -10,7 +10,7 @@ public enum OutputError: Error, Equatable, Sendable {
 ///
 /// Each `write` is one whole unit (a callback, a message): a sink writes all of it or
 /// reports why it could not.
-public protocol OutputSink: AnyObject {
+package protocol OutputSink: AnyObject {
     /// Writes `text` whole.
     func write(_ text: String) throws(OutputError)
 
@@ -20,12 +20,12 @@ public protocol OutputSink: AnyObject {
 
 extension OutputSink {
     /// Writes the bytes as text.
-    public func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    package func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
         try write(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Writes the UTF-8 bytes of an array whole.
-    public func write(contentsOf bytes: [UInt8]) throws(OutputError) {
+    package func write(contentsOf bytes: [UInt8]) throws(OutputError) {
         let result = bytes.withUnsafeBytes { bytes in
             Result { () throws(OutputError) in try write(bytes: bytes) }
         }
@@ -34,16 +34,16 @@ extension OutputSink {
 }
 
 /// A sink on a file descriptor: 1 for standard output, 2 for standard error.
-public final class FileDescriptorOutput: OutputSink {
+package final class FileDescriptorOutput: OutputSink {
     private let descriptor: Int32
 
     /// A sink on `descriptor`.
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     /// Writes `text` with as many system calls as it takes.
-    public func write(_ text: String) throws(OutputError) {
+    package func write(_ text: String) throws(OutputError) {
         var text = text
         let result = text.withUTF8 { bytes in
             Result { () throws(OutputError) in try System.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor) }
@@ -52,7 +52,7 @@ public final class FileDescriptorOutput: OutputSink {
     }
 
     /// Writes `bytes` with as many system calls as it takes.
-    public func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    package func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
         try System.writeAll(bytes, to: descriptor)
     }
 }
@@ -60,20 +60,20 @@ public final class FileDescriptorOutput: OutputSink {
 /// A sink that gathers whole writes into large blocks for another sink, so that a long
 /// stream of lines costs few system calls; a write is never split across two blocks
 /// unless it alone is larger than a block.
-public final class BufferedOutput: OutputSink {
+package final class BufferedOutput: OutputSink {
     private let sink: any OutputSink
     private let capacity: Int
     private var buffer = ""
 
     /// A buffer of about `capacity` bytes in front of `sink`.
-    public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
+    package init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
         self.sink = sink
         self.capacity = capacity
         buffer.reserveCapacity(capacity)
     }
 
     /// Adds `text`, first writing out what is buffered if `text` would not fit.
-    public func write(_ text: String) throws(OutputError) {
+    package func write(_ text: String) throws(OutputError) {
         if buffer.utf8.count + text.utf8.count > capacity {
             try flush()
         }
@@ -85,7 +85,7 @@ public final class BufferedOutput: OutputSink {
     }
 
     /// Writes out everything buffered.
-    public func flush() throws(OutputError) {
+    package func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
         let pending = buffer
         buffer.removeAll(keepingCapacity: true)
@@ -94,15 +94,15 @@ public final class BufferedOutput: OutputSink {
 }
 
 /// A sink that keeps what is written, for tests and for embedding paylinks.
-public final class CapturedOutput: OutputSink {
+package final class CapturedOutput: OutputSink {
     /// Everything written so far.
-    public private(set) var text = ""
+    package private(set) var text = ""
 
     /// An empty buffer.
-    public init() {}
+    package init() {}
 
     /// Appends `text`.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         self.text += text
     }
 }

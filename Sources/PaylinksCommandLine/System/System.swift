@@ -9,7 +9,7 @@
 #endif
 
 /// What went wrong reading from the file system, in words for a message.
-public enum FileSystemError: Error, Equatable, Sendable {
+package enum FileSystemError: Error, Equatable, Sendable {
     /// Nothing exists at the path.
     case missing
     /// The path exists but is not a directory (for a directory) or is one (for a file).
@@ -21,16 +21,16 @@ public enum FileSystemError: Error, Equatable, Sendable {
 }
 
 /// Thin, throwing wrappers over the C library.
-public enum System {
+package enum System {
     /// Whether `path` is a directory; nil when nothing is there.
-    public static func isDirectory(_ path: String) -> Bool? {
+    package static func isDirectory(_ path: String) -> Bool? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The names of the entries of a directory, sorted.
-    public static func directoryEntries(_ path: String) throws(FileSystemError) -> [String] {
+    package static func directoryEntries(_ path: String) throws(FileSystemError) -> [String] {
         switch isDirectory(path) {
         case nil: throw .missing
         case false: throw .wrongKind
@@ -51,7 +51,7 @@ public enum System {
     }
 
     /// The bytes of a regular file, refusing one larger than `limit` before reading it.
-    public static func readFile(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+    package static func readFile(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
         switch isDirectory(path) {
         case nil: throw .missing
         case true: throw .wrongKind
@@ -64,7 +64,7 @@ public enum System {
     }
 
     /// Writes `bytes` to the file at `path`, created or replaced.
-    public static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+    package static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
         if isDirectory(path) == true { throw .wrongKind }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else {
@@ -87,7 +87,7 @@ public enum System {
     }
 
     /// Everything on standard input, up to `limit` bytes.
-    public static func readStandardInput(limit: Int) throws(FileSystemError) -> [UInt8] {
+    package static func readStandardInput(limit: Int) throws(FileSystemError) -> [UInt8] {
         try readAll(0, limit: limit)
     }
 
@@ -107,7 +107,7 @@ public enum System {
     }
 
     /// Writes all of `bytes` to a file descriptor.
-    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(OutputError) {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(OutputError) {
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
@@ -121,48 +121,48 @@ public enum System {
     }
 
     /// The value of an environment variable, or nil when it is not set.
-    public static func environmentVariable(_ name: String) -> String? {
+    package static func environmentVariable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// Whether a file descriptor is a terminal.
-    public static func isTerminal(descriptor: Int32) -> Bool {
+    package static func isTerminal(descriptor: Int32) -> Bool {
         isatty(descriptor) == 1
     }
 
     /// The current time in Unix seconds.
-    public static func now() -> Int {
+    package static func now() -> Int {
         Int(time(nil))
     }
 
     /// Milliseconds on the monotonic clock, for measuring how long something took.
-    public static func monotonicMilliseconds() -> Int {
+    package static func monotonicMilliseconds() -> Int {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int(time.tv_sec) * 1000 + Int(time.tv_nsec) / 1_000_000
     }
 
     /// 64 bits from the system's random source.
-    public static func randomSeed() -> UInt64 {
+    package static func randomSeed() -> UInt64 {
         var generator = SystemRandomNumberGenerator()
         return generator.next()
     }
 
     /// Ends the process with `code`.
-    public static func exit(_ code: ExitCode) -> Never {
+    package static func exit(_ code: ExitCode) -> Never {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
             _exit(code.rawValue)
         #endif
     }
 
     /// Whether SIGINT or SIGTERM has arrived since ``catchStopSignals()``.
-    public static func stopRequested() -> Bool {
+    package static func stopRequested() -> Bool {
         stopSignalArrived != 0
     }
 
     /// Makes SIGINT and SIGTERM ask a server to stop, instead of ending the process at once.
     /// They are unblocked too: a parent may have started paylinks with them blocked.
-    public static func catchStopSignals() {
+    package static func catchStopSignals() {
         let handler: @convention(c) (Int32) -> Void = { _ in stopSignalArrived = 1 }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
@@ -184,9 +184,9 @@ nonisolated(unsafe) private var stopSignalArrived: sig_atomic_t = 0
 /// What a process this program started printed, and how it ended. Its output waits in
 /// unnamed temporary files, so that a copy never waits for its reader and memory does not
 /// grow with what it printed.
-public final class ProcessOutput {
+package final class ProcessOutput {
     /// Its exit status; 128 plus the signal's number when a signal ended it.
-    public let status: Int32
+    package let status: Int32
     private let output: Int32
     private let error: Int32
 
@@ -202,7 +202,7 @@ public final class ProcessOutput {
     }
 
     /// Everything it wrote to standard error.
-    public func standardError() -> [UInt8] {
+    package func standardError() -> [UInt8] {
         var bytes: [UInt8] = []
         Self.drain(error) { bytes += $0 }
         return bytes
@@ -211,7 +211,7 @@ public final class ProcessOutput {
     /// Hands `body` each frame of what it wrote to standard output, in order, as a frame
     /// is written: a tag byte, the payload's length in decimal, a newline, the payload.
     /// Stops at the first frame `body` refuses, or at a frame that is not whole.
-    public func forEachFrame(_ body: (UInt8, [UInt8]) -> Bool) {
+    package func forEachFrame(_ body: (UInt8, [UInt8]) -> Bool) {
         var pending: [UInt8] = []
         var stopped = false
         Self.drain(output) { chunk in
@@ -248,7 +248,7 @@ public final class ProcessOutput {
 
 extension System {
     /// The processors online, at least 1.
-    public static var processorCount: Int {
+    package static var processorCount: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
@@ -265,7 +265,7 @@ extension System {
     /// name), each with its `environment` added to this process's, waits for all, and
     /// returns what each printed and how it ended, in order. Nil when no copy can be
     /// started here.
-    public static func runCopies(_ argumentLists: [[String]], environment: [[String: String]]) -> [ProcessOutput]? {
+    package static func runCopies(_ argumentLists: [[String]], environment: [[String: String]]) -> [ProcessOutput]? {
         guard let path = executablePath else { return nil }
         var started: [(pid: pid_t, output: Int32, error: Int32)] = []
         func abandon() -> [ProcessOutput]? {

@@ -3,11 +3,11 @@ import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
 
-extension PaylinksCLI {
-    /// `paylinks serve`: the sandbox on an HTTP server until SIGINT or SIGTERM; requests,
-    /// warnings and award attempts on stderr, a line each; the callbacks the game's client
-    /// receives on stdout.
-    static func serve(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+/// `paylinks serve`: the sandbox on an HTTP server until SIGINT or SIGTERM; requests,
+/// warnings and award attempts on stderr, a line each; the callbacks the game's client
+/// receives on stdout.
+enum ServeCommand: Subcommand {
+    static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let server: HTTPServer
         do {
             server = try HTTPServer(host: options.host, port: options.port)
@@ -26,7 +26,7 @@ extension PaylinksCLI {
             }
         }
         let awards = try options.awardUrl.map { url throws(CLIError) in
-            try awardSettings(url: url, options: options, context: context)
+            try AwardSettings(url: url, options: options, context: context)
         }
         let credentials = Credentials(
             tokenFromOption: options.publisherToken, tokenFromEnvironment: context.value(of: .publisherToken))
@@ -50,7 +50,7 @@ extension PaylinksCLI {
         let standardError = context.standardError
         sandbox.onLog = { line in try? standardError.write(line + "\n") }
         let renderer = options.format.renderer(
-            catalog: catalog, color: usesColor(options, context: context), target: options.target,
+            catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,
             language: options.language)
         var outputFailure: OutputError?
         sandbox.onCallback = { callback in

@@ -3,140 +3,16 @@ import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
 
-/// What a scenario run came to, however many processes ran it: every scenario loaded with
-/// its result or skipped, whether the run's seed decided something, and the highest exit
-/// code the scenarios' last callbacks mean (which decides when nothing was expected).
-struct RunOutcome {
-    var entries: [RunReport.Entry]
-    var usedRunSeed: Bool
-    var finalExit: ExitCode?
-
-    /// 1 when an expectation failed; 0 when some held; else the highest of the scenarios'
-    /// final exit codes, so that the order of the files does not matter.
-    func exitCode() throws(CLIError) -> ExitCode {
-        let ran = entries.filter(\.ran).map(\.result)
-        if ran.contains(where: { !$0.passed }) { return .expectationsFailed }
-        if ran.contains(where: { $0.met > 0 }) { return .success }
-        guard let finalExit else { throw .internal("the scenarios delivered no callback") }
-        return finalExit
-    }
-
-    /// The higher of two final exit codes.
-    static func higher(_ one: ExitCode?, _ other: ExitCode?) -> ExitCode? {
-        guard let one, let other else { return one ?? other }
-        return one.rawValue >= other.rawValue ? one : other
-    }
-}
-
-/// How `run --jobs` hands scenarios to copies of paylinks and takes their results back.
-/// A copy runs with `PAYLINKS_RUN_WORKER` set to the place of its first scenario in the
-/// whole run, and writes everything into its standard output as frames, in the order it
-/// happened: what was for standard output, what was for standard error, a mark where its
-/// scenarios start (the notes before it are said once for the whole run), and last its
-/// outcome, as the JSON report.
-enum RunWorker {
-    static let variable = EnvironmentVariable.runWorker.rawValue
-
-    /// What a frame holds.
-    enum Tag: UInt8 {
-        case output = 79  // O
-        case error = 69  // E
-        case scenarios = 77  // M
-        case outcome = 82  // R
-    }
-
-    /// A sink that frames what is written to one stream into the copy's standard output.
-    final class FramedOutput: OutputSink {
-        private let tag: Tag
-        private let sink: any OutputSink
-
-        init(_ tag: Tag, into sink: any OutputSink) {
-            self.tag = tag
-            self.sink = sink
-        }
-
-        func write(_ text: String) throws(OutputError) {
-            try sink.write(RunWorker.frame(tag, text))
-        }
-    }
-
-    static func frame(_ tag: Tag, _ text: String) -> String {
-        String(UnicodeScalar(tag.rawValue)) + "\(text.utf8.count)\n" + text
-    }
-
-    static func record(_ outcome: RunOutcome) -> String {
-        var writer = JSONWriter()
-        writer.openObject()
-        writer.field("usedRunSeed", outcome.usedRunSeed)
-        writer.key("finalExit")
-        if let exit = outcome.finalExit { writer.int(Int(exit.rawValue)) } else { writer.null() }
-        writer.key("report")
-        writer.json(Array(RunReport.json(outcome.entries, withWallTime: true).utf8.dropLast()))
-        writer.closeObject()
-        return frame(.outcome, writer.output)
-    }
-
-    /// A copy's notes and outcome; nil when it has none (it ended on an error it reported).
-    static func summary(of output: ProcessOutput) -> (notes: String, outcome: RunOutcome)? {
-        var notes = ""
-        var record: [UInt8]?
-        var started = false
-        output.forEachFrame { tag, payload in
-            switch Tag(rawValue: tag) {
-            case .scenarios: started = true
-            case .error where !started: notes += String(decoding: payload, as: UTF8.self)
-            case .outcome: record = payload
-            default: break
-            }
-            return true
-        }
-        guard let record, let value = try? JSONParser.parse(record), case .object(let members) = value.kind,
-            let report = members.first(where: { $0.key == "report" })?.value,
-            let entries = RunReport.entries(fromJSON: report)
-        else { return nil }
-        var usedRunSeed = false
-        var finalExit: ExitCode?
-        for member in members {
-            if member.key == "usedRunSeed", case .bool(let flag) = member.value.kind { usedRunSeed = flag }
-            if member.key == "finalExit", case .number(let text) = member.value.kind {
-                finalExit = Int32(text).flatMap(ExitCode.init(rawValue:))
-            }
-        }
-        return (notes, RunOutcome(entries: entries, usedRunSeed: usedRunSeed, finalExit: finalExit))
-    }
-
-    /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it wrote it.
-    static func replay(_ output: ProcessOutput, to context: RunContext) throws(OutputError) {
-        var started = false
-        var failure: OutputError?
-        output.forEachFrame { tag, payload in
-            do throws(OutputError) {
-                switch Tag(rawValue: tag) {
-                case .scenarios: started = true
-                case .output where started: try context.standardOutput.write(contentsOf: payload)
-                case .error where started: try context.standardError.write(contentsOf: payload)
-                default: break
-                }
-            } catch {
-                failure = error
-                return false
-            }
-            return true
-        }
-        if let failure { throw failure }
-    }
-}
-
-extension PaylinksCLI {
+/// `paylinks run`: scenario files, loaded first, run in order on one process or on
+/// `--jobs` copies, checked, and reported.
+enum RunCommand: Subcommand {
     /// The largest scenario file paylinks reads.
-    public static let scenarioSizeLimit = 1 << 20
+    static let scenarioSizeLimit = 1 << 20
 
     /// `paylinks run`: loads every scenario first (a broken file stops the run before any
     /// callback), runs them in order, on `--jobs` processes when there are several, and
     /// ends with the closing line, the annotations and the reports.
-    static func runScenarios(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError)
-        -> ExitCode
-    {
+    static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let worker = context.value(of: .runWorker).flatMap(Int.init)
         // A copy of `run --jobs` frames both streams into its standard output, in order.
         var context = context
@@ -227,7 +103,7 @@ extension PaylinksCLI {
             for country in [scenario.configuration.country] + scenario.steps.compactMap(\.country)
             where !countries.contains(country) {
                 countries.append(country)
-                noteFallback(for: country, catalog: catalog, context: context)
+                PaylinksCLI.noteFallback(for: country, catalog: catalog, context: context)
             }
         }
         var settings = ScenarioRunner.Settings(
@@ -250,7 +126,7 @@ extension PaylinksCLI {
             }
         }
         if let url = settings.awardURLs.values.first {
-            settings.awards = try awardSettings(url: url, options: options, context: context)
+            settings.awards = try AwardSettings(url: url, options: options, context: context)
         }
         startingScenarios()
         let runner = ScenarioRunner(
@@ -319,7 +195,7 @@ extension PaylinksCLI {
             start = end
         }
         // What a copy would decide on its own, decided once here: the same seed, clock and colours.
-        let color = usesColor(options, context: context) ? "always" : "never"
+        let color = PaylinksCLI.usesColor(options, context: context) ? "always" : "never"
         let common = options.passedOn + ["--seed=\(seed)", "--now=\(now)", "--color=\(color)", "--jobs=1"]
         var starts: [Int] = []
         var first = 0
@@ -407,7 +283,7 @@ extension PaylinksCLI {
             do {
                 try System.writeFile(request.path, Array(RunReport.render(outcome.entries, as: request.format).utf8))
             } catch {
-                let reason = error == .missing ? "its directory does not exist" : describe(error)
+                let reason = error == .missing ? "its directory does not exist" : Inputs.describe(error)
                 throw .cannotWrite(
                     "cannot write the \(request.format.rawValue) report '\(MessageText.sanitized(request.path))': "
                         + "\(reason); give a path in a directory that exists and can be written")
@@ -448,7 +324,7 @@ extension PaylinksCLI {
                             file: "stdin", position: nil, path: nil,
                             reason: "larger than the \(limit >> 20) MiB limit for scenario files"))
                 } catch {
-                    throw .noInput("standard input cannot be read: \(describe(error))")
+                    throw .noInput("standard input cannot be read: \(Inputs.describe(error))")
                 }
             } else if System.isDirectory(operand) == true {
                 let files = try jsonFiles(below: operand, depth: 0)
@@ -456,10 +332,10 @@ extension PaylinksCLI {
                     throw .noInput("directory '\(MessageText.sanitized(operand))' holds no .json scenario files")
                 }
                 for file in files {
-                    sources.append(try readInput(file, kind: "scenario file", limit: scenarioSizeLimit))
+                    sources.append(try Inputs.readInput(file, kind: "scenario file", limit: scenarioSizeLimit))
                 }
             } else {
-                sources.append(try readInput(operand, kind: "scenario file", limit: scenarioSizeLimit))
+                sources.append(try Inputs.readInput(operand, kind: "scenario file", limit: scenarioSizeLimit))
             }
         }
         return sources
@@ -473,7 +349,7 @@ extension PaylinksCLI {
         do {
             names = try System.directoryEntries(directory)
         } catch {
-            throw .noInput("directory '\(MessageText.sanitized(directory))' cannot be read: \(describe(error))")
+            throw .noInput("directory '\(MessageText.sanitized(directory))' cannot be read: \(Inputs.describe(error))")
         }
         var files: [String] = []
         for name in names where !name.hasPrefix(".") {

@@ -1,50 +1,41 @@
 import PaylinksAppcharge
 import PaylinksHTTP
-import PaylinksJSON
 import PaylinksKit
 
-/// What signs and addresses award callbacks: the endpoint, the main key and the token.
-struct AwardSettings {
-    var url: HTTPURL
-    var key: [UInt8]
-    var publisherToken: String
-    var waitsInRealTime: Bool
-}
-
-extension PaymentLinksSimulator {
-    /// Has every validated payment's award delivered by `sender`: each attempt is written
-    /// through `delegate` as the renderer shows it, and traced with its headers (the
-    /// signature, never the key); an award whose every attempt failed fails the purchase.
-    func grantAwards(with sender: AwardSender, renderer: any CallbackRenderer, delegate: RenderingDelegate) {
-        let catalog = self.catalog
-        let url = sender.url.description
-        awardGranter = { order in
-            let attempts = sender.deliver(GrantAward(order: order, catalog: catalog)) { attempt in
-                delegate.write(renderer.render(award: attempt, url: url, tag: delegate.currentTag))
-            }
-            return AwardDelivery.verdict(attempts, url: url)
-        }
-    }
+/// `purchase --count N --award-url URL`: a load of awards. The checkouts run on this
+/// thread while the last batch's awards are on their way over `--concurrency`
+/// connections; each checkout's attempts and result are written in order, and the load's
+/// summary (rate, latency, failures) goes to stderr.
+///
+/// Once a checkout comes out exactly as predicted from the one before, the rest are
+/// predicted, not simulated again, and their awards come from a template proven on two.
+@MainActor
+struct AwardLoadRun {
+    let flow: CheckoutFlow
+    let settings: AwardSettings
+    /// What the player does in every checkout.
+    let player: PlayerAction
 
     /// Runs `count` checkouts whose awards go out `connections` at a time, writing each
     /// checkout's attempts and result in order, and returns the load's summary.
-    func runAwardLoad(
-        count: Int, connections: Int, settings: AwardSettings, renderer: any CallbackRenderer,
-        delegate: RenderingDelegate, checkout: () throws(CheckoutSessionError) -> Void
-    ) throws(CheckoutSessionError) -> String {
+    func run() throws(CLIError) -> String {
+        let (sdk, settings, renderer, delegate, catalog) = (
+            flow.sdk, settings, flow.renderer, flow.delegate, flow.catalog
+        )
+        let (count, connections) = (flow.options.count, flow.options.concurrency)
         let load = AwardLoad(
             url: settings.url, key: settings.key, publisherToken: settings.publisherToken, connections: connections)
         defer { load.close() }
         let recorder = RecordingDelegate()
-        let output = self.delegate
-        self.delegate = recorder
-        defer { self.delegate = output }
+        let output = sdk.delegate
+        sdk.delegate = recorder
+        defer { sdk.delegate = output }
         var paid: OrderResponseModel?
-        awardGranter = { order in
+        sdk.awardGranter = { order in
             paid = order
             return AwardVerdict(outcome: .granted, events: [])
         }
-        defer { awardGranter = nil }
+        defer { sdk.awardGranter = nil }
         let url = settings.url.description
         /// Writes a batch's results, each with its award's attempts.
         func write(_ results: [(callback: Callback, order: OrderResponseModel?)], _ attempts: [[AwardAttempt]]) {
@@ -54,7 +45,7 @@ extension PaymentLinksSimulator {
                 var final = result
                 if let order, let tries = attempts.next() {
                     for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
-                    if let data = AwardDelivery.failureData(tries) { final = awardFailure(of: order, data: data) }
+                    if let data = AwardDelivery.failureData(tries) { final = sdk.awardFailure(of: order, data: data) }
                 }
                 delegate.receive(final)
             }
@@ -74,15 +65,15 @@ extension PaymentLinksSimulator {
                 // Once a checkout has come out exactly as predicted from the one before,
                 // the rest are that checkout under their own identifiers: not run again.
                 if let proven {
-                    let order = predictedOrder(like: proven)
-                    skipCheckout()
+                    let order = sdk.predictedOrder(like: proven)
+                    sdk.skipCheckout()
                     results.append((.onPurchaseSuccess(order: order), order))
                     continue
                 }
-                let prediction = previous.map { predictedOrder(like: $0) }
+                let prediction = previous.map { sdk.predictedOrder(like: $0) }
                 recorder.removeAll()
                 paid = nil
-                try checkout()
+                try flow.checkout(player)
                 guard let result = recorder.callbacks.last else { continue }
                 results.append((result, paid))
                 if let paid, result == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {

@@ -1,12 +1,12 @@
 import PaylinksFixtures
 import PaylinksHTTP
-public import PaylinksKit
+package import PaylinksKit
 
 /// Shell completion scripts, made from the same option table as the parser and the help,
 /// with the SKUs, status codes and countries of the catalog in use.
-public enum Completions {
+package enum CompletionScript {
     /// The shells paylinks writes completions for.
-    public enum Shell: String, CaseIterable, Sendable {
+    package enum Shell: String, CaseIterable, Sendable {
         /// GNU bash.
         case bash
         /// zsh.
@@ -70,7 +70,7 @@ public enum Completions {
     }
 
     /// The script for `shell`.
-    public static func script(for shell: Shell, catalog: Catalog) -> String {
+    package static func script(for shell: Shell, catalog: Catalog) -> String {
         switch shell {
         case .bash: bash(catalog)
         case .zsh: zsh(catalog)

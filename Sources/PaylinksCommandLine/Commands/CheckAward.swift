@@ -1,0 +1,35 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksKit
+
+/// `paylinks check-award URL`: the audit of a game's award endpoint; its findings on
+/// stdout, and exit 1 when one failed.
+enum CheckAwardCommand: Subcommand {
+    static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        let text = options.operands.first ?? ""
+        let url: HTTPURL
+        do {
+            url = try HTTPURL(text)
+        } catch {
+            throw .usage("\(error)", command: .checkAward)
+        }
+        let settings = try AwardSettings(url: url, options: options, context: context)
+        let audit = AwardAudit(
+            url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
+        let findings: [AuditFinding]
+        do {
+            findings = try audit.run(options.auditCase.map { [$0] } ?? AwardAuditCase.allCases)
+        } catch {
+            throw .unavailable(
+                // The URL was checked when it was read: its host and port hold no control characters.
+                "\(error); start the game's award endpoint, or check the URL")
+        }
+        try PaylinksCLI.write(
+            AuditReport.render(
+                findings, url: url.description, format: options.format,
+                color: PaylinksCLI.usesColor(options, context: context)),
+            to: context.standardOutput)
+        return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success
+    }
+
+}

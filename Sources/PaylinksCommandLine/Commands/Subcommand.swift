@@ -1,0 +1,30 @@
+import PaylinksKit
+
+/// A subcommand's work once its options are parsed and the catalog loaded: each command
+/// has a file of its own in this folder, and ``Command/implementation`` names it.
+@MainActor
+protocol Subcommand {
+    /// Runs the command and says how it ended.
+    static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode
+}
+
+extension Command {
+    /// The code that runs the command.
+    @MainActor
+    var implementation: any Subcommand.Type {
+        switch self {
+        case .initialize: InitCommand.self
+        case .pricePoints: PricePointsCommand.self
+        case .purchase: PurchaseCommand.self
+        case .cancel: CancelCommand.self
+        case .errors: ErrorsCommand.self
+        case .offers: OffersCommand.self
+        case .countries: CountriesCommand.self
+        case .run: RunCommand.self
+        case .checkAward: CheckAwardCommand.self
+        case .serve: ServeCommand.self
+        case .completions: CompletionsCommand.self
+        case .man: ManCommand.self
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import PaylinksAppcharge
+import PaylinksFixtures
+import PaylinksHTTP
+import PaylinksKit
+
+/// What `init`, `price-points`, `purchase` and `cancel` share: a simulator set up as the
+/// options say, initialized, with a delegate that renders each callback; the award
+/// sender when `--award-url` is given; and the exit code the last callback decides.
+///
+/// A command makes the flow, runs its checkouts through one of the runs
+/// (``CheckoutLoop``, ``AwardLoadRun``), and ends with ``finish()``, deferring ``close()``.
+@MainActor
+final class CheckoutFlow {
+    let command: Command
+    let options: RunOptions
+    let catalog: Catalog
+    let context: RunContext
+    /// The simulated SDK.
+    let sdk: PaymentLinksSimulator
+    /// Standard output, buffered in whole lines.
+    let output: BufferedOutput
+    let renderer: any CallbackRenderer
+    /// Writes each callback through the renderer, and keeps the current step's.
+    let delegate: RenderingDelegate
+    /// The seed of every checkout's identifiers.
+    let seed: UInt64
+    /// The failure `--error` injects, re-armed for every checkout.
+    let failure: FailurePlan?
+    /// Where awards go, with `--award-url`.
+    let awards: AwardSettings?
+    private let sender: AwardSender?
+
+    /// Checks the options against the catalog, sets up the simulator and initializes it.
+    init(_ command: Command, options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) {
+        if let sku = options.sku, catalog.offer(sku: sku) == nil {
+            let hint =
+                Suggestion.hint(for: sku, among: catalog.offers.map(\.sku), quoted: .single)
+                ?? "; offers: " + catalog.offers.map(\.sku).joined(separator: ", ")
+            throw .usage("unknown SKU '\(MessageText.sanitized(sku))'\(hint)", command: command)
+        }
+        failure = try options.error.map { (code) throws(CLIError) in
+            try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
+        }
+        if command != .initialize { PaylinksCLI.noteFallback(for: options.country, catalog: catalog, context: context) }
+        self.command = command
+        self.options = options
+        self.catalog = catalog
+        self.context = context
+        output = BufferedOutput(context.standardOutput)
+        renderer = options.format.renderer(
+            catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,
+            language: options.language)
+        delegate = RenderingDelegate(renderer: renderer, output: output)
+        seed = options.seed ?? context.entropy()
+        sdk = PaymentLinksSimulator(
+            catalog: catalog, country: options.country, now: options.now ?? context.clock(), seed: seed,
+            firstCheckoutIndex: options.index, target: options.target)
+        if options.trace {
+            let standardError = context.standardError
+            sdk.trace = { event in
+                try? standardError.write(
+                    "trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+            }
+        }
+        if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
+        if let url = options.awardUrl {
+            let settings = try AwardSettings(url: url, options: options, context: context)
+            let sender = AwardSender(
+                url: settings.url, key: settings.key, publisherToken: settings.publisherToken,
+                waitsInRealTime: settings.waitsInRealTime)
+            sdk.grantAwards(with: sender, renderer: renderer, delegate: delegate)
+            awards = settings
+            self.sender = sender
+        } else {
+            awards = nil
+            sender = nil
+        }
+        sdk.initialize(
+            configModel: ACConfigModel(
+                checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
+                redirectUrl: options.redirectUrl),
+            customerId: options.customerId, delegate: delegate)
+    }
+
+    /// Whether the SDK initialized, so that the command's calls can follow.
+    var initialized: Bool { sdk.configuration != nil }
+
+    /// One checkout, the player doing as `player` says, the injected failure armed again.
+    func checkout(_ player: PlayerAction) throws(CLIError) {
+        if let failure, failure.step == .purchase {
+            sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
+        }
+        do {
+            try sdk.runCheckout(
+                offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                environment: options.sessionEnvironment ?? options.environment,
+                player: player.paying(
+                    for: failure?.step == .purchase ? failure?.statusCode : nil, with: options.paymentMethod),
+                deliverTwice: false)
+        } catch {
+            throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
+        }
+    }
+
+    /// Closes the award connection, if any: a command defers it once the flow is made.
+    func close() {
+        sender?.close()
+    }
+
+    /// Writes what is buffered; a write that failed is the command's error.
+    func flush() throws(CLIError) {
+        if let failure = delegate.failure { throw .output(failure) }
+        do {
+            try output.flush()
+        } catch {
+            throw .output(error)
+        }
+    }
+
+    /// Writes the rest and returns the exit code of the last callback delivered.
+    func finish() throws(CLIError) -> ExitCode {
+        try flush()
+        guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
+        return ExitCode(finishingWith: last, catalog: catalog)
+    }
+}

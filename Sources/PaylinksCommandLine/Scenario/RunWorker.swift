@@ -1,0 +1,128 @@
+import PaylinksFixtures
+import PaylinksHTTP
+import PaylinksJSON
+import PaylinksKit
+
+/// What a scenario run came to, however many processes ran it: every scenario loaded with
+/// its result or skipped, whether the run's seed decided something, and the highest exit
+/// code the scenarios' last callbacks mean (which decides when nothing was expected).
+struct RunOutcome {
+    var entries: [RunReport.Entry]
+    var usedRunSeed: Bool
+    var finalExit: ExitCode?
+
+    /// 1 when an expectation failed; 0 when some held; else the highest of the scenarios'
+    /// final exit codes, so that the order of the files does not matter.
+    func exitCode() throws(CLIError) -> ExitCode {
+        let ran = entries.filter(\.ran).map(\.result)
+        if ran.contains(where: { !$0.passed }) { return .expectationsFailed }
+        if ran.contains(where: { $0.met > 0 }) { return .success }
+        guard let finalExit else { throw .internal("the scenarios delivered no callback") }
+        return finalExit
+    }
+
+    /// The higher of two final exit codes.
+    static func higher(_ one: ExitCode?, _ other: ExitCode?) -> ExitCode? {
+        guard let one, let other else { return one ?? other }
+        return one.rawValue >= other.rawValue ? one : other
+    }
+}
+
+/// How `run --jobs` hands scenarios to copies of paylinks and takes their results back.
+/// A copy runs with `PAYLINKS_RUN_WORKER` set to the place of its first scenario in the
+/// whole run, and writes everything into its standard output as frames, in the order it
+/// happened: what was for standard output, what was for standard error, a mark where its
+/// scenarios start (the notes before it are said once for the whole run), and last its
+/// outcome, as the JSON report.
+enum RunWorker {
+    static let variable = EnvironmentVariable.runWorker.rawValue
+
+    /// What a frame holds.
+    enum Tag: UInt8 {
+        case output = 79  // O
+        case error = 69  // E
+        case scenarios = 77  // M
+        case outcome = 82  // R
+    }
+
+    /// A sink that frames what is written to one stream into the copy's standard output.
+    final class FramedOutput: OutputSink {
+        private let tag: Tag
+        private let sink: any OutputSink
+
+        init(_ tag: Tag, into sink: any OutputSink) {
+            self.tag = tag
+            self.sink = sink
+        }
+
+        func write(_ text: String) throws(OutputError) {
+            try sink.write(RunWorker.frame(tag, text))
+        }
+    }
+
+    static func frame(_ tag: Tag, _ text: String) -> String {
+        String(UnicodeScalar(tag.rawValue)) + "\(text.utf8.count)\n" + text
+    }
+
+    static func record(_ outcome: RunOutcome) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("usedRunSeed", outcome.usedRunSeed)
+        writer.key("finalExit")
+        if let exit = outcome.finalExit { writer.int(Int(exit.rawValue)) } else { writer.null() }
+        writer.key("report")
+        writer.json(Array(RunReport.json(outcome.entries, withWallTime: true).utf8.dropLast()))
+        writer.closeObject()
+        return frame(.outcome, writer.output)
+    }
+
+    /// A copy's notes and outcome; nil when it has none (it ended on an error it reported).
+    static func summary(of output: ProcessOutput) -> (notes: String, outcome: RunOutcome)? {
+        var notes = ""
+        var record: [UInt8]?
+        var started = false
+        output.forEachFrame { tag, payload in
+            switch Tag(rawValue: tag) {
+            case .scenarios: started = true
+            case .error where !started: notes += String(decoding: payload, as: UTF8.self)
+            case .outcome: record = payload
+            default: break
+            }
+            return true
+        }
+        guard let record, let value = try? JSONParser.parse(record), case .object(let members) = value.kind,
+            let report = members.first(where: { $0.key == "report" })?.value,
+            let entries = RunReport.entries(fromJSON: report)
+        else { return nil }
+        var usedRunSeed = false
+        var finalExit: ExitCode?
+        for member in members {
+            if member.key == "usedRunSeed", case .bool(let flag) = member.value.kind { usedRunSeed = flag }
+            if member.key == "finalExit", case .number(let text) = member.value.kind {
+                finalExit = Int32(text).flatMap(ExitCode.init(rawValue:))
+            }
+        }
+        return (notes, RunOutcome(entries: entries, usedRunSeed: usedRunSeed, finalExit: finalExit))
+    }
+
+    /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it wrote it.
+    static func replay(_ output: ProcessOutput, to context: RunContext) throws(OutputError) {
+        var started = false
+        var failure: OutputError?
+        output.forEachFrame { tag, payload in
+            do throws(OutputError) {
+                switch Tag(rawValue: tag) {
+                case .scenarios: started = true
+                case .output where started: try context.standardOutput.write(contentsOf: payload)
+                case .error where started: try context.standardError.write(contentsOf: payload)
+                default: break
+                }
+            } catch {
+                failure = error
+                return false
+            }
+            return true
+        }
+        if let failure { throw failure }
+    }
+}

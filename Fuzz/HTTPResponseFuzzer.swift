@@ -10,7 +10,7 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     guard size > 0 else { return 0 }
     let control = data[0]
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let parser = HTTPResponseParser(maximumResponseSize: 4096, method: control & 1 == 0 ? "POST" : "HEAD")
+    let parser = HTTPResponseParser(maximumResponseSize: 4096, method: control & 1 == 0 ? .post : .head)
     let closed = control & 2 != 0
     let whole = try? parser.parse(bytes[...], closed: closed)
     if case .complete(_, let length, _)? = whole {

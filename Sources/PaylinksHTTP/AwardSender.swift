@@ -21,7 +21,7 @@ public struct AwardSigner: Sendable {
         self.url = url
         self.key = HMACSHA256.Key(key)
         fixedHeaders = [("Content-Type", "application/json"), ("x-publisher-token", publisherToken)]
-        head = HTTPClient.head(method: "POST", url: url, headers: fixedHeaders.map { HTTPHeader($0.name, $0.value) })
+        head = HTTPClient.head(method: .post, url: url, headers: fixedHeaders.map { HTTPHeader($0.name, $0.value) })
         self.clock = clock
     }
 

@@ -1,71 +1,3 @@
-/// A request as the server received it.
-public struct HTTPRequest: Equatable, Sendable {
-    /// The method, as sent: `POST`.
-    public var method: String
-    /// The path, without the query: `/checkout/v1/session`.
-    public var path: String
-    /// The query after `?`, without it; empty when there is none.
-    public var query: String
-    /// The headers in the order received, names as sent.
-    public var headers: [HTTPHeader]
-    /// The body.
-    public var body: [UInt8]
-    /// Whether the connection may carry another request after this one.
-    public var keepAlive: Bool
-
-    /// A request, as a parser or a test makes one.
-    public init(method: String, path: String, query: String, headers: [HTTPHeader], body: [UInt8], keepAlive: Bool) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.keepAlive = keepAlive
-    }
-
-    /// The first header named `name`, in any case.
-    public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
-    }
-}
-
-/// Why a request cannot be taken, with the status that says so.
-public enum HTTPRequestError: Error, Equatable, Sendable {
-    /// 400: the request line or a header is malformed; what is wrong.
-    case malformed(String)
-    /// 431: the request line and headers are larger than the limit.
-    case headersTooLarge(limit: Int)
-    /// 413: the body is larger than the limit.
-    case bodyTooLarge(limit: Int)
-    /// 411: a body framed other than by `Content-Length`.
-    case lengthRequired
-    /// 505: a version other than HTTP/1.0 and HTTP/1.1.
-    case unsupportedVersion(String)
-
-    /// The status code that answers it.
-    public var status: Int {
-        switch self {
-        case .malformed: 400
-        case .headersTooLarge: 431
-        case .bodyTooLarge: 413
-        case .lengthRequired: 411
-        case .unsupportedVersion: 505
-        }
-    }
-
-    /// The reason, in a phrase.
-    public var message: String {
-        switch self {
-        case .malformed(let reason): "malformed request: \(reason)"
-        case .headersTooLarge(let limit): "the request line and headers are larger than \(limit >> 10) KiB"
-        case .bodyTooLarge(let limit): "the body is larger than \(limit >> 10) KiB"
-        case .lengthRequired: "a body needs a Content-Length"
-        case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1"
-        }
-    }
-}
-
 /// Reads one HTTP/1.1 request from the bytes a connection has delivered so far, however
 /// they were split. Pure, like ``HTTPResponseParser``: it sees bytes, never a socket.
 struct HTTPRequestParser {
@@ -112,7 +44,7 @@ struct HTTPRequestParser {
         guard bytes.endIndex - bodyStart >= length else { return .incomplete }
         let question = target.firstIndex(of: "?")
         let request = HTTPRequest(
-            method: method, path: String(target[..<(question ?? target.endIndex)]),
+            method: HTTPMethod(rawValue: method), path: String(target[..<(question ?? target.endIndex)]),
             query: question.map { String(target[target.index(after: $0)...]) } ?? "", headers: fields.headers,
             body: Array(bytes[bodyStart..<bodyStart + length]),
             keepAlive: isHTTP10 ? fields.keepsAlive && !fields.closes : !fields.closes)

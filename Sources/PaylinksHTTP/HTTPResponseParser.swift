@@ -14,7 +14,7 @@ struct HTTPResponseParser {
     /// The largest response taken, headers and body together.
     let maximumResponseSize: Int
     /// The request's method: the response to `HEAD` has no body.
-    let method: String
+    let method: HTTPMethod
 
     /// The response at the start of `bytes`. `closed` says the connection has ended, so
     /// that a body without a length ends with the bytes.
@@ -27,7 +27,7 @@ struct HTTPResponseParser {
         let bodyStart = headEnd + 4
         var response = HTTPResponse(status: head.status, headers: head.headers, body: [])
         let keepAlive = !head.closes
-        if method == "HEAD" || head.status == 204 || head.status == 304 || (100..<200).contains(head.status) {
+        if method == .head || head.status == 204 || head.status == 304 || (100..<200).contains(head.status) {
             return .complete(response, length: bodyStart - bytes.startIndex, keepAlive: keepAlive)
         }
         if head.chunked {

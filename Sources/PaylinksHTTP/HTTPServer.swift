@@ -1,61 +1,6 @@
 import PaylinksJSON
 import PaylinksKit
 
-/// A response the server sends.
-public struct HTTPServerResponse: Equatable, Sendable {
-    /// The status code: 201.
-    public var status: Int
-    /// The headers besides `Content-Length`, `Connection` and `Date`.
-    public var headers: [HTTPHeader]
-    /// The body.
-    public var body: [UInt8]
-
-    /// A response with `body` of type `contentType`.
-    public init(status: Int, contentType: String = "application/json", headers: [HTTPHeader] = [], body: [UInt8]) {
-        self.status = status
-        self.headers = [HTTPHeader("Content-Type", contentType)] + headers
-        self.body = body
-    }
-
-    /// The response's bytes, `Connection: close` when `closing`; without the body (but
-    /// with its length) when answering `HEAD`.
-    func encoded(closing: Bool, head: Bool = false) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(160 + body.count)
-        bytes += "HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8
-        for header in headers { bytes += "\(header.name): \(header.value)\r\n".utf8 }
-        bytes += "Content-Length: \(body.count)\r\n".utf8
-        bytes += (closing ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n").utf8
-        if !head { bytes += body }
-        return bytes
-    }
-
-    /// The reason phrase of a status.
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 201: "Created"
-        case 204: "No Content"
-        case 303: "See Other"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 409: "Conflict"
-        case 410: "Gone"
-        case 411: "Length Required"
-        case 413: "Content Too Large"
-        case 415: "Unsupported Media Type"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 503: "Service Unavailable"
-        case 505: "HTTP Version Not Supported"
-        default: "Status"
-        }
-    }
-}
-
 /// An HTTP/1.1 server on one thread: it accepts connections, reads each request whole,
 /// hands it to a handler and writes the answer, with keep-alive. It holds up against
 /// clients that misbehave: a request line and headers over the limit get 431, a body
@@ -180,7 +125,7 @@ public final class HTTPServer {
             guard case .complete(let request, let length) = result else { return }
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()
-            answer(connection, handle(request), closing: !request.keepAlive, head: request.method == "HEAD")
+            answer(connection, handle(request), closing: !request.keepAlive, head: request.method == .head)
         }
     }
 

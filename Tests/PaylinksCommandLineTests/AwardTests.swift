@@ -37,7 +37,7 @@ final class AwardReceiver {
     /// The receiver's grants, by order id.
     func grants() throws -> [String: String] {
         let response = try HTTPClient(url: try HTTPURL("http://127.0.0.1:\(port)/grants")).send(
-            method: "GET", headers: [], body: [])
+            method: .get, headers: [], body: [])
         let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         return object?["grants"] as? [String: String] ?? [:]
     }

@@ -104,7 +104,7 @@ struct GrantAwardTests {
         #expect(
             signed.request
                 == HTTPClient.encode(
-                    method: "POST", url: url, headers: signed.headers.map { HTTPHeader($0.name, $0.value) },
+                    method: .post, url: url, headers: signed.headers.map { HTTPHeader($0.name, $0.value) },
                     body: award.body))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// three ways a body is framed, and the malformed heads it refuses.
 @Suite("HTTP response parser")
 struct HTTPResponseParserTests {
-    let parser = HTTPResponseParser(maximumResponseSize: 1024, method: "POST")
+    let parser = HTTPResponseParser(maximumResponseSize: 1024, method: .post)
 
     func parse(_ text: String, closed: Bool = false, parser: HTTPResponseParser? = nil) throws
         -> HTTPResponseParser.Result
@@ -63,7 +63,7 @@ struct HTTPResponseParserTests {
 
     @Test("HEAD, 204, 304 and 1xx have no body; HTTP/1.0 and Connection: close end the connection")
     func noBodyAndClosing() throws {
-        let head = HTTPResponseParser(maximumResponseSize: 1024, method: "HEAD")
+        let head = HTTPResponseParser(maximumResponseSize: 1024, method: .head)
         for (text, parser) in [
             ("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n", head),
             ("HTTP/1.1 204 No Content\r\n\r\n", self.parser),

@@ -38,7 +38,7 @@ struct SandboxTests {
         """#
 
     func request(
-        _ method: String, _ path: String, body: String = "", headers: [HTTPHeader] = []
+        _ method: HTTPMethod, _ path: String, body: String = "", headers: [HTTPHeader] = []
     ) -> HTTPServerResponse {
         sandbox.handle(
             HTTPRequest(
@@ -50,7 +50,7 @@ struct SandboxTests {
     {
         var headers = [HTTPHeader("Content-Type", type)]
         if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
-        return request("POST", "/checkout/v1/session", body: body, headers: headers)
+        return request(.post, "/checkout/v1/session", body: body, headers: headers)
     }
 
     static func json(_ response: HTTPServerResponse) throws -> [String: Any] {
@@ -66,7 +66,7 @@ struct SandboxTests {
 
     func complete(_ purchaseId: String, _ body: String) -> HTTPServerResponse {
         request(
-            "POST", "/control/v1/sessions/\(purchaseId)/complete", body: body,
+            .post, "/control/v1/sessions/\(purchaseId)/complete", body: body,
             headers: [HTTPHeader("Content-Type", "application/json")])
     }
 
@@ -179,7 +179,7 @@ struct SandboxTests {
         if let host { headers.append(HTTPHeader("Host", host)) }
         let response = sandbox.handle(
             HTTPRequest(
-                method: "POST", path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
+                method: .post, path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
                 keepAlive: true))
         let json = try Self.json(response)
         #expect(json["url"] as? String == url)
@@ -195,7 +195,7 @@ struct SandboxTests {
             let created = try Self.json(create(body))
             let token = try #require(created["checkoutSessionToken"] as? String)
             let response = request(
-                "POST", "/checkout/\(token)", body: "choice=pay&paymentMethod=Visa",
+                .post, "/checkout/\(token)", body: "choice=pay&paymentMethod=Visa",
                 headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
             #expect(response.status < 400)
             let warning = recorder.logs.first { $0.hasPrefix("warning:") }
@@ -216,8 +216,8 @@ struct SandboxTests {
 
     @Test("unknown paths are 404 and wrong methods 405 with Allow")
     func routing() {
-        #expect(request("GET", "/nowhere").status == 404)
-        let wrong = request("GET", "/checkout/v1/session")
+        #expect(request(.get, "/nowhere").status == 404)
+        let wrong = request(.get, "/checkout/v1/session")
         #expect(wrong.status == 405)
         #expect(wrong.headers.contains(HTTPHeader("Allow", "POST")))
     }
@@ -227,7 +227,7 @@ struct SandboxTests {
         let body = Self.body.replacingOccurrences(of: "Starter Pack", with: "<script>alert(1)</script>")
         let created = try Self.json(create(body))
         let token = try #require(created["checkoutSessionToken"] as? String)
-        let page = request("GET", "/checkout/\(token)")
+        let page = request(.get, "/checkout/\(token)")
         #expect(page.status == 200)
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(!html.contains("<script>"))
@@ -235,7 +235,7 @@ struct SandboxTests {
         #expect(html.contains("Gems ×100"))
         #expect(html.contains("5,49 €"))
         for choice in ["pay", "decline", "pending", "close"] { #expect(html.contains("value=\"\(choice)\"")) }
-        #expect(request("GET", "/checkout/nope").status == 404)
+        #expect(request(.get, "/checkout/nope").status == 404)
     }
 
     @Test("paying on the page grants the order and shows the result; the client gets onPurchaseSuccess")
@@ -243,11 +243,11 @@ struct SandboxTests {
         let (token, purchaseId) = try session()
         recorder.now += 5_000
         let answer = request(
-            "POST", "/checkout/\(token)", body: "paymentMethod=Apple+Pay&choice=pay",
+            .post, "/checkout/\(token)", body: "paymentMethod=Apple+Pay&choice=pay",
             headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
         #expect(answer.status == 303)
         #expect(answer.headers.contains(HTTPHeader("Location", "/checkout/\(token)")))
-        let result = String(decoding: request("GET", "/checkout/\(token)").body, as: UTF8.self)
+        let result = String(decoding: request(.get, "/checkout/\(token)").body, as: UTF8.self)
         #expect(result.contains("Payment complete") && result.contains("charge_succeed"))
         guard case .onPurchaseSuccess(let order)? = recorder.callbacks.last else {
             Issue.record("no onPurchaseSuccess: \(recorder.callbacks)")
@@ -258,7 +258,7 @@ struct SandboxTests {
         #expect(order.price == 549 && order.currency == "EUR" && order.customerCountry == "DE")
         #expect(order.items == [OrderResponseModel.Item(name: "Gems", sku: "gem_01", quantity: "100")])
         #expect(order.date == 1_718_182_317)
-        let state = try Self.json(request("GET", "/control/v1/sessions/\(purchaseId)"))
+        let state = try Self.json(request(.get, "/control/v1/sessions/\(purchaseId)"))
         #expect(state["state"] as? String == "charge_succeed")
         #expect(state["orderId"] as? String == order.orderId)
     }
@@ -292,12 +292,12 @@ struct SandboxTests {
             let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
             let created = g3.handle(
                 HTTPRequest(
-                    method: "POST", path: "/checkout/v1/session", query: "", headers: headers,
+                    method: .post, path: "/checkout/v1/session", query: "", headers: headers,
                     body: Array(Self.body.utf8), keepAlive: true))
             let purchaseId = try #require(try Self.json(created)["purchaseId"] as? String)
             _ = g3.handle(
                 HTTPRequest(
-                    method: "POST", path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                    method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                     headers: [HTTPHeader("Content-Type", "application/json")],
                     body: Array(#"{"choice": "\#(choice)"}"#.utf8), keepAlive: true))
         }
@@ -322,7 +322,7 @@ struct SandboxTests {
         #expect(recorder.callbacks.isEmpty)
         sandbox.awardDelivered(purchaseId: purchaseId, failureData: #"{"awardAttempts":3}"#)
         #expect(
-            try Self.json(request("GET", "/control/v1/sessions/\(purchaseId)"))["state"] as? String == "charge_failed")
+            try Self.json(request(.get, "/control/v1/sessions/\(purchaseId)"))["state"] as? String == "charge_failed")
         let failure = try #require(recorder.callbacks.last?.error)
         #expect(failure.code == 3003 && failure.data == #"{"awardAttempts":3}"#)
     }
@@ -337,7 +337,7 @@ struct SandboxTests {
         for _ in 0..<5 {
             let response = small.handle(
                 HTTPRequest(
-                    method: "POST", path: "/checkout/v1/session", query: "",
+                    method: .post, path: "/checkout/v1/session", query: "",
                     headers: [
                         HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1"),
                     ],
@@ -348,7 +348,7 @@ struct SandboxTests {
         let states = purchaseIds.map {
             small.handle(
                 HTTPRequest(
-                    method: "GET", path: "/control/v1/sessions/\($0)", query: "", headers: [], body: [], keepAlive: true
+                    method: .get, path: "/control/v1/sessions/\($0)", query: "", headers: [], body: [], keepAlive: true
                 )
             ).status
         }
@@ -358,17 +358,17 @@ struct SandboxTests {
     @Test("a cancelled or expired session takes no payment")
     func cancelAndExpiry() throws {
         let (token, purchaseId) = try session()
-        #expect(request("POST", "/checkout/v3/cancel").status == 401)
+        #expect(request(.post, "/checkout/v3/cancel").status == 401)
         #expect(
-            request("POST", "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer nope")]).status == 401)
-        let cancel = request("POST", "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer \(token)")])
+            request(.post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer nope")]).status == 401)
+        let cancel = request(.post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer \(token)")])
         #expect(cancel.status == 200)
         #expect(String(decoding: cancel.body, as: UTF8.self) == #"{"isOrderCancelled":true}"#)
         #expect(complete(purchaseId, #"{"choice": "pay"}"#).status == 409)
         let (_, later) = try session()
         recorder.now += 3_600_000
         #expect(
-            try Self.json(request("GET", "/control/v1/sessions/\(later)"))["state"] as? String == "payment_canceled")
+            try Self.json(request(.get, "/control/v1/sessions/\(later)"))["state"] as? String == "payment_canceled")
         #expect(complete(later, #"{"choice": "pay"}"#).status == 409)
     }
 }

@@ -125,17 +125,17 @@ public final class Sandbox {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch parts {
         case ["checkout", "v1", "session"]:
-            return only("POST", request) { createSession(request) }
+            return only(.post, request) { createSession(request) }
         case ["checkout", "v3", "cancel"]:
-            return only("POST", request) { cancel(request) }
+            return only(.post, request) { cancel(request) }
         case let path where path.count == 2 && path[0] == "checkout":
             let token = path[1]
-            if request.method == "GET" || request.method == "HEAD" { return page(token: token) }
-            return only("POST", request) { choose(token: token, request) }
+            if request.method == .get || request.method == .head { return page(token: token) }
+            return only(.post, request) { choose(token: token, request) }
         case let path where path.count == 4 && path[0...2] == ["control", "v1", "sessions"]:
-            return only("GET", request) { state(purchaseId: path[3]) }
+            return only(.get, request) { state(purchaseId: path[3]) }
         case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "complete":
-            return only("POST", request) { complete(purchaseId: path[3], request) }
+            return only(.post, request) { complete(purchaseId: path[3], request) }
         case [""]:
             return HTTPServerResponse(
                 status: 200, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.home(self).utf8))
@@ -144,12 +144,12 @@ public final class Sandbox {
         }
     }
 
-    private func only(_ method: String, _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
+    private func only(_ method: HTTPMethod, _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
         -> HTTPServerResponse
     {
         guard request.method == method else {
             var response = HTTPServer.problem(405, "\(request.path) takes \(method), not \(request.method)")
-            response.headers.append(HTTPHeader("Allow", method))
+            response.headers.append(HTTPHeader("Allow", method.rawValue))
             return response
         }
         return answer()

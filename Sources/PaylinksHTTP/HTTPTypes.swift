@@ -1,0 +1,238 @@
+// The values of HTTP/1.1 that the client, the server and their parsers share: methods,
+// headers, requests, responses and what can go wrong, as SwiftNIO's HTTPTypes.swift
+// gathers them. The parsers, the client, the server and the sockets have files of
+// their own.
+
+/// A request's method: a token of capital letters (RFC 9110, section 9), the common
+/// ones named.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The token, as sent: `POST`.
+    public var rawValue: String
+
+    /// A method; the request parser accepts only capital letters.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// `GET`.
+    public static let get = HTTPMethod(rawValue: "GET")
+    /// `HEAD`: a response without a body.
+    public static let head = HTTPMethod(rawValue: "HEAD")
+    /// `POST`.
+    public static let post = HTTPMethod(rawValue: "POST")
+    /// `PUT`.
+    public static let put = HTTPMethod(rawValue: "PUT")
+    /// `DELETE`.
+    public static let delete = HTTPMethod(rawValue: "DELETE")
+
+    /// The token.
+    public var description: String { rawValue }
+}
+
+/// A response: its status, headers and body.
+public struct HTTPResponse: Equatable, Sendable {
+    /// The status code: 200.
+    public var status: Int
+    /// The headers in the order received, names as sent.
+    public var headers: [HTTPHeader]
+    /// The body, its transfer coding removed.
+    public var body: [UInt8]
+
+    /// The first header named `name`, in any case.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// One header line.
+public struct HTTPHeader: Equatable, Sendable {
+    /// The name: `content-type`.
+    public var name: String
+    /// The value.
+    public var value: String
+
+    /// A header.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A request as the server received it.
+public struct HTTPRequest: Equatable, Sendable {
+    /// The method: `POST`.
+    public var method: HTTPMethod
+    /// The path, without the query: `/checkout/v1/session`.
+    public var path: String
+    /// The query after `?`, without it; empty when there is none.
+    public var query: String
+    /// The headers in the order received, names as sent.
+    public var headers: [HTTPHeader]
+    /// The body.
+    public var body: [UInt8]
+    /// Whether the connection may carry another request after this one.
+    public var keepAlive: Bool
+
+    /// A request, as a parser or a test makes one.
+    public init(method: HTTPMethod, path: String, query: String, headers: [HTTPHeader], body: [UInt8], keepAlive: Bool)
+    {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.keepAlive = keepAlive
+    }
+
+    /// The first header named `name`, in any case.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// Why a request cannot be taken, with the status that says so.
+public enum HTTPRequestError: Error, Equatable, Sendable {
+    /// 400: the request line or a header is malformed; what is wrong.
+    case malformed(String)
+    /// 431: the request line and headers are larger than the limit.
+    case headersTooLarge(limit: Int)
+    /// 413: the body is larger than the limit.
+    case bodyTooLarge(limit: Int)
+    /// 411: a body framed other than by `Content-Length`.
+    case lengthRequired
+    /// 505: a version other than HTTP/1.0 and HTTP/1.1.
+    case unsupportedVersion(String)
+
+    /// The status code that answers it.
+    public var status: Int {
+        switch self {
+        case .malformed: 400
+        case .headersTooLarge: 431
+        case .bodyTooLarge: 413
+        case .lengthRequired: 411
+        case .unsupportedVersion: 505
+        }
+    }
+
+    /// The reason, in a phrase.
+    public var message: String {
+        switch self {
+        case .malformed(let reason): "malformed request: \(reason)"
+        case .headersTooLarge(let limit): "the request line and headers are larger than \(limit >> 10) KiB"
+        case .bodyTooLarge(let limit): "the body is larger than \(limit >> 10) KiB"
+        case .lengthRequired: "a body needs a Content-Length"
+        case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1"
+        }
+    }
+}
+
+/// A response the server sends.
+public struct HTTPServerResponse: Equatable, Sendable {
+    /// The status code: 201.
+    public var status: Int
+    /// The headers besides `Content-Length`, `Connection` and `Date`.
+    public var headers: [HTTPHeader]
+    /// The body.
+    public var body: [UInt8]
+
+    /// A response with `body` of type `contentType`.
+    public init(status: Int, contentType: String = "application/json", headers: [HTTPHeader] = [], body: [UInt8]) {
+        self.status = status
+        self.headers = [HTTPHeader("Content-Type", contentType)] + headers
+        self.body = body
+    }
+
+    /// The response's bytes, `Connection: close` when `closing`; without the body (but
+    /// with its length) when answering `HEAD`.
+    func encoded(closing: Bool, head: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160 + body.count)
+        bytes += "HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8
+        for header in headers { bytes += "\(header.name): \(header.value)\r\n".utf8 }
+        bytes += "Content-Length: \(body.count)\r\n".utf8
+        bytes += (closing ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n").utf8
+        if !head { bytes += body }
+        return bytes
+    }
+
+    /// The reason phrase of a status.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 303: "See Other"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+}
+
+/// Why an HTTP exchange failed, in words for a message.
+public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The URL cannot be used: the URL and why.
+    case invalidURL(String, String)
+    /// The host name did not resolve.
+    case cannotResolve(host: String)
+    /// Nothing listens there.
+    case connectionRefused(String)
+    /// A wait ran past its limit.
+    case timedOut(phase: String, seconds: Double)
+    /// The response is larger than the client takes.
+    case responseTooLarge(limit: Int)
+    /// The response is not HTTP/1.1 as the client reads it.
+    case malformedResponse(String)
+    /// The server closed the connection before a whole response.
+    case connectionClosed
+    /// Another program listens on the address already.
+    case addressInUse(String)
+    /// The address cannot be listened on: the address and the system's reason.
+    case cannotListen(address: String, reason: String)
+    /// Another error of the system's.
+    case system(String)
+
+    /// Whether the error says that no server is there at all: a host that does not resolve,
+    /// a refused connection, or a connection that never opens.
+    public var meansNothingListens: Bool {
+        switch self {
+        case .cannotResolve, .connectionRefused: true
+        case .timedOut(let phase, _): phase == "connecting"
+        default: false
+        }
+    }
+
+    /// The reason, in a phrase.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url, let reason): "cannot use '\(url)': \(reason)"
+        case .cannotResolve(let host): "cannot resolve the host '\(host)'"
+        case .connectionRefused(let address): "connection refused by \(address): is the server running?"
+        case .timedOut(let phase, let seconds): "timed out after \(Self.seconds(seconds)) \(phase)"
+        case .responseTooLarge(let limit): "the response is larger than \(limit >> 10) KiB"
+        case .malformedResponse(let reason): "malformed response: \(reason)"
+        case .connectionClosed: "the server closed the connection before a whole response"
+        case .addressInUse(let address): "\(address) is in use by another program"
+        case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
+        case .system(let reason): reason
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -34,8 +34,9 @@ public struct StatusCode: Equatable, Sendable {
     /// The raw JSON of `ACErrorMessage.data`, with `${name}` placeholders; nil when the
     /// SDK sends no details.
     public var dataTemplate: String?
-    /// What a game should do about it.
-    public var advice: String?
+    /// What a game should do about it, as `paylinks errors CODE` says it: help text,
+    /// not part of the code's behaviour.
+    package var advice: String?
     /// Whether the code means the player canceled: the game grants nothing and keeps the
     /// player in the store, without an error message.
     public var isCancel: Bool
@@ -46,8 +47,20 @@ public struct StatusCode: Equatable, Sendable {
     /// Creates a status code.
     public init(
         code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName],
-        orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String? = nil,
-        isCancel: Bool = false, reports: [Int] = []
+        orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, isCancel: Bool = false,
+        reports: [Int] = []
+    ) {
+        self.init(
+            code: code, name: name, meaning: meaning, message: message, callbacks: callbacks,
+            orderAtFailure: orderAtFailure, dataTemplate: dataTemplate, advice: nil, isCancel: isCancel,
+            reports: reports)
+    }
+
+    /// Creates a status code with the help text `paylinks errors` shows.
+    package init(
+        code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName],
+        orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String?, isCancel: Bool = false,
+        reports: [Int] = []
     ) {
         self.code = code
         self.name = name

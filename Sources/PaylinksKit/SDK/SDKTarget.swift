@@ -8,7 +8,7 @@ public enum Platform: String, CaseIterable, Sendable {
     case unity
 
     /// The platform's name in prose: "iOS".
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .ios: "iOS"
         case .android: "Android"
@@ -204,7 +204,7 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
 
     /// The ranges of `platform`'s generations, as a message lists them:
     /// "1.5-1.7 (G1), 1.8-1.9 (G2), 2.0 (G3)"; `1.x` where a range runs to the next major version.
-    public static func knownRanges(of platform: Platform) -> String {
+    package static func knownRanges(of platform: Platform) -> String {
         (ranges[platform] ?? []).map { range in
             let (major, minor) = (range.below.components[0], range.below.components[1])
             let last =
@@ -212,74 +212,5 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
             let from = "\(range.from.components[0]).\(range.from.components[1])"
             return (last == from ? from : "\(from)-\(last)") + " (\(range.generation.name))"
         }.joined(separator: ", ")
-    }
-}
-
-extension Platform {
-    /// The callback's name as the platform's code has it: Android and Unity call the
-    /// price points failure `...Fail`, Unity capitalizes every name.
-    public func name(of callback: CallbackName) -> String {
-        var name = callback.rawValue
-        if callback == .onPricePointsFailed && self != .ios { name = "onPricePointsFail" }
-        if self == .unity { name = name.prefix(1).uppercased() + name.dropFirst() }
-        return name
-    }
-
-    /// The error type's name: `ACErrorMessage` on iOS, `ErrorMessage` on Android and Unity.
-    public var errorTypeName: String {
-        self == .ios ? "ACErrorMessage" : "ErrorMessage"
-    }
-
-    /// The item count's key in the order's items: `amount` in Unity's model, the
-    /// documented `quantity` elsewhere.
-    public var itemCountKey: String {
-        self == .unity ? "amount" : "quantity"
-    }
-}
-
-extension CallbackName {
-    /// The callback `text` names on any platform (`onPricePointsFailed`,
-    /// `onPricePointsFail`, `OnPricePointsFail`, ...), or nil.
-    public init?(platformName text: String) {
-        guard
-            let found = Self.allCases.first(where: { callback in
-                Platform.allCases.contains { $0.name(of: callback) == text } || callback.rawValue == text
-            })
-        else { return nil }
-        self = found
-    }
-}
-
-/// What to say when price points are asked of a G3 SDK, which has none.
-public enum PricePointsRemoved {
-    /// "iOS SDK 2.0 (G3) has no price points: ..."
-    public static func message(_ target: SDKTarget) -> String {
-        "\(target) has no price points: G3 removed getPricePoints and its callbacks; "
-            + "show your own prices, or simulate an earlier SDK version"
-    }
-}
-
-/// The language of the game's delegate on iOS: the SDK's Swift protocol, or the same
-/// protocol as Objective-C sees it, whose callbacks are messages with selectors.
-public enum DelegateLanguage: String, CaseIterable, Sendable {
-    /// `func onPurchaseFailed(error:order:)`.
-    case swift
-    /// `- (void)onPurchaseFailedWithError:(ACErrorMessage *)error order:(GameOrderResponse *)order`.
-    case objc
-}
-
-extension CallbackName {
-    /// The callback's Objective-C selector, as `ios-callbacks.md` shows the delegate:
-    /// `onPurchaseSuccessWithOrder:`; G1's `onPurchaseFailed(error)` is `onPurchaseFailedWithError:`.
-    public func objectiveCSelector(in generation: Generation) -> String {
-        switch self {
-        case .onInitialized: "onInitialized"
-        case .onInitializeFailed: "onInitializeFailedWithError:"
-        case .onPricePointsSuccess: "onPricePointsSuccessWithPricePoints:"
-        case .onPricePointsFailed: "onPricePointsFailedWithError:"
-        case .onPurchaseSuccess: "onPurchaseSuccessWithOrder:"
-        case .onPurchaseFailed: generation == .g1 ? "onPurchaseFailedWithError:" : "onPurchaseFailedWithError:order:"
-        case .onPurchaseCanceled: "onPurchaseCanceledWithError:order:"
-        }
     }
 }

@@ -24,7 +24,7 @@ public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(length > 0 && length <= rest.count, "a request longer than its bytes")
         let response = sandbox.handle(request)
         precondition((100...599).contains(response.status), "a status outside HTTP's")
-        _ = response.encoded(closing: !request.keepAlive, head: request.method == "HEAD")
+        _ = response.encoded(closing: !request.keepAlive, head: request.method == .head)
         rest = rest.dropFirst(length)
     }
     return 0

@@ -52,6 +52,13 @@ public final class HTTPServer {
         self.limits = limits
     }
 
+    /// The connections on which a request has begun to arrive and not been answered yet:
+    /// the requests a stop waits for. Read it from the closures ``run(until:tick:handle:)``
+    /// calls, on the server's thread.
+    public var requestsArriving: Int {
+        connections.count { !$0.buffer.isEmpty && !$0.closing }
+    }
+
     /// Serves until `stopping` says so, calling `tick` between events (at least every
     /// 100 ms) and `handle` for each request. Once stopping, it takes no new connection,
     /// finishes the requests already arriving (for up to the read time), and returns.

@@ -113,20 +113,9 @@ struct ServeTests {
         #expect(sandbox.stop(with: SIGINT).status == 0)
     }
 
-    // The connection limit and the read time are tested in process, with short limits and
-    // no waiting but for what the server sends: PaylinksHTTPTests' HTTPServerTests.
-
-    @Test("SIGTERM during a request: the request is answered, then the server exits 0")
-    func stopDuringARequest() throws {
-        let sandbox = try SandboxProcess()
-        let line = try sandbox.probe("inflight", [String(sandbox.process.processIdentifier)])
-        #expect(line == "HTTP/1.1 201 Created\n")
-        sandbox.process.waitUntilExit()
-        #expect(sandbox.process.terminationStatus == 0)
-        let (status, _, stderr) = sandbox.stop()
-        #expect(status == 0)
-        #expect(stderr.contains("POST /checkout/v1/session 201\npaylinks sandbox stopped\n"))
-    }
+    // The connection limit, the read time and a stop while a request arrives are tested in
+    // process, with short limits and no waiting but for what the server sends:
+    // PaylinksHTTPTests' HTTPServerTests.
 
     @Test("a port in use is one error line and exit 69")
     func portInUse() throws {

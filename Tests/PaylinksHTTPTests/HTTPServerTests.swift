@@ -1,5 +1,7 @@
 import Foundation
+import PaylinksAppcharge
 import PaylinksHTTP
+import PaylinksKit
 import Testing
 
 #if canImport(Glibc)
@@ -19,17 +21,49 @@ struct HTTPServerTests {
         private let lock = NSLock()
         private var stopping = false
         private let finished = DispatchSemaphore(value: 0)
+        /// Signalled when the server has been told to stop, seen from its own thread.
+        private let stopSeen = DispatchSemaphore(value: 0)
+        private var answered = 0
 
-        init(limits: HTTPServer.Limits) throws {
+        /// A server answering with `handle` (`ok` to everything by default); with `stopOnceARequestArrives`, it is told
+        /// to stop as soon as a request has begun to arrive, as a signal would come then.
+        init(
+            limits: HTTPServer.Limits, stopOnceARequestArrives: Bool = false,
+            handle: @escaping @Sendable (HTTPRequest) -> HTTPServerResponse = { _ in
+                HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
+            }
+        ) throws {
             server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits)
             port = server.port
             let thread = Thread { [self] in
-                server.run(until: { self.lock.withLock { self.stopping } }) { _ in
-                    HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
-                }
+                server.run(
+                    until: {
+                        let stop =
+                            self.lock.withLock { self.stopping }
+                            || (stopOnceARequestArrives && server.requestsArriving > 0)
+                        if stop { self.stopSeen.signal() }
+                        return stop
+                    },
+                    handle: { request in
+                        self.lock.withLock { self.answered += 1 }
+                        return handle(request)
+                    })
                 finished.signal()
             }
             thread.start()
+        }
+
+        /// Requests answered so far.
+        var answeredCount: Int { lock.withLock { answered } }
+
+        /// Waits, up to five seconds, for the server to see that it must stop.
+        func stopHasBegun() -> Bool {
+            stopSeen.wait(timeout: .now() + 5) == .success
+        }
+
+        /// Waits, up to five seconds, for the server to return by itself.
+        func hasReturned() -> Bool {
+            finished.wait(timeout: .now() + 5) == .success
         }
 
         /// Stops the server and waits, up to five seconds, for it to return.
@@ -117,4 +151,80 @@ struct HTTPServerTests {
         #expect(client.read(within: 5000).hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(server.stop(), "the server returned within five seconds")
     }
+
+    @Test("a stop while a request arrives: that request is still answered, then the server returns")
+    func stopDuringARequest() throws {
+        let server = try Running(limits: HTTPServer.Limits(), stopOnceARequestArrives: true)
+        let client = try Client(port: server.port)
+        client.send("POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345")
+        #expect(server.stopHasBegun())
+        #expect(server.answeredCount == 0)
+        client.send("67890")
+        #expect(client.read(within: 5_000).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(server.hasReturned())
+        #expect(server.answeredCount == 1)
+    }
+
+    @Test("the client and the server talk over one kept-alive connection: bodies both ways, HEAD without one")
+    func clientAgainstServer() throws {
+        let server = try Running(limits: HTTPServer.Limits()) { request in
+            let text = "\(request.method) \(request.path)?\(request.query) \(request.header("x-case") ?? "-") "
+            return HTTPServerResponse(
+                status: 200, contentType: "text/plain", body: Array(text.utf8) + request.body)
+        }
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(server.port)/award?game=1"), connectTimeout: 2, responseTimeout: 2)
+        defer { client.close() }
+        let first = try client.send(headers: [HTTPHeader("X-Case", "one")], body: Array("body".utf8))
+        #expect(first.status == 200)
+        #expect(String(decoding: first.body, as: UTF8.self) == "POST /award?game=1 one body")
+        let second = try client.send(method: .get, headers: [], body: [])
+        #expect(String(decoding: second.body, as: UTF8.self) == "GET /award?game=1 - ")
+        let head = try client.send(method: .head, headers: [], body: [])
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(server.answeredCount == 3)
+        #expect(server.stop())
+    }
+
+    @Test("an award sent to the project's own server: granted on 200 with an id, retried on 500, never after a grant")
+    func awardAgainstServer() throws {
+        let calls = Counter()
+        let server = try Running(limits: HTTPServer.Limits()) { request in
+            let number = calls.next()
+            guard number > 1 else { return HTTPServer.problem(500, "not yet") }
+            #expect(request.header("signature")?.hasPrefix("t=") == true)
+            return HTTPServerResponse(
+                status: 200, contentType: "application/json",
+                body: Array(#"{"publisherPurchaseId":"g_\#(number)"}"#.utf8))
+        }
+        let sender = AwardSender(
+            url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("key".utf8), publisherToken: "token",
+            waitsInRealTime: false)
+        defer { sender.close() }
+        let order = OrderResponseModel(
+            date: 1_718_182_312, sessionToken: "s", offerName: "Starter Pack", offerSku: "starter_pack_001",
+            items: [], price: 499, currency: "USD", customerId: "cust_1", customerCountry: "US",
+            paymentMethodName: "Visa", orderId: "1", purchaseId: "pr_1")
+        let attempts = sender.deliver(GrantAward(order: order, basePriceInUSD: "4.99"))
+        #expect(attempts.map(\.status) == [500, 200])
+        #expect(attempts.last?.publisherPurchaseId == "g_2")
+        #expect(calls.value == 2)
+        #expect(server.stop())
+    }
+}
+
+/// A count shared with the server's thread.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Counts one more, and returns the new count.
+    func next() -> Int {
+        lock.withLock {
+            count += 1; return count
+        }
+    }
+
+    /// The count.
+    var value: Int { lock.withLock { count } }
 }

@@ -10,8 +10,6 @@
 
 import http.client
 import json
-import os
-import signal
 import socket
 import sys
 import time
@@ -93,24 +91,9 @@ def raw(port):
             print(answer.decode("ascii", "replace"))
 
 
-def inflight(port, pid):
-    request = json.dumps(BODY).encode()
-    head = ("POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            "x-publisher-token: %s\r\nContent-Length: %d\r\n\r\n" % (TOKEN, len(request))).encode()
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(head + request[:20])
-        time.sleep(0.3)
-        os.kill(pid, signal.SIGTERM)
-        time.sleep(0.3)
-        connection.sendall(request[20:])
-        print(connection.recv(4096).split(b"\r\n", 1)[0].decode("ascii", "replace"))
-
-
 if __name__ == "__main__":
     command, port = sys.argv[1], int(sys.argv[2])
     if command == "flow":
         flow(port)
     elif command == "raw":
         raw(port)
-    elif command == "inflight":
-        inflight(port, int(sys.argv[3]))

@@ -9,20 +9,24 @@ import PackageDescription
 //                        the built-in catalog. Values and rules only: no libc, no files, no
 //                        streams, no argv, no exit codes. The library an app's tests import.
 //   PaylinksFixtures     bytes to values: JSON shape checking, fixture and scenario loading.
-//   PaylinksAppcharge    Appcharge's side of a purchase, as values and rules: the Grant Award
-//                        body and its signature (SHA-256, HMAC), the answer that grants, the
-//                        retry schedule, the credentials and their precedence, the Create
-//                        Checkout Session request, the audit's cases. No sockets, no files.
-//   PaylinksHTTP         HTTP/1.1 over the system's sockets: the client, the server, awards
-//                        sent and audited, the sandbox's routes; it imports JSON, the core
-//                        and Appcharge's side, not the fixtures.
-//   PaylinksCommandLine  argv, commands, rendering, help, completions, the man page, output
-//                        and exit codes. It and the HTTP layer are the ones that touch the C
-//                        library, each in one file.
+//   PaylinksAppcharge    Appcharge's side of a purchase, as values and rules: the Create
+//                        Checkout Session request, the Grant Award body and its signature
+//                        (SHA-256, HMAC), an award attempt and what its answer means, the
+//                        retry loop and schedule, the credentials and their precedence, the
+//                        audit's cases. No sockets, no files.
+//   PaylinksHTTP         transport: HTTP's values (HTTPTypes.swift), the parsers, the client,
+//                        the server, sockets, threads and clocks; awards sent and audited,
+//                        the sandbox's routes. It imports JSON, the core and Appcharge's
+//                        side, not the fixtures.
+//   PaylinksCommandLine  argv, one file per command, the checkout flow and the bulk paths,
+//                        rendering, help, completions, the man page, output and exit codes;
+//                        nothing public (main.swift reaches it with package access). It and
+//                        the HTTP layer are the ones that touch the C library, each in one
+//                        file.
 //   paylinks             main.swift alone.
 //
-// The core never sees HTTP: the command line hands the simulator what the game's server
-// answered.
+// The core never sees HTTP: the simulator's awardGranter is one closure the command line
+// sets, into Appcharge's side, with HTTP as its transport.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),

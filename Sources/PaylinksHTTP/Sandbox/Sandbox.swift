@@ -33,65 +33,11 @@ public final class Sandbox {
         }
     }
 
-    /// The player's choices on the checkout page and in the control API.
-    public enum Choice: String, CaseIterable, Sendable {
-        /// Pay; the award decides the rest.
-        case pay
-        /// The card is declined: `payment_failed`, 3003.
-        case decline
-        /// The payment is left pending: `payment_pending`, then 3004 at the SDK's timeout.
-        case pending
-        /// The player closes the checkout: `payment_canceled`, 3002.
-        case close
-
-        /// What the page's button says.
-        var label: String {
-            switch self {
-            case .pay: "Pay"
-            case .decline: "Card declined"
-            case .pending: "Leave the payment pending"
-            case .close: "Close the checkout"
-            }
-        }
-    }
-
-    struct Session {
-        var token: String
-        var purchaseId: String
-        var orderId: String
-        var created: Int
-        var offerName: String
-        var offerSku: String
-        var items: [OrderResponseModel.Item]
-        var price: Int
-        var currency: String
-        var customerId: String
-        var email: String?
-        var country: String
-        var metadata: [UInt8]?
-        var pricePointMetadata: Int?
-        var state = OrderState.created
-        var paymentMethod = ""
-        /// When the player chose, in Unix seconds: the order's date.
-        var date = 0
-
-        var order: OrderResponseModel {
-            OrderResponseModel(
-                date: date, sessionToken: token, offerName: offerName, offerSku: offerSku, items: items, price: price,
-                currency: currency, customerId: customerId, customerCountry: country, paymentMethodName: paymentMethod,
-                orderId: orderId, purchaseId: purchaseId)
-        }
-    }
-
     let catalog: Catalog
     let settings: Settings
     private let clock: () -> Int
-    private var sessions: [String: Session] = [:]
-    private var purchaseIds: [String: String] = [:]
-    /// The tokens in the order their sessions were created, the oldest at `oldest`.
-    private var creation: [String] = []
-    private var oldest = 0
-    private var created = 0
+    /// The sessions, their states and their rules: Appcharge's side.
+    private var sessions: CheckoutSessions
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -107,10 +53,57 @@ public final class Sandbox {
         self.catalog = catalog
         self.settings = settings
         self.clock = clock
+        sessions = CheckoutSessions(
+            catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit)
     }
 
     /// Sessions held now.
     public var sessionCount: Int { sessions.count }
+
+    /// Says what happened, in order: log lines, awards due, and what the client receives.
+    private func report(_ events: [CheckoutSessions.Event]) {
+        for event in events {
+            switch event {
+            case .redirectUrlGiven(let sku):
+                onLog(
+                    "warning: the session for \(sku) has a redirectUrl; it is for link-out without the SDK "
+                        + "and must not be sent when the SDK opens the checkout")
+            case .expired(let purchaseId):
+                onLog("session \(purchaseId) expired unpaid")
+            case .cancelled(let purchaseId):
+                onLog("session \(purchaseId) cancelled by the game's server")
+            case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint):
+                onLog("session \(purchaseId) paid with \(paymentMethod)")
+                if withoutPricePoint {
+                    onLog(
+                        "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
+                            + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, such as 499"
+                    )
+                }
+                if let onPaid {
+                    onPaid(purchaseId, award)
+                } else {
+                    awardDelivered(purchaseId: purchaseId, failureData: nil)
+                }
+            case .ended(let callback):
+                onCallback(callback)
+            }
+        }
+    }
+
+    /// The session of `token`, unless it has expired unpaid.
+    private func live(token: String) -> CheckoutSessions.Session? {
+        let (session, events) = sessions.session(token: token, now: clock())
+        report(events)
+        return session
+    }
+
+    /// The session of `purchaseId`, unless it has expired unpaid.
+    private func live(purchaseId: String) -> CheckoutSessions.Session? {
+        let (session, events) = sessions.session(purchaseId: purchaseId, now: clock())
+        report(events)
+        return session
+    }
 
     // MARK: Routing
 
@@ -173,23 +166,8 @@ public final class Sandbox {
         } catch {
             return HTTPServer.problem(400, error.message, each: error.all)
         }
-        if body.redirectUrl != nil {
-            onLog(
-                "warning: the session for \(body.offerSku) has a redirectUrl; it is for link-out without the SDK "
-                    + "and must not be sent when the SDK opens the checkout")
-        }
-        makeRoom()
-        let identifiers = CheckoutIdentifiers(seed: settings.seed, index: created)
-        let token = HMACSHA256.hex(SHA256.hash(Array("session:\(settings.seed):\(created)".utf8))).prefix(32)
-        created += 1
-        let session = Session(
-            token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId, created: clock(),
-            offerName: body.offerName, offerSku: body.offerSku, items: body.items, price: body.price,
-            currency: body.currency, customerId: body.customerId, email: body.email, country: body.country,
-            metadata: body.metadata, pricePointMetadata: body.pricePointMetadata)
-        sessions[session.token] = session
-        purchaseIds[session.purchaseId] = session.token
-        creation.append(session.token)
+        let (session, events) = sessions.create(body, now: clock())
+        report(events)
         var writer = JSONWriter()
         writer.openObject()
         writer.field("checkoutSessionToken", session.token)
@@ -237,18 +215,16 @@ public final class Sandbox {
 
     private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
         let authorization = request.header("authorization") ?? ""
-        guard authorization.hasPrefix("Bearer "), var session = sessions[String(authorization.dropFirst(7))] else {
+        let (session, events) =
+            authorization.hasPrefix("Bearer ") ? sessions.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
+        guard session != nil else {
             return unauthorized(
                 request.path,
                 authorization.isEmpty
                     ? "Authorization: Bearer <checkoutSessionToken> is required."
                     : "No checkout session has this token.")
         }
-        if session.state == .created {
-            session.state = .paymentCanceled
-            sessions[session.token] = session
-            onLog("session \(session.purchaseId) cancelled by the game's server")
-        }
+        report(events)
         return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":true}"#.utf8))
     }
 
@@ -293,8 +269,9 @@ public final class Sandbox {
             return HTTPServerResponse(
                 status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
         }
-        guard let choice = form["choice"].flatMap(Choice.init(rawValue:)) else {
-            return HTTPServer.problem(400, "choose one of: \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let choice = form["choice"].flatMap(CheckoutSessions.Choice.init(rawValue:)) else {
+            let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            return HTTPServer.problem(400, "choose one of: \(choices)")
         }
         _ = apply(choice, paymentMethod: form["paymentMethod"] ?? "", to: session)
         return HTTPServerResponse(
@@ -305,23 +282,23 @@ public final class Sandbox {
     // MARK: Scripts
 
     private func state(purchaseId: String) -> HTTPServerResponse {
-        guard let token = purchaseIds[purchaseId], let session = live(token: token) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
         }
         return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
     }
 
     private func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
-        guard let token = purchaseIds[purchaseId], let session = live(token: token) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
         }
         guard Self.isJSON(request) else {
             return HTTPServer.problem(415, "send the body as Content-Type: application/json")
         }
-        let choices = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,
             let choiceValue = members.first(where: { $0.key == "choice" })?.value,
-            case .string(let choiceText) = choiceValue.kind, let choice = Choice(rawValue: choiceText)
+            case .string(let choiceText) = choiceValue.kind, let choice = CheckoutSessions.Choice(rawValue: choiceText)
         else {
             return HTTPServer.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
         }
@@ -339,7 +316,7 @@ public final class Sandbox {
         return HTTPServerResponse(status: 200, body: Self.stateJSON(finished))
     }
 
-    static func stateJSON(_ session: Session) -> [UInt8] {
+    static func stateJSON(_ session: CheckoutSessions.Session) -> [UInt8] {
         var writer = JSONWriter()
         writer.openObject()
         writer.field("purchaseId", session.purchaseId)
@@ -359,110 +336,19 @@ public final class Sandbox {
     // MARK: Outcomes
 
     /// Applies the player's choice; returns the session as it then stands.
-    private func apply(_ choice: Choice, paymentMethod: String, to session: Session) -> Session {
-        var session = session
-        guard session.state == .created else { return session }
-        session.paymentMethod = paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
-        session.date = clock() / 1000
-        switch choice {
-        case .pay:
-            session.state = .chargePending
-            sessions[session.token] = session
-            onLog("session \(session.purchaseId) paid with \(session.paymentMethod)")
-            if session.pricePointMetadata == nil {
-                onLog(
-                    "warning: the session \(session.purchaseId) had no offer.pricePointMetadata, so its award says "
-                        + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, such as 499"
-                )
-            }
-            let award = GrantAward(
-                order: session.order, basePriceInUSD: Self.dollars(session.pricePointMetadata),
-                playerEmail: session.email, sessionMetadata: session.metadata)
-            if let onPaid {
-                onPaid(session.purchaseId, award)
-            } else {
-                awardDelivered(purchaseId: session.purchaseId, failureData: nil)
-            }
-            return sessions[session.token] ?? session
-        case .decline:
-            session.state = .paymentFailed
-            finish(session, code: 3003)
-        case .pending:
-            session.state = .paymentPending
-            finish(session, code: 3004)
-        case .close:
-            session.state = .paymentCanceled
-            finish(session, code: 3002)
-        }
-        return session
+    private func apply(
+        _ choice: CheckoutSessions.Choice, paymentMethod: String, to session: CheckoutSessions.Session
+    ) -> CheckoutSessions.Session {
+        let (chosen, events) = sessions.choose(choice, paymentMethod: paymentMethod, for: session, now: clock())
+        report(events)
+        // A payment's award may have been decided at once.
+        return live(token: chosen.token) ?? chosen
     }
 
     /// Tells the sandbox how a paid session's award went: granted when `failureData` is
     /// nil, failed on every attempt otherwise (the `error.data` of the 3003).
     public func awardDelivered(purchaseId: String, failureData: String?) {
-        guard let token = purchaseIds[purchaseId], var session = sessions[token], session.state == .chargePending
-        else { return }
-        if let failureData {
-            session.state = .chargeFailed
-            finish(session, code: 3003, data: failureData)
-        } else {
-            session.state = .chargeSucceed
-            sessions[token] = session
-            onCallback(.onPurchaseSuccess(order: session.order))
-        }
-    }
-
-    private func finish(_ session: Session, code: Int, data: String? = nil) {
-        sessions[session.token] = session
-        let status = catalog.statusCode(code)
-        var error =
-            status?.error(details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
-            ?? ACErrorMessage(code: code, message: "Status code \(code).")
-        if let data { error.data = data }
-        let order = StatusCode.disclosed(session.order, by: status?.orderAtFailure ?? .checkout)
-        onCallback(StatusCode.purchaseResult(status, error: error, order: order))
-    }
-
-    // MARK: Sessions
-
-    /// The session of `token`, unless it has expired unpaid.
-    private func live(token: String) -> Session? {
-        guard var session = sessions[token] else { return nil }
-        if session.state == .created && clock() - session.created >= settings.sessionLifetime {
-            session.state = .paymentCanceled
-            sessions[token] = session
-            onLog("session \(session.purchaseId) expired unpaid")
-        }
-        return session
-    }
-
-    /// Forgets the oldest sessions past the limit, so that memory stays bounded however
-    /// many sessions come and go; sessions older than two hours go as well.
-    private func makeRoom() {
-        let now = clock()
-        while oldest < creation.count {
-            let token = creation[oldest]
-            guard let session = sessions[token] else {
-                oldest += 1
-                continue
-            }
-            guard sessions.count >= settings.sessionLimit || now - session.created >= 2 * settings.sessionLifetime
-            else { break }
-            sessions[token] = nil
-            purchaseIds[session.purchaseId] = nil
-            oldest += 1
-        }
-        if oldest > 1024 && oldest * 2 > creation.count {
-            creation.removeFirst(oldest)
-            oldest = 0
-        }
-    }
-
-    /// USD cents as the dollars an award's prices are figured from: 499 → "4.99".
-    static func dollars(_ cents: Int?) -> String {
-        guard let cents else { return "0" }
-        let tenths = cents % 100
-        return "\(cents / 100).\(tenths < 10 ? "0" : "")\(tenths)"
+        report(sessions.awardDelivered(purchaseId: purchaseId, failureData: failureData))
     }
 
     /// The fields of an `application/x-www-form-urlencoded` body.

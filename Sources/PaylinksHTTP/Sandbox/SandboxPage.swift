@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksKit
 
 /// The sandbox's pages: plain HTML and CSS, usable without JavaScript, every value that
@@ -45,7 +46,7 @@ enum SandboxPage {
 
     /// The price as the player's country shows it when the catalog knows the currency
     /// there, else in minor units with the currency code.
-    static func price(_ session: Sandbox.Session, catalog: Catalog) -> String {
+    static func price(_ session: CheckoutSessions.Session, catalog: Catalog) -> String {
         if let localization = catalog.localization(for: session.country),
             localization.data.currencyCode == session.currency
         {
@@ -56,7 +57,7 @@ enum SandboxPage {
 
     /// The checkout a tester uses: the offer, its items, the price, a payment method and
     /// the player's four choices.
-    static func checkout(_ session: Sandbox.Session, sandbox: Sandbox) -> String {
+    static func checkout(_ session: CheckoutSessions.Session, sandbox: Sandbox) -> String {
         let items =
             session.items.isEmpty
             ? ""
@@ -66,7 +67,7 @@ enum SandboxPage {
         let methods = paymentMethods.enumerated().map { index, method in
             "<label><input type=\"radio\" name=\"paymentMethod\" value=\"\(escaped(method))\"\(index == 0 ? " checked" : "")> \(escaped(method))</label>"
         }.joined(separator: "\n")
-        let choices = Sandbox.Choice.allCases.map { choice in
+        let choices = CheckoutSessions.Choice.allCases.map { choice in
             "<button type=\"submit\" name=\"choice\" value=\"\(choice.rawValue)\"\(choice == .pay ? " class=\"pay\"" : "")>\(choice.label)</button>"
         }.joined(separator: "\n")
         return document(
@@ -88,7 +89,7 @@ enum SandboxPage {
     }
 
     /// What the checkout shows once the player has chosen, or the session has ended.
-    static func result(_ session: Sandbox.Session) -> String {
+    static func result(_ session: CheckoutSessions.Session) -> String {
         let (title, text): (String, String) =
             switch session.state {
             case .chargeSucceed: ("Payment complete", "The items were granted. You can return to the game.")
@@ -136,5 +137,17 @@ enum SandboxPage {
             <li>POST /control/v1/sessions/PURCHASE_ID/complete {"choice": "pay"}</li>
             </ul>
             """)
+    }
+}
+
+extension CheckoutSessions.Choice {
+    /// What the page's button says.
+    var label: String {
+        switch self {
+        case .pay: "Pay"
+        case .decline: "Card declined"
+        case .pending: "Leave the payment pending"
+        case .close: "Close the checkout"
+        }
     }
 }

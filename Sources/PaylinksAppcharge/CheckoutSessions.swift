@@ -1,0 +1,251 @@
+public import PaylinksKit
+
+/// Appcharge's checkout sessions, as the sandbox keeps them: created from the game's
+/// server's request, paid, declined, left pending or closed by the player, cancelled by
+/// the game's server, expired by their own clock, and decided by their award.
+///
+/// Values and rules only: the time comes with each call, and what happened comes back as
+/// ``Event``s, in order, for the server to log and to tell the game's client. At most
+/// `limit` sessions are kept; past it the oldest are forgotten, and sessions older than
+/// twice their lifetime go as well, so memory stays bounded however many come and go.
+public struct CheckoutSessions {
+    /// One session: what the game's server sent, the order's state, what the player did.
+    public struct Session: Sendable {
+        /// The checkout session token: the page's address and the cancel API's bearer.
+        public var token: String
+        /// The purchase id the SDK opens the checkout with.
+        public var purchaseId: String
+        /// The order id, once there is an order.
+        public var orderId: String
+        /// When it was created, in milliseconds.
+        public var created: Int
+        /// The offer's name, as the game's server sent it.
+        public var offerName: String
+        /// The game's id of the offer.
+        public var offerSku: String
+        /// What the offer gives.
+        public var items: [OrderResponseModel.Item]
+        /// The price, in the currency's minor units.
+        public var price: Int
+        /// ISO 4217.
+        public var currency: String
+        /// The player, as the game's server knows them.
+        public var customerId: String
+        /// The player's email, echoed in the award.
+        public var email: String?
+        /// The player's country, ISO 3166-1 alpha-2.
+        public var country: String
+        /// `sessionMetadata`, compact JSON, echoed in the award.
+        public var metadata: [UInt8]?
+        /// The offer's price point in US cents, which the award's dollar figures come from.
+        public var pricePointMetadata: Int?
+        /// The order's state.
+        public var state = OrderState.created
+        /// How the player paid; empty before a choice.
+        public var paymentMethod = ""
+        /// When the player chose, in Unix seconds: the order's date.
+        public var date = 0
+
+        /// The order the game's client receives.
+        public var order: OrderResponseModel {
+            OrderResponseModel(
+                date: date, sessionToken: token, offerName: offerName, offerSku: offerSku, items: items, price: price,
+                currency: currency, customerId: customerId, customerCountry: country, paymentMethodName: paymentMethod,
+                orderId: orderId, purchaseId: purchaseId)
+        }
+
+        /// The Grant Award Callback of the session's paid order: its dollar figures from
+        /// `pricePointMetadata` (0 without one), the player's email and the session's
+        /// metadata echoed back.
+        public var award: GrantAward {
+            GrantAward(
+                order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), playerEmail: email,
+                sessionMetadata: metadata)
+        }
+    }
+
+    /// The player's choices on the checkout page and in the control API.
+    public enum Choice: String, CaseIterable, Sendable {
+        /// Pay; the award decides the rest.
+        case pay
+        /// The card is declined: `payment_failed`, 3003.
+        case decline
+        /// The payment is left pending: `payment_pending`, then 3004 at the SDK's timeout.
+        case pending
+        /// The player closes the checkout: `payment_canceled`, 3002.
+        case close
+    }
+
+    /// What happened, for the log and the game's client.
+    public enum Event: Sendable {
+        /// A session was created with a `redirectUrl`, which is for link-out without the SDK.
+        case redirectUrlGiven(offerSku: String)
+        /// A session expired before the player chose.
+        case expired(purchaseId: String)
+        /// The game's server cancelled a session before the player chose.
+        case cancelled(purchaseId: String)
+        /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
+        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0.
+        case paid(purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool)
+        /// The purchase ended: what the game's client receives.
+        case ended(Callback)
+    }
+
+    /// The status codes that word the client's failures.
+    public let catalog: Catalog
+    /// Seeds the sessions' identifiers.
+    public let seed: UInt64
+    /// How long a session takes payments, in milliseconds.
+    public let lifetime: Int
+    /// Sessions kept at most.
+    public let limit: Int
+
+    private var sessions: [String: Session] = [:]
+    private var purchaseIds: [String: String] = [:]
+    /// The tokens in the order their sessions were created, the oldest at `oldest`.
+    private var creation: [String] = []
+    private var oldest = 0
+    private var created = 0
+
+    /// An empty store.
+    public init(catalog: Catalog, seed: UInt64, lifetime: Int = PaymentLinksSimulator.sessionLifetime, limit: Int) {
+        self.catalog = catalog
+        self.seed = seed
+        self.lifetime = lifetime
+        self.limit = limit
+    }
+
+    /// Sessions held now.
+    public var count: Int { sessions.count }
+
+    /// Creates a session from a request the game's server sent, at `now`.
+    package mutating func create(_ request: SessionRequest, now: Int) -> (Session, [Event]) {
+        let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
+        makeRoom(now: now)
+        let identifiers = CheckoutIdentifiers(seed: seed, index: created)
+        let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
+        created += 1
+        let session = Session(
+            token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId, created: now,
+            offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
+            currency: request.currency, customerId: request.customerId, email: request.email,
+            country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
+        sessions[session.token] = session
+        purchaseIds[session.purchaseId] = session.token
+        creation.append(session.token)
+        return (session, events)
+    }
+
+    /// The session of `token` at `now`, which expires it if its time is up unpaid; nil
+    /// when there is none.
+    public mutating func session(token: String, now: Int) -> (Session?, [Event]) {
+        guard var session = sessions[token] else { return (nil, []) }
+        guard session.state == .created && now - session.created >= lifetime else { return (session, []) }
+        session.state = .paymentCanceled
+        sessions[token] = session
+        return (session, [.expired(purchaseId: session.purchaseId)])
+    }
+
+    /// The session of `purchaseId` at `now`, as ``session(token:now:)``.
+    public mutating func session(purchaseId: String, now: Int) -> (Session?, [Event]) {
+        guard let token = purchaseIds[purchaseId] else { return (nil, []) }
+        return session(token: token, now: now)
+    }
+
+    /// The game's server cancels the session of `token`; nil when there is none. A session
+    /// the player already ended stays as it is.
+    public mutating func cancel(token: String) -> (Session?, [Event]) {
+        guard var session = sessions[token] else { return (nil, []) }
+        guard session.state == .created else { return (session, []) }
+        session.state = .paymentCanceled
+        sessions[token] = session
+        return (session, [.cancelled(purchaseId: session.purchaseId)])
+    }
+
+    /// Applies the player's choice to a session still open, at `now`; the session as it
+    /// then stands. A payment leaves it `charge_pending` until its award is delivered.
+    public mutating func choose(
+        _ choice: Choice, paymentMethod: String, for session: Session, now: Int
+    ) -> (Session, [Event]) {
+        var session = session
+        guard session.state == .created else { return (session, []) }
+        session.paymentMethod = paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
+        session.date = now / 1000
+        switch choice {
+        case .pay:
+            session.state = .chargePending
+            sessions[session.token] = session
+            return (
+                session,
+                [
+                    .paid(
+                        purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
+                        withoutPricePoint: session.pricePointMetadata == nil)
+                ]
+            )
+        case .decline:
+            session.state = .paymentFailed
+            return (session, [end(session, code: 3003)])
+        case .pending:
+            session.state = .paymentPending
+            return (session, [end(session, code: 3004)])
+        case .close:
+            session.state = .paymentCanceled
+            return (session, [end(session, code: 3002)])
+        }
+    }
+
+    /// How a paid session's award went: granted when `failureData` is nil, failed on every
+    /// attempt otherwise (the `error.data` of the client's 3003). Nothing for a session
+    /// that is not waiting for its award.
+    public mutating func awardDelivered(purchaseId: String, failureData: String?) -> [Event] {
+        guard let token = purchaseIds[purchaseId], var session = sessions[token], session.state == .chargePending
+        else { return [] }
+        if let failureData {
+            session.state = .chargeFailed
+            return [end(session, code: 3003, data: failureData)]
+        }
+        session.state = .chargeSucceed
+        sessions[token] = session
+        return [.ended(.onPurchaseSuccess(order: session.order))]
+    }
+
+    /// Stores the session's last state and words what the client receives for `code`.
+    private mutating func end(_ session: Session, code: Int, data: String? = nil) -> Event {
+        sessions[session.token] = session
+        let status = catalog.statusCode(code)
+        var error =
+            status?.error(details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
+            ?? ACErrorMessage(code: code, message: "Status code \(code).")
+        if let data { error.data = data }
+        let order = StatusCode.disclosed(session.order, by: status?.orderAtFailure ?? .checkout)
+        return .ended(StatusCode.purchaseResult(status, error: error, order: order))
+    }
+
+    /// Forgets the oldest sessions past the limit, and those older than twice their
+    /// lifetime.
+    private mutating func makeRoom(now: Int) {
+        while oldest < creation.count {
+            let token = creation[oldest]
+            guard let session = sessions[token] else {
+                oldest += 1
+                continue
+            }
+            guard sessions.count >= limit || now - session.created >= 2 * lifetime else { break }
+            sessions[token] = nil
+            purchaseIds[session.purchaseId] = nil
+            oldest += 1
+        }
+        if oldest > 1024 && oldest * 2 > creation.count {
+            creation.removeFirst(oldest)
+            oldest = 0
+        }
+    }
+
+    /// USD cents as the dollars an award's prices are figured from: 499 → "4.99".
+    static func dollars(_ cents: Int?) -> String {
+        guard let cents else { return "0" }
+        let tenths = cents % 100
+        return "\(cents / 100).\(tenths < 10 ? "0" : "")\(tenths)"
+    }
+}

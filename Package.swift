@@ -77,8 +77,8 @@ let package = Package(
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: [
-                "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksCommandLine",
-                "paylinks",
+                "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
+                "PaylinksCommandLine", "paylinks",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with.

@@ -52,12 +52,10 @@ public struct GrantAward: Sendable {
         writer.field("currency", order.currency)
         writer.field("currencyExchangeCost", 0)
         // Appcharge's fee and the publisher's net, in USD cents with one decimal.
-        let fee = dollarCents * 15
-        let net = dollarCents * 100 - fee
         writer.key("estimatedAppchargeFee")
-        writer.rawNumber(estimates?.fee ?? "\(fee / 100).\(fee % 100 / 10)")
+        writer.rawNumber(estimates?.fee ?? Self.share(15, of: dollarCents))
         writer.key("estimatedPublisherNetAmount")
-        writer.rawNumber(estimates?.net ?? "\(net / 100).\(net % 100 / 10)")
+        writer.rawNumber(estimates?.net ?? Self.share(85, of: dollarCents))
         writer.field("action", "purchase")
         writer.field("actionStatus", "completed")
         writer.field("paymentMethod", "card")
@@ -100,12 +98,23 @@ public struct GrantAward: Sendable {
         "rcpt_" + identifier("receipt", orderId, length: 16, digits: false)
     }
 
-    /// "4.99" → 499.
+    /// "4.99" → 499; a figure beyond `Int`'s range in cents saturates at `Int.max`
+    /// rather than trap, since it may come from a fixture or a request.
     static func cents(_ dollars: String) -> Int {
         let parts = dollars.split(separator: ".")
-        let whole = Int(parts.first ?? "0") ?? 0
-        let fraction = parts.count > 1 ? Int(parts[1].prefix(2).padding(toLength: 2)) ?? 0 : 0
-        return whole * 100 + fraction
+        let whole = max(0, Int(parts.first ?? "0") ?? 0)
+        let fraction = parts.count > 1 ? max(0, Int(parts[1].prefix(2).padding(toLength: 2)) ?? 0) : 0
+        let (hundreds, overflow) = whole.multipliedReportingOverflow(by: 100)
+        guard !overflow, hundreds <= Int.max - fraction else { return Int.max }
+        return hundreds + fraction
+    }
+
+    /// `percent`% of `cents` US cents, in cents with one decimal: 15% of 499 is "74.8".
+    /// Figured on the dollars and the cents apart, so that no amount can overflow.
+    static func share(_ percent: Int, of cents: Int) -> String {
+        let (dollars, rest) = cents.quotientAndRemainder(dividingBy: 100)
+        let whole = dollars * percent + rest * percent / 100
+        return "\(whole).\(rest * percent % 100 / 10)"
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -48,7 +48,7 @@ package struct SessionRequest {
         }
         let price = priceDetails.flatMap { details in
             noted { () throws(Problem) in
-                try Self.integer(try Self.required(details, "price", in: "priceDetails."), "priceDetails.price")
+                try Self.amount(try Self.required(details, "price", in: "priceDetails."), "priceDetails.price")
             }
         }
         let currency = priceDetails.flatMap { details in
@@ -80,7 +80,7 @@ package struct SessionRequest {
             }
         }
         pricePointMetadata = offer?["pricePointMetadata"].flatMap { value in
-            noted { () throws(Problem) in try Self.integer(value, "offer.pricePointMetadata") }
+            noted { () throws(Problem) in try Self.amount(value, "offer.pricePointMetadata") }
         }
         for name in ["displayName", "assetUrl", "description"] {
             if let value = offer?[name] { _ = noted { () throws(Problem) in try Self.string(value, "offer.\(name)") } }
@@ -185,6 +185,19 @@ package struct SessionRequest {
     private static func integer(_ value: JSONValue, _ path: String) throws(Problem) -> Int {
         guard case .number(let text) = value.kind, let number = Int(text), number >= 0 else {
             throw Problem(message: "\(path) must be a whole number of 0 or more, not \(Self.shown(value))")
+        }
+        return number
+    }
+
+    /// The largest amount a session takes, in minor units (`priceDetails.price`) or US
+    /// cents (`offer.pricePointMetadata`): 10^12, ten billion dollars in cents. Prices,
+    /// fees and net amounts figured from it stay far from the range of `Int`.
+    package static let maximumAmount = 1_000_000_000_000
+
+    private static func amount(_ value: JSONValue, _ path: String) throws(Problem) -> Int {
+        let number = try integer(value, path)
+        guard number <= maximumAmount else {
+            throw Problem(message: "\(path) is more than \(maximumAmount), the largest amount a session takes")
         }
         return number
     }

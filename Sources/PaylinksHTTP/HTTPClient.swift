@@ -66,18 +66,30 @@ public final class HTTPClient {
         pendingDeadline = nil
         let parser = HTTPResponseParser(maximumResponseSize: maximumResponseSize, method: pendingMethod)
         var closed = false
+        // Interim responses count toward the size limit, and the deadline holds however
+        // many arrive: a server cannot keep the exchange going by talking.
+        var interim = 0
         do throws(HTTPError) {
             while true {
+                let phase = buffered.isEmpty ? "waiting for the response" : "reading the response"
+                guard deadline.remainingMilliseconds() > 0 else {
+                    throw .timedOut(phase: phase, seconds: responseTimeout)
+                }
                 switch try parser.parse(buffered[...], closed: closed) {
                 case .complete(let response, let length, let keepAlive):
                     buffered.removeFirst(length)
                     // An interim response (100 Continue) comes before the real one.
-                    if (100..<200).contains(response.status) { continue }
-                    if !keepAlive { close() }
+                    if (100..<200).contains(response.status) {
+                        interim += length
+                        if interim > maximumResponseSize { throw .responseTooLarge(limit: maximumResponseSize) }
+                        continue
+                    }
+                    // Bytes past the response were not asked for: they would be taken as
+                    // the next request's answer, so the connection ends here.
+                    if !keepAlive || !buffered.isEmpty { close() }
                     return response
                 case .incomplete:
                     if closed { throw .connectionClosed }
-                    let phase = buffered.isEmpty ? "waiting for the response" : "reading the response"
                     closed = try socket.read(into: &buffered, until: deadline, phase: phase) == 0
                 }
             }
@@ -102,6 +114,9 @@ public final class HTTPClient {
     }
 
     private func connectedSocket() throws(HTTPError) -> Socket {
+        // A kept-alive connection with anything to read before a request was sent holds an
+        // answer nobody asked for, or the server's close: open a new one.
+        if let socket, !Socket.readable([socket], milliseconds: 0).isEmpty { close() }
         if let socket { return socket }
         let opened = try Socket.connect(host: url.host, port: url.port, timeout: connectTimeout)
         socket = opened

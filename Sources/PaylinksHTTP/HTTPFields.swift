@@ -13,6 +13,10 @@ struct HTTPFields {
         case badLength(String)
         /// A name is empty or holds a space, a tab or a control character.
         case badName
+        /// A value holds a CR, an LF or a NUL (RFC 9110, 5.5).
+        case badValue
+        /// `Transfer-Encoding` and `Content-Length` both frame the message (RFC 9112, 6.3).
+        case twoFramings
     }
 
     /// The fields in the order sent, names as sent, values without surrounding blanks.
@@ -21,6 +25,8 @@ struct HTTPFields {
     var contentLength: Int?
     /// Whether `Transfer-Encoding` names `chunked`.
     var chunked = false
+    /// The transfer codings `Transfer-Encoding` names, lowercased, in order.
+    var transferCodings: [String] = []
     /// Whether `Connection` says `close`.
     var closes = false
     /// Whether `Connection` says `keep-alive`.
@@ -40,6 +46,7 @@ struct HTTPFields {
             var valueEnd = line.endIndex
             while valueStart < valueEnd, HTTPBytes.isBlank(line[valueStart]) { valueStart += 1 }
             while valueEnd > valueStart, HTTPBytes.isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
+            guard !line[colon...].contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { throw .badValue }
             let nameBytes = line[line.startIndex..<colon]
             guard !nameBytes.isEmpty, !nameBytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
                 throw .badName
@@ -48,18 +55,23 @@ struct HTTPFields {
             else { throw .notUTF8 }
             headers.append(HTTPHeader(name, value))
             if HTTPBytes.equalsIgnoringCase(nameBytes, "content-length") {
-                guard let length = Int(value), length >= 0, contentLength == nil || contentLength == length else {
+                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(value),
+                    contentLength == nil || contentLength == length
+                else {
                     throw .badLength(String(value.prefix(40)))
                 }
                 contentLength = length
             } else if HTTPBytes.equalsIgnoringCase(nameBytes, "transfer-encoding") {
-                chunked = chunked || value.lowercased().containsOccurrence(of: "chunked")
+                let codings = value.lowercased().split(separator: ",").map { String($0.trimmingBlanks()) }
+                transferCodings += codings.filter { !$0.isEmpty }
+                chunked = transferCodings.last == "chunked"
             } else if HTTPBytes.equalsIgnoringCase(nameBytes, "connection") {
                 let options = value.lowercased().split(separator: ",").map { $0.trimmingBlanks() }
                 closes = closes || options.contains("close")
                 keepsAlive = keepsAlive || options.contains("keep-alive")
             }
         }
+        if !transferCodings.isEmpty && contentLength != nil { throw .twoFramings }
     }
 }
 

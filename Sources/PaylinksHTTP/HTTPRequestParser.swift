@@ -18,12 +18,13 @@ struct HTTPRequestParser {
     func parse(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> Result {
         // Blank lines before a request are ignored (RFC 9112, 2.2).
         var start = bytes.startIndex
+        // They count toward the head's limit, so that a client cannot send them forever.
         while bytes.endIndex - start >= 2, bytes[start] == 13, bytes[start + 1] == 10 { start += 2 }
         guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: start) else {
-            guard bytes.endIndex - start <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
+            guard bytes.count <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
             return .incomplete
         }
-        guard headEnd - start <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
+        guard headEnd - bytes.startIndex <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
         let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start) ?? headEnd
         let (method, target, isHTTP10) = try Self.requestLine(bytes[start..<lineEnd])
         let fields: HTTPFields
@@ -35,7 +36,12 @@ struct HTTPRequestParser {
             case .badName: throw .malformed("a header's name is empty or holds a blank")
             case .notUTF8: throw .malformed("a header is not UTF-8")
             case .badLength(let text): throw .malformed("Content-Length is '\(text)'")
+            case .badValue: throw .malformed("a header's value holds a CR, an LF or a NUL")
+            case .twoFramings: throw .malformed("both Transfer-Encoding and Content-Length frame the body")
             }
+        }
+        if let unknown = fields.transferCodings.first(where: { $0 != "chunked" }) {
+            throw .unknownTransferCoding(String(unknown.prefix(40)))
         }
         if fields.chunked { throw .lengthRequired }
         let length = fields.contentLength ?? 0

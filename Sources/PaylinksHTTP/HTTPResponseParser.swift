@@ -75,6 +75,8 @@ struct HTTPResponseParser {
             case .noColon, .badName: throw .malformedResponse("a header has no ':'")
             case .notUTF8: throw .malformedResponse("the status line or headers are not UTF-8")
             case .badLength(let text): throw .malformedResponse("Content-Length is '\(text)'")
+            case .badValue: throw .malformedResponse("a header's value holds a CR, an LF or a NUL")
+            case .twoFramings: throw .malformedResponse("both Transfer-Encoding and Content-Length frame the body")
             }
         }
         return Head(

@@ -25,6 +25,18 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `DELETE`.
     public static let delete = HTTPMethod(rawValue: "DELETE")
 
+    /// `OPTIONS`.
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
+    /// `PATCH`.
+    public static let patch = HTTPMethod(rawValue: "PATCH")
+
+    /// The methods of RFC 9110 and PATCH: a server answers any other with 501, these with
+    /// 405 where a resource does not take them.
+    public static let registered: Set<HTTPMethod> = [
+        .get, .head, .post, .put, .delete, .options, .patch, HTTPMethod(rawValue: "CONNECT"),
+        HTTPMethod(rawValue: "TRACE"),
+    ]
+
     /// The token.
     public var description: String { rawValue }
 }
@@ -102,6 +114,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case bodyTooLarge(limit: Int)
     /// 411: a body framed other than by `Content-Length`.
     case lengthRequired
+    /// 501: a transfer coding the server does not know.
+    case unknownTransferCoding(String)
     /// 505: a version other than HTTP/1.0 and HTTP/1.1.
     case unsupportedVersion(String)
 
@@ -112,6 +126,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .headersTooLarge: 431
         case .bodyTooLarge: 413
         case .lengthRequired: 411
+        case .unknownTransferCoding: 501
         case .unsupportedVersion: 505
         }
     }
@@ -123,6 +138,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .headersTooLarge(let limit): "the request line and headers are larger than \(limit >> 10) KiB"
         case .bodyTooLarge(let limit): "the body is larger than \(limit >> 10) KiB"
         case .lengthRequired: "a body needs a Content-Length"
+        case .unknownTransferCoding(let coding):
+            "the transfer coding '\(coding)' is not implemented; send Content-Length"
         case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1"
         }
     }

@@ -1,4 +1,6 @@
 import Foundation
+import PaylinksAppcharge
+import PaylinksHTTP
 import Testing
 
 @testable import PaylinksCommandLine
@@ -116,6 +118,41 @@ struct ServeTests {
     // The connection limit, the read time and a stop while a request arrives are tested in
     // process, with short limits and no waiting but for what the server sends:
     // PaylinksHTTPTests' HTTPServerTests.
+
+    @Test("what a client sends reaches the log escaped, one line each: no forged line, no escape sequence")
+    func logsCannotBeForged() throws {
+        let sandbox = try SandboxProcess()
+        let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/checkout/v1/session"))
+        defer { client.close() }
+        let body = #"""
+            {"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a\u001b[2J"},
+             "customer": {"id": "c"}, "countryCode2": "US", "redirectUrl": "https://x.example/"}
+            """#
+        let created = try client.send(
+            headers: [
+                HTTPHeader("Content-Type", "application/json"),
+                HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
+            ],
+            body: Array(body.utf8))
+        #expect(created.status == 201)
+        let purchaseId = try #require(
+            String(decoding: created.body, as: UTF8.self).split(separator: "\"").drop { $0 != "purchaseId" }.dropFirst(
+                2
+            ).first)
+        let control = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/control/v1/sessions/\(purchaseId)/complete"))
+        defer { control.close() }
+        let paid = try control.send(
+            headers: [HTTPHeader("Content-Type", "application/json")],
+            body: Array(#"{"choice": "pay", "paymentMethod": "Visa\nawards granted: all\r"}"#.utf8))
+        #expect(paid.status == 200)
+        let (status, _, stderr) = sandbox.stop()
+        #expect(status == 0)
+        #expect(stderr.contains("paid with Visa\\u{A}awards granted: all\\u{D}\n"), "\(stderr)")
+        #expect(!stderr.contains("\nawards granted"))
+        #expect(stderr.contains("the session for a\\u{1B}[2J has a redirectUrl"))
+        #expect(!stderr.unicodeScalars.contains("\u{1B}"))
+    }
 
     @Test("a port in use is one error line and exit 69")
     func portInUse() throws {

@@ -21,6 +21,20 @@ struct GrantAwardTests {
         String(decoding: award.body, as: UTF8.self)
     }
 
+    @Test("fees and net amounts are figured without overflow, whatever the price; a price past Int's range saturates")
+    func figures() {
+        #expect(GrantAward.share(15, of: 499) == "74.8")
+        #expect(GrantAward.share(85, of: 499) == "424.1")
+        #expect(GrantAward.share(15, of: 0) == "0.0")
+        #expect(GrantAward.share(85, of: Int.max) == "7839866231326559435.9")
+        #expect(GrantAward.cents("4.99") == 499)
+        #expect(GrantAward.cents("92233720368547758.07") == Int.max)
+        #expect(GrantAward.cents("92233720368547758.08") == Int.max)
+        #expect(GrantAward.cents("-5.00") == 0)
+        let award = GrantAward(order: Self.order("1", "pr_1"), basePriceInUSD: "92233720368547758.07")
+        #expect(Self.text(award).contains(#""pricePointMetadata":9223372036854775807"#))
+    }
+
     @Test("a template gives, for every order shaped like its two, the body built field by field")
     func templateMatchesTheBuilder() throws {
         for name in ["Starter Pack", #"Season "Pass" — 12 🐉"#, #"Back\slash"#] {

@@ -1,8 +1,9 @@
 import Foundation
 import PaylinksAppcharge
-import PaylinksHTTP
 import PaylinksKit
 import Testing
+
+@testable import PaylinksHTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -227,4 +228,110 @@ final class Counter: @unchecked Sendable {
 
     /// The count.
     var value: Int { lock.withLock { count } }
+}
+
+/// A hostile HTTP peer on loopback: it accepts connections one after another, reads what
+/// arrives, and answers each request with `answer(n)`, the bytes for the n-th request
+/// (from 1); with `talkForever`, it keeps sending those bytes as fast as the client takes
+/// them, until the client goes.
+final class RawPeer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var done = false
+
+    init(talkForever: Bool = false, answer: @escaping @Sendable (Int) -> String) throws {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        listener = descriptor
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        try #require(bound, "bind: \(errno)")
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in
+            var served = 0
+            while !isDone {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 50) == 1 else { continue }
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while !isDone {
+                    var reader = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+                    guard poll(&reader, 1, 50) == 1 else { continue }
+                    let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else { break }
+                    served += 1
+                    let bytes = Array(answer(served).utf8)
+                    var sent = 0
+                    repeat {
+                        sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    } while talkForever && sent > 0 && !isDone
+                }
+                close(connection)
+            }
+        }.start()
+    }
+
+    private var isDone: Bool { lock.withLock { done } }
+
+    deinit { close(listener) }
+
+    /// Stops accepting and answering.
+    func stop() {
+        lock.withLock { done = true }
+    }
+}
+
+/// The client keeps its own deadline and its own framing, whatever the server sends.
+@Suite("HTTP client against hostile servers")
+struct HostileServerTests {
+    @Test("a server that streams 100 Continue forever is cut, by the deadline or the size limit, in bounded time")
+    func endlessInterimResponses() throws {
+        let peer = try RawPeer(talkForever: true) { _ in
+            String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 100)
+        }
+        defer { peer.stop() }
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(peer.port)/award"), connectTimeout: 2, responseTimeout: 0.5)
+        defer { client.close() }
+        let started = Deadline.nowMilliseconds()
+        do {
+            let response = try client.send(headers: [], body: [])
+            Issue.record("a final response came: \(response.status)")
+        } catch {
+            #expect(
+                error == .timedOut(phase: "waiting for the response", seconds: 0.5)
+                    || error == .responseTooLarge(limit: 1 << 20))
+        }
+        #expect(Deadline.nowMilliseconds() - started < 3_000)
+    }
+
+    @Test("bytes past a response end the connection: the next request never reads them as its answer")
+    func strayResponse() throws {
+        let peer = try RawPeer { number in
+            number == 1
+                ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nonHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstray"
+                : "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntwo"
+        }
+        defer { peer.stop() }
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(peer.port)/award"), connectTimeout: 2, responseTimeout: 2)
+        defer { client.close() }
+        #expect(String(decoding: try client.send(headers: [], body: []).body, as: UTF8.self) == "on")
+        #expect(String(decoding: try client.send(headers: [], body: []).body, as: UTF8.self) == "two")
+    }
 }

@@ -327,6 +327,37 @@ struct SandboxTests {
         #expect(failure.code == 3003 && failure.data == #"{"awardAttempts":3}"#)
     }
 
+    @Test(
+        "amounts past the documented limit are a 400 naming the field; the largest one is paid and its award figured",
+        arguments: ["priceDetails.price", "offer.pricePointMetadata"])
+    func largeAmounts(field: String) throws {
+        func body(_ amount: String) -> String {
+            field == "priceDetails.price"
+                ? Self.body.replacingOccurrences(of: #""price": 549"#, with: #""price": \#(amount)"#)
+                : Self.body.replacingOccurrences(
+                    of: #""pricePointMetadata": 499"#, with: #""pricePointMetadata": \#(amount)"#)
+        }
+        for amount in ["9223372036854775807", "1000000000001"] {
+            let refused = create(body(amount))
+            #expect(refused.status == 400)
+            #expect(
+                try Self.json(refused)["errorMessage"] as? String
+                    == "\(field) is more than 1000000000000, the largest amount a session takes")
+        }
+        var paid: [GrantAward] = []
+        sandbox.onPaid = { paid.append($1) }
+        let created = try Self.json(create(body("1000000000000")))
+        let purchaseId = try #require(created["purchaseId"] as? String)
+        #expect(complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+        let award = String(decoding: try #require(paid.first).body, as: UTF8.self)
+        if field == "offer.pricePointMetadata" {
+            #expect(
+                award.contains(#""estimatedAppchargeFee":150000000000.0,"estimatedPublisherNetAmount":850000000000.0"#))
+        } else {
+            #expect(award.contains(#""priceInCents":1000000000000"#))
+        }
+    }
+
     @Test("past the session limit the oldest sessions are forgotten, so memory stays bounded")
     func sessionLimit() throws {
         var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)

@@ -48,4 +48,17 @@ extension RunContext {
     func value(of variable: EnvironmentVariable) -> String? {
         environment(variable.rawValue)
     }
+
+    /// The variable's value as a header or a log line may carry it: a value with a control
+    /// character (a CR or LF would start another header) is refused as the same value on
+    /// the command line is.
+    func headerValue(of variable: EnvironmentVariable) throws(CLIError) -> String? {
+        guard let value = value(of: variable) else { return nil }
+        if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw .usage(
+                "\(variable.rawValue) contains the control character U+\(OptionSpec.hex(bad.value)); "
+                    + "remove it from the value, or unset it", command: nil)
+        }
+        return value
+    }
 }

@@ -102,11 +102,13 @@ enum Inputs {
             throw .noInput("\(kind) '\(shown)' does not exist")
         } catch .wrongKind {
             throw .noInput("'\(shown)' is a directory; give the \(kind)s in it")
+        } catch .notAFile {
+            throw .noInput("'\(shown)' is not a regular file (a FIFO, a socket or a device); give a \(kind) on disk")
         } catch .tooLarge(let limit) {
+            let size = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit)-byte"
             throw .invalidFixture(
-                FixtureError(
-                    file: path, position: nil, path: nil,
-                    reason: "larger than the \(limit >> 20) MiB limit for \(kind)s"))
+                FixtureError(file: path, position: nil, path: nil, reason: "larger than the \(size) limit for \(kind)s")
+            )
         } catch {
             throw .noInput("cannot read \(shown): \(describe(error))")
         }
@@ -118,6 +120,7 @@ enum Inputs {
         case .wrongKind: "it is a directory"
         case .unreadable(let reason): reason
         case .tooLarge(let limit): "it is larger than \(limit) bytes"
+        case .notAFile: "it is not a regular file (a FIFO, a socket or a device)"
         }
     }
 }

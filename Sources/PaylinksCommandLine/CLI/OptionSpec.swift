@@ -530,7 +530,8 @@ package struct OptionSpec: Sendable {
         return code
     }
 
-    private static func hex(_ value: UInt32) -> String {
+    /// A code point as `U+` writes it: four hex digits at least.
+    static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

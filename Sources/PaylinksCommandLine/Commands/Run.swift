@@ -299,7 +299,7 @@ enum RunCommand: Subcommand {
                 files.append(operand)
                 continue
             }
-            files += try jsonFiles(below: operand, depth: 0)
+            files += try jsonFiles(below: operand)
         }
         return files
     }
@@ -327,7 +327,7 @@ enum RunCommand: Subcommand {
                     throw .noInput("standard input cannot be read: \(Inputs.describe(error))")
                 }
             } else if System.isDirectory(operand) == true {
-                let files = try jsonFiles(below: operand, depth: 0)
+                let files = try jsonFiles(below: operand)
                 guard !files.isEmpty else {
                     throw .noInput("directory '\(MessageText.sanitized(operand))' holds no .json scenario files")
                 }
@@ -341,10 +341,21 @@ enum RunCommand: Subcommand {
         return sources
     }
 
-    /// The `*.json` files below `directory`, depth first in name order, at most 32 levels
-    /// down (so that a link to a parent directory cannot loop).
-    private static func jsonFiles(below directory: String, depth: Int) throws(CLIError) -> [String] {
-        guard depth < 32 else { return [] }
+    /// The `*.json` files below `directory`; see ``jsonFiles(below:depth:visited:)``.
+    private static func jsonFiles(below directory: String) throws(CLIError) -> [String] {
+        var visited: Set<[UInt64]> = []
+        return try jsonFiles(below: directory, depth: 0, visited: &visited)
+    }
+
+    /// The `*.json` files below `directory`, depth first in name order: each directory
+    /// once however many links lead to it, and at most 32 levels down.
+    private static func jsonFiles(below directory: String, depth: Int, visited: inout Set<[UInt64]>) throws(CLIError)
+        -> [String]
+    {
+        // Each directory once, however many links lead to it: a link to a parent is a loop.
+        guard depth < 32, let identity = System.identity(directory), visited.insert(identity).inserted else {
+            return []
+        }
         let names: [String]
         do {
             names = try System.directoryEntries(directory)
@@ -355,7 +366,7 @@ enum RunCommand: Subcommand {
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             if System.isDirectory(path) == true {
-                files += try jsonFiles(below: path, depth: depth + 1)
+                files += try jsonFiles(below: path, depth: depth + 1, visited: &visited)
             } else if name.hasSuffix(".json") {
                 files.append(path)
             }

@@ -29,7 +29,7 @@ enum ServeCommand: Subcommand {
             try AwardSettings(url: url, options: options, context: context)
         }
         let credentials = Credentials(
-            tokenFromOption: options.publisherToken, tokenFromEnvironment: context.value(of: .publisherToken))
+            tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
         let token = awards?.publisherToken ?? credentials.publisherToken
         if awards == nil && credentials.usesDemoToken {
             try? context.standardError.write(
@@ -48,7 +48,8 @@ enum ServeCommand: Subcommand {
         settings.publicURL = options.publicUrl
         let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
         let standardError = context.standardError
-        sandbox.onLog = { line in try? standardError.write(line + "\n") }
+        // Every log line quotes what clients and the award endpoint sent: one line each, always.
+        sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
         let renderer = options.format.renderer(
             catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,
             language: options.language)
@@ -76,7 +77,9 @@ enum ServeCommand: Subcommand {
                     let result =
                         attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
                     try? standardError.write(
-                        "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)\n")
+                        MessageText.oneLine(
+                            "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)")
+                            + "\n")
                 }
                 sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
             }

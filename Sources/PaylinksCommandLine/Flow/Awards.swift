@@ -27,7 +27,7 @@ struct AwardSettings {
         }
         let credentials = Credentials(
             keyFromFile: keyFromFile, keyFromEnvironment: context.value(of: .mainKey),
-            tokenFromOption: options.publisherToken, tokenFromEnvironment: context.value(of: .publisherToken))
+            tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
         // The demo setup is worth a note; a studio that set its key or token has chosen its own.
         if credentials.isDemo {
             try? context.standardError.write(

@@ -93,10 +93,10 @@ package struct ScenarioRunner {
                     steps == attempts
                     ? Summary.count(steps, "step")
                     : "\(Summary.count(steps, "step")), \(Summary.count(attempts, "attempt"))"
-                return "ok    \(name)  \(counted)"
+                return MessageText.oneLine("ok    \(name)  \(counted)")
             }
             let more = mismatches.count > 1 ? " (and \(mismatches.count - 1) more)" : ""
-            return "FAIL  \(name)  step \(first.step): \(first.message)\(more)"
+            return MessageText.oneLine("FAIL  \(name)  step \(first.step): \(first.message)\(more)")
         }
     }
 
@@ -143,7 +143,7 @@ package struct ScenarioRunner {
         for (index, scenario) in scenarios.enumerated() {
             if settings.failFast, summary.results.contains(where: { !$0.passed }) { break }
             if let reason = scenario.doesNotApply {
-                try? diagnostics.write("skip  \(scenario.name)  \(reason)\n")
+                try? diagnostics.write(MessageText.oneLine("skip  \(scenario.name)  \(reason)") + "\n")
                 continue
             }
             // Each scenario's SDK version decides its status table, names and arguments.

@@ -18,6 +18,9 @@ package enum FileSystemError: Error, Equatable, Sendable {
     case unreadable(String)
     /// The file is larger than the limit given.
     case tooLarge(limit: Int)
+    /// The path is neither a regular file nor a directory (a FIFO, a socket, a device),
+    /// which paylinks never opens for reading: it could wait forever.
+    case notAFile
 }
 
 /// Thin, throwing wrappers over the C library.
@@ -27,6 +30,14 @@ package enum System {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The device and inode of what `path` names, following links: the identity that
+    /// tells a directory reached twice, through a link, from one reached once.
+    package static func identity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// The names of the entries of a directory, sorted.
@@ -51,16 +62,27 @@ package enum System {
     }
 
     /// The bytes of a regular file, refusing one larger than `limit` before reading it.
+    ///
+    /// Only a regular file is read: anything else is refused before it is opened, and once
+    /// more after (opened without waiting), in case it was swapped in between.
     package static func readFile(_ path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        switch isDirectory(path) {
-        case nil: throw .missing
-        case true: throw .wrongKind
-        case false: break
-        }
-        let descriptor = open(path, O_RDONLY)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .missing }
+        try requireRegular(info.st_mode)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw .unreadable(lastErrorDescription()) }
         defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(lastErrorDescription()) }
+        try requireRegular(info.st_mode)
         return try readAll(descriptor, limit: limit)
+    }
+
+    private static func requireRegular(_ mode: mode_t) throws(FileSystemError) {
+        switch mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .wrongKind
+        default: throw .notAFile
+        }
     }
 
     /// Writes `bytes` to the file at `path`, created or replaced.

@@ -110,7 +110,8 @@ public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible 
         var text = file
         if let position { text += ":\(position)" }
         if let path, !path.isEmpty { text += ": \(path)" }
-        return text + ": " + reason
+        // Names and keys come from the file: nothing in them may break the line.
+        return MessageText.oneLine(text + ": " + reason)
     }
 }
 

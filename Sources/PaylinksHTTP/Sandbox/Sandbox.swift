@@ -115,6 +115,9 @@ public final class Sandbox {
     }
 
     private func route(_ request: HTTPRequest) -> HTTPServerResponse {
+        guard HTTPMethod.registered.contains(request.method) else {
+            return HTTPServer.problem(501, "the sandbox does not implement the method \(request.method)")
+        }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch parts {
         case ["checkout", "v1", "session"]:
@@ -123,15 +126,17 @@ public final class Sandbox {
             return only(.post, request) { cancel(request) }
         case let path where path.count == 2 && path[0] == "checkout":
             let token = path[1]
-            if request.method == .get || request.method == .head { return page(token: token) }
-            return only(.post, request) { choose(token: token, request) }
+            if request.method == .post { return choose(token: token, request) }
+            return only([.get, .head, .post], request) { page(token: token) }
         case let path where path.count == 4 && path[0...2] == ["control", "v1", "sessions"]:
             return only(.get, request) { state(purchaseId: path[3]) }
         case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "complete":
             return only(.post, request) { complete(purchaseId: path[3], request) }
         case [""]:
-            return HTTPServerResponse(
-                status: 200, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.home(self).utf8))
+            return only([.get, .head], request) {
+                HTTPServerResponse(
+                    status: 200, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.home(self).utf8))
+            }
         default:
             return HTTPServer.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\"")
         }
@@ -140,9 +145,17 @@ public final class Sandbox {
     private func only(_ method: HTTPMethod, _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
         -> HTTPServerResponse
     {
-        guard request.method == method else {
-            var response = HTTPServer.problem(405, "\(request.path) takes \(method), not \(request.method)")
-            response.headers.append(HTTPHeader("Allow", method.rawValue))
+        only([method], request, answer)
+    }
+
+    /// `answer()` when the request's method is one of `methods`; 405 with `Allow` otherwise.
+    private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
+        -> HTTPServerResponse
+    {
+        guard methods.contains(request.method) else {
+            let names = methods.map(\.rawValue).joined(separator: ", ")
+            var response = HTTPServer.problem(405, "\(request.path) takes \(names), not \(request.method)")
+            response.headers.append(HTTPHeader("Allow", names))
             return response
         }
         return answer()

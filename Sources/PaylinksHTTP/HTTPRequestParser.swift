@@ -57,6 +57,18 @@ struct HTTPRequestParser {
         return .complete(request, length: bodyStart + length - bytes.startIndex)
     }
 
+    /// Whether the bytes so far hold a whole head that asks for `100 Continue` before its
+    /// body is sent (`Expect: 100-continue`, RFC 9110, 10.1.1), its body not all there.
+    func expectsContinue(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var start = bytes.startIndex
+        while bytes.endIndex - start >= 2, bytes[start] == 13, bytes[start + 1] == 10 { start += 2 }
+        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: start),
+            let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start),
+            let fields = try? HTTPFields(bytes[..<headEnd], from: lineEnd + 2)
+        else { return false }
+        return fields.headers.contains { $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue" }
+    }
+
     /// `METHOD TARGET HTTP/1.x`: the method, the target, and whether the version is 1.0.
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (String, String, Bool) {
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)

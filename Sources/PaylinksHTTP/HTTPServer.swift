@@ -31,6 +31,8 @@ public final class HTTPServer {
         /// When the request now arriving began, or when the connection last went idle.
         var since: Int
         var closing = false
+        /// Whether the request arriving was told `100 Continue`.
+        var continued = false
 
         init(socket: Socket, now: Int) {
             self.socket = socket
@@ -129,7 +131,19 @@ public final class HTTPServer {
                 answer(connection, Self.problem(error.status, error.message), closing: true)
                 return
             }
-            guard case .complete(let request, let length) = result else { return }
+            guard case .complete(let request, let length) = result else {
+                // A client that waits for leave to send its body gets it once its head passed.
+                if !connection.continued, parser.expectsContinue(connection.buffer[...]) {
+                    connection.continued = true
+                    do {
+                        try connection.socket.write(Self.continueLine, until: Deadline(seconds: 5))
+                    } catch {
+                        connection.closing = true
+                    }
+                }
+                return
+            }
+            connection.continued = false
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()
             answer(connection, handle(request), closing: !request.keepAlive, head: request.method == .head)
@@ -160,6 +174,9 @@ public final class HTTPServer {
             }
         }
     }
+
+    /// The interim answer to `Expect: 100-continue`.
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
     /// several `problems`, each of them in a list.

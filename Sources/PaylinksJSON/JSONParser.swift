@@ -112,8 +112,10 @@ public struct JSONParser {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        // Small objects are checked for duplicate keys by a scan, large ones by a set.
-        var seen: Set<String> = []
+        // Small objects are checked for duplicate keys by a scan, large ones by a set. Keys
+        // are compared scalar by scalar, as RFC 8259 compares them: "é" and "e\u{301}" are
+        // two keys, though Swift's strings call them equal.
+        var seen: Set<[Unicode.Scalar]> = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -130,9 +132,9 @@ public struct JSONParser {
             let key = try parseString()
             let isDuplicate =
                 members.count < 16
-                ? members.contains { $0.key == key }
-                : !seen.insert(key).inserted
-            if members.count == 15 { seen = Set(members.map(\.key) + [key]) }
+                ? members.contains { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
+                : !seen.insert(Array(key.unicodeScalars)).inserted
+            if members.count == 15 { seen = Set((members.map(\.key) + [key]).map { Array($0.unicodeScalars) }) }
             guard !isDuplicate else {
                 throw error("duplicate key \"\(key)\"", at: keyOffset)
             }

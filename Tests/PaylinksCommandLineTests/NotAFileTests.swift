@@ -111,4 +111,23 @@ struct RunLineTests {
         #expect(result.stderr.contains(#"confi\u{D}\u{A}error: forged"#), "\(result.stderr)")
         #expect(!result.stderr.contains("\nerror: forged"))
     }
+
+    @Test("a scenario's seed takes the range of --seed, 0 to 2^64-1; a huge number is quoted by its start")
+    func seedRange() throws {
+        func run(seed: String) -> RunResult {
+            runCLI(
+                "run", "-",
+                stdin: #"{"name": "s", "configuration": {"seed": \#(seed)}, "steps": [{"step": "initialize"}]}"#)
+        }
+        #expect(run(seed: "18446744073709551615").exitCode == .success)
+        let past = run(seed: "18446744073709551616")
+        #expect(past.exitCode == .dataError)
+        #expect(past.stderr.contains("18446744073709551616 is out of range; expected 0 to 18446744073709551615"))
+        let huge = run(seed: String(repeating: "9", count: 100_000))
+        #expect(huge.exitCode == .dataError)
+        #expect(
+            huge.stderr.contains("999999999999... (a number of 100000 characters) is out of range"),
+            "\(huge.stderr.prefix(300))")
+        #expect(huge.stderr.utf8.count < 500)
+    }
 }

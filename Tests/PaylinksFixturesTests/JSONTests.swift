@@ -94,4 +94,14 @@ struct JSONTests {
         #expect(decoded == text)
         #expect(!output.unicodeScalars.contains { $0.value < 0x20 })
     }
+
+    @Test("keys are compared scalar by scalar: a precomposed and a decomposed é are two keys")
+    func keysByScalars() throws {
+        let value = try JSONParser.parse(Array(#"{"\u00e9": 1, "e\u0301": 2}"#.utf8))
+        #expect(value.kind.members?.map(\.key.unicodeScalars.count) == [1, 2])
+        #expect(syntaxError(#"{"\u00e9": 1, "\u00e9": 2}"#)?.reason.contains("duplicate key") == true)
+        // Past the scan, the set of large objects compares the same way.
+        let many = (0..<20).map { "\"k\($0)\": 0" }.joined(separator: ", ")
+        #expect(throws: Never.self) { try JSONParser.parse(Array(#"{\#(many), "\u00e9": 1, "e\u0301": 2}"#.utf8)) }
+    }
 }

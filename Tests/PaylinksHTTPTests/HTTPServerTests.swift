@@ -166,6 +166,21 @@ struct HTTPServerTests {
         #expect(server.answeredCount == 1)
     }
 
+    @Test("Expect: 100-continue gets 100 Continue once the head is in, then the answer once the body is")
+    func expectContinue() throws {
+        let server = try Running(limits: HTTPServer.Limits())
+        let client = try Client(port: server.port)
+        client.send("POST /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        #expect(client.read(within: 5_000) == "HTTP/1.1 100 Continue\r\n\r\n")
+        client.send("hi")
+        #expect(client.read(within: 5_000).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        // Too large a body is refused at once, without 100 Continue.
+        let refused = try Client(port: server.port)
+        refused.send("POST /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 99999999\r\n\r\n")
+        #expect(refused.read(within: 5_000).hasPrefix("HTTP/1.1 413 "))
+        #expect(server.stop())
+    }
+
     @Test("the client and the server talk over one kept-alive connection: bodies both ways, HEAD without one")
     func clientAgainstServer() throws {
         let server = try Running(limits: HTTPServer.Limits()) { request in

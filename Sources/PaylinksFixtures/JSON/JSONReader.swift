@@ -134,7 +134,8 @@ public struct JSONReader {
         guard case .number(let text) = value.kind else { throw typeMismatch("a whole number") }
         guard let number = Int(text) else {
             let isIntegral = !text.contains(".") && !text.contains("e") && !text.contains("E")
-            throw error(isIntegral ? "\(text) is too large" : "expected a whole number, got \(text)")
+            let shown = Self.shortened(text)
+            throw error(isIntegral ? "\(shown) is too large" : "expected a whole number, got \(shown)")
         }
         guard range.contains(number) else {
             throw error("\(number) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
@@ -146,9 +147,28 @@ public struct JSONReader {
     public func double(in range: ClosedRange<Double>) throws(JSONShapeError) -> Double {
         guard case .number(let text) = value.kind else { throw typeMismatch("a number") }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw error("\(text) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+            throw error("\(Self.shortened(text)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// The value as a whole number from 0 to 2^64-1, the range of a seed.
+    public func uint64() throws(JSONShapeError) -> UInt64 {
+        guard case .number(let text) = value.kind else { throw typeMismatch("a whole number") }
+        guard let number = UInt64(text), !text.hasPrefix("-") else {
+            let isIntegral = !text.contains(".") && !text.contains("e") && !text.contains("E")
+            let shown = Self.shortened(text)
+            throw error(
+                isIntegral
+                    ? "\(shown) is out of range; expected 0 to \(UInt64.max)" : "expected a whole number, got \(shown)")
+        }
+        return number
+    }
+
+    /// A number as a message quotes it: whole up to 24 characters, else its start and its
+    /// length, so that a 100,000-digit number is not repeated back whole.
+    static func shortened(_ text: String) -> String {
+        text.count <= 24 ? text : "\(text.prefix(12))... (a number of \(text.count) characters)"
     }
 
     /// The elements of an array, each with its path.

@@ -122,7 +122,7 @@ public enum ScenarioLoader {
         if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
         if let value = object.optional("country") { configuration.country = try country(value) }
         if let value = object.optional("paymentMethod") { configuration.paymentMethod = try value.nonEmptyString() }
-        if let value = object.optional("seed") { configuration.seed = UInt64(try value.int(in: 0...Int.max)) }
+        if let value = object.optional("seed") { configuration.seed = try value.uint64() }
         if let value = object.optional("now") {
             configuration.now = try value.int(in: 0...PaymentLinksSimulator.latestDate)
         }

@@ -6,8 +6,9 @@ public import PaylinksKit
 ///
 /// Values and rules only: the time comes with each call, and what happened comes back as
 /// ``Event``s, in order, for the server to log and to tell the game's client. At most
-/// `limit` sessions are kept; past it the oldest are forgotten, and sessions older than
-/// twice their lifetime go as well, so memory stays bounded however many come and go.
+/// `limit` sessions and `byteBudget` bytes of what their requests sent are kept; past
+/// either the oldest are forgotten, and sessions older than twice their lifetime go as
+/// well, so memory stays bounded however many come and go, and however large each is.
 public struct CheckoutSessions {
     /// One session: what the game's server sent, the order's state, what the player did.
     public struct Session: Sendable {
@@ -45,6 +46,14 @@ public struct CheckoutSessions {
         public var paymentMethod = ""
         /// When the player chose, in Unix seconds: the order's date.
         public var date = 0
+
+        /// What the session holds from its request, in bytes, for the store's budget: its
+        /// text and metadata, and a fixed share for the rest.
+        var bytes: Int {
+            let text = [token, purchaseId, orderId, offerName, offerSku, currency, customerId, country, email ?? ""]
+            return 256 + text.reduce(0) { $0 + $1.utf8.count } + (metadata?.count ?? 0)
+                + items.reduce(0) { $0 + 64 + $1.name.utf8.count + $1.sku.utf8.count + $1.quantity.utf8.count }
+        }
 
         /// The order the game's client receives.
         public var order: OrderResponseModel {
@@ -99,6 +108,11 @@ public struct CheckoutSessions {
     public let lifetime: Int
     /// Sessions kept at most.
     public let limit: Int
+    /// Bytes of sessions kept at most (``Session``'s text, metadata and items): 128 MiB
+    /// unless told otherwise, so that 10,000 sessions of 1 MiB each cannot take 10 GB.
+    public let byteBudget: Int
+    /// Bytes of the sessions held now.
+    public private(set) var bytes = 0
 
     private var sessions: [String: Session] = [:]
     private var purchaseIds: [String: String] = [:]
@@ -108,11 +122,15 @@ public struct CheckoutSessions {
     private var created = 0
 
     /// An empty store.
-    public init(catalog: Catalog, seed: UInt64, lifetime: Int = PaymentLinksSimulator.sessionLifetime, limit: Int) {
+    public init(
+        catalog: Catalog, seed: UInt64, lifetime: Int = PaymentLinksSimulator.sessionLifetime, limit: Int,
+        byteBudget: Int = 128 << 20
+    ) {
         self.catalog = catalog
         self.seed = seed
         self.lifetime = lifetime
         self.limit = limit
+        self.byteBudget = byteBudget
     }
 
     /// Sessions held now.
@@ -121,7 +139,6 @@ public struct CheckoutSessions {
     /// Creates a session from a request the game's server sent, at `now`.
     package mutating func create(_ request: SessionRequest, now: Int) -> (Session, [Event]) {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
-        makeRoom(now: now)
         let identifiers = CheckoutIdentifiers(seed: seed, index: created)
         let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
         created += 1
@@ -130,9 +147,11 @@ public struct CheckoutSessions {
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
             country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
+        makeRoom(now: now, for: session.bytes)
         sessions[session.token] = session
         purchaseIds[session.purchaseId] = session.token
         creation.append(session.token)
+        bytes += session.bytes
         return (session, events)
     }
 
@@ -222,18 +241,21 @@ public struct CheckoutSessions {
         return .ended(StatusCode.purchaseResult(status, error: error, order: order))
     }
 
-    /// Forgets the oldest sessions past the limit, and those older than twice their
-    /// lifetime.
-    private mutating func makeRoom(now: Int) {
+    /// Forgets the oldest sessions past the limits, with room for one of `incoming` bytes,
+    /// and those older than twice their lifetime.
+    private mutating func makeRoom(now: Int, for incoming: Int) {
         while oldest < creation.count {
             let token = creation[oldest]
             guard let session = sessions[token] else {
                 oldest += 1
                 continue
             }
-            guard sessions.count >= limit || now - session.created >= 2 * lifetime else { break }
+            guard
+                sessions.count >= limit || bytes + incoming > byteBudget || now - session.created >= 2 * lifetime
+            else { break }
             sessions[token] = nil
             purchaseIds[session.purchaseId] = nil
+            bytes -= session.bytes
             oldest += 1
         }
         if oldest > 1024 && oldest * 2 > creation.count {

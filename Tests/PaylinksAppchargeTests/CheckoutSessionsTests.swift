@@ -1,3 +1,4 @@
+import Foundation
 import PaylinksAppcharge
 import PaylinksKit
 import Testing
@@ -96,5 +97,20 @@ struct CheckoutSessionsTests {
         #expect(sessions.session(token: first.token, now: 0).0 == nil)
         var again = store(limit: 3)
         #expect(try create(&again).purchaseId == first.purchaseId)
+    }
+
+    @Test("sessions are held within a byte budget as well as a count: large offers push the oldest out")
+    func byteBudget() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 10_000, byteBudget: 64 << 10)
+        let name = String(repeating: "n", count: 8_000)
+        let body = Self.body.replacingOccurrences(of: #""name": "Starter Pack""#, with: #""name": "\#(name)""#)
+        var first: CheckoutSessions.Session?
+        for _ in 0..<100 {
+            let session = try sessions.create(SessionRequest(Array(body.utf8)), now: 0).0
+            if first == nil { first = session }
+        }
+        #expect(sessions.bytes <= 64 << 10)
+        #expect((6...8).contains(sessions.count), "\(sessions.count) sessions of about 8 KB in 64 KiB")
+        #expect(sessions.session(token: try #require(first).token, now: 0).0 == nil)
     }
 }

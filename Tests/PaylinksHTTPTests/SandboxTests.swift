@@ -358,6 +358,19 @@ struct SandboxTests {
         }
     }
 
+    @Test("a payment method longer than 64 bytes is a 400, on the control API and on the page")
+    func longPaymentMethod() throws {
+        let (token, purchaseId) = try session()
+        let long = String(repeating: "V", count: 65)
+        let answer = complete(purchaseId, #"{"choice": "pay", "paymentMethod": "\#(long)"}"#)
+        #expect(answer.status == 400)
+        let page = request(
+            .post, "/checkout/\(token)", body: "choice=pay&paymentMethod=\(long)",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(page.status == 400)
+        #expect(complete(purchaseId, #"{"choice": "pay", "paymentMethod": "\#(long.dropLast())"}"#).status == 200)
+    }
+
     @Test("past the session limit the oldest sessions are forgotten, so memory stays bounded")
     func sessionLimit() throws {
         var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)

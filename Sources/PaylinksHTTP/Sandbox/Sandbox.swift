@@ -24,6 +24,8 @@ public final class Sandbox {
         public var sessionLifetime = PaymentLinksSimulator.sessionLifetime
         /// Sessions kept at most; past it, the oldest are forgotten.
         public var sessionLimit = 10_000
+        /// Bytes of sessions kept at most; past it, the oldest are forgotten.
+        public var sessionByteBudget = 128 << 20
 
         /// Settings for a sandbox at `baseURL`.
         public init(baseURL: String, publisherToken: String, seed: UInt64) {
@@ -54,7 +56,8 @@ public final class Sandbox {
         self.settings = settings
         self.clock = clock
         sessions = CheckoutSessions(
-            catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit)
+            catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
+            byteBudget: settings.sessionByteBudget)
     }
 
     /// Sessions held now.
@@ -286,7 +289,11 @@ public final class Sandbox {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
             return HTTPServer.problem(400, "choose one of: \(choices)")
         }
-        _ = apply(choice, paymentMethod: form["paymentMethod"] ?? "", to: session)
+        let method = form["paymentMethod"] ?? ""
+        guard method.utf8.count <= Self.paymentMethodLimit else {
+            return HTTPServer.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
+        }
+        _ = apply(choice, paymentMethod: method, to: session)
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", "/checkout/\(token)")],
             body: Array("See /checkout/\(token)\n".utf8))
@@ -317,8 +324,12 @@ public final class Sandbox {
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
-            guard case .string(let text) = methodValue.kind, !text.isEmpty else {
-                return HTTPServer.problem(400, "paymentMethod must be a non-empty string, such as \"Visa\"")
+            guard case .string(let text) = methodValue.kind, (1...Self.paymentMethodLimit).contains(text.utf8.count)
+            else {
+                return HTTPServer.problem(
+                    400,
+                    "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
+                )
             }
             method = text
         }
@@ -363,6 +374,9 @@ public final class Sandbox {
     public func awardDelivered(purchaseId: String, failureData: String?) {
         report(sessions.awardDelivered(purchaseId: purchaseId, failureData: failureData))
     }
+
+    /// The longest payment method a player's choice names, in bytes.
+    static let paymentMethodLimit = 64
 
     /// The fields of an `application/x-www-form-urlencoded` body.
     static func form(_ body: [UInt8]) -> [String: String] {

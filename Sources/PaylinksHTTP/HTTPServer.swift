@@ -6,7 +6,9 @@ import PaylinksKit
 /// clients that misbehave: a request line and headers over the limit get 431, a body
 /// over it 413, a malformed request 400, a request that trickles in slower than the
 /// read time 408, and connections beyond the limit 503; none of them can stall the
-/// others for long.
+/// others. Answers go out without waiting: each connection keeps what it has not taken
+/// yet, reads no further request while that is more than a little, and is closed once it
+/// holds more than ``Limits/outputSize`` or takes nothing for the read time.
 public final class HTTPServer {
     /// What the server takes from its clients.
     public struct Limits: Sendable {
@@ -20,6 +22,9 @@ public final class HTTPServer {
         public var readMilliseconds = 10_000
         /// How long a kept-alive connection may wait for its next request, in milliseconds.
         public var idleMilliseconds = 30_000
+        /// The most a connection may hold of answers it has not taken, in bytes: past it,
+        /// the connection is closed.
+        public var outputSize = 4 << 20
 
         /// The defaults.
         public init() {}
@@ -33,6 +38,16 @@ public final class HTTPServer {
         var closing = false
         /// Whether the request arriving was told `100 Continue`.
         var continued = false
+        /// Answers not sent yet, from `outputStart` on.
+        var output: [UInt8] = []
+        var outputStart = 0
+        /// When the connection last took bytes of its answers, while it has some pending.
+        var writtenSince = 0
+        /// Whether the connection ends once its answers are sent.
+        var closesAfterOutput = false
+
+        /// Bytes of answers not sent yet.
+        var pending: Int { output.count - outputStart }
 
         init(socket: Socket, now: Int) {
             self.socket = socket
@@ -79,19 +94,37 @@ public final class HTTPServer {
             if let stopSince {
                 // Idle connections close at once; those with a request arriving get the read time.
                 connections.removeAll { connection in
-                    let done = connection.buffer.isEmpty || now - stopSince > limits.readMilliseconds
+                    let done =
+                        (connection.buffer.isEmpty && connection.pending == 0) || connection.closing
+                        || now - stopSince > limits.readMilliseconds
                     if done { connection.socket.close() }
                     return done
                 }
                 if connections.isEmpty { return }
             }
             tick()
-            var descriptors = connections.map(\.socket.descriptor)
-            if let listener { descriptors.append(listener.pollDescriptor) }
-            let ready = Set(Socket.readable(descriptors: descriptors, milliseconds: 100))
-            if let listener, ready.contains(connections.count) { accept(from: listener) }
-            for (index, connection) in connections.enumerated() where ready.contains(index) {
-                serve(connection, parser: parser, handle: handle)
+            // A connection with answers waiting is watched for room to write, and read no
+            // further while they are more than a little: a client that sends and never
+            // reads holds its own requests, not the server's memory or its thread.
+            var watched = connections.map { connection in
+                (
+                    descriptor: connection.socket.descriptor,
+                    read: connection.pending < Self.readAhead && !connection.closesAfterOutput,
+                    write: connection.pending > 0
+                )
+            }
+            if let listener { watched.append((listener.pollDescriptor, true, false)) }
+            let ready = Socket.ready(watched, milliseconds: 100)
+            // The connections polled; those accepted now are polled from the next turn.
+            let polled = connections
+            if let listener, ready[polled.count].readable { accept(from: listener) }
+            for (index, connection) in polled.enumerated() {
+                if ready[index].writable {
+                    flush(connection)
+                    // Requests that waited for the answers before them to go out.
+                    process(connection, parser: parser, handle: handle)
+                }
+                if ready[index].readable && watched[index].read { serve(connection, parser: parser, handle: handle) }
             }
             expire()
             connections.removeAll { connection in
@@ -119,11 +152,21 @@ public final class HTTPServer {
         let wasEmpty = connection.buffer.isEmpty
         guard let count = connection.socket.readAvailable(into: &connection.buffer) else { return }
         if count == 0 {
-            connection.closing = true
+            // The client has sent all it will; what it was answered still goes out.
+            if connection.pending > 0 { connection.closesAfterOutput = true } else { connection.closing = true }
             return
         }
         if wasEmpty { connection.since = Deadline.nowMilliseconds() }
-        while !connection.closing {
+        process(connection, parser: parser, handle: handle)
+    }
+
+    /// Answers each whole request `connection` holds, while its answers go out.
+    private func process(
+        _ connection: Connection, parser: HTTPRequestParser, handle: (HTTPRequest) -> HTTPServerResponse
+    ) {
+        while !connection.closing && !connection.closesAfterOutput && connection.pending < Self.readAhead
+            && !connection.buffer.isEmpty
+        {
             let result: HTTPRequestParser.Result
             do {
                 result = try parser.parse(connection.buffer[...])
@@ -135,11 +178,7 @@ public final class HTTPServer {
                 // A client that waits for leave to send its body gets it once its head passed.
                 if !connection.continued, parser.expectsContinue(connection.buffer[...]) {
                     connection.continued = true
-                    do {
-                        try connection.socket.write(Self.continueLine, until: Deadline(seconds: 5))
-                    } catch {
-                        connection.closing = true
-                    }
+                    send(Self.continueLine, on: connection, closing: false)
                 }
                 return
             }
@@ -151,13 +190,42 @@ public final class HTTPServer {
     }
 
     private func answer(_ connection: Connection, _ response: HTTPServerResponse, closing: Bool, head: Bool = false) {
-        do {
-            try connection.socket.write(response.encoded(closing: closing, head: head), until: Deadline(seconds: 5))
-        } catch {
+        send(response.encoded(closing: closing, head: head), on: connection, closing: closing)
+    }
+
+    /// How much of a connection's answers may wait before it is read no further.
+    private static let readAhead = 64 << 10
+
+    /// Queues `bytes` on the connection and sends what it takes now.
+    private func send(_ bytes: [UInt8], on connection: Connection, closing: Bool) {
+        guard !connection.closing, !connection.closesAfterOutput else { return }
+        if connection.pending == 0 {
+            connection.output.removeAll(keepingCapacity: true)
+            connection.outputStart = 0
+            connection.writtenSince = Deadline.nowMilliseconds()
+        }
+        connection.output += bytes
+        if closing { connection.closesAfterOutput = true }
+        flush(connection)
+        if connection.pending > limits.outputSize { connection.closing = true }
+    }
+
+    /// Sends what the connection takes of its answers now.
+    private func flush(_ connection: Connection) {
+        guard connection.pending > 0, !connection.closing else { return }
+        guard let sent = connection.socket.writeAvailable(connection.output[connection.outputStart...]) else {
             connection.closing = true
             return
         }
-        if closing { connection.closing = true }
+        if sent > 0 {
+            connection.outputStart += sent
+            connection.writtenSince = Deadline.nowMilliseconds()
+        }
+        if connection.pending == 0 {
+            connection.output.removeAll(keepingCapacity: connection.output.count <= Self.readAhead)
+            connection.outputStart = 0
+            if connection.closesAfterOutput { connection.closing = true }
+        }
     }
 
     /// Answers 408 to requests that take too long to arrive, and closes idle connections
@@ -165,6 +233,11 @@ public final class HTTPServer {
     private func expire() {
         let now = Deadline.nowMilliseconds()
         for connection in connections where !connection.closing {
+            // A client that takes none of its answers for the read time is gone.
+            if connection.pending > 0 {
+                if now - connection.writtenSince > limits.readMilliseconds { connection.closing = true }
+                continue
+            }
             if connection.buffer.isEmpty {
                 if now - connection.since > limits.idleMilliseconds { connection.closing = true }
             } else if now - connection.since > limits.readMilliseconds {

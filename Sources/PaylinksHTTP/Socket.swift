@@ -128,6 +128,45 @@ final class Socket {
         return entries.indices.filter { entries[$0].revents != 0 }
     }
 
+    /// What `poll` saw of one descriptor.
+    struct Readiness {
+        /// Bytes to read, a connection to accept, or the peer's close.
+        var readable: Bool
+        /// Room to write.
+        var writable: Bool
+    }
+
+    /// Waits up to `milliseconds` until any of `watched` is ready: each descriptor with
+    /// whether to watch it for reading and for writing; what each became, in order.
+    static func ready(_ watched: [(descriptor: Int32, read: Bool, write: Bool)], milliseconds: Int) -> [Readiness] {
+        var entries = watched.map { entry in
+            pollfd(
+                fd: entry.descriptor, events: Int16(entry.read ? POLLIN : 0) | Int16(entry.write ? POLLOUT : 0),
+                revents: 0)
+        }
+        let count = poll(&entries, nfds_t(entries.count), Int32(max(0, min(milliseconds, Int(Int32.max)))))
+        guard count > 0 else { return watched.map { _ in Readiness(readable: false, writable: false) } }
+        let failed = Int16(POLLERR) | Int16(POLLHUP) | Int16(POLLNVAL)
+        return entries.map { entry in
+            Readiness(
+                readable: entry.revents & (Int16(POLLIN) | failed) != 0,
+                writable: entry.revents & (Int16(POLLOUT) | failed) != 0)
+        }
+    }
+
+    /// Sends what the connection takes now, without waiting: the count sent (0 when it
+    /// takes nothing now), or nil when the peer is gone.
+    func writeAvailable(_ bytes: ArraySlice<UInt8>) -> Int? {
+        while true {
+            let sent = bytes.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress, buffer.count, noSignal | Int32(MSG_DONTWAIT))
+            }
+            if sent >= 0 { return sent }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : nil
+        }
+    }
+
     /// Reads what has arrived without waiting: the count read, 0 when the peer closed
     /// the connection, nil when nothing is there yet.
     func readAvailable(into buffer: inout [UInt8]) -> Int? {

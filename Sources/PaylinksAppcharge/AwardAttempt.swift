@@ -53,16 +53,18 @@ public struct AwardAttempt: Sendable {
 public enum AwardDelivery {
     /// Sends attempts until one grants the award or the schedule ends: `wait` is asked to
     /// pause before each retry (virtual time pauses not at all), `send` makes one attempt
-    /// given its number and when it is sent, and `onAttempt` sees each as it ends.
+    /// given its number and when it is sent, and `onAttempt` sees each as it ends. A retry
+    /// starts only while `proceeding()` says so: a server that stops sends no more.
     public static func attempts(
         wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> AwardAttempt,
-        onAttempt: (AwardAttempt) -> Void = { _ in }
+        onAttempt: (AwardAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
     ) -> [AwardAttempt] {
         var attempts: [AwardAttempt] = []
         var sentAfter = 0
         for (index, delay) in AwardSchedule.retryDelays.enumerated() {
             sentAfter += delay
             if delay > 0 { wait(delay) }
+            if index > 0 && !proceeding() { break }
             let attempt = send(index + 1, sentAfter)
             attempts.append(attempt)
             onAttempt(attempt)

@@ -69,11 +69,14 @@ public final class AwardSender {
 
     /// Delivers `award`, retrying until an attempt grants it or the schedule ends;
     /// `onAttempt` sees each attempt as it ends.
-    public func deliver(_ award: GrantAward, onAttempt: (AwardAttempt) -> Void = { _ in }) -> [AwardAttempt] {
+    /// A retry starts only while `proceeding()` says so.
+    public func deliver(
+        _ award: GrantAward, onAttempt: (AwardAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
+    ) -> [AwardAttempt] {
         AwardDelivery.attempts(
             wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
             send: { number, sentAfter in send(award, number: number, sentAfter: sentAfter) },
-            onAttempt: onAttempt)
+            onAttempt: onAttempt, proceeding: proceeding)
     }
 
     /// One signed request and what its response means.

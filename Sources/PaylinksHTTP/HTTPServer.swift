@@ -57,6 +57,12 @@ public final class HTTPServer {
 
     private var listener: Listener?
     private let limits: Limits
+    /// Until when the listener is not polled, in milliseconds: after the system refused to
+    /// take a connection (out of descriptors), so that the loop backs off instead of spinning.
+    private var acceptPausedUntil = 0
+    /// Says what the server cannot do for a while, once each time it starts: out of
+    /// descriptors, connections wait in the listen queue.
+    public var onProblem: (String) -> Void = { _ in }
     private var connections: [Connection] = []
     /// The port it listens on.
     public let port: Int
@@ -113,11 +119,12 @@ public final class HTTPServer {
                     write: connection.pending > 0
                 )
             }
-            if let listener { watched.append((listener.pollDescriptor, true, false)) }
+            let listening = listener != nil && now >= acceptPausedUntil
+            if let listener, listening { watched.append((listener.pollDescriptor, true, false)) }
             let ready = Socket.ready(watched, milliseconds: 100)
             // The connections polled; those accepted now are polled from the next turn.
             let polled = connections
-            if let listener, ready[polled.count].readable { accept(from: listener) }
+            if let listener, listening, ready[polled.count].readable { accept(from: listener) }
             for (index, connection) in polled.enumerated() {
                 if ready[index].writable {
                     flush(connection)
@@ -135,7 +142,20 @@ public final class HTTPServer {
     }
 
     private func accept(from listener: Listener) {
-        while let socket = listener.accept() {
+        while true {
+            let accepted: Socket?
+            do {
+                accepted = try listener.accept()
+            } catch {
+                if acceptPausedUntil == 0 { onProblem("\(error); new connections wait until some close") }
+                acceptPausedUntil = Deadline.nowMilliseconds() + 100
+                return
+            }
+            guard let socket = accepted else { break }
+            if acceptPausedUntil != 0 {
+                acceptPausedUntil = 0
+                onProblem("connections are accepted again")
+            }
             guard connections.count < limits.connections else {
                 let busy = Self.problem(503, "the server has \(limits.connections) connections open; try again")
                 try? socket.write(busy.encoded(closing: true), until: Deadline(seconds: 1))

@@ -43,7 +43,11 @@ final class Socket {
         while let address = entry {
             entry = address.pointee.ai_next
             let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
-            guard descriptor >= 0 else { continue }
+            guard descriptor >= 0 else {
+                // Out of descriptors, say: not a refusal by the server.
+                lastError = .system("cannot open a socket: \(Self.lastError())")
+                continue
+            }
             let socket = Socket(descriptor: descriptor)
             #if canImport(Darwin)
                 var on: Int32 = 1
@@ -289,7 +293,9 @@ final class Listener {
     var pollDescriptor: Int32 { descriptor }
 
     /// A connection waiting to be accepted, or nil when none is.
-    func accept() -> Socket? {
+    /// The next connection waiting, or nil when none is; throws when the system cannot
+    /// take one now (out of descriptors), which leaves it waiting.
+    func accept() throws(HTTPError) -> Socket? {
         while true {
             let connection = systemAccept(descriptor)
             if connection >= 0 {
@@ -303,7 +309,8 @@ final class Listener {
                 return Socket(adopting: connection)
             }
             if errno == EINTR || errno == ECONNABORTED { continue }
-            return nil
+            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+            throw .system("cannot accept a connection: \(Socket.lastErrorText())")
         }
     }
 

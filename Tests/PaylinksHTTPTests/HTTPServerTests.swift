@@ -253,6 +253,61 @@ struct HTTPServerTests {
     }
 }
 
+/// The award queue's pool: however many awards are due, a fixed number of threads and
+/// connections send them, the rest wait in order.
+@Suite("Award queue")
+struct AwardQueueTests {
+    static let order = OrderResponseModel(
+        date: 1_718_182_312, sessionToken: "s", offerName: "Starter Pack", offerSku: "starter_pack_001", items: [],
+        price: 499, currency: "USD", customerId: "cust_1", customerCountry: "US", paymentMethodName: "Visa",
+        orderId: "1", purchaseId: "pr_1")
+
+    @Test("50 awards to a slow endpoint take at most the pool's threads, and all are granted")
+    func boundedPool() throws {
+        let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
+            usleep(5_000)
+            return HTTPServerResponse(status: 200, body: Array(#"{"publisherPurchaseId":"g"}"#.utf8))
+        }
+        let queue = AwardQueue(
+            url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t",
+            waitsInRealTime: false, workers: 4)
+        for number in 0..<50 {
+            queue.submit(GrantAward(order: Self.order, basePriceInUSD: "4.99"), id: "award-\(number)")
+        }
+        #expect(queue.threadCount == 4, "a pool of four, not a thread per award")
+        var done: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        while done.count < 50 && Date() < deadline {
+            done += queue.takeFinished().map(\.id)
+            usleep(2_000)
+        }
+        #expect(done.count == 50)
+        #expect(Set(done).count == 50)
+        let (rest, unsent) = queue.finishAll()
+        #expect(rest.isEmpty && unsent.isEmpty)
+        #expect(server.stop())
+    }
+
+    @Test("a stop sends no award still waiting and loses none: each has ended or is named unsent")
+    func stopLosesNone() throws {
+        let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
+            usleep(20_000)
+            return HTTPServerResponse(status: 200, body: Array(#"{"publisherPurchaseId":"g"}"#.utf8))
+        }
+        let queue = AwardQueue(
+            url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t",
+            waitsInRealTime: false, workers: 2)
+        for number in 0..<20 {
+            queue.submit(GrantAward(order: Self.order, basePriceInUSD: "4.99"), id: "award-\(number)")
+        }
+        let (finished, unsent) = queue.finishAll()
+        #expect(finished.count + unsent.count == 20)
+        #expect(!unsent.isEmpty, "a stop waits for no award still waiting")
+        #expect(finished.allSatisfy { $0.attempts.count == 1 })
+        #expect(server.stop())
+    }
+}
+
 /// A count shared with the server's thread.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

@@ -50,6 +50,7 @@ enum ServeCommand: Subcommand {
         let standardError = context.standardError
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
         sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
+        server.onProblem = { line in try? standardError.write("warning: \(MessageText.oneLine(line))\n") }
         let renderer = options.format.renderer(
             catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,
             language: options.language)
@@ -93,7 +94,11 @@ enum ServeCommand: Subcommand {
             until: { stopRequested() || outputFailure != nil },
             tick: { settle(queue?.takeFinished() ?? []) },
             handle: sandbox.handle)
-        settle(queue?.finishAll() ?? [])
+        let (last, unsent) = queue?.finishAll() ?? ([], [])
+        settle(last)
+        for purchaseId in unsent {
+            try? standardError.write("award \(purchaseId): not sent, the sandbox stopped before its turn\n")
+        }
         if let outputFailure { throw .output(outputFailure) }
         try? standardError.write("paylinks sandbox stopped\n")
         return .success

@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release bench fuzz browser mutate docs install uninstall lint format catalog api golden clean
+.PHONY: build test run release bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -72,6 +72,12 @@ fuzz:
 # suite run against it; fails when one survives.
 mutate:
 	python3 Tests/Mutation/mutate.py
+
+# The attack suite: hostile clients and award endpoints against paylinks serve, each case
+# bounded; the normal request's latency and the server's memory are printed per case.
+attack:
+	$(SWIFT) build --product paylinks
+	python3 Tests/Attack/attack.py "$$($(SWIFT) build --show-bin-path)/paylinks"
 
 # The sandbox's checkout page in headless Chromium, driven by Selenium; installs both.
 browser:

@@ -16,8 +16,11 @@ public final class HTTPServer {
         public var headSize = 16 * 1024
         /// The largest body.
         public var bodySize = 1 << 20
-        /// Connections open at once; more are answered 503 and closed.
-        public var connections = 256
+        /// Connections open at once. Past it, the connection idle the longest (no request
+        /// arriving, no answer waiting: kept alive after a request, or silent for a second
+        /// since it opened) is closed to make room, as nginx reuses idle keep-alive
+        /// connections; when none is idle, the new one is answered 503 and closed.
+        public var connections = 1024
         /// How long a request may take to arrive once it has begun, in milliseconds.
         public var readMilliseconds = 10_000
         /// How long a kept-alive connection may wait for its next request, in milliseconds.
@@ -45,6 +48,8 @@ public final class HTTPServer {
         var writtenSince = 0
         /// Whether the connection ends once its answers are sent.
         var closesAfterOutput = false
+        /// Requests answered on it.
+        var served = 0
 
         /// Bytes of answers not sent yet.
         var pending: Int { output.count - outputStart }
@@ -156,6 +161,10 @@ public final class HTTPServer {
                 acceptPausedUntil = 0
                 onProblem("connections are accepted again")
             }
+            if connections.count >= limits.connections, let idle = longestIdle() {
+                connections[idle].socket.close()
+                connections.remove(at: idle)
+            }
             guard connections.count < limits.connections else {
                 let busy = Self.problem(503, "the server has \(limits.connections) connections open; try again")
                 try? socket.write(busy.encoded(closing: true), until: Deadline(seconds: 1))
@@ -164,6 +173,22 @@ public final class HTTPServer {
             }
             connections.append(Connection(socket: socket, now: Deadline.nowMilliseconds()))
         }
+    }
+
+    /// The index of the connection idle the longest: no request arriving, no answer
+    /// waiting, nothing about to close it, and either kept alive after a request or silent
+    /// for a second since it opened (a client sends its request at once).
+    private func longestIdle() -> Int? {
+        let now = Deadline.nowMilliseconds()
+        var found: Int?
+        for (index, connection) in connections.enumerated()
+        where connection.buffer.isEmpty && connection.pending == 0 && !connection.closing
+            && !connection.closesAfterOutput && (connection.served > 0 || now - connection.since > 1_000)
+        {
+            if let best = found, connections[best].since <= connection.since { continue }
+            found = index
+        }
+        return found
     }
 
     /// Reads what has arrived on `connection` and answers each whole request in it.
@@ -203,6 +228,7 @@ public final class HTTPServer {
                 return
             }
             connection.continued = false
+            connection.served += 1
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()
             answer(connection, handle(request), closing: !request.keepAlive, head: request.method == .head)

@@ -130,6 +130,29 @@ struct HTTPServerTests {
         #expect(server.stop())
     }
 
+    @Test(
+        "at the limit, the connection idle longest makes room; one with a request arriving keeps its place"
+    )
+    func idleConnectionsMakeRoom() throws {
+        var limits = HTTPServer.Limits()
+        limits.connections = 2
+        let server = try Running(limits: limits)
+        let kept = try Client(port: server.port)
+        kept.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(kept.read(within: 5000).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        let busy = try Client(port: server.port)
+        busy.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{")
+        let newcomer = try Client(port: server.port)
+        newcomer.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(newcomer.read(within: 5000).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(kept.read(within: 5000) == "", "the kept-alive connection was closed to make room")
+        // The busy one kept its place: its request is still answered. (With none idle, a new
+        // connection is refused: connectionLimit.)
+        busy.send("1234")
+        #expect(busy.read(within: 5000).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(server.stop())
+    }
+
     @Test("a request that trickles in slower than the read time is answered 408 once the time is up")
     func readTime() throws {
         var limits = HTTPServer.Limits()

@@ -27,6 +27,9 @@ package struct RunContext {
     package var processorCount: () -> Int = { 1 }
     /// Runs copies of paylinks at once (`run --jobs`); nil where none can be started.
     package var runCopies: (([[String]], [[String: String]]) -> [ProcessOutput]?)?
+    /// Raises the process's limit of open descriptors toward a count: `serve`, whose
+    /// connections and award pool need more than the usual 1,024. Does nothing unless set.
+    package var raiseDescriptorLimit: (Int) -> Void = { _ in }
     /// Reads standard input to its end, up to a limit in bytes: `run -`.
     package var readStandardInput: (Int) throws(FileSystemError) -> [UInt8] = { _ throws(FileSystemError) in [] }
 
@@ -60,6 +63,7 @@ package struct RunContext {
             })
         context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
         context.processorCount = { System.processorCount }
+        context.raiseDescriptorLimit = { System.raiseDescriptorLimit(to: $0) }
         context.monotonicMilliseconds = { System.monotonicMilliseconds() }
         context.runCopies = { System.runCopies($0, environment: $1) }
         return context

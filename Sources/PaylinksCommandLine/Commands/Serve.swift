@@ -8,6 +8,8 @@ import PaylinksKit
 /// receives on stdout.
 enum ServeCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        // Room for every connection, the award pool and the files, past the usual 1,024.
+        context.raiseDescriptorLimit(HTTPServer.Limits().connections + 1024)
         let server: HTTPServer
         do {
             server = try HTTPServer(host: options.host, port: options.port)

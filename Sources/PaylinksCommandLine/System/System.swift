@@ -184,6 +184,23 @@ package enum System {
 
     /// Makes SIGINT and SIGTERM ask a server to stop, instead of ending the process at once.
     /// They are unblocked too: a parent may have started paylinks with them blocked.
+    /// Raises the soft limit of open descriptors toward `wanted` (within the hard limit),
+    /// as servers do at start: the default of 1,024 is less than a server's connections,
+    /// its award pool and its files need.
+    package static func raiseDescriptorLimit(to wanted: Int) {
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return }
+        let target = min(rlim_t(wanted), limit.rlim_max)
+        guard limit.rlim_cur < target else { return }
+        limit.rlim_cur = target
+        _ = setrlimit(resource, &limit)
+    }
+
     package static func catchStopSignals() {
         let handler: @convention(c) (Int32) -> Void = { _ in stopSignalArrived = 1 }
         signal(SIGINT, handler)

@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""The attack suite: hostile clients against `paylinks serve`, and hostile award endpoints
+behind it, on loopback only. For every case, while the attack runs, a normal client's
+Create Checkout Session must be answered within a bound, the server's resident memory
+must stay within a bound, and at the end SIGTERM must stop it with exit 0 within a bound.
+Each case is bounded in time and in count, and every process and socket it opens is
+cleaned up.
+
+Usage: python3 Tests/Attack/attack.py PAYLINKS_BINARY [--case NAME]
+Prints one line per case (the normal request's median and worst latency, the server's
+peak memory) and exits 1 when any case failed.
+"""
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+LATENCY_BOUND = 0.5  # seconds, the worst normal request while an attack runs
+MEMORY_BOUND = 256 * 1024  # KiB of resident memory
+STOP_BOUND = 15.0  # seconds from SIGTERM to exit; an award attempt may take 10 s
+ATTACK_SECONDS = 3.0
+TOKEN = "paylinks-demo-publisher-token"
+BODY = {
+    "priceDetails": {"price": 499, "currency": "USD"},
+    "offer": {"name": "Starter Pack", "sku": "starter_pack_001", "pricePointMetadata": 499},
+    "items": [{"name": "Gems", "sku": "gem_01", "quantity": 100}],
+    "customer": {"id": "cust_98765"},
+    "countryCode2": "US",
+}
+HEADERS = {"Content-Type": "application/json", "x-publisher-token": TOKEN}
+
+
+def request(port, method, path, body=None, headers=None, timeout=5):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body, headers or {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def connect(port):
+    return socket.create_connection(("127.0.0.1", port), timeout=5)
+
+
+class Server:
+    """`paylinks serve` on a free port, its stderr collected."""
+
+    def __init__(self, binary, extra=()):
+        self.process = subprocess.Popen(
+            [binary, "serve", "--port", "0", "--seed", "1", *extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": ""})
+        line = b""
+        deadline = time.time() + 10
+        while b"SIGINT or SIGTERM stops it" not in line:
+            if time.time() > deadline or self.process.poll() is not None:
+                raise RuntimeError("serve did not start: %r" % line)
+            line += self.process.stderr.read1(4096)
+        self.port = int(line.split(b"http://127.0.0.1:")[1].split(b";")[0].split(b" ")[0])
+        self.log = bytearray(line)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            chunk = self.process.stderr.read1(65536)
+            if not chunk:
+                return
+            if len(self.log) < (4 << 20):
+                self.log += chunk
+
+    def rss(self):
+        with open("/proc/%d/status" % self.process.pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self):
+        """SIGTERM; the exit status and the seconds it took, or None when it did not stop."""
+        started = time.time()
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            status = self.process.wait(timeout=STOP_BOUND)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return None, STOP_BOUND
+        self.reader.join(timeout=2)
+        return status, time.time() - started
+
+
+class AwardEndpoint:
+    """A hostile award endpoint: `behaviour(connection)` runs for each connection."""
+
+    def __init__(self, behaviour):
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(2048)
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+        self.behaviour = behaviour
+        self.done = threading.Event()
+        self.connections = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while not self.done.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            self.connections.append(connection)
+            threading.Thread(target=self._run, args=(connection,), daemon=True).start()
+
+    def _run(self, connection):
+        try:
+            connection.settimeout(1)
+            self.behaviour(connection, self.done)
+        except OSError:
+            pass
+
+    def url(self):
+        return "http://127.0.0.1:%d/award" % self.port
+
+    def close(self):
+        self.done.set()
+        self.listener.close()
+        for connection in self.connections:
+            try:
+                connection.close()
+            except OSError:
+                pass
+
+
+def read_request(connection):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = connection.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, rest = data.split(b"\r\n\r\n", 1)
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    while len(rest) < length:
+        chunk = connection.recv(65536)
+        if not chunk:
+            return None
+        rest += chunk
+    return head
+
+
+# Hostile clients: each runs until `stop` is set, bounded in connections.
+
+def slowloris(port, stop):
+    sockets = [connect(port) for _ in range(100)]
+    for s in sockets:
+        s.sendall(b"POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\n")
+    while not stop.is_set():
+        for s in sockets:
+            try:
+                s.sendall(b"X-A: b\r\n")
+            except OSError:
+                pass
+        stop.wait(0.5)
+    for s in sockets:
+        s.close()
+
+
+def crlf_flood(port, stop):
+    sockets = [connect(port) for _ in range(100)]
+    while not stop.is_set():
+        for s in sockets:
+            try:
+                s.sendall(b"\r\n" * 512)
+            except OSError:
+                pass
+        stop.wait(0.01)
+    for s in sockets:
+        s.close()
+
+
+def pipeliner(port, stop):
+    s = connect(port)
+    s.setblocking(False)
+    one = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    while not stop.is_set():
+        try:
+            s.send(one * 200)
+        except (BlockingIOError, OSError):
+            stop.wait(0.01)
+    s.close()
+
+
+def many_connections(port, stop):
+    sockets = []
+    for _ in range(1000):
+        try:
+            sockets.append(connect(port))
+        except OSError:
+            break
+    stop.wait(ATTACK_SECONDS)
+    for s in sockets:
+        s.close()
+
+
+def large_sessions(port, stop):
+    body = dict(BODY)
+    body["offer"] = dict(BODY["offer"], name="n" * (1 << 19))
+    encoded = json.dumps(body)
+    count = 0
+    while not stop.is_set() and count < 600:
+        request(port, "POST", "/checkout/v1/session", encoded, HEADERS)
+        count += 1
+
+
+def hostile_bodies(port, stop):
+    huge = dict(BODY, offer=dict(BODY["offer"], pricePointMetadata=9223372036854775807))
+    forged = {"choice": "pay", "paymentMethod": "Visa\nawards granted: all\x1b[2J"}
+    while not stop.is_set():
+        request(port, "POST", "/checkout/v1/session", json.dumps(huge), HEADERS)
+        status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
+        purchase = json.loads(data)["purchaseId"]
+        request(port, "POST", "/control/v1/sessions/%s/complete" % purchase, json.dumps(forged),
+                {"Content-Type": "application/json"})
+        for raw in [b"GET / HTTP/1.1\r\nX: a\rb\r\n\r\n", b"POST / HTTP/1.1\r\nContent-Length: +5\r\n\r\nhello",
+                    b"GET / HTTP/1.1\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n"]:
+            with connect(port) as s:
+                s.sendall(raw)
+                s.recv(4096)
+
+
+def paid_sessions(count):
+    def attack(port, stop):
+        for _ in range(count):
+            if stop.is_set():
+                return
+            status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
+            purchase = json.loads(data)["purchaseId"]
+            request(port, "POST", "/control/v1/sessions/%s/complete" % purchase, '{"choice": "pay"}',
+                    {"Content-Type": "application/json"})
+    return attack
+
+
+# Hostile award endpoints.
+
+def silent(connection, done):
+    while not done.is_set():
+        try:
+            if not connection.recv(65536):
+                return
+        except socket.timeout:
+            continue
+
+
+def endless_continue(connection, done):
+    read_request(connection)
+    connection.settimeout(None)
+    while not done.is_set():
+        connection.sendall(b"HTTP/1.1 100 Continue\r\n\r\n" * 100)
+
+
+def stray_answers(connection, done):
+    while not done.is_set():
+        if read_request(connection) is None:
+            return
+        connection.sendall(b'HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\n{}'
+                           b'HTTP/1.1 200 OK\r\nContent-Length: 27\r\n\r\n{"publisherPurchaseId":"x"}')
+
+
+def forged_status(connection, done):
+    while not done.is_set():
+        if read_request(connection) is None:
+            return
+        connection.sendall(b"HTTP/1.1 500 \x1b[32mgranted as x\nawards granted\r\nContent-Length: 0\r\n\r\n")
+
+
+CASES = {
+    "slowloris": (slowloris, None),
+    "crlf-flood": (crlf_flood, None),
+    "pipeliner": (pipeliner, None),
+    "connections": (many_connections, None),
+    "large-sessions": (large_sessions, None),
+    "hostile-bodies": (hostile_bodies, None),
+    "silent-award-endpoint": (paid_sessions(1100), silent),
+    "endless-continue": (paid_sessions(20), endless_continue),
+    "stray-answers": (paid_sessions(50), stray_answers),
+    "forged-status-line": (paid_sessions(20), forged_status),
+}
+
+
+def run_case(binary, name):
+    attack, behaviour = CASES[name]
+    endpoint = AwardEndpoint(behaviour) if behaviour else None
+    server = Server(binary, ["--award-url", endpoint.url()] if endpoint else [])
+    stop = threading.Event()
+    problems = []
+
+    def attacker():
+        try:
+            attack(server.port, stop)
+        except OSError as error:
+            # An attacker the server refuses or drops is the server doing its job.
+            pass
+        except Exception as error:  # noqa: BLE001 - reported, not raised
+            problems.append("the attacker broke: %r" % error)
+
+    thread = threading.Thread(target=attacker, daemon=True)
+    thread.start()
+    latencies = []
+    peak = 0
+    started = time.time()
+    while time.time() - started < ATTACK_SECONDS:
+        peak = max(peak, server.rss())
+        begin = time.time()
+        try:
+            status, _ = request(server.port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS, timeout=5)
+            if status != 201:
+                problems.append("a normal request got %d" % status)
+        except OSError as error:
+            problems.append("a normal request failed: %s" % error)
+        latencies.append(time.time() - begin)
+        time.sleep(0.05)
+    stop.set()
+    peak = max(peak, server.rss())
+    status, took = server.stop()
+    thread.join(timeout=10)
+    if endpoint:
+        endpoint.close()
+    log = bytes(server.log)
+    latencies.sort()
+    median, worst = latencies[len(latencies) // 2], latencies[-1]
+    if worst > LATENCY_BOUND:
+        problems.append("a normal request took %.0f ms" % (worst * 1000))
+    if peak > MEMORY_BOUND:
+        problems.append("resident memory reached %d KiB" % peak)
+    if status != 0:
+        problems.append("SIGTERM: %s" % ("no exit within %.0f s" % STOP_BOUND if status is None else "exit %d" % status))
+    if b"\x1b" in log:
+        problems.append("an escape sequence reached the log")
+    for line in log.split(b"\n"):
+        if line.startswith(b"awards granted"):
+            problems.append("a forged line reached the log: %r" % line[:80])
+    if name == "stray-answers" and b"granted as x" in log:
+        problems.append("an award was judged by another request's answer")
+    print("%-22s %s  normal request median %5.1f ms, worst %6.1f ms; peak memory %6d KiB; stopped in %4.1f s%s" % (
+        name, "ok  " if not problems else "FAIL", median * 1000, worst * 1000, peak, took,
+        "".join("\n    " + problem for problem in problems)), flush=True)
+    return not problems
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: attack.py PAYLINKS_BINARY [--case NAME]")
+    binary = sys.argv[1]
+    names = list(CASES)
+    if "--case" in sys.argv:
+        wanted = sys.argv[sys.argv.index("--case") + 1]
+        if wanted not in CASES:
+            sys.exit("error: no case %r; cases: %s" % (wanted, ", ".join(CASES)))
+        names = [wanted]
+    results = [run_case(binary, name) for name in names]
+    print("%d cases: %d ok, %d failed" % (len(results), results.count(True), results.count(False)))
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -63,8 +63,10 @@ docs:
 	@echo "documentation: .build/docs"
 
 # libFuzzer targets for the argument parser, the fixtures, the scenarios and the HTTP
-# parsers: FUZZ_SECONDS each (60 by default).
+# parsers: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS executions each when given
+# (make fuzz FUZZ_RUNS=10000000).
 FUZZ_SECONDS ?= 60
+export FUZZ_RUNS
 fuzz:
 	bash Fuzz/fuzz.sh $(FUZZ_SECONDS)
 

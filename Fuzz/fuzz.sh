@@ -6,6 +6,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+# FUZZ_RUNS=N runs each target for N executions instead of for a time: 10000000 for a
+# long campaign.
+runs_wanted=${FUZZ_RUNS:-}
+if [ -n "$runs_wanted" ]; then
+    limit=(-runs="$runs_wanted")
+    budget="$runs_wanted executions"
+else
+    limit=(-max_total_time="$seconds")
+    budget="${seconds}s"
+fi
 out=.build/fuzz
 mkdir -p "$out/artifacts"
 modules="$out/modules"
@@ -54,9 +64,10 @@ for target in arguments fixtures scenarios responses requests; do
     for dir in ${seeds[$target]}; do
         find "$dir" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
     done
-    echo "== running the $target fuzzer for ${seconds}s" >&2
+    echo "== running the $target fuzzer for $budget" >&2
     log="$out/$target.log"
-    if "$out/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+    started=$(date +%s)
+    if "$out/$target" "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
         -artifact_prefix="$out/artifacts/$target-" "$corpus" >"$log" 2>&1; then
         result=ok
     else
@@ -65,7 +76,8 @@ for target in arguments fixtures scenarios responses requests; do
     fi
     runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | grep -Eo '[0-9]+' || echo "?")
     crashes=$(find "$out/artifacts" -name "$target-*" | wc -l)
-    printf 'fuzz %-10s %s: %s executions in %ss, %s crash inputs\n' "$target" "$result" "$runs" "$seconds" "$crashes"
+    printf 'fuzz %-10s %s: %s executions in %ss, %s crash inputs\n' "$target" "$result" "$runs" \
+        "$(($(date +%s) - started))" "$crashes"
     [ "$result" = ok ] || tail -n 30 "$log" >&2
 done
 exit $status

@@ -149,7 +149,7 @@ package enum ArgumentParser {
             } catch {
                 throw .usage(error.message, command: command)
             }
-            if !["--seed", "--now", "--jobs", "--report", "--color"].contains(spec.name) {
+            if !spec.traits.contains(.stopsAtCopies) {
                 options.passedOn.append(spec.placeholder == nil ? spec.name : "\(spec.name)=\(value)")
             }
         }
@@ -183,7 +183,7 @@ package enum ArgumentParser {
             return "--fail-at says which step --error fails; give --error CODE too"
         }
         if options.error != nil {
-            if let cause = ["--outcome", "--via", "--before-order"].first(where: { seen[$0] != nil }) {
+            if let cause = OptionSpec.named(.endsFlow).first(where: { seen[$0] != nil }) {
                 return "give either --error or \(cause): both decide how the flow ends"
             }
         }
@@ -195,9 +195,7 @@ package enum ArgumentParser {
         }
         // A scenario may name its own awardUrl; a purchase has only --award-url.
         if command == .purchase, options.awardUrl == nil,
-            let orphan = ["--main-key-file", "--publisher-token", "--award-wait", "--concurrency"].first(where: {
-                seen[$0] != nil
-            })
+            let orphan = OptionSpec.named(.awardSending).first(where: { seen[$0] != nil })
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }

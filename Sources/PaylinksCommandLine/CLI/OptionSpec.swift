@@ -19,30 +19,59 @@ package struct OptionSpec: Sendable {
     package let defaultText: String?
     /// The subcommands that accept it.
     package let commands: [Command]
+    /// Options that set the same thing, of which a command line gives one at most.
+    package enum Group: String, Sendable {
+        /// `--format` and its shorthand `--json`.
+        case format
+    }
+
+    /// What an option is to the parser's rules beyond its own value.
+    package struct Traits: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Decides how a flow ends, as `--error` does: the two cannot go together.
+        package static let endsFlow = Traits(rawValue: 1 << 0)
+        /// Signs or sends awards: meaningful only with `--award-url`.
+        package static let awardSending = Traits(rawValue: 1 << 1)
+        /// Belongs to the run that starts `run --jobs` copies, which do not get it: the
+        /// seed and clock they are given instead, the jobs, the reports, the colour.
+        package static let stopsAtCopies = Traits(rawValue: 1 << 2)
+    }
+
     /// Options that set the same thing share a group; giving a group twice is an error.
+    /// An option of no group is a group of its own.
     package let group: String
+    /// What the parser's rules make of the option.
+    package let traits: Traits
     /// Whether the option may be given more than once, each adding a value.
     package let repeatable: Bool
     fileprivate let apply: @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
 
     fileprivate init(
         _ name: String, _ placeholder: String?, _ summary: String, default defaultText: String? = nil,
-        commands: [Command] = Command.allCases, group: String? = nil, repeatable: Bool = false,
+        commands: [Command] = Command.allCases, group: Group? = nil, traits: Traits = [], repeatable: Bool = false,
         apply: @escaping @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
     ) {
+        self.traits = traits
         self.repeatable = repeatable
         self.name = name
         self.placeholder = placeholder
         self.summary = summary
         self.defaultText = defaultText
         self.commands = commands
-        self.group = group ?? name
+        self.group = group?.rawValue ?? name
         self.apply = apply
     }
 
     /// Sets the option's value in `options`.
     func apply(_ value: String, to options: inout RunOptions) throws(UsageProblem) {
         try apply(&options, value)
+    }
+
+    /// The names of the options with `trait`, in the order help lists them.
+    package static func named(_ trait: Traits) -> [String] {
+        all.filter { $0.traits.contains(trait) }.map(\.name)
     }
 
     /// Every option, in the order help lists them.
@@ -83,7 +112,7 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--report", "FORMAT=FILE",
             "Write the run's results to FILE as junit (JUnit XML, for a CI's test tab) or json; repeatable.",
-            commands: [.run], repeatable: true
+            commands: [.run], traits: .stopsAtCopies, repeatable: true
         ) { options, value throws(UsageProblem) in
             let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let formats = RunReport.Format.allCases.map(\.rawValue)
@@ -113,7 +142,7 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--jobs", "N", "Run the scenarios on N processes at once; the output is the same as on one.",
-            default: "the number of processors", commands: [.run]
+            default: "the number of processors", commands: [.run], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.jobs = try number(value, option: "--jobs", as: Int.self, in: 1...256)
         },
@@ -158,20 +187,20 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--outcome", "OUTCOME",
             "How the charge ends: succeeded; declined (3003); pending past the 90 s validation timeout (3004).",
-            default: ChargeOutcome.succeeded.rawValue, commands: [.purchase]
+            default: ChargeOutcome.succeeded.rawValue, commands: [.purchase], traits: .endsFlow
         ) { options, value throws(UsageProblem) in
             options.outcome = try choice(value, option: "--outcome", among: ChargeOutcome.self)
         },
         OptionSpec(
             "--via", "HOW",
             "How the player closes the checkout: checkout (3002) or browser, with the OS controls (3000).",
-            default: CloseMethod.checkoutInterface.rawValue, commands: [.cancel]
+            default: CloseMethod.checkoutInterface.rawValue, commands: [.cancel], traits: .endsFlow
         ) { options, value throws(UsageProblem) in
             options.closeMethod = try choice(value, option: "--via", among: CloseMethod.self)
         },
         OptionSpec(
             "--before-order", nil, "The player closes the checkout before the order exists (3005).",
-            commands: [.cancel]
+            commands: [.cancel], traits: .endsFlow
         ) { options, _ in
             options.beforeOrder = true
         },
@@ -207,20 +236,22 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
-            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run, .checkAward, .serve]
+            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run, .checkAward, .serve],
+            traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
         },
         OptionSpec(
             "--publisher-token", "TOKEN",
             "The x-publisher-token award callbacks carry, and the one serve asks of the game's server.",
-            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token", commands: [.purchase, .run, .checkAward, .serve]
+            default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token",
+            commands: [.purchase, .run, .checkAward, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
         },
         OptionSpec(
             "--award-wait", "WAIT", "How the 10 s pauses between award retries pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: [.purchase, .run, .serve]
+            default: "virtual (or real)", commands: [.purchase, .run, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
         },
@@ -246,7 +277,7 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--concurrency", "C",
             "Send the awards of a --count run over C connections at once, and end with a load summary on stderr.",
-            default: "1", commands: [.purchase]
+            default: "1", commands: [.purchase], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.concurrency = try number(value, option: "--concurrency", as: Int.self, in: 1...256)
         },
@@ -310,13 +341,13 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
-            commands: Command.flows + [.run, .serve]
+            commands: Command.flows + [.run, .serve], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
         OptionSpec(
             "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time",
-            commands: Command.flows + [.run]
+            commands: Command.flows + [.run], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
         },
@@ -337,14 +368,14 @@ package struct OptionSpec: Sendable {
             "text: a readable table or report; json: one JSON object per line.",
             default: "\(RunOptions().format.rawValue) (or json)",
             commands: listingCommands.filter { !callbackCommands.contains($0) }),
-        OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: "format") {
+        OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: .format) {
             options, _ in
             options.format = .json
         },
         OptionSpec(
             "--color", "WHEN",
             "Colour text output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.",
-            default: RunOptions().color.rawValue, commands: listingCommands
+            default: RunOptions().color.rawValue, commands: listingCommands, traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.color = try choice(value, option: "--color", among: ColorChoice.self)
         },
@@ -352,7 +383,7 @@ package struct OptionSpec: Sendable {
 
     /// `--format` for `commands`, whose help says which formats they print.
     private static func format(_ summary: String, default defaultText: String, commands: [Command]) -> OptionSpec {
-        OptionSpec("--format", "FORMAT", summary, default: defaultText, commands: commands, group: "format") {
+        OptionSpec("--format", "FORMAT", summary, default: defaultText, commands: commands, group: .format) {
             options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         }

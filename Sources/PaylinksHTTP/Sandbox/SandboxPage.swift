@@ -101,6 +101,14 @@ enum SandboxPage {
             case .paymentPending: ("Payment pending", "The payment is still pending; the game sees 3004.")
             case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
             case .created: ("Checkout", "")
+            case .paymentRefundPending: ("Refund pending", "A refund of this payment is under way.")
+            case .paymentRefunded: ("Refunded", "The payment was refunded to the player.")
+            case .paymentRefundFailed: ("Refund failed", "A refund of this payment did not go through.")
+            case .paymentDisputeOpen, .paymentDisputeEvidenceSubmitted:
+                ("Payment disputed", "The player disputed this payment with the bank.")
+            case .paymentDisputeWon: ("Dispute won", "The dispute was resolved for the studio: the payment stands.")
+            case .paymentDisputeLost:
+                ("Dispute lost", "The dispute was resolved for the player: the payment was taken back.")
             }
         return document(
             title: title,

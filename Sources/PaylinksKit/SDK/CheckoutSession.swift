@@ -96,7 +96,8 @@ public enum CloseMethod: String, CaseIterable, Sendable {
 }
 
 /// The states an order passes through on Appcharge's server: the SDK polls them, the
-/// sandbox moves its sessions through them; one vocabulary for both.
+/// sandbox moves its sessions through them; one vocabulary for both, the states after the
+/// award (refunds, disputes) included.
 public enum OrderState: String, Sendable {
     /// The order exists; no payment yet.
     case created
@@ -114,6 +115,20 @@ public enum OrderState: String, Sendable {
     case paymentCanceled = "payment_canceled"
     /// The payment failed: a declined card.
     case paymentFailed = "payment_failed"
+    /// A refund was requested and is not processed yet.
+    case paymentRefundPending = "payment_refund_pending"
+    /// The refund went through: the money went back to the player.
+    case paymentRefunded = "payment_refunded"
+    /// The refund did not go through.
+    case paymentRefundFailed = "payment_refund_failed"
+    /// The player disputed the charge with the bank (a chargeback is under way).
+    case paymentDisputeOpen = "payment_dispute_open"
+    /// The studio's evidence was sent to the bank.
+    case paymentDisputeEvidenceSubmitted = "payment_dispute_evidence_submitted"
+    /// The dispute was resolved for the studio: the money stays.
+    case paymentDisputeWon = "payment_dispute_won"
+    /// The dispute was resolved for the player: the money is taken back.
+    case paymentDisputeLost = "payment_dispute_lost"
 }
 
 /// One moment of the simulated timeline, as ``PaymentLinksSimulator/trace`` receives it.

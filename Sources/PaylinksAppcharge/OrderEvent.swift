@@ -1,0 +1,319 @@
+import PaylinksJSON
+public import PaylinksKit
+
+/// One event Appcharge sends the game's server about an order, as it sends it: V2 (the
+/// current envelope, `eventName` and `eventId`) or V1 (the older flat payload, `event`),
+/// its body compact JSON in a fixed order, signed as the Grant Award is
+/// (`after-the-purchase.md`, section 3).
+public struct OrderEvent: Sendable {
+    /// What happened to the order.
+    public enum Name: String, CaseIterable, Sendable {
+        case created
+        case paymentSucceeded
+        case paymentFailed
+        case completed
+        case canceled
+        case refunded
+        case disputeOpened
+        case disputeWon
+        case disputeLost
+
+        /// The V2 `eventName`: `order.payment.resolved`.
+        public var v2Name: String {
+            switch self {
+            case .created: "order.created"
+            case .paymentSucceeded, .paymentFailed: "order.payment.resolved"
+            case .completed: "order.completed"
+            case .canceled: "order.canceled"
+            case .refunded: "order.refunded"
+            case .disputeOpened: "order.dispute.opened"
+            case .disputeWon, .disputeLost: "order.dispute.resolved"
+            }
+        }
+
+        /// The V2 `result`: `success`, `failed`, `won`, `lost`; nil for the others.
+        public var result: String? {
+            switch self {
+            case .paymentSucceeded: "success"
+            case .paymentFailed: "failed"
+            case .disputeWon: "won"
+            case .disputeLost: "lost"
+            default: nil
+            }
+        }
+
+        /// The V1 `event`: `order_dispute_lost`.
+        public var v1Name: String {
+            switch self {
+            case .created: "order_created"
+            case .paymentSucceeded: "payment_intent_success"
+            case .paymentFailed: "payment_intent_failed"
+            case .completed: "order_completed_success"
+            case .canceled: "order_cancelled"
+            case .refunded: "order_refunded"
+            case .disputeOpened: "order_dispute_open"
+            case .disputeWon: "order_dispute_won"
+            case .disputeLost: "order_dispute_lost"
+            }
+        }
+
+        /// The event a V2 name and result mean: `order.dispute.resolved` with `lost`.
+        public init?(v2Name: String, result: String?) {
+            guard
+                let found = Self.allCases.first(where: {
+                    $0.v2Name == v2Name && ($0.result == nil || $0.result == result)
+                })
+            else { return nil }
+            self = found
+        }
+    }
+
+    /// The two envelopes Appcharge has sent.
+    public enum Version: String, CaseIterable, Sendable {
+        /// The older flat payload, `timestamp` in seconds.
+        case v1
+        /// The current envelope, `timestamp` in milliseconds.
+        case v2
+
+        /// When each attempt is sent, after the one before, in milliseconds: V2 at once,
+        /// then 15 s, 15 s and 15 min later; V1 three more, 5 min apart.
+        public var retryDelays: [Int] {
+            switch self {
+            case .v1: [0, 300_000, 300_000, 300_000]
+            case .v2: [0, 15_000, 15_000, 900_000]
+            }
+        }
+
+        /// Whether an answer with `status` (nil: none came, a timeout) is retried: V2 on
+        /// anything but 2xx, V1 only on a server error.
+        public func retries(status: Int?) -> Bool {
+            switch self {
+            case .v1: status.map { (500..<600).contains($0) } ?? false
+            case .v2: status.map { !(200..<300).contains($0) } ?? true
+            }
+        }
+    }
+
+    /// What the event is about: the order, and what its session and award knew of it.
+    public struct Subject: Sendable {
+        /// The order the client received.
+        public var order: OrderResponseModel
+        /// The offer's price point in US cents, which the dollar figures come from.
+        public var pricePointMetadata: Int
+        /// The player's email, when the game's server sent one.
+        public var email: String?
+        /// `sessionMetadata`, compact JSON, echoed back.
+        public var sessionMetadata: [UInt8]?
+
+        /// A subject.
+        public init(
+            order: OrderResponseModel, pricePointMetadata: Int, email: String? = nil, sessionMetadata: [UInt8]? = nil
+        ) {
+            self.order = order
+            self.pricePointMetadata = pricePointMetadata
+            self.email = email
+            self.sessionMetadata = sessionMetadata
+        }
+    }
+
+    /// What happened.
+    public let name: Name
+    /// The envelope.
+    public let version: Version
+    /// The V2 `eventId`: a UUID, the same on every retry of this event.
+    public let eventId: String
+    /// The body's bytes.
+    public let body: [UInt8]
+
+    /// The event `name` of `subject`, at `milliseconds` (Unix), the `sequence`-th event of
+    /// its order; `refundAmount` (minor units) for a refund, all of the order when nil.
+    /// The `eventId` comes from `seed`, the purchase and the sequence: the same inputs give
+    /// the same bytes.
+    public init(
+        _ name: Name, version: Version, subject: Subject, milliseconds: Int, seed: UInt64, sequence: Int,
+        refundAmount: Int? = nil
+    ) {
+        self.name = name
+        self.version = version
+        eventId = Self.uuid(seed: seed, purchaseId: subject.order.purchaseId, sequence: sequence)
+        body =
+            version == .v2
+            ? Self.v2Body(name, subject, eventId: eventId, milliseconds: milliseconds, refundAmount: refundAmount)
+            : Self.v1Body(name, subject, milliseconds: milliseconds)
+    }
+
+    /// The headers the event carries, `signature` made now over the exact body with `key`.
+    public func headers(publisherToken: String, projectId: String, milliseconds: Int, key: HMACSHA256.Key)
+        -> [(name: String, value: String)]
+    {
+        [
+            ("Content-Type", "application/json"), ("x-publisher-token", publisherToken), ("x-project-id", projectId),
+            ("signature", GrantAward.signature(body: body, milliseconds: milliseconds, key: key)),
+        ]
+    }
+
+    /// A version 4 UUID from a hash of what identifies the event.
+    static func uuid(seed: UInt64, purchaseId: String, sequence: Int) -> String {
+        var bytes = SHA256.hash(Array("event:\(seed):\(purchaseId):\(sequence)".utf8)).prefix(16).map { $0 }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = HMACSHA256.hex(bytes)
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(
+                hex[
+                    hex.index(
+                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
+                            hex.startIndex, offsetBy: range.upperBound)])
+        }
+        return parts.joined(separator: "-")
+    }
+
+    /// `amount` minor units of `currency` as a decimal string: 549 EUR → "5.49".
+    static func decimal(_ amount: Int, currency: String) -> String {
+        let digits = CurrencyCodes.minorUnitDigits(of: currency)
+        guard digits > 0 else { return String(amount) }
+        var scale = 1
+        for _ in 0..<digits { scale *= 10 }
+        let fraction = String(amount % scale)
+        return "\(amount / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
+    }
+
+    private static func v2Body(
+        _ name: Name, _ subject: Subject, eventId: String, milliseconds: Int, refundAmount: Int?
+    ) -> [UInt8] {
+        let order = subject.order
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("eventName", name.v2Name)
+        writer.field("eventId", eventId)
+        writer.field("timestamp", milliseconds)
+        writer.field("sessionId", order.sessionToken)
+        writer.key("result")
+        if let result = name.result { writer.string(result) } else { writer.null() }
+        writer.key("customer")
+        writer.openObject()
+        writer.field("id", order.customerId)
+        if let email = subject.email { writer.field("email", email) }
+        writer.closeObject()
+        writer.key("offer")
+        writer.openObject()
+        writer.field("externalId", order.offerSku)
+        writer.field("name", order.offerName)
+        writer.key("products")
+        writer.openArray()
+        for item in order.items {
+            writer.openObject()
+            writer.field("displayName", item.name)
+            writer.field("productExternalId", item.sku)
+            writer.field("productQuantity", item.quantity)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        writer.key("order")
+        writer.openObject()
+        writer.field("subtotal", order.price)
+        writer.field("discountAmount", 0)
+        writer.field("totalPayment", order.price)
+        writer.field("taxAmount", 0)
+        writer.field("currencyCode", order.currency)
+        writer.field("paymentMethod", order.paymentMethodName)
+        writer.field("pricePointMetadata", subject.pricePointMetadata)
+        writer.field("isSavedPaymentMethodUsed", false)
+        writer.field("isNewPaymentMethodSaved", false)
+        writer.closeObject()
+        writer.key("geolocation")
+        writer.openObject()
+        writer.field("countryCode2", order.customerCountry)
+        writer.closeObject()
+        writer.key("transactions")
+        writer.openArray()
+        transaction("paid", order.price, subject, milliseconds: milliseconds, to: &writer)
+        switch name {
+        case .refunded:
+            transaction("refund", refundAmount ?? order.price, subject, milliseconds: milliseconds, to: &writer)
+        case .disputeOpened, .disputeLost:
+            transaction("dispute_funds_withdrawn", order.price, subject, milliseconds: milliseconds, to: &writer)
+        case .disputeWon:
+            transaction("dispute_funds_withdrawn", order.price, subject, milliseconds: milliseconds, to: &writer)
+            transaction("dispute_funds_reinstated", order.price, subject, milliseconds: milliseconds, to: &writer)
+        default: break
+        }
+        writer.closeArray()
+        if let metadata = subject.sessionMetadata {
+            writer.key("sessionMetadata")
+            writer.json(metadata)
+        }
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    private static func transaction(
+        _ type: String, _ amount: Int, _ subject: Subject, milliseconds: Int, to writer: inout JSONWriter
+    ) {
+        let order = subject.order
+        // The amount's share of the price point, in full width: both may be 10^12. The
+        // quotient is at most the price point, as no amount exceeds the price.
+        let amount = min(max(0, amount), order.price)
+        let usd =
+            order.price <= 0
+            ? 0 : order.price.dividingFullWidth(subject.pricePointMetadata.multipliedFullWidth(by: amount)).quotient
+        writer.openObject()
+        writer.field("purchaseId", order.purchaseId)
+        writer.field("type", type)
+        writer.field("timestamp", milliseconds)
+        writer.field("amount", decimal(amount, currency: order.currency))
+        writer.field("amountUSD", decimal(usd, currency: "USD"))
+        writer.field("totalTaxAmount", "0")
+        writer.field("receiptNumber", GrantAward.receiptId(orderId: order.orderId))
+        writer.closeObject()
+    }
+
+    private static func v1Body(_ name: Name, _ subject: Subject, milliseconds: Int) -> [UInt8] {
+        let order = subject.order
+        let cents = subject.pricePointMetadata
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("event", name.v1Name)
+        writer.field("timestamp", milliseconds / 1000)
+        writer.field("appChargePaymentId", GrantAward.paymentId(orderId: order.orderId))
+        writer.field("appChargeOrderId", order.orderId)
+        writer.field("playerId", order.customerId)
+        if let metadata = subject.sessionMetadata {
+            writer.key("sessionMetadata")
+            writer.json(metadata)
+        }
+        writer.field("paymentMethod", order.paymentMethodName)
+        writer.field("pricePointMetadata", cents)
+        writer.key("estimatedPublisherNetAmount")
+        writer.rawNumber(GrantAward.share(85, of: cents))
+        writer.key("estimatedAppchargeFee")
+        writer.rawNumber(GrantAward.share(15, of: cents))
+        writer.field("isSavedPaymentMethodUsed", false)
+        writer.field("isNewPaymentMethodSaved", false)
+        writer.key("offer")
+        writer.openObject()
+        writer.field("offerName", order.offerName)
+        writer.field("offerExternalId", order.offerSku)
+        writer.field("originalPriceInDollar", cents)
+        writer.field("country", order.customerCountry)
+        writer.field("currency", order.currency)
+        writer.field("priceInDollar", cents)
+        writer.field("priceInCents", order.price)
+        writer.field("subtotal", order.price)
+        writer.field("tax", 0)
+        writer.key("products")
+        writer.openArray()
+        for item in order.items {
+            writer.openObject()
+            writer.field("name", item.name)
+            writer.field("sku", item.sku)
+            writer.field("amount", Int(item.quantity) ?? 0)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        writer.closeObject()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,145 @@
+import PaylinksAppcharge
+import PaylinksKit
+import Testing
+
+/// A paid order's life after its award, and the events Appcharge sends about it.
+@Suite("After the purchase")
+struct OrderLifeTests {
+    static let order = OrderResponseModel(
+        date: 1_718_182_312, sessionToken: "3ca9f9b79a8f7a314612ec853f586024", offerName: "Starter Pack",
+        offerSku: "starter_pack_001", items: [.init(name: "Gems", sku: "gem_01", quantity: "100")], price: 549,
+        currency: "EUR", customerId: "cust_98765", customerCountry: "DE", paymentMethodName: "Visa",
+        orderId: "7217127911", purchaseId: "pr_b6pu3vuq0dhoz2scxoyr2a9h")
+
+    @Test("a full refund: requested, then processed; its transitions are values, and a second refund is refused")
+    func fullRefund() throws {
+        var life = OrderLife(state: .chargeSucceed, price: 549)
+        let requested = try life.apply(.requestRefund(amount: nil))
+        #expect(
+            requested
+                == .init(
+                    action: .requestRefund(amount: nil), from: .chargeSucceed, to: .paymentRefundPending, event: nil))
+        let processed = try life.apply(.processRefund(succeeded: true))
+        #expect(processed.to == .paymentRefunded && processed.event == .refunded)
+        #expect(life.refundAmount == 549 && life.granted)
+        #expect(throws: OrderLife.Refusal.alreadyRefunded) { try life.apply(.requestRefund(amount: nil)) }
+        #expect(life.transitions.map(\.to) == [.paymentRefundPending, .paymentRefunded])
+    }
+
+    @Test("only charge_succeed or charge_failed orders can be refunded; an amount must be within the price")
+    func refundRules() throws {
+        for state in [OrderState.created, .paymentPending, .chargePending, .paymentFailed, .paymentCanceled] {
+            var life = OrderLife(state: state, price: 549)
+            #expect(throws: OrderLife.Refusal.notRefundable(state)) { try life.apply(.requestRefund(amount: nil)) }
+        }
+        var failed = OrderLife(state: .chargeFailed, price: 549)
+        #expect(!failed.granted, "a refund of an order never granted must take nothing back")
+        #expect(throws: OrderLife.Refusal.amount(550, price: 549)) { try failed.apply(.requestRefund(amount: 550)) }
+        #expect(throws: OrderLife.Refusal.amount(0, price: 549)) { try failed.apply(.requestRefund(amount: 0)) }
+        try failed.apply(.requestRefund(amount: 200))
+        try failed.apply(.processRefund(succeeded: false))
+        #expect(failed.state == .paymentRefundFailed && failed.refundAmount == 200)
+        try failed.apply(.requestRefund(amount: nil))
+        #expect(failed.state == .paymentRefundPending, "a failed refund may be requested again")
+        #expect(
+            OrderLife.Refusal.notRefundable(.paymentPending).message
+                == "the order is payment_pending; only a charge_succeed or charge_failed order can be refunded")
+    }
+
+    @Test("a dispute needs a paid order: open, evidence, then won or lost; lost counts as refunded")
+    func disputes() throws {
+        var won = OrderLife(state: .chargeSucceed, price: 549)
+        #expect(try won.apply(.openDispute).event == .disputeOpened)
+        #expect(try won.apply(.submitEvidence).to == .paymentDisputeEvidenceSubmitted)
+        #expect(try won.apply(.resolveDispute(won: true)).event == .disputeWon)
+        var lost = OrderLife(state: .chargeFailed, price: 549)
+        try lost.apply(.openDispute)
+        #expect(try lost.apply(.resolveDispute(won: false)).to == .paymentDisputeLost)
+        #expect(throws: OrderLife.Refusal.alreadyRefunded) { try lost.apply(.requestRefund(amount: nil)) }
+        var unpaid = OrderLife(state: .paymentCanceled, price: 549)
+        #expect(throws: OrderLife.Refusal.notDisputable(.paymentCanceled)) { try unpaid.apply(.openDispute) }
+        #expect(throws: OrderLife.Refusal.noDisputeOpen(.chargeSucceed)) {
+            var life = OrderLife(state: .chargeSucceed, price: 549)
+            try life.apply(.resolveDispute(won: true))
+        }
+    }
+
+    @Test("V2 and V1 names, results and retry rules, as documented")
+    func names() {
+        #expect(
+            OrderEvent.Name.disputeLost.v2Name == "order.dispute.resolved"
+                && OrderEvent.Name.disputeLost.result == "lost")
+        #expect(OrderEvent.Name(v2Name: "order.dispute.resolved", result: "won") == .disputeWon)
+        #expect(OrderEvent.Name(v2Name: "order.refunded", result: nil) == .refunded)
+        #expect(OrderEvent.Name(v2Name: "order.refund", result: nil) == nil)
+        #expect(
+            OrderEvent.Name.allCases.map(\.v1Name) == [
+                "order_created", "payment_intent_success", "payment_intent_failed", "order_completed_success",
+                "order_cancelled", "order_refunded", "order_dispute_open", "order_dispute_won", "order_dispute_lost",
+            ])
+        #expect(OrderEvent.Version.v2.retryDelays == [0, 15_000, 15_000, 900_000])
+        #expect(OrderEvent.Version.v1.retryDelays == [0, 300_000, 300_000, 300_000])
+        #expect(OrderEvent.Version.v2.retries(status: 404) && OrderEvent.Version.v2.retries(status: nil))
+        #expect(!OrderEvent.Version.v2.retries(status: 204))
+        #expect(!OrderEvent.Version.v1.retries(status: 404) && OrderEvent.Version.v1.retries(status: 503))
+        #expect(!OrderEvent.Version.v1.retries(status: nil))
+    }
+
+    @Test("a V2 refund event, byte for byte: the award's purchaseId in transactions, amounts as integers and strings")
+    func v2Body() {
+        let subject = OrderEvent.Subject(order: Self.order, pricePointMetadata: 499, email: "player@example.com")
+        let event = OrderEvent(
+            .refunded, version: .v2, subject: subject, milliseconds: 1_718_182_400_000, seed: 1, sequence: 4,
+            refundAmount: 200)
+        let text = String(decoding: event.body, as: UTF8.self)
+        #expect(
+            text
+                == #"{"eventName":"order.refunded","eventId":"\#(event.eventId)","timestamp":1718182400000,"sessionId":"3ca9f9b79a8f7a314612ec853f586024","result":null,"customer":{"id":"cust_98765","email":"player@example.com"},"offer":{"externalId":"starter_pack_001","name":"Starter Pack","products":[{"displayName":"Gems","productExternalId":"gem_01","productQuantity":"100"}]},"order":{"subtotal":549,"discountAmount":0,"totalPayment":549,"taxAmount":0,"currencyCode":"EUR","paymentMethod":"Visa","pricePointMetadata":499,"isSavedPaymentMethodUsed":false,"isNewPaymentMethodSaved":false},"geolocation":{"countryCode2":"DE"},"transactions":[{"purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","type":"paid","timestamp":1718182400000,"amount":"5.49","amountUSD":"4.99","totalTaxAmount":"0","receiptNumber":"\#(receipt(text))"},{"purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","type":"refund","timestamp":1718182400000,"amount":"2.00","amountUSD":"1.81","totalTaxAmount":"0","receiptNumber":"\#(receipt(text))"}]}"#
+        )
+        // A UUID of version 4, the same for the same event, another for the next.
+        #expect(event.eventId.count == 36 && event.eventId.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+        #expect(event.eventId.split(separator: "-")[2].hasPrefix("4"))
+        let again = OrderEvent(
+            .refunded, version: .v2, subject: subject, milliseconds: 1_718_182_999_000, seed: 1, sequence: 4,
+            refundAmount: 200)
+        #expect(again.eventId == event.eventId)
+        #expect(
+            OrderEvent(.refunded, version: .v2, subject: subject, milliseconds: 0, seed: 1, sequence: 5).eventId
+                != event.eventId)
+    }
+
+    /// The receipt number the body carries.
+    func receipt(_ text: String) -> String {
+        guard let start = text.range(of: #""receiptNumber":""#)?.upperBound,
+            let end = text[start...].firstIndex(of: "\"")
+        else { return "" }
+        return String(text[start..<end])
+    }
+
+    @Test("a V1 lost dispute, flat: event, timestamp in seconds, appChargeOrderId the award's orderId")
+    func v1Body() {
+        let subject = OrderEvent.Subject(order: Self.order, pricePointMetadata: 499)
+        let event = OrderEvent(
+            .disputeLost, version: .v1, subject: subject, milliseconds: 1_718_182_400_123, seed: 1, sequence: 0)
+        let text = String(decoding: event.body, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"event":"order_dispute_lost","timestamp":1718182400,"appChargePaymentId":"pay_"#))
+        #expect(text.contains(#""appChargeOrderId":"7217127911","playerId":"cust_98765","paymentMethod":"Visa""#))
+        #expect(text.contains(#""estimatedPublisherNetAmount":424.1,"estimatedAppchargeFee":74.8"#))
+        #expect(text.hasSuffix(#""products":[{"name":"Gems","sku":"gem_01","amount":100}]}}"#))
+    }
+
+    @Test("an event is signed over its exact bytes, with the publisher token and the project id")
+    func headers() {
+        let event = OrderEvent(
+            .created, version: .v2, subject: .init(order: Self.order, pricePointMetadata: 499), milliseconds: 1,
+            seed: 1,
+            sequence: 0)
+        let key = HMACSHA256.Key(Array("key".utf8))
+        let headers = event.headers(
+            publisherToken: "token", projectId: "proj", milliseconds: 1_718_182_400_000, key: key)
+        #expect(headers.map(\.name) == ["Content-Type", "x-publisher-token", "x-project-id", "signature"])
+        #expect(
+            headers.last?.value
+                == GrantAward.signature(body: event.body, milliseconds: 1_718_182_400_000, key: Array("key".utf8)))
+    }
+}

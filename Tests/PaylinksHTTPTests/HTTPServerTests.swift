@@ -285,18 +285,27 @@ struct AwardQueueTests {
         price: 499, currency: "USD", customerId: "cust_1", customerCountry: "US", paymentMethodName: "Visa",
         orderId: "1", purchaseId: "pr_1")
 
-    @Test("50 awards to a slow endpoint take at most the pool's threads, and all are granted")
-    func boundedPool() throws {
+    /// A server that grants every award after `microseconds`, and a queue of `workers`
+    /// to it holding `count` awards.
+    func slowGrants(
+        microseconds: UInt32, workers: Int, count: Int
+    ) throws -> (server: HTTPServerTests.Running, queue: AwardQueue) {
         let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
-            usleep(5_000)
+            usleep(microseconds)
             return HTTPServerResponse(status: 200, body: Array(#"{"publisherPurchaseId":"g"}"#.utf8))
         }
         let queue = AwardQueue(
             url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t",
-            waitsInRealTime: false, workers: 4)
-        for number in 0..<50 {
+            waitsInRealTime: false, workers: workers)
+        for number in 0..<count {
             queue.submit(GrantAward(order: Self.order, basePriceInUSD: "4.99"), id: "award-\(number)")
         }
+        return (server, queue)
+    }
+
+    @Test("50 awards to a slow endpoint take at most the pool's threads, and all are granted")
+    func boundedPool() throws {
+        let (server, queue) = try slowGrants(microseconds: 5_000, workers: 4, count: 50)
         #expect(queue.threadCount == 4, "a pool of four, not a thread per award")
         var done: [String] = []
         let deadline = Date().addingTimeInterval(20)
@@ -313,16 +322,7 @@ struct AwardQueueTests {
 
     @Test("a stop sends no award still waiting and loses none: each has ended or is named unsent")
     func stopLosesNone() throws {
-        let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
-            usleep(20_000)
-            return HTTPServerResponse(status: 200, body: Array(#"{"publisherPurchaseId":"g"}"#.utf8))
-        }
-        let queue = AwardQueue(
-            url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t",
-            waitsInRealTime: false, workers: 2)
-        for number in 0..<20 {
-            queue.submit(GrantAward(order: Self.order, basePriceInUSD: "4.99"), id: "award-\(number)")
-        }
+        let (server, queue) = try slowGrants(microseconds: 20_000, workers: 2, count: 20)
         let (finished, unsent) = queue.finishAll()
         #expect(finished.count + unsent.count == 20)
         #expect(!unsent.isEmpty, "a stop waits for no award still waiting")

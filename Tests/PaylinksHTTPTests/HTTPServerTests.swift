@@ -331,6 +331,73 @@ struct AwardQueueTests {
     }
 }
 
+/// Events delivered to the project's own server: signed over the exact bytes, retried on
+/// their version's schedule with the same body and `eventId`.
+@Suite("Event delivery")
+struct EventDeliveryTests {
+    /// Bodies and signatures the server received, in order.
+    final class Received: @unchecked Sendable {
+        private let lock = NSLock()
+        private var requests: [(body: [UInt8], signature: String)] = []
+
+        func add(_ request: HTTPRequest) {
+            lock.withLock { requests.append((request.body, request.header("signature") ?? "")) }
+        }
+
+        var all: [(body: [UInt8], signature: String)] { lock.withLock { requests } }
+    }
+
+    func event(_ version: OrderEvent.Version) -> OrderEvent {
+        OrderEvent(
+            .refunded, version: version, subject: .init(order: AwardQueueTests.order, pricePointMetadata: 499),
+            milliseconds: 1_718_182_400_000, seed: 1, sequence: 3)
+    }
+
+    @Test("a V2 event refused twice is sent again, the same bytes each time, each attempt signed over them")
+    func v2Retries() throws {
+        let received = Received()
+        let calls = Counter()
+        let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { request in
+            received.add(request)
+            return calls.next() <= 2 ? HTTPServer.problem(503, "busy") : HTTPServerResponse(status: 204, body: [])
+        }
+        let sender = EventSender(
+            url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("events-key".utf8),
+            publisherToken: "t", projectId: "p", waitsInRealTime: false)
+        defer { sender.close() }
+        let event = event(.v2)
+        let attempts = sender.deliver(event)
+        #expect(attempts.map(\.status) == [503, 503, 204])
+        #expect(attempts.map(\.sentAfter) == [0, 15_000, 30_000])
+        #expect(received.all.allSatisfy { $0.body == event.body })
+        for request in received.all {
+            let time = request.signature.split(separator: ",").first.map { String($0.dropFirst(2)) } ?? ""
+            #expect(
+                request.signature
+                    == GrantAward.signature(
+                        body: request.body, milliseconds: Int(time) ?? -1, key: Array("events-key".utf8)))
+        }
+        #expect(server.stop())
+    }
+
+    @Test("V1 retries a server error three more times, 5 minutes apart, and never a 4xx")
+    func v1Retries() throws {
+        let calls = Counter()
+        let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
+            calls.next() == 1 ? HTTPServer.problem(404, "no") : HTTPServer.problem(500, "down")
+        }
+        let sender = EventSender(
+            url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("k".utf8), publisherToken: "t",
+            projectId: "p", waitsInRealTime: false)
+        defer { sender.close() }
+        #expect(sender.deliver(event(.v1)).map(\.status) == [404])
+        let attempts = sender.deliver(event(.v1))
+        #expect(attempts.map(\.status) == [500, 500, 500, 500])
+        #expect(attempts.map(\.sentAfter) == [0, 300_000, 600_000, 900_000])
+        #expect(server.stop())
+    }
+}
+
 /// A count shared with the server's thread.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

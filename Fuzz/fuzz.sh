@@ -39,6 +39,8 @@ compile() {
 # The layers, each a static library instrumented for the fuzzer, in the order they import each other.
 for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksAppcharge PaylinksHTTP PaylinksCommandLine; do
     echo "== building $module for fuzzing" >&2
+    # A static library is added to, not replaced: an object of a file since renamed would stay.
+    rm -f "$modules/lib$module.a"
     # shellcheck disable=SC2046
     compile -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
         -emit-library -static -o "$modules/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)

@@ -318,38 +318,6 @@ public struct OrderEvent: Sendable {
     }
 }
 
-/// One attempt at delivering an event, and what its answer meant.
-public struct EventAttempt: Sendable {
-    /// 1 to 4.
-    public var number: Int
-    /// When it was sent: milliseconds after the first attempt, by the version's schedule.
-    public var sentAfter: Int
-    /// The response's status, or nil when none came.
-    public var status: Int?
-    /// How long the exchange really took, in microseconds.
-    public var microseconds = 0
-    /// Why the attempt was not accepted (a non-2xx, or no answer); nil when it was.
-    public var failure: String?
-    /// The request's headers, the signature included (never the key).
-    public var headers: [(name: String, value: String)]
-
-    /// An attempt about to be sent, with its request's headers.
-    public init(number: Int, sentAfter: Int, headers: [(name: String, value: String)]) {
-        self.number = number
-        self.sentAfter = sentAfter
-        self.headers = headers
-    }
-
-    /// Whether the game's server accepted the event: a 2xx.
-    public var accepted: Bool { failure == nil }
-
-    /// Takes the answer: any 2xx accepts the event.
-    public mutating func judge(status: Int) {
-        self.status = status
-        failure = (200..<300).contains(status) ? nil : "the server answered \(status)"
-    }
-}
-
 /// Appcharge's delivery of one event: an attempt, and more on the version's schedule while
 /// the answers are ones it retries. Every attempt carries the same body, so the same
 /// `eventId`, newly signed.
@@ -359,18 +327,10 @@ public enum EventDelivery {
     /// `proceeding()` says so.
     public static func attempts(
         version: OrderEvent.Version, wait: (_ milliseconds: Int) -> Void,
-        send: (_ number: Int, _ sentAfter: Int) -> EventAttempt, proceeding: () -> Bool = { true }
-    ) -> [EventAttempt] {
-        var attempts: [EventAttempt] = []
-        var sentAfter = 0
-        for (index, delay) in version.retryDelays.enumerated() {
-            sentAfter += delay
-            if delay > 0 { wait(delay) }
-            if index > 0 && !proceeding() { break }
-            let attempt = send(index + 1, sentAfter)
-            attempts.append(attempt)
-            if attempt.accepted || !version.retries(status: attempt.status) { break }
-        }
-        return attempts
+        send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt, proceeding: () -> Bool = { true }
+    ) -> [DeliveryAttempt] {
+        RetryLoop.attempts(
+            delays: version.retryDelays, wait: wait, send: send, onAttempt: { _ in },
+            finished: { $0.succeeded || !version.retries(status: $0.status) }, proceeding: proceeding)
     }
 }

@@ -15,7 +15,7 @@ public final class AwardLoad {
     public private(set) var failures: [String: Int] = [:]
     private var started = 0
     private var finished = 0
-    private var inFlight: [BackgroundWork<[[AwardAttempt]]>] = []
+    private var inFlight: [BackgroundWork<[[DeliveryAttempt]]>] = []
 
     /// A load of awards to `url` over `connections` connections, served by up to `threads`
     /// threads.
@@ -61,7 +61,7 @@ public final class AwardLoad {
     }
 
     /// The attempts of the batch ``start(_:)`` sent, in its order; empty when none was.
-    public func collect() -> [[AwardAttempt]] {
+    public func collect() -> [[DeliveryAttempt]] {
         guard !inFlight.isEmpty else { return [] }
         let shares = inFlight.map { $0.join() }
         inFlight = []
@@ -69,7 +69,7 @@ public final class AwardLoad {
         let results = (0..<count).map { shares[$0 % shares.count][$0 / shares.count] }
         for attemptsOfOne in results {
             awards += 1
-            if let last = attemptsOfOne.last, !last.granted {
+            if let last = attemptsOfOne.last, !last.succeeded {
                 failures[Self.cause(of: last), default: 0] += 1
             }
         }
@@ -107,7 +107,7 @@ public final class AwardLoad {
         return text
     }
 
-    private static func cause(of attempt: AwardAttempt) -> String {
+    private static func cause(of attempt: DeliveryAttempt) -> String {
         if let status = attempt.status { return "status \(status)" }
         return attempt.failure.map { String($0.prefix { $0 != ":" }) } ?? "unknown"
     }
@@ -127,8 +127,8 @@ private final class Lane {
     /// Sends `batch`, first attempts as `signed`, retries signed again when they go, with
     /// up to one request in flight per connection; returns each award's attempts, in the
     /// batch's order.
-    func send(_ batch: [GrantAward], signed: [SignedAward]) -> [[AwardAttempt]] {
-        var results = [[AwardAttempt]](repeating: [], count: batch.count)
+    func send(_ batch: [GrantAward], signed: [SignedAward]) -> [[DeliveryAttempt]] {
+        var results = [[DeliveryAttempt]](repeating: [], count: batch.count)
         // Awards to send, in order, retries at the end; and which award each connection carries.
         var queue = Array(batch.indices)
         var next = 0
@@ -163,7 +163,7 @@ private final class Lane {
                 results[index].append(attempt)
                 attempts += 1
                 histogram.add(microseconds: attempt.microseconds)
-                if !attempt.granted && attempt.number < AwardSchedule.retryDelays.count {
+                if !attempt.succeeded && attempt.number < AwardSchedule.retryDelays.count {
                     queue.append(index)
                 }
                 sendNext(on: connection)

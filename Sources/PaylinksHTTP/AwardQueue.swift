@@ -24,7 +24,7 @@ public final class AwardQueue: @unchecked Sendable {
     private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var waiting: [(number: Int, id: String, award: GrantAward)] = []
     private var waitingStart = 0
-    private var finished: [(number: Int, id: String, attempts: [AwardAttempt])] = []
+    private var finished: [(number: Int, id: String, attempts: [DeliveryAttempt])] = []
     private var running = 0
     private var stopping = false
     private var threads: [BackgroundWork<Void>] = []
@@ -108,8 +108,8 @@ public final class AwardQueue: @unchecked Sendable {
 
     /// The awards that have ended since the last call, with their attempts, in the
     /// order they were submitted.
-    public func takeFinished() -> [(id: String, attempts: [AwardAttempt])] {
-        locked { () -> [(id: String, attempts: [AwardAttempt])] in
+    public func takeFinished() -> [(id: String, attempts: [DeliveryAttempt])] {
+        locked { () -> [(id: String, attempts: [DeliveryAttempt])] in
             defer { finished = [] }
             return finished.sorted { $0.number < $1.number }.map { ($0.id, $0.attempts) }
         }
@@ -118,7 +118,7 @@ public final class AwardQueue: @unchecked Sendable {
     /// Stops the pool: the awards being sent end with the attempt under way (each within
     /// its own time limit, no retry after it), those still waiting are not sent. Returns the awards that ended, and the ids of
     /// those never sent.
-    public func finishAll() -> (finished: [(id: String, attempts: [AwardAttempt])], unsent: [String]) {
+    public func finishAll() -> (finished: [(id: String, attempts: [DeliveryAttempt])], unsent: [String]) {
         let (unsent, pool) = locked { () -> ([String], [BackgroundWork<Void>]) in
             stopping = true
             pthread_cond_broadcast(ready)

@@ -49,7 +49,7 @@ public final class AwardSender {
     /// What signs each attempt.
     public let signer: AwardSigner
     private let waitsInRealTime: Bool
-    private var pending: (attempt: AwardAttempt, start: Int)?
+    private var pending: (attempt: DeliveryAttempt, start: Int)?
 
     /// A sender to `url`, signing with `key`; `clock` gives the wall clock in
     /// milliseconds for `t`. With `waitsInRealTime`, the pauses between retries really
@@ -71,8 +71,8 @@ public final class AwardSender {
     /// `onAttempt` sees each attempt as it ends.
     /// A retry starts only while `proceeding()` says so.
     public func deliver(
-        _ award: GrantAward, onAttempt: (AwardAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
-    ) -> [AwardAttempt] {
+        _ award: GrantAward, onAttempt: (DeliveryAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
+    ) -> [DeliveryAttempt] {
         AwardDelivery.attempts(
             wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
             send: { number, sentAfter in send(award, number: number, sentAfter: sentAfter) },
@@ -80,7 +80,7 @@ public final class AwardSender {
     }
 
     /// One signed request and what its response means.
-    public func send(_ award: GrantAward, number: Int = 1, sentAfter: Int = 0) -> AwardAttempt {
+    public func send(_ award: GrantAward, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
         start(award, number: number, sentAfter: sentAfter)
         return finish()
     }
@@ -93,7 +93,7 @@ public final class AwardSender {
     /// Sends a signed award without waiting for the answer; ``finish()`` reads it.
     public func start(_ award: SignedAward, number: Int, sentAfter: Int) {
         pending = (
-            AwardAttempt(number: number, sentAfter: sentAfter, headers: award.headers), Deadline.nowMicroseconds()
+            DeliveryAttempt(number: number, sentAfter: sentAfter, headers: award.headers), Deadline.nowMicroseconds()
         )
         do {
             try client.start(encoded: award.request)
@@ -103,9 +103,9 @@ public final class AwardSender {
     }
 
     /// The attempt ``start(_:number:sentAfter:)`` began, with its answer.
-    public func finish() -> AwardAttempt {
+    public func finish() -> DeliveryAttempt {
         guard let (started, start) = pending else {
-            var nothing = AwardAttempt(number: 0, sentAfter: 0, headers: [])
+            var nothing = DeliveryAttempt(number: 0, sentAfter: 0, headers: [])
             nothing.failure = "nothing was sent"
             return nothing
         }

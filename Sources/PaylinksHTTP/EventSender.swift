@@ -31,17 +31,17 @@ public final class EventSender {
 
     /// Delivers `event` until it is accepted or its schedule ends; a retry starts only
     /// while `proceeding()` says so.
-    public func deliver(_ event: OrderEvent, proceeding: () -> Bool = { true }) -> [EventAttempt] {
+    public func deliver(_ event: OrderEvent, proceeding: () -> Bool = { true }) -> [DeliveryAttempt] {
         EventDelivery.attempts(
             version: event.version, wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
             send: { number, sentAfter in send(event, number: number, sentAfter: sentAfter) }, proceeding: proceeding)
     }
 
     /// One signed request and what its answer means.
-    public func send(_ event: OrderEvent, number: Int = 1, sentAfter: Int = 0) -> EventAttempt {
+    public func send(_ event: OrderEvent, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
         let headers = event.headers(
             publisherToken: publisherToken, projectId: projectId, milliseconds: clock(), key: key)
-        var attempt = EventAttempt(number: number, sentAfter: sentAfter, headers: headers)
+        var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: headers)
         let started = Deadline.nowMicroseconds()
         do {
             let response = try client.send(headers: headers.map { HTTPHeader($0.name, $0.value) }, body: event.body)

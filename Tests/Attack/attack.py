@@ -334,6 +334,7 @@ def run_case(binary, name):
         except OSError as error:
             problems.append("a normal request failed: %s" % error)
         latencies.append(time.time() - begin)
+        # Paces the normal client at about 20 requests a second; nothing waits on it.
         time.sleep(0.05)
     stop.set()
     peak = max(peak, server.rss())

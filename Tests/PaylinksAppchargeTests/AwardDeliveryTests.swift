@@ -7,8 +7,8 @@ import Testing
 @Suite("Award delivery")
 struct AwardDeliveryTests {
     /// An attempt answered with `status` and `body`.
-    static func answered(_ number: Int, _ sentAfter: Int, status: Int, body: String) -> AwardAttempt {
-        var attempt = AwardAttempt(number: number, sentAfter: sentAfter, headers: [("signature", "t=1,v1=ab")])
+    static func answered(_ number: Int, _ sentAfter: Int, status: Int, body: String) -> DeliveryAttempt {
+        var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: [("signature", "t=1,v1=ab")])
         attempt.judge(status: status, body: Array(body.utf8))
         return attempt
     }
@@ -40,11 +40,11 @@ struct AwardDeliveryTests {
 
     @Test("only 200 with a non-empty string publisherPurchaseId grants")
     func answers() {
-        #expect(Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":"g"}"#).granted)
-        #expect(!Self.answered(1, 0, status: 201, body: #"{"publisherPurchaseId":"g"}"#).granted)
-        #expect(!Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":""}"#).granted)
-        #expect(!Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":1}"#).granted)
-        #expect(!Self.answered(1, 0, status: 200, body: "ok").granted)
+        #expect(Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":"g"}"#).succeeded)
+        #expect(!Self.answered(1, 0, status: 201, body: #"{"publisherPurchaseId":"g"}"#).succeeded)
+        #expect(!Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":""}"#).succeeded)
+        #expect(!Self.answered(1, 0, status: 200, body: #"{"publisherPurchaseId":1}"#).succeeded)
+        #expect(!Self.answered(1, 0, status: 200, body: "ok").succeeded)
         let refused = Self.answered(1, 0, status: 409, body: #"{"publisherErrorMessage":"seen"}"#)
         #expect(refused.failure == "the server answered 409")
         #expect(refused.publisherErrorMessage == "seen")
@@ -59,7 +59,7 @@ struct AwardDeliveryTests {
             AwardDelivery.failureData(attempts)
                 == #"{"awardAttempts":3,"lastStatus":500,"publisherErrorMessage":"no \"db\"","reason":"the server answered 500"}"#
         )
-        var silent = AwardAttempt(number: 1, sentAfter: 0, headers: [])
+        var silent = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
         silent.failure = "no answer within 10 s"
         #expect(
             AwardDelivery.failureData([silent])

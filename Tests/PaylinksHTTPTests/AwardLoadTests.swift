@@ -51,7 +51,7 @@ struct AwardLoadTests {
         let award = GrantAward(order: GrantAwardTests.order("1000000001", "pr_1"), basePriceInUSD: "4.99")
         let attempts = sender.deliver(award) { _ in }
         #expect(attempts.map(\.status) == [200, 200, 200])
-        #expect(attempts.allSatisfy { !$0.granted && $0.publisherPurchaseId == nil })
+        #expect(attempts.allSatisfy { !$0.succeeded && $0.publisherPurchaseId == nil })
         #expect(attempts.last?.failure == "200 without a non-empty string publisherPurchaseId")
     }
 }

@@ -201,6 +201,7 @@ struct HTTPServerTests {
         hostile.send(String(repeating: "GET / HTTP/1.1\r\nHost: x\r\n\r\n", count: 2_000))
         // The pipeliner is being answered (bounded wait for that signal).
         let deadline = Date().addingTimeInterval(5)
+        // Polls for the signal, bounded by the deadline.
         while server.answeredCount == 0 && Date() < deadline { usleep(1_000) }
         #expect(server.answeredCount > 0)
         let normal = try Client(port: server.port)
@@ -290,6 +291,7 @@ struct AwardQueueTests {
     func slowGrants(
         microseconds: UInt32, workers: Int, count: Int
     ) throws -> (server: HTTPServerTests.Running, queue: AwardQueue) {
+        // The endpoint's own slowness, what the pool is tested against; no assertion waits on it.
         let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
             usleep(microseconds)
             return HTTPServerResponse(status: 200, body: Array(#"{"publisherPurchaseId":"g"}"#.utf8))
@@ -309,6 +311,7 @@ struct AwardQueueTests {
         #expect(queue.threadCount == 4, "a pool of four, not a thread per award")
         var done: [String] = []
         let deadline = Date().addingTimeInterval(20)
+        // Polls for the awards that ended, bounded by the deadline.
         while done.count < 50 && Date() < deadline {
             done += queue.takeFinished().map(\.id)
             usleep(2_000)

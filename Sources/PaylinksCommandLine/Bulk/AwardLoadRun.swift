@@ -38,7 +38,7 @@ struct AwardLoadRun {
         defer { sdk.awardGranter = nil }
         let url = settings.url.description
         /// Writes a batch's results, each with its award's attempts.
-        func write(_ results: [(callback: Callback, order: OrderResponseModel?)], _ attempts: [[AwardAttempt]]) {
+        func write(_ results: [(callback: Callback, order: OrderResponseModel?)], _ attempts: [[DeliveryAttempt]]) {
             var attempts = attempts.makeIterator()
             for (result, order) in results {
                 delegate.begin(nil)

@@ -74,7 +74,7 @@ enum ServeCommand: Subcommand {
                 queue.submit(award, id: purchaseId)
             }
         }
-        func settle(_ finished: [(id: String, attempts: [AwardAttempt])]) {
+        func settle(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
             for (purchaseId, attempts) in finished {
                 for attempt in attempts {
                     let result =

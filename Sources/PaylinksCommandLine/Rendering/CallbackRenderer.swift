@@ -10,7 +10,7 @@ package protocol CallbackRenderer {
     func render(_ callback: Callback, tag: CallbackTag?) -> String
 
     /// The text for one attempt at delivering an order's award to the game's server.
-    func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String
+    func render(award attempt: DeliveryAttempt, url: String, tag: CallbackTag?) -> String
 }
 
 extension CallbackRenderer {

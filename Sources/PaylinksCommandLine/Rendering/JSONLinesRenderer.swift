@@ -23,7 +23,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
 
     /// One line of JSON for an award attempt: `{"award":{...}}`, after the tag as a
     /// callback line has it.
-    package func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+    package func render(award attempt: DeliveryAttempt, url: String, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         writer.openObject()
         Self.write(tag, to: &writer)
@@ -35,7 +35,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
         writer.key("status")
         if let status = attempt.status { writer.int(status) } else { writer.null() }
         writer.field("milliseconds", attempt.milliseconds)
-        writer.field("granted", attempt.granted)
+        writer.field("granted", attempt.succeeded)
         if let id = attempt.publisherPurchaseId { writer.field("publisherPurchaseId", id) }
         if let message = attempt.publisherErrorMessage { writer.field("publisherErrorMessage", message) }
         if let failure = attempt.failure { writer.field("reason", failure) }

@@ -63,11 +63,11 @@ package struct TextRenderer: CallbackRenderer {
     }
 
     /// The block for one award attempt: where it went, when, and what the server said.
-    package func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+    package func render(award attempt: DeliveryAttempt, url: String, tag: CallbackTag?) -> String {
         var block = Block()
         let source = self.source(tag)
         let title = "award attempt \(attempt.number)"
-        block.line((attempt.granted ? style.success(title) : style.failure(title)) + source, indent: 0)
+        block.line((attempt.succeeded ? style.success(title) : style.failure(title)) + source, indent: 0)
         var fields: [(String, String)] = [
             ("url", Self.display(url)), ("sent", "+\(attempt.sentAfter / 1000) s"),
             ("status", attempt.status.map(String.init) ?? "(no response)"), ("time", "\(attempt.milliseconds) ms"),

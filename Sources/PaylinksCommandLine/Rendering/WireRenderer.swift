@@ -46,7 +46,7 @@ package struct WireRenderer: CallbackRenderer {
     }
 
     /// An award attempt, as a comment: it is not something the SDK delivers.
-    package func render(award attempt: AwardAttempt, url: String, tag: CallbackTag?) -> String {
+    package func render(award attempt: DeliveryAttempt, url: String, tag: CallbackTag?) -> String {
         let result =
             attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
         let source = tag.map { " [\(Self.label($0))]" } ?? ""

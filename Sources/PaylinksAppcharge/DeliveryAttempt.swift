@@ -1,9 +1,9 @@
 import PaylinksJSON
 public import PaylinksKit
 
-/// One attempt at delivering an award, and what its answer meant.
-public struct AwardAttempt: Sendable {
-    /// 1, 2 or 3.
+/// One attempt at delivering an award or an event, and what its answer meant.
+public struct DeliveryAttempt: Sendable {
+    /// 1 for the first attempt.
     public var number: Int
     /// When it was sent: milliseconds after the first attempt, by the retry schedule.
     public var sentAfter: Int
@@ -13,11 +13,11 @@ public struct AwardAttempt: Sendable {
     public var milliseconds: Int { microseconds / 1000 }
     /// How long the exchange really took, in microseconds.
     public var microseconds: Int
-    /// The id the game's server granted the order under, when it did.
+    /// The id the game's server granted an award's order under, when it did.
     public var publisherPurchaseId: String?
-    /// The server's reason for a refusal, when it gave one.
+    /// The server's reason for refusing an award, when it gave one.
     public var publisherErrorMessage: String?
-    /// Why the attempt did not grant the order; nil when it did.
+    /// Why the attempt did not succeed; nil when it did.
     public var failure: String?
     /// The request's headers, the signature included (never the key).
     public var headers: [(name: String, value: String)]
@@ -30,10 +30,11 @@ public struct AwardAttempt: Sendable {
         microseconds = 0
     }
 
-    /// Whether the order was granted.
-    public var granted: Bool { failure == nil }
+    /// Whether the attempt succeeded: the award granted, or the event accepted.
+    public var succeeded: Bool { failure == nil }
 
-    /// Takes the answer: a grant only with 200 and a non-empty string `publisherPurchaseId`.
+    /// Takes an award's answer: a grant only with 200 and a non-empty string
+    /// `publisherPurchaseId`.
     public mutating func judge(status: Int, body: [UInt8]) {
         self.status = status
         let answer = AwardAnswer(status: status, body: body)
@@ -46,6 +47,34 @@ public struct AwardAttempt: Sendable {
             failure = "200 without a non-empty string publisherPurchaseId"
         }
     }
+
+    /// Takes an event's answer: any 2xx accepts it.
+    public mutating func judge(status: Int) {
+        self.status = status
+        failure = (200..<300).contains(status) ? nil : "the server answered \(status)"
+    }
+}
+
+/// The retry loop every delivery shares: an attempt, then one after each delay while the
+/// last is not `finished` and `proceeding()` says so.
+enum RetryLoop {
+    static func attempts(
+        delays: [Int], wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt,
+        onAttempt: (DeliveryAttempt) -> Void, finished: (DeliveryAttempt) -> Bool, proceeding: () -> Bool
+    ) -> [DeliveryAttempt] {
+        var attempts: [DeliveryAttempt] = []
+        var sentAfter = 0
+        for (index, delay) in delays.enumerated() {
+            sentAfter += delay
+            if delay > 0 { wait(delay) }
+            if index > 0 && !proceeding() { break }
+            let attempt = send(index + 1, sentAfter)
+            attempts.append(attempt)
+            onAttempt(attempt)
+            if finished(attempt) { break }
+        }
+        return attempts
+    }
 }
 
 /// Appcharge's delivery of one award: an attempt, and more on ``AwardSchedule`` until one
@@ -56,27 +85,18 @@ public enum AwardDelivery {
     /// given its number and when it is sent, and `onAttempt` sees each as it ends. A retry
     /// starts only while `proceeding()` says so: a server that stops sends no more.
     public static func attempts(
-        wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> AwardAttempt,
-        onAttempt: (AwardAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
-    ) -> [AwardAttempt] {
-        var attempts: [AwardAttempt] = []
-        var sentAfter = 0
-        for (index, delay) in AwardSchedule.retryDelays.enumerated() {
-            sentAfter += delay
-            if delay > 0 { wait(delay) }
-            if index > 0 && !proceeding() { break }
-            let attempt = send(index + 1, sentAfter)
-            attempts.append(attempt)
-            onAttempt(attempt)
-            if attempt.granted { break }
-        }
-        return attempts
+        wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt,
+        onAttempt: (DeliveryAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
+    ) -> [DeliveryAttempt] {
+        RetryLoop.attempts(
+            delays: AwardSchedule.retryDelays, wait: wait, send: send, onAttempt: onAttempt, finished: \.succeeded,
+            proceeding: proceeding)
     }
 
     /// The `error.data` of a purchase whose award failed on every attempt, or nil when the
     /// last attempt granted it: how many attempts, the last status and the server's message.
-    public static func failureData(_ attempts: [AwardAttempt]) -> String? {
-        guard let last = attempts.last, !last.granted else { return nil }
+    public static func failureData(_ attempts: [DeliveryAttempt]) -> String? {
+        guard let last = attempts.last, !last.succeeded else { return nil }
         var data = JSONWriter()
         data.openObject()
         data.field("awardAttempts", attempts.count)
@@ -92,7 +112,7 @@ public enum AwardDelivery {
     /// How the purchase ends after `attempts` to `url`: granted, or failed with the data
     /// of the client's 3003; each attempt's request (headers, the signature, never the key)
     /// and result, for the simulator's trace, at the moment it was sent.
-    public static func verdict(_ attempts: [AwardAttempt], url: String) -> AwardVerdict {
+    public static func verdict(_ attempts: [DeliveryAttempt], url: String) -> AwardVerdict {
         var events: [(after: Int, message: String)] = []
         var previous = 0
         for attempt in attempts {

@@ -64,9 +64,9 @@ docs:
 
 # libFuzzer targets for the argument parser, the fixtures, the scenarios and the HTTP
 # parsers: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS executions each when given
-# (make fuzz FUZZ_RUNS=10000000).
+# (make fuzz FUZZ_RUNS=10000000); FUZZ_TARGETS="fixtures requests" runs only those.
 FUZZ_SECONDS ?= 60
-export FUZZ_RUNS
+export FUZZ_RUNS FUZZ_TARGETS
 fuzz:
 	bash Fuzz/fuzz.sh $(FUZZ_SECONDS)
 

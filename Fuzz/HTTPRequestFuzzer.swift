@@ -7,15 +7,25 @@ import PaylinksKit
 
 @testable import PaylinksHTTP
 
-/// One sandbox for the whole run, so that sessions made by one input meet later ones.
-nonisolated(unsafe) private let sandbox = Sandbox(
-    catalog: .builtIn,
-    settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token", seed: 1),
-    clock: { 1_718_182_312_000 })
+/// A sandbox shared by many inputs, so that sessions made by one input meet later ones.
+/// It is replaced by a fresh one every `inputsPerSandbox` inputs: a store that only grows
+/// would make each input slower than the last.
+nonisolated(unsafe) private var sandbox = freshSandbox()
+nonisolated(unsafe) private var inputsSeen = 0
+private let inputsPerSandbox = 4096
+
+private func freshSandbox() -> Sandbox {
+    Sandbox(
+        catalog: .builtIn,
+        settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token", seed: 1),
+        clock: { 1_718_182_312_000 })
+}
 
 /// libFuzzer's entry point: one client's bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    inputsSeen += 1
+    if inputsSeen.isMultiple(of: inputsPerSandbox) { sandbox = freshSandbox() }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let parser = HTTPRequestParser(maximumHeadSize: 4096, maximumBodySize: 8192)
     var rest = bytes[...]

@@ -56,8 +56,14 @@ declare -A seeds=(
 declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
     [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer)
 
+# FUZZ_TARGETS="fixtures requests" runs only those targets (all five by default).
+targets=${FUZZ_TARGETS:-arguments fixtures scenarios responses requests}
+for target in $targets; do
+    [ -n "${files[$target]:-}" ] || { echo "error: no fuzz target '$target'; the targets are: ${!files[*]}" >&2; exit 2; }
+done
+
 status=0
-for target in arguments fixtures scenarios responses requests; do
+for target in $targets; do
     echo "== building the $target fuzzer" >&2
     compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
         -lPaylinksCommandLine -lPaylinksHTTP -lPaylinksAppcharge -lPaylinksFixtures -lPaylinksKit -lPaylinksJSON "${libc[@]}" -o "$out/$target"

@@ -5,4 +5,6 @@ public enum DemoCredentials {
     public static let mainKey = "paylinks-demo-main-key"
     /// The demo publisher token.
     public static let publisherToken = "paylinks-demo-publisher-token"
+    /// The demo project id events carry in `x-project-id`.
+    public static let projectId = "paylinks-demo-project"
 }

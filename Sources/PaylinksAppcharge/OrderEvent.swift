@@ -57,6 +57,17 @@ public struct OrderEvent: Sendable {
             }
         }
 
+        /// The V2 names, each once, in the order of an order's life.
+        public static var v2Names: [String] {
+            allCases.map(\.v2Name).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
+        }
+
+        /// The results a V2 name takes: `won` and `lost` for `order.dispute.resolved`;
+        /// none for a name without a result.
+        public static func results(of v2Name: String) -> [String] {
+            allCases.filter { $0.v2Name == v2Name }.compactMap(\.result)
+        }
+
         /// The event a V2 name and result mean: `order.dispute.resolved` with `lost`.
         public init?(v2Name: String, result: String?) {
             guard
@@ -140,6 +151,15 @@ public struct OrderEvent: Sendable {
             version == .v2
             ? Self.v2Body(name, subject, eventId: eventId, milliseconds: milliseconds, refundAmount: refundAmount)
             : Self.v1Body(name, subject, milliseconds: milliseconds)
+    }
+
+    /// The event as its version names it: `order.dispute.resolved (lost)` in V2,
+    /// `order_dispute_lost` in V1.
+    public var label: String {
+        switch version {
+        case .v1: name.v1Name
+        case .v2: name.v2Name + (name.result.map { " (\($0))" } ?? "")
+        }
     }
 
     /// The headers the event carries, `signature` made now over the exact body with `key`.
@@ -325,12 +345,14 @@ public enum EventDelivery {
     /// Sends attempts of an event of `version`: `wait` pauses before each retry, `send`
     /// makes one attempt given its number and when it is sent; a retry starts only while
     /// `proceeding()` says so.
+    /// `onAttempt` hears of each attempt as it ends.
     public static func attempts(
         version: OrderEvent.Version, wait: (_ milliseconds: Int) -> Void,
-        send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt, proceeding: () -> Bool = { true }
+        send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt, onAttempt: (DeliveryAttempt) -> Void = { _ in },
+        proceeding: () -> Bool = { true }
     ) -> [DeliveryAttempt] {
         RetryLoop.attempts(
-            delays: version.retryDelays, wait: wait, send: send, onAttempt: { _ in },
+            delays: version.retryDelays, wait: wait, send: send, onAttempt: onAttempt,
             finished: { $0.succeeded || !version.retries(status: $0.status) }, proceeding: proceeding)
     }
 }

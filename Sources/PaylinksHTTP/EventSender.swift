@@ -29,12 +29,15 @@ public final class EventSender {
     /// The URL events go to.
     public var url: HTTPURL { client.url }
 
-    /// Delivers `event` until it is accepted or its schedule ends; a retry starts only
-    /// while `proceeding()` says so.
-    public func deliver(_ event: OrderEvent, proceeding: () -> Bool = { true }) -> [DeliveryAttempt] {
+    /// Delivers `event` until it is accepted or its schedule ends, telling `onAttempt` of
+    /// each attempt as it ends; a retry starts only while `proceeding()` says so.
+    public func deliver(
+        _ event: OrderEvent, onAttempt: (DeliveryAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
+    ) -> [DeliveryAttempt] {
         EventDelivery.attempts(
             version: event.version, wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
-            send: { number, sentAfter in send(event, number: number, sentAfter: sentAfter) }, proceeding: proceeding)
+            send: { number, sentAfter in send(event, number: number, sentAfter: sentAfter) }, onAttempt: onAttempt,
+            proceeding: proceeding)
     }
 
     /// One signed request and what its answer means.

@@ -137,6 +137,14 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(
             "errors-g3-json", ["errors", "--platform", "android", "--sdk-version", "2.0", "--json"], seeded: false),
         GoldenCase("run-cancels-g3-json", ["run", scenario("cancels.json"), "--sdk-version", "2.0", "--json"]),
+        // trigger: the story's events as they would be sent, headers and body.
+        GoldenCase("trigger-refunded", ["trigger", "order.refunded"]),
+        GoldenCase("trigger-dispute-won-json", ["trigger", "order.dispute.resolved", "--result", "won", "--json"]),
+        GoldenCase(
+            "trigger-payment-failed-v1-json",
+            ["trigger", "order.payment.resolved", "--result", "failed", "--events-version", "v1", "--json"],
+            .purchaseFailed),
+        GoldenCase("trigger-canceled-wire", ["trigger", "order.canceled", "--format", "wire"], .purchaseCanceled),
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
     ]
@@ -159,6 +167,11 @@ struct GoldenTests {
         #expect(result.exitCode == testCase.exitCode)
         if testCase.arguments.first == "run" {
             #expect(result.stderr.hasPrefix("ok    ") && result.stderr.contains(" 0 failed"))
+        } else if testCase.arguments.first == "trigger" {
+            // The demo key signs the events shown, and the note says so, once.
+            #expect(
+                result.stderr.hasPrefix("note: events use the demo main key")
+                    && result.stderr.split(separator: "\n").count == 1)
         } else {
             #expect(result.stderr == "")
         }

@@ -20,7 +20,10 @@ struct OneSourceTests {
                 // They only say how awards are sent, and a purchase takes them with --award-url alone.
                 !["--award-wait", "--concurrency"].contains(spec.name)
             else { return nil }
-            let preferred: [Command] = [.purchase, .cancel, .pricePoints, .initialize, .offers, .countries, .errors]
+            // What shapes events shows in trigger's output, which purchase sends only with --events-url.
+            let preferred: [Command] =
+                spec.traits.contains(.eventsSending) || spec.commands == [.trigger]
+                ? [.trigger] : [.purchase, .cancel, .pricePoints, .initialize, .offers, .countries, .errors]
             guard let command = preferred.first(where: spec.commands.contains) else { return nil }
             return (spec.name, value, command)
         }
@@ -29,7 +32,8 @@ struct OneSourceTests {
     func helpDefaults(option: String, value: String, command: Command) {
         var base = [command.rawValue]
         if Command.checkouts.contains(command) { base += ["--sku", "starter_pack_001"] }
-        if Command.flows.contains(command) { base += ["--seed", "7", "--now", "1718182312"] }
+        if command == .trigger { base += ["order.payment.resolved"] }
+        if Command.simulations.contains(command) { base += ["--seed", "7", "--now", "1718182312"] }
         let without = runCLI(base)
         let with = runCLI(base + [option, value])
         #expect(with.exitCode == without.exitCode)

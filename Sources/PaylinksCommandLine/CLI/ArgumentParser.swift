@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksKit
 
@@ -166,6 +167,13 @@ package enum ArgumentParser {
                     + options.operands.map { "'\(MessageText.sanitized($0))'" }.joined(separator: ", ")
             throw .usage(message, command: command)
         }
+        if command == .trigger {
+            do {
+                options.triggerEvent = try triggerEvent(options)
+            } catch {
+                throw .usage(error.message, command: command)
+            }
+        }
         do {
             options.target = try SDKTarget(platform: options.platform ?? .ios, version: options.sdkVersion)
         } catch {
@@ -199,6 +207,12 @@ package enum ArgumentParser {
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }
+        // trigger shows its events without an endpoint; purchase and cancel send none.
+        if command != .trigger, options.eventsUrl == nil,
+            let orphan = OptionSpec.named(.eventsSending).first(where: { seen[$0] != nil })
+        {
+            return "\(orphan) goes with --events-url, which names the endpoint that receives the events"
+        }
         if options.concurrency > 1 && options.awardWait == .real {
             return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }
@@ -218,6 +232,42 @@ package enum ArgumentParser {
             return "give either --before-order or --via: the player closes the checkout once"
         }
         return nil
+    }
+
+    /// The event `trigger EVENT` leads to, with `--result`, and `--amount` checked against it.
+    private static func triggerEvent(_ options: RunOptions) throws(UsageProblem) -> OrderEvent.Name {
+        let given = options.operands.first ?? ""
+        let names = OrderEvent.Name.v2Names
+        guard names.contains(given) else {
+            if let v1 = OrderEvent.Name.allCases.first(where: { $0.v1Name == given }) {
+                throw UsageProblem(
+                    "'\(given)' is the V1 name of \(v1.v2Name); trigger takes V2 names: "
+                        + "'paylinks trigger \(v1.v2Name)\(v1.result.map { " --result \($0)" } ?? "")', "
+                        + "with --events-version v1 for V1 payloads")
+            }
+            throw UsageProblem(
+                "unknown event '\(MessageText.sanitized(given))'; events: \(names.joined(separator: ", "))",
+                suggestion: Suggestion.closest(to: given, among: names))
+        }
+        let results = OrderEvent.Name.results(of: given)
+        if results.isEmpty, let result = options.result {
+            throw UsageProblem(
+                "\(given) has no result, but --result is '\(MessageText.sanitized(result))'; --result goes with "
+                    + "order.payment.resolved (success, failed) and order.dispute.resolved (won, lost)")
+        }
+        let result = options.result ?? (given == "order.dispute.resolved" ? "lost" : results.first)
+        if let result, !results.contains(result) {
+            throw UsageProblem(
+                "--result for \(given) takes \(results.joined(separator: " or ")), not '\(MessageText.sanitized(result))'",
+                suggestion: Suggestion.closest(to: result, among: results))
+        }
+        guard let event = OrderEvent.Name(v2Name: given, result: result) else {
+            throw UsageProblem("unknown event '\(MessageText.sanitized(given))'")
+        }
+        if options.refundAmount != nil && event != .refunded {
+            throw UsageProblem("--amount makes a refund partial; it goes with order.refunded, not \(given)")
+        }
+        return event
     }
 
     /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).

@@ -25,6 +25,8 @@ package enum Command: String, CaseIterable, Sendable {
     case checkAward = "check-award"
     /// `paylinks serve`: a local sandbox of Appcharge's session API and checkout page.
     case serve
+    /// `paylinks trigger`: play the story of an order event and send its events.
+    case trigger
     /// `paylinks completions`: print a shell completion script.
     case completions
     /// `paylinks man`: print the manual page.
@@ -35,6 +37,9 @@ package enum Command: String, CaseIterable, Sendable {
 
     /// The subcommands that open a checkout for an offer.
     package static let checkouts: [Command] = [.purchase, .cancel]
+
+    /// The subcommands that simulate the SDK and print its callbacks: the flows and `trigger`.
+    package static let simulations: [Command] = flows + [.trigger]
 
     /// What the subcommand does, in one line.
     package var summary: String {
@@ -49,6 +54,8 @@ package enum Command: String, CaseIterable, Sendable {
         case .run: "Run scenario files: whole sessions, scripted and checked."
         case .checkAward: "Audit the game's award endpoint: signatures, replays, retries, races, payloads."
         case .serve: "Run a local Appcharge sandbox: the session API, a checkout page, a control API for CI."
+        case .trigger:
+            "Play the story that leads to an order event and send its signed events: paylinks trigger order.refunded."
         case .completions: "Print the completion script for bash, zsh or fish."
         case .man: "Print the manual page (roff), as installed by make install."
         }
@@ -62,6 +69,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .errors: "paylinks errors [CODE|NAME] [options]"
         case .run: "paylinks run FILE... [options]"
         case .checkAward: "paylinks check-award URL [options]"
+        case .trigger: "paylinks trigger EVENT [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
         case .initialize, .pricePoints, .offers, .countries, .serve: "paylinks \(rawValue) [options]"
@@ -73,7 +81,7 @@ package enum Command: String, CaseIterable, Sendable {
         switch self {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
-        case .purchase, .cancel: [.initialize, .purchase]
+        case .purchase, .cancel, .trigger: [.initialize, .purchase]
         case .errors, .offers, .countries, .run, .checkAward, .serve, .completions, .man: []
         }
     }
@@ -84,6 +92,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
         case .checkAward: ("URL", 1...1)
+        case .trigger: ("EVENT", 1...1)
         case .completions: ("SHELL", 1...1)
         case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .serve, .man: nil
         }
@@ -177,6 +186,22 @@ package struct RunOptions: Equatable, Sendable {
     package var concurrency = 1
     /// `--award-wait`: whether the pauses between award retries really pass.
     package var awardWait = AwardWait.virtual
+    /// `trigger EVENT` (with `--result`): the event the story leads to.
+    package var triggerEvent: OrderEvent.Name?
+    /// `--result`: the result of the event `trigger` leads to.
+    package var result: String?
+    /// `--amount`: the minor units a refund gives back; all of the order when nil.
+    package var refundAmount: Int?
+    /// `--events-url`: the game server's endpoint for order events.
+    package var eventsUrl: HTTPURL?
+    /// `--events-version`: the envelope events are sent in.
+    package var eventsVersion = OrderEvent.Version.v2
+    /// `--events-key-file`: the file holding the key events are signed with; the main key when nil.
+    package var eventsKeyFile: String?
+    /// `--project-id`: the `x-project-id` events carry.
+    package var projectId = DemoCredentials.projectId
+    /// `--events-wait`: whether the pauses between event retries really pass.
+    package var eventsWait = AwardWait.virtual
     /// The arguments besides options: the code `errors` explains, the files `run` runs.
     package var operands: [String] = []
 

@@ -2,7 +2,7 @@ package import PaylinksKit
 
 /// The exit codes paylinks ends with: the contract CI scripts branch on.
 ///
-/// Codes 0 and 10-13 say how the simulated flow ended; 64-74 are the BSD `sysexits`
+/// Codes 0 and 10-14 say how the simulated flow ended; 64-74 are the BSD `sysexits`
 /// codes for problems with the invocation itself.
 package enum ExitCode: Int32, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
@@ -17,6 +17,8 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
     case purchaseFailed = 12
     /// The flow ended in `onPurchaseFailed` with a code the catalog marks as a cancel.
     case purchaseCanceled = 13
+    /// The flow ended well, but the game's server refused an order event on every attempt.
+    case eventRefused = 14
     /// `EX_USAGE`: unknown subcommand or option, missing or malformed value, unknown SKU or country.
     case usage = 64
     /// `EX_DATAERR`: invalid fixture data.
@@ -69,6 +71,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         case .purchaseCanceled:
             "onPurchaseFailed: the player canceled (\(Self.builtInCancelCodes); a fixture may mark others), "
                 + "or onPurchaseCanceled (G3)"
+        case .eventRefused: "trigger, --events-url: the game's server refused an event on every attempt"
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
         case .dataError: "invalid fixture data"
         case .noInput: "a named file or directory is missing or unreadable"

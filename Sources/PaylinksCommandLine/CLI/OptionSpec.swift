@@ -34,6 +34,8 @@ package struct OptionSpec: Sendable {
         package static let endsFlow = Traits(rawValue: 1 << 0)
         /// Signs or sends awards: meaningful only with `--award-url`.
         package static let awardSending = Traits(rawValue: 1 << 1)
+        /// Signs or shapes events: meaningful only with `--events-url`, or for `trigger`.
+        package static let eventsSending = Traits(rawValue: 1 << 3)
         /// Belongs to the run that starts `run --jobs` copies, which do not get it: the
         /// seed and clock they are given instead, the jobs, the reports, the colour.
         package static let stopsAtCopies = Traits(rawValue: 1 << 2)
@@ -77,14 +79,16 @@ package struct OptionSpec: Sendable {
     /// Every option, in the order help lists them.
     package static let all: [OptionSpec] = [
         OptionSpec(
-            "--sku", "SKU", "The offer to check out (required), such as starter_pack_001; see 'paylinks offers'.",
-            commands: Command.checkouts
+            "--sku", "SKU",
+            "The offer to check out (purchase and cancel need it; trigger takes the first offer), such as "
+                + "starter_pack_001; see 'paylinks offers'.",
+            commands: Command.checkouts + [.trigger]
         ) { options, value throws(UsageProblem) in
             options.sku = try text(value, option: "--sku", allowEmpty: false)
         },
         OptionSpec(
             "--customer-id", "ID", "The player's customer id; empty fails with 2003.", default: defaults.customerId,
-            commands: Command.flows
+            commands: Command.simulations
         ) { options, value throws(UsageProblem) in
             options.customerId = try text(value, option: "--customer-id", allowEmpty: true)
         },
@@ -92,13 +96,13 @@ package struct OptionSpec: Sendable {
             "--country", "CODE",
             "The player's country (ISO 3166-1 alpha-2); picks the price, currency and price points.",
             default: defaults.country,
-            commands: Command.flows + [.offers]
+            commands: Command.simulations + [.offers]
         ) { options, value throws(UsageProblem) in
             options.country = try country(value)
         },
         OptionSpec(
             "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
-            default: "\(defaults.environment) (or production)", commands: Command.flows
+            default: "\(defaults.environment) (or production)", commands: Command.simulations
         ) { options, value throws(UsageProblem) in
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
@@ -167,20 +171,20 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
-            default: defaults.checkoutPublicKey, commands: Command.flows
+            default: defaults.checkoutPublicKey, commands: Command.simulations
         ) { options, value throws(UsageProblem) in
             options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
         },
         OptionSpec(
             "--redirect-url", "URL", "The universal link for the external browser; not an https URL fails with 2004.",
-            default: "none", commands: Command.flows
+            default: "none", commands: Command.simulations
         ) { options, value throws(UsageProblem) in
             options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)
         },
         OptionSpec(
             "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.",
             default: defaults.paymentMethod,
-            commands: Command.checkouts
+            commands: Command.checkouts + [.trigger]
         ) { options, value throws(UsageProblem) in
             options.paymentMethod = try text(value, option: "--payment-method", allowEmpty: false)
         },
@@ -207,14 +211,14 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--order-customer-id", "ID",
             "The customer the game's server creates the session for; another than --customer-id fails with 3007.",
-            default: "--customer-id", commands: Command.checkouts
+            default: "--customer-id", commands: Command.checkouts + [.trigger]
         ) { options, value throws(UsageProblem) in
             options.orderCustomerId = try text(value, option: "--order-customer-id", allowEmpty: false)
         },
         OptionSpec(
             "--session-environment", "ENV",
             "The environment the session is created in; another than --environment fails with 3006.",
-            default: "--environment", commands: Command.checkouts
+            default: "--environment", commands: Command.checkouts + [.trigger]
         ) { options, value throws(UsageProblem) in
             options.sessionEnvironment = try text(value, option: "--session-environment", allowEmpty: false)
         },
@@ -222,21 +226,14 @@ package struct OptionSpec: Sendable {
             "--award-url", "URL",
             "Send each paid order's Grant Award Callback to this http:// endpoint of the game's server; "
                 + "its answer decides the purchase.",
-            commands: [.purchase, .run, .serve]
+            commands: [.purchase, .trigger, .run, .serve]
         ) { options, value throws(UsageProblem) in
-            do {
-                options.awardUrl = try HTTPURL(try text(value, option: "--award-url", allowEmpty: false))
-            } catch let error as HTTPError {
-                throw UsageProblem("--award-url: \(error)")
-            } catch let error as UsageProblem {
-                throw error
-            } catch {
-                throw UsageProblem("--award-url: \(error)")
-            }
+            options.awardUrl = try endpoint(value, option: "--award-url")
         },
         OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
-            default: "$PAYLINKS_MAIN_KEY, else the demo key", commands: [.purchase, .run, .checkAward, .serve],
+            default: "$PAYLINKS_MAIN_KEY, else the demo key",
+            commands: [.purchase, .trigger, .run, .checkAward, .serve],
             traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
@@ -245,15 +242,65 @@ package struct OptionSpec: Sendable {
             "--publisher-token", "TOKEN",
             "The x-publisher-token award callbacks carry, and the one serve asks of the game's server.",
             default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token",
-            commands: [.purchase, .run, .checkAward, .serve], traits: .awardSending
+            commands: [.purchase, .trigger, .run, .checkAward, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
         },
         OptionSpec(
             "--award-wait", "WAIT", "How the 10 s pauses between award retries pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: [.purchase, .run, .serve], traits: .awardSending
+            default: "virtual (or real)", commands: [.purchase, .trigger, .run, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
+        },
+        OptionSpec(
+            "--events-url", "URL",
+            "Send each order's events (order.created, order.completed, ...) to this http:// endpoint of the game's "
+                + "server, signed as Appcharge signs them.",
+            default: "none (trigger shows them, headers and body; purchase and cancel send none)",
+            commands: eventCommands
+        ) { options, value throws(UsageProblem) in
+            options.eventsUrl = try endpoint(value, option: "--events-url")
+        },
+        OptionSpec(
+            "--events-version", "VERSION",
+            "The events' envelope: v2 (eventName, eventId, timestamp in ms) or v1 (the older flat payload).",
+            default: "v2 (or v1)", commands: eventCommands, traits: .eventsSending
+        ) { options, value throws(UsageProblem) in
+            options.eventsVersion = try choice(value, option: "--events-version", among: OrderEvent.Version.self)
+        },
+        OptionSpec(
+            "--events-key-file", "FILE", "A file holding the separate key events are signed with.",
+            default: "the main key", commands: eventCommands, traits: .eventsSending
+        ) { options, value throws(UsageProblem) in
+            options.eventsKeyFile = try text(value, option: "--events-key-file", allowEmpty: false)
+        },
+        OptionSpec(
+            "--project-id", "ID", "The x-project-id events carry.", default: DemoCredentials.projectId,
+            commands: eventCommands, traits: .eventsSending
+        ) { options, value throws(UsageProblem) in
+            options.projectId = try headerText(value, option: "--project-id")
+        },
+        OptionSpec(
+            "--events-wait", "WAIT",
+            "How the pauses between event retries (15 s, 15 s, 15 min; v1: 5 min) pass: virtual (at once) or real.",
+            default: "virtual (or real)", commands: eventCommands, traits: .eventsSending
+        ) { options, value throws(UsageProblem) in
+            options.eventsWait = try choice(value, option: "--events-wait", among: AwardWait.self)
+        },
+        OptionSpec(
+            "--result", "RESULT",
+            "The event's result: success or failed (order.payment.resolved), won or lost (order.dispute.resolved).",
+            default: "success (order.payment.resolved), lost (order.dispute.resolved)", commands: [.trigger]
+        ) { options, value throws(UsageProblem) in
+            options.result = try text(value, option: "--result", allowEmpty: false)
+        },
+        OptionSpec(
+            "--amount", "N",
+            "Refund N minor units of the order (a partial refund) instead of all of it (order.refunded).",
+            default: "the order's price", commands: [.trigger]
+        ) { options, value throws(UsageProblem) in
+            options.refundAmount = try number(
+                value, option: "--amount", as: Int.self, in: 1...SessionRequest.maximumAmount)
         },
         OptionSpec(
             "--host", "HOST", "The address serve listens on; anything but loopback is reachable from other machines.",
@@ -321,7 +368,7 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--trace", nil, "Print the simulated timeline (requests, order-state polls, timeouts) to stderr.",
-            commands: Command.flows + [.run]
+            commands: Command.simulations + [.run]
         ) { options, _ in
             options.trace = true
         },
@@ -341,13 +388,13 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
-            commands: Command.flows + [.run, .serve], traits: .stopsAtCopies
+            commands: Command.simulations + [.run, .serve], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
         OptionSpec(
             "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time",
-            commands: Command.flows + [.run], traits: .stopsAtCopies
+            commands: Command.simulations + [.run], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
         },
@@ -392,14 +439,17 @@ package struct OptionSpec: Sendable {
     /// The defaults of a session the options start from.
     private static var defaults: Scenario.Configuration { .defaults }
 
+    /// The commands that send order events.
+    static let eventCommands: [Command] = [.purchase, .cancel, .trigger]
+
     /// The commands that print callbacks or listings, in text or JSON.
     /// The subcommands whose output depends on the platform and SDK version.
-    static let platformCommands = Command.flows + [.errors, .offers, .run, .serve]
+    static let platformCommands = Command.simulations + [.errors, .offers, .run, .serve]
 
-    static let listingCommands = Command.flows + [.errors, .offers, .countries, .run, .checkAward, .serve]
+    static let listingCommands = Command.simulations + [.errors, .offers, .countries, .run, .checkAward, .serve]
 
     /// The commands that print callbacks, and so take `--format wire`.
-    static let callbackCommands = Command.flows + [.run, .serve]
+    static let callbackCommands = Command.simulations + [.run, .serve]
 
     /// The most checkouts one run makes.
     static let maximumCount = 1_000_000_000
@@ -428,6 +478,25 @@ package struct OptionSpec: Sendable {
             throw UsageProblem("\(option) is not valid UTF-8; pass the value as UTF-8 text")
         }
         return value
+    }
+
+    /// An `http://` endpoint of the game's server.
+    private static func endpoint(_ value: String, option: String) throws(UsageProblem) -> HTTPURL {
+        let text = try text(value, option: option, allowEmpty: false)
+        do {
+            return try HTTPURL(text)
+        } catch {
+            throw UsageProblem("\(option): \(error)")
+        }
+    }
+
+    /// A value sent in a header: printable ASCII.
+    private static func headerText(_ value: String, option: String) throws(UsageProblem) -> String {
+        let text = try text(value, option: option, allowEmpty: false)
+        guard text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) else {
+            throw UsageProblem("\(option) goes in a header: use printable ASCII, not '\(MessageText.sanitized(value))'")
+        }
+        return text
     }
 
     private static func number<Value: FixedWidthInteger>(

@@ -23,6 +23,7 @@ extension Command {
         case .run: RunCommand.self
         case .checkAward: CheckAwardCommand.self
         case .serve: ServeCommand.self
+        case .trigger: TriggerCommand.self
         case .completions: CompletionsCommand.self
         case .man: ManCommand.self
         }

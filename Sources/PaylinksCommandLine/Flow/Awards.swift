@@ -4,6 +4,45 @@ import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
 
+/// The main key and the publisher token that sign award callbacks and events: the key
+/// from `--main-key-file` or `PAYLINKS_MAIN_KEY`, the token from `--publisher-token` or
+/// `PAYLINKS_PUBLISHER_TOKEN`, else the documented demo ones, said once on stderr. The key
+/// is never shown.
+struct Signing {
+    var key: [UInt8]
+    var publisherToken: String
+
+    /// The credentials as the options and the environment give them; `uses` names what
+    /// they sign, for the note about the demo ones.
+    init(options: RunOptions, context: RunContext, uses: String) throws(CLIError) {
+        let credentials = Credentials(
+            keyFromFile: try options.mainKeyFile.map { (path) throws(CLIError) in try Self.key(in: path, kind: "main")
+            },
+            keyFromEnvironment: context.value(of: .mainKey), tokenFromOption: options.publisherToken,
+            tokenFromEnvironment: try context.headerValue(of: .publisherToken))
+        // The demo setup is worth a note; a studio that set its key or token has chosen its own.
+        if credentials.isDemo {
+            try? context.standardError.write(
+                "note: \(uses) use the demo main key and publisher token (see the README); set "
+                    + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
+                    + "to your studio's\n")
+        }
+        key = credentials.key
+        publisherToken = credentials.publisherToken
+    }
+
+    /// The key a key file holds, without the line end an editor adds.
+    static func key(in path: String, kind: String) throws(CLIError) -> [UInt8] {
+        var bytes = try Inputs.readInput(path, kind: "\(kind) key file", limit: 4096).bytes
+        while let last = bytes.last, last == 10 || last == 13 || last == 32 || last == 9 { bytes.removeLast() }
+        guard !bytes.isEmpty else {
+            throw .noInput(
+                "the \(kind) key file '\(MessageText.sanitized(path))' is empty; put the studio's \(kind) key in it")
+        }
+        return bytes
+    }
+}
+
 /// What signs and addresses award callbacks: the endpoint, the main key and the token.
 struct AwardSettings {
     var url: HTTPURL
@@ -11,34 +50,33 @@ struct AwardSettings {
     var publisherToken: String
     var waitsInRealTime: Bool
 
-    /// Where awards go and how they are signed: the main key from `--main-key-file` or
-    /// `PAYLINKS_MAIN_KEY`, the token from `--publisher-token` or `PAYLINKS_PUBLISHER_TOKEN`,
-    /// else the documented demo ones, said once on stderr. The key is never shown.
-    init(url: HTTPURL, options: RunOptions, context: RunContext) throws(CLIError) {
-        var keyFromFile: [UInt8]?
-        if let path = options.mainKeyFile {
-            var bytes = try Inputs.readInput(path, kind: "main key file", limit: 4096).bytes
-            while let last = bytes.last, last == 10 || last == 13 || last == 32 || last == 9 { bytes.removeLast() }
-            guard !bytes.isEmpty else {
-                throw .noInput(
-                    "the main key file '\(MessageText.sanitized(path))' is empty; put the studio's main key in it")
-            }
-            keyFromFile = bytes
-        }
-        let credentials = Credentials(
-            keyFromFile: keyFromFile, keyFromEnvironment: context.value(of: .mainKey),
-            tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
-        // The demo setup is worth a note; a studio that set its key or token has chosen its own.
-        if credentials.isDemo {
-            try? context.standardError.write(
-                "note: award callbacks use the demo main key and publisher token (see the README); set "
-                    + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
-                    + "to your studio's\n")
-        }
+    /// Where awards go, signed as `signing` says.
+    init(url: HTTPURL, signing: Signing, options: RunOptions) {
         self.url = url
-        key = credentials.key
-        publisherToken = credentials.publisherToken
+        key = signing.key
+        publisherToken = signing.publisherToken
         waitsInRealTime = options.awardWait == .real
+    }
+
+    /// Where awards go, signed with the credentials the options and the environment give.
+    init(url: HTTPURL, options: RunOptions, context: RunContext) throws(CLIError) {
+        self.init(
+            url: url, signing: try Signing(options: options, context: context, uses: "award callbacks"),
+            options: options)
+    }
+}
+
+extension EventSettings {
+    /// Where events go and how they are signed: `--events-key-file`'s key, else `signing`'s.
+    init(options: RunOptions, signing: Signing) throws(CLIError) {
+        url = options.eventsUrl
+        version = options.eventsVersion
+        key =
+            try options.eventsKeyFile.map { (path) throws(CLIError) in try Signing.key(in: path, kind: "events") }
+            ?? signing.key
+        publisherToken = signing.publisherToken
+        projectId = options.projectId
+        waitsInRealTime = options.eventsWait == .real
     }
 }
 
@@ -46,14 +84,29 @@ extension PaymentLinksSimulator {
     /// Has every validated payment's award delivered by `sender`: each attempt is written
     /// through `delegate` as the renderer shows it, and traced with its headers (the
     /// signature, never the key); an award whose every attempt failed fails the purchase.
-    func grantAwards(with sender: AwardSender, renderer: any CallbackRenderer, delegate: RenderingDelegate) {
+    /// `events`, when given, hears of each order paid before its award goes out, and of
+    /// an award that failed.
+    func grantAwards(
+        with sender: AwardSender, renderer: any CallbackRenderer, delegate: RenderingDelegate,
+        events: EventOutlet? = nil
+    ) {
         let catalog = self.catalog
         let url = sender.url.description
-        awardGranter = { order in
+        awardGranter = { [unowned self] order in
+            events?.paid(order, at: virtualMilliseconds)
             let attempts = sender.deliver(GrantAward(order: order, catalog: catalog)) { attempt in
                 delegate.write(renderer.render(award: attempt, url: url, tag: delegate.currentTag))
             }
-            return AwardDelivery.verdict(attempts, url: url)
+            let verdict = AwardDelivery.verdict(attempts, url: url)
+            if case .failed = verdict.outcome { events?.awardFailed() }
+            return verdict
         }
+    }
+
+    /// The virtual clock now, in Unix milliseconds: the start, and the time simulated since.
+    var virtualMilliseconds: Int {
+        let (start, overflow) = now.multipliedReportingOverflow(by: 1000)
+        guard !overflow, start <= Int.max - elapsedMilliseconds else { return Int.max }
+        return start + elapsedMilliseconds
     }
 }

@@ -29,6 +29,9 @@ final class CheckoutFlow {
     /// Where awards go, with `--award-url`.
     let awards: AwardSettings?
     private let sender: AwardSender?
+    /// The orders' events, with `--events-url` (and always for `trigger`, which shows them
+    /// without one).
+    let events: EventOutlet?
 
     /// Checks the options against the catalog, sets up the simulator and initializes it.
     init(_ command: Command, options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) {
@@ -63,12 +66,25 @@ final class CheckoutFlow {
             }
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
-        if let url = options.awardUrl {
-            let settings = try AwardSettings(url: url, options: options, context: context)
+        let sendsEvents = options.eventsUrl != nil || command == .trigger
+        let uses = [options.awardUrl != nil ? "award callbacks" : nil, sendsEvents ? "events" : nil].compactMap { $0 }
+        let signing =
+            uses.isEmpty ? nil : try Signing(options: options, context: context, uses: uses.joined(separator: " and "))
+        if sendsEvents, let signing {
+            let standardError = context.standardError
+            events = EventOutlet(
+                settings: try EventSettings(options: options, signing: signing), renderer: renderer,
+                delegate: delegate, catalog: catalog, seed: seed,
+                trace: options.trace ? { line in try? standardError.write("trace \(line)\n") } : nil)
+        } else {
+            events = nil
+        }
+        if let url = options.awardUrl, let signing {
+            let settings = AwardSettings(url: url, signing: signing, options: options)
             let sender = AwardSender(
                 url: settings.url, key: settings.key, publisherToken: settings.publisherToken,
                 waitsInRealTime: settings.waitsInRealTime)
-            sdk.grantAwards(with: sender, renderer: renderer, delegate: delegate)
+            sdk.grantAwards(with: sender, renderer: renderer, delegate: delegate, events: events)
             awards = settings
             self.sender = sender
         } else {
@@ -85,8 +101,9 @@ final class CheckoutFlow {
     /// Whether the SDK initialized, so that the command's calls can follow.
     var initialized: Bool { sdk.configuration != nil }
 
-    /// One checkout, the player doing as `player` says, the injected failure armed again.
-    func checkout(_ player: PlayerAction) throws(CLIError) {
+    /// One checkout, the player doing as `player` says, the injected failure armed again;
+    /// then its order's events, up to `target` when given.
+    func checkout(_ player: PlayerAction, through target: OrderEvent.Name? = nil) throws(CLIError) {
         if let failure, failure.step == .purchase {
             sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
         }
@@ -100,11 +117,15 @@ final class CheckoutFlow {
         } catch {
             throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }
+        if let events, let last = delegate.delivered.last {
+            events.checkoutEnded(last, at: sdk.virtualMilliseconds, through: target)
+        }
     }
 
     /// Closes the award connection, if any: a command defers it once the flow is made.
     func close() {
         sender?.close()
+        events?.close()
     }
 
     /// Writes what is buffered; a write that failed is the command's error.
@@ -121,6 +142,8 @@ final class CheckoutFlow {
     func finish() throws(CLIError) -> ExitCode {
         try flush()
         guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
-        return ExitCode(finishingWith: last, catalog: catalog)
+        let code = ExitCode(finishingWith: last, catalog: catalog)
+        if code == .success, let events, events.refusedCount > 0 { return .eventRefused }
+        return code
     }
 }

@@ -11,6 +11,10 @@ package protocol CallbackRenderer {
 
     /// The text for one attempt at delivering an order's award to the game's server.
     func render(award attempt: DeliveryAttempt, url: String, tag: CallbackTag?) -> String
+
+    /// The text for one attempt at delivering an order's event to `url`, or, when `url`
+    /// is nil, for the event as it would be sent: `attempt` then holds its headers only.
+    func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String
 }
 
 extension CallbackRenderer {

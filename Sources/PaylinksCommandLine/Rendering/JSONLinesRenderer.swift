@@ -44,6 +44,46 @@ package struct JSONLinesRenderer: CallbackRenderer {
         return writer.output + "\n"
     }
 
+    /// One line of JSON for an event: `{"event":{...}}`, after the tag as a callback line
+    /// has it. An attempt says how it went; an event not sent carries its headers and its
+    /// body, the exact bytes a receiver verifies the signature over, as a string.
+    package func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        Self.write(tag, to: &writer)
+        writer.key("event")
+        writer.openObject()
+        writer.field("name", event.version == .v2 ? event.name.v2Name : event.name.v1Name)
+        if event.version == .v2 {
+            writer.key("result")
+            if let result = event.name.result { writer.string(result) } else { writer.null() }
+            writer.field("eventId", event.eventId)
+        }
+        writer.field("version", event.version.rawValue)
+        if let url {
+            writer.field("attempt", attempt.number)
+            writer.field("url", url)
+            writer.field("sentAfterMilliseconds", attempt.sentAfter)
+            writer.key("status")
+            if let status = attempt.status { writer.int(status) } else { writer.null() }
+            writer.field("milliseconds", attempt.milliseconds)
+            writer.field("accepted", attempt.succeeded)
+            if let failure = attempt.failure { writer.field("reason", failure) }
+        } else {
+            writer.key("headers")
+            writer.openObject()
+            for header in attempt.headers {
+                writer.key(data: header.name)
+                writer.string(header.value)
+            }
+            writer.closeObject()
+            writer.field("body", String(decoding: event.body, as: UTF8.self))
+        }
+        writer.closeObject()
+        writer.closeObject()
+        return writer.output + "\n"
+    }
+
     /// A scenario's tag, the first keys of its lines: `scenario`, `step` and `attempt`.
     private static func write(_ tag: CallbackTag?, to writer: inout JSONWriter) {
         guard let tag else { return }

@@ -81,6 +81,28 @@ package struct TextRenderer: CallbackRenderer {
         return block.text + "\n"
     }
 
+    /// The block for one event: an attempt at delivering it, or, unsent, its headers and body.
+    package func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String {
+        var block = Block()
+        let title = "event \(event.label)" + (url == nil ? "" : ", attempt \(attempt.number)")
+        block.line(
+            (url == nil || attempt.succeeded ? style.success(title) : style.failure(title)) + source(tag), indent: 0)
+        var fields: [(String, String)] = event.version == .v2 ? [("eventId", event.eventId)] : []
+        if let url {
+            fields += [
+                ("url", Self.display(url)), ("sent", "+\(attempt.sentAfter / 1000) s"),
+                ("status", attempt.status.map(String.init) ?? "(no response)"), ("time", "\(attempt.milliseconds) ms"),
+            ]
+            if let failure = attempt.failure { fields.append(("failed", Self.display(failure))) }
+        } else {
+            fields.append(("sent", "no (no --events-url): shown as it would be sent"))
+            fields += attempt.headers.map { ($0.name, Self.display($0.value)) }
+            fields.append(("body", Self.display(String(decoding: event.body, as: UTF8.self))))
+        }
+        block.fields(fields, indent: 2)
+        return block.text + "\n"
+    }
+
     /// `  [retries, step 3, attempt 2]` after a block's name, or nothing untagged.
     private func source(_ tag: CallbackTag?) -> String {
         guard let tag else { return "" }

@@ -54,6 +54,15 @@ package struct WireRenderer: CallbackRenderer {
         return "// award attempt \(attempt.number) to \(url)\(source): \(status), \(result)\n"
     }
 
+    /// An event, as a comment: the game's server receives it, not the app.
+    package func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String {
+        let source = tag.map { " [\(Self.label($0))]" } ?? ""
+        guard let url else { return "// event \(event.label)\(source): not sent (no --events-url)\n" }
+        let status = attempt.status.map(String.init) ?? "no response"
+        let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
+        return "// event \(event.label) attempt \(attempt.number) to \(url)\(source): \(status), \(result)\n"
+    }
+
     private static func label(_ tag: CallbackTag) -> String {
         "\(tag.scenario), step \(tag.step)" + (tag.attempt.map { ", attempt \($0)" } ?? "")
     }

@@ -1,0 +1,47 @@
+import PaylinksAppcharge
+import PaylinksFixtures
+import PaylinksKit
+
+/// `paylinks trigger EVENT`: plays the shortest story that leads to the event (a
+/// checkout, its award with `--award-url`, then refunds or disputes) and sends every event
+/// of it, in order, to `--events-url`, or shows each as it would be sent, headers and body.
+enum TriggerCommand: Subcommand {
+    static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        guard let target = options.triggerEvent else { throw .internal("trigger without an event") }
+        var options = options
+        // The story needs an offer; the catalog's first is as good as any.
+        if options.sku == nil { options.sku = catalog.offers.first?.sku }
+        if let amount = options.refundAmount, let sku = options.sku, let offer = catalog.offer(sku: sku),
+            let price = catalog.localization(for: options.country)?.minorUnits(ofTier: offer.basePriceInUSD),
+            !(1...max(1, price)).contains(amount)
+        {
+            throw .usage(
+                "--amount \(amount) is more than the order's price, \(price) minor units of \(sku) in "
+                    + "\(options.country); give 1 to \(price), or leave it out for a full refund",
+                command: .trigger)
+        }
+        let flow = try CheckoutFlow(.trigger, options: options, catalog: catalog, context: context)
+        defer { flow.close() }
+        guard flow.initialized, let events = flow.events else { return try flow.finish() }
+        let plan = OrderStory.plan(for: target, refundAmount: options.refundAmount)
+        let player: PlayerAction =
+            switch plan.ending {
+            case .declined: .pay(paymentMethodName: options.paymentMethod, outcome: .declined)
+            case .canceled: .closeCheckout()
+            case .granted, .awardFailed, .unresolved: .pay(paymentMethodName: options.paymentMethod)
+            }
+        try flow.checkout(player, through: target)
+        // A story whose award failed goes on: Appcharge refunds and disputes Charge Failed
+        // orders too. One the client ended otherwise has no life after the award.
+        if events.current?.life != nil {
+            for action in plan.life {
+                do {
+                    try events.apply(action)
+                } catch {
+                    throw .internal("the story of \(target.v2Name) broke a rule: \(error.message)")
+                }
+            }
+        }
+        return try flow.finish()
+    }
+}

@@ -1,0 +1,203 @@
+import PaylinksAppcharge
+import PaylinksFixtures
+import PaylinksHTTP
+import PaylinksKit
+
+/// Where the events of orders go and how they are signed: sent to `--events-url`, or,
+/// with none (`trigger`), shown as they would be sent.
+struct EventSettings {
+    /// The game server's events endpoint; nil when the events are only shown.
+    var url: HTTPURL?
+    var version: OrderEvent.Version
+    /// The events key: `--events-key-file`, else the main key.
+    var key: [UInt8]
+    var publisherToken: String
+    var projectId: String
+    var waitsInRealTime: Bool
+}
+
+/// The events of a flow's orders, delivered as Appcharge delivers them (or shown, without
+/// an endpoint), each attempt written through the delegate in its place among the
+/// callbacks and award attempts. It follows one order at a time, the latest, so memory
+/// stays flat however many checkouts run.
+@MainActor
+final class EventOutlet {
+    /// One order: what its events are about, which were sent, its life after the award.
+    struct Order {
+        var subject: OrderEvent.Subject
+        /// The events sent so far, oldest first.
+        var sent: [OrderEvent.Name] = []
+        /// Whether every award attempt failed.
+        var awardFailed = false
+        /// Its life after the award, once the checkout ended paid.
+        var life: OrderLife?
+        /// When its latest event happened, Unix milliseconds on the virtual clock.
+        var milliseconds: Int
+    }
+
+    /// The gap between two events of an order's life after the award, on the virtual clock.
+    static let lifeStep = 60_000
+
+    let settings: EventSettings
+    private let sender: EventSender?
+    private let signingKey: HMACSHA256.Key
+    private let renderer: any CallbackRenderer
+    private let delegate: RenderingDelegate
+    private let catalog: Catalog
+    private let seed: UInt64
+    private let trace: ((String) -> Void)?
+    /// The order followed now.
+    private(set) var current: Order?
+    /// How many events were refused on every attempt.
+    private(set) var refusedCount = 0
+    /// The names of the events delivered since the last ``takeDelivered()``.
+    private var delivered: [OrderEvent.Name] = []
+
+    init(
+        settings: EventSettings, renderer: any CallbackRenderer, delegate: RenderingDelegate, catalog: Catalog,
+        seed: UInt64, trace: ((String) -> Void)?
+    ) {
+        self.settings = settings
+        sender = settings.url.map {
+            EventSender(
+                url: $0, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
+                waitsInRealTime: settings.waitsInRealTime)
+        }
+        signingKey = HMACSHA256.Key(settings.key)
+        self.renderer = renderer
+        self.delegate = delegate
+        self.catalog = catalog
+        self.seed = seed
+        self.trace = trace
+    }
+
+    /// An order was paid and its award is about to go out: its creation and payment come first.
+    func paid(_ order: OrderResponseModel, at milliseconds: Int) {
+        current = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
+        send(OrderStory.beforeAward)
+    }
+
+    /// The award of the order followed failed on every attempt.
+    func awardFailed() {
+        current?.awardFailed = true
+    }
+
+    /// A checkout ended in `callback` at `milliseconds`: the events of its ending not sent
+    /// yet, up to `target` when given.
+    func checkoutEnded(_ callback: Callback, at milliseconds: Int, through target: OrderEvent.Name? = nil) {
+        guard let order = callback.order else { return }
+        if current?.subject.order.purchaseId != order.purchaseId {
+            current = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
+        }
+        guard var followed = current else { return }
+        let ending = ending(of: callback, awardFailed: followed.awardFailed)
+        let (names, state) = OrderStory.events(of: ending)
+        followed.milliseconds = milliseconds
+        if state == .chargeSucceed || state == .chargeFailed {
+            followed.life = OrderLife(state: state, price: order.price)
+        }
+        current = followed
+        let story = target.map { OrderStory.prefix(names, through: $0) } ?? names
+        send(Array(story.dropFirst(followed.sent.count)))
+    }
+
+    /// Applies `action` to the paid order followed and sends its event, if Appcharge sends one.
+    @discardableResult
+    func apply(_ action: OrderLife.Action) throws(LifeProblem) -> OrderLife.Transition {
+        guard var followed = current else { throw .noPaidOrder }
+        guard var life = followed.life else { throw .notPaid(followed.subject.order) }
+        let transition: OrderLife.Transition
+        do {
+            transition = try life.apply(action)
+        } catch {
+            throw .refused(error)
+        }
+        followed.life = life
+        followed.milliseconds += Self.lifeStep
+        current = followed
+        if let event = transition.event { send([event]) }
+        return transition
+    }
+
+    /// Why an action on the order's life could not be taken.
+    enum LifeProblem: Error {
+        /// No checkout made an order yet.
+        case noPaidOrder
+        /// The order followed was never paid.
+        case notPaid(OrderResponseModel)
+        /// Appcharge's rules refuse it.
+        case refused(OrderLife.Refusal)
+
+        var message: String {
+            switch self {
+            case .noPaidOrder: "no order was paid yet; a purchase comes first"
+            case .notPaid(let order): "the order \(order.orderId) was never paid; a purchase that succeeds comes first"
+            case .refused(let refusal): refusal.message
+            }
+        }
+    }
+
+    /// The names of the events delivered since the last call, oldest first.
+    func takeDelivered() -> [OrderEvent.Name] {
+        defer { delivered = [] }
+        return delivered
+    }
+
+    /// How Appcharge's side saw the checkout that ended in `callback`.
+    private func ending(of callback: Callback, awardFailed: Bool) -> OrderStory.Ending {
+        switch callback {
+        case .onPurchaseSuccess: return .granted
+        case .onPurchaseCanceled: return .canceled
+        case .onPurchaseFailed(let error, _):
+            if awardFailed { return .awardFailed }
+            if catalog.statusCode(error.code)?.isCancel ?? false { return .canceled }
+            return error.code == 3003 ? .declined : .unresolved
+        default: return .unresolved
+        }
+    }
+
+    /// Sends (or shows) the events `names` of the order followed, each the next of its story.
+    private func send(_ names: [OrderEvent.Name]) {
+        guard var followed = current else { return }
+        for name in names {
+            let event = OrderEvent(
+                name, version: settings.version, subject: followed.subject, milliseconds: followed.milliseconds,
+                seed: seed, sequence: followed.sent.count,
+                refundAmount: name == .refunded ? followed.life?.refundAmount : nil)
+            followed.sent.append(name)
+            delivered.append(name)
+            deliver(event, at: followed.milliseconds)
+        }
+        current = followed
+    }
+
+    private func deliver(_ event: OrderEvent, at milliseconds: Int) {
+        let tag = delegate.currentTag
+        guard let sender else {
+            // Shown as it would be sent: signed at the event's own time, so a seeded run
+            // prints the same bytes every time.
+            let headers = event.headers(
+                publisherToken: settings.publisherToken, projectId: settings.projectId, milliseconds: milliseconds,
+                key: signingKey)
+            delegate.write(
+                renderer.render(
+                    event: event, attempt: DeliveryAttempt(number: 1, sentAfter: 0, headers: headers), url: nil,
+                    tag: tag))
+            return
+        }
+        let url = sender.url.description
+        let attempts = sender.deliver(event) { [trace, renderer, delegate] attempt in
+            if let trace {
+                let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+                trace("event \(event.label) attempt \(attempt.number): POST \(url) (\(headers))")
+            }
+            delegate.write(renderer.render(event: event, attempt: attempt, url: url, tag: tag))
+        }
+        if let last = attempts.last, !last.succeeded { refusedCount += 1 }
+    }
+
+    /// Closes the connection, if any.
+    func close() {
+        sender?.close()
+    }
+}

@@ -142,4 +142,37 @@ struct OrderLifeTests {
             headers.last?.value
                 == GrantAward.signature(body: event.body, milliseconds: 1_718_182_400_000, key: Array("key".utf8)))
     }
+
+    @Test("each event's story ends in that event, through the checkout and the order's life by its rules")
+    func stories() throws {
+        for target in OrderEvent.Name.allCases {
+            let plan = OrderStory.plan(for: target, refundAmount: target == .refunded ? 100 : nil)
+            let (names, state) = OrderStory.events(of: plan.ending)
+            var story = names
+            if !plan.life.isEmpty {
+                var life = OrderLife(state: state, price: 499)
+                for action in plan.life {
+                    let transition = try life.apply(action)
+                    if let event = transition.event { story.append(event) }
+                }
+            }
+            #expect(OrderStory.prefix(story, through: target).last == target, "\(target)")
+            #expect(story.filter { $0 == target }.count == 1, "\(target) happens once in its story")
+        }
+        #expect(OrderStory.plan(for: .disputeLost).life == [.openDispute, .resolveDispute(won: false)])
+        #expect(OrderStory.prefix([.created, .paymentSucceeded, .completed], through: .created) == [.created])
+        #expect(
+            OrderStory.prefix([.created, .paymentSucceeded], through: .completed) == [.created, .paymentSucceeded])
+    }
+
+    @Test("every V2 name is listed once, each with the results it takes")
+    func v2Names() {
+        #expect(
+            OrderEvent.Name.v2Names == [
+                "order.created", "order.payment.resolved", "order.completed", "order.canceled", "order.refunded",
+                "order.dispute.opened", "order.dispute.resolved",
+            ])
+        #expect(OrderEvent.Name.results(of: "order.dispute.resolved") == ["won", "lost"])
+        #expect(OrderEvent.Name.results(of: "order.refunded").isEmpty)
+    }
 }

@@ -12,23 +12,35 @@ struct Signing {
     var key: [UInt8]
     var publisherToken: String
 
-    /// The credentials as the options and the environment give them; `uses` names what
-    /// they sign, for the note about the demo ones.
-    init(options: RunOptions, context: RunContext, uses: String) throws(CLIError) {
+    /// Whether both are the demo ones.
+    var isDemo: Bool
+
+    /// The credentials as the options and the environment give them.
+    init(options: RunOptions, context: RunContext) throws(CLIError) {
+        let keyFile = try options.mainKeyFile.map { (path) throws(CLIError) in try Self.key(in: path, kind: "main") }
         let credentials = Credentials(
-            keyFromFile: try options.mainKeyFile.map { (path) throws(CLIError) in try Self.key(in: path, kind: "main")
-            },
-            keyFromEnvironment: context.value(of: .mainKey), tokenFromOption: options.publisherToken,
-            tokenFromEnvironment: try context.headerValue(of: .publisherToken))
-        // The demo setup is worth a note; a studio that set its key or token has chosen its own.
-        if credentials.isDemo {
-            try? context.standardError.write(
-                "note: \(uses) use the demo main key and publisher token (see the README); set "
-                    + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
-                    + "to your studio's\n")
-        }
+            keyFromFile: keyFile, keyFromEnvironment: context.value(of: .mainKey),
+            tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
         key = credentials.key
         publisherToken = credentials.publisherToken
+        isDemo = credentials.isDemo
+    }
+
+    /// The credentials, and the note about the demo ones; `uses` names what they sign.
+    init(options: RunOptions, context: RunContext, uses: String) throws(CLIError) {
+        try self.init(options: options, context: context)
+        note(uses: uses, context: context)
+    }
+
+    /// Says on stderr that the demo credentials sign `uses`, when they do: worth a note,
+    /// where a studio that set its key or token has chosen its own. Said once every input
+    /// is read, so that an error is the only line of a run that fails.
+    func note(uses: String, context: RunContext) {
+        guard isDemo else { return }
+        try? context.standardError.write(
+            "note: \(uses) use the demo main key and publisher token (see the README); set "
+                + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
+                + "to your studio's\n")
     }
 
     /// The key a key file holds, without the line end an editor adds.

@@ -68,8 +68,7 @@ final class CheckoutFlow {
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
         let sendsEvents = options.eventsUrl != nil || command == .trigger
         let uses = [options.awardUrl != nil ? "award callbacks" : nil, sendsEvents ? "events" : nil].compactMap { $0 }
-        let signing =
-            uses.isEmpty ? nil : try Signing(options: options, context: context, uses: uses.joined(separator: " and "))
+        let signing = uses.isEmpty ? nil : try Signing(options: options, context: context)
         if sendsEvents, let signing {
             let standardError = context.standardError
             events = EventOutlet(
@@ -79,6 +78,7 @@ final class CheckoutFlow {
         } else {
             events = nil
         }
+        signing?.note(uses: uses.joined(separator: " and "), context: context)
         if let url = options.awardUrl, let signing {
             let settings = AwardSettings(url: url, signing: signing, options: options)
             let sender = AwardSender(

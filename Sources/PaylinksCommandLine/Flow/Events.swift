@@ -35,6 +35,9 @@ final class EventOutlet {
         var milliseconds: Int
     }
 
+    /// The code of a checkout the player closed before the order existed.
+    static let closedBeforeOrder = 3005
+
     /// The gap between two events of an order's life after the award, on the virtual clock.
     static let lifeStep = 60_000
 
@@ -89,8 +92,9 @@ final class EventOutlet {
         if current?.subject.order.purchaseId != order.purchaseId {
             current = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
         }
-        guard var followed = current else { return }
-        let ending = ending(of: callback, awardFailed: followed.awardFailed)
+        guard var followed = current, let ending = ending(of: callback, awardFailed: followed.awardFailed) else {
+            return
+        }
         let (names, state) = OrderStory.events(of: ending)
         followed.milliseconds = milliseconds
         if state == .chargeSucceed || state == .chargeFailed {
@@ -143,8 +147,10 @@ final class EventOutlet {
         return delivered
     }
 
-    /// How Appcharge's side saw the checkout that ended in `callback`.
-    private func ending(of callback: Callback, awardFailed: Bool) -> OrderStory.Ending {
+    /// How Appcharge's side saw the checkout that ended in `callback`; nil when it made
+    /// no order (3005: the player left before the order existed).
+    private func ending(of callback: Callback, awardFailed: Bool) -> OrderStory.Ending? {
+        if callback.error?.code == Self.closedBeforeOrder { return nil }
         switch callback {
         case .onPurchaseSuccess: return .granted
         case .onPurchaseCanceled: return .canceled

@@ -1,0 +1,324 @@
+import Foundation
+import Testing
+
+@testable import PaylinksAppcharge
+@testable import PaylinksCommandLine
+@testable import PaylinksHTTP
+@testable import PaylinksKit
+
+/// A game server's events endpoint on a free loopback port, for one test: it keeps every
+/// request it receives, raw, and answers each with the status `answer` gives for it.
+final class EventReceiver: @unchecked Sendable {
+    /// One request as it arrived.
+    struct Received {
+        let body: [UInt8]
+        let headers: [String: String]
+
+        /// The body, parsed.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
+        }
+
+        /// The V2 `eventName` and `result`, or the V1 `event`: `order.dispute.resolved (lost)`.
+        var label: String {
+            if let name = json["eventName"] as? String {
+                return name + ((json["result"] as? String).map { " (\($0))" } ?? "")
+            }
+            return json["event"] as? String ?? "?"
+        }
+
+        /// Whether `signature` is HMAC-SHA256 with `key` over `t.body`, the exact bytes received.
+        func isSigned(with key: String) -> Bool {
+            let signature = headers["signature"] ?? ""
+            guard let time = signature.split(separator: ",").first?.dropFirst(2), let milliseconds = Int(time) else {
+                return false
+            }
+            return signature == GrantAward.signature(body: body, milliseconds: milliseconds, key: Array(key.utf8))
+        }
+    }
+
+    let port: Int
+    private let server: HTTPServer
+    private let lock = NSLock()
+    private var requests: [Received] = []
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// A receiver answering the `n`-th request (from 1) with `answer(n, request)`.
+    init(answer: @escaping @Sendable (Int, HTTPRequest) -> Int = { _, _ in 200 }) throws {
+        server = try HTTPServer(host: "127.0.0.1", port: 0)
+        port = server.port
+        let thread = Thread { [self] in
+            server.run(
+                until: { self.lock.withLock { self.stopping } },
+                handle: { request in
+                    let received = Received(
+                        body: request.body,
+                        headers: Dictionary(
+                            request.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a }))
+                    let count = self.lock.withLock {
+                        self.requests.append(received)
+                        return self.requests.count
+                    }
+                    let status = answer(count, request)
+                    return HTTPServerResponse(status: status, contentType: "application/json", body: Array("{}".utf8))
+                })
+            self.finished.signal()
+        }
+        thread.start()
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/events" }
+
+    /// Every request so far, oldest first.
+    var received: [Received] { lock.withLock { requests } }
+
+    deinit {
+        lock.withLock { stopping = true }
+        // The server notices within its poll interval; bounded, so a stuck one cannot hang the suite.
+        _ = finished.wait(timeout: .now() + 10)
+    }
+}
+
+/// The signed events a game's server receives: `trigger`, and `--events-url` on
+/// `purchase` and `cancel`, against a receiver the tests start.
+@Suite("Order events")
+@MainActor
+struct EventTests {
+    static let seeded = ["--seed", "7", "--now", "1718182312"]
+
+    static func lines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The `event` objects of JSON output, in order.
+    static func events(_ text: String) throws -> [[String: Any]] {
+        try lines(text).compactMap { $0["event"] as? [String: Any] }
+    }
+
+    @Test("trigger order.refunded sends the whole story in order, each event signed over its exact bytes")
+    func refundStory() throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(["trigger", "order.refunded", "--events-url", receiver.url, "--json"] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let received = receiver.received
+        #expect(
+            received.map(\.label) == [
+                "order.created", "order.payment.resolved (success)", "order.completed", "order.refunded",
+            ])
+        #expect(received.allSatisfy { $0.isSigned(with: DemoCredentials.mainKey) })
+        #expect(received.allSatisfy { $0.headers["x-project-id"] == DemoCredentials.projectId })
+        #expect(received.allSatisfy { $0.headers["x-publisher-token"] == DemoCredentials.publisherToken })
+        // A V2 event has no orderId: the receiver joins it to the grant by the award's purchaseId.
+        let order = try #require(try Self.lines(result.stdout).compactMap { $0["order"] as? [String: Any] }.first)
+        let refund = try #require(received.last?.json)
+        let transactions = try #require(refund["transactions"] as? [[String: Any]])
+        #expect(transactions.map { $0["type"] as? String } == ["paid", "refund"])
+        #expect(transactions.allSatisfy { $0["purchaseId"] as? String == order["purchaseId"] as? String })
+        #expect(transactions.last?["amount"] as? String == "4.99")
+        #expect(Set(received.map { $0.json["eventId"] as? String ?? "" }).count == 4, "each event has its own id")
+        // What was printed is what was received.
+        #expect(try Self.events(result.stdout).map { $0["accepted"] as? Bool } == [true, true, true, true])
+    }
+
+    @Test("an event refused once is sent again with the same bytes and eventId; the output shows both attempts")
+    func retriedWithTheSameId() throws {
+        // Every first attempt of an event fails: requests 1, 3, 5, ...
+        let receiver = try EventReceiver { count, _ in count.isMultiple(of: 2) ? 200 : 503 }
+        let result = runCLI(["trigger", "order.completed", "--events-url", receiver.url, "--json"] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let received = receiver.received
+        #expect(received.count == 6)
+        for pair in stride(from: 0, to: received.count, by: 2) {
+            #expect(received[pair].body == received[pair + 1].body)
+            #expect(received[pair].isSigned(with: DemoCredentials.mainKey))
+            #expect(received[pair + 1].isSigned(with: DemoCredentials.mainKey))
+        }
+        let shown = try Self.events(result.stdout)
+        #expect(shown.map { $0["attempt"] as? Int } == [1, 2, 1, 2, 1, 2])
+        #expect(shown.map { $0["status"] as? Int } == [503, 200, 503, 200, 503, 200])
+        #expect(shown.map { $0["sentAfterMilliseconds"] as? Int } == [0, 15_000, 0, 15_000, 0, 15_000])
+        #expect(shown[0]["eventId"] as? String == shown[1]["eventId"] as? String)
+    }
+
+    @Test("an event refused on every attempt ends in exit 14, after V2's four attempts")
+    func refusedEverywhere() throws {
+        let receiver = try EventReceiver { _, _ in 500 }
+        let result = runCLI(["trigger", "order.created", "--events-url", receiver.url, "--json"] + Self.seeded)
+        #expect(result.exitCode == .eventRefused)
+        #expect(result.exitCode.rawValue == 14)
+        let shown = try Self.events(result.stdout)
+        #expect(shown.map { $0["sentAfterMilliseconds"] as? Int } == [0, 15_000, 30_000, 930_000])
+        #expect(shown.allSatisfy { $0["accepted"] as? Bool == false })
+        #expect(receiver.received.count == 4)
+    }
+
+    @Test("V1 events carry the old names, the flat payload, seconds, and the award's orderId")
+    func versionOne() throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            ["trigger", "order.dispute.resolved", "--events-url", receiver.url, "--events-version", "v1", "--json"]
+                + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let received = receiver.received
+        #expect(
+            received.map(\.label) == [
+                "order_created", "payment_intent_success", "order_completed_success", "order_dispute_open",
+                "order_dispute_lost",
+            ])
+        let order = try #require(try Self.lines(result.stdout).compactMap { $0["order"] as? [String: Any] }.first)
+        for event in received {
+            #expect(event.json["appChargeOrderId"] as? String == order["orderId"] as? String)
+            #expect(event.json["eventId"] == nil)
+            let seconds = try #require(event.json["timestamp"] as? Int)
+            #expect((1_718_182_312...1_718_182_312 + 3600).contains(seconds), "Unix seconds, not milliseconds")
+            #expect(event.isSigned(with: DemoCredentials.mainKey))
+        }
+    }
+
+    @Test("V1 retries a server error only: a 4xx is the end of the event")
+    func versionOneRetries() throws {
+        let receiver = try EventReceiver { _, _ in 400 }
+        let result = runCLI(
+            ["trigger", "order.created", "--events-url", receiver.url, "--events-version", "v1"] + Self.seeded)
+        #expect(result.exitCode == .eventRefused)
+        #expect(receiver.received.count == 1)
+    }
+
+    @Test("--events-key-file signs events with a key of their own; the main key still signs awards")
+    func separateKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keyFile = directory.appendingPathComponent("events.key")
+        try Data("events-secret\n".utf8).write(to: keyFile)
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            ["trigger", "order.created", "--events-url", receiver.url, "--events-key-file", keyFile.path]
+                + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let event = try #require(receiver.received.first)
+        #expect(event.isSigned(with: "events-secret"))
+        #expect(!event.isSigned(with: DemoCredentials.mainKey))
+        #expect(!result.stdout.contains("events-secret") && !result.stderr.contains("events-secret"))
+    }
+
+    @Test("a declined payment and a canceled checkout end the story with the client's code")
+    func clientEndings() throws {
+        let receiver = try EventReceiver()
+        let declined = runCLI(
+            ["trigger", "order.payment.resolved", "--result", "failed", "--events-url", receiver.url] + Self.seeded)
+        #expect(declined.exitCode == .purchaseFailed)
+        #expect(receiver.received.map(\.label) == ["order.created", "order.payment.resolved (failed)"])
+        let canceled = runCLI(["trigger", "order.canceled", "--events-url", receiver.url] + Self.seeded)
+        #expect(canceled.exitCode == .purchaseCanceled)
+        #expect(receiver.received.map(\.label).suffix(2) == ["order.created", "order.canceled"])
+    }
+
+    @Test("--amount refunds part of the order: the refund transaction says how much")
+    func partialRefund() throws {
+        let result = runCLI(["trigger", "order.refunded", "--amount", "150", "--json"] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let refund = try #require(try Self.events(result.stdout).last)
+        let body = try #require(refund["body"] as? String)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        let transactions = try #require(json["transactions"] as? [[String: Any]])
+        #expect(transactions.last?["type"] as? String == "refund")
+        #expect(transactions.last?["amount"] as? String == "1.50")
+    }
+
+    @Test("without --events-url, each event is shown with headers whose signature holds over the body shown")
+    func shownAsSent() throws {
+        let result = runCLI(["trigger", "order.dispute.opened", "--json"] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let shown = try Self.events(result.stdout)
+        #expect(
+            shown.map { $0["name"] as? String } == [
+                "order.created", "order.payment.resolved", "order.completed", "order.dispute.opened",
+            ])
+        for event in shown {
+            let headers = try #require(event["headers"] as? [String: String])
+            let body = try #require(event["body"] as? String)
+            let received = EventReceiver.Received(body: Array(body.utf8), headers: headers)
+            #expect(received.isSigned(with: DemoCredentials.mainKey))
+            #expect(received.json["eventId"] as? String == event["eventId"] as? String)
+        }
+        #expect(runCLI(["trigger", "order.dispute.opened", "--json"] + Self.seeded).stdout == result.stdout)
+    }
+
+    @Test("purchase --events-url sends the order's creation and payment before its award, the completion after")
+    func aroundTheAward() throws {
+        let events = try EventReceiver()
+        let awards = try AwardReceiver()
+        let result = runCLI(
+            ["purchase", "--sku", "starter_pack_001", "--award-url", awards.url, "--events-url", events.url, "--json"]
+                + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let kinds = try Self.lines(result.stdout).map { line in
+            line["event"].map { ($0 as? [String: Any])?["name"] as? String ?? "?" }
+                ?? (line["award"] != nil ? "award" : line["callback"] as? String ?? "?")
+        }
+        #expect(
+            kinds == [
+                "onInitialized", "order.created", "order.payment.resolved", "award", "onPurchaseSuccess",
+                "order.completed",
+            ])
+        #expect(result.stderr.hasPrefix("note: award callbacks and events use the demo main key"))
+    }
+
+    @Test("cancel --events-url sends the order's creation and its cancel; a cancel before the order sends nothing")
+    func cancels() throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(["cancel", "--sku", "starter_pack_001", "--events-url", receiver.url] + Self.seeded)
+        #expect(result.exitCode == .purchaseCanceled)
+        #expect(receiver.received.map(\.label) == ["order.created", "order.canceled"])
+        let early = runCLI(
+            ["cancel", "--sku", "starter_pack_001", "--before-order", "--events-url", receiver.url] + Self.seeded)
+        #expect(early.exitCode == .purchaseCanceled)
+        #expect(receiver.received.count == 2)
+    }
+
+    @Test(
+        "a bad event, result, amount, URL or key file gets one error line and its exit code",
+        arguments: [
+            (["trigger", "order.refund"], "unknown event 'order.refund'", ExitCode.usage),
+            (["trigger", "order_refunded"], "'order_refunded' is the V1 name of order.refunded", .usage),
+            (["trigger", "order.refunded", "--result", "won"], "order.refunded has no result", .usage),
+            (
+                ["trigger", "order.dispute.resolved", "--result", "wonn"],
+                "--result for order.dispute.resolved takes won or lost", .usage
+            ),
+            (["trigger", "order.completed", "--amount", "100"], "--amount makes a refund partial", .usage),
+            (
+                ["trigger", "order.refunded", "--amount", "500"], "--amount 500 is more than the order's price, 499",
+                .usage
+            ),
+            (["trigger", "order.refunded", "--amount", "0"], "--amount takes a whole number from 1", .usage),
+            (["trigger", "order.created", "--events-url", "https://127.0.0.1/events"], "--events-url", .usage),
+            (["trigger"], "trigger needs EVENT", .usage),
+            (
+                ["purchase", "--sku", "starter_pack_001", "--events-version", "v1"],
+                "--events-version goes with --events-url", .usage
+            ),
+            (
+                ["trigger", "order.created", "--events-key-file", "/nonexistent/events.key"], "events key file",
+                .noInput
+            ),
+            (["trigger", "order.created", "--project-id", "a\u{e9}"], "--project-id goes in a header", .usage),
+        ])
+    func badInput(arguments: [String], message: String, code: ExitCode) {
+        let result = runCLI(arguments + Self.seeded)
+        #expect(result.exitCode == code)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    @Test("an unknown event name suggests the closest one")
+    func closestEvent() {
+        let result = runCLI(["trigger", "order.refund"] + Self.seeded)
+        #expect(result.stderr.contains("did you mean 'order.refunded'?"), "\(result.stderr)")
+    }
+}

@@ -291,8 +291,8 @@ extension BadInput {
             files: ["s.json": text(#"{"steps": [}"#)]),
         BadInput("empty scenario", ["run", "$DIR/s.json"], .dataError, "the file is empty", files: ["s.json": []]),
         BadInput(
-            "unknown step kind", ["run", "$DIR/s.json"], .dataError, #"unknown step "refund""#,
-            files: ["s.json": scenario(#"{"step": "refund"}"#)]),
+            "unknown step kind", ["run", "$DIR/s.json"], .dataError, #"unknown step "refnd"; did you mean "refund"?"#,
+            files: ["s.json": scenario(#"{"step": "refnd"}"#)]),
         BadInput(
             "scenario with an unknown platform", ["run", "$DIR/s.json"], .dataError,
             #"expected a platform (ios, android, unity), got "unty"; did you mean "unity"?"#,

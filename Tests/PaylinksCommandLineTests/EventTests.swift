@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksAppcharge
 @testable import PaylinksCommandLine
+@testable import PaylinksFixtures
 @testable import PaylinksHTTP
 @testable import PaylinksKit
 
@@ -320,5 +321,114 @@ struct EventTests {
     func closestEvent() {
         let result = runCLI(["trigger", "order.refund"] + Self.seeded)
         #expect(result.stderr.contains("did you mean 'order.refunded'?"), "\(result.stderr)")
+    }
+
+    // MARK: Scenarios
+
+    @Test("a scenario's refunds and disputes send their events to its eventsUrl, and expectations check them")
+    func scenarioEvents() throws {
+        let receiver = try EventReceiver()
+        let path = try ScenarioTests.write([
+            (
+                "refunds.json",
+                """
+                {"configuration": {"eventsUrl": "\(receiver.url)", "seed": 1, "now": 1718182312}, "steps": [
+                  {"step": "initialize"},
+                  {"step": "purchase", "sku": "starter_pack_001"},
+                  {"step": "refund", "amount": 200, "expect": {"state": "payment_refunded", "events": ["order.refunded"]}},
+                  {"step": "purchase", "sku": "builders_bundle"},
+                  {"step": "dispute", "outcome": "lost",
+                   "expect": {"state": "payment_dispute_lost",
+                              "events": ["order.dispute.opened", "order.dispute.resolved"]}}
+                ]}
+                """
+            )
+        ])[0]
+        let result = runCLI(["run", path, "--json"])
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(result.stderr.contains("4 met, 0 failed"), "\(result.stderr)")
+        let received = receiver.received
+        #expect(
+            received.map(\.label) == [
+                "order.created", "order.payment.resolved (success)", "order.completed", "order.refunded",
+                "order.created", "order.payment.resolved (success)", "order.completed", "order.dispute.opened",
+                "order.dispute.resolved (lost)",
+            ])
+        #expect(received.allSatisfy { $0.isSigned(with: DemoCredentials.mainKey) })
+        let refund = try #require(received[3].json["transactions"] as? [[String: Any]])
+        #expect(refund.last?["amount"] as? String == "2.00")
+        // Each event line carries the scenario and step it came from.
+        let lines = try Self.lines(result.stdout).filter { $0["event"] != nil }
+        #expect(lines.map { $0["step"] as? Int } == [2, 2, 2, 3, 4, 4, 4, 5, 5])
+    }
+
+    @Test("a refund the rules forbid is refused at its step with the rule, and the scenario fails")
+    func refusedRefund() throws {
+        let path = try ScenarioTests.write([
+            (
+                "twice.json",
+                """
+                {"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"},
+                  {"step": "refund"}, {"step": "refund"}, {"step": "dispute", "outcome": "open"}]}
+                """
+            )
+        ])[0]
+        let result = runCLI(["run", path])
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(
+            result.stderr.contains(
+                "step 4 (refund): refund refused: the order was refunded already; a refunded order cannot be "
+                    + "refunded again"), "\(result.stderr)")
+        #expect(result.stderr.contains("step 5 (dispute): dispute refused: the order is payment_refunded"))
+        let unpaid = try ScenarioTests.write([
+            ("unpaid.json", #"{"steps": [{"step": "initialize"}, {"step": "refund"}]}"#)
+        ])[0]
+        #expect(runCLI(["run", unpaid]).stderr.contains("refund refused: no order was paid yet"))
+    }
+
+    @Test("a state or events expectation that does not hold says what came instead")
+    func lifeMismatch() throws {
+        let path = try ScenarioTests.write([
+            (
+                "wrong.json",
+                """
+                {"steps": [{"step": "initialize"},
+                  {"step": "purchase", "sku": "starter_pack_001", "outcome": "declined",
+                   "expect": {"state": "charge_succeed", "events": ["order.created"]}}]}
+                """
+            )
+        ])[0]
+        let result = runCLI(["run", path])
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(result.stderr.contains("state: expected charge_succeed, got payment_failed"), "\(result.stderr)")
+        #expect(result.stderr.contains("events: expected order.created, got order.created, order.payment.resolved"))
+    }
+
+    @Test("run --events-url sends the events of scenarios that name no eventsUrl of their own")
+    func runOption() throws {
+        let receiver = try EventReceiver()
+        let path = try ScenarioTests.write([
+            ("one.json", #"{"steps": [{"step": "initialize"}, {"step": "cancel", "sku": "starter_pack_001"}]}"#)
+        ])[0]
+        let result = runCLI(["run", path, "--events-url", receiver.url])
+        // A scenario without expectations ends with its last callback's code: a cancel's.
+        #expect(result.exitCode == .purchaseCanceled, "\(result.stderr)")
+        #expect(receiver.received.map(\.label) == ["order.created", "order.canceled"])
+        #expect(result.stderr.hasPrefix("note: events use the demo main key"))
+    }
+
+    @Test("the scenario files' event names and states are the events' and the orders' own")
+    func oneVocabulary() throws {
+        #expect(ScenarioLoader.eventNames == OrderEvent.Name.v2Names)
+        let schema = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: DocumentedCommands.root.appendingPathComponent("Schemas/scenario.schema.json")))
+                as? [String: Any])
+        let expectation = try #require(
+            ((schema["$defs"] as? [String: Any])?["expectation"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect((expectation["state"] as? [String: Any])?["enum"] as? [String] == OrderState.allCases.map(\.rawValue))
+        #expect(
+            ((expectation["events"] as? [String: Any])?["items"] as? [String: Any])?["enum"] as? [String]
+                == OrderEvent.Name.v2Names)
     }
 }

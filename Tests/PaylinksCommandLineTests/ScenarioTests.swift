@@ -409,7 +409,19 @@ struct ScenarioTests {
     @Test(
         "bad scenario files exit 65 with the file and the place, and nothing on stdout",
         arguments: [
-            (#"{"steps": [{"step": "refund"}]}"#, "1:21: steps[0].step: unknown step \"refund\""),
+            (#"{"steps": [{"step": "refnd"}]}"#, "1:21: steps[0].step: unknown step \"refnd\""),
+            (#"{"steps": [{"step": "refund", "outcome": "refundd"}]}"#, "did you mean \"refunded\"?"),
+            (#"{"steps": [{"step": "dispute", "outcome": "draw"}]}"#, "expected one of open, won, lost"),
+            (#"{"steps": [{"step": "refund", "amount": 0}]}"#, "steps[0].amount"),
+            (
+                #"{"steps": [{"step": "refund", "expect": {"state": "payment_refund"}}]}"#,
+                "did you mean \"payment_refunded\"?"
+            ),
+            (
+                #"{"steps": [{"step": "refund", "expect": {"events": ["order.refund"]}}]}"#,
+                "did you mean \"order.refunded\"?"
+            ),
+            (#"{"configuration": {"eventsUrl": "https://x"}, "steps": [{"step": "initialize"}]}"#, "http:// URL"),
             (
                 #"{"steps": [{"step": "purchase", "sku": "starter_pack_001", "outcom": "declined"}]}"#,
                 "did you mean \"outcome\"?"

@@ -218,7 +218,7 @@ struct SchemaTests {
         "the scenario schema refuses what the loader refuses",
         arguments: [
             #"{"steps": []}"#,
-            #"{"steps": [{"step": "refund"}]}"#,
+            #"{"steps": [{"step": "refnd"}]}"#,
             #"{"steps": [{"step": "purchase"}]}"#,
             #"{"steps": [{"step": "purchase", "sku": "a", "outcom": "declined"}]}"#,
             #"{"steps": [{"step": "cancel", "sku": "a", "beforeOrder": "yes"}]}"#,

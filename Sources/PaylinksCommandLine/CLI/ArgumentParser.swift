@@ -207,8 +207,9 @@ package enum ArgumentParser {
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }
-        // trigger shows its events without an endpoint; purchase and cancel send none.
-        if command != .trigger, options.eventsUrl == nil,
+        // trigger shows its events without an endpoint; purchase and cancel send none; a
+        // scenario may name its own eventsUrl.
+        if command != .trigger, command != .run, options.eventsUrl == nil,
             let orphan = OptionSpec.named(.eventsSending).first(where: { seen[$0] != nil })
         {
             return "\(orphan) goes with --events-url, which names the endpoint that receives the events"

@@ -6,6 +6,19 @@ import PaylinksKit
 /// `paylinks run`: scenario files, loaded first, run in order on one process or on
 /// `--jobs` copies, checked, and reported.
 enum RunCommand: Subcommand {
+    /// The endpoint a scenario's `key` names, else the command line's.
+    private static func endpoint(_ text: String?, else option: HTTPURL?, key: String, in scenario: Scenario)
+        throws(CLIError) -> HTTPURL?
+    {
+        guard let text else { return option }
+        do {
+            return try HTTPURL(text)
+        } catch {
+            throw .invalidFixture(
+                FixtureError(file: scenario.file, position: nil, path: "configuration.\(key)", reason: "\(error)"))
+        }
+    }
+
     /// The largest scenario file paylinks reads.
     static let scenarioSizeLimit = 1 << 20
 
@@ -113,20 +126,21 @@ enum RunCommand: Subcommand {
         settings.monotonicMilliseconds = context.monotonicMilliseconds
         settings.language = options.language
         for (index, scenario) in scenarios.enumerated() {
-            guard let text = scenario.configuration.awardUrl else {
-                settings.awardURLs[index] = options.awardUrl
-                continue
-            }
-            do {
-                settings.awardURLs[index] = try HTTPURL(text)
-            } catch {
-                throw .invalidFixture(
-                    FixtureError(file: scenario.file, position: nil, path: "configuration.awardUrl", reason: "\(error)")
-                )
-            }
+            settings.awardURLs[index] = try Self.endpoint(
+                scenario.configuration.awardUrl, else: options.awardUrl, key: "awardUrl", in: scenario)
+            settings.eventURLs[index] = try Self.endpoint(
+                scenario.configuration.eventsUrl, else: options.eventsUrl, key: "eventsUrl", in: scenario)
         }
-        if let url = settings.awardURLs.values.first {
-            settings.awards = try AwardSettings(url: url, options: options, context: context)
+        let uses = [
+            settings.awardURLs.isEmpty ? nil : "award callbacks", settings.eventURLs.isEmpty ? nil : "events",
+        ].compactMap { $0 }
+        if !uses.isEmpty {
+            let signing = try Signing(options: options, context: context)
+            if !settings.eventURLs.isEmpty { settings.events = try EventSettings(options: options, signing: signing) }
+            signing.note(uses: uses.joined(separator: " and "), context: context)
+            if let url = settings.awardURLs.values.first {
+                settings.awards = AwardSettings(url: url, signing: signing, options: options)
+            }
         }
         startingScenarios()
         let runner = ScenarioRunner(

@@ -33,7 +33,7 @@ enum TriggerCommand: Subcommand {
         try flow.checkout(player, through: target)
         // A story whose award failed goes on: Appcharge refunds and disputes Charge Failed
         // orders too. One the client ended otherwise has no life after the award.
-        if events.current?.life != nil {
+        if events.lastPaid != nil {
             for action in plan.life {
                 do {
                     try events.apply(action)

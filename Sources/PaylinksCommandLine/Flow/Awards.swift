@@ -79,6 +79,13 @@ struct AwardSettings {
 }
 
 extension EventSettings {
+    /// Settings for events that go nowhere: a run that follows its orders' states without
+    /// an events URL.
+    static let unsent = EventSettings(
+        url: nil, version: .v2, key: Array(DemoCredentials.mainKey.utf8),
+        publisherToken: DemoCredentials.publisherToken,
+        projectId: DemoCredentials.projectId, waitsInRealTime: false)
+
     /// Where events go and how they are signed: `--events-key-file`'s key, else `signing`'s.
     init(options: RunOptions, signing: Signing) throws(CLIError) {
         url = options.eventsUrl

@@ -74,7 +74,8 @@ final class CheckoutFlow {
             events = EventOutlet(
                 settings: try EventSettings(options: options, signing: signing), renderer: renderer,
                 delegate: delegate, catalog: catalog, seed: seed,
-                trace: options.trace ? { line in try? standardError.write("trace \(line)\n") } : nil)
+                trace: options.trace ? { line in try? standardError.write("trace \(line)\n") } : nil,
+                showsUnsent: true)
         } else {
             events = nil
         }

@@ -49,16 +49,24 @@ final class EventOutlet {
     private let catalog: Catalog
     private let seed: UInt64
     private let trace: ((String) -> Void)?
-    /// The order followed now.
+    /// Whether an event that has no endpoint to go to is shown as it would be sent.
+    private let showsUnsent: Bool
+    /// The order whose checkout runs or ran last.
     private(set) var current: Order?
+    /// The last order paid, which refunds and disputes act on.
+    private(set) var lastPaid: Order?
+    /// The state of the order acted on last: after its checkout, or after its latest action.
+    private(set) var lastState: OrderState?
     /// How many events were refused on every attempt.
     private(set) var refusedCount = 0
     /// The names of the events delivered since the last ``takeDelivered()``.
     private var delivered: [OrderEvent.Name] = []
 
+    /// An outlet sending to `settings.url`; without one, events are shown with `showsUnsent`,
+    /// and only counted without.
     init(
         settings: EventSettings, renderer: any CallbackRenderer, delegate: RenderingDelegate, catalog: Catalog,
-        seed: UInt64, trace: ((String) -> Void)?
+        seed: UInt64, trace: ((String) -> Void)?, showsUnsent: Bool
     ) {
         self.settings = settings
         sender = settings.url.map {
@@ -72,12 +80,14 @@ final class EventOutlet {
         self.catalog = catalog
         self.seed = seed
         self.trace = trace
+        self.showsUnsent = showsUnsent
     }
 
     /// An order was paid and its award is about to go out: its creation and payment come first.
     func paid(_ order: OrderResponseModel, at milliseconds: Int) {
-        current = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
-        send(OrderStory.beforeAward)
+        var followed = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
+        send(OrderStory.beforeAward, of: &followed)
+        current = followed
     }
 
     /// The award of the order followed failed on every attempt.
@@ -89,27 +99,26 @@ final class EventOutlet {
     /// yet, up to `target` when given.
     func checkoutEnded(_ callback: Callback, at milliseconds: Int, through target: OrderEvent.Name? = nil) {
         guard let order = callback.order else { return }
-        if current?.subject.order.purchaseId != order.purchaseId {
-            current = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
-        }
-        guard var followed = current, let ending = ending(of: callback, awardFailed: followed.awardFailed) else {
-            return
-        }
+        var followed =
+            current.flatMap { $0.subject.order.purchaseId == order.purchaseId ? $0 : nil }
+            ?? Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
+        guard let ending = ending(of: callback, awardFailed: followed.awardFailed) else { return }
         let (names, state) = OrderStory.events(of: ending)
         followed.milliseconds = milliseconds
         if state == .chargeSucceed || state == .chargeFailed {
             followed.life = OrderLife(state: state, price: order.price)
         }
-        current = followed
         let story = target.map { OrderStory.prefix(names, through: $0) } ?? names
-        send(Array(story.dropFirst(followed.sent.count)))
+        send(Array(story.dropFirst(followed.sent.count)), of: &followed)
+        current = followed
+        lastState = state
+        if followed.life != nil { lastPaid = followed }
     }
 
-    /// Applies `action` to the paid order followed and sends its event, if Appcharge sends one.
+    /// Applies `action` to the last paid order and sends its event, if Appcharge sends one.
     @discardableResult
     func apply(_ action: OrderLife.Action) throws(LifeProblem) -> OrderLife.Transition {
-        guard var followed = current else { throw .noPaidOrder }
-        guard var life = followed.life else { throw .notPaid(followed.subject.order) }
+        guard var followed = lastPaid, var life = followed.life else { throw .noPaidOrder }
         let transition: OrderLife.Transition
         do {
             transition = try life.apply(action)
@@ -118,24 +127,22 @@ final class EventOutlet {
         }
         followed.life = life
         followed.milliseconds += Self.lifeStep
-        current = followed
-        if let event = transition.event { send([event]) }
+        if let event = transition.event { send([event], of: &followed) }
+        lastPaid = followed
+        lastState = transition.to
         return transition
     }
 
     /// Why an action on the order's life could not be taken.
     enum LifeProblem: Error {
-        /// No checkout made an order yet.
+        /// No checkout was paid yet.
         case noPaidOrder
-        /// The order followed was never paid.
-        case notPaid(OrderResponseModel)
         /// Appcharge's rules refuse it.
         case refused(OrderLife.Refusal)
 
         var message: String {
             switch self {
-            case .noPaidOrder: "no order was paid yet; a purchase comes first"
-            case .notPaid(let order): "the order \(order.orderId) was never paid; a purchase that succeeds comes first"
+            case .noPaidOrder: "no order was paid yet; a purchase that is paid comes first"
             case .refused(let refusal): refusal.message
             }
         }
@@ -162,24 +169,22 @@ final class EventOutlet {
         }
     }
 
-    /// Sends (or shows) the events `names` of the order followed, each the next of its story.
-    private func send(_ names: [OrderEvent.Name]) {
-        guard var followed = current else { return }
+    /// Sends (or shows) the events `names` of `order`, each the next of its story.
+    private func send(_ names: [OrderEvent.Name], of order: inout Order) {
         for name in names {
             let event = OrderEvent(
-                name, version: settings.version, subject: followed.subject, milliseconds: followed.milliseconds,
-                seed: seed, sequence: followed.sent.count,
-                refundAmount: name == .refunded ? followed.life?.refundAmount : nil)
-            followed.sent.append(name)
+                name, version: settings.version, subject: order.subject, milliseconds: order.milliseconds, seed: seed,
+                sequence: order.sent.count, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
+            order.sent.append(name)
             delivered.append(name)
-            deliver(event, at: followed.milliseconds)
+            deliver(event, at: order.milliseconds)
         }
-        current = followed
     }
 
     private func deliver(_ event: OrderEvent, at milliseconds: Int) {
         let tag = delegate.currentTag
         guard let sender else {
+            guard showsUnsent else { return }
             // Shown as it would be sent: signed at the event's own time, so a seeded run
             // prints the same bytes every time.
             let headers = event.headers(

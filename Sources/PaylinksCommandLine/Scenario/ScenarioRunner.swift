@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 package import PaylinksFixtures
 import PaylinksHTTP
 package import PaylinksJSON
@@ -32,6 +33,10 @@ package struct ScenarioRunner {
         var awards: AwardSettings?
         /// Where the awards of each scenario go, by its index; checked before the run.
         var awardURLs: [Int: HTTPURL] = [:]
+        /// How events are signed and shaped, when any scenario sends them.
+        var events: EventSettings?
+        /// Where the events of each scenario go, by its index; checked before the run.
+        var eventURLs: [Int: HTTPURL] = [:]
 
         /// Creates settings.
         package init(format: OutputFormat, trace: Bool, seed: UInt64, now: Int, faultRate: Double) {
@@ -189,12 +194,20 @@ package struct ScenarioRunner {
             }
         }
         let faultRate = scenario.configuration.faultRate ?? settings.faultRate
+        // Every scenario follows its orders' states; one with an events URL sends their events.
+        var eventSettings = settings.events ?? EventSettings.unsent
+        eventSettings.url = settings.eventURLs[index]
+        let events = EventOutlet(
+            settings: eventSettings, renderer: renderer, delegate: collector, catalog: catalog, seed: seed,
+            trace: settings.trace ? { [diagnostics] line in try? diagnostics.write("trace \(line)\n") } : nil,
+            showsUnsent: false)
+        defer { events.close() }
         var sender: AwardSender?
         if let awards = settings.awards, let url = settings.awardURLs[index] {
             let awardSender = AwardSender(
                 url: url, key: awards.key, publisherToken: awards.publisherToken,
                 waitsInRealTime: awards.waitsInRealTime)
-            sdk.grantAwards(with: awardSender, renderer: renderer, delegate: collector)
+            sdk.grantAwards(with: awardSender, renderer: renderer, delegate: collector, events: events)
             sender = awardSender
         }
         defer { sender?.close() }
@@ -215,7 +228,10 @@ package struct ScenarioRunner {
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
-            let injected = step.error ?? randomFault(for: step, rate: faultRate, using: &faults)
+            _ = events.takeDelivered()
+            var refusal: String?
+            let injected =
+                step.error ?? (step.callsTheSDK ? randomFault(for: step, rate: faultRate, using: &faults) : nil)
             if let injected { sdk.injectFailure(code: injected, at: step.failureStep) }
             switch step.action {
             case .initialize(let configuration, let customerId):
@@ -238,6 +254,14 @@ package struct ScenarioRunner {
                     try? diagnostics.write(
                         "error: \(scenario.file): step \(step.label): no checkout session: \(error)\n")
                 }
+                if let last = collector.delivered.last {
+                    events.checkoutEnded(last, at: sdk.virtualMilliseconds)
+                }
+            case .refund(let amount, let outcome):
+                refusal = Self.act(
+                    [.requestRefund(amount: amount), .processRefund(succeeded: outcome == .refunded)], on: events)
+            case .dispute(let outcome):
+                refusal = Self.act(Self.disputeActions(to: outcome, from: events.lastPaid?.life?.state), on: events)
             }
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }
@@ -250,8 +274,20 @@ package struct ScenarioRunner {
             if let last = collector.delivered.last {
                 result.finalExit = ExitCode(finishingWith: last, catalog: catalog)
             }
+            if let refusal {
+                // Refused as Initiate Refund's 422 refuses it: the step did not happen.
+                summary.failed += 1
+                result.mismatches.append(
+                    .init(
+                        step: step.label, kind: step.kind.rawValue, message: "\(step.kind) refused: \(refusal)",
+                        position: step.expectation?.positions["expect"]))
+                try? diagnostics.write(
+                    "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(step.kind) refused: \(refusal)\n")
+            }
             if let expectation = step.expectation {
-                let checks = Self.check(expectation, against: collector.delivered, catalog: catalog)
+                let checks = Self.check(
+                    expectation, against: collector.delivered, catalog: catalog,
+                    order: (state: events.lastState, events: events.takeDelivered().map(\.v2Name)))
                 summary.met += checks.filter(\.isEmpty).count
                 result.met += checks.filter(\.isEmpty).count
                 summary.failed += checks.filter { !$0.isEmpty }.count
@@ -276,6 +312,30 @@ package struct ScenarioRunner {
         if let failure = collector.failure { throw failure }
     }
 
+    /// Takes `actions` on the last paid order in turn; the rule the first refused one
+    /// breaks, or nil when all were taken.
+    private static func act(_ actions: [OrderLife.Action], on events: EventOutlet) -> String? {
+        for action in actions {
+            do {
+                try events.apply(action)
+            } catch {
+                return error.message
+            }
+        }
+        return nil
+    }
+
+    /// What takes a dispute to `outcome` from `state`: it is opened unless it is open.
+    static func disputeActions(to outcome: ScenarioStep.DisputeOutcome, from state: OrderState?) -> [OrderLife.Action] {
+        let isOpen = state == .paymentDisputeOpen || state == .paymentDisputeEvidenceSubmitted
+        let opening: [OrderLife.Action] = isOpen ? [] : [.openDispute]
+        switch outcome {
+        case .open: return [.openDispute]
+        case .won: return opening + [.resolveDispute(won: true)]
+        case .lost: return opening + [.resolveDispute(won: false)]
+        }
+    }
+
     /// A fitting status code for `step`, with probability `rate`.
     private func randomFault(for step: ScenarioStep, rate: Double, using generator: inout SeededGenerator) -> Int? {
         guard rate > 0 else { return nil }
@@ -289,8 +349,22 @@ package struct ScenarioRunner {
 
     /// Each check of an expectation, in order, with its mismatches: none when it held,
     /// one phrase or more when it did not.
-    static func check(_ expectation: StepExpectation, against results: [Callback], catalog: Catalog) -> [[String]] {
+    /// `order` is the state of the order the step acted on and the V2 names of the
+    /// events it sent.
+    static func check(
+        _ expectation: StepExpectation, against results: [Callback], catalog: Catalog,
+        order: (state: OrderState?, events: [String]) = (nil, [])
+    ) -> [[String]] {
         var checks: [[String]] = []
+        if let state = expectation.state {
+            let got = order.state?.rawValue ?? "no order"
+            checks.append(state == order.state ? [] : ["state: expected \(state.rawValue), got \(got)"])
+        }
+        if let names = expectation.events {
+            let shown = { (names: [String]) in names.isEmpty ? "none" : names.joined(separator: ", ") }
+            checks.append(
+                names == order.events ? [] : ["events: expected \(shown(names)), got \(shown(order.events))"])
+        }
         if let deliveries = expectation.deliveries {
             checks.append(
                 deliveries == results.count ? [] : ["deliveries: expected \(deliveries), got \(results.count)"])

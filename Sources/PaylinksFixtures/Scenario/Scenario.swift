@@ -50,6 +50,8 @@ public struct Scenario: Sendable {
         public var faultRate: Double?
         /// The game server's endpoint for Grant Award Callbacks; `--award-url`, or none, when nil.
         public var awardUrl: String?
+        /// The game server's endpoint for order events; `--events-url`, or none, when nil.
+        public var eventsUrl: String?
         /// The platform and SDK version the scenario runs as, from its file, the command
         /// line and the matrix; `--platform` and `--sdk-version`, or iOS 1.9, when nil.
         public var target: SDKTarget?
@@ -85,6 +87,30 @@ public struct ScenarioStep: Sendable {
         case pricePoints
         /// Create a checkout session and open it; the player acts.
         case checkout(Checkout)
+        /// Refund the scenario's last paid order: `amount` minor units (all of it when
+        /// nil), and the refund goes through or fails.
+        case refund(amount: Int?, outcome: RefundOutcome)
+        /// The player disputes the last paid order's charge: the dispute opens, or is
+        /// resolved (opened first when it is not open yet).
+        case dispute(DisputeOutcome)
+    }
+
+    /// How a refund ends.
+    public enum RefundOutcome: String, CaseIterable, Sendable {
+        /// `payment_refunded`: the money goes back; `order.refunded` is sent.
+        case refunded
+        /// `payment_refund_failed`: it did not go through.
+        case failed
+    }
+
+    /// How far a dispute goes.
+    public enum DisputeOutcome: String, CaseIterable, Sendable {
+        /// `payment_dispute_open`.
+        case open
+        /// `payment_dispute_won`: the money stays.
+        case won
+        /// `payment_dispute_lost`: the money is taken back.
+        case lost
     }
 
     /// A purchase or a cancel.
@@ -125,6 +151,10 @@ public struct StepExpectation: Sendable {
     public var arguments: [(name: String, value: JSONValue)]
     /// How many result callbacks the step delivers (2 with a duplicate delivery).
     public var deliveries: Int?
+    /// The state of the order the step acted on, after it: `payment_refunded`.
+    public var state: OrderState?
+    /// The V2 names of the events the step sent, in order: `["order.refunded"]`.
+    public var events: [String]?
     /// Where each check stands in the file, by its key (`callback`, `order`, ...); `expect`
     /// for the expectation as a whole.
     public var positions: [String: TextPosition] = [:]
@@ -134,6 +164,7 @@ public struct StepExpectation: Sendable {
     /// How many separate checks the expectation makes.
     public var checkCount: Int {
         (callback == nil ? 0 : 1) + (code == nil ? 0 : 1) + arguments.count + (deliveries == nil ? 0 : 1)
+            + (state == nil ? 0 : 1) + (events == nil ? 0 : 1)
     }
 }
 
@@ -143,7 +174,16 @@ extension ScenarioStep {
         switch action {
         case .initialize: .initialize
         case .pricePoints: .pricePoints
-        case .checkout: .purchase
+        case .checkout, .refund, .dispute: .purchase
+        }
+    }
+
+    /// Whether the step asks the SDK for something; a refund or a dispute happens on
+    /// Appcharge's side alone, and no fault is drawn for it.
+    public var callsTheSDK: Bool {
+        switch action {
+        case .initialize, .pricePoints, .checkout: true
+        case .refund, .dispute: false
         }
     }
 }
@@ -158,6 +198,10 @@ public enum StepKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case purchase
     /// `cancel`: the player opens a checkout and leaves it.
     case cancel
+    /// `refund`: the scenario's last paid order is refunded.
+    case refund
+    /// `dispute`: the player disputes the last paid order's charge.
+    case dispute
 
     /// The name, as the file has it: `price-points`.
     public var description: String { rawValue }

@@ -28,6 +28,8 @@ public enum ScenarioLoader {
             "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "purchaseId",
             "parsedUrl", "error", "delivery",
         ],
+        .refund: ["amount", "outcome"],
+        .dispute: ["outcome"],
     ]
 
     /// The keys an attempt may set, per step kind: how this attempt ends.
@@ -36,11 +38,19 @@ public enum ScenarioLoader {
         .pricePoints: ["error", "expect"],
         .purchase: ["outcome", "paymentMethod", "error", "delivery", "expect"],
         .cancel: ["via", "beforeOrder", "leaveOpen", "error", "delivery", "expect"],
+        .refund: ["expect"],
+        .dispute: ["expect"],
+    ]
+
+    /// The V2 names of order events, which an expectation's `events` lists.
+    static let eventNames = [
+        "order.created", "order.payment.resolved", "order.completed", "order.canceled", "order.refunded",
+        "order.dispute.opened", "order.dispute.resolved",
     ]
 
     private static let configurationKeys = [
         "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
-        "faultRate", "awardUrl", "platform", "sdkVersion",
+        "faultRate", "awardUrl", "eventsUrl", "platform", "sdkVersion",
     ]
 
     /// Reads one scenario file.
@@ -157,6 +167,13 @@ public enum ScenarioLoader {
             }
             configuration.awardUrl = url
         }
+        if let value = object.optional("eventsUrl") {
+            let url = try value.nonEmptyString()
+            guard url.lowercased().hasPrefix("http://") else {
+                throw value.error("expected an http:// URL of the game's events endpoint, got \"\(url)\"")
+            }
+            configuration.eventsUrl = url
+        }
         return configuration
     }
 
@@ -207,7 +224,20 @@ public enum ScenarioLoader {
                 throw reader.error(PricePointsRemoved.message(target))
             }
             step.action = .pricePoints
-        default:
+        case .refund:
+            let amount = try JSONReader.collected(object.optional("amount")) { value throws(JSONShapeError) in
+                try value.int(in: 1...1_000_000_000_000)
+            }
+            let outcome = try JSONReader.collected(object.optional("outcome")) { value throws(JSONShapeError) in
+                try choice(value, ScenarioStep.RefundOutcome.self)
+            }
+            step.action = .refund(amount: amount, outcome: outcome ?? .refunded)
+        case .dispute:
+            let outcome = try JSONReader.collected(object.optional("outcome")) { value throws(JSONShapeError) in
+                try choice(value, ScenarioStep.DisputeOutcome.self)
+            }
+            step.action = .dispute(outcome ?? .lost)
+        case .purchase, .cancel:
             let sku =
                 try JSONReader.collected(object.required("sku")) { skuReader throws(JSONShapeError) in
                     let sku = try skuReader.nonEmptyString()
@@ -323,7 +353,9 @@ public enum ScenarioLoader {
     private static func expectation(_ reader: JSONReader, failureStep: Step, target: SDKTarget, catalog: Catalog)
         throws(JSONShapeError) -> StepExpectation
     {
-        let object = try reader.object(keys: ["callback", "code", "error", "order", "pricePoints", "deliveries"])
+        let object = try reader.object(keys: [
+            "callback", "code", "error", "order", "pricePoints", "deliveries", "state", "events",
+        ])
         var expectation = StepExpectation(callback: nil, code: nil, arguments: [], deliveries: nil)
         expectation.offsets["expect"] = reader.value.offset
         if case .object(let members) = reader.value.kind {
@@ -374,9 +406,26 @@ public enum ScenarioLoader {
         expectation.deliveries = try JSONReader.collected(object.optional("deliveries")) {
             value throws(JSONShapeError) in try value.int(in: 1...2)
         }
+        expectation.state = try JSONReader.collected(object.optional("state")) { value throws(JSONShapeError) in
+            try choice(value, OrderState.self)
+        }
+        expectation.events = try JSONReader.collected(object.optional("events")) { value throws(JSONShapeError) in
+            var names: [String] = []
+            for element in try value.array() {
+                let name = try element.string()
+                guard eventNames.contains(name) else {
+                    let hint = Suggestion.hint(for: name, among: eventNames, quoted: .double) ?? ""
+                    throw element.error(
+                        "\"\(name)\" is not a V2 event name (\(eventNames.joined(separator: ", ")))\(hint)")
+                }
+                names.append(name)
+            }
+            return names
+        }
         guard expectation.checkCount > 0 || !object.isEmpty else {
             throw reader.error(
-                "an expectation needs at least one of callback, code, error, order, pricePoints, deliveries")
+                "an expectation needs at least one of callback, code, error, order, pricePoints, deliveries, state, "
+                    + "events")
         }
         return expectation
     }

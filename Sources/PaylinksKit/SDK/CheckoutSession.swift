@@ -98,7 +98,7 @@ public enum CloseMethod: String, CaseIterable, Sendable {
 /// The states an order passes through on Appcharge's server: the SDK polls them, the
 /// sandbox moves its sessions through them; one vocabulary for both, the states after the
 /// award (refunds, disputes) included.
-public enum OrderState: String, Sendable {
+public enum OrderState: String, CaseIterable, Sendable {
     /// The order exists; no payment yet.
     case created
     /// A payment was submitted.

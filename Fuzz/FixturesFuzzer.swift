@@ -23,7 +23,7 @@ public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             continue
         }
         // libFuzzer calls on the main thread, where the simulator lives.
-        MainActor.assumeIsolated { exercise(catalog, as: targets[size % targets.count]) }
+        MainActor.assumeIsolated { exercise(catalog, as: targets[size % targets.count], size: size) }
     }
     return 0
 }
@@ -33,15 +33,18 @@ public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private let targets =
     [SDKTarget.standard] + ["2.3", "3.0"].compactMap({ try? SDKTarget(platform: .unity, version: $0) })
 
-/// Runs every offer through a purchase in every localization, and a failure of each code,
-/// as `target`'s generation sees the catalog, and renders it all.
+/// Runs every offer through a purchase in two countries, and a failure of each code, as
+/// `target`'s generation sees the catalog, and renders it all.
 @MainActor
-private func exercise(_ full: Catalog, as target: SDKTarget) {
+private func exercise(_ full: Catalog, as target: SDKTarget, size: Int) {
     let catalog = full.forGeneration(target.generation)
     let delegate = RecordingDelegate()
-    // Localizations change prices and texts, so every offer is bought in each; failures
-    // do not depend on the country, so they are played in the first one only.
-    for (index, country) in (catalog.localizations.keys.sorted() + ["NZ"]).enumerated() {
+    // Every offer is bought in one localized country, chosen by the input's length, and in
+    // one that falls back to the US prices; failures do not depend on the country, so they
+    // are played in the first only.
+    let localized = catalog.localizations.keys.sorted()
+    let countries = (localized.isEmpty ? [] : [localized[size / 3 % localized.count]]) + ["NZ"]
+    for (index, country) in countries.enumerated() {
         let sdk = PaymentLinksSimulator(catalog: catalog, country: country, now: 0, seed: 1, target: target)
         sdk.initialize(
             configModel: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox"), customerId: "c",

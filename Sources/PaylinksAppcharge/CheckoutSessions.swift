@@ -46,6 +46,10 @@ public struct CheckoutSessions {
         public var paymentMethod = ""
         /// When the player chose, in Unix seconds: the order's date.
         public var date = 0
+        /// Its life after the award, once it is paid and the award has ended.
+        public var life: OrderLife?
+        /// How many events its order has had.
+        public var eventCount = 0
 
         /// What the session holds from its request, in bytes, for the store's budget: its
         /// text and metadata, and a fixed share for the rest.
@@ -96,6 +100,9 @@ public struct CheckoutSessions {
         /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
         /// says how it went). `withoutPricePoint` says the award's dollar figures are 0.
         case paid(purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool)
+        /// Something happened to the session's order that Appcharge sends an event about;
+        /// `sequence` counts the order's events, from 0.
+        case order(OrderEvent.Name, session: Session, sequence: Int)
         /// The purchase ended: what the game's client receives.
         case ended(Callback)
     }
@@ -116,6 +123,8 @@ public struct CheckoutSessions {
 
     private var sessions: [String: Session] = [:]
     private var purchaseIds: [String: String] = [:]
+    /// The token of each session by its order id.
+    private var orderIds: [String: String] = [:]
     /// The tokens in the order their sessions were created, the oldest at `oldest`.
     private var creation: [String] = []
     private var oldest = 0
@@ -142,17 +151,19 @@ public struct CheckoutSessions {
         let identifiers = CheckoutIdentifiers(seed: seed, index: created)
         let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
         created += 1
-        let session = Session(
+        var session = Session(
             token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
             country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
+        let createdEvent = event(.created, of: &session)
         makeRoom(now: now, for: session.bytes)
         sessions[session.token] = session
         purchaseIds[session.purchaseId] = session.token
+        orderIds[session.orderId] = session.token
         creation.append(session.token)
         bytes += session.bytes
-        return (session, events)
+        return (session, events + [createdEvent])
     }
 
     /// The session of `token` at `now`, which expires it if its time is up unpaid; nil
@@ -161,8 +172,9 @@ public struct CheckoutSessions {
         guard var session = sessions[token] else { return (nil, []) }
         guard session.state == .created && now - session.created >= lifetime else { return (session, []) }
         session.state = .paymentCanceled
+        let canceled = event(.canceled, of: &session)
         sessions[token] = session
-        return (session, [.expired(purchaseId: session.purchaseId)])
+        return (session, [.expired(purchaseId: session.purchaseId), canceled])
     }
 
     /// The session of `purchaseId` at `now`, as ``session(token:now:)``.
@@ -177,8 +189,9 @@ public struct CheckoutSessions {
         guard var session = sessions[token] else { return (nil, []) }
         guard session.state == .created else { return (session, []) }
         session.state = .paymentCanceled
+        let canceled = event(.canceled, of: &session)
         sessions[token] = session
-        return (session, [.cancelled(purchaseId: session.purchaseId)])
+        return (session, [.cancelled(purchaseId: session.purchaseId), canceled])
     }
 
     /// Applies the player's choice to a session still open, at `now`; the session as it
@@ -193,24 +206,28 @@ public struct CheckoutSessions {
         switch choice {
         case .pay:
             session.state = .chargePending
+            let resolved = event(.paymentSucceeded, of: &session)
             sessions[session.token] = session
             return (
                 session,
                 [
+                    resolved,
                     .paid(
                         purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
-                        withoutPricePoint: session.pricePointMetadata == nil)
+                        withoutPricePoint: session.pricePointMetadata == nil),
                 ]
             )
         case .decline:
             session.state = .paymentFailed
-            return (session, [end(session, code: 3003)])
+            let resolved = event(.paymentFailed, of: &session)
+            return (session, [resolved, end(session, code: 3003)])
         case .pending:
             session.state = .paymentPending
             return (session, [end(session, code: 3004)])
         case .close:
             session.state = .paymentCanceled
-            return (session, [end(session, code: 3002)])
+            let canceled = event(.canceled, of: &session)
+            return (session, [canceled, end(session, code: 3002)])
         }
     }
 
@@ -222,11 +239,51 @@ public struct CheckoutSessions {
         else { return [] }
         if let failureData {
             session.state = .chargeFailed
+            session.life = OrderLife(state: .chargeFailed, price: session.price)
             return [end(session, code: 3003, data: failureData)]
         }
         session.state = .chargeSucceed
+        session.life = OrderLife(state: .chargeSucceed, price: session.price)
+        let completed = event(.completed, of: &session)
         sessions[token] = session
-        return [.ended(.onPurchaseSuccess(order: session.order))]
+        return [completed, .ended(.onPurchaseSuccess(order: session.order))]
+    }
+
+    /// Why an action on an order's life could not be taken.
+    public enum LifeProblem: Error, Equatable, Sendable {
+        /// No session has the order.
+        case noOrder
+        /// Appcharge's rules refuse it.
+        case refused(OrderLife.Refusal)
+    }
+
+    /// Takes `action` on the order of the session `purchaseId` (or, with `byOrderId`, the
+    /// order whose id that is), by ``OrderLife``'s rules.
+    public mutating func act(_ action: OrderLife.Action, on id: String, byOrderId: Bool = false) throws(LifeProblem)
+        -> (Session, [Event])
+    {
+        guard let token = byOrderId ? orderIds[id] : purchaseIds[id], var session = sessions[token] else {
+            throw .noOrder
+        }
+        // An order not paid yet, or still waiting for its award, has no life to act on.
+        var life = session.life ?? OrderLife(state: session.state, price: session.price)
+        let transition: OrderLife.Transition
+        do {
+            transition = try life.apply(action)
+        } catch {
+            throw .refused(error)
+        }
+        session.life = life
+        session.state = life.state
+        let events = transition.event.map { [event($0, of: &session)] } ?? []
+        sessions[token] = session
+        return (session, events)
+    }
+
+    /// The event `name` of `session`'s order, counted on it.
+    private func event(_ name: OrderEvent.Name, of session: inout Session) -> Event {
+        defer { session.eventCount += 1 }
+        return .order(name, session: session, sequence: session.eventCount)
     }
 
     /// Stores the session's last state and words what the client receives for `code`.
@@ -255,6 +312,7 @@ public struct CheckoutSessions {
             else { break }
             sessions[token] = nil
             purchaseIds[session.purchaseId] = nil
+            orderIds[session.orderId] = nil
             bytes -= session.bytes
             oldest += 1
         }

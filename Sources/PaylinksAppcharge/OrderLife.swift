@@ -98,6 +98,33 @@ public struct OrderLife: Sendable {
         granted = state == .chargeSucceed
     }
 
+    /// How far a dispute is taken.
+    public enum DisputeGoal: String, CaseIterable, Sendable {
+        /// `payment_dispute_open`.
+        case open
+        /// `payment_dispute_won`.
+        case won
+        /// `payment_dispute_lost`.
+        case lost
+    }
+
+    /// What refunds `amount` minor units (all when nil) and ends as `succeeds` says.
+    public static func refund(amount: Int?, succeeds: Bool) -> [Action] {
+        [.requestRefund(amount: amount), .processRefund(succeeded: succeeds)]
+    }
+
+    /// What takes a dispute to `goal` from the order's state now: a resolution opens the
+    /// dispute first when none is open.
+    public func dispute(to goal: DisputeGoal) -> [Action] {
+        let isOpen = state == .paymentDisputeOpen || state == .paymentDisputeEvidenceSubmitted
+        let opening: [Action] = isOpen ? [] : [.openDispute]
+        switch goal {
+        case .open: return [.openDispute]
+        case .won: return opening + [.resolveDispute(won: true)]
+        case .lost: return opening + [.resolveDispute(won: false)]
+        }
+    }
+
     /// Applies `action`, or refuses it with the rule it breaks.
     @discardableResult
     public mutating func apply(_ action: Action) throws(Refusal) -> Transition {

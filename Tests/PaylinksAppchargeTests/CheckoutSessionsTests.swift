@@ -18,6 +18,22 @@ struct CheckoutSessionsTests {
         CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: limit)
     }
 
+    /// The events that are not an order's events, which tests of those look at apart.
+    static func outcomes(_ events: [CheckoutSessions.Event]) -> [CheckoutSessions.Event] {
+        events.filter {
+            if case .order = $0 { return false }
+            return true
+        }
+    }
+
+    /// The names of an order's events among `events`.
+    static func orderEvents(_ events: [CheckoutSessions.Event]) -> [OrderEvent.Name] {
+        events.compactMap {
+            if case .order(let name, _, _) = $0 { return name }
+            return nil
+        }
+    }
+
     func create(_ sessions: inout CheckoutSessions, now: Int = 0) throws -> CheckoutSessions.Session {
         try sessions.create(SessionRequest(Array(Self.body.utf8)), now: now).0
     }
@@ -28,14 +44,16 @@ struct CheckoutSessionsTests {
         let session = try create(&sessions)
         let (chosen, events) = sessions.choose(.pay, paymentMethod: "", for: session, now: 5_000)
         #expect(chosen.state == .chargePending && chosen.paymentMethod == "Visa" && chosen.date == 5)
-        guard case .paid(let purchaseId, _, let award, let withoutPricePoint)? = events.first else {
+        #expect(Self.orderEvents(events) == [.paymentSucceeded])
+        guard case .paid(let purchaseId, _, let award, let withoutPricePoint)? = Self.outcomes(events).first else {
             Issue.record("expected the award to be due, got \(events)")
             return
         }
         #expect(purchaseId == session.purchaseId && !withoutPricePoint)
         #expect(String(decoding: award.body, as: UTF8.self).contains(#""pricePointMetadata":499"#))
-        guard case .ended(let callback)? = sessions.awardDelivered(purchaseId: purchaseId, failureData: nil).first
-        else {
+        let delivered = sessions.awardDelivered(purchaseId: purchaseId, failureData: nil)
+        #expect(Self.orderEvents(delivered) == [.completed])
+        guard case .ended(let callback)? = Self.outcomes(delivered).first else {
             Issue.record("expected the purchase to end")
             return
         }
@@ -53,7 +71,7 @@ struct CheckoutSessionsTests {
             let session = try create(&sessions)
             let (chosen, events) = sessions.choose(choice, paymentMethod: "Visa", for: session, now: 1)
             #expect(chosen.state == state)
-            guard case .ended(let callback)? = events.first else {
+            guard case .ended(let callback)? = Self.outcomes(events).first else {
                 Issue.record("expected the purchase to end")
                 continue
             }
@@ -79,7 +97,8 @@ struct CheckoutSessionsTests {
         let session = try create(&sessions)
         #expect(sessions.session(token: session.token, now: 999).1.isEmpty)
         let (expired, events) = sessions.session(token: session.token, now: 1_000)
-        #expect(expired?.state == .paymentCanceled && events.count == 1)
+        #expect(expired?.state == .paymentCanceled && Self.outcomes(events).count == 1)
+        #expect(Self.orderEvents(events) == [.canceled])
         #expect(sessions.session(token: session.token, now: 2_000).1.isEmpty)
         let other = try create(&sessions, now: 2_000)
         #expect(sessions.cancel(token: other.token).0?.state == .paymentCanceled)

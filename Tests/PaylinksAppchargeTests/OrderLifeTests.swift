@@ -175,4 +175,17 @@ struct OrderLifeTests {
         #expect(OrderEvent.Name.results(of: "order.dispute.resolved") == ["won", "lost"])
         #expect(OrderEvent.Name.results(of: "order.refunded").isEmpty)
     }
+
+    @Test("a dispute is opened before it is resolved, unless it is open already")
+    func disputeGoals() throws {
+        var life = OrderLife(state: .chargeSucceed, price: 499)
+        #expect(life.dispute(to: .won) == [.openDispute, .resolveDispute(won: true)])
+        try life.apply(.openDispute)
+        #expect(life.dispute(to: .lost) == [.resolveDispute(won: false)])
+        #expect(life.dispute(to: .open) == [.openDispute])
+        #expect(
+            OrderLife.refund(amount: 5, succeeds: false) == [
+                .requestRefund(amount: 5), .processRefund(succeeded: false),
+            ])
+    }
 }

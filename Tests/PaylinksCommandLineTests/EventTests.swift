@@ -44,6 +44,8 @@ final class EventReceiver: @unchecked Sendable {
     private var requests: [Received] = []
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled once for each request received.
+    private let arrived = DispatchSemaphore(value: 0)
 
     /// A receiver answering the `n`-th request (from 1) with `answer(n, request)`.
     init(answer: @escaping @Sendable (Int, HTTPRequest) -> Int = { _, _ in 200 }) throws {
@@ -61,6 +63,7 @@ final class EventReceiver: @unchecked Sendable {
                         self.requests.append(received)
                         return self.requests.count
                     }
+                    self.arrived.signal()
                     let status = answer(count, request)
                     return HTTPServerResponse(status: status, contentType: "application/json", body: Array("{}".utf8))
                 })
@@ -73,6 +76,11 @@ final class EventReceiver: @unchecked Sendable {
 
     /// Every request so far, oldest first.
     var received: [Received] { lock.withLock { requests } }
+
+    /// Waits until `count` more requests have arrived, for 10 s at most each; whether they did.
+    func wait(for count: Int) -> Bool {
+        (0..<count).allSatisfy { _ in arrived.wait(timeout: .now() + 10) == .success }
+    }
 
     deinit {
         lock.withLock { stopping = true }
@@ -420,6 +428,7 @@ struct EventTests {
     @Test("the scenario files' event names and states are the events' and the orders' own")
     func oneVocabulary() throws {
         #expect(ScenarioLoader.eventNames == OrderEvent.Name.v2Names)
+        #expect(ScenarioStep.DisputeOutcome.allCases.map(\.rawValue) == OrderLife.DisputeGoal.allCases.map(\.rawValue))
         let schema = try #require(
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: DocumentedCommands.root.appendingPathComponent("Schemas/scenario.schema.json")))
@@ -430,5 +439,43 @@ struct EventTests {
         #expect(
             ((expectation["events"] as? [String: Any])?["items"] as? [String: Any])?["enum"] as? [String]
                 == OrderEvent.Name.v2Names)
+    }
+
+    // MARK: The sandbox
+
+    @Test("serve --events-url sends each order's events; Initiate Refund refunds it and order.refunded follows")
+    func sandboxEvents() throws {
+        let receiver = try EventReceiver()
+        let sandbox = try SandboxProcess(["--events-url", receiver.url])
+        func post(_ path: String, _ headers: [HTTPHeader], _ body: String) throws -> HTTPResponse {
+            let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"))
+            defer { client.close() }
+            return try client.send(headers: headers, body: Array(body.utf8))
+        }
+        let body =
+            #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "Starter Pack", "sku": "#
+            + #""starter_pack_001", "pricePointMetadata": 499}, "items": [{"name": "Gems", "sku": "gem_01", "#
+            + #""quantity": 100}], "customer": {"id": "cust_1"}}"#
+        let json = HTTPHeader("Content-Type", "application/json")
+        let token = HTTPHeader("x-publisher-token", DemoCredentials.publisherToken)
+        let created = try post("/checkout/v1/session", [json, token], body)
+        #expect(created.status == 201)
+        let session = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
+        let purchaseId = try #require(session["purchaseId"] as? String)
+        let paid = try post("/control/v1/sessions/\(purchaseId)/complete", [json], #"{"choice": "pay"}"#)
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(paid.body)) as? [String: Any])
+        let orderId = try #require(state["orderId"] as? String)
+        let refund = try post(
+            "/checkout/api/v1/order/\(orderId)/refund", [token, HTTPHeader("x-user-id", "cust_1")], "")
+        #expect(refund.status == 201)
+        #expect(receiver.wait(for: 4), "four events arrive")
+        #expect(
+            receiver.received.map(\.label) == [
+                "order.created", "order.payment.resolved (success)", "order.completed", "order.refunded",
+            ])
+        #expect(receiver.received.allSatisfy { $0.isSigned(with: DemoCredentials.mainKey) })
+        let stopped = sandbox.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.stderr.contains("event order.refunded of \(purchaseId) attempt 1: accepted (200, "))
     }
 }

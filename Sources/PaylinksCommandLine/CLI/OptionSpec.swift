@@ -440,7 +440,7 @@ package struct OptionSpec: Sendable {
     private static var defaults: Scenario.Configuration { .defaults }
 
     /// The commands that send order events.
-    static let eventCommands: [Command] = [.purchase, .cancel, .run, .trigger]
+    static let eventCommands: [Command] = [.purchase, .cancel, .run, .trigger, .serve]
 
     /// The commands that print callbacks or listings, in text or JSON.
     /// The subcommands whose output depends on the platform and SDK version.

@@ -27,13 +27,20 @@ enum ServeCommand: Subcommand {
                 throw .unavailable("\(error); pick another --host or --port")
             }
         }
-        let awards = try options.awardUrl.map { url throws(CLIError) in
-            try AwardSettings(url: url, options: options, context: context)
+        let uses = [options.awardUrl != nil ? "award callbacks" : nil, options.eventsUrl != nil ? "events" : nil]
+            .compactMap { $0 }
+        let signing = uses.isEmpty ? nil : try Signing(options: options, context: context)
+        let events = try signing.flatMap { (signing) throws(CLIError) in
+            options.eventsUrl == nil ? nil : try EventSettings(options: options, signing: signing)
+        }
+        signing?.note(uses: uses.joined(separator: " and "), context: context)
+        let awards = signing.flatMap { signing in
+            options.awardUrl.map { AwardSettings(url: $0, signing: signing, options: options) }
         }
         let credentials = Credentials(
             tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
-        let token = awards?.publisherToken ?? credentials.publisherToken
-        if awards == nil && credentials.usesDemoToken {
+        let token = signing?.publisherToken ?? credentials.publisherToken
+        if signing == nil && credentials.usesDemoToken {
             try? context.standardError.write(
                 "note: the sandbox takes the demo publisher token '\(token)' (see the README); set "
                     + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's\n")
@@ -48,6 +55,7 @@ enum ServeCommand: Subcommand {
         let base = "http://\(host):\(server.port)"
         var settings = Sandbox.Settings(baseURL: base, publisherToken: token, seed: options.seed ?? context.entropy())
         settings.publicURL = options.publicUrl
+        settings.eventsVersion = options.eventsVersion
         let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
         let standardError = context.standardError
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
@@ -74,6 +82,32 @@ enum ServeCommand: Subcommand {
                 queue.submit(award, id: purchaseId)
             }
         }
+        let eventQueue = events.flatMap { settings in
+            settings.url.map {
+                EventQueue(
+                    url: $0, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
+                    waitsInRealTime: settings.waitsInRealTime)
+            }
+        }
+        if let eventQueue {
+            sandbox.onOrderEvent = { purchaseId, event in
+                let id = "\(event.label) of \(purchaseId)"
+                try? standardError.write("event \(id): POST \(eventQueue.destination)\n")
+                eventQueue.submit(event, id: id)
+            }
+        }
+        func settleEvents(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
+            for (id, attempts) in finished {
+                for attempt in attempts {
+                    let status = attempt.status.map { "\($0), " } ?? ""
+                    let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
+                    try? standardError.write(
+                        MessageText.oneLine(
+                            "event \(id) attempt \(attempt.number): \(result) (\(status)\(attempt.milliseconds) ms)")
+                            + "\n")
+                }
+            }
+        }
         func settle(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
             for (purchaseId, attempts) in finished {
                 for attempt in attempts {
@@ -94,12 +128,21 @@ enum ServeCommand: Subcommand {
         let stopRequested = context.watchForStop()
         server.run(
             until: { stopRequested() || outputFailure != nil },
-            tick: { settle(queue?.takeFinished() ?? []) },
+            tick: {
+                settle(queue?.takeFinished() ?? [])
+                settleEvents(eventQueue?.takeFinished() ?? [])
+            },
             handle: sandbox.handle)
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
         for purchaseId in unsent {
             try? standardError.write("award \(purchaseId): not sent, the sandbox stopped before its turn\n")
+        }
+        let (lastEvents, unsentEvents) = eventQueue?.finishAll() ?? ([], [])
+        settleEvents(lastEvents)
+        for id in unsentEvents {
+            try? standardError.write(
+                MessageText.oneLine("event \(id): not sent, the sandbox stopped before its turn") + "\n")
         }
         if let outputFailure { throw .output(outputFailure) }
         try? standardError.write("paylinks sandbox stopped\n")

@@ -258,10 +258,11 @@ package struct ScenarioRunner {
                     events.checkoutEnded(last, at: sdk.virtualMilliseconds)
                 }
             case .refund(let amount, let outcome):
-                refusal = Self.act(
-                    [.requestRefund(amount: amount), .processRefund(succeeded: outcome == .refunded)], on: events)
+                refusal = Self.act(OrderLife.refund(amount: amount, succeeds: outcome == .refunded), on: events)
             case .dispute(let outcome):
-                refusal = Self.act(Self.disputeActions(to: outcome, from: events.lastPaid?.life?.state), on: events)
+                let goal = OrderLife.DisputeGoal(rawValue: outcome.rawValue) ?? .lost
+                refusal = Self.act(
+                    events.lastPaid?.life?.dispute(to: goal) ?? [.openDispute], on: events)
             }
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }
@@ -323,17 +324,6 @@ package struct ScenarioRunner {
             }
         }
         return nil
-    }
-
-    /// What takes a dispute to `outcome` from `state`: it is opened unless it is open.
-    static func disputeActions(to outcome: ScenarioStep.DisputeOutcome, from state: OrderState?) -> [OrderLife.Action] {
-        let isOpen = state == .paymentDisputeOpen || state == .paymentDisputeEvidenceSubmitted
-        let opening: [OrderLife.Action] = isOpen ? [] : [.openDispute]
-        switch outcome {
-        case .open: return [.openDispute]
-        case .won: return opening + [.resolveDispute(won: true)]
-        case .lost: return opening + [.resolveDispute(won: false)]
-        }
     }
 
     /// A fitting status code for `step`, with probability `rate`.

@@ -26,6 +26,8 @@ public final class Sandbox {
         public var sessionLimit = 10_000
         /// Bytes of sessions kept at most; past it, the oldest are forgotten.
         public var sessionByteBudget = 128 << 20
+        /// The envelope of the orders' events.
+        public var eventsVersion = OrderEvent.Version.v2
 
         /// Settings for a sandbox at `baseURL`.
         public init(baseURL: String, publisherToken: String, seed: UInt64) {
@@ -48,6 +50,9 @@ public final class Sandbox {
     /// A session was paid: its award is to be delivered, and ``awardDelivered(purchaseId:failureData:)``
     /// told how it went. Without a handler the award counts as granted at once.
     public var onPaid: ((_ purchaseId: String, _ award: GrantAward) -> Void)?
+    /// Something happened to an order that Appcharge sends the game's server an event
+    /// about: the event, ready to send. Without a handler no event is made.
+    public var onOrderEvent: ((_ purchaseId: String, _ event: OrderEvent) -> Void)?
 
     /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`;
     /// `clock` gives the time in milliseconds.
@@ -90,6 +95,16 @@ public final class Sandbox {
                 }
             case .ended(let callback):
                 onCallback(callback)
+            case .order(let name, let session, let sequence):
+                guard let onOrderEvent else { continue }
+                let subject = OrderEvent.Subject(
+                    order: session.order, pricePointMetadata: session.pricePointMetadata ?? 0, email: session.email,
+                    sessionMetadata: session.metadata)
+                onOrderEvent(
+                    session.purchaseId,
+                    OrderEvent(
+                        name, version: settings.eventsVersion, subject: subject, milliseconds: clock(),
+                        seed: settings.seed, sequence: sequence, refundAmount: session.life?.refundAmount))
             }
         }
     }
@@ -135,6 +150,13 @@ public final class Sandbox {
             return only(.get, request) { state(purchaseId: path[3]) }
         case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "complete":
             return only(.post, request) { complete(purchaseId: path[3], request) }
+        case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "refund":
+            return only(.post, request) { controlRefund(purchaseId: path[3], request) }
+        case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "dispute":
+            return only(.post, request) { controlDispute(purchaseId: path[3], request) }
+        case let path
+        where path.count == 6 && path[0...3] == ["checkout", "api", "v1", "order"] && path[5] == "refund":
+            return only(.post, request) { initiateRefund(orderId: path[4], request) }
         case [""]:
             return only([.get, .head], request) {
                 HTTPServerResponse(
@@ -353,8 +375,104 @@ public final class Sandbox {
         if session.state != .created && session.state != .paymentCanceled {
             writer.field("orderId", session.orderId)
         }
+        if let amount = session.life?.refundAmount { writer.field("refundAmount", amount) }
         writer.closeObject()
         return writer.bytes
+    }
+
+    // MARK: After the purchase
+
+    /// Initiate Refund, as the game's server calls it: 201 `{}` and the refund goes
+    /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes.
+    private func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard request.header("x-publisher-token") == settings.publisherToken,
+            !(request.header("x-user-id") ?? "").isEmpty
+        else {
+            return HTTPServerResponse(
+                status: 403, body: Array(#"{"result":null,"errCode":-1,"message":"Forbidden resource"}"#.utf8))
+        }
+        do throws(CheckoutSessions.LifeProblem) {
+            try act(OrderLife.refund(amount: nil, succeeds: true), on: orderId, byOrderId: true)
+        } catch {
+            switch error {
+            case .noOrder:
+                return HTTPServerResponse(
+                    status: 404, body: Array(#"{"message":"Order does not exist or cannot be found."}"#.utf8))
+            case .refused(let refusal):
+                onLog("refund of order \(orderId) refused: \(refusal.message)")
+                return HTTPServerResponse(
+                    status: 422, body: Array(#"{"message":"Failed to initiate a refund request"}"#.utf8))
+            }
+        }
+        return HTTPServerResponse(status: 201, body: Array("{}".utf8))
+    }
+
+    /// `{"outcome": "refunded" | "failed", "amount": N}`: a refund of the session's order.
+    private func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let shape = #"send {"outcome": "refunded" or "failed", "amount": N (minor units, optional)}"#
+        guard let members = Self.jsonObject(request) else { return HTTPServer.problem(400, shape) }
+        var succeeds = true
+        var amount: Int?
+        for (key, value) in members {
+            switch (key, value.kind) {
+            case ("outcome", .string("refunded")): succeeds = true
+            case ("outcome", .string("failed")): succeeds = false
+            case ("amount", .number(let text)):
+                guard let number = Int(text), (1...SessionRequest.maximumAmount).contains(number) else {
+                    return HTTPServer.problem(400, "amount is a whole number of minor units from 1; \(shape)")
+                }
+                amount = number
+            default: return HTTPServer.problem(400, shape)
+            }
+        }
+        return control(purchaseId: purchaseId, OrderLife.refund(amount: amount, succeeds: succeeds))
+    }
+
+    /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
+    private func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let shape = #"send {"outcome": "open", "won" or "lost"}"#
+        guard let members = Self.jsonObject(request), members.count == 1, members[0].key == "outcome",
+            case .string(let text) = members[0].value.kind, let goal = OrderLife.DisputeGoal(rawValue: text)
+        else { return HTTPServer.problem(400, shape) }
+        guard let session = live(purchaseId: purchaseId) else {
+            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        let life = session.life ?? OrderLife(state: session.state, price: session.price)
+        return control(purchaseId: purchaseId, life.dispute(to: goal))
+    }
+
+    /// Takes `actions` on the session's order; 200 with its state, or the rule refused.
+    private func control(purchaseId: String, _ actions: [OrderLife.Action]) -> HTTPServerResponse {
+        do throws(CheckoutSessions.LifeProblem) {
+            try act(actions, on: purchaseId, byOrderId: false)
+        } catch {
+            switch error {
+            case .noOrder: return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            case .refused(let refusal): return HTTPServer.problem(422, refusal.message)
+            }
+        }
+        guard let session = live(purchaseId: purchaseId) else {
+            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
+    }
+
+    /// Takes `actions` in turn on the order, reporting each; stops at the first refused.
+    private func act(_ actions: [OrderLife.Action], on id: String, byOrderId: Bool)
+        throws(CheckoutSessions.LifeProblem)
+    {
+        for action in actions {
+            let (session, events) = try sessions.act(action, on: id, byOrderId: byOrderId)
+            onLog("order \(session.orderId) \(session.state.rawValue)")
+            report(events)
+        }
+    }
+
+    /// The members of a JSON object body sent as `application/json`, or nil.
+    private static func jsonObject(_ request: HTTPRequest) -> [(key: String, value: JSONValue)]? {
+        guard isJSON(request), let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind
+        else { return nil }
+        return members
     }
 
     // MARK: Outcomes

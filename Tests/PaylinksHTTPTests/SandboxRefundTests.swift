@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import PaylinksAppcharge
+@testable import PaylinksHTTP
+@testable import PaylinksKit
+
+/// The sandbox after the purchase: Initiate Refund as the game's server calls it, the
+/// control API's refunds and disputes, and the event each transition makes.
+@Suite("Sandbox refunds and disputes")
+@MainActor
+struct SandboxRefundTests {
+    let base = SandboxTests()
+    /// The events the sandbox made, with the purchase id each is about.
+    final class Events {
+        var all: [(purchaseId: String, event: OrderEvent)] = []
+        var labels: [String] { all.map(\.event.label) }
+    }
+    let events = Events()
+
+    init() {
+        let events = self.events
+        base.sandbox.onOrderEvent = { events.all.append(($0, $1)) }
+    }
+
+    /// A session paid and granted: its purchase id and order id.
+    func granted() throws -> (purchaseId: String, orderId: String) {
+        let (_, purchaseId) = try base.session()
+        let paid = try SandboxTests.json(base.complete(purchaseId, #"{"choice": "pay"}"#))
+        return (purchaseId, try #require(paid["orderId"] as? String))
+    }
+
+    func initiateRefund(_ orderId: String, token: String? = "token-1", user: String? = "player-1")
+        -> HTTPServerResponse
+    {
+        var headers: [HTTPHeader] = []
+        if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
+        if let user { headers.append(HTTPHeader("x-user-id", user)) }
+        return base.request(.post, "/checkout/api/v1/order/\(orderId)/refund", headers: headers)
+    }
+
+    func control(_ purchaseId: String, _ action: String, _ body: String) -> HTTPServerResponse {
+        base.request(
+            .post, "/control/v1/sessions/\(purchaseId)/\(action)", body: body,
+            headers: [HTTPHeader("Content-Type", "application/json")])
+    }
+
+    func state(_ purchaseId: String) throws -> String? {
+        try SandboxTests.json(base.request(.get, "/control/v1/sessions/\(purchaseId)"))["state"] as? String
+    }
+
+    @Test("a paid order's life makes its events in order: created, payment resolved, completed")
+    func checkoutEvents() throws {
+        _ = try granted()
+        #expect(events.labels == ["order.created", "order.payment.resolved (success)", "order.completed"])
+        let (_, declined) = try base.session()
+        _ = base.complete(declined, #"{"choice": "decline"}"#)
+        #expect(events.labels.suffix(2) == ["order.created", "order.payment.resolved (failed)"])
+        // Each event of one order has its own id; the same sandbox seed gives the same ids.
+        #expect(Set(events.all.map(\.event.eventId)).count == events.all.count)
+    }
+
+    @Test("Initiate Refund answers 201 {} and the order is refunded, with order.refunded sent")
+    func initiateRefundWorks() throws {
+        let (purchaseId, orderId) = try granted()
+        let answer = initiateRefund(orderId)
+        #expect(answer.status == 201)
+        #expect(String(decoding: answer.body, as: UTF8.self) == "{}")
+        #expect(try state(purchaseId) == "payment_refunded")
+        #expect(events.labels.last == "order.refunded")
+        let refund = try #require(events.all.last)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(refund.event.body)) as? [String: Any])
+        let transactions = try #require(body["transactions"] as? [[String: Any]])
+        #expect(transactions.map { $0["type"] as? String } == ["paid", "refund"])
+        #expect(transactions.last?["amount"] as? String == "5.49")
+        #expect(transactions.last?["purchaseId"] as? String == purchaseId)
+    }
+
+    @Test("Initiate Refund refuses in Appcharge's shapes: 403 without the token or user, 404, and 422 twice")
+    func initiateRefundRefuses() throws {
+        let (_, orderId) = try granted()
+        let forbidden = #"{"result":null,"errCode":-1,"message":"Forbidden resource"}"#
+        for answer in [
+            initiateRefund(orderId, token: "wrong"), initiateRefund(orderId, token: nil),
+            initiateRefund(orderId, user: nil),
+        ] {
+            #expect(answer.status == 403)
+            #expect(String(decoding: answer.body, as: UTF8.self) == forbidden)
+        }
+        let missing = initiateRefund("9999999999")
+        #expect(missing.status == 404)
+        #expect(
+            String(decoding: missing.body, as: UTF8.self) == #"{"message":"Order does not exist or cannot be found."}"#)
+        #expect(initiateRefund(orderId).status == 201)
+        let again = initiateRefund(orderId)
+        #expect(again.status == 422)
+        #expect(String(decoding: again.body, as: UTF8.self) == #"{"message":"Failed to initiate a refund request"}"#)
+        #expect(base.recorder.logs.contains { $0.contains("refused: the order was refunded already") })
+        // An order that was never paid cannot be refunded either.
+        let (_, unpaid) = try base.session()
+        let pending = try SandboxTests.json(base.complete(unpaid, #"{"choice": "pending"}"#))
+        #expect(initiateRefund(try #require(pending["orderId"] as? String)).status == 422)
+    }
+
+    @Test("the control API refunds in part or fails a refund, and takes disputes to their end")
+    func controlAPI() throws {
+        let (purchaseId, _) = try granted()
+        let failed = control(purchaseId, "refund", #"{"outcome": "failed", "amount": 100}"#)
+        #expect(failed.status == 200)
+        #expect(try SandboxTests.json(failed)["state"] as? String == "payment_refund_failed")
+        let refunded = try SandboxTests.json(control(purchaseId, "refund", #"{"amount": 200}"#))
+        #expect(refunded["state"] as? String == "payment_refunded")
+        #expect(refunded["refundAmount"] as? Int == 200)
+        #expect(control(purchaseId, "refund", "{}").status == 422)
+        #expect(control(purchaseId, "dispute", #"{"outcome": "open"}"#).status == 422)
+
+        let (disputed, _) = try granted()
+        #expect(
+            try SandboxTests.json(control(disputed, "dispute", #"{"outcome": "open"}"#))["state"] as? String
+                == "payment_dispute_open")
+        #expect(
+            try SandboxTests.json(control(disputed, "dispute", #"{"outcome": "won"}"#))["state"] as? String
+                == "payment_dispute_won")
+        let (lost, _) = try granted()
+        #expect(
+            try SandboxTests.json(control(lost, "dispute", #"{"outcome": "lost"}"#))["state"] as? String
+                == "payment_dispute_lost")
+        #expect(
+            events.labels.filter { $0.hasPrefix("order.dispute") } == [
+                "order.dispute.opened", "order.dispute.resolved (won)", "order.dispute.opened",
+                "order.dispute.resolved (lost)",
+            ])
+    }
+
+    @Test("bad control bodies get a 400 that says the shape; an unknown session a 404")
+    func controlMistakes() throws {
+        let (purchaseId, _) = try granted()
+        for body in [#"{"outcome": "maybe"}"#, #"{"amount": 0}"#, #"{"amount": "5"}"#, "[]", "not json"] {
+            let answer = control(purchaseId, "refund", body)
+            #expect(answer.status == 400, "\(body)")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("outcome"), "\(body)")
+        }
+        #expect(control(purchaseId, "dispute", #"{"outcome": "draw"}"#).status == 400)
+        #expect(control("pr_nothing", "refund", "{}").status == 404)
+        #expect(control("pr_nothing", "dispute", #"{"outcome": "open"}"#).status == 404)
+        #expect(base.request(.get, "/control/v1/sessions/\(purchaseId)/refund").status == 405)
+    }
+}

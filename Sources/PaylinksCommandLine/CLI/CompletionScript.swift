@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksHTTP
 package import PaylinksKit
@@ -41,14 +42,16 @@ package enum CompletionScript {
         case "--platform": .words(Platform.allCases.map(\.rawValue))
         case "--sdk-version": .words(["1.5.1", "1.7", "1.9", "2.0.0", "1.4", "1.6", "2.0", "2.4", "2.5", "2.6", "3.0"])
         case "--environment", "--session-environment": .words(["sandbox", "production"])
-        case "--award-wait": .words(AwardWait.allCases.map(\.rawValue))
+        case "--award-wait", "--events-wait": .words(AwardWait.allCases.map(\.rawValue))
+        case "--events-version": .words(OrderEvent.Version.allCases.map(\.rawValue))
+        case "--result": .words(["success", "failed", "won", "lost"])
         case "--language": .words(DelegateLanguage.allCases.map(\.rawValue))
         // A prefix that takes its value after the '=': it completes without a space.
         case "--report": .words(RunReport.Format.allCases.map { $0.rawValue + "=" })
         case "--matrix": .words(MatrixKey.allCases.map { $0.rawValue + "=" })
         case "--case": .words(AwardAudit.caseNames)
         case "--fixtures": .directories
-        case "--main-key-file": .files
+        case "--main-key-file", "--events-key-file": .files
         default: .free
         }
     }
@@ -59,6 +62,7 @@ package enum CompletionScript {
         case .errors: .words(catalog.statusCodes.flatMap { [String($0.code), $0.name] })
         case .run: .files
         case .completions: .words(Shell.allCases.map(\.rawValue))
+        case .trigger: .words(OrderEvent.Name.v2Names)
         default: nil
         }
     }

@@ -63,6 +63,7 @@ package enum Help {
         Example(command: "paylinks purchase --sku starter_pack_001 --error 3004 --trace", exitCode: .purchaseFailed),
         Example(command: "paylinks run Fixtures/scenarios/*.json", exitCode: .success),
         Example(command: "paylinks errors 3002", exitCode: .success),
+        Example(command: "paylinks trigger order.refunded --json", exitCode: .success),
         Example(
             command: "paylinks cancel --sku starter_pack_001 --platform unity --sdk-version 3.0 --format wire",
             exitCode: .purchaseCanceled),

@@ -338,6 +338,23 @@ public struct OrderEvent: Sendable {
     }
 }
 
+/// What can go wrong on the way to the game's server, on purpose: the faults a handler
+/// must survive (`after-the-purchase.md`, sections 3.1 and 6).
+public enum DeliveryFault: String, CaseIterable, Sendable {
+    /// The event is delivered twice, the same `eventId` both times.
+    case duplicate
+    /// The event is held back and arrives after the one that follows it.
+    case reorder
+    /// The first attempt is lost on the way, as a timeout: the retry brings it (V2), or
+    /// nothing does (V1 retries server errors only).
+    case dropFirst = "drop-first"
+    /// The event arrives late: its first attempt is sent ``delayMilliseconds`` after it happened.
+    case delay
+
+    /// How late a delayed event arrives: 5 minutes.
+    public static let delayMilliseconds = 300_000
+}
+
 /// Appcharge's delivery of one event: an attempt, and more on the version's schedule while
 /// the answers are ones it retries. Every attempt carries the same body, so the same
 /// `eventId`, newly signed.
@@ -345,14 +362,23 @@ public enum EventDelivery {
     /// Sends attempts of an event of `version`: `wait` pauses before each retry, `send`
     /// makes one attempt given its number and when it is sent; a retry starts only while
     /// `proceeding()` says so.
-    /// `onAttempt` hears of each attempt as it ends.
+    /// `onAttempt` hears of each attempt as it ends. A `fault` of ``DeliveryFault/dropFirst``
+    /// loses the first attempt; one of ``DeliveryFault/delay`` sends it late.
     public static func attempts(
         version: OrderEvent.Version, wait: (_ milliseconds: Int) -> Void,
         send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt, onAttempt: (DeliveryAttempt) -> Void = { _ in },
-        proceeding: () -> Bool = { true }
+        fault: DeliveryFault? = nil, proceeding: () -> Bool = { true }
     ) -> [DeliveryAttempt] {
-        RetryLoop.attempts(
-            delays: version.retryDelays, wait: wait, send: send, onAttempt: onAttempt,
+        var delays = version.retryDelays
+        if fault == .delay { delays[0] += DeliveryFault.delayMilliseconds }
+        let sending = { (number: Int, sentAfter: Int) -> DeliveryAttempt in
+            guard fault == .dropFirst, number == 1 else { return send(number, sentAfter) }
+            var lost = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: [])
+            lost.failure = "lost on the way, as a timeout (the fault drop-first)"
+            return lost
+        }
+        return RetryLoop.attempts(
+            delays: delays, wait: wait, send: sending, onAttempt: onAttempt,
             finished: { $0.succeeded || !version.retries(status: $0.status) }, proceeding: proceeding)
     }
 }

@@ -45,6 +45,18 @@ public enum OrderStory {
         public var life: [OrderLife.Action]
     }
 
+    /// The events of a plan's story, in order, through its target.
+    public static func names(of plan: Plan) -> [OrderEvent.Name] {
+        let (names, state) = events(of: plan.ending)
+        var life = OrderLife(state: state, price: Int.max)
+        var story = names
+        for action in plan.life {
+            guard let transition = try? life.apply(action) else { break }
+            if let event = transition.event { story.append(event) }
+        }
+        return prefix(story, through: plan.target)
+    }
+
     /// The shortest story that ends in `target`; `refundAmount` (minor units) makes a
     /// refund partial.
     public static func plan(for target: OrderEvent.Name, refundAmount: Int? = nil) -> Plan {

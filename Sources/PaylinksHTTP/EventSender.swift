@@ -30,14 +30,16 @@ public final class EventSender {
     public var url: HTTPURL { client.url }
 
     /// Delivers `event` until it is accepted or its schedule ends, telling `onAttempt` of
-    /// each attempt as it ends; a retry starts only while `proceeding()` says so.
+    /// each attempt as it ends, with `fault` on the way; a retry starts only while
+    /// `proceeding()` says so.
     public func deliver(
-        _ event: OrderEvent, onAttempt: (DeliveryAttempt) -> Void = { _ in }, proceeding: () -> Bool = { true }
+        _ event: OrderEvent, fault: DeliveryFault? = nil, onAttempt: (DeliveryAttempt) -> Void = { _ in },
+        proceeding: () -> Bool = { true }
     ) -> [DeliveryAttempt] {
         EventDelivery.attempts(
             version: event.version, wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
             send: { number, sentAfter in send(event, number: number, sentAfter: sentAfter) }, onAttempt: onAttempt,
-            proceeding: proceeding)
+            fault: fault, proceeding: proceeding)
     }
 
     /// One signed request and what its answer means.

@@ -478,4 +478,88 @@ struct EventTests {
         #expect(stopped.status == 0)
         #expect(stopped.stderr.contains("event order.refunded of \(purchaseId) attempt 1: accepted (200, "))
     }
+
+    // MARK: Faults
+
+    @Test("--fault duplicate delivers the event twice with the same eventId and bytes")
+    func duplicateFault() throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            ["trigger", "order.refunded", "--fault", "duplicate", "--events-url", receiver.url] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let received = receiver.received
+        #expect(received.map(\.label).suffix(2) == ["order.refunded", "order.refunded"])
+        #expect(received[3].body == received[4].body)
+    }
+
+    @Test("--fault reorder sends the event before the one it follows: the refund before the completion")
+    func reorderFault() throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            ["trigger", "order.refunded", "--fault", "reorder", "--events-url", receiver.url] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(
+            receiver.received.map(\.label) == [
+                "order.created", "order.payment.resolved (success)", "order.refunded", "order.completed",
+            ])
+        let early = runCLI(["trigger", "order.created", "--fault", "reorder"] + Self.seeded)
+        #expect(early.exitCode == .usage)
+        #expect(early.stderr.contains("order.created follows none"))
+    }
+
+    @Test("--fault drop-first loses the first attempt: V2's retry brings the event 15 s later, V1 never does")
+    func dropFault() throws {
+        let receiver = try EventReceiver()
+        let v2 = runCLI(
+            ["trigger", "order.completed", "--fault", "drop-first", "--events-url", receiver.url, "--json"]
+                + Self.seeded)
+        #expect(v2.exitCode == .success, "\(v2.stderr)")
+        let completed = try Self.events(v2.stdout).filter { $0["name"] as? String == "order.completed" }
+        #expect(completed.map { $0["accepted"] as? Bool } == [false, true])
+        #expect(completed.map { $0["sentAfterMilliseconds"] as? Int } == [0, 15_000])
+        #expect(receiver.received.map(\.label).filter { $0 == "order.completed" }.count == 1)
+        let v1 = runCLI(
+            [
+                "trigger", "order.completed", "--fault", "drop-first", "--events-url", receiver.url,
+                "--events-version", "v1",
+            ] + Self.seeded)
+        #expect(v1.exitCode == .eventRefused)
+        #expect(!receiver.received.map(\.label).contains("order_completed_success"))
+    }
+
+    @Test("--fault delay sends the event's first attempt 5 minutes after it happened")
+    func delayFault() throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            ["trigger", "order.canceled", "--fault", "delay", "--events-url", receiver.url, "--json"] + Self.seeded)
+        #expect(result.exitCode == .purchaseCanceled)
+        let shown = try Self.events(result.stdout)
+        #expect(shown.map { $0["sentAfterMilliseconds"] as? Int } == [0, 300_000])
+        let unsent = runCLI(["trigger", "order.canceled", "--fault", "delay"] + Self.seeded)
+        #expect(unsent.exitCode == .usage)
+        #expect(unsent.stderr.contains("--fault delay acts on the way to the game's server; give --events-url too"))
+    }
+
+    @Test("a scenario's eventFault holds a step's events back until the next step's have gone, or sends them twice")
+    func scenarioFaults() throws {
+        let receiver = try EventReceiver()
+        let path = try ScenarioTests.write([
+            (
+                "faults.json",
+                """
+                {"configuration": {"eventsUrl": "\(receiver.url)"}, "steps": [{"step": "initialize"},
+                  {"step": "purchase", "sku": "starter_pack_001", "eventFault": "reorder"},
+                  {"step": "refund", "eventFault": "duplicate", "expect": {"events": ["order.refunded"]}}]}
+                """
+            )
+        ])[0]
+        let result = runCLI(["run", path])
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(
+            receiver.received.map(\.label) == [
+                "order.refunded", "order.refunded", "order.created", "order.payment.resolved (success)",
+                "order.completed",
+            ])
+        #expect(ScenarioStep.EventFault.allCases.map(\.rawValue) == DeliveryFault.allCases.map(\.rawValue))
+    }
 }

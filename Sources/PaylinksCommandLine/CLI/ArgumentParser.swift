@@ -214,6 +214,9 @@ package enum ArgumentParser {
         {
             return "\(orphan) goes with --events-url, which names the endpoint that receives the events"
         }
+        if let fault = options.eventFault, [.dropFirst, .delay].contains(fault), options.eventsUrl == nil {
+            return "--fault \(fault.rawValue) acts on the way to the game's server; give --events-url too"
+        }
         if options.concurrency > 1 && options.awardWait == .real {
             return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }
@@ -264,6 +267,11 @@ package enum ArgumentParser {
         }
         guard let event = OrderEvent.Name(v2Name: given, result: result) else {
             throw UsageProblem("unknown event '\(MessageText.sanitized(given))'")
+        }
+        if options.eventFault == .reorder && event == .created {
+            throw UsageProblem(
+                "--fault reorder sends the event before the one it follows; order.created follows none: "
+                    + "trigger a later event, such as order.completed")
         }
         if options.refundAmount != nil && event != .refunded {
             throw UsageProblem("--amount makes a refund partial; it goes with order.refunded, not \(given)")

@@ -192,6 +192,8 @@ package struct RunOptions: Equatable, Sendable {
     package var result: String?
     /// `--amount`: the minor units a refund gives back; all of the order when nil.
     package var refundAmount: Int?
+    /// `--fault`: what goes wrong on the way of the event `trigger` leads to.
+    package var eventFault: DeliveryFault?
     /// `--events-url`: the game server's endpoint for order events.
     package var eventsUrl: HTTPURL?
     /// `--events-version`: the envelope events are sent in.

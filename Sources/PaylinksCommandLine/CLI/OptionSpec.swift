@@ -288,6 +288,14 @@ package struct OptionSpec: Sendable {
             options.eventsWait = try choice(value, option: "--events-wait", among: AwardWait.self)
         },
         OptionSpec(
+            "--fault", "FAULT",
+            "Put a fault on the event's way: duplicate (sent twice), reorder (it arrives before the event it follows), "
+                + "drop-first (its first attempt lost), delay (sent 5 min late).",
+            default: "none", commands: [.trigger]
+        ) { options, value throws(UsageProblem) in
+            options.eventFault = try choice(value, option: "--fault", among: DeliveryFault.self)
+        },
+        OptionSpec(
             "--result", "RESULT",
             "The event's result: success or failed (order.payment.resolved), won or lost (order.dispute.resolved).",
             default: "success (order.payment.resolved), lost (order.dispute.resolved)", commands: [.trigger]

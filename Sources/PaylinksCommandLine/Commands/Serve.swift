@@ -84,9 +84,10 @@ enum ServeCommand: Subcommand {
         }
         let eventQueue = events.flatMap { settings in
             settings.url.map {
+                // One at a time, so that each order's events arrive in the order they happened.
                 EventQueue(
                     url: $0, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
-                    waitsInRealTime: settings.waitsInRealTime)
+                    waitsInRealTime: settings.waitsInRealTime, workers: 1)
             }
         }
         if let eventQueue {

@@ -30,6 +30,12 @@ enum TriggerCommand: Subcommand {
             case .canceled: .closeCheckout()
             case .granted, .awardFailed, .unresolved: .pay(paymentMethodName: options.paymentMethod)
             }
+        // A fault is on the target's way; reordering holds back the event before it instead.
+        if let fault = options.eventFault {
+            let story = OrderStory.names(of: plan)
+            let index = story.firstIndex(of: target) ?? story.count - 1
+            events.arm(fault, on: fault == .reorder && index > 0 ? story[index - 1] : target)
+        }
         try flow.checkout(player, through: target)
         // A story whose award failed goes on: Appcharge refunds and disputes Charge Failed
         // orders too. One the client ended otherwise has no life after the award.
@@ -42,6 +48,8 @@ enum TriggerCommand: Subcommand {
                 }
             }
         }
+        events.disarm()
+        events.releaseHeld()
         return try flow.finish()
     }
 }

@@ -61,6 +61,10 @@ final class EventOutlet {
     private(set) var refusedCount = 0
     /// The names of the events delivered since the last ``takeDelivered()``.
     private var delivered: [OrderEvent.Name] = []
+    /// The fault armed, and the event it is for (every event when nil).
+    private var armed: (fault: DeliveryFault, event: OrderEvent.Name?)?
+    /// Events held back by ``DeliveryFault/reorder``, with when each happened, until ``releaseHeld()``.
+    private var held: [(event: OrderEvent, milliseconds: Int)] = []
 
     /// An outlet sending to `settings.url`; without one, events are shown with `showsUnsent`,
     /// and only counted without.
@@ -148,6 +152,27 @@ final class EventOutlet {
         }
     }
 
+    /// Puts `fault` on the way of each event named `event` from now on (every event when
+    /// nil), until ``disarm()``.
+    func arm(_ fault: DeliveryFault, on event: OrderEvent.Name? = nil) {
+        armed = (fault, event)
+    }
+
+    /// Takes the fault off the way.
+    func disarm() {
+        armed = nil
+    }
+
+    /// Whether events are held back, to be sent after the ones that follow them.
+    var holdsEvents: Bool { !held.isEmpty }
+
+    /// Delivers the events held back, in the order they happened.
+    func releaseHeld() {
+        let released = held
+        held = []
+        for (event, milliseconds) in released { deliver(event, at: milliseconds, fault: nil) }
+    }
+
     /// The names of the events delivered since the last call, oldest first.
     func takeDelivered() -> [OrderEvent.Name] {
         defer { delivered = [] }
@@ -177,11 +202,18 @@ final class EventOutlet {
                 sequence: order.sent.count, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
             order.sent.append(name)
             delivered.append(name)
-            deliver(event, at: order.milliseconds)
+            let fault = armed.flatMap { $0.event == nil || $0.event == name ? $0.fault : nil }
+            switch fault {
+            case .reorder?: held.append((event, order.milliseconds))
+            case .duplicate?:
+                deliver(event, at: order.milliseconds, fault: nil)
+                deliver(event, at: order.milliseconds, fault: nil)
+            default: deliver(event, at: order.milliseconds, fault: fault)
+            }
         }
     }
 
-    private func deliver(_ event: OrderEvent, at milliseconds: Int) {
+    private func deliver(_ event: OrderEvent, at milliseconds: Int, fault: DeliveryFault?) {
         let tag = delegate.currentTag
         guard let sender else {
             guard showsUnsent else { return }
@@ -197,7 +229,7 @@ final class EventOutlet {
             return
         }
         let url = sender.url.description
-        let attempts = sender.deliver(event) { [trace, renderer, delegate] attempt in
+        let attempts = sender.deliver(event, fault: fault) { [trace, renderer, delegate] attempt in
             if let trace {
                 let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
                 trace("event \(event.label) attempt \(attempt.number): POST \(url) (\(headers))")

@@ -230,6 +230,13 @@ package struct ScenarioRunner {
             if let country = step.country { sdk.country = country }
             _ = events.takeDelivered()
             var refusal: String?
+            // Events an earlier step held back go out once this step's have.
+            let releasesHeld = events.holdsEvents
+            if let fault = step.eventFault.flatMap({ DeliveryFault(rawValue: $0.rawValue) }) { events.arm(fault) }
+            defer {
+                events.disarm()
+                if releasesHeld { events.releaseHeld() }
+            }
             let injected =
                 step.error ?? (step.callsTheSDK ? randomFault(for: step, rate: faultRate, using: &faults) : nil)
             if let injected { sdk.injectFailure(code: injected, at: step.failureStep) }
@@ -307,8 +314,9 @@ package struct ScenarioRunner {
                 }
             }
         }
-        // A last step that did not wait still gets its result.
+        // A last step that did not wait still gets its result, and events held back go out.
         holds?.flush()
+        events.releaseHeld()
         result.milliseconds = sdk.elapsedMilliseconds
         if let failure = collector.failure { throw failure }
     }

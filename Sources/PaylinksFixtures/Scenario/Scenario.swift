@@ -72,6 +72,8 @@ public struct ScenarioStep: Sendable {
     public var error: Int?
     /// Whether the result arrives twice (purchase and cancel).
     public var deliverTwice = false
+    /// What goes wrong on the way of every event the step sends.
+    public var eventFault: EventFault?
     /// Whether the next step waits for this one's result; an `initialize` that does not
     /// wait is still running when the next step starts.
     public var waits = true
@@ -93,6 +95,18 @@ public struct ScenarioStep: Sendable {
         /// The player disputes the last paid order's charge: the dispute opens, or is
         /// resolved (opened first when it is not open yet).
         case dispute(DisputeOutcome)
+    }
+
+    /// A fault on the way of an event to the game's server.
+    public enum EventFault: String, CaseIterable, Sendable {
+        /// Delivered twice, the same `eventId` both times.
+        case duplicate
+        /// Held back, and sent after the next step's events.
+        case reorder
+        /// The first attempt lost on the way.
+        case dropFirst = "drop-first"
+        /// Sent 5 minutes late.
+        case delay
     }
 
     /// How a refund ends.

@@ -22,14 +22,14 @@ public enum ScenarioLoader {
         .pricePoints: ["country", "error"],
         .purchase: [
             "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "purchaseId",
-            "parsedUrl", "error", "delivery",
+            "parsedUrl", "error", "delivery", "eventFault",
         ],
         .cancel: [
             "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "purchaseId",
-            "parsedUrl", "error", "delivery",
+            "parsedUrl", "error", "delivery", "eventFault",
         ],
-        .refund: ["amount", "outcome"],
-        .dispute: ["outcome"],
+        .refund: ["amount", "outcome", "eventFault"],
+        .dispute: ["outcome", "eventFault"],
     ]
 
     /// The keys an attempt may set, per step kind: how this attempt ends.
@@ -189,6 +189,9 @@ public enum ScenarioLoader {
         var step = ScenarioStep(number: number, attempt: nil, action: .pricePoints, kind: kind)
         // Each key is read on its own, so that one run reports every problem of the step.
         step.country = try JSONReader.collected(object.optional("country"), country)
+        step.eventFault = try JSONReader.collected(object.optional("eventFault")) { value throws(JSONShapeError) in
+            try choice(value, ScenarioStep.EventFault.self)
+        }
         switch kind {
         case .initialize:
             let strings: [(key: String, field: WritableKeyPath<Scenario.Configuration, String>)] = [

@@ -55,20 +55,87 @@ public struct DeliveryAttempt: Sendable {
     }
 }
 
+/// What Appcharge sends the game's server and retries: an award or an event. Its body
+/// goes out as it is, newly signed on each attempt; its schedule and what an answer
+/// means are its own.
+public protocol Deliverable: Sendable {
+    /// The body's bytes.
+    var body: [UInt8] { get }
+    /// When each attempt is sent, after the one before, in milliseconds: the first at 0.
+    var retryDelays: [Int] { get }
+    /// Judges `attempt` by the answer's status and body.
+    func judge(_ attempt: inout DeliveryAttempt, status: Int, body: [UInt8])
+    /// Whether no attempt follows `attempt`: it was accepted, or its answer is not retried.
+    func isLast(_ attempt: DeliveryAttempt) -> Bool
+}
+
+extension Deliverable {
+    /// Sends attempts of the item on its schedule: `wait` pauses before each retry, `send`
+    /// makes one attempt given its number and when it is sent, `onAttempt` sees each as it
+    /// ends, `fault` is on the way; a retry starts only while `proceeding()` says so.
+    public func attempts(
+        wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt,
+        onAttempt: (DeliveryAttempt) -> Void = { _ in }, fault: DeliveryFault? = nil, proceeding: () -> Bool = { true }
+    ) -> [DeliveryAttempt] {
+        RetryLoop.attempts(
+            delays: retryDelays, wait: wait, send: send, onAttempt: onAttempt, finished: isLast, fault: fault,
+            proceeding: proceeding)
+    }
+}
+
+extension GrantAward: Deliverable {
+    /// ``AwardSchedule``'s.
+    public var retryDelays: [Int] { AwardSchedule.retryDelays }
+
+    /// Granted on a 200 with a `publisherPurchaseId`.
+    public func judge(_ attempt: inout DeliveryAttempt, status: Int, body: [UInt8]) {
+        attempt.judge(status: status, body: body)
+    }
+
+    /// An award is retried until it is granted.
+    public func isLast(_ attempt: DeliveryAttempt) -> Bool { attempt.succeeded }
+}
+
+extension OrderEvent: Deliverable {
+    /// Its version's.
+    public var retryDelays: [Int] { version.retryDelays }
+
+    /// Accepted on any 2xx.
+    public func judge(_ attempt: inout DeliveryAttempt, status: Int, body: [UInt8]) {
+        attempt.judge(status: status)
+    }
+
+    /// An event is retried as its version retries.
+    public func isLast(_ attempt: DeliveryAttempt) -> Bool {
+        attempt.succeeded || !version.retries(status: attempt.status)
+    }
+}
+
 /// The retry loop every delivery shares: an attempt, then one after each delay while the
-/// last is not `finished` and `proceeding()` says so.
+/// last is not `finished` and `proceeding()` says so. A `fault` of
+/// ``DeliveryFault/dropFirst`` loses the first attempt; one of ``DeliveryFault/delay``
+/// sends it late.
 enum RetryLoop {
     static func attempts(
         delays: [Int], wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt,
-        onAttempt: (DeliveryAttempt) -> Void, finished: (DeliveryAttempt) -> Bool, proceeding: () -> Bool
+        onAttempt: (DeliveryAttempt) -> Void, finished: (DeliveryAttempt) -> Bool, fault: DeliveryFault? = nil,
+        proceeding: () -> Bool
     ) -> [DeliveryAttempt] {
+        var delays = delays
+        if fault == .delay, !delays.isEmpty { delays[0] += DeliveryFault.delayMilliseconds }
         var attempts: [DeliveryAttempt] = []
         var sentAfter = 0
         for (index, delay) in delays.enumerated() {
             sentAfter += delay
             if delay > 0 { wait(delay) }
             if index > 0 && !proceeding() { break }
-            let attempt = send(index + 1, sentAfter)
+            var attempt: DeliveryAttempt
+            if fault == .dropFirst && index == 0 {
+                attempt = DeliveryAttempt(number: 1, sentAfter: sentAfter, headers: [])
+                attempt.failure = "lost on the way, as a timeout (the fault drop-first)"
+            } else {
+                attempt = send(index + 1, sentAfter)
+            }
             attempts.append(attempt)
             onAttempt(attempt)
             if finished(attempt) { break }

@@ -354,31 +354,3 @@ public enum DeliveryFault: String, CaseIterable, Sendable {
     /// How late a delayed event arrives: 5 minutes.
     public static let delayMilliseconds = 300_000
 }
-
-/// Appcharge's delivery of one event: an attempt, and more on the version's schedule while
-/// the answers are ones it retries. Every attempt carries the same body, so the same
-/// `eventId`, newly signed.
-public enum EventDelivery {
-    /// Sends attempts of an event of `version`: `wait` pauses before each retry, `send`
-    /// makes one attempt given its number and when it is sent; a retry starts only while
-    /// `proceeding()` says so.
-    /// `onAttempt` hears of each attempt as it ends. A `fault` of ``DeliveryFault/dropFirst``
-    /// loses the first attempt; one of ``DeliveryFault/delay`` sends it late.
-    public static func attempts(
-        version: OrderEvent.Version, wait: (_ milliseconds: Int) -> Void,
-        send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt, onAttempt: (DeliveryAttempt) -> Void = { _ in },
-        fault: DeliveryFault? = nil, proceeding: () -> Bool = { true }
-    ) -> [DeliveryAttempt] {
-        var delays = version.retryDelays
-        if fault == .delay { delays[0] += DeliveryFault.delayMilliseconds }
-        let sending = { (number: Int, sentAfter: Int) -> DeliveryAttempt in
-            guard fault == .dropFirst, number == 1 else { return send(number, sentAfter) }
-            var lost = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: [])
-            lost.failure = "lost on the way, as a timeout (the fault drop-first)"
-            return lost
-        }
-        return RetryLoop.attempts(
-            delays: delays, wait: wait, send: sending, onAttempt: onAttempt,
-            finished: { $0.succeeded || !version.retries(status: $0.status) }, proceeding: proceeding)
-    }
-}

@@ -36,7 +36,7 @@ struct AwardLoadTests {
             }
             #expect(attempts.map(\.number) == Array(1...attempts.count))
         }
-        #expect(load.awards == 40)
+        #expect(load.delivered == 40)
         #expect(load.attempts == 4 * 3 + 20 * 2 + 16)
         #expect(load.summary.contains(" over 5 connections: "))
         #expect(load.summary.hasSuffix("; 68 attempts; 4 failed: 4 status 503"))

@@ -1,7 +1,7 @@
 import PaylinksKit
 
 /// `purchase` and `cancel` one checkout after another (`--count N`), each simulated, each
-/// award a real request. Without `--trace` and `--award-url`, two checkouts prove a
+/// award and event a real request. Without `--trace`, `--award-url` and `--events-url`, two checkouts prove a
 /// template and ``BulkLines`` writes the rest from it.
 @MainActor
 struct CheckoutLoop {
@@ -17,7 +17,7 @@ struct CheckoutLoop {
         var done = 0
         var firstResult: Callback?
         while done < options.count {
-            if done == 2, !options.trace, options.awardUrl == nil, let firstResult,
+            if done == 2, !options.trace, options.awardUrl == nil, options.eventsUrl == nil, let firstResult,
                 let secondResult = delegate.delivered.last,
                 let template = CheckoutLineTemplate(
                     renderer: flow.renderer, result: firstResult, next: secondResult, index: options.index,

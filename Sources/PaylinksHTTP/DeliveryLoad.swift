@@ -1,29 +1,30 @@
 public import PaylinksAppcharge
 
-/// Delivers many awards over several kept-alive connections at once, and measures it:
-/// awards per second, latency percentiles, attempts, and failures by cause. Memory does
-/// not grow with the number of awards: latencies go into a fixed histogram.
+/// Delivers many awards (or events) over several kept-alive connections at once, and
+/// measures it: items per second, latency percentiles, attempts, and failures by cause.
+/// Memory does not grow with the number of items: latencies go into a fixed histogram.
 ///
 /// The connections are shared among a few threads, the lanes, so that the work of the
 /// network (the system's share of it above all) runs on more than one core.
-public final class AwardLoad {
-    private let lanes: [Lane]
-    private let signer: AwardSigner
-    /// Awards delivered.
-    public private(set) var awards = 0
-    /// Awards that failed on every attempt, by the last attempt's cause.
+public final class DeliveryLoad<Item: Deliverable> {
+    private let lanes: [Lane<Item>]
+    private let signer: DeliverySigner
+    /// What the summary calls the items: `awards`.
+    private let noun: String
+    /// Items delivered.
+    public private(set) var delivered = 0
+    /// Items that failed on every attempt, by the last attempt's cause.
     public private(set) var failures: [String: Int] = [:]
     private var started = 0
     private var finished = 0
     private var inFlight: [BackgroundWork<[[DeliveryAttempt]]>] = []
 
-    /// A load of awards to `url` over `connections` connections, served by up to `threads`
-    /// threads.
-    public init(url: HTTPURL, key: [UInt8], publisherToken: String, connections: Int, threads: Int = 2) {
-        signer = AwardSigner(url: url, key: key, publisherToken: publisherToken)
-        let senders = (0..<max(1, connections)).map { _ in
-            AwardSender(url: url, key: key, publisherToken: publisherToken, waitsInRealTime: false)
-        }
+    /// A load of what `signer` signs over `connections` connections, served by up to
+    /// `threads` threads; the summary calls the items `noun`.
+    public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2) {
+        self.signer = signer
+        self.noun = noun
+        let senders = (0..<max(1, connections)).map { _ in DeliverySender(signer: signer, waitsInRealTime: false) }
         let count = min(senders.count, max(1, threads))
         lanes = (0..<count).map { lane in
             Lane(senders: stride(from: lane, to: senders.count, by: count).map { senders[$0] })
@@ -33,15 +34,15 @@ public final class AwardLoad {
     /// Attempts made, retries included.
     public var attempts: Int { lanes.reduce(0) { $0 + $1.attempts } }
 
-    /// Awards signed and encoded, ready for ``start(_:)``.
+    /// Items signed and encoded, ready for ``start(_:)``.
     public struct Batch: Sendable {
-        fileprivate let awards: [GrantAward]
+        fileprivate let items: [Item]
         fileprivate let signed: [SignedAward]
     }
 
-    /// Signs `awards` now, so that the signing can happen while another batch is on its way.
-    public func prepare(_ awards: [GrantAward]) -> Batch {
-        Batch(awards: awards, signed: awards.map(signer.sign))
+    /// Signs `items` now, so that the signing can happen while another batch is on its way.
+    public func prepare(_ items: [Item]) -> Batch {
+        Batch(items: items, signed: items.map { signer.sign($0) })
     }
 
     /// Starts delivering `batch` on threads of their own, so that the caller can prepare
@@ -51,12 +52,12 @@ public final class AwardLoad {
     public func start(_ batch: Batch) {
         precondition(inFlight.isEmpty, "a batch is already on its way; collect it first")
         if started == 0 { started = Deadline.nowMilliseconds() }
-        // Award i goes to lane i mod n, so that the lanes' results interleave back in order.
+        // Item i goes to lane i mod n, so that the lanes' results interleave back in order.
         inFlight = lanes.enumerated().map { number, lane in
-            let share = stride(from: number, to: batch.awards.count, by: lanes.count)
-            let awards = share.map { batch.awards[$0] }
+            let share = stride(from: number, to: batch.items.count, by: lanes.count)
+            let items = share.map { batch.items[$0] }
             let signed = share.map { batch.signed[$0] }
-            return BackgroundWork.start { lane.send(awards, signed: signed) }
+            return BackgroundWork.start { lane.send(items, signed: signed) }
         }
     }
 
@@ -68,7 +69,7 @@ public final class AwardLoad {
         let count = shares.reduce(0) { $0 + $1.count }
         let results = (0..<count).map { shares[$0 % shares.count][$0 / shares.count] }
         for attemptsOfOne in results {
-            awards += 1
+            delivered += 1
             if let last = attemptsOfOne.last, !last.succeeded {
                 failures[Self.cause(of: last), default: 0] += 1
             }
@@ -88,13 +89,13 @@ public final class AwardLoad {
         let histogram = lanes.reduce(into: LatencyHistogram()) { $0.add($1.histogram) }
         let connections = lanes.reduce(0) { $0 + $1.senders.count }
         let seconds = Double(max(1, finished - started)) / 1000
-        let rate = Int(Double(awards) / seconds)
+        let rate = Int(Double(delivered) / seconds)
         func milliseconds(_ microseconds: Int) -> String {
             let tenths = (microseconds + 50) / 100
             return "\(tenths / 10).\(tenths % 10) ms"
         }
         var text =
-            "awards: \(awards) in \(Int(seconds * 1000)) ms over \(connections) connection\(connections == 1 ? "" : "s"): \(rate) awards/s; latency "
+            "\(noun): \(delivered) in \(Int(seconds * 1000)) ms over \(connections) connection\(connections == 1 ? "" : "s"): \(rate) \(noun)/s; latency "
             + "p50 \(milliseconds(histogram.percentile(50))), p95 \(milliseconds(histogram.percentile(95))), "
             + "p99 \(milliseconds(histogram.percentile(99))), max \(milliseconds(histogram.maximum)); "
             + "\(attempts) attempts; "
@@ -113,21 +114,48 @@ public final class AwardLoad {
     }
 }
 
+/// A load of awards.
+public typealias AwardLoad = DeliveryLoad<GrantAward>
+
+extension DeliveryLoad where Item == GrantAward {
+    /// A load of awards to `url` over `connections` connections, served by up to `threads` threads.
+    public convenience init(url: HTTPURL, key: [UInt8], publisherToken: String, connections: Int, threads: Int = 2) {
+        self.init(
+            signer: DeliverySigner(url: url, key: key, publisherToken: publisherToken), noun: "awards",
+            connections: connections, threads: threads)
+    }
+}
+
+/// A load of order events.
+public typealias EventLoad = DeliveryLoad<OrderEvent>
+
+extension DeliveryLoad where Item == OrderEvent {
+    /// A load of events to `url`, signed with the events key `key`, over `connections`
+    /// connections, served by up to `threads` threads.
+    public convenience init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String, connections: Int, threads: Int = 2
+    ) {
+        self.init(
+            signer: DeliverySigner(url: url, key: key, publisherToken: publisherToken, projectId: projectId),
+            noun: "events", connections: connections, threads: threads)
+    }
+}
+
 /// Some of a load's connections and the thread that serves them: it sends its share of
 /// each batch, retries included, and measures what it sent.
-private final class Lane {
-    let senders: [AwardSender]
+private final class Lane<Item: Deliverable> {
+    let senders: [DeliverySender]
     private(set) var histogram = LatencyHistogram()
     private(set) var attempts = 0
 
-    init(senders: [AwardSender]) {
+    init(senders: [DeliverySender]) {
         self.senders = senders
     }
 
     /// Sends `batch`, first attempts as `signed`, retries signed again when they go, with
     /// up to one request in flight per connection; returns each award's attempts, in the
     /// batch's order.
-    func send(_ batch: [GrantAward], signed: [SignedAward]) -> [[DeliveryAttempt]] {
+    func send(_ batch: [Item], signed: [SignedAward]) -> [[DeliveryAttempt]] {
         var results = [[DeliveryAttempt]](repeating: [], count: batch.count)
         // Awards to send, in order, retries at the end; and which award each connection carries.
         var queue = Array(batch.indices)
@@ -139,9 +167,9 @@ private final class Lane {
             let index = queue[next]
             next += 1
             let number = results[index].count + 1
-            let sentAfter = AwardSchedule.retryDelays.prefix(number).reduce(0, +)
+            let sentAfter = batch[index].retryDelays.prefix(number).reduce(0, +)
             if number == 1 {
-                senders[connection].start(signed[index], number: number, sentAfter: sentAfter)
+                senders[connection].start(signed[index], of: batch[index], number: number, sentAfter: sentAfter)
             } else {
                 senders[connection].start(batch[index], number: number, sentAfter: sentAfter)
             }
@@ -163,7 +191,7 @@ private final class Lane {
                 results[index].append(attempt)
                 attempts += 1
                 histogram.add(microseconds: attempt.microseconds)
-                if !attempt.succeeded && attempt.number < AwardSchedule.retryDelays.count {
+                if !batch[index].isLast(attempt) && attempt.number < batch[index].retryDelays.count {
                     queue.append(index)
                 }
                 sendNext(on: connection)

@@ -1,0 +1,194 @@
+public import PaylinksAppcharge
+import PaylinksJSON
+
+/// Signs what Appcharge sends the game's server: the headers it sends, the signature
+/// over the exact body at the moment of signing, and the request's bytes. Awards carry
+/// the publisher token; events the project id too. A value, so that one thread can sign
+/// while another sends.
+public struct DeliverySigner: Sendable {
+    /// The URL the requests go to.
+    public let url: HTTPURL
+    private let key: HMACSHA256.Key
+    /// The headers every request has.
+    private let fixedHeaders: [(name: String, value: String)]
+    /// The start of every request, up to its signature.
+    private let head: [UInt8]
+    private let clock: @Sendable () -> Int
+
+    /// A signer of requests to `url` with `key` and `headers`; `clock` gives the wall clock
+    /// in milliseconds for `t`.
+    public init(
+        url: HTTPURL, key: [UInt8], headers: [(name: String, value: String)],
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.url = url
+        self.key = HMACSHA256.Key(key)
+        fixedHeaders = headers
+        head = HTTPClient.head(method: .post, url: url, headers: headers.map { HTTPHeader($0.name, $0.value) })
+        self.clock = clock
+    }
+
+    /// A signer of awards: `Content-Type` and `x-publisher-token`.
+    public init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.init(
+            url: url, key: key, headers: [("Content-Type", "application/json"), ("x-publisher-token", publisherToken)],
+            clock: clock)
+    }
+
+    /// A signer of events: `Content-Type`, `x-publisher-token` and `x-project-id`.
+    public init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String,
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.init(
+            url: url, key: key,
+            headers: [
+                ("Content-Type", "application/json"), ("x-publisher-token", publisherToken),
+                ("x-project-id", projectId),
+            ], clock: clock)
+    }
+
+    /// `item`'s request, signed now.
+    public func sign(_ item: some Deliverable) -> SignedAward {
+        let signature = GrantAward.signature(body: item.body, milliseconds: clock(), key: key)
+        return SignedAward(
+            headers: fixedHeaders + [("signature", signature)],
+            request: HTTPClient.encode(head: head, headers: [HTTPHeader("signature", signature)], body: item.body))
+    }
+}
+
+/// Signs award callbacks.
+public typealias AwardSigner = DeliverySigner
+
+/// A request, signed and encoded, ready to send.
+public struct SignedAward: Sendable {
+    /// Its headers, the signature included.
+    public var headers: [(name: String, value: String)]
+    /// Its bytes on the wire.
+    public var request: [UInt8]
+}
+
+/// Sends what Appcharge sends a game's server, as it does: awards and events, each
+/// attempt signed over the exact body, retried on the item's own schedule, one
+/// kept-alive connection.
+public final class DeliverySender {
+    private let client: HTTPClient
+    /// What signs each attempt.
+    public let signer: DeliverySigner
+    private let waitsInRealTime: Bool
+    private var pending:
+        (attempt: DeliveryAttempt, start: Int, judge: (inout DeliveryAttempt, _ status: Int, _ body: [UInt8]) -> Void)?
+
+    /// A sender of what `signer` signs. With `waitsInRealTime`, the pauses between
+    /// retries really pass; otherwise they are virtual, as all of paylinks' time.
+    public init(signer: DeliverySigner, waitsInRealTime: Bool) {
+        client = HTTPClient(
+            url: signer.url, connectTimeout: AwardSchedule.attemptTimeout,
+            responseTimeout: AwardSchedule.attemptTimeout)
+        self.signer = signer
+        self.waitsInRealTime = waitsInRealTime
+    }
+
+    /// A sender of awards to `url`, signing with `key`; `clock` gives the wall clock in
+    /// milliseconds for `t`.
+    public convenience init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool,
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.init(
+            signer: DeliverySigner(url: url, key: key, publisherToken: publisherToken, clock: clock),
+            waitsInRealTime: waitsInRealTime)
+    }
+
+    /// A sender of events to `url`, signing with the events key `key`.
+    public convenience init(
+        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String, waitsInRealTime: Bool,
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.init(
+            signer: DeliverySigner(
+                url: url, key: key, publisherToken: publisherToken, projectId: projectId, clock: clock),
+            waitsInRealTime: waitsInRealTime)
+    }
+
+    /// The URL the requests go to.
+    public var url: HTTPURL { client.url }
+
+    /// Delivers `item` until an attempt is its last (an award granted, an event accepted
+    /// or refused for good) or its schedule ends, with `fault` on the way; `onAttempt`
+    /// sees each attempt as it ends. A retry starts only while `proceeding()` says so.
+    public func deliver(
+        _ item: some Deliverable, fault: DeliveryFault? = nil, onAttempt: (DeliveryAttempt) -> Void = { _ in },
+        proceeding: () -> Bool = { true }
+    ) -> [DeliveryAttempt] {
+        item.attempts(
+            wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
+            send: { number, sentAfter in send(item, number: number, sentAfter: sentAfter) },
+            onAttempt: onAttempt, fault: fault, proceeding: proceeding)
+    }
+
+    /// One signed request and what its response means.
+    public func send(_ item: some Deliverable, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
+        start(item, number: number, sentAfter: sentAfter)
+        return finish()
+    }
+
+    /// Sends `item`, signed now, without waiting for the answer; ``finish()`` reads it.
+    public func start(_ item: some Deliverable, number: Int, sentAfter: Int) {
+        start(signer.sign(item), of: item, number: number, sentAfter: sentAfter)
+    }
+
+    /// Sends `item` signed as `signed` without waiting for the answer; ``finish()`` reads it.
+    public func start<Item: Deliverable>(_ signed: SignedAward, of item: Item, number: Int, sentAfter: Int) {
+        pending = (
+            DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers),
+            Deadline.nowMicroseconds(), { attempt, status, body in item.judge(&attempt, status: status, body: body) }
+        )
+        do {
+            try client.start(encoded: signed.request)
+        } catch {
+            pending?.attempt.failure = error.description
+        }
+    }
+
+    /// The attempt ``start(_:number:sentAfter:)`` began, with its answer.
+    public func finish() -> DeliveryAttempt {
+        guard let (started, start, judge) = pending else {
+            var nothing = DeliveryAttempt(number: 0, sentAfter: 0, headers: [])
+            nothing.failure = "nothing was sent"
+            return nothing
+        }
+        pending = nil
+        var attempt = started
+        if attempt.failure == nil {
+            do {
+                let response = try client.finish()
+                judge(&attempt, response.status, response.body)
+            } catch {
+                attempt.failure = error.description
+            }
+        }
+        attempt.microseconds = Deadline.nowMicroseconds() - start
+        return attempt
+    }
+
+    /// The connection the started attempt's answer will come on, while ``finish()`` would
+    /// wait for it; nil when it would not.
+    var awaitedSocket: Socket? {
+        pending?.attempt.failure == nil ? client.awaitedSocket : nil
+    }
+
+    /// Closes the connection.
+    public func close() {
+        client.close()
+    }
+}
+
+/// Sends Grant Award Callbacks: signed, with the publisher token, on ``AwardSchedule``.
+public typealias AwardSender = DeliverySender
+
+/// Sends order events: signed with the events key, with the publisher token and the
+/// project id, retried on the event's version's schedule.
+public typealias EventSender = DeliverySender

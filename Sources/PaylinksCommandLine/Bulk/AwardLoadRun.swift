@@ -45,9 +45,14 @@ struct AwardLoadRun {
                 var final = result
                 if let order, let tries = attempts.next() {
                     for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
-                    if let data = AwardDelivery.failureData(tries) { final = sdk.awardFailure(of: order, data: data) }
+                    if let data = AwardDelivery.failureData(tries) {
+                        final = sdk.awardFailure(of: order, data: data)
+                        flow.events?.awardFailed()
+                    }
                 }
                 delegate.receive(final)
+                // With --events-url too, each order's events go out one by one, after its award.
+                flow.events?.checkoutEnded(final, at: sdk.virtualMilliseconds)
             }
         }
         let batchSize = max(256, connections * 8)

@@ -202,8 +202,11 @@ package enum ArgumentParser {
                 + "one with a unique order id (\(OptionSpec.maximumIndex)); lower --index or --count"
         }
         // A scenario may name its own awardUrl; a purchase has only --award-url.
+        // --concurrency loads the events instead when there is no award to load.
         if command == .purchase, options.awardUrl == nil,
-            let orphan = OptionSpec.named(.awardSending).first(where: { seen[$0] != nil })
+            let orphan = OptionSpec.named(.awardSending).first(where: {
+                seen[$0] != nil && !($0 == "--concurrency" && options.eventsUrl != nil)
+            })
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }

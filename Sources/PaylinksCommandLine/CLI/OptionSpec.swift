@@ -331,7 +331,8 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--concurrency", "C",
-            "Send the awards of a --count run over C connections at once, and end with a load summary on stderr.",
+            "Send the awards (without --award-url, the events) of a --count run over C connections at once, and end "
+                + "with a load summary on stderr.",
             default: "1", commands: [.purchase], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.concurrency = try number(value, option: "--concurrency", as: Int.self, in: 1...256)

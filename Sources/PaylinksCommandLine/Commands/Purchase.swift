@@ -1,8 +1,9 @@
 import PaylinksKit
 
 /// `paylinks purchase --sku SKU`: initialize, open the offer's checkout, the player pays;
-/// `--count N` checkouts, and with `--award-url` each paid order's award sent to the
-/// game's server, one after another or, for more than one, as a load.
+/// `--count N` checkouts, and with `--award-url` each paid order's award (else, with
+/// `--events-url`, each order's events) sent to the game's server, one after another or,
+/// for more than one, as a load.
 enum PurchaseCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let flow = try CheckoutFlow(.purchase, options: options, catalog: catalog, context: context)
@@ -11,6 +12,10 @@ enum PurchaseCommand: Subcommand {
         let player = PlayerAction.pay(paymentMethodName: options.paymentMethod, outcome: options.outcome ?? .succeeded)
         if options.count > 1, let awards = flow.awards {
             let summary = try AwardLoadRun(flow: flow, settings: awards, player: player).run()
+            try flow.flush()
+            try? context.standardError.write(summary + "\n")
+        } else if options.count > 1, let events = flow.events {
+            let summary = try EventLoadRun(flow: flow, events: events, player: player).run()
             try flow.flush()
             try? context.standardError.write(summary + "\n")
         } else {

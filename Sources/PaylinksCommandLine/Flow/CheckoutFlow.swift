@@ -105,6 +105,9 @@ final class CheckoutFlow {
     /// One checkout, the player doing as `player` says, the injected failure armed again;
     /// then its order's events, up to `target` when given.
     func checkout(_ player: PlayerAction, through target: OrderEvent.Name? = nil) throws(CLIError) {
+        // Only this checkout's result decides its events; a run that records the results
+        // itself (a load) leaves none here, and sends their events itself.
+        delegate.begin(delegate.currentTag)
         if let failure, failure.step == .purchase {
             sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
         }

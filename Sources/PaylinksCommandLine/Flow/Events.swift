@@ -63,6 +63,10 @@ final class EventOutlet {
     private var delivered: [OrderEvent.Name] = []
     /// The fault armed, and the event it is for (every event when nil).
     private var armed: (fault: DeliveryFault, event: OrderEvent.Name?)?
+    /// Whether events are kept for ``takeCollected()`` instead of delivered: a load sends them.
+    var collects = false
+    /// The events kept while ``collects``.
+    private var collected: [OrderEvent] = []
     /// Events held back by ``DeliveryFault/reorder``, with when each happened, until ``releaseHeld()``.
     private var held: [(event: OrderEvent, milliseconds: Int)] = []
 
@@ -163,6 +167,23 @@ final class EventOutlet {
         armed = nil
     }
 
+    /// The events kept since the last call, in the order they happened.
+    func takeCollected() -> [OrderEvent] {
+        defer { collected = [] }
+        return collected
+    }
+
+    /// Counts an event refused on every attempt, which a load delivered.
+    func countRefused() {
+        refusedCount += 1
+    }
+
+    /// Writes an attempt at delivering `event` to the outlet's endpoint, in its place.
+    func write(_ attempt: DeliveryAttempt, of event: OrderEvent) {
+        delegate.write(
+            renderer.render(event: event, attempt: attempt, url: settings.url?.description, tag: delegate.currentTag))
+    }
+
     /// Whether events are held back, to be sent after the ones that follow them.
     var holdsEvents: Bool { !held.isEmpty }
 
@@ -214,6 +235,10 @@ final class EventOutlet {
     }
 
     private func deliver(_ event: OrderEvent, at milliseconds: Int, fault: DeliveryFault?) {
+        if collects {
+            collected.append(event)
+            return
+        }
         let tag = delegate.currentTag
         guard let sender else {
             guard showsUnsent else { return }

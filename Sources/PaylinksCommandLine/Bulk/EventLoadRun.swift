@@ -1,0 +1,69 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksKit
+
+/// `purchase --count N --events-url URL` without `--award-url`: a load of events. The
+/// checkouts run on this thread while the last batch's events are on their way over
+/// `--concurrency` connections; each checkout's result and its events' attempts are
+/// written in order, and the load's summary goes to stderr, as an award load's does.
+@MainActor
+struct EventLoadRun {
+    let flow: CheckoutFlow
+    let events: EventOutlet
+    /// What the player does in every checkout.
+    let player: PlayerAction
+
+    /// Runs the checkouts, sends their events, and returns the load's summary.
+    func run() throws(CLIError) -> String {
+        let (sdk, delegate, settings) = (flow.sdk, flow.delegate, events.settings)
+        guard let url = settings.url else { throw .internal("an event load without --events-url") }
+        let load = EventLoad(
+            url: url, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
+            connections: flow.options.concurrency)
+        defer { load.close() }
+        // Callbacks and events are written once the batch's events have gone, in order.
+        let recorder = RecordingDelegate()
+        let output = sdk.delegate
+        sdk.delegate = recorder
+        defer { sdk.delegate = output }
+        events.collects = true
+        defer { events.collects = false }
+        /// Writes a batch: each checkout's result, then its events' attempts.
+        func write(_ results: [(callback: Callback, events: [OrderEvent])], _ attempts: [[DeliveryAttempt]]) {
+            var attempts = attempts.makeIterator()
+            for (callback, sent) in results {
+                delegate.begin(nil)
+                delegate.receive(callback)
+                for event in sent {
+                    let tries = attempts.next() ?? []
+                    for attempt in tries { events.write(attempt, of: event) }
+                    if let last = tries.last, !last.succeeded { events.countRefused() }
+                }
+            }
+        }
+        let count = flow.options.count
+        let batchSize = max(256, flow.options.concurrency * 8)
+        var done = 0
+        var sent: [(callback: Callback, events: [OrderEvent])] = []
+        while done < count, delegate.failure == nil {
+            var results: [(callback: Callback, events: [OrderEvent])] = []
+            let size = min(batchSize, count - done)
+            for _ in 0..<size {
+                recorder.removeAll()
+                try flow.checkout(player)
+                guard let result = recorder.callbacks.last else { continue }
+                events.checkoutEnded(result, at: sdk.virtualMilliseconds)
+                results.append((result, events.takeCollected()))
+            }
+            // Signed while the last batch is on its way; its results shown while this one is.
+            let prepared = load.prepare(results.flatMap(\.events))
+            let attempts = load.collect()
+            load.start(prepared)
+            write(sent, attempts)
+            sent = results
+            done += size
+        }
+        write(sent, load.collect())
+        return load.summary
+    }
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # paylinks' benchmark: start-up against a trivial static Swift program, bulk throughput
-# and peak memory, both jobs against a hand-written Python reference, award loads against
-# wrk, the sandbox server against nginx, and scenario runs on one process and on two.
+# and peak memory, both jobs against a hand-written Python reference, award and event
+# loads against wrk, the sandbox server against nginx, and scenario runs on one process
+# and on two.
 # It installs what it needs (hyperfine, GNU time) and prints every figure with its target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -142,6 +143,29 @@ award_small=$(award_peak 10000)
 award_large=$(award_peak 100000)
 award_growth=$("$python" -c 'import sys; print("%.1f" % ((float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100))' "$award_small" "$award_large")
 
+# (g) events: paylinks building, signing and sending every order's events (three a
+# purchase), against wrk posting one signed event body, the one trigger shows, to the
+# same nginx answering a fixed 200.
+"$paylinks" trigger order.completed --seed 1 --json >"$work/trigger.ndjson" 2>/dev/null
+"$python" - "$work/trigger.ndjson" "$work/event.lua" <<'PY'
+import json, sys
+event = [json.loads(line)["event"] for line in open(sys.argv[1]) if line.startswith('{"event"')][-1]
+with open(sys.argv[2], "w") as script:
+    script.write('wrk.method = "POST"\n')
+    script.write("wrk.body = %s\n" % json.dumps(event["body"]))
+    for name, value in event["headers"].items():
+        script.write("wrk.headers[%s] = %s\n" % (json.dumps(name), json.dumps(value)))
+PY
+events_url="http://127.0.0.1:$port/events"
+wrk_event_rate=$(wrk -t2 -c32 -d5s -s "$work/event.lua" "$events_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
+event_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "$events_url" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events\/s.*/\1/p' | tail -n 1; }
+paylinks_event_rate=$(event_rate 20000)
+event_ratio=$(ratio "$paylinks_event_rate" "$wrk_event_rate")
+event_peak() { /usr/bin/time -f %M "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "$events_url" --concurrency 32 --json 2>&1 >/dev/null | tail -n 1; }
+event_small=$(event_peak 10000)
+event_large=$(event_peak 100000)
+event_growth=$("$python" -c 'import sys; print("%.1f" % ((float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100))' "$event_small" "$event_large")
+
 # (e) the sandbox: wrk posting Create Checkout Session bodies to paylinks serve, side by
 # side with the same wrk against nginx answering a fixed 201; then the server's resident
 # memory after 10^4 sessions and after 10^6.
@@ -230,6 +254,13 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     peak memory at 10,000 awards         ${award_small} KiB
     peak memory at 100,000 awards        ${award_large} KiB
     growth                               ${award_growth}%                  <= 10%    $(verdict "$award_growth" "<=" 10)
+
+(g) events to nginx over 32 connections: purchase --count 20000 --events-url URL --concurrency 32
+    wrk, one signed event body           ${wrk_event_rate} requests/s
+    paylinks, each event built and signed ${paylinks_event_rate} events/s: ${event_ratio}x of wrk   >= 0.5x   $(verdict "$event_ratio" ">=" 0.5)
+    peak memory at 10,000 orders         ${event_small} KiB
+    peak memory at 100,000 orders        ${event_large} KiB
+    growth                               ${event_growth}%                  <= 10%    $(verdict "$event_growth" "<=" 10)
 
 (e) the sandbox over 32 connections: wrk posting Create Checkout Session bodies
     nginx, a fixed 201                   ${nginx_rate} requests/s

@@ -174,19 +174,21 @@ public struct OrderEvent: Sendable {
 
     /// A version 4 UUID from a hash of what identifies the event.
     static func uuid(seed: UInt64, purchaseId: String, sequence: Int) -> String {
-        var bytes = SHA256.hash(Array("event:\(seed):\(purchaseId):\(sequence)".utf8)).prefix(16).map { $0 }
+        var bytes = Array(SHA256.hash(Array("event:\(seed):\(purchaseId):\(sequence)".utf8)).prefix(16))
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = HMACSHA256.hex(bytes)
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(
-                hex[
-                    hex.index(
-                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
-                            hex.startIndex, offsetBy: range.upperBound)])
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            // 8-4-4-4-12 hex digits.
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
         }
-        return parts.joined(separator: "-")
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `amount` minor units of `currency` as a decimal string: 549 EUR → "5.49".
     static func decimal(_ amount: Int, currency: String) -> String {

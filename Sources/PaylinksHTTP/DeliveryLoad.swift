@@ -8,7 +8,6 @@ public import PaylinksAppcharge
 /// network (the system's share of it above all) runs on more than one core.
 public final class DeliveryLoad<Item: Deliverable> {
     private let lanes: [Lane<Item>]
-    private let signer: DeliverySigner
     /// What the summary calls the items: `awards`.
     private let noun: String
     /// Items delivered.
@@ -22,7 +21,6 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// A load of what `signer` signs over `connections` connections, served by up to
     /// `threads` threads; the summary calls the items `noun`.
     public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2) {
-        self.signer = signer
         self.noun = noun
         let senders = (0..<max(1, connections)).map { _ in DeliverySender(signer: signer, waitsInRealTime: false) }
         let count = min(senders.count, max(1, threads))
@@ -34,15 +32,15 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// Attempts made, retries included.
     public var attempts: Int { lanes.reduce(0) { $0 + $1.attempts } }
 
-    /// Items signed and encoded, ready for ``start(_:)``.
+    /// Items ready for ``start(_:)``.
     public struct Batch: Sendable {
         fileprivate let items: [Item]
-        fileprivate let signed: [SignedAward]
     }
 
-    /// Signs `items` now, so that the signing can happen while another batch is on its way.
+    /// Readies `items`; each lane signs its share as it sends it, on its own thread, so
+    /// that the signing is spread over the cores.
     public func prepare(_ items: [Item]) -> Batch {
-        Batch(items: items, signed: items.map { signer.sign($0) })
+        Batch(items: items)
     }
 
     /// Starts delivering `batch` on threads of their own, so that the caller can prepare
@@ -56,8 +54,7 @@ public final class DeliveryLoad<Item: Deliverable> {
         inFlight = lanes.enumerated().map { number, lane in
             let share = stride(from: number, to: batch.items.count, by: lanes.count)
             let items = share.map { batch.items[$0] }
-            let signed = share.map { batch.signed[$0] }
-            return BackgroundWork.start { lane.send(items, signed: signed) }
+            return BackgroundWork.start { lane.send(items) }
         }
     }
 
@@ -152,12 +149,11 @@ private final class Lane<Item: Deliverable> {
         self.senders = senders
     }
 
-    /// Sends `batch`, first attempts as `signed`, retries signed again when they go, with
-    /// up to one request in flight per connection; returns each award's attempts, in the
-    /// batch's order.
-    func send(_ batch: [Item], signed: [SignedAward]) -> [[DeliveryAttempt]] {
+    /// Sends `batch`, each attempt signed as it goes, with up to one request in flight per
+    /// connection; returns each item's attempts, in the batch's order.
+    func send(_ batch: [Item]) -> [[DeliveryAttempt]] {
         var results = [[DeliveryAttempt]](repeating: [], count: batch.count)
-        // Awards to send, in order, retries at the end; and which award each connection carries.
+        // Items to send, in order, retries at the end; and which item each connection carries.
         var queue = Array(batch.indices)
         var next = 0
         var carrying = [Int?](repeating: nil, count: senders.count)
@@ -168,15 +164,11 @@ private final class Lane<Item: Deliverable> {
             next += 1
             let number = results[index].count + 1
             let sentAfter = batch[index].retryDelays.prefix(number).reduce(0, +)
-            if number == 1 {
-                senders[connection].start(signed[index], of: batch[index], number: number, sentAfter: sentAfter)
-            } else {
-                senders[connection].start(batch[index], number: number, sentAfter: sentAfter)
-            }
+            senders[connection].start(batch[index], number: number, sentAfter: sentAfter)
             carrying[connection] = index
         }
         for connection in senders.indices { sendNext(on: connection) }
-        // Each answer, as it comes on whichever connection, frees that connection for the next award.
+        // Each answer, as it comes on whichever connection, frees that connection for the next item.
         while true {
             let busy = carrying.indices.filter { carrying[$0] != nil }
             guard !busy.isEmpty else { break }

@@ -596,4 +596,28 @@ struct EventTests {
         let orphan = runCLI(["purchase", "--sku", "starter_pack_001", "--concurrency", "4"] + Self.seeded)
         #expect(orphan.exitCode == .usage)
     }
+
+    @Test("a load's checkouts predicted once proven send the very bytes that simulating each one sends")
+    func provenLoad() throws {
+        var runs: [(stdout: String, bodies: [[UInt8]])] = []
+        let receiver = try EventReceiver()
+        // --trace simulates every checkout; without it, the rest are predicted from the first three.
+        for extra in [[], ["--trace"]] {
+            let before = receiver.received.count
+            let result = runCLI(
+                [
+                    "purchase", "--sku", "builders_bundle", "--count", "40", "--events-url", receiver.url,
+                    "--concurrency", "2", "--format", "wire",
+                ] + Self.seeded + extra)
+            #expect(result.exitCode == .success, "\(result.stderr)")
+            // Two connections deliver in their own order: compare what arrived, sorted.
+            let bodies = receiver.received.dropFirst(before).map(\.body).sorted { $0.lexicographicallyPrecedes($1) }
+            runs.append((result.stdout, bodies))
+        }
+        #expect(runs[0].bodies.count == 120)
+        let sameBodies = runs[0].bodies == runs[1].bodies
+        #expect(sameBodies, "the predicted checkouts' events differ from the simulated ones'")
+        let sameOutput = runs[0].stdout == runs[1].stdout
+        #expect(sameOutput, "the predicted checkouts' output differs from the simulated ones'")
+    }
 }

@@ -29,13 +29,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
         Self.write(tag, to: &writer)
         writer.key("award")
         writer.openObject()
-        writer.field("attempt", attempt.number)
-        writer.field("url", url)
-        writer.field("sentAfterMilliseconds", attempt.sentAfter)
-        writer.key("status")
-        if let status = attempt.status { writer.int(status) } else { writer.null() }
-        writer.field("milliseconds", attempt.milliseconds)
-        writer.field("granted", attempt.succeeded)
+        Self.write(attempt, to: url, verdict: "granted", in: &writer)
         if let id = attempt.publisherPurchaseId { writer.field("publisherPurchaseId", id) }
         if let message = attempt.publisherErrorMessage { writer.field("publisherErrorMessage", message) }
         if let failure = attempt.failure { writer.field("reason", failure) }
@@ -61,13 +55,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
         }
         writer.field("version", event.version.rawValue)
         if let url {
-            writer.field("attempt", attempt.number)
-            writer.field("url", url)
-            writer.field("sentAfterMilliseconds", attempt.sentAfter)
-            writer.key("status")
-            if let status = attempt.status { writer.int(status) } else { writer.null() }
-            writer.field("milliseconds", attempt.milliseconds)
-            writer.field("accepted", attempt.succeeded)
+            Self.write(attempt, to: url, verdict: "accepted", in: &writer)
             if let failure = attempt.failure { writer.field("reason", failure) }
         } else {
             writer.key("headers")
@@ -82,6 +70,20 @@ package struct JSONLinesRenderer: CallbackRenderer {
         writer.closeObject()
         writer.closeObject()
         return writer.output + "\n"
+    }
+
+    /// What every delivery attempt's line says: its number, where it went, when, the
+    /// status, how long it took, and under `verdict` whether it was taken.
+    private static func write(
+        _ attempt: DeliveryAttempt, to url: String, verdict: StaticString, in writer: inout JSONWriter
+    ) {
+        writer.field("attempt", attempt.number)
+        writer.field("url", url)
+        writer.field("sentAfterMilliseconds", attempt.sentAfter)
+        writer.key("status")
+        if let status = attempt.status { writer.int(status) } else { writer.null() }
+        writer.field("milliseconds", attempt.milliseconds)
+        writer.field(verdict, attempt.succeeded)
     }
 
     /// A scenario's tag, the first keys of its lines: `scenario`, `step` and `attempt`.

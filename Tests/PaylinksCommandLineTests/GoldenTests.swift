@@ -147,6 +147,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("trigger-canceled-wire", ["trigger", "order.canceled", "--format", "wire"], .purchaseCanceled),
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
+        GoldenCase("help-trigger", ["trigger", "--help"], seeded: false),
     ]
 }
 
@@ -167,7 +168,7 @@ struct GoldenTests {
         #expect(result.exitCode == testCase.exitCode)
         if testCase.arguments.first == "run" {
             #expect(result.stderr.hasPrefix("ok    ") && result.stderr.contains(" 0 failed"))
-        } else if testCase.arguments.first == "trigger" {
+        } else if testCase.arguments.first == "trigger" && !testCase.arguments.contains("--help") {
             // The demo key signs the events shown, and the note says so, once.
             #expect(
                 result.stderr.hasPrefix("note: events use the demo main key")

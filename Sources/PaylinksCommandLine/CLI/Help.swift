@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksKit
 
 /// The help texts, made from the same tables the parser reads.
@@ -78,7 +79,7 @@ package enum Help {
             USAGE
               \(command.usage)
 
-            OPTIONS
+            \(command == .trigger ? triggerEvents : "")OPTIONS
 
             """
         let labels = options.map { spec in spec.placeholder.map { "\(spec.name) \($0)" } ?? spec.name }
@@ -92,6 +93,16 @@ package enum Help {
         text += "  " + padded("-h, --help", to: width) + "Show this help.\n\n"
         text += "EXIT CODES\n  'paylinks --help' and 'man paylinks' list them.\n"
         return text
+    }
+
+    /// The events `trigger` takes, each with the results it takes.
+    private static var triggerEvents: String {
+        var text = "EVENTS\n"
+        for name in OrderEvent.Name.v2Names {
+            let results = OrderEvent.Name.results(of: name)
+            text += "  \(name)" + (results.isEmpty ? "" : " (--result \(results.joined(separator: "|")))") + "\n"
+        }
+        return text + "\n"
     }
 
     /// The exit-code table.

@@ -217,12 +217,17 @@ final class EventOutlet {
 
     /// Sends (or shows) the events `names` of `order`, each the next of its story.
     private func send(_ names: [OrderEvent.Name], of order: inout Order) {
+        // With nowhere to go and nothing to show, an event is only named: a run of
+        // scenarios without an events URL follows its orders at no cost beyond that.
+        let goesSomewhere = sender != nil || showsUnsent || collects
         for name in names {
-            let event = OrderEvent(
-                name, version: settings.version, subject: order.subject, milliseconds: order.milliseconds, seed: seed,
-                sequence: order.sent.count, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
+            let sequence = order.sent.count
             order.sent.append(name)
             delivered.append(name)
+            guard goesSomewhere else { continue }
+            let event = OrderEvent(
+                name, version: settings.version, subject: order.subject, milliseconds: order.milliseconds, seed: seed,
+                sequence: sequence, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
             let fault = armed.flatMap { $0.event == nil || $0.event == name ? $0.fault : nil }
             switch fault {
             case .reorder?: held.append((event, order.milliseconds))

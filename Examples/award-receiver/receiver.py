@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Grant Award endpoint done right, in Python's standard library alone.
+"""A game server's award and events endpoints done right, in Python's standard library alone.
 
 Appcharge POSTs a Grant Award Callback to the game's server once a player has paid.
 This receiver shows what such an endpoint must do, and paylinks' tests hold it to it:
@@ -14,14 +14,30 @@ This receiver shows what such an endpoint must do, and paylinks' tests hold it t
 - answer 200 {"publisherPurchaseId": ...}, and 4xx {"publisherErrorMessage": ...} for a
   request it refuses.
 
+Events (POST /events): Appcharge tells the game about every order. The handler verifies
+them as it verifies awards (RECEIVER_EVENTS_KEY, else the main key), answers 2xx to every
+verified event, even one it cannot use (a non-2xx only causes retries), has no second
+effect for an `eventId` it has seen, even when two copies race, and takes items back:
+- a refund (`order.refunded`, V1 `order_refunded`) or a lost dispute revokes the order's
+  products once, joined to its grant by `transactions[].purchaseId` (V2) or
+  `appChargeOrderId` (V1); a partial refund is recorded, not revoked (a studio's call);
+- an order never granted loses nothing; a balance never goes below zero, and what could
+  not be taken back is recorded as a shortfall;
+- a dispute opened takes nothing, so one won restores nothing.
+
 Run it:  python3 receiver.py [PORT]   (PORT 0 picks a free one; the port is printed)
-Look:    GET /grants lists every grant by order id, and how many grants were made.
+Look:    GET /grants lists every grant by order id, and how many grants were made;
+         GET /ledger?playerId=ID answers {"balances": {SKU: amount}} for the player, and
+         what the handler recorded (shortfalls, partial refunds, refunds of orders never
+         granted).
 Keys:    RECEIVER_MAIN_KEY and RECEIVER_PUBLISHER_TOKEN, else paylinks' demo key and token.
 
 `--flaw NAME` makes it wrong on purpose, to show what `paylinks check-award` catches:
 any-signature, grant-twice, reserialize, no-time-check; and in its answer, numeric-id
 (publisherPurchaseId as a number), status-ok ({"status": "ok"}), created (201 instead of
-200), one-connection (one connection served at a time). Never use a flaw in production.
+200), one-connection (one connection served at a time). For events: no-revoke (a refund
+takes nothing back), revoke-twice (a duplicate takes it back again), strict-fields (a 500
+for a field it does not know). Never use a flaw in production.
 """
 import hashlib
 import hmac
@@ -32,24 +48,95 @@ import socketserver
 import sys
 import threading
 import time
+import urllib.parse
 
 MAIN_KEY = os.environ.get("RECEIVER_MAIN_KEY", "paylinks-demo-main-key").encode()
+EVENTS_KEY = os.environ.get("RECEIVER_EVENTS_KEY", "").encode() or MAIN_KEY
 PUBLISHER_TOKEN = os.environ.get("RECEIVER_PUBLISHER_TOKEN", "paylinks-demo-publisher-token")
 WINDOW_MS = 5 * 60 * 1000
 FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
-    "one-connection",
+    "one-connection", "no-revoke", "revoke-twice", "strict-fields",
+}
+# The V2 and V1 names of the events that take an order's products back.
+REVOKING = {"order.refunded", "order_refunded", "order_dispute_lost"}
+# The top-level fields a V2 event may carry, as the reference lists them; the flaw
+# strict-fields refuses any other, as a handler with a fixed schema would.
+KNOWN_FIELDS = {
+    "eventName", "eventId", "timestamp", "sessionId", "requestId", "result", "reason", "attributes", "customer",
+    "offer", "order", "coupon", "storeMetadata", "geolocation", "device", "transactions", "sessionMetadata",
 }
 
 
 class Ledger:
-    """The grants: one per order id, safe when copies of a callback race."""
+    """The grants: one per order id, safe when copies of a callback race; and what each
+    player holds, which awards add to and refunds and lost disputes take back."""
 
     def __init__(self, grant_twice=False):
         self.lock = threading.Lock()
         self.grants = {}
         self.count = 0
         self.grant_twice = grant_twice
+        # What each grant gave, by order id and by purchase id: (player, {sku: amount}).
+        self.given = {}
+        self.by_purchase = {}
+        self.balances = {}
+        self.revoked = set()
+        self.seen_events = set()
+        self.notes = {}
+
+    def credit(self, order_id, award):
+        """Adds an award's products to its player's balances, once per order."""
+        player = str(award.get("playerId", ""))
+        products = {}
+        for product in award.get("products") or []:
+            if isinstance(product, dict):
+                amount = int(float(product.get("amount") or 0))
+                sku = str(product.get("sku", ""))
+                products[sku] = products.get(sku, 0) + amount
+        with self.lock:
+            if order_id in self.given:
+                return
+            self.given[order_id] = (player, products)
+            purchase = award.get("purchaseId")
+            if isinstance(purchase, str):
+                self.by_purchase[purchase] = order_id
+            held = self.balances.setdefault(player, {})
+            for sku, amount in products.items():
+                held[sku] = held.get(sku, 0) + amount
+
+    def first_sight(self, event_id):
+        """Whether this is the first time `event_id` arrives; atomic, so racing copies
+        get one True between them."""
+        with self.lock:
+            if event_id in self.seen_events:
+                return False
+            self.seen_events.add(event_id)
+            return True
+
+    def note(self, player, text):
+        with self.lock:
+            self.notes.setdefault(player, []).append(text)
+
+    def revoke(self, order_id, twice=False):
+        """Takes an order's products back once, never below zero; what is missing is a
+        shortfall. An order never granted loses nothing. Returns what was done."""
+        with self.lock:
+            if order_id not in self.given:
+                return "nothing: never granted"
+            if order_id in self.revoked and not twice:
+                return "nothing: revoked already"
+            self.revoked.add(order_id)
+            player, products = self.given[order_id]
+            held = self.balances.setdefault(player, {})
+            for sku, amount in products.items():
+                have = held.get(sku, 0)
+                taken = min(have, amount)
+                held[sku] = have - taken
+                if taken < amount:
+                    self.notes.setdefault(player, []).append(
+                        "shortfall of %d %s on order %s" % (amount - taken, sku, order_id))
+            return "revoked"
 
     def grant(self, order_id, award):
         if self.grant_twice:
@@ -102,16 +189,90 @@ def make_handler(ledger, flaw):
             self.wfile.write(body)
 
         def do_GET(self):
-            # An inspection aid for tests and for people: every grant, by order id.
-            if self.path != "/grants":
-                return self.answer(404, {"publisherErrorMessage": "POST awards; GET /grants lists them"})
+            # Inspection aids for tests and for people: every grant by order id, and a
+            # player's balances (the ledger contract paylinks' tests read).
+            path, _, query = self.path.partition("?")
+            if path == "/ledger":
+                player = urllib.parse.parse_qs(query).get("playerId", [""])[0]
+                with ledger.lock:
+                    balances = dict(ledger.balances.get(player, {}))
+                    notes = list(ledger.notes.get(player, []))
+                return self.answer(200, {"balances": balances, "notes": notes})
+            if path != "/grants":
+                return self.answer(404, {"publisherErrorMessage": "POST awards; GET /grants or /ledger?playerId=ID"})
             with ledger.lock:
                 grants = dict(ledger.grants)
             return self.answer(200, {"grants": grants, "count": ledger.count})
 
+        def verified(self, raw, key):
+            """None when the request is Appcharge's (token, signature over the raw bytes,
+            a fresh `t`); else the 401 answer's message."""
+            if self.headers.get("x-publisher-token") != PUBLISHER_TOKEN:
+                return "unknown publisher token"
+            parts = signature_parts(self.headers.get("signature", ""))
+            if parts is None:
+                return "missing or malformed signature"
+            t, v1 = parts
+            signed = raw
+            if flaw == "reserialize":
+                # The flaw: hash the body as this server would write it, not as it came.
+                try:
+                    signed = json.dumps(json.loads(raw), separators=(",", ":")).encode()
+                except ValueError:
+                    pass
+            expected = hmac.new(key, str(t).encode() + b"." + signed, hashlib.sha256).hexdigest()
+            if flaw != "any-signature" and not hmac.compare_digest(expected, v1):
+                return "signature mismatch"
+            now = int(time.time() * 1000)
+            if flaw != "no-time-check" and abs(now - t) > WINDOW_MS:
+                return "signature too old or from the future"
+            return None
+
+        def event(self, raw):
+            refused = self.verified(raw, EVENTS_KEY)
+            if refused:
+                return self.answer(401, {"message": refused})
+            # A verified event is answered 2xx whatever becomes of it: handled here, not retried.
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                return self.answer(200, {"handled": "ignored: the body is not JSON"})
+            if not isinstance(event, dict):
+                return self.answer(200, {"handled": "ignored: the body is not an object"})
+            if flaw == "strict-fields" and not set(event) <= KNOWN_FIELDS:
+                return self.answer(500, {"message": "unexpected field"})
+            name = event.get("eventName") or event.get("event") or ""
+            if name == "order.dispute.resolved" and event.get("result") == "lost":
+                name = "order_dispute_lost"
+            # V2 names the event by eventId; V1 has none, so its name and order stand in.
+            event_id = event.get("eventId") or "%s:%s" % (name, event.get("appChargeOrderId"))
+            if flaw != "revoke-twice" and not ledger.first_sight(str(event_id)):
+                return self.answer(200, {"handled": "a duplicate: no second effect"})
+            if name not in REVOKING or flaw == "no-revoke":
+                return self.answer(200, {"handled": "nothing to take back"})
+            order_id = event.get("appChargeOrderId")
+            amounts = {}
+            for transaction in event.get("transactions") or []:
+                if not isinstance(transaction, dict):
+                    continue
+                order_id = order_id or ledger.by_purchase.get(transaction.get("purchaseId"))
+                try:
+                    amounts[transaction.get("type")] = float(transaction.get("amount", "0"))
+                except (TypeError, ValueError):
+                    pass
+            if "refund" in amounts and "paid" in amounts:
+                # Both in the order's currency, as decimal strings: less back than paid is partial.
+                if amounts["refund"] < amounts["paid"]:
+                    player = ledger.given.get(order_id, ("",))[0]
+                    ledger.note(player, "partial refund of order %s recorded, nothing revoked" % order_id)
+                    return self.answer(200, {"handled": "a partial refund, recorded"})
+            return self.answer(200, {"handled": ledger.revoke(order_id, twice=(flaw == "revoke-twice"))})
+
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
+            if self.path.partition("?")[0] == "/events":
+                return self.event(raw)
             if self.headers.get("x-publisher-token") != PUBLISHER_TOKEN:
                 return self.answer(401, {"publisherErrorMessage": "unknown publisher token"})
             parts = signature_parts(self.headers.get("signature", ""))
@@ -136,6 +297,7 @@ def make_handler(ledger, flaw):
             if not isinstance(order_id, str) or not order_id:
                 return self.answer(400, {"publisherErrorMessage": "orderId must be a non-empty string"})
             grant_id = ledger.grant(order_id, award)
+            ledger.credit(order_id, award)
             if flaw == "numeric-id":
                 return self.answer(200, {"publisherPurchaseId": int(grant_id.split("_")[1])})
             if flaw == "status-ok":

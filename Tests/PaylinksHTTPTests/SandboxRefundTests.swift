@@ -145,4 +145,30 @@ struct SandboxRefundTests {
         #expect(control("pr_nothing", "dispute", #"{"outcome": "open"}"#).status == 404)
         #expect(base.request(.get, "/control/v1/sessions/\(purchaseId)/refund").status == 405)
     }
+
+    @Test("a sandbox set to V1 makes V1 events: the old names, and the award's orderId")
+    func versionOne() throws {
+        let recorder = SandboxTests.Recorder()
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.eventsVersion = .v1
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        var made: [OrderEvent] = []
+        sandbox.onOrderEvent = { made.append($1) }
+        let created = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/checkout/v1/session", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")],
+                body: Array(SandboxTests.body.utf8), keepAlive: true))
+        let purchaseId = try #require(try SandboxTests.json(created)["purchaseId"] as? String)
+        let paid = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
+                keepAlive: true))
+        let orderId = try #require(try SandboxTests.json(paid)["orderId"] as? String)
+        #expect(made.map(\.label) == ["order_created", "payment_intent_success", "order_completed_success"])
+        let completed = try #require(made.last)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(completed.body)) as? [String: Any])
+        #expect(body["appChargeOrderId"] as? String == orderId)
+    }
 }

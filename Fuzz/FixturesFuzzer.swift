@@ -33,41 +33,37 @@ public func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private let targets =
     [SDKTarget.standard] + ["2.3", "3.0"].compactMap({ try? SDKTarget(platform: .unity, version: $0) })
 
-/// Runs every offer through a purchase in two countries, and a failure of each code, as
-/// `target`'s generation sees the catalog, and renders it all.
+/// Runs every offer through a purchase, and a failure of each code, as `target`'s generation
+/// sees the catalog, and renders it all. The country and the output format are chosen by the
+/// input's length, as the generation is, so that each meets every kind of input.
 @MainActor
 private func exercise(_ full: Catalog, as target: SDKTarget, size: Int) {
     let catalog = full.forGeneration(target.generation)
     let delegate = RecordingDelegate()
-    // Every offer is bought in one localized country, chosen by the input's length, and in
-    // one that falls back to the US prices; failures do not depend on the country, so they
-    // are played in the first only.
-    let localized = catalog.localizations.keys.sorted()
-    let countries = (localized.isEmpty ? [] : [localized[size / 3 % localized.count]]) + ["NZ"]
-    for (index, country) in countries.enumerated() {
-        let sdk = PaymentLinksSimulator(catalog: catalog, country: country, now: 0, seed: 1, target: target)
-        sdk.initialize(
-            configModel: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox"), customerId: "c",
-            delegate: delegate)
-        sdk.getPricePoints()
-        for offer in catalog.offers {
-            try? sdk.runCheckout(
-                offerSku: offer.sku, customerId: "c", environment: "sandbox", player: .pay(paymentMethodName: "Visa"),
-                deliverTwice: false)
-        }
-        guard index == 0 else { continue }
-        for code in catalog.statusCodes where code.steps.contains(.purchase) {
-            guard let offer = catalog.offers.first else { break }
-            sdk.injectFailure(code: code.code, at: .purchase)
-            try? sdk.runCheckout(
-                offerSku: offer.sku, customerId: "c", environment: "sandbox", player: .closeCheckout(),
-                deliverTwice: true)
-        }
+    // A localized country or one that falls back to the US prices.
+    let countries = catalog.localizations.keys.sorted() + ["NZ"]
+    let sdk = PaymentLinksSimulator(
+        catalog: catalog, country: countries[size / 3 % countries.count], now: 0, seed: 1, target: target)
+    sdk.initialize(
+        configModel: ACConfigModel(checkoutPublicKey: "pk", environment: "sandbox"), customerId: "c",
+        delegate: delegate)
+    sdk.getPricePoints()
+    for offer in catalog.offers {
+        try? sdk.runCheckout(
+            offerSku: offer.sku, customerId: "c", environment: "sandbox", player: .pay(paymentMethodName: "Visa"),
+            deliverTwice: false)
     }
-    for format in OutputFormat.allCases {
-        let renderer = format.renderer(catalog: catalog, target: target)
-        for callback in delegate.callbacks { _ = renderer.render(callback) }
-        _ = CatalogListing.statusCodes(catalog, format: format)
-        _ = CatalogListing.offers(catalog, country: "JP", format: format)
+    for code in catalog.statusCodes where code.steps.contains(.purchase) {
+        guard let offer = catalog.offers.first else { break }
+        sdk.injectFailure(code: code.code, at: .purchase)
+        try? sdk.runCheckout(
+            offerSku: offer.sku, customerId: "c", environment: "sandbox", player: .closeCheckout(),
+            deliverTwice: true)
     }
+    let formats = Array(OutputFormat.allCases)
+    let format = formats[size / 7 % formats.count]
+    let renderer = format.renderer(catalog: catalog, target: target)
+    for callback in delegate.callbacks { _ = renderer.render(callback) }
+    _ = CatalogListing.statusCodes(catalog, format: format)
+    _ = CatalogListing.offers(catalog, country: "JP", format: format)
 }

@@ -35,9 +35,14 @@ Keys:    RECEIVER_MAIN_KEY and RECEIVER_PUBLISHER_TOKEN, else paylinks' demo key
 `--flaw NAME` makes it wrong on purpose, to show what `paylinks check-award` catches:
 any-signature, grant-twice, reserialize, no-time-check; and in its answer, numeric-id
 (publisherPurchaseId as a number), status-ok ({"status": "ok"}), created (201 instead of
-200), one-connection (one connection served at a time). For events: no-revoke (a refund
-takes nothing back), revoke-twice (a duplicate takes it back again), strict-fields (a 500
-for a field it does not know). Never use a flaw in production.
+200), one-connection (one connection served at a time). And what `paylinks check-events`
+catches: no-revoke (a refund takes nothing back), revoke-twice (a duplicate takes it back
+again), revoke-ungranted (a refund of an order never granted takes the event's products
+from the player, below zero), revoke-on-open (a dispute opened takes the items, one won
+never gives them back), in-order (a refund that arrives before the order's completion is
+dropped), strict-fields (a 500 for a field it does not know), refuse-unknown (a 404 for an
+event about an order it does not know); any-signature and reserialize apply to events too.
+Never use a flaw in production.
 """
 import hashlib
 import hmac
@@ -56,15 +61,21 @@ PUBLISHER_TOKEN = os.environ.get("RECEIVER_PUBLISHER_TOKEN", "paylinks-demo-publ
 WINDOW_MS = 5 * 60 * 1000
 FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
-    "one-connection", "no-revoke", "revoke-twice", "strict-fields",
+    "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
+    "strict-fields", "refuse-unknown",
 }
 # The V2 and V1 names of the events that take an order's products back.
 REVOKING = {"order.refunded", "order_refunded", "order_dispute_lost"}
-# The top-level fields a V2 event may carry, as the reference lists them; the flaw
+# The names of an order's completion, and of a dispute opened (which takes nothing back).
+COMPLETED = {"order.completed", "order_completed_success"}
+OPENED = {"order.dispute.opened", "order_dispute_open"}
+# The top-level fields a V2 or V1 event may carry, as the reference lists them; the flaw
 # strict-fields refuses any other, as a handler with a fixed schema would.
 KNOWN_FIELDS = {
     "eventName", "eventId", "timestamp", "sessionId", "requestId", "result", "reason", "attributes", "customer",
     "offer", "order", "coupon", "storeMetadata", "geolocation", "device", "transactions", "sessionMetadata",
+    "event", "appChargePaymentId", "appChargeOrderId", "playerId", "paymentMethod", "pricePointMetadata",
+    "estimatedPublisherNetAmount", "estimatedAppchargeFee", "isSavedPaymentMethodUsed", "isNewPaymentMethodSaved",
 }
 
 
@@ -84,6 +95,7 @@ class Ledger:
         self.revoked = set()
         self.seen_events = set()
         self.notes = {}
+        self.completed = set()
 
     def credit(self, order_id, award):
         """Adds an award's products to its player's balances, once per order."""
@@ -137,6 +149,21 @@ class Ledger:
                     self.notes.setdefault(player, []).append(
                         "shortfall of %d %s on order %s" % (amount - taken, sku, order_id))
             return "revoked"
+
+    def take_blindly(self, event):
+        """The flaw revoke-ungranted: take the event's products from its player, whatever
+        was granted, and below zero."""
+        customer = event.get("customer") if isinstance(event.get("customer"), dict) else {}
+        player = str(event.get("playerId") or customer.get("id") or customer.get("playerId") or "")
+        offer = event.get("offer") if isinstance(event.get("offer"), dict) else {}
+        with self.lock:
+            held = self.balances.setdefault(player, {})
+            for product in offer.get("products") or []:
+                if isinstance(product, dict):
+                    sku = str(product.get("productExternalId") or product.get("sku") or "")
+                    amount = int(float(product.get("productQuantity") or product.get("amount") or 0))
+                    held[sku] = held.get(sku, 0) - amount
+        return "revoked the event's products"
 
     def grant(self, order_id, award):
         if self.grant_twice:
@@ -248,8 +275,6 @@ def make_handler(ledger, flaw):
             event_id = event.get("eventId") or "%s:%s" % (name, event.get("appChargeOrderId"))
             if flaw != "revoke-twice" and not ledger.first_sight(str(event_id)):
                 return self.answer(200, {"handled": "a duplicate: no second effect"})
-            if name not in REVOKING or flaw == "no-revoke":
-                return self.answer(200, {"handled": "nothing to take back"})
             order_id = event.get("appChargeOrderId")
             amounts = {}
             for transaction in event.get("transactions") or []:
@@ -260,6 +285,22 @@ def make_handler(ledger, flaw):
                     amounts[transaction.get("type")] = float(transaction.get("amount", "0"))
                 except (TypeError, ValueError):
                     pass
+            if name in COMPLETED:
+                with ledger.lock:
+                    ledger.completed.add(order_id)
+            if flaw == "revoke-on-open" and name in OPENED:
+                # The flaw: take the items when the dispute opens; a dispute won restores nothing.
+                return self.answer(200, {"handled": ledger.revoke(order_id)})
+            if name not in REVOKING or flaw == "no-revoke":
+                return self.answer(200, {"handled": "nothing to take back"})
+            if order_id not in ledger.given:
+                if flaw == "revoke-ungranted":
+                    return self.answer(200, {"handled": ledger.take_blindly(event)})
+                if flaw == "refuse-unknown":
+                    return self.answer(404, {"message": "unknown order"})
+            if flaw == "in-order" and order_id not in ledger.completed:
+                # The flaw: an event before the one it follows is dropped.
+                return self.answer(200, {"handled": "ignored: the order has not completed"})
             if "refund" in amounts and "paid" in amounts:
                 # Both in the order's currency, as decimal strings: less back than paid is partial.
                 if amounts["refund"] < amounts["paid"]:

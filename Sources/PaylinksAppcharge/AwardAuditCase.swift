@@ -1,6 +1,23 @@
+/// A case of an audit of one of the game's endpoints, named as `--case` takes it.
+public protocol AuditCase: CaseIterable, Hashable, Sendable where AllCases == [Self] {
+    /// The case's name: `stale-t`.
+    var name: String { get }
+}
+
+extension AuditCase {
+    /// The case named `name`, if there is one.
+    public init?(name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+
+    /// Every case's name, in the order the cases run.
+    public static var names: [String] { allCases.map(\.name) }
+}
+
 /// The cases of an audit of a game's Grant Award endpoint (`paylinks check-award`), in the
 /// order they run: what a correct endpoint grants, exactly once, and what it refuses.
-public enum AwardAuditCase: String, CaseIterable, Sendable {
+public enum AwardAuditCase: AuditCase {
     /// A valid callback for a new order is granted.
     case valid
     /// A resend of a granted callback gets the same grant.
@@ -8,48 +25,148 @@ public enum AwardAuditCase: String, CaseIterable, Sendable {
     /// Two copies at the same moment get one grant.
     case race
     /// Another order gets another grant.
-    case differentOrder = "different-order"
-    /// A signature with one digit changed is refused.
-    case signatureDigit = "signature-digit"
-    /// A body changed after it was signed is refused.
-    case bodyChanged = "body-changed"
-    /// A callback signed with another key is refused.
-    case otherKey = "other-key"
-    /// A `t` ten minutes old is refused.
-    case staleT = "stale-t"
-    /// A `t` in seconds is refused.
-    case tSeconds = "t-seconds"
-    /// A callback without a signature is refused.
-    case noSignature = "no-signature"
-    /// A `t` that is not a number is refused.
-    case malformedT = "malformed-t"
-    /// A `v1` without `t` is refused.
-    case v1Only = "v1-only"
-    /// A signature header that is not `t=...,v1=...` is refused.
-    case garbageSignature = "garbage-signature"
-    /// The old scheme, `v1` over the body alone, is refused.
-    case bodyOnly = "body-only"
+    case differentOrder
+    /// A forged, altered or replayed callback is refused.
+    case forged(SignatureForgery)
     /// Names with spaces are granted.
-    case namesSpaces = "names-spaces"
+    case namesSpaces
     /// Names with `/` and quotes are granted.
-    case namesSlashQuotes = "names-slash-quotes"
+    case namesSlashQuotes
     /// Names with accents and emoji are granted.
-    case namesUnicode = "names-unicode"
+    case namesUnicode
     /// Amounts such as 850.5 and 100.0 are granted.
     case numbers
     /// A wrong publisher token is refused.
-    case wrongToken = "wrong-token"
+    case wrongToken
     /// A missing publisher token is refused.
-    case missingToken = "missing-token"
+    case missingToken
+
+    /// Every case, in the order they run.
+    public static var allCases: [AwardAuditCase] {
+        [.valid, .retry, .race, .differentOrder] + SignatureForgery.allCases.map(Self.forged)
+            + [.namesSpaces, .namesSlashQuotes, .namesUnicode, .numbers, .wrongToken, .missingToken]
+    }
+
+    /// The case's name, as `--case` takes it.
+    public var name: String {
+        switch self {
+        case .valid: "valid"
+        case .retry: "retry"
+        case .race: "race"
+        case .differentOrder: "different-order"
+        case .forged(let forgery): forgery.rawValue
+        case .namesSpaces: "names-spaces"
+        case .namesSlashQuotes: "names-slash-quotes"
+        case .namesUnicode: "names-unicode"
+        case .numbers: "numbers"
+        case .wrongToken: "wrong-token"
+        case .missingToken: "missing-token"
+        }
+    }
 
     /// Whether the case sends valid callbacks: its verdict stands on the `valid` case
     /// being granted, and says nothing while it is not.
     public var sendsValidCallbacks: Bool {
         switch self {
-        case .retry, .race, .differentOrder, .namesSpaces, .namesSlashQuotes, .namesUnicode, .numbers, .wrongToken,
-            .missingToken:
+        case .valid, .forged: false
+        default: true
+        }
+    }
+}
+
+/// The cases of an audit of a game's events handler (`paylinks check-events`), in the
+/// order they run: what a correct handler accepts, refuses, and does with the money.
+public enum EventAuditCase: AuditCase {
+    /// A valid event is accepted.
+    case valid
+    /// A forged, altered or replayed event is refused with a 4xx.
+    case forged(SignatureForgery)
+    /// An event with fields the handler has never seen is accepted.
+    case unknownFields
+    /// An event with only its name, id and time is accepted.
+    case missingFields
+    /// The documented type variants are accepted: quantities and amounts as strings,
+    /// `"True"` for a boolean, `customer.playerId` for `customer.id`.
+    case typeVariants
+    /// Names with spaces are accepted.
+    case namesSpaces
+    /// Names with `/` and quotes are accepted.
+    case namesSlashQuotes
+    /// Names with accents and emoji are accepted.
+    case namesUnicode
+    /// Numbers such as `100.0` and `0.00` are accepted.
+    case numbers
+    /// A refund takes the order's products back.
+    case refund
+    /// A refund delivered twice, one copy after the other, has one effect.
+    case duplicate
+    /// A refund delivered twice at the same moment has one effect.
+    case duplicateRace
+    /// A refund that arrives before the order's completion takes the products back once.
+    case refundFirst
+    /// A refund of an order never granted takes nothing.
+    case refundUngranted
+    /// A dispute lost takes the order's products back once.
+    case disputeLost
+    /// A dispute opened and then won leaves the balance as it was before.
+    case disputeWon
+    /// A partial refund: what the handler did with it.
+    case partialRefund
+    /// A verified event whose handling fails (an order the handler does not know) is still
+    /// answered 2xx.
+    case businessFailure
+
+    /// Every case, in the order they run.
+    public static var allCases: [EventAuditCase] {
+        [.valid] + SignatureForgery.allCases.map(Self.forged)
+            + [
+                .unknownFields, .missingFields, .typeVariants, .namesSpaces, .namesSlashQuotes, .namesUnicode, .numbers,
+                .refund, .duplicate, .duplicateRace, .refundFirst, .refundUngranted, .disputeLost, .disputeWon,
+                .partialRefund, .businessFailure,
+            ]
+    }
+
+    /// The case's name, as `--case` takes it.
+    public var name: String {
+        switch self {
+        case .valid: "valid"
+        case .forged(let forgery): forgery.rawValue
+        case .unknownFields: "unknown-fields"
+        case .missingFields: "missing-fields"
+        case .typeVariants: "type-variants"
+        case .namesSpaces: "names-spaces"
+        case .namesSlashQuotes: "names-slash-quotes"
+        case .namesUnicode: "names-unicode"
+        case .numbers: "numbers"
+        case .refund: "refund"
+        case .duplicate: "duplicate"
+        case .duplicateRace: "duplicate-race"
+        case .refundFirst: "refund-first"
+        case .refundUngranted: "refund-ungranted"
+        case .disputeLost: "dispute-lost"
+        case .disputeWon: "dispute-won"
+        case .partialRefund: "partial-refund"
+        case .businessFailure: "business-failure"
+        }
+    }
+
+    /// Whether the case follows the money: it grants an order through the award endpoint
+    /// and reads the player's balances from the ledger.
+    public var followsMoney: Bool {
+        switch self {
+        case .refund, .duplicate, .duplicateRace, .refundFirst, .refundUngranted, .disputeLost, .disputeWon,
+            .partialRefund:
             true
         default: false
+        }
+    }
+
+    /// Whether the case sends valid events: its verdict stands on the `valid` case being
+    /// accepted, and says nothing while it is not.
+    public var sendsValidEvents: Bool {
+        switch self {
+        case .valid, .forged: false
+        default: true
         }
     }
 }

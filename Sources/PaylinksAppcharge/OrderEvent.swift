@@ -191,7 +191,7 @@ public struct OrderEvent: Sendable {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `amount` minor units of `currency` as a decimal string: 549 EUR → "5.49".
-    static func decimal(_ amount: Int, currency: String) -> String {
+    public static func decimal(_ amount: Int, currency: String) -> String {
         let digits = CurrencyCodes.minorUnitDigits(of: currency)
         guard digits > 0 else { return String(amount) }
         var scale = 1

@@ -1,49 +1,20 @@
 public import PaylinksAppcharge
 import PaylinksKit
 
-/// What one case of the audit found.
-public struct AuditFinding: Sendable {
-    /// How bad it is.
-    public enum Verdict: String, Sendable {
-        /// The endpoint did the right thing.
-        case pass
-        /// Money or security at risk.
-        case fail = "FAIL"
-        /// Hygiene: worth fixing, nothing lost.
-        case warn
-        /// Says nothing yet: the case needs a valid callback to be granted first, and the
-        /// `valid` case was not.
-        case notMeaningful = "n/a"
-    }
-
-    /// The case's name, as `--case` takes it.
-    public var name: String
-    /// The verdict.
-    public var verdict: Verdict
-    /// What happened, in a phrase.
-    public var summary: String
-    /// What was sent.
-    public var sent: String
-    /// What came back: the status and the start of the body, or why nothing did.
-    public var received: String
-    /// Why it matters; empty for a pass.
-    public var why: String
-}
-
 /// An audit of a game's Grant Award endpoint: valid callbacks must be granted, exactly
 /// once per order however they are resent or raced, and forged, altered or replayed ones
 /// refused, without re-serializing the JSON or dropping the publisher token.
 @MainActor
 public final class AwardAudit {
     /// The cases' names, in the order they run, as `--case` takes them.
-    public nonisolated static let caseNames = AwardAuditCase.allCases.map(\.rawValue)
+    public nonisolated static let caseNames = AwardAuditCase.names
 
     private let url: HTTPURL
+    private let peer: AuditPeer
     private let key: [UInt8]
     private let publisherToken: String
     private let clock: () -> Int
-    private let simulator: PaymentLinksSimulator
-    private var granted: [String: String] = [:]
+    private let orders: AuditOrders
 
     /// An audit of `url`, signing with `key`; orders come from a simulator seeded with
     /// `seed`, so that every run sends fresh order ids.
@@ -52,29 +23,21 @@ public final class AwardAudit {
         clock: @escaping () -> Int = wallClockMilliseconds
     ) {
         self.url = url
+        peer = AuditPeer(url: url)
         self.key = key
         self.publisherToken = publisherToken
         self.clock = clock
-        simulator = PaymentLinksSimulator(seed: seed)
-    }
-
-    /// Why the audit could not run at all: nothing answers at the URL.
-    public struct Unreachable: Error, Sendable, CustomStringConvertible {
-        /// What the connection came to: refused, a host that does not resolve, a timeout.
-        public var reason: String
-
-        /// "nothing answers at ...: connection refused ...".
-        public var description: String { reason }
+        orders = AuditOrders(seed: seed, clock: clock)
     }
 
     /// Runs the named cases, or all of them, after the `valid` case, which every other
     /// stands on (it is reported when asked for or when it fails).
     ///
-    /// - Throws: ``Unreachable`` when the valid callback gets no connection at all.
-    public func run(_ cases: [AwardAuditCase] = AwardAuditCase.allCases) throws(Unreachable) -> [AuditFinding] {
+    /// - Throws: ``AuditCannotRun`` when the valid callback gets no connection at all.
+    public func run(_ cases: [AwardAuditCase] = AwardAuditCase.allCases) throws(AuditCannotRun) -> [AuditFinding] {
         let exchange = send(freshAward())
         if let failure = exchange.failure, failure.meansNothingListens {
-            throw Unreachable(reason: "nothing answers at \(url): \(failure)")
+            throw AuditCannotRun(reason: "nothing answers at \(url): \(failure)")
         }
         let valid = grantCheck("valid", exchange, sent: "a valid callback for a new order")
         let baseline = valid.verdict != .fail
@@ -101,7 +64,7 @@ public final class AwardAudit {
         let why = "not meaningful until the valid case passes: fix that first, then run the audit again"
         guard !auditCase.sendsValidCallbacks else {
             return AuditFinding(
-                name: auditCase.rawValue, verdict: .notMeaningful,
+                name: auditCase.name, verdict: .notMeaningful,
                 summary: "not run: it needs a valid callback to be granted",
                 sent: "nothing", received: "nothing", why: why)
         }
@@ -118,7 +81,7 @@ public final class AwardAudit {
 
     @MainActor
     private func runCase(_ auditCase: AwardAuditCase) -> AuditFinding {
-        let name = auditCase.rawValue
+        let name = auditCase.name
         switch auditCase {
         case .retry:
             let award = freshAward()
@@ -157,50 +120,8 @@ public final class AwardAudit {
                     name, .fail, "two different orders got the same publisherPurchaseId",
                     "two valid callbacks for two orders", second,
                     "the second order is treated as a resend of the first: its player paid and gets nothing")
-        case .signatureDigit:
-            return rejection(name, "a valid callback whose v1 has one hex digit changed") { body, t in
-                var signature = Array(GrantAward.signature(body: body, milliseconds: t, key: self.key).utf8)
-                signature[signature.count - 1] =
-                    signature[signature.count - 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
-                return (body, String(decoding: signature, as: UTF8.self))
-            }
-        case .bodyChanged:
-            return rejection(name, "a callback whose body was changed after it was signed") { body, t in
-                let signature = GrantAward.signature(body: body, milliseconds: t, key: self.key)
-                let text = String(decoding: body, as: UTF8.self)
-                let changed = text.replacingFirst(#""priceInCents":"#, with: #""priceInCents":1"#)
-                return (Array(changed.utf8), signature)
-            }
-        case .otherKey:
-            return rejection(name, "a callback signed with another key") { body, t in
-                (body, GrantAward.signature(body: body, milliseconds: t, key: Array("not-the-main-key".utf8)))
-            }
-        case .staleT:
-            return rejection(name, "a correctly signed callback whose t is ten minutes old") { body, t in
-                (body, GrantAward.signature(body: body, milliseconds: t - 600_000, key: self.key))
-            }
-        case .tSeconds:
-            return rejection(name, "a callback signed with t in seconds instead of milliseconds") { body, t in
-                (body, GrantAward.signature(body: body, milliseconds: t / 1000, key: self.key))
-            }
-        case .noSignature:
-            return rejection(name, "a callback without a signature header", signing: nil)
-        case .malformedT:
-            return rejection(name, "a signature whose t is not a number (t=abc)") { body, t in
-                let valid = GrantAward.signature(body: body, milliseconds: t, key: self.key)
-                return (body, "t=abc," + (valid.split(separator: ",").last.map(String.init) ?? ""))
-            }
-        case .v1Only:
-            return rejection(name, "a signature with v1 alone, no t") { body, t in
-                let valid = GrantAward.signature(body: body, milliseconds: t, key: self.key)
-                return (body, valid.split(separator: ",").last.map(String.init) ?? "")
-            }
-        case .garbageSignature:
-            return rejection(name, "a signature header that is not t=...,v1=...") { body, _ in (body, "garbage") }
-        case .bodyOnly:
-            return rejection(name, "the old scheme: v1 over the body alone, without t") { body, t in
-                (body, "t=\(t),v1=\(HMACSHA256.hex(HMACSHA256.authenticate(body, key: self.key)))")
-            }
+        case .forged(let forgery):
+            return rejection(name, forgery)
         case .namesSpaces:
             return acceptance(
                 name, "a valid callback whose names hold spaces", offerName: "Starter Pack Deluxe Edition")
@@ -226,7 +147,7 @@ public final class AwardAudit {
 
     // MARK: Verdicts
 
-    private func grantCheck(_ name: String, _ exchange: Exchange, sent: String) -> AuditFinding {
+    private func grantCheck(_ name: String, _ exchange: AuditExchange, sent: String) -> AuditFinding {
         guard let id = exchange.grantId else {
             return finding(
                 name, .fail, "a valid callback was not granted: \(exchange.problem)", sent, exchange,
@@ -240,7 +161,7 @@ public final class AwardAudit {
         return finding(name, .pass, "granted as \(id) in \(exchange.milliseconds) ms", sent, exchange, "")
     }
 
-    private func sameGrant(_ name: String, _ first: Exchange, _ second: Exchange, sent: String, why: String)
+    private func sameGrant(_ name: String, _ first: AuditExchange, _ second: AuditExchange, sent: String, why: String)
         -> AuditFinding
     {
         guard let one = first.grantId, let two = second.grantId else {
@@ -251,17 +172,11 @@ public final class AwardAudit {
             : finding(name, .fail, "granted twice: \(one), then \(two)", sent, second, why)
     }
 
-    private func rejection(_ name: String, _ sent: String, signing: (([UInt8], Int) -> ([UInt8], String))?)
-        -> AuditFinding
-    {
-        let award = freshAward()
-        var body = award.body
-        var headers = baseHeaders()
-        if let signing {
-            let (signedBody, signature) = signing(award.body, clock())
-            body = signedBody
-            headers.append(HTTPHeader("signature", signature))
-        }
+    private func rejection(_ name: String, _ forgery: SignatureForgery) -> AuditFinding {
+        let sent = forgery.sent("callback")
+        let forged = forgery.forge(body: freshAward().body, milliseconds: clock(), key: key, field: "priceInCents")
+        let body = forged.body
+        let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
         let exchange = send(body: body, headers: headers)
         guard let status = exchange.status else {
             return finding(
@@ -331,7 +246,7 @@ public final class AwardAudit {
     }
 
     private func finding(
-        _ name: String, _ verdict: AuditFinding.Verdict, _ summary: String, _ sent: String, _ exchange: Exchange,
+        _ name: String, _ verdict: AuditFinding.Verdict, _ summary: String, _ sent: String, _ exchange: AuditExchange,
         _ why: String
     ) -> AuditFinding {
         AuditFinding(name: name, verdict: verdict, summary: summary, sent: sent, received: exchange.shown, why: why)
@@ -339,68 +254,15 @@ public final class AwardAudit {
 
     // MARK: Sending
 
-    /// One exchange: the status and body, or why there was none.
-    private struct Exchange {
-        var status: Int?
-        var body: [UInt8] = []
-        var milliseconds = 0
-        var failure: HTTPError?
-
-        var error: String? { failure?.description }
-
-        private var answer: AwardAnswer? { status.map { AwardAnswer(status: $0, body: body) } }
-
-        /// The grant's id when the answer is a grant.
-        var grantId: String? { answer?.grantId }
-
-        /// Why the exchange is not a grant.
-        var problem: String { answer?.problem ?? "no answer: \(error ?? "nothing came")" }
-
-        var hasErrorMessage: Bool { !(answer?.members["publisherErrorMessage"] ?? "").isEmpty }
-
-        var shown: String {
-            guard let status else { return error.map { "no response: \($0)" } ?? "nothing" }
-            let text = String(decoding: body.prefix(200), as: UTF8.self)
-            return "\(status) \(text)\(body.count > 200 ? "..." : "")"
-        }
-    }
-
-    @MainActor
     private func freshAward(offerName: String? = nil, estimates: (fee: String, net: String)? = nil) -> GrantAward {
-        let recorder = RecordingDelegate()
-        if simulator.configuration == nil {
-            simulator.initialize(
-                configModel: ACConfigModel(checkoutPublicKey: "pk_audit", environment: "sandbox"),
-                customerId: "audit_player", delegate: recorder)
-        }
-        simulator.delegate = recorder
-        if let session = try? simulator.createCheckoutSession(offerSku: "starter_pack_001", customerId: "audit_player")
-        {
-            simulator.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
-            if let link = simulator.pendingDeepLink { simulator.handleDeepLink(link) }
-        }
-        var order =
-            recorder.callbacks.last?.order
-            ?? OrderResponseModel(
-                date: 0, sessionToken: "", offerName: "Starter Pack", offerSku: "starter_pack_001", items: [],
-                price: 499, currency: "USD", customerId: "audit_player", customerCountry: "US",
-                paymentMethodName: PlayerAction.defaultPaymentMethod, orderId: String(clock()), purchaseId: "pr_audit")
-        if let offerName {
-            order.offerName = offerName
-            order.items = order.items.map { item in
-                var renamed = item
-                renamed.name = offerName
-                return renamed
-            }
-        }
-        return GrantAward(order: order, basePriceInUSD: "4.99", estimates: estimates)
+        GrantAward(order: orders.fresh(offerName: offerName), basePriceInUSD: "4.99", estimates: estimates)
     }
 
     private func baseHeaders() -> [HTTPHeader] {
         [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", publisherToken)]
     }
 
-    private func send(_ award: GrantAward) -> Exchange {
+    private func send(_ award: GrantAward) -> AuditExchange {
         send(
             body: award.body,
             headers: baseHeaders() + [
@@ -408,57 +270,29 @@ public final class AwardAudit {
             ])
     }
 
-    private func send(body: [UInt8], headers: [HTTPHeader]) -> Exchange {
-        let client = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
-        defer { client.close() }
-        let start = Deadline.nowMilliseconds()
-        do {
-            let response = try client.send(headers: headers, body: body)
-            return Exchange(
-                status: response.status, body: response.body, milliseconds: Deadline.nowMilliseconds() - start)
-        } catch {
-            return Exchange(status: nil, milliseconds: Deadline.nowMilliseconds() - start, failure: error)
-        }
+    private func send(body: [UInt8], headers: [HTTPHeader]) -> AuditExchange {
+        peer.send(body: body, headers: headers)
     }
 
     /// Two copies of a callback over two connections, both sent before either answer is read.
-    private func sendTogether(_ award: GrantAward) -> (Exchange, Exchange) {
-        let headers =
-            baseHeaders() + [
+    private func sendTogether(_ award: GrantAward) -> (AuditExchange, AuditExchange) {
+        peer.sendTogether(
+            body: award.body,
+            headers: baseHeaders() + [
                 HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key))
-            ]
-        let first = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
-        let second = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
-        defer {
-            first.close()
-            second.close()
-        }
-        func finish(_ client: HTTPClient, started: Bool, _ error: HTTPError?) -> Exchange {
-            guard started else { return Exchange(status: nil, failure: error) }
-            do {
-                let response = try client.finish()
-                return Exchange(status: response.status, body: response.body)
-            } catch {
-                return Exchange(status: nil, failure: error)
-            }
-        }
-        var errors: [HTTPError?] = [nil, nil]
-        var started = [false, false]
-        for (index, client) in [first, second].enumerated() {
-            do {
-                try client.start(headers: headers, body: award.body)
-                started[index] = true
-            } catch {
-                errors[index] = error
-            }
-        }
-        return (finish(first, started: started[0], errors[0]), finish(second, started: started[1], errors[1]))
+            ])
     }
 }
 
-extension String {
-    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard let range = firstOccurrence(of: target) else { return self + " " }
-        return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
-    }
+/// An answer to an award, as the audit judges it.
+extension AuditExchange {
+    private var answer: AwardAnswer? { status.map { AwardAnswer(status: $0, body: body) } }
+
+    /// The grant's id when the answer is a grant.
+    fileprivate var grantId: String? { answer?.grantId }
+
+    /// Why the exchange is not a grant.
+    fileprivate var problem: String { answer?.problem ?? "no answer: \(error ?? "nothing came")" }
+
+    fileprivate var hasErrorMessage: Bool { !(answer?.members["publisherErrorMessage"] ?? "").isEmpty }
 }

@@ -55,6 +55,7 @@ struct ArgumentParserTests {
             case .run: [command.rawValue, "a.json"]
             case .completions: [command.rawValue, "bash"]
             case .checkAward: [command.rawValue, "http://127.0.0.1:8080/award"]
+            case .checkEvents: [command.rawValue, "http://127.0.0.1:8080/events"]
             case .trigger: [command.rawValue, "order.refunded"]
             default: [command.rawValue]
             }

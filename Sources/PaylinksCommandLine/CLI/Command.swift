@@ -23,6 +23,8 @@ package enum Command: String, CaseIterable, Sendable {
     case run
     /// `paylinks check-award`: audit the game's award endpoint.
     case checkAward = "check-award"
+    /// `paylinks check-events`: audit the game's events handler.
+    case checkEvents = "check-events"
     /// `paylinks serve`: a local sandbox of Appcharge's session API and checkout page.
     case serve
     /// `paylinks trigger`: play the story of an order event and send its events.
@@ -53,6 +55,8 @@ package enum Command: String, CaseIterable, Sendable {
         case .countries: "List the countries with their own prices: currency and an example price."
         case .run: "Run scenario files: whole sessions, scripted and checked."
         case .checkAward: "Audit the game's award endpoint: signatures, replays, retries, races, payloads."
+        case .checkEvents:
+            "Audit the game's events handler: signatures, tolerance, and revoking once after a refund or dispute."
         case .serve: "Run a local Appcharge sandbox: the session API, a checkout page, a control API for CI."
         case .trigger:
             "Play the story that leads to an order event and send its signed events: paylinks trigger order.refunded."
@@ -69,6 +73,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .errors: "paylinks errors [CODE|NAME] [options]"
         case .run: "paylinks run FILE... [options]"
         case .checkAward: "paylinks check-award URL [options]"
+        case .checkEvents: "paylinks check-events URL [--award-url URL --ledger-url URL] [options]"
         case .trigger: "paylinks trigger EVENT [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
@@ -82,7 +87,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel, .trigger: [.initialize, .purchase]
-        case .errors, .offers, .countries, .run, .checkAward, .serve, .completions, .man: []
+        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .serve, .completions, .man: []
         }
     }
 
@@ -91,7 +96,7 @@ package enum Command: String, CaseIterable, Sendable {
         switch self {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
-        case .checkAward: ("URL", 1...1)
+        case .checkAward, .checkEvents: ("URL", 1...1)
         case .trigger: ("EVENT", 1...1)
         case .completions: ("SHELL", 1...1)
         case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .serve, .man: nil
@@ -180,8 +185,8 @@ package struct RunOptions: Equatable, Sendable {
     package var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.
     package var publisherToken: String?
-    /// `--case`: the one check-award case to run.
-    package var auditCase: AwardAuditCase?
+    /// `--case`: the one case of check-award or check-events to run.
+    package var auditCase: String?
     /// `--concurrency`: how many connections a bulk purchase sends its awards over.
     package var concurrency = 1
     /// `--award-wait`: whether the pauses between award retries really pass.
@@ -196,6 +201,8 @@ package struct RunOptions: Equatable, Sendable {
     package var eventFault: DeliveryFault?
     /// `--events-url`: the game server's endpoint for order events.
     package var eventsUrl: HTTPURL?
+    /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
+    package var ledgerUrl: HTTPURL?
     /// `--events-version`: the envelope events are sent in.
     package var eventsVersion = OrderEvent.Version.v2
     /// `--events-key-file`: the file holding the key events are signed with; the main key when nil.

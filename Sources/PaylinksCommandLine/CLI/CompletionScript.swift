@@ -49,7 +49,8 @@ package enum CompletionScript {
         // A prefix that takes its value after the '=': it completes without a space.
         case "--report": .words(RunReport.Format.allCases.map { $0.rawValue + "=" })
         case "--matrix": .words(MatrixKey.allCases.map { $0.rawValue + "=" })
-        case "--case": .words(AwardAudit.caseNames)
+        // Both audits' cases: check-award's, then check-events' own.
+        case "--case": .words(AwardAudit.caseNames + EventAudit.caseNames.filter { !AwardAudit.caseNames.contains($0) })
         case "--fixtures": .directories
         case "--main-key-file", "--events-key-file": .files
         default: .free

@@ -7,7 +7,7 @@ package import PaylinksKit
 package enum ExitCode: Int32, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
     case success = 0
-    /// `paylinks run`: an expectation of a scenario did not hold; `check-award`: a check failed.
+    /// `paylinks run`: an expectation of a scenario did not hold; `check-award`, `check-events`: a case failed.
     case expectationsFailed = 1
     /// The flow ended in `onInitializeFailed`.
     case initializeFailed = 10
@@ -26,7 +26,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
     /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
     case noInput = 66
     /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use), or
-    /// nothing answers at the URL `check-award` audits.
+    /// nothing answers at a URL `check-award` or `check-events` audits, or the ledger breaks its contract.
     case unavailable = 69
     /// `EX_SOFTWARE`: an internal error in paylinks.
     case software = 70
@@ -64,7 +64,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success:
             "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
-        case .expectationsFailed: "run: a scenario's expectation did not hold; check-award: a check failed"
+        case .expectationsFailed: "run: a scenario's expectation did not hold; check-award, check-events: a case failed"
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"
@@ -76,7 +76,8 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         case .dataError: "invalid fixture data"
         case .noInput: "a named file or directory is missing or unreadable"
         case .unavailable:
-            "serve: the address cannot be listened on (the port is in use); check-award: nothing answers at the URL"
+            "serve: the address cannot be listened on (the port is in use); check-award, check-events: nothing answers "
+                + "at a URL, or the ledger breaks its contract"
         case .software: "internal error"
         case .ioError: "output could not be written"
         case .brokenPipe: "the reader of the output went away (as SIGPIPE)"

@@ -231,9 +231,24 @@ package struct OptionSpec: Sendable {
             options.awardUrl = try endpoint(value, option: "--award-url")
         },
         OptionSpec(
+            "--award-url", "URL",
+            "The game's award endpoint: the audit grants an order there before it refunds or disputes it.",
+            default: "none (the money cases are not checked)", commands: [.checkEvents]
+        ) { options, value throws(UsageProblem) in
+            options.awardUrl = try endpoint(value, option: "--award-url")
+        },
+        OptionSpec(
+            "--ledger-url", "URL",
+            "The game's read-only ledger: GET URL?playerId=ID answers 200 {\"balances\": {\"SKU\": n, ...}}, what "
+                + "the player holds now.",
+            default: "none (the money cases are not checked)", commands: [.checkEvents]
+        ) { options, value throws(UsageProblem) in
+            options.ledgerUrl = try endpoint(value, option: "--ledger-url")
+        },
+        OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
             default: "$PAYLINKS_MAIN_KEY, else the demo key",
-            commands: [.purchase, .trigger, .run, .checkAward, .serve],
+            commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .serve],
             traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
@@ -242,7 +257,7 @@ package struct OptionSpec: Sendable {
             "--publisher-token", "TOKEN",
             "The x-publisher-token award callbacks carry, and the one serve asks of the game's server.",
             default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token",
-            commands: [.purchase, .trigger, .run, .checkAward, .serve], traits: .awardSending
+            commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
         },
@@ -264,19 +279,19 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--events-version", "VERSION",
             "The events' envelope: v2 (eventName, eventId, timestamp in ms) or v1 (the older flat payload).",
-            default: "v2 (or v1)", commands: eventCommands, traits: .eventsSending
+            default: "v2 (or v1)", commands: eventCommands + [.checkEvents], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsVersion = try choice(value, option: "--events-version", among: OrderEvent.Version.self)
         },
         OptionSpec(
             "--events-key-file", "FILE", "A file holding the separate key events are signed with.",
-            default: "the main key", commands: eventCommands, traits: .eventsSending
+            default: "the main key", commands: eventCommands + [.checkEvents], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsKeyFile = try text(value, option: "--events-key-file", allowEmpty: false)
         },
         OptionSpec(
             "--project-id", "ID", "The x-project-id events carry.", default: DemoCredentials.projectId,
-            commands: eventCommands, traits: .eventsSending
+            commands: eventCommands + [.checkEvents], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.projectId = try headerText(value, option: "--project-id")
         },
@@ -337,17 +352,8 @@ package struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.concurrency = try number(value, option: "--concurrency", as: Int.self, in: 1...256)
         },
-        OptionSpec(
-            "--case", "NAME", "Run one case of the audit again, as a finding names it.", commands: [.checkAward]
-        ) { options, value throws(UsageProblem) in
-            let name = try text(value, option: "--case", allowEmpty: false)
-            guard let auditCase = AwardAuditCase(rawValue: name) else {
-                throw UsageProblem(
-                    "--case takes one of \(AwardAudit.caseNames.joined(separator: ", ")), not '\(MessageText.sanitized(name))'",
-                    suggestion: Suggestion.closest(to: name, among: AwardAudit.caseNames))
-            }
-            options.auditCase = auditCase
-        },
+        auditCase(AwardAuditCase.self, of: .checkAward),
+        auditCase(EventAuditCase.self, of: .checkEvents),
         OptionSpec(
             "--count", "N",
             "Run N independent checkouts after one initialize, each with its own ids; output streams.",
@@ -391,7 +397,7 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
             default: "$PAYLINKS_FIXTURES, else built in",
-            commands: Command.allCases.filter { $0 != .man && $0 != .checkAward }
+            commands: Command.allCases.filter { ![.man, .checkAward, .checkEvents].contains($0) }
         ) { options, value throws(UsageProblem) in
             options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
         },
@@ -445,6 +451,21 @@ package struct OptionSpec: Sendable {
         }
     }
 
+    /// `--case` for `command`, whose audit's cases are `Case`.
+    private static func auditCase<Case: AuditCase>(_: Case.Type, of command: Command) -> OptionSpec {
+        OptionSpec(
+            "--case", "NAME", "Run one case of the audit again, as a finding names it.", commands: [command]
+        ) { options, value throws(UsageProblem) in
+            let name = try text(value, option: "--case", allowEmpty: false)
+            guard Case(name: name) != nil else {
+                throw UsageProblem(
+                    "--case takes one of \(Case.names.joined(separator: ", ")), not '\(MessageText.sanitized(name))'",
+                    suggestion: Suggestion.closest(to: name, among: Case.names))
+            }
+            options.auditCase = name
+        }
+    }
+
     /// The defaults of a session the options start from.
     private static var defaults: Scenario.Configuration { .defaults }
 
@@ -455,7 +476,8 @@ package struct OptionSpec: Sendable {
     /// The subcommands whose output depends on the platform and SDK version.
     static let platformCommands = Command.simulations + [.errors, .offers, .run, .serve]
 
-    static let listingCommands = Command.simulations + [.errors, .offers, .countries, .run, .checkAward, .serve]
+    static let listingCommands =
+        Command.simulations + [.errors, .offers, .countries, .run, .checkAward, .checkEvents, .serve]
 
     /// The commands that print callbacks, and so take `--format wire`.
     static let callbackCommands = Command.simulations + [.run, .serve]

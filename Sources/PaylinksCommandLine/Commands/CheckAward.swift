@@ -18,7 +18,8 @@ enum CheckAwardCommand: Subcommand {
             url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
         let findings: [AuditFinding]
         do {
-            findings = try audit.run(options.auditCase.map { [$0] } ?? AwardAuditCase.allCases)
+            findings = try audit.run(
+                options.auditCase.flatMap { AwardAuditCase(name: $0) }.map { [$0] } ?? AwardAuditCase.allCases)
         } catch {
             throw .unavailable(
                 // The URL was checked when it was read: its host and port hold no control characters.
@@ -26,7 +27,8 @@ enum CheckAwardCommand: Subcommand {
         }
         try PaylinksCLI.write(
             AuditReport.render(
-                findings, url: url.description, format: options.format,
+                findings, of: .checkAward, url: url.description, rerun: "paylinks check-award \(url)",
+                format: options.format,
                 color: PaylinksCLI.usesColor(options, context: context)),
             to: context.standardOutput)
         return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success

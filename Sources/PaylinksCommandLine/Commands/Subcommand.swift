@@ -22,6 +22,7 @@ extension Command {
         case .countries: CountriesCommand.self
         case .run: RunCommand.self
         case .checkAward: CheckAwardCommand.self
+        case .checkEvents: CheckEventsCommand.self
         case .serve: ServeCommand.self
         case .trigger: TriggerCommand.self
         case .completions: CompletionsCommand.self

@@ -2,13 +2,19 @@ import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
 
-/// The findings of `paylinks check-award`, as text or JSON lines, with a summary.
+/// The findings of `paylinks check-award` and `check-events`, as text or JSON lines, with
+/// a summary.
 enum AuditReport {
-    static func render(_ findings: [AuditFinding], url: String, format: OutputFormat, color: Bool) -> String {
+    /// The report of `audit`'s `findings` about `url`; `rerun` is the audit's command line
+    /// without `--case` (`paylinks check-award URL`), which each finding's "again" extends.
+    static func render(
+        _ findings: [AuditFinding], of audit: Command, url: String, rerun: String, format: OutputFormat, color: Bool
+    ) -> String {
         let counts = (
             pass: findings.filter { $0.verdict == .pass }.count, fail: findings.filter { $0.verdict == .fail }.count,
             warn: findings.filter { $0.verdict == .warn }.count,
-            notMeaningful: findings.filter { $0.verdict == .notMeaningful }.count
+            notMeaningful: findings.filter { $0.verdict == .notMeaningful }.count,
+            notChecked: findings.filter { $0.verdict == .notChecked }.count
         )
         switch format {
         case .json:
@@ -16,14 +22,12 @@ enum AuditReport {
                 var writer = JSONWriter()
                 writer.openObject()
                 writer.field("case", finding.name)
-                writer.field(
-                    "verdict",
-                    finding.verdict == .notMeaningful ? "not-meaningful" : finding.verdict.rawValue.lowercased())
+                writer.field("verdict", jsonVerdict(finding.verdict))
                 writer.field("summary", finding.summary)
                 writer.field("sent", finding.sent)
                 writer.field("received", finding.received)
                 if !finding.why.isEmpty { writer.field("why", finding.why) }
-                writer.field("again", again(url, finding.name))
+                writer.field("again", again(rerun, finding.name))
                 writer.closeObject()
                 return writer.output + "\n"
             }
@@ -37,6 +41,7 @@ enum AuditReport {
             writer.field("fail", counts.fail)
             writer.field("warn", counts.warn)
             writer.field("notMeaningful", counts.notMeaningful)
+            if audit == .checkEvents { writer.field("notChecked", counts.notChecked) }
             writer.closeObject()
             writer.closeObject()
             lines.append(writer.output + "\n")
@@ -52,26 +57,38 @@ enum AuditReport {
                 case .fail: label = style.failure("FAIL")
                 case .warn: label = style.code("warn")
                 case .notMeaningful: label = "n/a "
+                case .notChecked: label = "----"
                 }
                 let name = finding.name + String(repeating: " ", count: width - finding.name.count)
                 text += "\(label)  \(name)  \(TextRenderer.display(finding.summary))\n"
-                guard finding.verdict != .pass else { continue }
+                guard finding.verdict != .pass && finding.verdict != .notChecked else { continue }
                 let indent = String(repeating: " ", count: 8)
                 text += "\(indent)sent      \(TextRenderer.display(finding.sent))\n"
                 text += "\(indent)received  \(TextRenderer.display(finding.received))\n"
                 text += "\(indent)why       \(TextRenderer.display(finding.why))\n"
-                text += "\(indent)again     \(again(url, finding.name))\n"
+                text += "\(indent)again     \(again(rerun, finding.name))\n"
             }
             let cases = findings.count == 1 ? "1 case" : "\(findings.count) cases"
             let unmeant = counts.notMeaningful == 0 ? "" : ", \(counts.notMeaningful) not meaningful"
+            let unchecked = counts.notChecked == 0 ? "" : ", \(counts.notChecked) not checked"
             text +=
-                "\ncheck-award \(url): \(cases): \(counts.pass) pass, \(counts.fail) FAIL, \(counts.warn) warn\(unmeant)\n"
+                "\n\(audit.rawValue) \(url): \(cases): \(counts.pass) pass, \(counts.fail) FAIL, \(counts.warn) warn"
+                + "\(unmeant)\(unchecked)\n"
             return text
         }
     }
 
     /// The command that sends one case again.
-    static func again(_ url: String, _ name: String) -> String {
-        "paylinks check-award \(url) --case \(name)"
+    static func again(_ rerun: String, _ name: String) -> String {
+        "\(rerun) --case \(name)"
+    }
+
+    /// A verdict as the JSON lines name it: `pass`, `fail`, `warn`, `not-meaningful`, `not-checked`.
+    private static func jsonVerdict(_ verdict: AuditFinding.Verdict) -> String {
+        switch verdict {
+        case .notMeaningful: "not-meaningful"
+        case .notChecked: "not-checked"
+        default: verdict.rawValue.lowercased()
+        }
     }
 }

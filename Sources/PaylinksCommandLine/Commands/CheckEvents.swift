@@ -1,0 +1,51 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksKit
+
+/// `paylinks check-events URL`: the audit of a game's events handler, and with
+/// `--award-url` and `--ledger-url` of what it does with the money; its findings on
+/// stdout, and exit 1 when one failed.
+enum CheckEventsCommand: Subcommand {
+    static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        let text = options.operands.first ?? ""
+        let url: HTTPURL
+        do {
+            url = try HTTPURL(text)
+        } catch {
+            throw .usage("\(error)", command: .checkEvents)
+        }
+        let signing = try Signing(options: options, context: context)
+        let events = try EventSettings(options: options, signing: signing)
+        signing.note(uses: options.awardUrl == nil ? "events" : "events and award callbacks", context: context)
+        let audit = EventAudit(
+            endpoints: EventAudit.Endpoints(events: url, award: options.awardUrl, ledger: options.ledgerUrl),
+            version: events.version,
+            credentials: EventAudit.Credentials(
+                mainKey: signing.key, eventsKey: events.key, publisherToken: signing.publisherToken,
+                projectId: events.projectId),
+            seed: context.entropy())
+        let findings: [AuditFinding]
+        do {
+            findings = try audit.run(
+                options.auditCase.flatMap { EventAuditCase(name: $0) }.map { [$0] } ?? EventAuditCase.allCases)
+        } catch {
+            // The URLs were checked when they were read: their hosts and ports hold no control characters.
+            throw .unavailable("\(error); start the game's server, or check the URLs")
+        }
+        try PaylinksCLI.write(
+            AuditReport.render(
+                findings, of: .checkEvents, url: url.description, rerun: rerun(url, options), format: options.format,
+                color: PaylinksCLI.usesColor(options, context: context)),
+            to: context.standardOutput)
+        return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success
+    }
+
+    /// The command line that runs a case again: the same endpoints and version.
+    private static func rerun(_ url: HTTPURL, _ options: RunOptions) -> String {
+        var words = ["paylinks check-events", url.description]
+        if let award = options.awardUrl { words += ["--award-url", award.description] }
+        if let ledger = options.ledgerUrl { words += ["--ledger-url", ledger.description] }
+        if options.eventsVersion != .v2 { words += ["--events-version", options.eventsVersion.rawValue] }
+        return words.joined(separator: " ")
+    }
+}

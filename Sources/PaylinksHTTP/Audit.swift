@@ -1,0 +1,166 @@
+import PaylinksAppcharge
+import PaylinksKit
+
+/// What one case of an audit (`check-award`, `check-events`) found.
+public struct AuditFinding: Sendable {
+    /// How bad it is.
+    public enum Verdict: String, Sendable {
+        /// The endpoint did the right thing.
+        case pass
+        /// Money or security at risk.
+        case fail = "FAIL"
+        /// Hygiene: worth fixing, nothing lost.
+        case warn
+        /// Says nothing yet: the case needs a valid request to be accepted first, and the
+        /// `valid` case was not.
+        case notMeaningful = "n/a"
+        /// Not sent: the case needs an endpoint the audit was not given.
+        case notChecked = "not checked"
+    }
+
+    /// The case's name, as `--case` takes it.
+    public var name: String
+    /// The verdict.
+    public var verdict: Verdict
+    /// What happened, in a phrase.
+    public var summary: String
+    /// What was sent.
+    public var sent: String
+    /// What came back: the status and the start of the body, or why nothing did.
+    public var received: String
+    /// Why it matters; empty for a pass.
+    public var why: String
+
+    /// A finding.
+    public init(name: String, verdict: Verdict, summary: String, sent: String, received: String, why: String) {
+        self.name = name
+        self.verdict = verdict
+        self.summary = summary
+        self.sent = sent
+        self.received = received
+        self.why = why
+    }
+}
+
+/// Why an audit could not run at all: nothing answers at a URL it needs, or the ledger
+/// does not keep its contract.
+public struct AuditCannotRun: Error, Sendable, CustomStringConvertible {
+    /// What went wrong: "nothing answers at ...: connection refused", say.
+    public var reason: String
+
+    /// The reason.
+    public var description: String { reason }
+}
+
+/// One request of an audit and what came of it: the status and body, or why there was none.
+struct AuditExchange: Sendable {
+    var status: Int?
+    var body: [UInt8] = []
+    var milliseconds = 0
+    var failure: HTTPError?
+
+    var error: String? { failure?.description }
+
+    /// Whether the answer is a 2xx.
+    var accepted: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+    /// The status and the start of the body, or why nothing came, as a finding shows it.
+    var shown: String {
+        guard let status else { return error.map { "no response: \($0)" } ?? "nothing" }
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        return "\(status) \(text)\(body.count > 200 ? "..." : "")"
+    }
+}
+
+/// The endpoint an audit talks to: each request on a connection of its own, with
+/// Appcharge's 10 s for the connection and for the answer.
+struct AuditPeer: Sendable {
+    let url: HTTPURL
+
+    func send(body: [UInt8], headers: [HTTPHeader]) -> AuditExchange {
+        let client = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
+        defer { client.close() }
+        let start = Deadline.nowMilliseconds()
+        do {
+            let response = try client.send(headers: headers, body: body)
+            return AuditExchange(
+                status: response.status, body: response.body, milliseconds: Deadline.nowMilliseconds() - start)
+        } catch {
+            return AuditExchange(status: nil, milliseconds: Deadline.nowMilliseconds() - start, failure: error)
+        }
+    }
+
+    /// Two copies of a request over two connections, both sent before either answer is read.
+    func sendTogether(body: [UInt8], headers: [HTTPHeader]) -> (AuditExchange, AuditExchange) {
+        let clients = [
+            HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10),
+            HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10),
+        ]
+        defer { clients.forEach { $0.close() } }
+        var started: [HTTPError?] = []
+        for client in clients {
+            do {
+                try client.start(headers: headers, body: body)
+                started.append(nil)
+            } catch {
+                started.append(error)
+            }
+        }
+        func finish(_ client: HTTPClient, _ startError: HTTPError?) -> AuditExchange {
+            if let startError { return AuditExchange(status: nil, failure: startError) }
+            do {
+                let response = try client.finish()
+                return AuditExchange(status: response.status, body: response.body)
+            } catch {
+                return AuditExchange(status: nil, failure: error)
+            }
+        }
+        return (finish(clients[0], started[0]), finish(clients[1], started[1]))
+    }
+}
+
+/// The orders an audit sends: each a real checkout of the simulated SDK, seeded so that
+/// every run has fresh ids.
+@MainActor
+final class AuditOrders {
+    private let simulator: PaymentLinksSimulator
+    private let clock: () -> Int
+
+    init(seed: UInt64, clock: @escaping () -> Int) {
+        simulator = PaymentLinksSimulator(seed: seed)
+        self.clock = clock
+    }
+
+    /// A paid order of `starter_pack_001` for `player`, its offer and items named
+    /// `offerName` when given.
+    func fresh(player: String = "audit_player", offerName: String? = nil) -> OrderResponseModel {
+        let recorder = RecordingDelegate()
+        if simulator.configuration == nil {
+            simulator.initialize(
+                configModel: ACConfigModel(checkoutPublicKey: "pk_audit", environment: "sandbox"),
+                customerId: player, delegate: recorder)
+        }
+        simulator.delegate = recorder
+        if let session = try? simulator.createCheckoutSession(offerSku: "starter_pack_001", customerId: player) {
+            simulator.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+            if let link = simulator.pendingDeepLink { simulator.handleDeepLink(link) }
+        }
+        var order =
+            recorder.callbacks.last?.order
+            ?? OrderResponseModel(
+                date: 0, sessionToken: "", offerName: "Starter Pack", offerSku: "starter_pack_001",
+                items: [OrderResponseModel.Item(name: "Gems", sku: "gem_01", quantity: "100")], price: 499,
+                currency: "USD",
+                customerId: player, customerCountry: "US", paymentMethodName: PlayerAction.defaultPaymentMethod,
+                orderId: String(clock()), purchaseId: "pr_audit_\(clock())")
+        if let offerName {
+            order.offerName = offerName
+            order.items = order.items.map { item in
+                var renamed = item
+                renamed.name = offerName
+                return renamed
+            }
+        }
+        return order
+    }
+}

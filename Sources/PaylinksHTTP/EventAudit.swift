@@ -1,0 +1,661 @@
+public import PaylinksAppcharge
+import PaylinksJSON
+import PaylinksKit
+
+/// An audit of a game's events handler: valid events accepted (2xx) whatever their fields,
+/// forged, altered or replayed ones refused with a 4xx, and, with the game's award
+/// endpoint and ledger, the money: a refund or a lost dispute takes an order's products
+/// back exactly once, however often and in whatever order its events arrive, and never
+/// what was not granted.
+@MainActor
+public final class EventAudit {
+    /// The cases' names, in the order they run, as `--case` takes them.
+    public nonisolated static let caseNames = EventAuditCase.names
+
+    /// Where the audit sends and what it reads.
+    public struct Endpoints: Sendable {
+        /// The events handler under audit.
+        public var events: HTTPURL
+        /// The game's award endpoint, which grants the orders the money cases refund.
+        public var award: HTTPURL?
+        /// The game's ledger: `GET <ledger>?playerId=ID` answers `{"balances": {SKU: n}}`.
+        public var ledger: HTTPURL?
+
+        /// The endpoints.
+        public init(events: HTTPURL, award: HTTPURL?, ledger: HTTPURL?) {
+            self.events = events
+            self.award = award
+            self.ledger = ledger
+        }
+    }
+
+    /// The studio's credentials, as Appcharge signs with them.
+    public struct Credentials: Sendable {
+        /// The main key, which signs awards.
+        public var mainKey: [UInt8]
+        /// The key events are signed with: the main key unless the studio has a separate one.
+        public var eventsKey: [UInt8]
+        /// The `x-publisher-token` every request carries.
+        public var publisherToken: String
+        /// The `x-project-id` events carry.
+        public var projectId: String
+
+        /// Credentials.
+        public init(mainKey: [UInt8], eventsKey: [UInt8], publisherToken: String, projectId: String) {
+            self.mainKey = mainKey
+            self.eventsKey = eventsKey
+            self.publisherToken = publisherToken
+            self.projectId = projectId
+        }
+    }
+
+    private let endpoints: Endpoints
+    private let version: OrderEvent.Version
+    private let credentials: Credentials
+    private let seed: UInt64
+    private let clock: () -> Int
+    private let orders: AuditOrders
+    private let handler: AuditPeer
+    /// How many events and players the audit has made, so that each is new.
+    private var made = 0
+
+    /// An audit of `endpoints.events` with events of `version`; orders and event ids come
+    /// from `seed`, so that every run sends fresh ones.
+    public init(
+        endpoints: Endpoints, version: OrderEvent.Version, credentials: Credentials, seed: UInt64,
+        clock: @escaping () -> Int = wallClockMilliseconds
+    ) {
+        self.endpoints = endpoints
+        self.version = version
+        self.credentials = credentials
+        self.seed = seed
+        self.clock = clock
+        orders = AuditOrders(seed: seed, clock: clock)
+        handler = AuditPeer(url: endpoints.events)
+    }
+
+    /// Runs the named cases, or all of them, after the `valid` case, which every other
+    /// stands on (it is reported when asked for or when it fails).
+    ///
+    /// - Throws: ``AuditCannotRun`` when nothing answers at the handler, the award endpoint
+    ///   or the ledger, or the ledger does not answer in its contract's shape.
+    public func run(_ cases: [EventAuditCase] = EventAuditCase.allCases) throws(AuditCannotRun) -> [AuditFinding] {
+        let order = orders.fresh(player: newPlayer())
+        let exchange = send(event(.created, of: order))
+        if let failure = exchange.failure, failure.meansNothingListens {
+            throw AuditCannotRun(reason: "nothing answers at \(endpoints.events): \(failure)")
+        }
+        let valid = acceptance("valid", exchange, sent: "a valid \(called(.created)) event for a new order")
+        let baseline = valid.verdict != .fail
+        if baseline, cases.contains(where: \.followsMoney), let ledger = endpoints.ledger, endpoints.award != nil {
+            _ = try checkedBalances(of: newPlayer(), at: ledger)
+        }
+        var findings: [AuditFinding] = []
+        for auditCase in cases {
+            if auditCase == .valid {
+                findings.append(valid)
+            } else if auditCase.followsMoney, let missing = missingEndpoints {
+                findings.append(
+                    AuditFinding(
+                        name: auditCase.name, verdict: .notChecked, summary: "not checked: \(missing)",
+                        sent: "nothing", received: "nothing", why: ""))
+            } else if !baseline && auditCase.sendsValidEvents {
+                findings.append(
+                    AuditFinding(
+                        name: auditCase.name, verdict: .notMeaningful,
+                        summary: "not run: it needs a valid event to be accepted", sent: "nothing",
+                        received: "nothing", why: Self.fixValidFirst))
+            } else {
+                var finding = try runCase(auditCase)
+                if !baseline && finding.verdict != .fail {
+                    finding.verdict = .notMeaningful
+                    finding.summary += ", as a valid event was"
+                    finding.why = Self.fixValidFirst
+                }
+                findings.append(finding)
+            }
+        }
+        if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
+        return findings
+    }
+
+    private static let fixValidFirst =
+        "not meaningful until the valid case passes: fix that first, then run the audit again"
+
+    /// Why the money cases cannot run, or nil when they can.
+    private var missingEndpoints: String? {
+        switch (endpoints.award, endpoints.ledger) {
+        case (nil, nil):
+            "it needs --award-url and --ledger-url, to grant an order and then read what its player holds"
+        case (nil, _): "it needs --award-url, to grant the order it then refunds or disputes"
+        case (_, nil): "it needs --ledger-url, to read what the player holds before and after"
+        default: nil
+        }
+    }
+
+    // MARK: Cases
+
+    private func runCase(_ auditCase: EventAuditCase) throws(AuditCannotRun) -> AuditFinding {
+        let name = auditCase.name
+        switch auditCase {
+        case .valid:
+            let order = orders.fresh(player: newPlayer())
+            return acceptance(name, send(event(.created, of: order)), sent: "a valid event for a new order")
+        case .forged(let forgery):
+            return rejection(name, forgery)
+        case .unknownFields:
+            return variant(
+                name, "a valid event with fields the handler has never seen (the schema grows)",
+                why: "Appcharge adds fields as its schema evolves: ignore the ones you do not know"
+            ) { body in
+                Self.inserting(#""futureField":{"nested":[1,"two",null]},"extensionData":"x","#, atStartOf: body)
+            }
+        case .missingFields:
+            return minimal(name)
+        case .typeVariants:
+            return variant(
+                name,
+                "a valid event with the documented type variants: \"isSavedPaymentMethodUsed\": \"True\", "
+                    + "customer.playerId, productQuantity and amounts as strings",
+                why: "the docs' own examples mix types: parse leniently, never refuse a verified event for a type"
+            ) { body in
+                Self.replacing(
+                    [
+                        (#""isSavedPaymentMethodUsed":false"#, #""isSavedPaymentMethodUsed":"True""#),
+                        (#""customer":{"id":"#, #""customer":{"playerId":"#),
+                        // V1's examples give the price point as a string.
+                        (#""pricePointMetadata":499,"#, #""pricePointMetadata":"499","#),
+                    ], in: body)
+            }
+        case .namesSpaces:
+            return named(name, "a valid event whose names hold spaces", offerName: "Starter Pack Deluxe Edition")
+        case .namesSlashQuotes:
+            return named(name, "a valid event whose names hold '/' and quotes", offerName: #"Gold / "Legendary" Pack"#)
+        case .namesUnicode:
+            return named(
+                name, "a valid event whose names hold non-ASCII letters and emoji", offerName: "Épée de Dragón — 🐉")
+        case .numbers:
+            return variant(
+                name, "a valid event whose numbers include 100.0 and 0.00",
+                why: "the handler verifies re-serialized JSON, not the raw bytes: 100.0 comes back as 100"
+            ) { body in
+                Self.replacing(
+                    [
+                        (#""discountAmount":0"#, #""discountAmount":0.00"#), (#""taxAmount":0"#, #""taxAmount":100.0"#),
+                        // V1's.
+                        (#""tax":0"#, #""tax":0.00"#), (#""priceInDollar":499"#, #""priceInDollar":499.0"#),
+                    ], in: body)
+            }
+        case .businessFailure:
+            return businessFailure(name)
+        case .refund, .duplicate, .duplicateRace, .refundFirst, .refundUngranted, .disputeLost, .disputeWon,
+            .partialRefund:
+            return try money(auditCase)
+        }
+    }
+
+    // MARK: Signatures and tolerance
+
+    private func rejection(_ name: String, _ forgery: SignatureForgery) -> AuditFinding {
+        let sent = forgery.sent("event")
+        let event = event(.created, of: orders.fresh(player: newPlayer()))
+        let forged = forgery.forge(
+            body: event.body, milliseconds: clock(), key: credentials.eventsKey,
+            field: version == .v2 ? "subtotal" : "priceInCents")
+        let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
+        let exchange = handler.send(body: forged.body, headers: headers)
+        guard let status = exchange.status else {
+            return finding(
+                name, .fail, "no answer: \(exchange.error ?? "")", sent, exchange,
+                "a bad request should be refused with 4xx, not break the connection")
+        }
+        if (200..<300).contains(status) {
+            return finding(
+                name, .fail, "accepted (\(status))", sent, exchange,
+                "anyone who can reach the handler can forge or replay events, a refund that takes a player's items "
+                    + "or a dispute won that restores them: verify v1 = HMAC-SHA256(key, t + \".\" + the raw body), "
+                    + "t in milliseconds, and refuse a t older than 5 minutes")
+        }
+        if status >= 500 {
+            return finding(
+                name, .fail, "answered \(status), a server error", sent, exchange,
+                "a 5xx is retried and alerts the studio: refuse a bad signature with a 4xx (401)")
+        }
+        return finding(name, .pass, "refused (\(status))", sent, exchange, "")
+    }
+
+    /// A valid event whose body `change` rewrites before it is signed.
+    private func variant(_ name: String, _ sent: String, why: String, change: ([UInt8]) -> [UInt8])
+        -> AuditFinding
+    {
+        let event = event(.created, of: orders.fresh(player: newPlayer()))
+        return tolerance(name, send(body: change(event.body)), sent: sent, why: why)
+    }
+
+    /// An event of nothing but its name, its id and its time.
+    private func minimal(_ name: String) -> AuditFinding {
+        let event = event(.created, of: orders.fresh(player: newPlayer()))
+        var writer = JSONWriter()
+        writer.openObject()
+        switch version {
+        case .v2:
+            writer.field("eventName", event.name.v2Name)
+            writer.field("eventId", event.eventId)
+            writer.field("timestamp", clock())
+        case .v1:
+            writer.field("event", event.name.v1Name)
+            writer.field("timestamp", clock() / 1000)
+        }
+        writer.closeObject()
+        return tolerance(
+            name, send(body: writer.bytes), sent: "a valid event with its name, id and time and nothing else",
+            why: "every field of an event is optional: read what is there, never refuse a verified event for a gap")
+    }
+
+    private func named(_ name: String, _ sent: String, offerName: String) -> AuditFinding {
+        let order = orders.fresh(player: newPlayer(), offerName: offerName)
+        return tolerance(
+            name, send(event(.created, of: order)), sent: sent,
+            why: "the handler verifies something other than the raw bytes received (re-serialized JSON?)")
+    }
+
+    /// A valid event must be accepted; only a refusal points at the handler's parsing, as
+    /// the plain valid event was accepted.
+    private func tolerance(_ name: String, _ exchange: AuditExchange, sent: String, why: String) -> AuditFinding {
+        guard let status = exchange.status, !exchange.accepted else { return acceptance(name, exchange, sent: sent) }
+        return finding(
+            name, .fail, "a valid event was refused (\(status))", sent, exchange,
+            "a plain valid event was accepted and this one was not: \(why); a refused event is retried and then "
+                + "lost, and a lost refund leaves the player their items")
+    }
+
+    private func acceptance(_ name: String, _ exchange: AuditExchange, sent: String) -> AuditFinding {
+        guard let status = exchange.status else {
+            return finding(
+                name, .fail, "no answer: \(exchange.error ?? "nothing came")", sent, exchange,
+                "every delivery times out and is retried, then lost: answer each verified event at once with 2xx")
+        }
+        guard exchange.accepted else {
+            return finding(
+                name, .fail, "a valid event was refused (\(status))", sent, exchange,
+                "every event is retried and then lost, the refunds and lost disputes among them: check the key "
+                    + "(the main key, or the separate events key), the signature over the raw body, t in milliseconds")
+        }
+        if exchange.milliseconds > 2000 {
+            return finding(
+                name, .warn, "accepted (\(status)), but only after \(exchange.milliseconds) ms", sent, exchange,
+                "a slow answer is close to a timeout and a retry: answer at once, and handle the event afterwards")
+        }
+        return finding(name, .pass, "accepted (\(status)) in \(exchange.milliseconds) ms", sent, exchange, "")
+    }
+
+    private func businessFailure(_ name: String) -> AuditFinding {
+        let order = orders.fresh(player: newPlayer())
+        let sent = "a verified \(called(.refunded)) of an order the handler has never heard of"
+        let exchange = send(event(.refunded, of: order))
+        guard let status = exchange.status, !exchange.accepted else { return acceptance(name, exchange, sent: sent) }
+        guard version == .v2 || status >= 500 else {
+            return finding(name, .pass, "refused (\(status)), which V1 does not retry", sent, exchange, "")
+        }
+        let retries = version == .v2 ? "3 more times over 15 minutes" : "up to 3 more times, 5 minutes apart"
+        return finding(
+            name, .warn, "answered \(status) to a verified event it could not use", sent, exchange,
+            "a non-2xx only makes Appcharge send it again (\(retries)): answer 2xx to every verified event, and "
+                + "handle the failure yourself")
+    }
+
+    // MARK: The money
+
+    /// One player's balances, by product SKU.
+    private typealias Balances = [String: Int]
+
+    private func money(_ auditCase: EventAuditCase) throws(AuditCannotRun) -> AuditFinding {
+        guard let ledger = endpoints.ledger else { return notChecked(auditCase) }
+        let name = auditCase.name
+        let player = newPlayer()
+        let grants = [.duplicate, .duplicateRace].contains(auditCase) ? 2 : 1
+        var granted: [OrderResponseModel] = []
+        for _ in 0..<grants {
+            let order = orders.fresh(player: player)
+            if let problem = try grant(order) {
+                return AuditFinding(
+                    name: name, verdict: .notMeaningful,
+                    summary: "not run: the award endpoint did not grant: \(problem)",
+                    sent: "a valid award for a new order", received: problem,
+                    why: "the money cases grant an order first: run check-award against the award endpoint")
+            }
+            granted.append(order)
+        }
+        let order = granted[0]
+        let products = Self.products(of: order)
+        let before = try checkedBalances(of: player, at: ledger)
+        let grantedTotal = granted.reduce(into: Balances()) { total, order in
+            for (sku, amount) in Self.products(of: order) { total[sku, default: 0] += amount }
+        }
+        guard grantedTotal.allSatisfy({ before[$0.key, default: 0] >= $0.value }) else {
+            return AuditFinding(
+                name: name, verdict: .notMeaningful,
+                summary: "not run: the ledger does not show what the award granted (it shows \(Self.shown(before)))",
+                sent: "a valid award, then GET \(ledger)?playerId=\(player)", received: Self.shown(before),
+                why: "the money cases need the award endpoint and the ledger of the same game: check both URLs")
+        }
+        if auditCase != .refundFirst {
+            for order in granted { _ = send(event(.completed, of: order)) }
+        }
+        let refunded = called(.refunded)
+        switch auditCase {
+        case .refund:
+            let exchange = send(event(.refunded, of: order))
+            return judge(
+                name, sent: "\(called(.completed)), then \(refunded), of a granted order", exchange, before: before,
+                after: try checkedBalances(of: player, at: ledger), expected: before.minus(products),
+                products: products,
+                keeps: "the player keeps the items and their money back: revoke the order's products on a refund")
+        case .duplicate, .duplicateRace:
+            let refund = event(.refunded, of: order)
+            let exchange: AuditExchange
+            if auditCase == .duplicate {
+                _ = send(refund)
+                exchange = send(refund)
+            } else {
+                exchange = handler.sendTogether(body: refund.body, headers: headers(signing: refund.body)).1
+            }
+            let how = auditCase == .duplicate ? "one after the other" : "at the same moment, over two connections"
+            return judge(
+                name, sent: "one \(refunded) delivered twice, \(how), as Appcharge retries", exchange, before: before,
+                after: try checkedBalances(of: player, at: ledger), expected: before.minus(products),
+                products: products,
+                keeps: "the refund took nothing back: revoke the order's products on a refund",
+                twice: before.minus(products).minus(products),
+                twiceWhy: version == .v2
+                    ? (auditCase == .duplicate
+                        ? "a retry takes the items again: remember each eventId and give a second copy no effect"
+                        : "two copies in flight at once both take the items: make the check-and-record of an eventId "
+                            + "atomic")
+                    : "a resend takes the items again: give a second copy of an event of an order no effect")
+        case .refundFirst:
+            let exchange = send(event(.refunded, of: order))
+            _ = send(event(.completed, of: order))
+            return judge(
+                name, sent: "\(refunded) before \(called(.completed)), as when the completion's first delivery failed",
+                exchange, before: before, after: try checkedBalances(of: player, at: ledger),
+                expected: before.minus(products), products: products,
+                keeps: "a refund that arrives before the completion is dropped: events come in any order; "
+                    + "revoke on the refund whatever came before it")
+        case .refundUngranted:
+            let stranger = orders.fresh(player: player)
+            _ = send(event(.created, of: stranger))
+            let exchange = send(event(.refunded, of: stranger))
+            return judge(
+                name, sent: "\(refunded) of an order of the same player that was never granted (Charge Failed)",
+                exchange, before: before, after: try checkedBalances(of: player, at: ledger), expected: before,
+                products: products, keeps: "", tooMuch: "took items the order never granted",
+                tooMuchWhy: "the handler takes items the player never got for that order, and may drive a balance "
+                    + "negative: revoke only what the order's own grant gave, found by its purchaseId")
+        case .disputeLost:
+            _ = send(event(.disputeOpened, of: order))
+            let exchange = send(event(.disputeLost, of: order))
+            return judge(
+                name, sent: "\(called(.disputeOpened)), then \(called(.disputeLost))", exchange, before: before,
+                after: try checkedBalances(of: player, at: ledger), expected: before.minus(products),
+                products: products,
+                keeps: "the player won the chargeback and keeps the items: revoke on a dispute lost")
+        case .disputeWon:
+            _ = send(event(.disputeOpened, of: order))
+            let exchange = send(event(.disputeWon, of: order))
+            return judge(
+                name, sent: "\(called(.disputeOpened)), then \(called(.disputeWon))", exchange, before: before,
+                after: try checkedBalances(of: player, at: ledger), expected: before, products: products, keeps: "",
+                tooMuch: "the items were not given back",
+                tooMuchWhy: "the studio won the dispute and the player lost the items: revoke on a dispute lost, not "
+                    + "on one opened, or restore what was taken when it is won")
+        case .partialRefund:
+            return try partialRefund(name, order: order, before: before, products: products, ledger: ledger)
+        default:
+            return notChecked(auditCase)
+        }
+    }
+
+    private func partialRefund(
+        _ name: String, order: OrderResponseModel, before: Balances, products: Balances, ledger: HTTPURL
+    ) throws(AuditCannotRun) -> AuditFinding {
+        let sent = "a refund of half of a granted order"
+        guard version == .v2 else {
+            return AuditFinding(
+                name: name, verdict: .notChecked,
+                summary: "not checked: a V1 refund carries no amount, so it cannot be partial", sent: "nothing",
+                received: "nothing", why: "")
+        }
+        let half = order.price / 2
+        let exchange = send(event(.refunded, of: order, refundAmount: half))
+        let after = try checkedBalances(of: player(of: order), at: ledger)
+        let taken = before.minus(after)
+        if let harm = harm(after: after, before: before, limit: products) {
+            return finding(name, .fail, harm.summary, sent, exchange, harm.why)
+        }
+        let amount =
+            "\(OrderEvent.decimal(half, currency: order.currency)) of "
+            + "\(OrderEvent.decimal(order.price, currency: order.currency)) \(order.currency)"
+        let did =
+            taken.values.allSatisfy({ $0 == 0 })
+            ? "revoked nothing"
+            : taken == products ? "revoked all of the order's products" : "revoked \(Self.shown(taken))"
+        let answered = exchange.accepted ? "" : ", and answered \(exchange.status.map { String($0) } ?? "nothing")"
+        return finding(
+            name, exchange.accepted ? .pass : .warn, "a refund of \(amount): the handler \(did)\(answered)", sent,
+            exchange,
+            exchange.accepted
+                ? "" : "a non-2xx only makes Appcharge send the refund again: answer 2xx to every verified event")
+    }
+
+    /// The verdict of a money case: the balances `after` against `expected`.
+    private func judge(
+        _ name: String, sent: String, _ exchange: AuditExchange, before: Balances, after: Balances,
+        expected: Balances, products: Balances, keeps: String, twice: Balances? = nil, twiceWhy: String = "",
+        tooMuch: String = "", tooMuchWhy: String = ""
+    ) -> AuditFinding {
+        let change = "\(Self.shown(before)) → \(Self.shown(after))"
+        if let harm = harm(after: after, before: before, limit: nil) {
+            return finding(name, .fail, harm.summary, sent, exchange, harm.why)
+        }
+        if after.same(as: expected) {
+            guard exchange.accepted else {
+                return finding(
+                    name, .warn,
+                    "the balances are right (\(change)), but it answered "
+                        + "\(exchange.status.map { String($0) } ?? "nothing")", sent, exchange,
+                    "a non-2xx only makes Appcharge send the event again: answer 2xx to every verified event")
+            }
+            let what = before.same(as: expected) ? "nothing taken" : "taken back once"
+            return finding(name, .pass, "\(what): \(change)", sent, exchange, "")
+        }
+        if let twice, after.same(as: twice) {
+            return finding(name, .fail, "taken back twice: \(change)", sent, exchange, twiceWhy)
+        }
+        if after.same(as: before) {
+            return finding(name, .fail, "nothing taken back: \(change)", sent, exchange, keeps)
+        }
+        if expected.same(as: before) {
+            return finding(name, .fail, "\(tooMuch): \(change)", sent, exchange, tooMuchWhy)
+        }
+        return finding(
+            name, .fail, "the balances are wrong: \(change), where \(Self.shown(expected)) was right", sent, exchange,
+            keeps.isEmpty ? tooMuchWhy : keeps)
+    }
+
+    /// What is wrong beyond a balance's value: one below zero, or more taken than `limit`.
+    private func harm(after: Balances, before: Balances, limit: Balances?) -> (summary: String, why: String)? {
+        if let negative = after.first(where: { $0.value < 0 }) {
+            return (
+                "a balance went negative: \(negative.key) \(negative.value)",
+                "a player who spent the items owes them forever: clamp at zero and record the shortfall"
+            )
+        }
+        if let limit, before.minus(after).contains(where: { $0.value > limit[$0.key, default: 0] }) {
+            return (
+                "took more than the order gave: \(Self.shown(before)) → \(Self.shown(after))",
+                "a refund takes back at most what its order granted"
+            )
+        }
+        return nil
+    }
+
+    private func notChecked(_ auditCase: EventAuditCase) -> AuditFinding {
+        AuditFinding(
+            name: auditCase.name, verdict: .notChecked, summary: "not checked: \(missingEndpoints ?? "")",
+            sent: "nothing", received: "nothing", why: "")
+    }
+
+    // MARK: The game's other endpoints
+
+    /// Grants `order` through the award endpoint; nil when granted, else why not.
+    private func grant(_ order: OrderResponseModel) throws(AuditCannotRun) -> String? {
+        guard let url = endpoints.award else { return "no --award-url" }
+        _ = send(event(.created, of: order))
+        _ = send(event(.paymentSucceeded, of: order))
+        let award = GrantAward(order: order, basePriceInUSD: "4.99")
+        let exchange = AuditPeer(url: url).send(
+            body: award.body,
+            headers: [
+                HTTPHeader("Content-Type", "application/json"),
+                HTTPHeader("x-publisher-token", credentials.publisherToken),
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: credentials.mainKey)
+                ),
+            ])
+        if let failure = exchange.failure, failure.meansNothingListens {
+            throw AuditCannotRun(reason: "nothing answers at the award endpoint \(url): \(failure)")
+        }
+        guard let status = exchange.status else { return "no answer: \(exchange.error ?? "nothing came")" }
+        let answer = AwardAnswer(status: status, body: exchange.body)
+        return answer.grantId == nil ? answer.problem : nil
+    }
+
+    /// What `player` holds, read from the ledger.
+    ///
+    /// - Throws: ``AuditCannotRun`` when nothing answers, or the answer is not 200
+    ///   `{"balances": {SKU: integer, ...}}`.
+    private func checkedBalances(of player: String, at ledger: HTTPURL) throws(AuditCannotRun) -> Balances {
+        var url = ledger
+        url.target += (url.target.contains("?") ? "&" : "?") + "playerId=" + player
+        let client = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
+        defer { client.close() }
+        let contract = "the ledger must answer GET \(ledger)?playerId=ID with 200 {\"balances\": {\"SKU\": n, ...}}"
+        let response: HTTPResponse
+        do {
+            response = try client.send(method: .get, headers: [], body: [])
+        } catch {
+            throw AuditCannotRun(
+                reason: error.meansNothingListens
+                    ? "nothing answers at the ledger \(ledger): \(error)" : "the ledger \(ledger): \(error)")
+        }
+        guard response.status == 200 else {
+            throw AuditCannotRun(reason: "the ledger answered \(response.status); \(contract)")
+        }
+        guard let value = try? JSONParser.parse(response.body), case .object(let members) = value.kind,
+            let balances = members.first(where: { $0.key == "balances" }),
+            case .object(let entries) = balances.value.kind
+        else {
+            throw AuditCannotRun(reason: "the ledger's answer has no \"balances\" object; \(contract)")
+        }
+        var result: Balances = [:]
+        for entry in entries {
+            guard case .number(let text) = entry.value.kind, let amount = Int(text) else {
+                throw AuditCannotRun(
+                    reason: "a balance in the ledger's answer is not an integer; \(contract)")
+            }
+            result[entry.key] = amount
+        }
+        return result
+    }
+
+    // MARK: Events
+
+    private func newPlayer() -> String {
+        made += 1
+        return "audit_\(String(seed % 1_000_000_007, radix: 36))_\(made)"
+    }
+
+    private func player(of order: OrderResponseModel) -> String { order.customerId }
+
+    /// The event `name` of `order`, as the audit's version names and shapes it.
+    private func event(_ name: OrderEvent.Name, of order: OrderResponseModel, refundAmount: Int? = nil) -> OrderEvent {
+        made += 1
+        return OrderEvent(
+            name, version: version, subject: OrderEvent.Subject(order: order, pricePointMetadata: 499),
+            milliseconds: clock(), seed: seed, sequence: made, refundAmount: refundAmount)
+    }
+
+    /// The event as the version names it, for what a finding says was sent.
+    private func called(_ event: OrderEvent.Name) -> String {
+        version == .v2 ? event.v2Name + (event.result.map { " (\($0))" } ?? "") : event.v1Name
+    }
+
+    private func baseHeaders() -> [HTTPHeader] {
+        [
+            HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", credentials.publisherToken),
+            HTTPHeader("x-project-id", credentials.projectId),
+        ]
+    }
+
+    private func headers(signing body: [UInt8]) -> [HTTPHeader] {
+        baseHeaders() + [
+            HTTPHeader(
+                "signature", GrantAward.signature(body: body, milliseconds: clock(), key: credentials.eventsKey))
+        ]
+    }
+
+    private func send(_ event: OrderEvent) -> AuditExchange { send(body: event.body) }
+
+    private func send(body: [UInt8]) -> AuditExchange { handler.send(body: body, headers: headers(signing: body)) }
+
+    private func finding(
+        _ name: String, _ verdict: AuditFinding.Verdict, _ summary: String, _ sent: String, _ exchange: AuditExchange,
+        _ why: String
+    ) -> AuditFinding {
+        AuditFinding(name: name, verdict: verdict, summary: summary, sent: sent, received: exchange.shown, why: why)
+    }
+
+    // MARK: Bodies and balances
+
+    private static func products(of order: OrderResponseModel) -> Balances {
+        order.items.reduce(into: Balances()) { total, item in total[item.sku, default: 0] += Int(item.quantity) ?? 0 }
+    }
+
+    /// `100 gem_01, 5 coin_02`, or `nothing`.
+    private static func shown(_ balances: Balances) -> String {
+        let held = balances.filter { $0.value != 0 }.sorted { $0.key < $1.key }
+        return held.isEmpty
+            ? "nothing" : held.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+
+    /// `body` with `text` after its opening brace.
+    private static func inserting(_ text: String, atStartOf body: [UInt8]) -> [UInt8] {
+        guard body.first == UInt8(ascii: "{") else { return body }
+        return [UInt8(ascii: "{")] + Array(text.utf8) + body.dropFirst()
+    }
+
+    /// `body` with the first occurrence of each pair's first text replaced by its second.
+    private static func replacing(_ pairs: [(String, String)], in body: [UInt8]) -> [UInt8] {
+        var text = String(decoding: body, as: UTF8.self)
+        for (target, replacement) in pairs {
+            guard let range = text.firstOccurrence(of: target) else { continue }
+            text = String(text[..<range.lowerBound]) + replacement + String(text[range.upperBound...])
+        }
+        return Array(text.utf8)
+    }
+}
+
+extension [String: Int] {
+    /// Each balance less what `other` holds of it, never below zero.
+    fileprivate func minus(_ other: [String: Int]) -> [String: Int] {
+        var result = self
+        for (sku, amount) in other { result[sku] = Swift.max(0, result[sku, default: 0] - amount) }
+        return result
+    }
+
+    /// The same balances, a missing one counting as zero.
+    fileprivate func same(as other: [String: Int]) -> Bool {
+        Set(keys).union(other.keys).allSatisfy { self[$0, default: 0] == other[$0, default: 0] }
+    }
+}

@@ -41,7 +41,8 @@ again), revoke-ungranted (a refund of an order never granted takes the event's p
 from the player, below zero), revoke-on-open (a dispute opened takes the items, one won
 never gives them back), in-order (a refund that arrives before the order's completion is
 dropped), strict-fields (a 500 for a field it does not know), refuse-unknown (a 404 for an
-event about an order it does not know); any-signature and reserialize apply to events too.
+event about an order it does not know), slow-events (each event answered after 2.1 s);
+any-signature and reserialize apply to events too.
 Never use a flaw in production.
 """
 import hashlib
@@ -62,7 +63,7 @@ WINDOW_MS = 5 * 60 * 1000
 FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
-    "strict-fields", "refuse-unknown",
+    "strict-fields", "refuse-unknown", "slow-events",
 }
 # The V2 and V1 names of the events that take an order's products back.
 REVOKING = {"order.refunded", "order_refunded", "order_dispute_lost"}
@@ -256,6 +257,8 @@ def make_handler(ledger, flaw):
             return None
 
         def event(self, raw):
+            if flaw == "slow-events":
+                time.sleep(2.1)
             refused = self.verified(raw, EVENTS_KEY)
             if refused:
                 return self.answer(401, {"message": refused})

@@ -383,15 +383,32 @@ public final class EventAudit {
                 keeps: "a refund that arrives before the completion is dropped: events come in any order; "
                     + "revoke on the refund whatever came before it")
         case .refundUngranted:
-            let stranger = orders.fresh(player: player)
-            _ = send(event(.created, of: stranger))
-            let exchange = send(event(.refunded, of: stranger))
-            return judge(
-                name, sent: "\(refunded) of an order of the same player that was never granted (Charge Failed)",
+            // One order of the player who holds a grant, one of a player who holds nothing.
+            let newcomer = newPlayer()
+            let strangers = [orders.fresh(player: player), orders.fresh(player: newcomer)]
+            var exchange = AuditExchange()
+            for stranger in strangers {
+                _ = send(event(.created, of: stranger))
+                let answer = send(event(.refunded, of: stranger))
+                if exchange.status == nil || !answer.accepted { exchange = answer }
+            }
+            var finding = judge(
+                name, sent: "\(refunded) of two orders never granted (Charge Failed): one of a player who holds "
+                    + "another order's items, one of a player who holds nothing",
                 exchange, before: before, after: try checkedBalances(of: player, at: ledger), expected: before,
                 products: products, keeps: "", tooMuch: "took items the order never granted",
                 tooMuchWhy: "the handler takes items the player never got for that order, and may drive a balance "
                     + "negative: revoke only what the order's own grant gave, found by its purchaseId")
+            let held = try checkedBalances(of: newcomer, at: ledger)
+            if let negative = held.first(where: { $0.value < 0 }) {
+                finding.summary =
+                    (finding.verdict == .fail ? finding.summary + "; and " : "")
+                    + "a player who held nothing went to \(negative.value) \(negative.key)"
+                finding.verdict = .fail
+                finding.why = "a refund of an order never granted took what the player never had, below zero: revoke "
+                    + "only what the order's own grant gave, and clamp at zero"
+            }
+            return finding
         case .disputeLost:
             _ = send(event(.disputeOpened, of: order))
             let exchange = send(event(.disputeLost, of: order))

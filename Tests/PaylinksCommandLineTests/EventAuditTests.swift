@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import PaylinksAppcharge
+@testable import PaylinksCommandLine
+@testable import PaylinksHTTP
+
+/// `check-events` against the example game server, correct and with each of its flaws.
+@Suite(
+    "The events handler's audit", .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"))
+struct EventAuditTests {
+    /// The example's three URLs: its events handler, its award endpoint and its ledger.
+    static func urls(_ receiver: AwardReceiver) -> [String] {
+        let base = "http://127.0.0.1:\(receiver.port)"
+        return ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/ledger"]
+    }
+
+    /// The example's keys, set as a studio sets its own: no demo-key note.
+    static let studioKeys = [
+        "PAYLINKS_MAIN_KEY": "paylinks-demo-main-key", "PAYLINKS_PUBLISHER_TOKEN": "paylinks-demo-publisher-token",
+    ]
+
+    func audit(_ arguments: [String]) throws -> BinaryTests.Outcome {
+        try BinaryTests.run(["check-events"] + arguments, environment: Self.studioKeys)
+    }
+
+    /// The findings of a `--json` audit, without its summary line.
+    static func findings(_ outcome: BinaryTests.Outcome) throws -> [(
+        name: String, verdict: String, line: [String: Any]
+    )] {
+        try AwardTests.lines(outcome.stdout).dropLast().map {
+            (try #require($0["case"] as? String), try #require($0["verdict"] as? String), $0)
+        }
+    }
+
+    @Test("the example game server passes every case, V2 and V1 (where a refund cannot be partial)")
+    func passes() throws {
+        let receiver = try AwardReceiver()
+        let v2 = try audit(Self.urls(receiver) + ["--json"])
+        #expect(v2.status == 0, "\(v2.stdout)")
+        #expect(v2.stderr.isEmpty)
+        let findings = try Self.findings(v2)
+        #expect(findings.map(\.name) == EventAudit.caseNames)
+        #expect(findings.filter { $0.verdict != "pass" }.map(\.name) == [], "\(v2.stdout)")
+        let summary = try #require(try AwardTests.lines(v2.stdout).last?["summary"] as? [String: Any])
+        #expect(summary["pass"] as? Int == 27)
+        #expect(summary["notChecked"] as? Int == 0)
+
+        let v1 = try audit(Self.urls(receiver) + ["--events-version", "v1"])
+        #expect(v1.status == 0, "\(v1.stdout)")
+        #expect(
+            v1.stdout.contains(
+                "----  partial-refund      not checked: a V1 refund carries no amount, so it cannot be partial\n"))
+        #expect(v1.stdout.hasSuffix(": 27 cases: 26 pass, 0 FAIL, 0 warn, 1 not checked\n"), "\(v1.stdout)")
+    }
+
+    @Test(
+        "each flaw of the example is caught by name",
+        arguments: [
+            ("no-revoke", "fail", ["refund", "duplicate", "duplicate-race", "refund-first", "dispute-lost"]),
+            ("revoke-twice", "fail", ["duplicate", "duplicate-race"]),
+            ("revoke-ungranted", "fail", ["refund-ungranted"]),
+            ("revoke-on-open", "fail", ["dispute-won"]),
+            ("in-order", "fail", ["refund-first"]),
+            ("strict-fields", "fail", ["unknown-fields"]),
+            ("reserialize", "fail", ["names-unicode", "numbers"]),
+            ("any-signature", "fail", ["signature-digit", "body-changed", "other-key", "body-only"]),
+            ("refuse-unknown", "warn", ["refund-ungranted", "business-failure"]),
+        ])
+    func catches(flaw: String, verdict: String, cases: [String]) throws {
+        let receiver = try AwardReceiver(flaw: flaw)
+        let outcome = try audit(Self.urls(receiver) + ["--json"])
+        #expect(outcome.status == (verdict == "fail" ? ExitCode.expectationsFailed.rawValue : 0))
+        let findings = try Self.findings(outcome)
+        #expect(findings.filter { $0.verdict != "pass" }.map(\.name) == cases, "\(outcome.stdout)")
+        for finding in findings where finding.verdict != "pass" {
+            #expect(finding.verdict == verdict)
+            #expect((finding.line["why"] as? String)?.isEmpty == false)
+            #expect(
+                finding.line["again"] as? String
+                    == "paylinks check-events \(Self.urls(receiver).joined(separator: " ")) --case \(finding.name)")
+        }
+    }
+
+    @Test("what each money flaw did is in its finding: the balances before and after")
+    func moneyFindings() throws {
+        let twiceServer = try AwardReceiver(flaw: "revoke-twice")
+        let twice = try audit(Self.urls(twiceServer) + ["--case", "duplicate"])
+        #expect(twice.stdout.hasPrefix("FAIL  duplicate  taken back twice: 200 gem_01 → nothing\n"), "\(twice.stdout)")
+        #expect(twice.stdout.contains("remember each eventId"))
+        let openServer = try AwardReceiver(flaw: "revoke-on-open")
+        let open = try audit(Self.urls(openServer) + ["--case", "dispute-won"])
+        #expect(open.stdout.hasPrefix("FAIL  dispute-won  the items were not given back: 100 gem_01 → nothing\n"))
+        let blindServer = try AwardReceiver(flaw: "revoke-ungranted")
+        let blind = try audit(Self.urls(blindServer) + ["--case", "refund-ungranted"])
+        #expect(
+            blind.stdout.hasPrefix(
+                "FAIL  refund-ungranted  took items the order never granted: 100 gem_01 → nothing; and a player who held nothing went to -100 gem_01\n"
+            )
+        )
+        let partialServer = try AwardReceiver()
+        let partial = try audit(Self.urls(partialServer) + ["--case", "partial-refund"])
+        #expect(
+            partial.stdout.hasPrefix(
+                "pass  partial-refund  a refund of 2.49 of 4.99 USD: the handler revoked nothing\n"),
+            "\(partial.stdout)")
+    }
+
+    @Test("without the award endpoint and the ledger, the money cases say 'not checked' in one line each")
+    func notChecked() throws {
+        let receiver = try AwardReceiver()
+        let events = Self.urls(receiver)[0]
+        let outcome = try audit([events])
+        #expect(outcome.status == 0)
+        let money = EventAuditCase.allCases.filter(\.followsMoney).map(\.name)
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        for name in money {
+            let line = try #require(lines.first { $0.contains("  \(name) ") })
+            #expect(line.hasPrefix("----  "))
+            #expect(
+                line.hasSuffix(
+                    "not checked: it needs --award-url and --ledger-url, to grant an order and then read what its "
+                        + "player holds"))
+        }
+        #expect(!outcome.stdout.contains("        sent "), "a not-checked case sent nothing")
+        #expect(outcome.stdout.hasSuffix(": 27 cases: 19 pass, 0 FAIL, 0 warn, 8 not checked\n"), "\(outcome.stdout)")
+        let ledgerOnly = try audit([events, "--ledger-url", Self.urls(receiver)[4], "--case", "refund"])
+        #expect(
+            ledgerOnly.stdout.hasPrefix(
+                "----  refund  not checked: it needs --award-url, to grant the order it then refunds or disputes\n"))
+    }
+
+    @Test(
+        "a handler, award endpoint or ledger that is not there, or a ledger off its contract, is one error line and 69")
+    func cannotRun() throws {
+        let receiver = try AwardReceiver()
+        let base = "http://127.0.0.1:\(receiver.port)"
+        let cases: [([String], String)] = [
+            (["http://127.0.0.1:1/events"], "error: nothing answers at http://127.0.0.1:1/events: connection refused"),
+            (
+                ["\(base)/events", "--award-url", "http://127.0.0.1:1/award", "--ledger-url", "\(base)/ledger"],
+                "error: nothing answers at the award endpoint http://127.0.0.1:1/award: connection refused"
+            ),
+            (
+                ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "http://127.0.0.1:1/ledger"],
+                "error: nothing answers at the ledger http://127.0.0.1:1/ledger: connection refused"
+            ),
+            (
+                ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/grants"],
+                "error: the ledger's answer has no \"balances\" object; the ledger must answer GET \(base)/grants?playerId=ID"
+            ),
+            (
+                ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/nowhere"],
+                "error: the ledger answered 404; the ledger must answer GET \(base)/nowhere?playerId=ID with 200"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try audit(arguments)
+            #expect(outcome.status == ExitCode.unavailable.rawValue, "\(arguments)")
+            #expect(outcome.stdout.isEmpty, "no case is reported, none passes")
+            #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
+            #expect(outcome.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test("--case runs one case, after valid; a case that does not exist is a usage error with the closest")
+    func oneCase() throws {
+        let receiver = try AwardReceiver(flaw: "revoke-twice")
+        let outcome = try audit(Self.urls(receiver) + ["--case", "duplicate-race"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        #expect(outcome.stdout.hasSuffix(": 1 case: 0 pass, 1 FAIL, 0 warn\n"), "\(outcome.stdout)")
+        let typo = try audit(Self.urls(receiver) + ["--case", "dupliate"])
+        #expect(typo.status == ExitCode.usage.rawValue)
+        #expect(typo.stderr.contains("did you mean 'duplicate'?"), "\(typo.stderr)")
+        let awardCase = try audit(Self.urls(receiver) + ["--case", "retry"])
+        #expect(awardCase.status == ExitCode.usage.rawValue, "retry is check-award's")
+    }
+
+    @Test(
+        "a handler slower than 2 s gets a warn, and a handler that refuses valid events makes the rest not meaningful")
+    func hygieneAndBaseline() throws {
+        let slowServer = try AwardReceiver(flaw: "slow-events")
+        let slow = try audit(Self.urls(slowServer) + ["--case", "valid"])
+        #expect(slow.status == 0)
+        #expect(slow.stdout.hasPrefix("warn  valid  accepted (200), but only after 2"), "\(slow.stdout)")
+        let keylessServer = try AwardReceiver()
+        let keyless = try BinaryTests.run(
+            ["check-events"] + Self.urls(keylessServer) + ["--json"],
+            environment: ["PAYLINKS_MAIN_KEY": "not-the-receivers-key"])
+        #expect(keyless.status == ExitCode.expectationsFailed.rawValue)
+        let findings = try Self.findings(keyless)
+        #expect(findings.first?.name == "valid")
+        #expect(findings.first?.verdict == "fail")
+        #expect(findings.dropFirst().allSatisfy { $0.verdict == "not-meaningful" }, "\(keyless.stdout)")
+    }
+}

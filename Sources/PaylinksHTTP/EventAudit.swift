@@ -393,7 +393,8 @@ public final class EventAudit {
                 if exchange.status == nil || !answer.accepted { exchange = answer }
             }
             var finding = judge(
-                name, sent: "\(refunded) of two orders never granted (Charge Failed): one of a player who holds "
+                name,
+                sent: "\(refunded) of two orders never granted (Charge Failed): one of a player who holds "
                     + "another order's items, one of a player who holds nothing",
                 exchange, before: before, after: try checkedBalances(of: player, at: ledger), expected: before,
                 products: products, keeps: "", tooMuch: "took items the order never granted",
@@ -405,7 +406,8 @@ public final class EventAudit {
                     (finding.verdict == .fail ? finding.summary + "; and " : "")
                     + "a player who held nothing went to \(negative.value) \(negative.key)"
                 finding.verdict = .fail
-                finding.why = "a refund of an order never granted took what the player never had, below zero: revoke "
+                finding.why =
+                    "a refund of an order never granted took what the player never had, below zero: revoke "
                     + "only what the order's own grant gave, and clamp at zero"
             }
             return finding

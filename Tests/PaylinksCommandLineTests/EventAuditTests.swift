@@ -193,4 +193,33 @@ struct EventAuditTests {
         #expect(findings.first?.verdict == "fail")
         #expect(findings.dropFirst().allSatisfy { $0.verdict == "not-meaningful" }, "\(keyless.stdout)")
     }
+
+    @Test("a scenario's refund and dispute story runs against the handler; an event it refuses fails its step")
+    func scenarioAgainstTheHandler() throws {
+        let receiver = try AwardReceiver()
+        let base = "http://127.0.0.1:\(receiver.port)"
+        let story = [
+            "run", "Fixtures/scenarios/after-the-purchase.json", "--award-url", "\(base)/award", "--events-url",
+            "\(base)/events",
+        ]
+        let passing = try BinaryTests.run(story, environment: Self.studioKeys)
+        #expect(passing.status == 0, "\(passing.stderr)")
+        let ledger = try HTTPClient(url: try HTTPURL("\(base)/ledger?playerId=cust_98765")).send(
+            method: .get, headers: [], body: [])
+        let balances = try #require(try JSONSerialization.jsonObject(with: Data(ledger.body)) as? [String: Any])[
+            "balances"]
+        // The starter pack's 100 gems were refunded and taken back; the builder's bundle's dispute was won.
+        #expect((balances as? [String: Int])?["gem_01"] == 500, "\(balances ?? "")")
+
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paylinks-wrong-events-key-\(receiver.port)")
+        try Data("not-the-events-key".utf8).write(to: keyFile)
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        let refused = try BinaryTests.run(story + ["--events-key-file", keyFile.path], environment: Self.studioKeys)
+        #expect(refused.status == ExitCode.expectationsFailed.rawValue)
+        #expect(
+            refused.stderr.contains(
+                "mismatch: Fixtures/scenarios/after-the-purchase.json: step 4 (refund): order.refunded was refused on "
+                    + "every attempt: the server answered 401\n"), "\(refused.stderr)")
+    }
 }

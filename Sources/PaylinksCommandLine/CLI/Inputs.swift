@@ -103,7 +103,9 @@ enum Inputs {
         } catch .wrongKind {
             throw .noInput("'\(shown)' is a directory; give the \(kind)s in it")
         } catch .notAFile {
-            throw .noInput("'\(shown)' is not a regular file (a FIFO, a socket or a device); give a \(kind) on disk")
+            let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            throw .noInput(
+                "'\(shown)' is not a regular file (a FIFO, a socket or a device); give \(article) \(kind) on disk")
         } catch .tooLarge(let limit) {
             let size = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit)-byte"
             throw .invalidFixture(

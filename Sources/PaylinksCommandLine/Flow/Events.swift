@@ -59,6 +59,8 @@ final class EventOutlet {
     private(set) var lastState: OrderState?
     /// How many events were refused on every attempt.
     private(set) var refusedCount = 0
+    /// The events refused on every attempt since the last ``takeRefusals()``.
+    private var refusals: [String] = []
     /// The names of the events delivered since the last ``takeDelivered()``.
     private var delivered: [OrderEvent.Name] = []
     /// The fault armed, and the event it is for (every event when nil).
@@ -266,7 +268,17 @@ final class EventOutlet {
             }
             delegate.write(renderer.render(event: event, attempt: attempt, url: url, tag: tag))
         }
-        if let last = attempts.last, !last.succeeded { refusedCount += 1 }
+        if let last = attempts.last, !last.succeeded {
+            refusedCount += 1
+            refusals.append("\(event.label) was refused on every attempt: \(last.failure ?? "")")
+        }
+    }
+
+    /// What was refused since the last call, one phrase per event: "order.refunded was
+    /// refused on every attempt: the server answered 401".
+    func takeRefusals() -> [String] {
+        defer { refusals = [] }
+        return refusals
     }
 
     /// Closes the connection, if any.

@@ -229,6 +229,7 @@ package struct ScenarioRunner {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
             _ = events.takeDelivered()
+            _ = events.takeRefusals()
             var refusal: String?
             // Events an earlier step held back go out once this step's have.
             let releasesHeld = events.holdsEvents
@@ -282,15 +283,17 @@ package struct ScenarioRunner {
             if let last = collector.delivered.last {
                 result.finalExit = ExitCode(finishingWith: last, catalog: catalog)
             }
-            if let refusal {
-                // Refused as Initiate Refund's 422 refuses it: the step did not happen.
+            // Refused as Initiate Refund's 422 refuses it, the step did not happen; an event
+            // the game's server refused on every attempt fails the step that sent it.
+            let failures = (refusal.map { ["\(step.kind) refused: \($0)"] } ?? []) + events.takeRefusals()
+            for failure in failures {
                 summary.failed += 1
                 result.mismatches.append(
                     .init(
-                        step: step.label, kind: step.kind.rawValue, message: "\(step.kind) refused: \(refusal)",
+                        step: step.label, kind: step.kind.rawValue, message: failure,
                         position: step.expectation?.positions["expect"]))
                 try? diagnostics.write(
-                    "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(step.kind) refused: \(refusal)\n")
+                    "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(MessageText.oneLine(failure))\n")
             }
             if let expectation = step.expectation {
                 let checks = Self.check(

@@ -1,6 +1,6 @@
 """The checkout page in a real browser: headless Chromium, driven through chromedriver by
 Selenium, opens a session's parsedUrl, picks a payment method and pays; the award must
-arrive at the example receiver and the client's callback on paylinks' stdout. A session
+arrive at the example game server and the client's callback on paylinks' stdout. A session
 whose offer is named like a script must show the name as text, with no alert.
 
     python3 checkout_test.py PAYLINKS RECEIVER_SCRIPT [SCREENSHOT_DIR]

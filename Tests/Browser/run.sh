@@ -18,4 +18,4 @@ fi
 
 swift build --product paylinks >/dev/null
 python3 Tests/Browser/checkout_test.py "$(swift build --show-bin-path)/paylinks" \
-    Examples/award-receiver/receiver.py "${1:-}"
+    Examples/game-server/server.py "${1:-}"

@@ -7,7 +7,7 @@ import Testing
 @testable import PaylinksKit
 
 /// The example award receiver, started on a free loopback port for one test.
-final class AwardReceiver {
+final class ExampleGameServer {
     let process = Process()
     let port: Int
 
@@ -16,7 +16,7 @@ final class AwardReceiver {
     }
 
     init(flaw: String? = nil, environment: [String: String] = [:]) throws {
-        let script = DocumentedCommands.root.appendingPathComponent("Examples/award-receiver/receiver.py")
+        let script = DocumentedCommands.root.appendingPathComponent("Examples/game-server/server.py")
         process.executableURL = URL(fileURLWithPath: try #require(Self.python))
         process.arguments = [script.path, "0"] + (flaw.map { ["--flaw", $0] } ?? [])
         var merged = ProcessInfo.processInfo.environment
@@ -50,7 +50,7 @@ final class AwardReceiver {
 }
 
 /// Awards sent to the example receiver, and the audit of it and of its broken variants.
-@Suite("Award callbacks", .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"))
+@Suite("Award callbacks", .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
 struct AwardTests {
     /// The built binary's run: its exit status and both streams.
     func paylinks(_ arguments: [String], environment: [String: String] = [:]) throws -> BinaryTests.Outcome {
@@ -65,7 +65,7 @@ struct AwardTests {
 
     @Test("each paid order is granted on the game's server under the order id the client gets")
     func grantsMatchTheCallbacks() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let outcome = try paylinks([
             "purchase", "--sku", "builders_bundle", "--count", "3", "--award-url", receiver.url, "--json",
         ])
@@ -88,7 +88,7 @@ struct AwardTests {
 
     @Test("a load of awards over several connections grants every order once and ends with its figures")
     func load() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let outcome = try paylinks([
             "purchase", "--sku", "starter_pack_001", "--count", "60", "--award-url", receiver.url, "--concurrency", "4",
             "--json", "--seed", "7", "--now", "1718182312",
@@ -119,7 +119,7 @@ struct AwardTests {
 
     @Test("a scenario sends its paid orders' awards to its awardUrl")
     func scenarioAwards() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("award-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -153,7 +153,7 @@ struct AwardTests {
 
     @Test("an award every attempt of which is refused fails the purchase with 3003 and the full order")
     func refusedAward() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let outcome = try paylinks(
             ["purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--json"],
             environment: ["PAYLINKS_MAIN_KEY": "not-the-receivers-key"])
@@ -183,7 +183,7 @@ struct AwardTests {
 
     @Test("the main key never shows, in output, trace or errors; the signature does in the trace")
     func keyStaysSecret() throws {
-        let receiver = try AwardReceiver(environment: ["RECEIVER_MAIN_KEY": "s3cr3t-main-key-123"])
+        let receiver = try ExampleGameServer(environment: ["GAME_SERVER_MAIN_KEY": "s3cr3t-main-key-123"])
         let outcome = try paylinks(
             ["purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--trace"],
             environment: [
@@ -207,7 +207,7 @@ struct AwardTests {
 
     @Test("the audit passes the example receiver in every case")
     func auditPasses() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let outcome = try paylinks(["check-award", receiver.url, "--json"])
         #expect(outcome.status == 0, "\(outcome.stdout)")
         let lines = try Self.lines(outcome.stdout)
@@ -226,7 +226,7 @@ struct AwardTests {
             ("no-time-check", ["stale-t", "t-seconds"]),
         ])
     func auditCatches(flaw: String, failing: [String]) throws {
-        let receiver = try AwardReceiver(flaw: flaw)
+        let receiver = try ExampleGameServer(flaw: flaw)
         let outcome = try paylinks(["check-award", receiver.url, "--json"])
         #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
         let failed = try Self.lines(outcome.stdout).filter { $0["verdict"] as? String == "fail" }
@@ -237,7 +237,7 @@ struct AwardTests {
 
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
-        let receiver = try AwardReceiver(flaw: "no-time-check")
+        let receiver = try ExampleGameServer(flaw: "no-time-check")
         let outcome = try paylinks(["check-award", receiver.url, "--case", "stale-t"])
         #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
         #expect(outcome.stdout.hasPrefix("FAIL  stale-t  accepted (200)"))
@@ -272,7 +272,7 @@ struct AwardTests {
             ("created", "answered 201, not 200; a grant is 200 with"),
         ])
     func notAGrant(flaw: String, summary: String) throws {
-        let receiver = try AwardReceiver(flaw: flaw)
+        let receiver = try ExampleGameServer(flaw: flaw)
         let outcome = try paylinks(["check-award", receiver.url, "--json"], environment: Self.studioKeys)
         #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
         let lines = try Self.lines(outcome.stdout)
@@ -289,7 +289,7 @@ struct AwardTests {
 
     @Test("a receiver that serves one connection at a time gets a finding that says so")
     func oneConnection() throws {
-        let receiver = try AwardReceiver(flaw: "one-connection")
+        let receiver = try ExampleGameServer(flaw: "one-connection")
         let outcome = try paylinks(["check-award", receiver.url, "--case", "race"], environment: Self.studioKeys)
         #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
         #expect(
@@ -305,7 +305,7 @@ struct AwardTests {
 
     @Test("the demo-key note is said once in a run of many scenarios on many processes, and never once a key is set")
     func demoNoteOnce() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("note-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

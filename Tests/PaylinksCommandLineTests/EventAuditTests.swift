@@ -7,10 +7,10 @@ import Testing
 
 /// `check-events` against the example game server, correct and with each of its flaws.
 @Suite(
-    "The events handler's audit", .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"))
+    "The events handler's audit", .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
 struct EventAuditTests {
     /// The example's three URLs: its events handler, its award endpoint and its ledger.
-    static func urls(_ receiver: AwardReceiver) -> [String] {
+    static func urls(_ receiver: ExampleGameServer) -> [String] {
         let base = "http://127.0.0.1:\(receiver.port)"
         return ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/ledger"]
     }
@@ -35,7 +35,7 @@ struct EventAuditTests {
 
     @Test("the example game server passes every case, V2 and V1 (where a refund cannot be partial)")
     func passes() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let v2 = try audit(Self.urls(receiver) + ["--json"])
         #expect(v2.status == 0, "\(v2.stdout)")
         #expect(v2.stderr.isEmpty)
@@ -68,7 +68,7 @@ struct EventAuditTests {
             ("refuse-unknown", "warn", ["refund-ungranted", "business-failure"]),
         ])
     func catches(flaw: String, verdict: String, cases: [String]) throws {
-        let receiver = try AwardReceiver(flaw: flaw)
+        let receiver = try ExampleGameServer(flaw: flaw)
         let outcome = try audit(Self.urls(receiver) + ["--json"])
         #expect(outcome.status == (verdict == "fail" ? ExitCode.expectationsFailed.rawValue : 0))
         let findings = try Self.findings(outcome)
@@ -84,21 +84,21 @@ struct EventAuditTests {
 
     @Test("what each money flaw did is in its finding: the balances before and after")
     func moneyFindings() throws {
-        let twiceServer = try AwardReceiver(flaw: "revoke-twice")
+        let twiceServer = try ExampleGameServer(flaw: "revoke-twice")
         let twice = try audit(Self.urls(twiceServer) + ["--case", "duplicate"])
         #expect(twice.stdout.hasPrefix("FAIL  duplicate  taken back twice: 200 gem_01 → nothing\n"), "\(twice.stdout)")
         #expect(twice.stdout.contains("remember each eventId"))
-        let openServer = try AwardReceiver(flaw: "revoke-on-open")
+        let openServer = try ExampleGameServer(flaw: "revoke-on-open")
         let open = try audit(Self.urls(openServer) + ["--case", "dispute-won"])
         #expect(open.stdout.hasPrefix("FAIL  dispute-won  the items were not given back: 100 gem_01 → nothing\n"))
-        let blindServer = try AwardReceiver(flaw: "revoke-ungranted")
+        let blindServer = try ExampleGameServer(flaw: "revoke-ungranted")
         let blind = try audit(Self.urls(blindServer) + ["--case", "refund-ungranted"])
         #expect(
             blind.stdout.hasPrefix(
                 "FAIL  refund-ungranted  took items the order never granted: 100 gem_01 → nothing; and a player who held nothing went to -100 gem_01\n"
             )
         )
-        let partialServer = try AwardReceiver()
+        let partialServer = try ExampleGameServer()
         let partial = try audit(Self.urls(partialServer) + ["--case", "partial-refund"])
         #expect(
             partial.stdout.hasPrefix(
@@ -108,7 +108,7 @@ struct EventAuditTests {
 
     @Test("without the award endpoint and the ledger, the money cases say 'not checked' in one line each")
     func notChecked() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let events = Self.urls(receiver)[0]
         let outcome = try audit([events])
         #expect(outcome.status == 0)
@@ -133,7 +133,7 @@ struct EventAuditTests {
     @Test(
         "a handler, award endpoint or ledger that is not there, or a ledger off its contract, is one error line and 69")
     func cannotRun() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let base = "http://127.0.0.1:\(receiver.port)"
         let cases: [([String], String)] = [
             (["http://127.0.0.1:1/events"], "error: nothing answers at http://127.0.0.1:1/events: connection refused"),
@@ -165,7 +165,7 @@ struct EventAuditTests {
 
     @Test("--case runs one case, after valid; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
-        let receiver = try AwardReceiver(flaw: "revoke-twice")
+        let receiver = try ExampleGameServer(flaw: "revoke-twice")
         let outcome = try audit(Self.urls(receiver) + ["--case", "duplicate-race"])
         #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
         #expect(outcome.stdout.hasSuffix(": 1 case: 0 pass, 1 FAIL, 0 warn\n"), "\(outcome.stdout)")
@@ -179,11 +179,11 @@ struct EventAuditTests {
     @Test(
         "a handler slower than 2 s gets a warn, and a handler that refuses valid events makes the rest not meaningful")
     func hygieneAndBaseline() throws {
-        let slowServer = try AwardReceiver(flaw: "slow-events")
+        let slowServer = try ExampleGameServer(flaw: "slow-events")
         let slow = try audit(Self.urls(slowServer) + ["--case", "valid"])
         #expect(slow.status == 0)
         #expect(slow.stdout.hasPrefix("warn  valid  accepted (200), but only after 2"), "\(slow.stdout)")
-        let keylessServer = try AwardReceiver()
+        let keylessServer = try ExampleGameServer()
         let keyless = try BinaryTests.run(
             ["check-events"] + Self.urls(keylessServer) + ["--json"],
             environment: ["PAYLINKS_MAIN_KEY": "not-the-receivers-key"])
@@ -196,7 +196,7 @@ struct EventAuditTests {
 
     @Test("a scenario's refund and dispute story runs against the handler; an event it refuses fails its step")
     func scenarioAgainstTheHandler() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let base = "http://127.0.0.1:\(receiver.port)"
         let story = [
             "run", "Fixtures/scenarios/after-the-purchase.json", "--award-url", "\(base)/award", "--events-url",

@@ -260,7 +260,7 @@ struct EventTests {
     @Test("purchase --events-url sends the order's creation and payment before its award, the completion after")
     func aroundTheAward() throws {
         let events = try EventReceiver()
-        let awards = try AwardReceiver()
+        let awards = try ExampleGameServer()
         let result = runCLI(
             ["purchase", "--sku", "starter_pack_001", "--award-url", awards.url, "--events-url", events.url, "--json"]
                 + Self.seeded)
@@ -624,7 +624,7 @@ struct EventTests {
     // MARK: The example handler
 
     /// A player's balance of `sku` on the example game server, as its ledger says.
-    static func balance(_ receiver: AwardReceiver, sku: String = "gem_01") throws -> Int? {
+    static func balance(_ receiver: ExampleGameServer, sku: String = "gem_01") throws -> Int? {
         let response = try HTTPClient(url: try HTTPURL("http://127.0.0.1:\(receiver.port)/ledger?playerId=cust_98765"))
             .send(method: .get, headers: [], body: [])
         let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
@@ -633,7 +633,7 @@ struct EventTests {
 
     /// Grants two orders of 100 gems on `receiver`, then triggers `event` against its
     /// award and events endpoints with `extra`; what the player holds after.
-    func story(_ event: [String], on receiver: AwardReceiver, seed: String) throws -> Int? {
+    func story(_ event: [String], on receiver: ExampleGameServer, seed: String) throws -> Int? {
         let award = receiver.url
         let events = "http://127.0.0.1:\(receiver.port)/events"
         let bought = runCLI([
@@ -647,23 +647,23 @@ struct EventTests {
 
     @Test(
         "the example handler takes a refund or a lost dispute back once, however the events arrive",
-        .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"),
+        .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"),
         arguments: [
             ["order.refunded"], ["order.refunded", "--fault", "duplicate"], ["order.refunded", "--fault", "reorder"],
             ["order.dispute.resolved", "--result", "lost", "--fault", "duplicate"],
         ])
     func exampleRevokesOnce(event: [String]) throws {
         // 200 before, 300 with the story's own grant, 200 once it is taken back.
-        #expect(try story(event, on: try AwardReceiver(), seed: "21") == 200)
+        #expect(try story(event, on: try ExampleGameServer(), seed: "21") == 200)
     }
 
     @Test(
         "the example handler keeps what a won dispute or a partial refund leaves, and takes nothing never granted",
-        .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"))
+        .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
     func exampleKeeps() throws {
-        #expect(try story(["order.dispute.resolved", "--result", "won"], on: try AwardReceiver(), seed: "22") == 300)
-        #expect(try story(["order.refunded", "--amount", "100"], on: try AwardReceiver(), seed: "23") == 300)
-        let receiver = try AwardReceiver()
+        #expect(try story(["order.dispute.resolved", "--result", "won"], on: try ExampleGameServer(), seed: "22") == 300)
+        #expect(try story(["order.refunded", "--amount", "100"], on: try ExampleGameServer(), seed: "23") == 300)
+        let receiver = try ExampleGameServer()
         let events = "http://127.0.0.1:\(receiver.port)/events"
         // No award: the refund's order was never granted on this server.
         let result = runCLI(["trigger", "order.refunded", "--events-url", events] + Self.seeded)
@@ -673,15 +673,15 @@ struct EventTests {
 
     @Test(
         "the example handler's flaws are the mistakes games make: no revocation, a second one, a 500 on a new field",
-        .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"))
+        .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
     func exampleFlaws() throws {
-        #expect(try story(["order.refunded"], on: try AwardReceiver(flaw: "no-revoke"), seed: "24") == 300)
+        #expect(try story(["order.refunded"], on: try ExampleGameServer(flaw: "no-revoke"), seed: "24") == 300)
         #expect(
             try story(
-                ["order.refunded", "--fault", "duplicate"], on: try AwardReceiver(flaw: "revoke-twice"), seed: "25")
+                ["order.refunded", "--fault", "duplicate"], on: try ExampleGameServer(flaw: "revoke-twice"), seed: "25")
                 == 100)
         // A field Appcharge may add tomorrow: the strict handler answers 500 and the event comes back.
-        let strict = try AwardReceiver(flaw: "strict-fields")
+        let strict = try ExampleGameServer(flaw: "strict-fields")
         let body = Array(#"{"eventName":"order.created","eventId":"e-1","newField":1}"#.utf8)
         let milliseconds = Int(Date().timeIntervalSince1970 * 1000)
         let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(strict.port)/events"))
@@ -694,7 +694,7 @@ struct EventTests {
                 GrantAward.signature(body: body, milliseconds: milliseconds, key: Array(DemoCredentials.mainKey.utf8))),
         ]
         #expect(try client.send(headers: headers, body: body).status == 500)
-        let correct = try AwardReceiver()
+        let correct = try ExampleGameServer()
         let other = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(correct.port)/events"))
         defer { other.close() }
         #expect(try other.send(headers: headers, body: body).status == 200)

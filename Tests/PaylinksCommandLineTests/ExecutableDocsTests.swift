@@ -335,7 +335,7 @@ struct ExecutableDocsTests {
             "paylinks-docs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for folder in ["Fixtures", "Examples/award-receiver"] {
+        for folder in ["Fixtures", "Examples/game-server"] {
             let target = scratch.appendingPathComponent(folder)
             try FileManager.default.createDirectory(
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -353,9 +353,9 @@ struct ExecutableDocsTests {
             environment[name] = nil
         }
         // Commands that talk to "$endpoint" get the example award receiver, started here.
-        var receiver: AwardReceiver?
+        var receiver: ExampleGameServer?
         if command.script.contains("$endpoint") {
-            let started = try AwardReceiver()
+            let started = try ExampleGameServer()
             environment["endpoint"] = started.url
             receiver = started
         }

@@ -50,7 +50,7 @@ final class SandboxProcess {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "Clients/sandbox_probe.py")
         let client = Process()
-        client.executableURL = URL(fileURLWithPath: try #require(AwardReceiver.python))
+        client.executableURL = URL(fileURLWithPath: try #require(ExampleGameServer.python))
         client.arguments = [script.path, command, String(port)] + extra
         let pipe = Pipe()
         client.standardOutput = pipe
@@ -69,11 +69,11 @@ final class SandboxProcess {
 }
 
 /// The sandbox through real clients: Python's http.client and raw sockets.
-@Suite("paylinks serve", .enabled(if: AwardReceiver.python != nil || runningInCI, "python3 is not installed"))
+@Suite("paylinks serve", .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
 struct ServeTests {
     @Test("a session created, paid through the control API, granted at the receiver, and its callback on stdout")
     func flow() throws {
-        let receiver = try AwardReceiver()
+        let receiver = try ExampleGameServer()
         let sandbox = try SandboxProcess(["--award-url", receiver.url, "--json"])
         #expect(sandbox.startLine.contains("note: award callbacks use the demo main key and publisher token"))
         let summary = try #require(

@@ -2,7 +2,7 @@
 """A game server's award and events endpoints done right, in Python's standard library alone.
 
 Appcharge POSTs a Grant Award Callback to the game's server once a player has paid.
-This receiver shows what such an endpoint must do, and paylinks' tests hold it to it:
+This server shows what such an endpoint must do, and paylinks' tests hold it to it:
 
 - verify the signature over the raw bytes received (never over re-serialized JSON):
   `signature: t=<ms>,v1=<hex>`, v1 = HMAC-SHA256(main key, t + "." + body), compared in
@@ -15,7 +15,7 @@ This receiver shows what such an endpoint must do, and paylinks' tests hold it t
   request it refuses.
 
 Events (POST /events): Appcharge tells the game about every order. The handler verifies
-them as it verifies awards (RECEIVER_EVENTS_KEY, else the main key), answers 2xx to every
+them as it verifies awards (GAME_SERVER_EVENTS_KEY, else the main key), answers 2xx to every
 verified event, even one it cannot use (a non-2xx only causes retries), has no second
 effect for an `eventId` it has seen, even when two copies race, and takes items back:
 - a refund (`order.refunded`, V1 `order_refunded`) or a lost dispute revokes the order's
@@ -25,12 +25,12 @@ effect for an `eventId` it has seen, even when two copies race, and takes items 
   not be taken back is recorded as a shortfall;
 - a dispute opened takes nothing, so one won restores nothing.
 
-Run it:  python3 receiver.py [PORT]   (PORT 0 picks a free one; the port is printed)
+Run it:  python3 server.py [PORT]   (PORT 0 picks a free one; the port is printed)
 Look:    GET /grants lists every grant by order id, and how many grants were made;
          GET /ledger?playerId=ID answers {"balances": {SKU: amount}} for the player, and
          what the handler recorded (shortfalls, partial refunds, refunds of orders never
          granted).
-Keys:    RECEIVER_MAIN_KEY and RECEIVER_PUBLISHER_TOKEN, else paylinks' demo key and token.
+Keys:    GAME_SERVER_MAIN_KEY and GAME_SERVER_PUBLISHER_TOKEN, else paylinks' demo key and token.
 
 `--flaw NAME` makes it wrong on purpose, to show what `paylinks check-award` catches:
 any-signature, grant-twice, reserialize, no-time-check; and in its answer, numeric-id
@@ -56,9 +56,9 @@ import threading
 import time
 import urllib.parse
 
-MAIN_KEY = os.environ.get("RECEIVER_MAIN_KEY", "paylinks-demo-main-key").encode()
-EVENTS_KEY = os.environ.get("RECEIVER_EVENTS_KEY", "").encode() or MAIN_KEY
-PUBLISHER_TOKEN = os.environ.get("RECEIVER_PUBLISHER_TOKEN", "paylinks-demo-publisher-token")
+MAIN_KEY = os.environ.get("GAME_SERVER_MAIN_KEY", "paylinks-demo-main-key").encode()
+EVENTS_KEY = os.environ.get("GAME_SERVER_EVENTS_KEY", "").encode() or MAIN_KEY
+PUBLISHER_TOKEN = os.environ.get("GAME_SERVER_PUBLISHER_TOKEN", "paylinks-demo-publisher-token")
 WINDOW_MS = 5 * 60 * 1000
 FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",

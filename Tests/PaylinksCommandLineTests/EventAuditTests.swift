@@ -7,7 +7,8 @@ import Testing
 
 /// `check-events` against the example game server, correct and with each of its flaws.
 @Suite(
-    "The events handler's audit", .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
+    "The events handler's audit",
+    .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
 struct EventAuditTests {
     /// The example's three URLs: its events handler, its award endpoint and its ledger.
     static func urls(_ receiver: ExampleGameServer) -> [String] {

@@ -661,7 +661,8 @@ struct EventTests {
         "the example handler keeps what a won dispute or a partial refund leaves, and takes nothing never granted",
         .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
     func exampleKeeps() throws {
-        #expect(try story(["order.dispute.resolved", "--result", "won"], on: try ExampleGameServer(), seed: "22") == 300)
+        #expect(
+            try story(["order.dispute.resolved", "--result", "won"], on: try ExampleGameServer(), seed: "22") == 300)
         #expect(try story(["order.refunded", "--amount", "100"], on: try ExampleGameServer(), seed: "23") == 300)
         let receiver = try ExampleGameServer()
         let events = "http://127.0.0.1:\(receiver.port)/events"

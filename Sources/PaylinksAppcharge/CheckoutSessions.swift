@@ -12,6 +12,8 @@ public import PaylinksKit
 public struct CheckoutSessions {
     /// One session: what the game's server sent, the order's state, what the player did.
     public struct Session: Sendable {
+        /// Which session of the store it is, from 0: its identifiers come from it.
+        public var index: Int
         /// The checkout session token: the page's address and the cancel API's bearer.
         public var token: String
         /// The purchase id the SDK opens the checkout with.
@@ -129,6 +131,8 @@ public struct CheckoutSessions {
     private var creation: [String] = []
     private var oldest = 0
     private var created = 0
+    /// The tokens of the sessions changed since the last ``takeChanged()``.
+    private var changed: Set<String> = []
 
     /// An empty store.
     public init(
@@ -150,20 +154,52 @@ public struct CheckoutSessions {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
         let identifiers = CheckoutIdentifiers(seed: seed, index: created)
         let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
-        created += 1
         var session = Session(
-            token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId, created: now,
+            index: created, token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId,
+            created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
             country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
+        created += 1
         let createdEvent = event(.created, of: &session)
         makeRoom(now: now, for: session.bytes)
+        add(session)
+        return (session, events + [createdEvent])
+    }
+
+    /// Takes back a session as it was kept (``Session/record``), at `now`: the store goes
+    /// on from there, with ids after the latest it holds. A later record of the same
+    /// session replaces the earlier.
+    public mutating func restore(_ session: Session, now: Int) {
+        created = max(created, session.index + 1)
+        if let earlier = sessions[session.token] {
+            bytes -= earlier.bytes
+            sessions[session.token] = session
+            bytes += session.bytes
+            return
+        }
+        makeRoom(now: now, for: session.bytes)
+        add(session)
+        changed.remove(session.token)
+    }
+
+    private mutating func add(_ session: Session) {
         sessions[session.token] = session
         purchaseIds[session.purchaseId] = session.token
         orderIds[session.orderId] = session.token
         creation.append(session.token)
         bytes += session.bytes
-        return (session, events + [createdEvent])
+        changed.insert(session.token)
+    }
+
+    /// The sessions held now, oldest first.
+    public var all: [Session] { creation[oldest...].compactMap { sessions[$0] } }
+
+    /// The sessions changed since the last call, as they now stand, oldest first: what a
+    /// durable store writes before the answer that reports the change.
+    public mutating func takeChanged() -> [Session] {
+        defer { changed = [] }
+        return changed.compactMap { sessions[$0] }.sorted { $0.index < $1.index }
     }
 
     /// The session of `token` at `now`, which expires it if its time is up unpaid; nil
@@ -173,7 +209,7 @@ public struct CheckoutSessions {
         guard session.state == .created && now - session.created >= lifetime else { return (session, []) }
         session.state = .paymentCanceled
         let canceled = event(.canceled, of: &session)
-        sessions[token] = session
+        update(session)
         return (session, [.expired(purchaseId: session.purchaseId), canceled])
     }
 
@@ -190,7 +226,7 @@ public struct CheckoutSessions {
         guard session.state == .created else { return (session, []) }
         session.state = .paymentCanceled
         let canceled = event(.canceled, of: &session)
-        sessions[token] = session
+        update(session)
         return (session, [.cancelled(purchaseId: session.purchaseId), canceled])
     }
 
@@ -207,7 +243,7 @@ public struct CheckoutSessions {
         case .pay:
             session.state = .chargePending
             let resolved = event(.paymentSucceeded, of: &session)
-            sessions[session.token] = session
+            update(session)
             return (
                 session,
                 [
@@ -245,7 +281,7 @@ public struct CheckoutSessions {
         session.state = .chargeSucceed
         session.life = OrderLife(state: .chargeSucceed, price: session.price)
         let completed = event(.completed, of: &session)
-        sessions[token] = session
+        update(session)
         return [completed, .ended(.onPurchaseSuccess(order: session.order))]
     }
 
@@ -276,8 +312,14 @@ public struct CheckoutSessions {
         session.life = life
         session.state = life.state
         let events = transition.event.map { [event($0, of: &session)] } ?? []
-        sessions[token] = session
+        update(session)
         return (session, events)
+    }
+
+    /// Keeps `session` as it now stands, and notes the change.
+    private mutating func update(_ session: Session) {
+        sessions[session.token] = session
+        changed.insert(session.token)
     }
 
     /// The event `name` of `session`'s order, counted on it.
@@ -288,7 +330,7 @@ public struct CheckoutSessions {
 
     /// Stores the session's last state and words what the client receives for `code`.
     private mutating func end(_ session: Session, code: Int, data: String? = nil) -> Event {
-        sessions[session.token] = session
+        update(session)
         let status = catalog.statusCode(code)
         var error =
             status?.error(details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
@@ -311,6 +353,7 @@ public struct CheckoutSessions {
                 sessions.count >= limit || bytes + incoming > byteBudget || now - session.created >= 2 * lifetime
             else { break }
             sessions[token] = nil
+            changed.remove(token)
             purchaseIds[session.purchaseId] = nil
             orderIds[session.orderId] = nil
             bytes -= session.bytes

@@ -17,6 +17,10 @@ package enum CLIError: Error, Equatable, Sendable {
     case unavailable(String)
     /// A file paylinks was asked to write (a report) could not be: what and why.
     case cannotWrite(String)
+    /// Data paylinks keeps (`serve --data`) is not in a shape it reads: what and why.
+    case invalidData(String)
+    /// A directory paylinks keeps data in cannot be created or written: what and why.
+    case cannotCreate(String)
     /// A copy of paylinks (`run --jobs`) ended with this code and has said why.
     case exited(ExitCode)
     /// A state paylinks should never reach.
@@ -26,7 +30,8 @@ package enum CLIError: Error, Equatable, Sendable {
     package var exitCode: ExitCode {
         switch self {
         case .usage: .usage
-        case .invalidFixture: .dataError
+        case .invalidFixture, .invalidData: .dataError
+        case .cannotCreate: .cannotCreate
         case .noInput: .noInput
         case .output(.brokenPipe): .brokenPipe
         case .output(.failed), .cannotWrite: .ioError
@@ -49,7 +54,8 @@ package enum CLIError: Error, Equatable, Sendable {
                 lines.append("error: \(error.file): \(error.uncounted) more problems not shown; fix these first")
             }
             return lines.joined(separator: "\n")
-        case .noInput(let text), .unavailable(let text), .cannotWrite(let text):
+        case .noInput(let text), .unavailable(let text), .cannotWrite(let text), .invalidData(let text),
+            .cannotCreate(let text):
             return "error: \(text)"
         case .output(.brokenPipe), .exited:
             return nil

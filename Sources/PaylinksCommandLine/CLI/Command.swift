@@ -201,6 +201,8 @@ package struct RunOptions: Equatable, Sendable {
     package var eventFault: DeliveryFault?
     /// `--events-url`: the game server's endpoint for order events.
     package var eventsUrl: HTTPURL?
+    /// `--data DIR`: where `serve` keeps its sessions across restarts; in memory when nil.
+    package var dataDirectory: String?
     /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
     package var ledgerUrl: HTTPURL?
     /// `--events-version`: the envelope events are sent in.

@@ -21,7 +21,8 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
     case eventRefused = 14
     /// `EX_USAGE`: unknown subcommand or option, missing or malformed value, unknown SKU or country.
     case usage = 64
-    /// `EX_DATAERR`: invalid fixture data.
+    /// `EX_DATAERR`: invalid fixture data, or a `serve --data` directory that is another
+    /// program's, damaged, or of a newer format.
     case dataError = 65
     /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
     case noInput = 66
@@ -30,6 +31,8 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
     case unavailable = 69
     /// `EX_SOFTWARE`: an internal error in paylinks.
     case software = 70
+    /// `EX_CANTCREAT`: `serve --data`'s directory cannot be created or written.
+    case cannotCreate = 73
     /// `EX_IOERR`: output could not be written.
     case ioError = 74
     /// The reader of standard output went away; paylinks stops quietly, as if killed by SIGPIPE.
@@ -73,12 +76,13 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
                 + "or onPurchaseCanceled (G3)"
         case .eventRefused: "trigger, --events-url: the game's server refused an event on every attempt"
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
-        case .dataError: "invalid fixture data"
+        case .dataError: "invalid fixture data; serve --data: the directory is another program's, damaged or newer"
         case .noInput: "a named file or directory is missing or unreadable"
         case .unavailable:
-            "serve: the address cannot be listened on (the port is in use); check-award, check-events: nothing answers "
-                + "at a URL, or the ledger breaks its contract"
+            "serve: the address cannot be listened on (the port is in use), or --data is another sandbox's; "
+                + "check-award, check-events: nothing answers at a URL, or the ledger breaks its contract"
         case .software: "internal error"
+        case .cannotCreate: "serve --data: the directory cannot be created or written"
         case .ioError: "output could not be written"
         case .brokenPipe: "the reader of the output went away (as SIGPIPE)"
         }

@@ -120,7 +120,7 @@ enum Inputs {
         switch error {
         case .missing: "it does not exist"
         case .wrongKind: "it is a directory"
-        case .unreadable(let reason): reason
+        case .unreadable(let reason), .unwritable(let reason): reason
         case .tooLarge(let limit): "it is larger than \(limit) bytes"
         case .notAFile: "it is not a regular file (a FIFO, a socket or a device)"
         }

@@ -345,6 +345,14 @@ package struct OptionSpec: Sendable {
             options.port = try number(value, option: "--port", as: Int.self, in: 0...65535)
         },
         OptionSpec(
+            "--data", "DIR",
+            "Keep the sandbox's sessions in DIR (JSON lines, on disk before each answer), so that they survive a stop "
+                + "or a crash; created when missing.",
+            default: "in memory only", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.dataDirectory = try text(value, option: "--data", allowEmpty: false)
+        },
+        OptionSpec(
             "--concurrency", "C",
             "Send the awards (without --award-url, the events) of a --count run over C connections at once, and end "
                 + "with a load summary on stderr.",

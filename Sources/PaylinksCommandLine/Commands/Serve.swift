@@ -10,6 +10,10 @@ enum ServeCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         // Room for every connection, the award pool and the files, past the usual 1,024.
         context.raiseDescriptorLimit(HTTPServer.Limits().connections + 1024)
+        // The data directory first: a bad one is refused before anything listens.
+        let kept = try options.dataDirectory.map { (directory) throws(CLIError) in
+            try SandboxStore.open(directory, seed: options.seed, newSeed: context.entropy)
+        }
         let server: HTTPServer
         do {
             server = try HTTPServer(host: options.host, port: options.port)
@@ -53,13 +57,26 @@ enum ServeCommand: Subcommand {
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         let base = "http://\(host):\(server.port)"
-        var settings = Sandbox.Settings(baseURL: base, publisherToken: token, seed: options.seed ?? context.entropy())
+        var settings = Sandbox.Settings(
+            baseURL: base, publisherToken: token, seed: kept?.0.seed ?? options.seed ?? context.entropy())
         settings.publicURL = options.publicUrl
         settings.eventsVersion = options.eventsVersion
         let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
         let standardError = context.standardError
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
         sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
+        if let (store, contents) = kept {
+            for warning in contents.warnings { try? standardError.write(warning + "\n") }
+            sandbox.restore(contents.sessions)
+            // Rewritten at start: only what is held now, the forgotten and the superseded gone.
+            if let failure = store.compact(sandbox.heldSessions) {
+                throw .cannotCreate("--data: \(failure)")
+            }
+            sandbox.persist = { [unowned sandbox] changed in store.keep(changed, live: { sandbox.heldSessions }) }
+            try? standardError.write(
+                "sandbox data in \(MessageText.sanitized(store.directory)): \(sandbox.sessionCount) "
+                    + "session\(sandbox.sessionCount == 1 ? "" : "s") kept\n")
+        }
         server.onProblem = { line in try? standardError.write("warning: \(MessageText.oneLine(line))\n") }
         let renderer = options.format.renderer(
             catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,

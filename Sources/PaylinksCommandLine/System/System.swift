@@ -21,6 +21,8 @@ package enum FileSystemError: Error, Equatable, Sendable {
     /// The path is neither a regular file nor a directory (a FIFO, a socket, a device),
     /// which paylinks never opens for reading: it could wait forever.
     case notAFile
+    /// The path could not be created or written: the reason from the system.
+    case unwritable(String)
 }
 
 /// Thin, throwing wrappers over the C library.
@@ -212,9 +214,119 @@ package enum System {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
+    /// Creates the directory `path` and any missing parents.
+    package static func makeDirectories(_ path: String) throws(FileSystemError) {
+        if let isDirectory = isDirectory(path) {
+            guard isDirectory else { throw .wrongKind }
+            return
+        }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty && parent != path {
+            do {
+                try makeDirectories(parent)
+            } catch .wrongKind {
+                throw .unwritable("'\(parent)' is a file, not a directory")
+            }
+        }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .unwritable(lastErrorDescription()) }
+    }
+
+    /// Holds an exclusive lock on the file `path` (created if need be) for as long as the
+    /// process lives; false when another process holds it.
+    package static func lockForever(_ path: String) throws(FileSystemError) -> Bool {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .unwritable(lastErrorDescription()) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            close(descriptor)
+            if busy { return false }
+            throw .unwritable(lastErrorDescription())
+        }
+        // The descriptor stays open, and the lock held, until the process ends.
+        return true
+    }
+
+    /// Shortens the file `path` to `size` bytes, durably.
+    package static func truncate(_ path: String, to size: Int) throws(FileSystemError) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unwritable(lastErrorDescription()) }
+        defer { close(descriptor) }
+        guard ftruncate(descriptor, off_t(size)) == 0, fsync(descriptor) == 0 else {
+            throw .unwritable(lastErrorDescription())
+        }
+    }
+
+    /// Replaces the file `path` with `bytes` all at once: written beside it, synced, and
+    /// renamed over it, so that a crash leaves the old file or the new, never half of one.
+    package static func replaceDurably(_ path: String, with bytes: [UInt8]) throws(FileSystemError) {
+        let temporary = path + ".new"
+        let file = try AppendFile(path: temporary, truncating: true)
+        try file.append(bytes)
+        file.close()
+        guard rename(temporary, path) == 0 else { throw .unwritable(lastErrorDescription()) }
+        syncDirectory(of: path)
+    }
+
+    /// Makes the entries of the directory holding `path` durable: a file created or
+    /// renamed there survives a crash.
+    package static func syncDirectory(of path: String) {
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let descriptor = open(parent.isEmpty ? "." : parent, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
     private static func lastErrorDescription() -> String {
         String(cString: strerror(errno)).lowercased()
     }
+}
+
+/// Closes a file descriptor (from where a method named `close` would hide the C library's).
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
+/// A file that grows only at its end, each append on the disk before it returns.
+package final class AppendFile {
+    private var descriptor: Int32
+    /// The file's size, in bytes.
+    package private(set) var size: Int
+
+    /// The file at `path`, created when missing (emptied first with `truncating`).
+    package init(path: String, truncating: Bool = false) throws(FileSystemError) {
+        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o644)
+        guard descriptor >= 0 else { throw .unwritable(String(cString: strerror(errno)).lowercased()) }
+        var info = stat()
+        size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Writes `bytes` at the end and waits until they are on the disk.
+    package func append(_ bytes: [UInt8]) throws(FileSystemError) {
+        var failure: OutputError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(OutputError) {
+                try System.writeAll(buffer, to: descriptor)
+            } catch {
+                failure = error
+            }
+        }
+        switch failure {
+        case .failed(let reason)?: throw .unwritable(reason)
+        case .brokenPipe?: throw .unwritable("the file went away")
+        case nil: break
+        }
+        guard fdatasync(descriptor) == 0 else { throw .unwritable(String(cString: strerror(errno)).lowercased()) }
+        size += bytes.count
+    }
+
+    /// Closes the file.
+    package func close() {
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = -1
+    }
+
+    deinit { close() }
 }
 
 /// Set by the handler of SIGINT and SIGTERM, read by the server's loop between polls.

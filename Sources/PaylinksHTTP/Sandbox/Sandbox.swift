@@ -53,6 +53,10 @@ public final class Sandbox {
     /// Something happened to an order that Appcharge sends the game's server an event
     /// about: the event, ready to send. Without a handler no event is made.
     public var onOrderEvent: ((_ purchaseId: String, _ event: OrderEvent) -> Void)?
+    /// Makes the sessions a request changed durable, before its answer goes out: nil when
+    /// they are kept, else why not, which the answer then says (503). Without one the
+    /// sessions live in memory only.
+    public var persist: ((_ changed: [CheckoutSessions.Session]) -> String?)?
 
     /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`;
     /// `clock` gives the time in milliseconds.
@@ -67,6 +71,24 @@ public final class Sandbox {
 
     /// Sessions held now.
     public var sessionCount: Int { sessions.count }
+
+    /// Every session held, oldest first: what a durable store rewrites itself from.
+    public var heldSessions: [CheckoutSessions.Session] { sessions.all }
+
+    /// Takes back sessions kept before a restart, oldest first; they go on by their own
+    /// clock (a session past its hour expires when next asked for).
+    public func restore(_ kept: [CheckoutSessions.Session]) {
+        for session in kept.sorted(by: { $0.index < $1.index }) { sessions.restore(session, now: clock()) }
+        _ = sessions.takeChanged()
+    }
+
+    /// Hands the sessions changed since the last call to ``persist``: nil when they are
+    /// kept (or nothing keeps them), else why not.
+    private func keepChanges() -> String? {
+        let changed = sessions.takeChanged()
+        guard let persist, !changed.isEmpty else { return nil }
+        return persist(changed)
+    }
 
     /// Says what happened, in order: log lines, awards due, and what the client receives.
     private func report(_ events: [CheckoutSessions.Event]) {
@@ -127,7 +149,12 @@ public final class Sandbox {
 
     /// The answer to `request`.
     public func handle(_ request: HTTPRequest) -> HTTPServerResponse {
-        let response = route(request)
+        var response = route(request)
+        if let failure = keepChanges() {
+            onLog("warning: a change was not kept: \(failure)")
+            response = HTTPServer.problem(
+                503, "the sandbox could not keep the change on disk (\(failure)); free the disk, then try again")
+        }
         onLog("\(request.method) \(request.path) \(response.status)")
         return response
     }
@@ -491,6 +518,7 @@ public final class Sandbox {
     /// nil, failed on every attempt otherwise (the `error.data` of the 3003).
     public func awardDelivered(purchaseId: String, failureData: String?) {
         report(sessions.awardDelivered(purchaseId: purchaseId, failureData: failureData))
+        if let failure = keepChanges() { onLog("warning: the award's outcome was not kept: \(failure)") }
     }
 
     /// The longest payment method a player's choice names, in bytes.

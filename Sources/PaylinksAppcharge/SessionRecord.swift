@@ -1,0 +1,213 @@
+package import PaylinksJSON
+import PaylinksKit
+
+/// A checkout session as a durable record: one compact JSON object that holds all of it,
+/// from which ``CheckoutSessions/Session/init(record:)`` makes the same session again.
+///
+/// The members are the session's own names; an order's life is its actions, replayed
+/// on the state its award left (`granted`), so that the rules it was built by are the
+/// rules it is read by.
+extension CheckoutSessions.Session {
+    /// The record's bytes: `{"index":0,"token":"...",...}`.
+    public var record: [UInt8] {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("index", index)
+        writer.field("token", token)
+        writer.field("purchaseId", purchaseId)
+        writer.field("orderId", orderId)
+        writer.field("created", created)
+        writer.field("offerName", offerName)
+        writer.field("offerSku", offerSku)
+        writer.key("items")
+        writer.openArray()
+        for item in items {
+            writer.openObject()
+            writer.field("name", item.name)
+            writer.field("sku", item.sku)
+            writer.field("quantity", item.quantity)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.field("price", price)
+        writer.field("currency", currency)
+        writer.field("customerId", customerId)
+        if let email { writer.field("email", email) }
+        writer.field("country", country)
+        if let metadata {
+            writer.key("metadata")
+            writer.json(metadata)
+        }
+        if let pricePointMetadata { writer.field("pricePointMetadata", pricePointMetadata) }
+        writer.field("state", state.rawValue)
+        writer.field("paymentMethod", paymentMethod)
+        writer.field("date", date)
+        writer.field("eventCount", eventCount)
+        if let life {
+            writer.key("life")
+            writer.openObject()
+            writer.field("granted", life.granted)
+            writer.key("actions")
+            writer.openArray()
+            for transition in life.transitions { Self.write(transition.action, to: &writer) }
+            writer.closeArray()
+            writer.closeObject()
+        }
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    /// Why a record is not a session.
+    public struct RecordProblem: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, naming the member.
+        public var description: String
+
+        /// A problem, said in `description`.
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// The session a ``record`` holds.
+    ///
+    /// - Throws: ``RecordProblem`` naming the first member that is missing or not what the
+    ///   record writes, or an action its order's rules refuse.
+    package init(record value: JSONValue) throws(RecordProblem) {
+        guard case .object(let members) = value.kind else { throw RecordProblem(description: "not an object") }
+        let fields = Fields(members)
+        index = try fields.integer("index")
+        token = try fields.string("token")
+        purchaseId = try fields.string("purchaseId")
+        orderId = try fields.string("orderId")
+        created = try fields.integer("created")
+        offerName = try fields.string("offerName")
+        offerSku = try fields.string("offerSku")
+        guard case .array(let list)? = fields["items"]?.kind else {
+            throw RecordProblem(description: "items is not an array")
+        }
+        items = try list.map { (item) throws(RecordProblem) in
+            guard case .object(let members) = item.kind else {
+                throw RecordProblem(description: "an item is not an object")
+            }
+            let fields = Fields(members)
+            return OrderResponseModel.Item(
+                name: try fields.string("name"), sku: try fields.string("sku"),
+                quantity: try fields.string("quantity"))
+        }
+        price = try fields.integer("price")
+        currency = try fields.string("currency")
+        customerId = try fields.string("customerId")
+        email = try fields.optionalString("email")
+        country = try fields.string("country")
+        metadata = fields["metadata"].map { value in
+            var writer = JSONWriter()
+            value.write(to: &writer)
+            return writer.bytes
+        }
+        pricePointMetadata = fields["pricePointMetadata"] == nil ? nil : try fields.integer("pricePointMetadata")
+        let stateName = try fields.string("state")
+        guard let state = OrderState(rawValue: stateName) else {
+            throw RecordProblem(description: "state '\(stateName)' is not an order state")
+        }
+        self.state = state
+        paymentMethod = try fields.string("paymentMethod")
+        date = try fields.integer("date")
+        eventCount = try fields.integer("eventCount")
+        if let lifeValue = fields["life"] {
+            guard case .object(let lifeMembers) = lifeValue.kind,
+                case .bool(let granted)? = Fields(lifeMembers)["granted"]?.kind,
+                case .array(let actions)? = Fields(lifeMembers)["actions"]?.kind
+            else { throw RecordProblem(description: "life is not {\"granted\": ..., \"actions\": [...]}") }
+            var life = OrderLife(state: granted ? .chargeSucceed : .chargeFailed, price: price)
+            for action in actions {
+                do {
+                    try life.apply(try Self.action(action))
+                } catch let refusal as OrderLife.Refusal {
+                    throw RecordProblem(description: "life: \(refusal.message)")
+                } catch let problem as RecordProblem {
+                    throw problem
+                } catch {
+                    throw RecordProblem(description: "life: \(error)")
+                }
+            }
+            guard life.state == state else {
+                throw RecordProblem(description: "life ends in \(life.state.rawValue), not the state \(stateName)")
+            }
+            self.life = life
+        } else {
+            life = nil
+        }
+    }
+
+    private static func write(_ action: OrderLife.Action, to writer: inout JSONWriter) {
+        writer.openObject()
+        switch action {
+        case .requestRefund(let amount):
+            writer.field("action", "requestRefund")
+            if let amount { writer.field("amount", amount) }
+        case .processRefund(let succeeded):
+            writer.field("action", "processRefund")
+            writer.field("succeeded", succeeded)
+        case .openDispute: writer.field("action", "openDispute")
+        case .submitEvidence: writer.field("action", "submitEvidence")
+        case .resolveDispute(let won):
+            writer.field("action", "resolveDispute")
+            writer.field("won", won)
+        }
+        writer.closeObject()
+    }
+
+    private static func action(_ value: JSONValue) throws(RecordProblem) -> OrderLife.Action {
+        guard case .object(let members) = value.kind else {
+            throw RecordProblem(description: "an action is not an object")
+        }
+        let fields = Fields(members)
+        switch try fields.string("action") {
+        case "requestRefund":
+            return .requestRefund(amount: fields["amount"] == nil ? nil : try fields.integer("amount"))
+        case "processRefund": return .processRefund(succeeded: try fields.bool("succeeded"))
+        case "openDispute": return .openDispute
+        case "submitEvidence": return .submitEvidence
+        case "resolveDispute": return .resolveDispute(won: try fields.bool("won"))
+        case let other: throw RecordProblem(description: "'\(other)' is not an action")
+        }
+    }
+
+    /// A record's members by name.
+    private struct Fields {
+        let members: [String: JSONValue]
+
+        init(_ list: [(key: String, value: JSONValue)]) {
+            var members: [String: JSONValue] = [:]
+            for (key, value) in list where members[key] == nil { members[key] = value }
+            self.members = members
+        }
+
+        subscript(name: String) -> JSONValue? { members[name] }
+
+        func string(_ name: String) throws(RecordProblem) -> String {
+            guard case .string(let text)? = members[name]?.kind else {
+                throw RecordProblem(description: "\(name) is missing or not a string")
+            }
+            return text
+        }
+
+        func optionalString(_ name: String) throws(RecordProblem) -> String? {
+            members[name] == nil ? nil : try string(name)
+        }
+
+        func integer(_ name: String) throws(RecordProblem) -> Int {
+            guard case .number(let text)? = members[name]?.kind, let number = Int(text) else {
+                throw RecordProblem(description: "\(name) is missing or not an integer")
+            }
+            return number
+        }
+
+        func bool(_ name: String) throws(RecordProblem) -> Bool {
+            guard case .bool(let flag)? = members[name]?.kind else {
+                throw RecordProblem(description: "\(name) is missing or not true or false")
+            }
+            return flag
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import PaylinksHTTP
+import Testing
+
+@testable import PaylinksCommandLine
+
+/// `serve --data DIR`: what the sandbox answered survives a stop, a crash and `kill -9`.
+@Suite("The sandbox's memory", .serialized)
+struct SandboxDataTests {
+    /// A fresh directory for one test, removed afterwards.
+    final class DataDirectory {
+        let path: String
+
+        init(_ name: String) {
+            path =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "paylinks-data-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                ).path
+        }
+
+        var journal: String { path + "/sandbox.jsonl" }
+
+        func lines() throws -> [String] {
+            try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    static let token = "paylinks-demo-publisher-token"
+    static let body = Array(
+        #"{"priceDetails":{"price":499,"currency":"USD"},"offer":{"name":"Starter Pack","sku":"starter_pack_001","pricePointMetadata":499},"items":[{"name":"Gems","sku":"gem_01","quantity":100}],"customer":{"id":"cust_1"}}"#
+            .utf8)
+
+    /// One request to the sandbox on `port`: the status and the body's members.
+    static func call(_ port: Int, _ method: HTTPMethod, _ path: String, _ body: String? = nil) throws -> (
+        status: Int, json: [String: Any]
+    ) {
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(port)\(path)"), connectTimeout: 5, responseTimeout: 10)
+        defer { client.close() }
+        let bytes = body.map { Array($0.utf8) } ?? []
+        let response = try client.send(
+            method: method,
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", token)],
+            body: path == "/checkout/v1/session" ? Self.body : bytes)
+        let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        return (response.status, json)
+    }
+
+    static func create(_ port: Int) throws -> String {
+        let created = try call(port, .post, "/checkout/v1/session")
+        #expect(created.status == 201)
+        return try #require(created.json["purchaseId"] as? String)
+    }
+
+    static func state(_ port: Int, _ purchaseId: String) throws -> String? {
+        let answer = try call(port, .get, "/control/v1/sessions/\(purchaseId)")
+        return answer.status == 200 ? answer.json["state"] as? String : nil
+    }
+
+    @Test("every answered change survives kill -9 between requests: created, paid, declined, refunded, disputed")
+    func killBetweenRequests() throws {
+        let data = DataDirectory("between")
+        var expected: [String: String] = [:]
+        for round in 0..<3 {
+            let sandbox = try SandboxProcess(["--data", data.path])
+            // What the earlier rounds were answered is all there.
+            for (purchaseId, state) in expected {
+                #expect(try Self.state(sandbox.port, purchaseId) == state, "round \(round): \(purchaseId)")
+            }
+            let fresh = try Self.create(sandbox.port)
+            expected[fresh] = "created"
+            let paid = try Self.create(sandbox.port)
+            let payment = try Self.call(
+                sandbox.port, .post, "/control/v1/sessions/\(paid)/complete", #"{"choice":"pay"}"#)
+            expected[paid] = try #require(payment.json["state"] as? String)
+            let declined = try Self.create(sandbox.port)
+            _ = try Self.call(
+                sandbox.port, .post, "/control/v1/sessions/\(declined)/complete", #"{"choice":"decline"}"#)
+            expected[declined] = "payment_failed"
+            let refund = try Self.call(
+                sandbox.port, .post, "/control/v1/sessions/\(paid)/refund", #"{"outcome":"refunded","amount":100}"#)
+            #expect(refund.status == 200)
+            expected[paid] = "payment_refunded"
+            let disputed = try Self.create(sandbox.port)
+            _ = try Self.call(sandbox.port, .post, "/control/v1/sessions/\(disputed)/complete", #"{"choice":"pay"}"#)
+            let dispute = try Self.call(
+                sandbox.port, .post, "/control/v1/sessions/\(disputed)/dispute", #"{"outcome":"open"}"#)
+            expected[disputed] = try #require(dispute.json["state"] as? String)
+            #expect(expected[disputed] == "payment_dispute_open")
+            _ = sandbox.stop(with: SIGKILL)
+        }
+        let last = try SandboxProcess(["--data", data.path])
+        #expect(last.startLine.contains("sandbox data in \(data.path): 12 sessions kept\n"), "\(last.startLine)")
+        for (purchaseId, state) in expected {
+            #expect(try Self.state(last.port, purchaseId) == state)
+        }
+        // Started again, the journal holds one record of each session and its header, no more.
+        #expect(try data.lines().count == 13)
+        #expect(last.stop().status == 0)
+    }
+
+    @Test("kill -9 while requests are in flight loses none that was answered")
+    func killMidRequest() throws {
+        let data = DataDirectory("mid")
+        let sandbox = try SandboxProcess(["--data", data.path])
+        let port = sandbox.port
+        let answered = Answered()
+        let enough = DispatchSemaphore(value: 0)
+        // Two clients create sessions as fast as they can; the process dies under them.
+        for _ in 0..<2 {
+            Thread.detachNewThread {
+                while true {
+                    guard let created = try? Self.call(port, .post, "/checkout/v1/session"), created.status == 201,
+                        let purchaseId = created.json["purchaseId"] as? String
+                    else { return }
+                    if answered.add(purchaseId) == 40 { enough.signal() }
+                }
+            }
+        }
+        #expect(enough.wait(timeout: .now() + 60) == .success, "forty sessions were created")
+        _ = sandbox.stop(with: SIGKILL)
+        let kept = answered.all
+        let again = try SandboxProcess(["--data", data.path])
+        for purchaseId in kept {
+            #expect(try Self.state(again.port, purchaseId) == "created", "\(purchaseId) was answered 201")
+        }
+        #expect(again.stop().status == 0)
+    }
+
+    /// The purchase ids the sandbox answered, from several threads.
+    final class Answered: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ids: [String] = []
+
+        func add(_ id: String) -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            ids.append(id)
+            return ids.count
+        }
+
+        var all: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return ids
+        }
+    }
+
+    @Test("a record cut short at the end is dropped with a warning, and the sandbox starts with the rest")
+    func tornRecord() throws {
+        let data = DataDirectory("torn")
+        let first = try SandboxProcess(["--data", data.path])
+        let purchaseId = try Self.create(first.port)
+        _ = first.stop(with: SIGKILL)
+        let handle = try #require(FileHandle(forWritingAtPath: data.journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"session":{"index":1,"tok"#.utf8))
+        handle.closeFile()
+        let second = try SandboxProcess(["--data", data.path])
+        #expect(
+            second.startLine.contains(
+                "warning: \(data.path)/sandbox.jsonl: its last record was cut short (the sandbox stopped while "
+                    + "writing it, before answering); 26 bytes dropped\n"), "\(second.startLine)")
+        #expect(try Self.state(second.port, purchaseId) == "created")
+        #expect(try data.lines().allSatisfy { $0.hasSuffix("}") })
+        #expect(second.stop().status == 0)
+    }
+
+    @Test("a session kept past its hour expires by its own clock once the sandbox is back")
+    func expiresByItsClock() throws {
+        let data = DataDirectory("clock")
+        try FileManager.default.createDirectory(atPath: data.path, withIntermediateDirectories: true)
+        let record =
+            #"{"session":{"index":0,"token":"0123456789abcdef0123456789abcdef","purchaseId":"pr_kept","orderId":"1234567890","created":1000,"offerName":"Starter Pack","offerSku":"starter_pack_001","items":[],"price":499,"currency":"USD","customerId":"cust_1","country":"US","state":"created","paymentMethod":"","date":0,"eventCount":1}}"#
+        try Data((#"{"format":"paylinks-sandbox","version":1,"seed":"1"}"# + "\n" + record + "\n").utf8).write(
+            to: URL(fileURLWithPath: data.journal))
+        let sandbox = try SandboxProcess(["--data", data.path])
+        #expect(try Self.state(sandbox.port, "pr_kept") == "payment_canceled")
+        #expect(sandbox.stop().stderr.contains("session pr_kept expired unpaid\n"))
+    }
+
+    @Test(
+        "a directory that cannot be used is one error line and its exit code, before anything listens",
+        arguments: [
+            ("newer", 65, "is of format version 2, newer than this paylinks reads (1); use a newer paylinks"),
+            ("stranger", 65, "holds 'notes.txt' and no sandbox.jsonl: it is another program's directory"),
+            ("damaged", 65, "sandbox.jsonl:2: index is missing or not an integer; the journal is damaged"),
+            ("file", 73, "is a file, not a directory; give a directory"),
+            ("under-a-file", 73, "cannot be created: "),
+            ("other-seed", 64, "holds sessions whose ids come from --seed 7, not 1; leave --seed out or give 7"),
+        ])
+    func unusable(kind: String, code: Int32, message: String) throws {
+        let data = DataDirectory(kind)
+        var path = data.path
+        let manager = FileManager.default
+        switch kind {
+        case "file", "under-a-file":
+            _ = manager.createFile(atPath: data.path, contents: Data("x".utf8))
+            if kind == "under-a-file" { path += "/data" }
+        case "stranger":
+            try manager.createDirectory(atPath: data.path, withIntermediateDirectories: true)
+            _ = manager.createFile(atPath: data.path + "/notes.txt", contents: Data())
+        default:
+            try manager.createDirectory(atPath: data.path, withIntermediateDirectories: true)
+            let header =
+                kind == "newer"
+                ? #"{"format":"paylinks-sandbox","version":2,"seed":"1"}"#
+                : #"{"format":"paylinks-sandbox","version":1,"seed":"\#(kind == "other-seed" ? 7 : 1)"}"#
+            let damage = kind == "damaged" ? #"{"session":{"state":"spent"}}"# + "\n" + "{}\n" : ""
+            _ = manager.createFile(atPath: data.journal, contents: Data((header + "\n" + damage).utf8))
+        }
+        let outcome = try BinaryTests.run(["serve", "--port", "0", "--seed", "1", "--data", path])
+        #expect(outcome.status == code, "\(outcome.stderr)")
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(outcome.stderr)")
+        #expect(lines.first?.hasPrefix("error: ") == true)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("paylinks sandbox at"))
+    }
+
+    @Test("a second sandbox on the same directory is refused while the first runs")
+    func locked() throws {
+        let data = DataDirectory("lock")
+        let first = try SandboxProcess(["--data", data.path])
+        let second = try BinaryTests.run(["serve", "--port", "0", "--data", data.path])
+        #expect(second.status == ExitCode.unavailable.rawValue)
+        #expect(
+            second.stderr
+                == "error: --data '\(data.path)' is in use by another sandbox; stop it, or give another directory\n")
+        #expect(first.stop().status == 0)
+        let third = try SandboxProcess(["--data", data.path])
+        #expect(third.stop().status == 0, "the lock goes with the process")
+    }
+}

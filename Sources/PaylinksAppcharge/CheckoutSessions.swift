@@ -52,6 +52,9 @@ public struct CheckoutSessions {
         public var life: OrderLife?
         /// How many events its order has had.
         public var eventCount = 0
+        /// Whether its award is being sent again (Retry Award) and not back yet; not kept
+        /// across a restart, where a retry in flight is lost.
+        public var retryingAward = false
 
         /// What the session holds from its request, in bytes, for the store's budget: its
         /// text and metadata, and a fixed share for the rest.
@@ -72,10 +75,13 @@ public struct CheckoutSessions {
         /// The Grant Award Callback of the session's paid order: its dollar figures from
         /// `pricePointMetadata` (0 without one), the player's email and the session's
         /// metadata echoed back.
-        public var award: GrantAward {
+        public var award: GrantAward { award(flow: "auto") }
+
+        /// The award as `flow` sends it: `auto`, or `manual_retry` for Retry Award.
+        public func award(flow: String) -> GrantAward {
             GrantAward(
-                order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), playerEmail: email,
-                sessionMetadata: metadata)
+                order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), awardFlow: flow,
+                playerEmail: email, sessionMetadata: metadata)
         }
     }
 
@@ -271,8 +277,21 @@ public struct CheckoutSessions {
     /// attempt otherwise (the `error.data` of the client's 3003). Nothing for a session
     /// that is not waiting for its award.
     public mutating func awardDelivered(purchaseId: String, failureData: String?) -> [Event] {
-        guard let token = purchaseIds[purchaseId], var session = sessions[token], session.state == .chargePending
-        else { return [] }
+        guard let token = purchaseIds[purchaseId], var session = sessions[token] else { return [] }
+        if session.retryingAward {
+            // Retry Award: the client heard of the failure long ago; only the order changes.
+            session.retryingAward = false
+            guard failureData == nil, session.state == .chargeFailed else {
+                update(session)
+                return []
+            }
+            session.state = .chargeSucceed
+            session.life = OrderLife(state: .chargeSucceed, price: session.price)
+            let completed = event(.completed, of: &session)
+            update(session)
+            return [completed]
+        }
+        guard session.state == .chargePending else { return [] }
         if let failureData {
             session.state = .chargeFailed
             session.life = OrderLife(state: .chargeFailed, price: session.price)
@@ -283,6 +302,32 @@ public struct CheckoutSessions {
         let completed = event(.completed, of: &session)
         update(session)
         return [completed, .ended(.onPurchaseSuccess(order: session.order))]
+    }
+
+    /// Why an award cannot be sent again.
+    public struct RetryProblem: Error, Sendable {
+        /// The rule, in a sentence.
+        public var message: String
+    }
+
+    /// Retry Award, as Appcharge's dashboard offers it for a Failed (Charged) order: its
+    /// award again, `"awardFlow": "manual_retry"`; ``awardDelivered(purchaseId:failureData:)``
+    /// says how it went, and granted, the order is Succeeded.
+    public mutating func retryAward(purchaseId: String) throws(RetryProblem) -> GrantAward {
+        guard let token = purchaseIds[purchaseId], var session = sessions[token] else {
+            throw RetryProblem(message: "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        guard session.state == .chargeFailed else {
+            throw RetryProblem(
+                message: "Retry Award is for a charge_failed order (Failed (Charged)); this one is "
+                    + session.state.rawValue)
+        }
+        guard !session.retryingAward else {
+            throw RetryProblem(message: "the award of \(purchaseId) is being retried already; wait for its answer")
+        }
+        session.retryingAward = true
+        update(session)
+        return session.award(flow: "manual_retry")
     }
 
     /// Why an action on an order's life could not be taken.

@@ -21,6 +21,14 @@ public struct DeliveryAttempt: Sendable {
     public var failure: String?
     /// The request's headers, the signature included (never the key).
     public var headers: [(name: String, value: String)]
+    /// When it was sent, Unix milliseconds on the wall clock; 0 when not known.
+    public var sentAt = 0
+    /// The answer's headers, in the order received; empty when none came.
+    public var responseHeaders: [(name: String, value: String)] = []
+    /// The start of the answer's body, at most ``responseBodyLimit`` bytes.
+    public var responseBody: [UInt8] = []
+    /// How much of an answer's body an attempt keeps.
+    public static let responseBodyLimit = 4096
 
     /// An attempt about to be sent, with its request's headers.
     public init(number: Int, sentAfter: Int, headers: [(name: String, value: String)]) {

@@ -73,8 +73,8 @@ extension CheckoutSessions.Session {
     /// - Throws: ``RecordProblem`` naming the first member that is missing or not what the
     ///   record writes, or an action its order's rules refuse.
     package init(record value: JSONValue) throws(RecordProblem) {
-        guard case .object(let members) = value.kind else { throw RecordProblem(description: "not an object") }
-        let fields = Fields(members)
+        guard case .object = value.kind else { throw RecordProblem(description: "not an object") }
+        let fields = RecordFields(value)
         index = try fields.integer("index")
         token = try fields.string("token")
         purchaseId = try fields.string("purchaseId")
@@ -82,14 +82,8 @@ extension CheckoutSessions.Session {
         created = try fields.integer("created")
         offerName = try fields.string("offerName")
         offerSku = try fields.string("offerSku")
-        guard case .array(let list)? = fields["items"]?.kind else {
-            throw RecordProblem(description: "items is not an array")
-        }
-        items = try list.map { (item) throws(RecordProblem) in
-            guard case .object(let members) = item.kind else {
-                throw RecordProblem(description: "an item is not an object")
-            }
-            let fields = Fields(members)
+        items = try fields.array("items").map { (item) throws(RecordProblem) in
+            let fields = RecordFields(item)
             return OrderResponseModel.Item(
                 name: try fields.string("name"), sku: try fields.string("sku"),
                 quantity: try fields.string("quantity"))
@@ -114,10 +108,9 @@ extension CheckoutSessions.Session {
         date = try fields.integer("date")
         eventCount = try fields.integer("eventCount")
         if let lifeValue = fields["life"] {
-            guard case .object(let lifeMembers) = lifeValue.kind,
-                case .bool(let granted)? = Fields(lifeMembers)["granted"]?.kind,
-                case .array(let actions)? = Fields(lifeMembers)["actions"]?.kind
-            else { throw RecordProblem(description: "life is not {\"granted\": ..., \"actions\": [...]}") }
+            let lifeFields = RecordFields(lifeValue)
+            let granted = try lifeFields.bool("granted")
+            let actions = try lifeFields.array("actions")
             var life = OrderLife(state: granted ? .chargeSucceed : .chargeFailed, price: price)
             for action in actions {
                 do {
@@ -158,10 +151,7 @@ extension CheckoutSessions.Session {
     }
 
     private static func action(_ value: JSONValue) throws(RecordProblem) -> OrderLife.Action {
-        guard case .object(let members) = value.kind else {
-            throw RecordProblem(description: "an action is not an object")
-        }
-        let fields = Fields(members)
+        let fields = RecordFields(value)
         switch try fields.string("action") {
         case "requestRefund":
             return .requestRefund(amount: fields["amount"] == nil ? nil : try fields.integer("amount"))
@@ -172,42 +162,69 @@ extension CheckoutSessions.Session {
         case let other: throw RecordProblem(description: "'\(other)' is not an action")
         }
     }
+}
 
-    /// A record's members by name.
-    private struct Fields {
-        let members: [String: JSONValue]
+/// A record's members by name, read as a record writes them; each read names the member
+/// that is missing or of another type.
+struct RecordFields {
+    typealias Problem = CheckoutSessions.Session.RecordProblem
+    let members: [String: JSONValue]
 
-        init(_ list: [(key: String, value: JSONValue)]) {
-            var members: [String: JSONValue] = [:]
+    /// The members of `value`; none when it is not an object.
+    init(_ value: JSONValue) {
+        var members: [String: JSONValue] = [:]
+        if case .object(let list) = value.kind {
             for (key, value) in list where members[key] == nil { members[key] = value }
-            self.members = members
         }
+        self.members = members
+    }
 
-        subscript(name: String) -> JSONValue? { members[name] }
+    subscript(name: String) -> JSONValue? { members[name] }
 
-        func string(_ name: String) throws(RecordProblem) -> String {
-            guard case .string(let text)? = members[name]?.kind else {
-                throw RecordProblem(description: "\(name) is missing or not a string")
-            }
-            return text
+    func value(_ name: String) throws(Problem) -> JSONValue {
+        guard let value = members[name] else { throw Problem(description: "\(name) is missing") }
+        return value
+    }
+
+    func string(_ name: String) throws(Problem) -> String {
+        guard case .string(let text)? = members[name]?.kind else {
+            throw Problem(description: "\(name) is missing or not a string")
         }
+        return text
+    }
 
-        func optionalString(_ name: String) throws(RecordProblem) -> String? {
-            members[name] == nil ? nil : try string(name)
+    func optionalString(_ name: String) throws(Problem) -> String? {
+        members[name] == nil ? nil : try string(name)
+    }
+
+    func integer(_ name: String) throws(Problem) -> Int {
+        guard case .number(let text)? = members[name]?.kind, let number = Int(text) else {
+            throw Problem(description: "\(name) is missing or not an integer")
         }
+        return number
+    }
 
-        func integer(_ name: String) throws(RecordProblem) -> Int {
-            guard case .number(let text)? = members[name]?.kind, let number = Int(text) else {
-                throw RecordProblem(description: "\(name) is missing or not an integer")
-            }
-            return number
+    func bool(_ name: String) throws(Problem) -> Bool {
+        guard case .bool(let flag)? = members[name]?.kind else {
+            throw Problem(description: "\(name) is missing or not true or false")
         }
+        return flag
+    }
 
-        func bool(_ name: String) throws(RecordProblem) -> Bool {
-            guard case .bool(let flag)? = members[name]?.kind else {
-                throw RecordProblem(description: "\(name) is missing or not true or false")
-            }
-            return flag
+    func array(_ name: String) throws(Problem) -> [JSONValue] {
+        guard case .array(let items)? = members[name]?.kind else {
+            throw Problem(description: "\(name) is missing or not an array")
+        }
+        return items
+    }
+
+    /// `[["name", "value"], ...]`, as headers are written.
+    func pairs(_ name: String) throws(Problem) -> [(name: String, value: String)] {
+        try array(name).map { (pair) throws(Problem) in
+            guard case .array(let parts) = pair.kind, parts.count == 2, case .string(let first) = parts[0].kind,
+                case .string(let second) = parts[1].kind
+            else { throw Problem(description: "\(name) holds something other than [name, value] pairs") }
+            return (first, second)
         }
     }
 }

@@ -142,9 +142,11 @@ public final class DeliverySender {
 
     /// Sends `item` signed as `signed` without waiting for the answer; ``finish()`` reads it.
     public func start<Item: Deliverable>(_ signed: SignedAward, of item: Item, number: Int, sentAfter: Int) {
+        var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers)
+        attempt.sentAt = wallClockMilliseconds()
         pending = (
-            DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers),
-            Deadline.nowMicroseconds(), { attempt, status, body in item.judge(&attempt, status: status, body: body) }
+            attempt, Deadline.nowMicroseconds(),
+            { attempt, status, body in item.judge(&attempt, status: status, body: body) }
         )
         do {
             try client.start(encoded: signed.request)
@@ -166,6 +168,8 @@ public final class DeliverySender {
             do {
                 let response = try client.finish()
                 judge(&attempt, response.status, response.body)
+                attempt.responseHeaders = response.headers.map { ($0.name, $0.value) }
+                attempt.responseBody = Array(response.body.prefix(DeliveryAttempt.responseBodyLimit))
             } catch {
                 attempt.failure = error.description
             }
@@ -192,3 +196,56 @@ public typealias AwardSender = DeliverySender
 /// Sends order events: signed with the events key, with the publisher token and the
 /// project id, retried on the event's version's schedule.
 public typealias EventSender = DeliverySender
+
+/// A delivery the control API sends again, once: exactly as it was first sent (the same
+/// headers, the signature with its old `t`) or newly signed with the key it was signed with.
+public struct Replay: Deliverable {
+    /// What is sent again.
+    public var delivery: DeliveryHistory.Delivery
+    /// The key to sign it with now; nil to send the first attempt's signature as it was.
+    public var key: [UInt8]?
+
+    /// A replay of `delivery`, newly signed with `key` unless it is nil.
+    public init(_ delivery: DeliveryHistory.Delivery, resigningWith key: [UInt8]?) {
+        self.delivery = delivery
+        self.key = key
+    }
+
+    /// The delivery's body, as it was.
+    public var body: [UInt8] { delivery.body }
+    /// One attempt.
+    public var retryDelays: [Int] { [0] }
+
+    /// As the delivery's kind judges an answer: an award's grant, an event's 2xx.
+    public func judge(_ attempt: inout DeliveryAttempt, status: Int, body: [UInt8]) {
+        switch delivery.kind {
+        case .award: attempt.judge(status: status, body: body)
+        case .event: attempt.judge(status: status)
+        }
+    }
+
+    /// A replay is not retried.
+    public func isLast(_ attempt: DeliveryAttempt) -> Bool { true }
+
+    /// Sends it; the attempt and its answer.
+    public func send() -> DeliveryAttempt {
+        let headers = (delivery.attempts.first?.headers ?? []).filter { $0.name.lowercased() != "signature" }
+        let url: HTTPURL
+        do {
+            url = try HTTPURL(delivery.url)
+        } catch {
+            var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: headers)
+            attempt.failure = "\(error)"
+            return attempt
+        }
+        let sender = DeliverySender(
+            signer: DeliverySigner(url: url, key: key ?? [], headers: headers), waitsInRealTime: false)
+        defer { sender.close() }
+        guard key == nil else { return sender.send(self) }
+        let exact = delivery.attempts.first?.headers ?? headers
+        let request = HTTPClient.encode(
+            method: .post, url: url, headers: exact.map { HTTPHeader($0.name, $0.value) }, body: body)
+        sender.start(SignedAward(headers: exact, request: request), of: self, number: 1, sentAfter: 0)
+        return sender.finish()
+    }
+}

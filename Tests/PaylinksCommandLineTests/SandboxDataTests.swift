@@ -92,7 +92,9 @@ struct SandboxDataTests {
             _ = sandbox.stop(with: SIGKILL)
         }
         let last = try SandboxProcess(["--data", data.path])
-        #expect(last.startLine.contains("sandbox data in \(data.path): 12 sessions kept\n"), "\(last.startLine)")
+        #expect(
+            last.startLine.contains("sandbox data in \(data.path): 12 sessions and 0 deliveries kept\n"),
+            "\(last.startLine)")
         for (purchaseId, state) in expected {
             #expect(try Self.state(last.port, purchaseId) == state)
         }
@@ -232,5 +234,120 @@ struct SandboxDataTests {
         #expect(first.stop().status == 0)
         let third = try SandboxProcess(["--data", data.path])
         #expect(third.stop().status == 0, "the lock goes with the process")
+    }
+
+    /// The deliveries the sandbox on `port` lists for `query`, waiting (up to 10 s) until
+    /// `count` are there: deliveries are recorded as they end, after the request that caused them.
+    static func deliveries(_ port: Int, _ query: String = "", count: Int) throws -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let listing = try call(port, .get, "/control/v1/deliveries" + (query.isEmpty ? "" : "?" + query))
+            let found = listing.json["deliveries"] as? [[String: Any]] ?? []
+            if found.count >= count || Date() > deadline { return found }
+            usleep(20_000)
+        }
+    }
+
+    @Test(
+        "every award and event delivery is listed with its request and answer, kept across a restart; Retry Award grants a Failed (Charged) order"
+    )
+    func historyAndRetryAward() throws {
+        let data = DataDirectory("history")
+        let game = try ExampleGameServer()
+        let base = "http://127.0.0.1:\(game.port)"
+        let wrongKey = data.path + "-key"
+        try Data("not-the-game-servers-key".utf8).write(to: URL(fileURLWithPath: wrongKey))
+        defer { try? FileManager.default.removeItem(atPath: wrongKey) }
+        let endpoints = ["--data", data.path, "--award-url", base + "/award", "--events-url", base + "/events"]
+        let first = try SandboxProcess(endpoints + ["--main-key-file", wrongKey])
+        let purchaseId = try Self.create(first.port)
+        _ = try Self.call(first.port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice":"pay"}"#)
+        // order.created, the award, order.payment.resolved: three deliveries, all refused.
+        let all = try Self.deliveries(first.port, count: 3)
+        #expect(all.count == 3)
+        let awards = try Self.deliveries(first.port, "kind=award&failed=true&purchaseId=\(purchaseId)", count: 1)
+        let award = try #require(awards.first)
+        #expect(award["name"] as? String == "award")
+        #expect(award["succeeded"] as? Bool == false)
+        let attempts = try #require(award["attempts"] as? [[String: Any]])
+        #expect(attempts.count == 3)
+        for attempt in attempts {
+            let response = try #require(attempt["response"] as? [String: Any])
+            #expect(response["status"] as? Int == 401)
+            #expect((response["body"] as? String)?.contains("signature mismatch") == true)
+            let headers = try #require((attempt["request"] as? [String: Any])?["headers"] as? [[String]])
+            #expect(headers.contains { $0.first == "signature" && $0.last?.hasPrefix("t=") == true })
+            #expect(attempt["error"] as? String == "the server answered 401")
+        }
+        let listing = try Self.call(first.port, .get, "/control/v1/deliveries?limit=100")
+        #expect(!"\(listing.json)".contains("not-the-game-servers-key"), "the key is in no delivery")
+        // Pages: newest first, a cursor to the next.
+        let page = try Self.call(first.port, .get, "/control/v1/deliveries?limit=2")
+        let ids = (page.json["deliveries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids == ["dl_3", "dl_2"])
+        #expect(page.json["nextCursor"] as? String == "dl_2")
+        let rest = try Self.call(first.port, .get, "/control/v1/deliveries?limit=2&cursor=dl_2")
+        #expect((rest.json["deliveries"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["dl_1"])
+        #expect(rest.json["nextCursor"] is NSNull)
+        #expect(try Self.call(first.port, .get, "/control/v1/deliveries?kind=refund").status == 400)
+        #expect(try Self.state(first.port, purchaseId) == "charge_failed")
+        #expect(first.stop().status == 0)
+
+        // Back with the right key: the history is there, and Retry Award grants the order.
+        let second = try SandboxProcess(endpoints)
+        #expect(second.startLine.contains("1 session and 3 deliveries kept"), "\(second.startLine)")
+        let retry = try Self.call(second.port, .post, "/control/v1/sessions/\(purchaseId)/retry-award")
+        #expect(retry.status == 202)
+        let granted = try Self.deliveries(second.port, "kind=award&purchaseId=\(purchaseId)", count: 2)
+        let manual = try #require(granted.first)
+        #expect(manual["succeeded"] as? Bool == true)
+        #expect((manual["body"] as? String)?.contains(#""awardFlow":"manual_retry""#) == true)
+        // The order's completion follows the grant.
+        _ = try Self.deliveries(second.port, "kind=event", count: 3)
+        #expect(try Self.state(second.port, purchaseId) == "charge_succeed")
+        let again = try Self.call(second.port, .post, "/control/v1/sessions/\(purchaseId)/retry-award")
+        #expect(again.status == 409)
+        #expect((again.json["errorMessage"] as? String)?.contains("this one is charge_succeed") == true)
+        #expect(try game.grants().count == 1)
+        #expect(second.stop().status == 0)
+    }
+
+    @Test("a replay sends a delivery again exactly (the same signature) or newly signed, and is a delivery of its own")
+    func replay() throws {
+        let game = try ExampleGameServer()
+        let base = "http://127.0.0.1:\(game.port)"
+        let wrongKey = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-replay-key-\(getpid())")
+            .path
+        try Data("not-the-events-key".utf8).write(to: URL(fileURLWithPath: wrongKey))
+        defer { try? FileManager.default.removeItem(atPath: wrongKey) }
+        // Events signed with a wrong events key, replays newly signed with the same key: refused;
+        // with the right one (a sandbox of its own), accepted.
+        let sandbox = try SandboxProcess(["--events-url", base + "/events", "--events-key-file", wrongKey])
+        _ = try Self.create(sandbox.port)
+        let created = try #require(try Self.deliveries(sandbox.port, count: 1).first)
+        #expect(created["succeeded"] as? Bool == false)
+        let exact = try Self.call(sandbox.port, .post, "/control/v1/deliveries/dl_1/replay", #"{"resign": false}"#)
+        #expect(exact.status == 202)
+        let resigned = try Self.call(sandbox.port, .post, "/control/v1/deliveries/dl_1/replay", #"{"resign": true}"#)
+        #expect(resigned.status == 202)
+        let listed = try Self.deliveries(sandbox.port, count: 3)
+        let byId = Dictionary(
+            uniqueKeysWithValues: listed.compactMap { item in (item["id"] as? String).map { ($0, item) } })
+        func signature(_ id: String) -> String? {
+            let attempts = byId[id]?["attempts"] as? [[String: Any]]
+            let headers = (attempts?.first?["request"] as? [String: Any])?["headers"] as? [[String]]
+            return headers?.first { $0.first == "signature" }?.last
+        }
+        let replays = listed.filter { $0["replayOf"] as? String == "dl_1" }
+        #expect(replays.count == 2)
+        let exactCopy = try #require(replays.first { $0["resigned"] as? Bool == false }?["id"] as? String)
+        let newCopy = try #require(replays.first { $0["resigned"] as? Bool == true }?["id"] as? String)
+        #expect(signature(exactCopy) == signature("dl_1"), "sent exactly: the first attempt's signature")
+        #expect(signature(newCopy) != signature("dl_1"), "newly signed")
+        #expect(byId[newCopy]?["body"] as? String == byId["dl_1"]?["body"] as? String)
+        #expect(try Self.call(sandbox.port, .post, "/control/v1/deliveries/dl_9/replay").status == 404)
+        #expect(
+            try Self.call(sandbox.port, .post, "/control/v1/deliveries/dl_1/replay", #"{"resign": 1}"#).status == 400)
+        #expect(sandbox.stop().status == 0)
     }
 }

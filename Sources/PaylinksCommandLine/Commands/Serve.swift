@@ -67,15 +67,18 @@ enum ServeCommand: Subcommand {
         sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
         if let (store, contents) = kept {
             for warning in contents.warnings { try? standardError.write(warning + "\n") }
-            sandbox.restore(contents.sessions)
+            sandbox.restore(contents.sessions, deliveries: contents.deliveries)
             // Rewritten at start: only what is held now, the forgotten and the superseded gone.
-            if let failure = store.compact(sandbox.heldSessions) {
+            if let failure = store.compact((sandbox.heldSessions, sandbox.heldDeliveries)) {
                 throw .cannotCreate("--data: \(failure)")
             }
-            sandbox.persist = { [unowned sandbox] changed in store.keep(changed, live: { sandbox.heldSessions }) }
+            sandbox.persist = { [unowned sandbox] sessions, deliveries in
+                store.keep((sessions, deliveries), live: { (sandbox.heldSessions, sandbox.heldDeliveries) })
+            }
             try? standardError.write(
                 "sandbox data in \(MessageText.sanitized(store.directory)): \(sandbox.sessionCount) "
-                    + "session\(sandbox.sessionCount == 1 ? "" : "s") kept\n")
+                    + "session\(sandbox.sessionCount == 1 ? "" : "s") and \(sandbox.heldDeliveries.count) "
+                    + "deliver\(sandbox.heldDeliveries.count == 1 ? "y" : "ies") kept\n")
         }
         server.onProblem = { line in try? standardError.write("warning: \(MessageText.oneLine(line))\n") }
         let renderer = options.format.renderer(
@@ -93,9 +96,14 @@ enum ServeCommand: Subcommand {
         let queue = awards.map {
             AwardQueue(url: $0.url, key: $0.key, publisherToken: $0.publisherToken, waitsInRealTime: $0.waitsInRealTime)
         }
+        // What each delivery under way sent, for the history once it ends: by its queue's
+        // id, first in first out (the loop's thread alone touches them).
+        var awardBodies: [String: [[UInt8]]] = [:]
+        var eventsSent: [String: [(purchaseId: String, name: String, body: [UInt8])]] = [:]
         if let queue {
             sandbox.onPaid = { purchaseId, award in
                 try? standardError.write("award \(purchaseId): POST \(queue.destination)\n")
+                awardBodies[purchaseId, default: []].append(award.body)
                 queue.submit(award, id: purchaseId)
             }
         }
@@ -111,11 +119,49 @@ enum ServeCommand: Subcommand {
             sandbox.onOrderEvent = { purchaseId, event in
                 let id = "\(event.label) of \(purchaseId)"
                 try? standardError.write("event \(id): POST \(eventQueue.destination)\n")
+                eventsSent[id, default: []].append((purchaseId, event.label, event.body))
                 eventQueue.submit(event, id: id)
+            }
+        }
+        // Replays from the control API, one attempt each, on two threads of their own.
+        let replays = (awards?.url ?? events?.url).map { url in
+            DeliveryQueue<Replay>(url: url, workers: 2) {
+                DeliveryQueue<Replay>.Sender(deliver: { replay, _ in [replay.send()] }, close: {})
+            }
+        }
+        var replaysSent: [String: [Replay]] = [:]
+        if let replays {
+            sandbox.onReplay = { delivery, resign in
+                let key = resign ? (delivery.kind == .award ? awards?.key : events?.key) ?? [] : nil
+                let id = "replay of \(delivery.id)"
+                try? standardError.write(
+                    MessageText.oneLine("\(id) (\(delivery.name) of \(delivery.purchaseId)): POST \(delivery.url)")
+                        + "\n")
+                let replay = Replay(delivery, resigningWith: key)
+                replaysSent[id, default: []].append(replay)
+                replays.submit(replay, id: id)
+            }
+        }
+        func settleReplays(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
+            for (id, attempts) in finished {
+                guard let replay = replaysSent[id]?.first else { continue }
+                replaysSent[id]?.removeFirst()
+                let original = replay.delivery
+                let outcome = attempts.last.map { $0.succeeded ? "accepted" : "refused: \($0.failure ?? "")" } ?? ""
+                try? standardError.write(MessageText.oneLine("\(id): \(outcome)") + "\n")
+                sandbox.delivered(
+                    original.kind, purchaseId: original.purchaseId, name: original.name, url: original.url,
+                    body: original.body, attempts: attempts, replayOf: original.number, resigned: replay.key != nil)
             }
         }
         func settleEvents(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
             for (id, attempts) in finished {
+                if let sent = eventsSent[id]?.first, let url = eventQueue?.destination {
+                    eventsSent[id]?.removeFirst()
+                    sandbox.delivered(
+                        .event, purchaseId: sent.purchaseId, name: sent.name, url: url.description, body: sent.body,
+                        attempts: attempts)
+                }
                 for attempt in attempts {
                     let status = attempt.status.map { "\($0), " } ?? ""
                     let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
@@ -136,6 +182,12 @@ enum ServeCommand: Subcommand {
                             "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)")
                             + "\n")
                 }
+                if let body = awardBodies[purchaseId]?.first, let url = queue?.destination {
+                    awardBodies[purchaseId]?.removeFirst()
+                    sandbox.delivered(
+                        .award, purchaseId: purchaseId, name: "award", url: url.description, body: body,
+                        attempts: attempts)
+                }
                 sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
             }
         }
@@ -149,6 +201,7 @@ enum ServeCommand: Subcommand {
             tick: {
                 settle(queue?.takeFinished() ?? [])
                 settleEvents(eventQueue?.takeFinished() ?? [])
+                settleReplays(replays?.takeFinished() ?? [])
             },
             handle: sandbox.handle)
         let (last, unsent) = queue?.finishAll() ?? ([], [])
@@ -161,6 +214,11 @@ enum ServeCommand: Subcommand {
         for id in unsentEvents {
             try? standardError.write(
                 MessageText.oneLine("event \(id): not sent, the sandbox stopped before its turn") + "\n")
+        }
+        let (lastReplays, unsentReplays) = replays?.finishAll() ?? ([], [])
+        settleReplays(lastReplays)
+        for id in unsentReplays {
+            try? standardError.write("\(id): not sent, the sandbox stopped before its turn\n")
         }
         if let outputFailure { throw .output(outputFailure) }
         try? standardError.write("paylinks sandbox stopped\n")

@@ -4,9 +4,9 @@ import PaylinksJSON
 
 /// What `serve --data DIR` keeps: one journal, `DIR/sandbox.jsonl`, of JSON lines that
 /// `jq` reads. The first line names the format and its version and the seed the
-/// sessions' ids come from; each later line is a record, `{"session": {...}}`, the whole
-/// of one session as it stood after a change. A session's last record is the one that
-/// counts. Each record is on the disk before the answer that reports its change is sent;
+/// sessions' ids come from; each later line is a record: `{"session": {...}}`, the whole
+/// of one session as it stood after a change (a session's last record is the one that
+/// counts), or `{"delivery": {...}}`, a delivery to the game's server that ended. Each record is on the disk before the answer that reports its change is sent;
 /// the journal is rewritten with only the last record of each session held once it grows
 /// past four times that (and past 1 MiB). `DIR/lock` keeps a second sandbox out.
 final class SandboxStore {
@@ -29,6 +29,7 @@ final class SandboxStore {
     /// What the journal held at start.
     struct Contents {
         var sessions: [CheckoutSessions.Session] = []
+        var deliveries: [DeliveryHistory.Delivery] = []
         /// Said once on stderr: a torn last record cut off.
         var warnings: [String] = []
     }
@@ -77,6 +78,7 @@ final class SandboxStore {
             let read = try Self.read(bytes, shown: "\(shown)/\(journalName)")
             journalSeed = read.seed
             contents.sessions = read.sessions
+            contents.deliveries = read.deliveries
             if let torn = read.tornBytes {
                 do {
                     try System.truncate(path, to: bytes.count - torn)
@@ -114,11 +116,14 @@ final class SandboxStore {
         compactedSize = file.size
     }
 
-    /// Keeps `sessions` as they now stand; nil when they are on the disk, else why not.
-    /// `live` gives every session held, for a rewrite once the journal has grown.
-    func keep(_ sessions: [CheckoutSessions.Session], live: () -> [CheckoutSessions.Session]) -> String? {
+    /// What a journal holds: sessions as they now stand, and deliveries.
+    typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
+
+    /// Keeps `changed`; nil when it is on the disk, else why not. `live` gives everything
+    /// held, for a rewrite once the journal has grown.
+    func keep(_ changed: Held, live: () -> Held) -> String? {
         var lines: [UInt8] = []
-        for session in sessions { Self.appendRecord(session, to: &lines) }
+        Self.append(changed, to: &lines)
         do {
             try file.append(lines)
         } catch {
@@ -130,10 +135,10 @@ final class SandboxStore {
         return nil
     }
 
-    /// Rewrites the journal with one record of each session in `live`; nil when done.
-    func compact(_ live: [CheckoutSessions.Session]) -> String? {
+    /// Rewrites the journal with one record of each session and delivery held; nil when done.
+    func compact(_ held: Held) -> String? {
         var bytes = Self.header(seed: seed)
-        for session in live { Self.appendRecord(session, to: &bytes) }
+        Self.append(held, to: &bytes)
         do {
             try System.replaceDurably(path, with: bytes)
             file.close()
@@ -149,16 +154,19 @@ final class SandboxStore {
         Array(#"{"format":"\#(format)","version":\#(version),"seed":"\#(seed)"}"#.utf8) + [10]
     }
 
-    private static func appendRecord(_ session: CheckoutSessions.Session, to bytes: inout [UInt8]) {
-        bytes += Array(#"{"session":"#.utf8)
-        bytes += session.record
-        bytes += Array("}\n".utf8)
+    private static func append(_ held: Held, to bytes: inout [UInt8]) {
+        for session in held.sessions {
+            bytes += Array(#"{"session":"#.utf8) + session.record + Array("}\n".utf8)
+        }
+        for delivery in held.deliveries {
+            bytes += Array(#"{"delivery":"#.utf8) + delivery.json + Array("}\n".utf8)
+        }
     }
 
-    /// The journal's seed and sessions, the last record of each; `tornBytes` when its end
-    /// is a record cut short.
+    /// The journal's seed, sessions (the last record of each) and deliveries; `tornBytes`
+    /// when its end is a record cut short.
     static func read(_ bytes: [UInt8], shown: String) throws(CLIError) -> (
-        seed: UInt64, sessions: [CheckoutSessions.Session], tornBytes: Int?
+        seed: UInt64, sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], tornBytes: Int?
     ) {
         var lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
         // The part after the last line feed: empty when the journal ends cleanly.
@@ -182,14 +190,26 @@ final class SandboxStore {
         else { throw .invalidData("\(shown) has no seed on its first line") }
         var sessions: [String: CheckoutSessions.Session] = [:]
         var order: [String] = []
+        var deliveries: [Int: DeliveryHistory.Delivery] = [:]
         for (number, line) in lines.enumerated().dropFirst() {
-            let record: CheckoutSessions.Session
             do {
                 let value = try JSONParser.parse(line)
-                guard case .object(let members) = value.kind, members.count == 1, members[0].key == "session" else {
-                    throw CheckoutSessions.Session.RecordProblem(description: "not a {\"session\": ...} record")
+                guard case .object(let members) = value.kind, members.count == 1 else {
+                    throw CheckoutSessions.Session.RecordProblem(
+                        description: "not a {\"session\": ...} or {\"delivery\": ...} record")
                 }
-                record = try CheckoutSessions.Session(record: members[0].value)
+                switch members[0].key {
+                case "session":
+                    let record = try CheckoutSessions.Session(record: members[0].value)
+                    if sessions[record.token] == nil { order.append(record.token) }
+                    sessions[record.token] = record
+                case "delivery":
+                    let delivery = try DeliveryHistory.Delivery(json: members[0].value)
+                    deliveries[delivery.number] = delivery
+                default:
+                    throw CheckoutSessions.Session.RecordProblem(
+                        description: "not a {\"session\": ...} or {\"delivery\": ...} record")
+                }
             } catch {
                 // A record cut short can only be the last: an earlier one is damage.
                 if number == lines.count - 1 && tornBytes == 0 {
@@ -198,10 +218,11 @@ final class SandboxStore {
                 }
                 throw .invalidData("\(shown):\(number + 1): \(error); the journal is damaged")
             }
-            if sessions[record.token] == nil { order.append(record.token) }
-            sessions[record.token] = record
         }
-        return (seed, order.compactMap { sessions[$0] }, tornBytes == 0 ? nil : tornBytes)
+        return (
+            seed, order.compactMap { sessions[$0] }, deliveries.keys.sorted().compactMap { deliveries[$0] },
+            tornBytes == 0 ? nil : tornBytes
+        )
     }
 }
 

@@ -42,6 +42,8 @@ public final class Sandbox {
     private let clock: () -> Int
     /// The sessions, their states and their rules: Appcharge's side.
     private var sessions: CheckoutSessions
+    /// What was sent to the game's server.
+    private var history = DeliveryHistory()
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -56,7 +58,10 @@ public final class Sandbox {
     /// Makes the sessions a request changed durable, before its answer goes out: nil when
     /// they are kept, else why not, which the answer then says (503). Without one the
     /// sessions live in memory only.
-    public var persist: ((_ changed: [CheckoutSessions.Session]) -> String?)?
+    public var persist: ((_ changed: [CheckoutSessions.Session], _ deliveries: [DeliveryHistory.Delivery]) -> String?)?
+    /// The control API asked for a delivery to be sent again: exactly as it was (the same
+    /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.
+    public var onReplay: ((_ delivery: DeliveryHistory.Delivery, _ resign: Bool) -> Void)?
 
     /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`;
     /// `clock` gives the time in milliseconds.
@@ -74,20 +79,37 @@ public final class Sandbox {
 
     /// Every session held, oldest first: what a durable store rewrites itself from.
     public var heldSessions: [CheckoutSessions.Session] { sessions.all }
+    /// Every delivery held, oldest first.
+    public var heldDeliveries: [DeliveryHistory.Delivery] { history.deliveries }
 
-    /// Takes back sessions kept before a restart, oldest first; they go on by their own
-    /// clock (a session past its hour expires when next asked for).
-    public func restore(_ kept: [CheckoutSessions.Session]) {
+    /// Takes back sessions and deliveries kept before a restart; sessions go on by their
+    /// own clock (a session past its hour expires when next asked for).
+    public func restore(_ kept: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery] = []) {
         for session in kept.sorted(by: { $0.index < $1.index }) { sessions.restore(session, now: clock()) }
         _ = sessions.takeChanged()
+        for delivery in deliveries { history.restore(delivery) }
     }
 
-    /// Hands the sessions changed since the last call to ``persist``: nil when they are
-    /// kept (or nothing keeps them), else why not.
-    private func keepChanges() -> String? {
+    /// Hands the sessions changed since the last call, and `deliveries`, to ``persist``:
+    /// nil when they are kept (or nothing keeps them), else why not.
+    private func keepChanges(_ deliveries: [DeliveryHistory.Delivery] = []) -> String? {
         let changed = sessions.takeChanged()
-        guard let persist, !changed.isEmpty else { return nil }
-        return persist(changed)
+        guard let persist, !changed.isEmpty || !deliveries.isEmpty else { return nil }
+        return persist(changed, deliveries)
+    }
+
+    /// Records a delivery to the game's server that ended: an award's or an event's
+    /// attempts, or a replay's; it is in the history (and kept) from now on.
+    @discardableResult
+    public func delivered(
+        _ kind: DeliveryHistory.Kind, purchaseId: String, name: String, url: String, body: [UInt8],
+        attempts: [DeliveryAttempt], replayOf: Int? = nil, resigned: Bool? = nil
+    ) -> DeliveryHistory.Delivery {
+        let delivery = history.add(
+            kind: kind, purchaseId: purchaseId, name: name, url: url, body: body, attempts: attempts,
+            replayOf: replayOf, resigned: resigned)
+        if let failure = keepChanges([delivery]) { onLog("warning: a delivery was not kept: \(failure)") }
+        return delivery
     }
 
     /// Says what happened, in order: log lines, awards due, and what the client receives.
@@ -181,6 +203,15 @@ public final class Sandbox {
             return only(.post, request) { controlRefund(purchaseId: path[3], request) }
         case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "dispute":
             return only(.post, request) { controlDispute(purchaseId: path[3], request) }
+        case let path
+        where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "retry-award":
+            return only(.post, request) { retryAward(purchaseId: path[3]) }
+        case ["control", "v1", "deliveries"]:
+            return only(.get, request) { deliveries(request) }
+        case let path where path.count == 4 && path[0...2] == ["control", "v1", "deliveries"]:
+            return only(.get, request) { delivery(id: path[3]) }
+        case let path where path.count == 5 && path[0...2] == ["control", "v1", "deliveries"] && path[4] == "replay":
+            return only(.post, request) { replay(id: path[3], request) }
         case let path
         where path.count == 6 && path[0...3] == ["checkout", "api", "v1", "order"] && path[5] == "refund":
             return only(.post, request) { initiateRefund(orderId: path[4], request) }
@@ -500,6 +531,109 @@ public final class Sandbox {
         guard isJSON(request), let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind
         else { return nil }
         return members
+    }
+
+    // MARK: Deliveries
+
+    /// The largest page of deliveries one request gets.
+    static let deliveryPageLimit = 100
+
+    /// `GET /control/v1/deliveries?purchaseId=&kind=award|event&failed=true&limit=N&cursor=ID`:
+    /// newest first, with `nextCursor` for the page after.
+    private func deliveries(_ request: HTTPRequest) -> HTTPServerResponse {
+        var filter = DeliveryHistory.Filter()
+        var limit = 20
+        var before: Int?
+        for (name, value) in Self.form(Array(request.query.utf8)) {
+            switch name {
+            case "purchaseId": filter.purchaseId = value
+            case "kind":
+                guard let kind = DeliveryHistory.Kind(rawValue: value) else {
+                    return HTTPServer.problem(400, "kind is award or event")
+                }
+                filter.kind = kind
+            case "failed":
+                guard value == "true" || value == "false" else {
+                    return HTTPServer.problem(400, "failed is true or false")
+                }
+                filter.failedOnly = value == "true"
+            case "limit":
+                guard let number = Int(value), (1...Self.deliveryPageLimit).contains(number) else {
+                    return HTTPServer.problem(400, "limit is a number from 1 to \(Self.deliveryPageLimit)")
+                }
+                limit = number
+            case "cursor":
+                guard value.hasPrefix("dl_"), let number = Int(value.dropFirst(3)) else {
+                    return HTTPServer.problem(400, "cursor is a nextCursor a listing gave, such as dl_20")
+                }
+                before = number
+            default:
+                return HTTPServer.problem(
+                    400, "the deliveries take purchaseId, kind, failed, limit and cursor, not \(name)")
+            }
+        }
+        let (page, next) = history.page(filter, limit: limit, before: before)
+        var body = Array(#"{"deliveries":["#.utf8)
+        for (index, delivery) in page.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += delivery.json
+        }
+        body += Array("],\"nextCursor\":".utf8) + Array((next.map { "\"dl_\($0)\"" } ?? "null").utf8) + [125]
+        return HTTPServerResponse(status: 200, body: body)
+    }
+
+    private func delivery(id: String) -> HTTPServerResponse {
+        guard let delivery = history.delivery(id: id) else {
+            return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
+        }
+        return HTTPServerResponse(status: 200, body: delivery.json)
+    }
+
+    /// `{"resign": true}` (the default) or `{"resign": false}`: the delivery sent again.
+    private func replay(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let delivery = history.delivery(id: id) else {
+            return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
+        }
+        var resign = true
+        if !request.body.isEmpty {
+            guard let members = Self.jsonObject(request), members.allSatisfy({ $0.key == "resign" }),
+                let value = members.first?.value ?? nil as JSONValue?, case .bool(let flag) = value.kind
+            else {
+                return HTTPServer.problem(400, #"send {"resign": true} (newly signed) or {"resign": false} (exactly)"#)
+            }
+            resign = flag
+        }
+        guard let onReplay else {
+            return HTTPServer.problem(
+                409, "the sandbox has nowhere to send it: start serve with --award-url or --events-url")
+        }
+        onReplay(delivery, resign)
+        return HTTPServerResponse(
+            status: 202,
+            body: Array(#"{"replaying":"\#(delivery.id)","resign":\#(resign)}"#.utf8))
+    }
+
+    /// Retry Award, as the dashboard's: the award of a Failed (Charged) order sent again,
+    /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
+    private func retryAward(purchaseId: String) -> HTTPServerResponse {
+        guard live(purchaseId: purchaseId) != nil else {
+            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        guard let onPaid else {
+            return HTTPServer.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
+        }
+        let award: GrantAward
+        do throws(CheckoutSessions.RetryProblem) {
+            award = try sessions.retryAward(purchaseId: purchaseId)
+        } catch {
+            return HTTPServer.problem(409, error.message)
+        }
+        onLog("session \(purchaseId): Retry Award")
+        onPaid(purchaseId, award)
+        guard let session = live(purchaseId: purchaseId) else {
+            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+        }
+        return HTTPServerResponse(status: 202, body: Self.stateJSON(session))
     }
 
     // MARK: Outcomes

@@ -1,0 +1,255 @@
+package import PaylinksJSON
+
+/// Every delivery Appcharge's side made to the game's server, newest last: each award and
+/// event, with every attempt's request (its headers, the signature among them, never the
+/// key) and answer (status, headers, the start of the body), when and how long, or why
+/// none came. At most `limit` deliveries and `byteBudget` bytes are held; past either the
+/// oldest are forgotten, so memory stays bounded however many are made.
+public struct DeliveryHistory: Sendable {
+    /// What was delivered.
+    public enum Kind: String, CaseIterable, Sendable {
+        /// A Grant Award Callback.
+        case award
+        /// An order event.
+        case event
+    }
+
+    /// One delivery: an item, its attempts, and what it was a replay of.
+    public struct Delivery: Sendable {
+        /// `dl_1`, `dl_2`, ... in the order they were made.
+        public var id: String { "dl_\(number)" }
+        /// Its place in the history, from 1.
+        public var number: Int
+        /// An award or an event.
+        public var kind: Kind
+        /// The session whose order it is about.
+        public var purchaseId: String
+        /// `award`, or the event as its version names it (`order.refunded`).
+        public var name: String
+        /// Where it went.
+        public var url: String
+        /// The request's body.
+        public var body: [UInt8]
+        /// Every attempt, first first.
+        public var attempts: [DeliveryAttempt]
+        /// The delivery it sends again, when it is a replay.
+        public var replayOf: Int?
+        /// For a replay, whether it was newly signed (else sent with the first's signature).
+        public var resigned: Bool?
+
+        /// Whether its last attempt succeeded: granted, or accepted.
+        public var succeeded: Bool { attempts.last?.succeeded ?? false }
+
+        /// A delivery.
+        public init(
+            number: Int, kind: Kind, purchaseId: String, name: String, url: String, body: [UInt8],
+            attempts: [DeliveryAttempt], replayOf: Int? = nil, resigned: Bool? = nil
+        ) {
+            self.number = number
+            self.kind = kind
+            self.purchaseId = purchaseId
+            self.name = name
+            self.url = url
+            self.body = body
+            self.attempts = attempts
+            self.replayOf = replayOf
+            self.resigned = resigned
+        }
+
+        /// What it holds, in bytes, for the history's budget.
+        var bytes: Int {
+            256 + body.count + purchaseId.utf8.count + name.utf8.count + url.utf8.count
+                + attempts.reduce(0) { total, attempt in
+                    total + 128 + attempt.responseBody.count + (attempt.failure?.utf8.count ?? 0)
+                        + (attempt.headers + attempt.responseHeaders).reduce(0) {
+                            $0 + 16 + $1.name.utf8.count + $1.value.utf8.count
+                        }
+                }
+        }
+    }
+
+    /// Deliveries kept at most.
+    public let limit: Int
+    /// Bytes of deliveries kept at most.
+    public let byteBudget: Int
+    /// The deliveries held, oldest first.
+    public private(set) var deliveries: [Delivery] = []
+    private var bytes = 0
+    private var made = 0
+
+    /// An empty history.
+    public init(limit: Int = 10_000, byteBudget: Int = 64 << 20) {
+        self.limit = limit
+        self.byteBudget = byteBudget
+    }
+
+    /// Adds a delivery made now; it gets the next number.
+    @discardableResult
+    public mutating func add(
+        kind: Kind, purchaseId: String, name: String, url: String, body: [UInt8], attempts: [DeliveryAttempt],
+        replayOf: Int? = nil, resigned: Bool? = nil
+    ) -> Delivery {
+        made += 1
+        let delivery = Delivery(
+            number: made, kind: kind, purchaseId: purchaseId, name: name, url: url, body: body, attempts: attempts,
+            replayOf: replayOf, resigned: resigned)
+        keep(delivery)
+        return delivery
+    }
+
+    /// Takes back a delivery kept before a restart; the history goes on after it.
+    public mutating func restore(_ delivery: Delivery) {
+        made = max(made, delivery.number)
+        guard !deliveries.contains(where: { $0.number == delivery.number }) else { return }
+        keep(delivery)
+        deliveries.sort { $0.number < $1.number }
+    }
+
+    private mutating func keep(_ delivery: Delivery) {
+        deliveries.append(delivery)
+        bytes += delivery.bytes
+        while deliveries.count > limit || (bytes > byteBudget && deliveries.count > 1) {
+            bytes -= deliveries.removeFirst().bytes
+        }
+    }
+
+    /// The delivery `id` names (`dl_3`), when it is held.
+    public func delivery(id: String) -> Delivery? {
+        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)) else { return nil }
+        return deliveries.last { $0.number == number }
+    }
+
+    /// Which deliveries a listing shows.
+    public struct Filter: Sendable {
+        /// Only those about this session.
+        public var purchaseId: String?
+        /// Only awards, or only events.
+        public var kind: Kind?
+        /// Only those whose last attempt failed.
+        public var failedOnly = false
+
+        /// A filter; every delivery by default.
+        public init(purchaseId: String? = nil, kind: Kind? = nil, failedOnly: Bool = false) {
+            self.purchaseId = purchaseId
+            self.kind = kind
+            self.failedOnly = failedOnly
+        }
+
+        func admits(_ delivery: Delivery) -> Bool {
+            (purchaseId == nil || delivery.purchaseId == purchaseId) && (kind == nil || delivery.kind == kind)
+                && (!failedOnly || !delivery.succeeded)
+        }
+    }
+
+    /// Up to `limit` deliveries `filter` admits, newest first, older than the one numbered
+    /// `before` when given; `next` is the cursor of the page after, nil on the last.
+    public func page(_ filter: Filter, limit: Int, before: Int? = nil) -> (deliveries: [Delivery], next: Int?) {
+        var found: [Delivery] = []
+        for delivery in deliveries.reversed() where before.map({ delivery.number < $0 }) ?? true {
+            guard filter.admits(delivery) else { continue }
+            guard found.count < limit else { return (found, found.last?.number) }
+            found.append(delivery)
+        }
+        return (found, nil)
+    }
+}
+
+extension DeliveryHistory.Delivery {
+    /// The delivery as JSON: what the control API answers and the sandbox's journal keeps.
+    public var json: [UInt8] {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("id", id)
+        writer.field("kind", kind.rawValue)
+        writer.field("purchaseId", purchaseId)
+        writer.field("name", name)
+        writer.field("url", url)
+        writer.field("succeeded", succeeded)
+        if let replayOf { writer.field("replayOf", "dl_\(replayOf)") }
+        if let resigned { writer.field("resigned", resigned) }
+        writer.field("body", String(decoding: body, as: UTF8.self))
+        writer.key("attempts")
+        writer.openArray()
+        for attempt in attempts {
+            writer.openObject()
+            writer.field("number", attempt.number)
+            writer.field("sentAt", attempt.sentAt)
+            writer.field("sentAfter", attempt.sentAfter)
+            writer.field("milliseconds", attempt.milliseconds)
+            writer.key("request")
+            writer.openObject()
+            writer.key("headers")
+            Self.write(attempt.headers, to: &writer)
+            writer.closeObject()
+            if let status = attempt.status {
+                writer.key("response")
+                writer.openObject()
+                writer.field("status", status)
+                writer.key("headers")
+                Self.write(attempt.responseHeaders, to: &writer)
+                writer.field("body", String(decoding: attempt.responseBody, as: UTF8.self))
+                writer.closeObject()
+            }
+            if let failure = attempt.failure { writer.field("error", failure) }
+            if let id = attempt.publisherPurchaseId { writer.field("publisherPurchaseId", id) }
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    private static func write(_ headers: [(name: String, value: String)], to writer: inout JSONWriter) {
+        writer.openArray()
+        for header in headers {
+            writer.openArray()
+            writer.string(header.name)
+            writer.string(header.value)
+            writer.closeArray()
+        }
+        writer.closeArray()
+    }
+
+    /// The delivery a ``json`` record holds.
+    ///
+    /// - Throws: ``CheckoutSessions/Session/RecordProblem`` naming what is missing.
+    package init(json value: JSONValue) throws(CheckoutSessions.Session.RecordProblem) {
+        typealias Problem = CheckoutSessions.Session.RecordProblem
+        let fields = RecordFields(value)
+        let id = try fields.string("id")
+        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)) else {
+            throw Problem(description: "id '\(id)' is not dl_ and a number")
+        }
+        guard let kind = DeliveryHistory.Kind(rawValue: try fields.string("kind")) else {
+            throw Problem(description: "kind is not award or event")
+        }
+        var attempts: [DeliveryAttempt] = []
+        for item in try fields.array("attempts") {
+            let attemptFields = RecordFields(item)
+            var attempt = DeliveryAttempt(
+                number: try attemptFields.integer("number"), sentAfter: try attemptFields.integer("sentAfter"),
+                headers: try RecordFields(try attemptFields.value("request")).pairs("headers"))
+            attempt.sentAt = try attemptFields.integer("sentAt")
+            attempt.microseconds = try attemptFields.integer("milliseconds") * 1000
+            if let response = attemptFields["response"] {
+                let responseFields = RecordFields(response)
+                attempt.status = try responseFields.integer("status")
+                attempt.responseHeaders = try responseFields.pairs("headers")
+                attempt.responseBody = Array(try responseFields.string("body").utf8)
+            }
+            attempt.failure = try attemptFields.optionalString("error")
+            attempt.publisherPurchaseId = try attemptFields.optionalString("publisherPurchaseId")
+            attempts.append(attempt)
+        }
+        let replayOf = try fields.optionalString("replayOf").map { (text) throws(Problem) -> Int in
+            guard text.hasPrefix("dl_"), let number = Int(text.dropFirst(3)) else {
+                throw Problem(description: "replayOf '\(text)' is not dl_ and a number")
+            }
+            return number
+        }
+        self.init(
+            number: number, kind: kind, purchaseId: try fields.string("purchaseId"), name: try fields.string("name"),
+            url: try fields.string("url"), body: Array(try fields.string("body").utf8), attempts: attempts,
+            replayOf: replayOf, resigned: fields["resigned"] == nil ? nil : try fields.bool("resigned"))
+    }
+}

@@ -50,6 +50,8 @@ public struct CheckoutSessions {
         public var date = 0
         /// Its life after the award, once it is paid and the award has ended.
         public var life: OrderLife?
+        /// When each of its life's transitions happened, Unix milliseconds, in order.
+        public var lifeTimes: [Int] = []
         /// How many events its order has had.
         public var eventCount = 0
         /// Whether its award is being sent again (Retry Award) and not back yet; not kept
@@ -340,8 +342,8 @@ public struct CheckoutSessions {
 
     /// Takes `action` on the order of the session `purchaseId` (or, with `byOrderId`, the
     /// order whose id that is), by ``OrderLife``'s rules.
-    public mutating func act(_ action: OrderLife.Action, on id: String, byOrderId: Bool = false) throws(LifeProblem)
-        -> (Session, [Event])
+    public mutating func act(_ action: OrderLife.Action, on id: String, byOrderId: Bool = false, now: Int = 0)
+        throws(LifeProblem) -> (Session, [Event])
     {
         guard let token = byOrderId ? orderIds[id] : purchaseIds[id], var session = sessions[token] else {
             throw .noOrder
@@ -355,6 +357,7 @@ public struct CheckoutSessions {
             throw .refused(error)
         }
         session.life = life
+        session.lifeTimes.append(now)
         session.state = life.state
         let events = transition.event.map { [event($0, of: &session)] } ?? []
         update(session)

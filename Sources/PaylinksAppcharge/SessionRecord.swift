@@ -49,7 +49,9 @@ extension CheckoutSessions.Session {
             writer.field("granted", life.granted)
             writer.key("actions")
             writer.openArray()
-            for transition in life.transitions { Self.write(transition.action, to: &writer) }
+            for (index, transition) in life.transitions.enumerated() {
+                Self.write(transition.action, at: index < lifeTimes.count ? lifeTimes[index] : 0, to: &writer)
+            }
             writer.closeArray()
             writer.closeObject()
         }
@@ -113,6 +115,7 @@ extension CheckoutSessions.Session {
             let actions = try lifeFields.array("actions")
             var life = OrderLife(state: granted ? .chargeSucceed : .chargeFailed, price: price)
             for action in actions {
+                lifeTimes.append(RecordFields(action)["at"] == nil ? 0 : try RecordFields(action).integer("at"))
                 do {
                     try life.apply(try Self.action(action))
                 } catch let refusal as OrderLife.Refusal {
@@ -132,8 +135,9 @@ extension CheckoutSessions.Session {
         }
     }
 
-    private static func write(_ action: OrderLife.Action, to writer: inout JSONWriter) {
+    private static func write(_ action: OrderLife.Action, at milliseconds: Int, to writer: inout JSONWriter) {
         writer.openObject()
+        writer.field("at", milliseconds)
         switch action {
         case .requestRefund(let amount):
             writer.field("action", "requestRefund")

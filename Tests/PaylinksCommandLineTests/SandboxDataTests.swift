@@ -350,4 +350,36 @@ struct SandboxDataTests {
             try Self.call(sandbox.port, .post, "/control/v1/deliveries/dl_1/replay", #"{"resign": 1}"#).status == 400)
         #expect(sandbox.stop().status == 0)
     }
+
+    @Test("the reporting APIs answer from the sandbox's sessions, with the publisher token, in the documented shapes")
+    func reporting() throws {
+        let sandbox = try SandboxProcess()
+        let purchaseId = try Self.create(sandbox.port)
+        _ = try Self.call(sandbox.port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice":"pay"}"#)
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let orders = try Self.call(
+            sandbox.port, .post, "/reporting/reports/orders", #"{"startDate":"\#(today)","endDate":"\#(today)"}"#)
+        #expect(orders.status == 200)
+        #expect(orders.json["totalCount"] as? Int == 1)
+        let order = try #require((orders.json["results"] as? [[String: Any]])?.first)
+        #expect(order["state"] as? String == "charge_succeed")
+        let transactions = try Self.call(
+            sandbox.port, .get, "/reporting/financial-data/transactions?startDate=\(today)&endDate=\(today)")
+        #expect(transactions.status == 200)
+        let details = (transactions.json["results"] as? [[String: Any]])?.first?["transactionDetails"] as? [String: Any]
+        #expect(details?["type"] as? String == "paid")
+        #expect(details?["amount"] as? String == "4.99")
+        let bad = try Self.call(sandbox.port, .get, "/reporting/financial-data/transactions?limit=0")
+        #expect(bad.status == 400)
+        #expect(bad.json["error"] as? String == "Bad Request")
+        #expect((bad.json["message"] as? [[String: Any]])?.count == 3)
+        #expect(bad.json["requestUrl"] as? String == "/reporting/financial-data/transactions")
+        let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/reporting/reports/orders"))
+        defer { client.close() }
+        let anonymous = try client.send(
+            headers: [HTTPHeader("Content-Type", "application/json")], body: Array("{}".utf8))
+        #expect(anonymous.status == 401)
+        #expect(String(decoding: anonymous.body, as: UTF8.self).contains("Publisher token is required."))
+        #expect(sandbox.stop().status == 0)
+    }
 }

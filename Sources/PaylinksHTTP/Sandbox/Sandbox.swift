@@ -206,6 +206,10 @@ public final class Sandbox {
         case let path
         where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "retry-award":
             return only(.post, request) { retryAward(purchaseId: path[3]) }
+        case ["reporting", "reports", "orders"]:
+            return only(.post, request) { ordersReport(request) }
+        case ["reporting", "financial-data", "transactions"]:
+            return only(.get, request) { transactions(request) }
         case ["control", "v1", "deliveries"]:
             return only(.get, request) { deliveries(request) }
         case let path where path.count == 4 && path[0...2] == ["control", "v1", "deliveries"]:
@@ -326,20 +330,60 @@ public final class Sandbox {
 
     /// 401 in the shape Appcharge's reporting API uses.
     private func unauthorized(_ path: String, _ reason: String) -> HTTPServerResponse {
+        reportingError(401, "Unauthorized", [reason], path: path)
+    }
+
+    /// An error in the reporting API's shape: `{statusCode, error, message: [{validationErrorNumber, error}], requestUrl}`.
+    private func reportingError(_ status: Int, _ error: String, _ reasons: [String], path: String)
+        -> HTTPServerResponse
+    {
         var writer = JSONWriter()
         writer.openObject()
-        writer.field("statusCode", 401)
-        writer.field("error", "Unauthorized")
+        writer.field("statusCode", status)
+        writer.field("error", error)
         writer.key("message")
         writer.openArray()
-        writer.openObject()
-        writer.field("validationErrorNumber", 1)
-        writer.field("error", reason)
-        writer.closeObject()
+        for (index, reason) in reasons.enumerated() {
+            writer.openObject()
+            writer.field("validationErrorNumber", index + 1)
+            writer.field("error", reason)
+            writer.closeObject()
+        }
         writer.closeArray()
         writer.field("requestUrl", path)
         writer.closeObject()
-        return HTTPServerResponse(status: 401, body: writer.bytes)
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+
+    // MARK: Reports
+
+    /// The publisher token's check, as the reporting API makes it; nil when it passes.
+    private func reportingRefusal(_ request: HTTPRequest) -> HTTPServerResponse? {
+        guard let sent = request.header("x-publisher-token") else {
+            return unauthorized(request.path, "Publisher token is required.")
+        }
+        return sent == settings.publisherToken ? nil : unauthorized(request.path, "Publisher token is invalid.")
+    }
+
+    private func ordersReport(_ request: HTTPRequest) -> HTTPServerResponse {
+        if let refusal = reportingRefusal(request) { return refusal }
+        do throws(Reports.Problem) {
+            let query = try Reports.ordersQuery(request.body)
+            return HTTPServerResponse(status: 200, body: Reports.orders(sessions.all, query))
+        } catch {
+            return reportingError(400, "Bad Request", error.reasons, path: request.path)
+        }
+    }
+
+    private func transactions(_ request: HTTPRequest) -> HTTPServerResponse {
+        if let refusal = reportingRefusal(request) { return refusal }
+        do throws(Reports.Problem) {
+            let query = try Reports.transactionsQuery(Self.pairs(Array(request.query.utf8)))
+            return HTTPServerResponse(
+                status: 200, body: Reports.transactions(sessions.all, query, query: request.query))
+        } catch {
+            return reportingError(400, "Bad Request", error.reasons, path: request.path)
+        }
     }
 
     private static func isJSON(_ request: HTTPRequest) -> Bool {
@@ -520,7 +564,7 @@ public final class Sandbox {
         throws(CheckoutSessions.LifeProblem)
     {
         for action in actions {
-            let (session, events) = try sessions.act(action, on: id, byOrderId: byOrderId)
+            let (session, events) = try sessions.act(action, on: id, byOrderId: byOrderId, now: clock())
             onLog("order \(session.orderId) \(session.state.rawValue)")
             report(events)
         }
@@ -658,15 +702,20 @@ public final class Sandbox {
     /// The longest payment method a player's choice names, in bytes.
     static let paymentMethodLimit = 64
 
-    /// The fields of an `application/x-www-form-urlencoded` body.
+    /// The fields of an `application/x-www-form-urlencoded` body, the last of a name winning.
     static func form(_ body: [UInt8]) -> [String: String] {
         var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = parts.first.map({ percentDecoded($0) }) else { continue }
-            fields[name] = parts.count > 1 ? percentDecoded(parts[1]) : ""
-        }
+        for (name, value) in pairs(body) { fields[name] = value }
         return fields
+    }
+
+    /// The fields of a form or a query string, in order.
+    static func pairs(_ body: [UInt8]) -> [(name: String, value: String)] {
+        String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = parts.first.map({ percentDecoded($0) }) else { return nil }
+            return (name, parts.count > 1 ? percentDecoded(parts[1]) : "")
+        }
     }
 
     private static func percentDecoded(_ text: Substring) -> String {

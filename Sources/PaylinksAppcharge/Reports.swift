@@ -1,0 +1,379 @@
+import PaylinksJSON
+public import PaylinksKit
+
+/// Appcharge's reporting APIs, answered from the sessions held: the orders report and
+/// the financial transactions, in the reference's shapes (`after-the-purchase.md`, 5).
+public enum Reports {
+    /// Why a query was refused: each reason one entry of the error's `message` list.
+    public struct Problem: Error, Sendable {
+        /// What is wrong, one reason each.
+        public var reasons: [String]
+    }
+
+    // MARK: Orders
+
+    /// `POST /reporting/reports/orders`'s body, read.
+    public struct OrdersQuery: Sendable {
+        /// Where the window starts, Unix milliseconds.
+        public var start: Int
+        /// Where it ends, Unix milliseconds, `endDate` included.
+        public var end: Int
+        /// Only orders in these states; every state when nil.
+        public var statuses: Set<OrderState>?
+        /// At most this many results, after `offset`.
+        public var recordLimit = 100
+        /// How many results to pass over first.
+        public var offset = 0
+        /// Only free orders (true), only paid ones (false), or both (nil).
+        public var isFree: Bool?
+    }
+
+    /// The largest `recordLimit`.
+    public static let orderLimit = 1000
+
+    /// The orders report's query in `body`, or every reason it is refused.
+    package static func ordersQuery(_ body: [UInt8]) throws(Problem) -> OrdersQuery {
+        guard let value = try? JSONParser.parse(body), case .object = value.kind else {
+            throw Problem(reasons: ["send a JSON object: {\"startDate\": ..., \"endDate\": ..., ...}"])
+        }
+        let fields = RecordFields(value)
+        var reasons: [String] = []
+        let window = dates(fields["startDate"], fields["endDate"], reasons: &reasons)
+        var query = OrdersQuery(start: window.start, end: window.end)
+        for (key, member) in fields.members {
+            switch key {
+            case "startDate", "endDate": break
+            case "recordLimit", "offset":
+                let range = key == "recordLimit" ? 1...orderLimit : 0...Int.max
+                guard case .number(let text) = member.kind, let number = Int(text), range.contains(number) else {
+                    reasons.append(
+                        "\(key) must be a whole number from \(range.lowerBound)\(key == "offset" ? "" : " to \(range.upperBound)")"
+                    )
+                    continue
+                }
+                if key == "recordLimit" { query.recordLimit = number } else { query.offset = number }
+            case "statuses":
+                guard case .array(let items) = member.kind else {
+                    reasons.append("statuses must be an array of order states, such as [\"charge_succeed\"]")
+                    continue
+                }
+                var states = Set<OrderState>()
+                for item in items {
+                    guard case .string(let name) = item.kind, let state = OrderState(rawValue: name) else {
+                        reasons.append(
+                            "statuses holds something that is not an order state; states: "
+                                + OrderState.allCases.map(\.rawValue).joined(separator: ", "))
+                        break
+                    }
+                    states.insert(state)
+                }
+                query.statuses = states
+            case "isFree":
+                guard case .bool(let flag) = member.kind else {
+                    reasons.append("isFree must be true or false")
+                    continue
+                }
+                query.isFree = flag
+            default:
+                reasons.append(
+                    "\(key.prefix(40)) is not a field of the orders report; fields: startDate, endDate, recordLimit, "
+                        + "offset, statuses, isFree")
+            }
+        }
+        guard reasons.isEmpty else { throw Problem(reasons: reasons) }
+        return query
+    }
+
+    /// The orders report: `{totalCount, results}`, oldest first.
+    public static func orders(_ sessions: [CheckoutSessions.Session], _ query: OrdersQuery) -> [UInt8] {
+        let matching = sessions.filter { session in
+            session.state != .created && (query.start...query.end).contains(session.created)
+                && (query.statuses?.contains(session.state) ?? true)
+                && (query.isFree.map { $0 == (session.price == 0) } ?? true)
+        }
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("totalCount", matching.count)
+        writer.key("results")
+        writer.openArray()
+        for session in matching.dropFirst(query.offset).prefix(query.recordLimit) {
+            let cents = session.pricePointMetadata ?? 0
+            writer.openObject()
+            writer.field("acOrderId", session.orderId)
+            writer.field("publisherId", DemoCredentials.projectId)
+            writer.field("currency", session.currency)
+            writer.field("priceInCents", session.price)
+            writer.field("priceInDollar", cents)
+            writer.key("priceNetInDollar")
+            writer.rawNumber(GrantAward.share(85, of: cents))
+            writer.field("subTotal", session.price)
+            writer.field("originalPriceInDollar", cents)
+            writer.field("currencySymbol", symbol(of: session.currency))
+            writer.field("acOfferId", GrantAward.identifier("bundle", session.offerSku, length: 24, digits: false))
+            writer.field("publisherOfferId", session.offerSku)
+            writer.field("offerName", session.offerName)
+            writer.field("createdAt", UTCDate.iso8601(unixSeconds: session.created / 1000))
+            writer.field("playerId", session.customerId)
+            writer.field("state", session.state.rawValue)
+            writer.key("reason")
+            writer.null()
+            writer.key("offerDetails")
+            writer.openObject()
+            writer.key("products")
+            writer.openArray()
+            for item in session.items {
+                writer.openObject()
+                writer.field("name", item.name)
+                writer.field("publisherProductId", item.sku)
+                writer.field("amount", Int(item.quantity) ?? 0)
+                writer.field("currencyCode", session.currency)
+                writer.field("sku", item.sku)
+                writer.closeObject()
+            }
+            writer.closeArray()
+            writer.closeObject()
+            writer.field("tax", 0)
+            writer.field("taxInDollar", 0)
+            writer.field("paymentMethod", session.paymentMethod)
+            if let email = session.email {
+                writer.field("playerEmail", email)
+            } else {
+                writer.key("playerEmail"); writer.null()
+            }
+            writer.key("estimatedPublisherNetAmount")
+            writer.rawNumber(GrantAward.share(85, of: cents))
+            writer.key("estimatedAppchargeFee")
+            writer.rawNumber(GrantAward.share(15, of: cents))
+            writer.field("receiptId", GrantAward.receiptId(orderId: session.orderId))
+            writer.field("discount", 0)
+            writer.key("promoCodeName")
+            writer.null()
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    // MARK: Transactions
+
+    /// `GET /reporting/financial-data/transactions`'s query, read.
+    public struct TransactionsQuery: Sendable {
+        /// Where the window starts, Unix milliseconds.
+        public var start: Int
+        /// Where it ends, Unix milliseconds, `endDate` included.
+        public var end: Int
+        /// 1 to 10,000; 10 by default.
+        public var limit = 10
+        /// Oldest first (`asc`, the default) or newest first.
+        public var ascending = true
+        /// Where the page starts: the `nextCursor` of the page before.
+        public var offset = 0
+    }
+
+    /// The largest `limit`.
+    public static let transactionLimit = 10_000
+
+    /// The transactions' query in the pairs of a query string, or every reason it is refused.
+    public static func transactionsQuery(_ pairs: [(name: String, value: String)]) throws(Problem) -> TransactionsQuery
+    {
+        var reasons: [String] = []
+        var values: [String: String] = [:]
+        for (name, value) in pairs { values[name] = value }
+        let window = dates(
+            values["startDate"].map { JSONValue(.string($0), at: 0) },
+            values["endDate"].map { JSONValue(.string($0), at: 0) },
+            reasons: &reasons)
+        var query = TransactionsQuery(start: window.start, end: window.end)
+        for (name, value) in pairs {
+            switch name {
+            case "startDate", "endDate": break
+            case "limit":
+                guard let number = Int(value), (1...transactionLimit).contains(number) else {
+                    reasons.append("limit must be a whole number from 1 to \(transactionLimit)")
+                    continue
+                }
+                query.limit = number
+            case "sortDirection":
+                guard value == "asc" || value == "desc" else {
+                    reasons.append("sortDirection must be asc or desc")
+                    continue
+                }
+                query.ascending = value == "asc"
+            case "cursor":
+                guard value.hasPrefix("c_"), let number = Int(value.dropFirst(2)), number >= 0 else {
+                    reasons.append("cursor must be a nextCursor the page before gave")
+                    continue
+                }
+                query.offset = number
+            default:
+                reasons.append(
+                    "\(name.prefix(40)) is not a parameter of the transactions; parameters: startDate, endDate, limit, "
+                        + "sortDirection, cursor")
+            }
+        }
+        guard reasons.isEmpty else { throw Problem(reasons: reasons) }
+        return query
+    }
+
+    /// One money movement of an order.
+    struct Transaction {
+        var session: CheckoutSessions.Session
+        var type: String
+        var amount: Int
+        var milliseconds: Int
+        var sequence: Int
+    }
+
+    /// Every money movement of the orders held: the payment, a refund, a dispute's funds
+    /// withdrawn and reinstated, oldest first.
+    static func movements(_ sessions: [CheckoutSessions.Session]) -> [Transaction] {
+        var found: [Transaction] = []
+        for session in sessions {
+            let paid: Set<OrderState> = [.created, .paymentPending, .paymentFailed, .paymentCanceled]
+            guard !paid.contains(session.state) else { continue }
+            found.append(
+                Transaction(
+                    session: session, type: "paid", amount: session.price, milliseconds: session.date * 1000,
+                    sequence: 0))
+            for (index, transition) in (session.life?.transitions ?? []).enumerated() {
+                let at = index < session.lifeTimes.count ? session.lifeTimes[index] : session.date * 1000
+                switch transition.action {
+                case .processRefund(succeeded: true):
+                    found.append(
+                        Transaction(
+                            session: session, type: "refund", amount: session.life?.refundAmount ?? session.price,
+                            milliseconds: at, sequence: index + 1))
+                case .openDispute:
+                    found.append(
+                        Transaction(
+                            session: session, type: "dispute_funds_withdrawn", amount: session.price, milliseconds: at,
+                            sequence: index + 1))
+                case .resolveDispute(won: true):
+                    found.append(
+                        Transaction(
+                            session: session, type: "dispute_funds_reinstated", amount: session.price, milliseconds: at,
+                            sequence: index + 1))
+                default: break
+                }
+            }
+        }
+        return found.sorted {
+            ($0.milliseconds, $0.session.index, $0.sequence) < ($1.milliseconds, $1.session.index, $1.sequence)
+        }
+    }
+
+    /// The transactions: `{totalCount, nextCursor, nextPageQuery, results}`.
+    public static func transactions(
+        _ sessions: [CheckoutSessions.Session], _ query: TransactionsQuery, query text: String
+    ) -> [UInt8] {
+        var matching = movements(sessions).filter { (query.start...query.end).contains($0.milliseconds) }
+        if !query.ascending { matching.reverse() }
+        let page = matching.dropFirst(query.offset).prefix(query.limit)
+        let next = query.offset + page.count < matching.count ? query.offset + page.count : nil
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("totalCount", matching.count)
+        writer.key("nextCursor")
+        if let next { writer.string("c_\(next)") } else { writer.null() }
+        writer.key("nextPageQuery")
+        if let next {
+            let kept = text.split(separator: "&").filter { !$0.hasPrefix("cursor=") }.map(String.init)
+            writer.string((kept + ["cursor=c_\(next)"]).joined(separator: "&"))
+        } else {
+            writer.null()
+        }
+        writer.key("results")
+        writer.openArray()
+        for transaction in page {
+            let session = transaction.session
+            let cents = session.pricePointMetadata ?? 0
+            let usd =
+                session.price <= 0
+                ? 0
+                : session.price.dividingFullWidth(cents.multipliedFullWidth(by: min(transaction.amount, session.price)))
+                    .quotient
+            writer.openObject()
+            writer.field("orderId", session.orderId)
+            writer.field("purchaseId", session.purchaseId)
+            writer.field("publisherTransactionId", "tx_\(session.orderId)_\(transaction.sequence)")
+            writer.field("timestamp", UTCDate.iso8601(unixSeconds: transaction.milliseconds / 1000))
+            writer.key("customerDetails")
+            writer.openObject()
+            writer.field("id", session.customerId)
+            if let email = session.email { writer.field("email", email) }
+            writer.closeObject()
+            writer.key("geolocation")
+            writer.openObject()
+            writer.field("countryCode2", session.country)
+            writer.closeObject()
+            writer.key("offerDetails")
+            writer.openObject()
+            writer.field("offerId", session.offerSku)
+            writer.field("offerName", session.offerName)
+            writer.field("type", "bundle")
+            writer.key("products")
+            writer.openArray()
+            for item in session.items {
+                writer.openObject()
+                writer.field("name", item.name)
+                writer.field("sku", item.sku)
+                writer.field("quantity", Int(item.quantity) ?? 0)
+                writer.closeObject()
+            }
+            writer.closeArray()
+            writer.closeObject()
+            writer.key("transactionDetails")
+            writer.openObject()
+            writer.field("id", "tx_\(session.orderId)_\(transaction.sequence)")
+            writer.field("type", transaction.type)
+            writer.field("amount", OrderEvent.decimal(transaction.amount, currency: session.currency))
+            writer.field("amountUsd", OrderEvent.decimal(usd, currency: "USD"))
+            writer.field("totalTaxAmount", "0")
+            writer.field("totalTaxAmountUsd", "0")
+            writer.field("currencyExchangeCostUsd", "0")
+            writer.field("chargebackFeeUsd", transaction.type == "dispute_funds_withdrawn" ? "15.00" : "0")
+            writer.field("transactionFeeUsd", "0")
+            writer.field("publisherNetAmountUsd", OrderEvent.decimal(usd * 85 / 100, currency: "USD"))
+            writer.field("currencyCode", session.currency)
+            writer.field("currencySymbol", symbol(of: session.currency))
+            writer.field("paymentMethod", session.paymentMethod)
+            writer.closeObject()
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    /// The symbol of the common currencies, else the code.
+    private static func symbol(of currency: String) -> String {
+        ["USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "AUD": "A$", "BRL": "R$", "INR": "₹"][currency]
+            ?? currency
+    }
+
+    // MARK: Dates
+
+    /// `startDate` and `endDate` as a window of Unix milliseconds, `endDate`'s day whole
+    /// when it is a date alone; a reason for each that is missing or not ISO 8601.
+    private static func dates(_ start: JSONValue?, _ end: JSONValue?, reasons: inout [String]) -> (start: Int, end: Int)
+    {
+        func read(_ value: JSONValue?, _ name: String) -> (seconds: Int, dateOnly: Bool)? {
+            guard let value else {
+                reasons.append("\(name) is required: an ISO 8601 date, such as 2024-06-12 or 2024-06-12T08:00:00Z")
+                return nil
+            }
+            guard case .string(let text) = value.kind, let seconds = UTCDate.parse(text) else {
+                reasons.append("\(name) must be an ISO 8601 date, such as 2024-06-12 or 2024-06-12T08:00:00Z")
+                return nil
+            }
+            return (seconds, text.utf8.count == 10)
+        }
+        let from = read(start, "startDate")
+        let to = read(end, "endDate")
+        guard let from, let to else { return (0, 0) }
+        let window = (from.seconds * 1000, to.seconds * 1000 + (to.dateOnly ? 86_400_000 - 1 : 999))
+        if window.0 > window.1 { reasons.append("startDate is after endDate") }
+        return window
+    }
+}

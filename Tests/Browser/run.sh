@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The checkout page of `paylinks serve` in a real browser: headless Chromium driven by
-# Selenium through chromedriver. Installs what it needs (Debian's chromium and
-# chromium-driver, and Selenium from PyPI), then runs Tests/Browser/checkout_test.py.
+# The checkout page and the dashboard of `paylinks serve` in a real browser: headless
+# Chromium driven by Selenium through chromedriver. Installs what it needs (Debian's chromium
+# and chromium-driver, and Selenium from PyPI), then runs Tests/Browser/checkout_test.py and
+# Tests/Browser/dashboard_test.py.
 # With a directory as its argument, the pages' screenshots are saved there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,4 +19,6 @@ fi
 
 swift build --product paylinks >/dev/null
 python3 Tests/Browser/checkout_test.py "$(swift build --show-bin-path)/paylinks" \
+    Examples/game-server/server.py "${1:-}"
+python3 Tests/Browser/dashboard_test.py "$(swift build --show-bin-path)/paylinks" \
     Examples/game-server/server.py "${1:-}"

@@ -206,6 +206,12 @@ public final class Sandbox {
         case let path
         where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "retry-award":
             return only(.post, request) { retryAward(purchaseId: path[3]) }
+        case let path where path.count == 2 && path[0] == "orders":
+            return only([.get, .head], request) { orderPage(purchaseId: path[1], request) }
+        case let path where path.count == 3 && path[0] == "orders":
+            return only(.post, request) { orderForm(purchaseId: path[1], action: path[2], request) }
+        case let path where path.count == 3 && path[0] == "deliveries" && path[2] == "replay":
+            return only(.post, request) { replayForm(id: path[1], request) }
         case ["reporting", "reports", "orders"]:
             return only(.post, request) { ordersReport(request) }
         case ["reporting", "financial-data", "transactions"]:
@@ -575,6 +581,109 @@ public final class Sandbox {
         guard isJSON(request), let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind
         else { return nil }
         return members
+    }
+
+    // MARK: The dashboard
+
+    private func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let session = live(purchaseId: purchaseId) else {
+            return HTTPServerResponse(
+                status: 404, contentType: "text/html; charset=utf-8",
+                body: Array(SandboxPage.missing(purchaseId).utf8))
+        }
+        let query = Self.form(Array(request.query.utf8))
+        let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed()
+        let html = SandboxPage.order(
+            session, deliveries: Array(deliveries), sandbox: self, said: query["said"].map { String($0.prefix(300)) },
+            problem: query["problem"] != nil)
+        return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+    }
+
+    /// A form of an order's page: refund, dispute or Retry Award, then back to the page
+    /// with what it came to.
+    private func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let form = Self.form(request.body)
+        let answer: HTTPServerResponse
+        switch action {
+        case "refund":
+            var amount: Int?
+            if let text = form["amount"], !text.isEmpty {
+                guard let number = Int(text), (1...SessionRequest.maximumAmount).contains(number) else {
+                    return back(to: purchaseId, "the amount is a whole number of minor units from 1", problem: true)
+                }
+                amount = number
+            }
+            answer = control(
+                purchaseId: purchaseId, OrderLife.refund(amount: amount, succeeds: form["outcome"] != "failed"))
+        case "dispute":
+            guard let goal = form["outcome"].flatMap(OrderLife.DisputeGoal.init(rawValue:)) else {
+                return back(to: purchaseId, "choose open, won or lost", problem: true)
+            }
+            guard let session = live(purchaseId: purchaseId) else { return orderPage(purchaseId: purchaseId, request) }
+            answer = control(
+                purchaseId: purchaseId,
+                (session.life ?? OrderLife(state: session.state, price: session.price)).dispute(to: goal))
+        case "retry-award":
+            answer = retryAward(purchaseId: purchaseId)
+        default:
+            return HTTPServer.problem(
+                404, "nothing at \(request.path); an order's page has refund, dispute and retry-award")
+        }
+        guard (200..<300).contains(answer.status) else {
+            return back(to: purchaseId, Self.problemText(answer), problem: true)
+        }
+        let state = live(purchaseId: purchaseId)?.state.rawValue ?? ""
+        return back(to: purchaseId, action == "retry-award" ? "Retry Award sent" : "done: the order is \(state)")
+    }
+
+    private func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let delivery = history.delivery(id: id) else {
+            return HTTPServer.problem(404, "no delivery has the id '\(id)'")
+        }
+        let resign = Self.form(request.body)["resign"] != "false"
+        guard let onReplay else {
+            return back(
+                to: delivery.purchaseId, "nowhere to send it: start serve with --award-url or --events-url",
+                problem: true)
+        }
+        onReplay(delivery, resign)
+        return back(to: delivery.purchaseId, "\(delivery.id) sent again \(resign ? "newly signed" : "exactly")")
+    }
+
+    /// 303 to the order's page, which shows `said`.
+    private func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
+        let location =
+            "/orders/\(Self.percentEncoded(purchaseId))?said=\(Self.percentEncoded(said))\(problem ? "&problem=1" : "")"
+        return HTTPServerResponse(
+            status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
+            body: Array("See \(location)\n".utf8))
+    }
+
+    /// The `errorMessage` of a problem answer.
+    private static func problemText(_ response: HTTPServerResponse) -> String {
+        guard let value = try? JSONParser.parse(response.body), case .object(let members) = value.kind,
+            case .string(let text)? = members.first(where: { $0.key == "errorMessage" })?.value.kind
+        else { return "refused (\(response.status))" }
+        return text
+    }
+
+    /// `text` for a URL: letters, digits and `-._~` as they are, the rest `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                output += "%"
+                output.unicodeScalars.append(digits[Int(byte >> 4)])
+                output.unicodeScalars.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return output
     }
 
     // MARK: Deliveries

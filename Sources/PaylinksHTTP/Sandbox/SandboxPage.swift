@@ -10,7 +10,7 @@ enum SandboxPage {
     /// Text as HTML: `&`, `<`, `>`, `"` and `'` escaped.
     static let escaped = TextEscaping(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
 
-    private static func document(title: String, _ body: String) -> String {
+    private static func document(title: String, wide: Bool = false, _ body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -32,10 +32,34 @@ enum SandboxPage {
                  background: #fff; font-size: 1rem; cursor: pointer; }
         button.pay { background: #1f6feb; color: #fff; border-color: #1f6feb; font-weight: 600; }
         .state { font-family: ui-monospace, monospace; background: #eef1f5; padding: .1rem .4rem; border-radius: 4px; }
+        main.wide { max-width: 72rem; padding: 1rem 1.25rem; margin: 1rem auto; }
+        table { border-collapse: collapse; width: 100%; font-size: .92rem; }
+        th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
+        th { color: #5b6475; font-weight: 600; }
+        td.id, .mono { font-family: ui-monospace, monospace; font-size: .85rem; overflow-wrap: anywhere; }
+        .said { background: #eef6ee; border: 1px solid #b9dcb9; padding: .5rem .75rem; border-radius: 8px; }
+        .said.problem { background: #fbeeee; border-color: #e5b8b8; }
+        .actions { display: flex; flex-wrap: wrap; gap: .75rem; }
+        .actions form { border: 1px solid #d8dce3; border-radius: 8px; padding: .5rem .75rem; flex: 1 1 14rem; }
+        .actions button, td button { display: inline-block; width: auto; margin: .25rem .25rem .25rem 0;
+                                     padding: .35rem .7rem; font-size: .9rem; }
+        ol.timeline { padding-left: 1.2rem; }
+        ol.timeline form { display: inline; }
+        ol.timeline button { display: inline-block; width: auto; margin: .2rem .3rem .2rem 0; padding: .25rem .6rem;
+                             font-size: .85rem; }
+        ol.timeline li { margin: .5rem 0; }
+        details pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f7f9; padding: .5rem;
+                      border-radius: 6px; font-size: .8rem; }
+        .failed { color: #b42318; }
+        @media (max-width: 640px) {
+          table.orders thead { display: none; }
+          table.orders tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
+          table.orders td { display: block; border: none; padding: .1rem .25rem; }
+        }
         </style>
         </head>
         <body>
-        <main>
+        <main\(wide ? " class=\"wide\"" : "")>
         \(body)
         </main>
         </body>
@@ -130,21 +154,162 @@ enum SandboxPage {
             """)
     }
 
-    /// The sandbox's front page: what it serves.
+    /// The dashboard: every order held, newest first, each a link to its page, and what
+    /// the sandbox serves.
     static func home(_ sandbox: Sandbox) -> String {
-        document(
+        let sessions = sandbox.heldSessions.reversed().prefix(dashboardRows)
+        let rows = sessions.map { session in
+            """
+            <tr><td class="id"><a href="/orders/\(escaped(session.purchaseId))">\(escaped(session.purchaseId))</a></td>\
+            <td>\(escaped(session.offerName))</td><td>\(escaped(price(session, catalog: sandbox.catalog)))</td>\
+            <td>\(escaped(session.customerId))</td><td><span class="state">\(session.state.rawValue)</span></td>\
+            <td class="mono">\(UTCDate.format(unixSeconds: session.created / 1000))</td></tr>
+            """
+        }.joined(separator: "\n")
+        let count = sandbox.sessionCount == 1 ? "1 checkout session" : "\(sandbox.sessionCount) checkout sessions"
+        let shown = sandbox.sessionCount > dashboardRows ? "; the newest \(dashboardRows) shown" : ""
+        return document(
             title: "Sandbox",
+            wide: true,
             """
             <h1>paylinks sandbox</h1>
-            <p>\(sandbox.sessionCount == 1 ? "1 checkout session" : "\(sandbox.sessionCount) checkout sessions").</p>
-            <ul>
+            <p class="note">\(count)\(shown) · \(sandbox.heldDeliveries.count) deliveries to the game's server</p>
+            <table class="orders">
+            <thead><tr><th>Purchase</th><th>Offer</th><th>Price</th><th>Player</th><th>State</th><th>Created</th></tr></thead>
+            <tbody>
+            \(rows.isEmpty ? "<tr><td colspan=\"6\">No sessions yet: POST /checkout/v1/session creates one.</td></tr>" : rows)
+            </tbody>
+            </table>
+            <details><summary>What the sandbox serves</summary>
+            <ul class="note">
             <li>POST /checkout/v1/session (x-publisher-token)</li>
             <li>POST /checkout/v3/cancel (Authorization: Bearer)</li>
             <li>GET /checkout/TOKEN: the checkout page</li>
             <li>GET /control/v1/sessions/PURCHASE_ID: a session's state</li>
             <li>POST /control/v1/sessions/PURCHASE_ID/complete {"choice": "pay"}</li>
+            <li>POST /control/v1/sessions/PURCHASE_ID/refund, /dispute, /retry-award</li>
+            <li>GET /control/v1/deliveries; POST /control/v1/deliveries/ID/replay</li>
+            <li>POST /reporting/reports/orders; GET /reporting/financial-data/transactions</li>
             </ul>
+            </details>
             """)
+    }
+
+    /// How many orders the dashboard lists.
+    static let dashboardRows = 200
+
+    /// One order's page: what it is, its timeline (states, award attempts and events, each
+    /// with its request and answer) and its actions as forms. `said` is what the last
+    /// action came to, `problem` whether it was refused.
+    static func order(
+        _ session: CheckoutSessions.Session, deliveries: [DeliveryHistory.Delivery], sandbox: Sandbox, said: String?,
+        problem: Bool
+    ) -> String {
+        let id = escaped(session.purchaseId)
+        var moments: [(at: Int, html: String)] = [
+            (session.created, "session created (<span class=\"state\">created</span>)")
+        ]
+        if session.date > 0 {
+            moments.append(
+                (session.date * 1000, "the player chose, with \(escaped(session.paymentMethod))"))
+        }
+        for (index, transition) in (session.life?.transitions ?? []).enumerated() {
+            let at = index < session.lifeTimes.count ? session.lifeTimes[index] : session.date * 1000
+            moments.append(
+                (at, "\(escaped(transition.action.phrase)): <span class=\"state\">\(transition.to.rawValue)</span>"))
+        }
+        for delivery in deliveries {
+            moments.append((delivery.attempts.first?.sentAt ?? 0, deliveryHTML(delivery)))
+        }
+        let timeline = moments.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map {
+            "<li><span class=\"mono\">\($0.element.at > 0 ? UTCDate.format(unixSeconds: $0.element.at / 1000) : "")</span> \($0.element.html)</li>"
+        }.joined(separator: "\n")
+        let banner = said.map { "<p class=\"said\(problem ? " problem" : "")\">\(escaped($0))</p>" } ?? ""
+        return document(
+            title: session.purchaseId,
+            wide: true,
+            """
+            <p class="note"><a href="/">All orders</a></p>
+            <h1>\(escaped(session.offerName)) · <span class="mono">\(id)</span></h1>
+            \(banner)
+            <p>\(escaped(price(session, catalog: sandbox.catalog))) · \(escaped(session.customerId)) in \(escaped(session.country)) · \
+            order <span class="mono">\(escaped(session.orderId))</span> · state <span class="state">\(session.state.rawValue)</span>\
+            \(session.life?.refundAmount.map { " · refund \(escaped(PriceFormatter.formatMinorUnits($0, currency: session.currency)))" } ?? "")</p>
+            <h2>Actions</h2>
+            <div class="actions">
+            <form method="post" action="/orders/\(id)/refund">
+            <strong>Refund</strong>
+            <label>Amount, minor units (empty: all) <input name="amount" inputmode="numeric" size="8"></label>
+            <button type="submit" name="outcome" value="refunded">Refund</button>
+            <button type="submit" name="outcome" value="failed">Refund that fails</button>
+            </form>
+            <form method="post" action="/orders/\(id)/dispute">
+            <strong>Dispute</strong><br>
+            <button type="submit" name="outcome" value="open">Open</button>
+            <button type="submit" name="outcome" value="won">Won</button>
+            <button type="submit" name="outcome" value="lost">Lost</button>
+            </form>
+            <form method="post" action="/orders/\(id)/retry-award">
+            <strong>Retry Award</strong>
+            <p class="note">For a Failed (Charged) order: its award again, manual_retry.</p>
+            <button type="submit">Retry Award</button>
+            </form>
+            </div>
+            <h2>Timeline</h2>
+            <ol class="timeline">
+            \(timeline)
+            </ol>
+            """)
+    }
+
+    /// A delivery in a timeline: what and where, how each attempt went, the request and
+    /// the answer, and the forms that replay it.
+    private static func deliveryHTML(_ delivery: DeliveryHistory.Delivery) -> String {
+        let replay =
+            delivery.replayOf.map {
+                " (replay of dl_\($0)\(delivery.resigned == true ? ", newly signed" : ", exactly"))"
+            } ?? ""
+        let attempts = delivery.attempts.map { attempt in
+            let outcome =
+                attempt.succeeded
+                ? "<span>\(attempt.status.map { String($0) } ?? "") in \(attempt.milliseconds) ms</span>"
+                : "<span class=\"failed\">\(escaped(attempt.failure ?? ""))</span>"
+            let request =
+                attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n"
+                + String(decoding: delivery.body, as: UTF8.self)
+            let response =
+                attempt.status.map { status in
+                    "\(status)\n" + attempt.responseHeaders.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+                        + "\n\n" + String(decoding: attempt.responseBody, as: UTF8.self)
+                } ?? "no answer"
+            return """
+                <details><summary>attempt \(attempt.number): \(outcome)</summary>
+                <pre>POST \(escaped(delivery.url))\n\(escaped(request))</pre><pre>\(escaped(response))</pre></details>
+                """
+        }.joined(separator: "\n")
+        return """
+            <strong>\(escaped(delivery.name))</strong> <span class="mono">\(delivery.id)</span>\(replay) \
+            \(delivery.succeeded ? "delivered" : "<span class=\"failed\">not delivered</span>")
+            <form method="post" action="/deliveries/\(delivery.id)/replay">
+            <button type="submit" name="resign" value="true">Replay, newly signed</button>
+            <button type="submit" name="resign" value="false">Replay exactly</button>
+            </form>
+            \(attempts)
+            """
+    }
+}
+
+extension OrderLife.Action {
+    /// The action as a timeline says it.
+    var phrase: String {
+        switch self {
+        case .requestRefund(let amount?): "refund of \(amount) asked for"
+        case .requestRefund(nil): "refund asked for"
+        case .processRefund(let succeeded): succeeded ? "refund processed" : "refund failed"
+        case .openDispute: "dispute opened"
+        case .submitEvidence: "evidence submitted"
+        case .resolveDispute(let won): won ? "dispute won" : "dispute lost"
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PaylinksAppcharge
 import PaylinksHTTP
 import Testing
 
@@ -419,5 +420,30 @@ struct SandboxDataTests {
         #expect(home.contains(#"<a href="/orders/\#(purchaseId)">"#))
         #expect(try page("/orders/pr_nothing").contains("No such checkout"))
         #expect(sandbox.stop().status == 0)
+    }
+}
+
+/// The journal's own bounds, without a server.
+@Suite("The sandbox's journal")
+struct SandboxJournalTests {
+    @Test("the journal rewrites itself once it grows past four times its size, keeping one record a session")
+    func compactsItself() throws {
+        let data = SandboxDataTests.DataDirectory("compact")
+        let (store, contents) = try SandboxStore.open(data.path, seed: 1, newSeed: { 1 })
+        #expect(contents.sessions.isEmpty)
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 100)
+        let (session, _) = sessions.create(try SessionRequest(SandboxDataTests.body), now: 0)
+        var largest = 0
+        for _ in 0..<4000 {
+            #expect(store.keep(([session], []), live: { ([session], []) }) == nil)
+            largest = max(
+                largest, (try? FileManager.default.attributesOfItem(atPath: data.journal)[.size] as? Int) ?? 0)
+        }
+        #expect(largest <= (1 << 20) + 1024, "never much past 1 MiB: \(largest) bytes")
+        let lines = try data.lines()
+        #expect(lines.count < 4000 / 2, "rewritten along the way: \(lines.count) lines")
+        let read = try SandboxStore.read(Array(try Data(contentsOf: URL(fileURLWithPath: data.journal))), shown: "j")
+        #expect(read.sessions.map(\.token) == [session.token])
+        #expect(read.tornBytes == nil)
     }
 }

@@ -199,6 +199,19 @@ wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "$serve_url/checkout/v1/sessi
 kill -TERM "$serve_pid"
 wait "$serve_pid" || true
 wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "http://127.0.0.1:$port/checkout/v1/session" >"$work/nginx-wrk.txt" 2>&1
+# The same against serve --data, each session on the disk before its answer: a directory on
+# the build's disk, not the temporary one, which may live in memory.
+durable_dir="$PWD/.build/bench-data-$$"
+rm -rf "$durable_dir"
+"$paylinks" serve --port 0 --seed 1 --data "$durable_dir" >/dev/null 2>"$work/durable.log" &
+serve_pid=$!
+until grep -q 'sandbox at' "$work/durable.log"; do sleep 0.1; done
+durable_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/durable.log" | head -n 1)
+wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "$durable_url/checkout/v1/session" >"$work/durable-wrk.txt" 2>&1
+kill -TERM "$serve_pid"
+wait "$serve_pid" || true
+durable_journal=$(du -k "$durable_dir/sandbox.jsonl" | cut -f1)
+rm -rf "$durable_dir"
 rate_of() { awk '/Requests\/sec/ {print int($2)}' "$1"; }
 p99_of() {
     awk '$1 == "99%" { value = $2; unit = value; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", value);
@@ -209,6 +222,11 @@ serve_p99=$(p99_of "$work/serve-wrk.txt")
 nginx_rate=$(rate_of "$work/nginx-wrk.txt")
 serve_ratio=$(ratio "$serve_rate" "$nginx_rate")
 serve_growth=$(ratio "$serve_large" "$serve_small")
+durable_rate=$(rate_of "$work/durable-wrk.txt")
+durable_p99=$(p99_of "$work/durable-wrk.txt")
+durable_ratio=$(ratio "$durable_rate" "$serve_rate")
+durable_nginx=$(ratio "$durable_rate" "$nginx_rate")
+durable_cost=$(awk -v d="$durable_rate" -v m="$serve_rate" 'BEGIN { if (d > 0 && m > 0) printf "%.0f", 1e6 / d - 1e6 / m; else print "?" }')
 
 # (f) scenario runs: 10,000 scenario files (copies of the examples) on one process and on
 # two, each the median of five runs.
@@ -268,6 +286,9 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     p99 latency                          ${serve_p99} ms                  < 10 ms   $(verdict "$serve_p99" "<=" 9.99)
     resident after 10^4 sessions         ${serve_small} KiB
     resident after 10^6 sessions         ${serve_large} KiB: ${serve_growth}x   <= 2x   $(verdict "$serve_growth" "<=" 2)
+    serve --data (on disk before each answer) ${durable_rate} requests/s: ${durable_ratio}x of in memory, ${durable_nginx}x of nginx
+    its p99 latency                      ${durable_p99} ms
+    what durability costs                ${durable_cost} us a request; the journal after 5 s: ${durable_journal} KiB
 
 (f) scenario runs: 10,000 scenario files, run --jobs N (median of 5)
     --jobs 1                             ${run_one_ms} ms: ${run_one_rate} scenarios/s

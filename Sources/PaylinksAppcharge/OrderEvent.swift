@@ -190,6 +190,14 @@ public struct OrderEvent: Sendable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// What `amount` minor units of an order priced `price` are in US cents, its share of the
+    /// offer's price point: computed in full width, as both may be 10^12; at most the price
+    /// point, as no amount exceeds the price.
+    public static func dollarCents(of amount: Int, price: Int, pricePoint: Int) -> Int {
+        let amount = min(max(0, amount), price)
+        return price <= 0 ? 0 : price.dividingFullWidth(pricePoint.multipliedFullWidth(by: amount)).quotient
+    }
+
     /// `amount` minor units of `currency` as a decimal string: 549 EUR → "5.49".
     public static func decimal(_ amount: Int, currency: String) -> String {
         let digits = CurrencyCodes.minorUnitDigits(of: currency)
@@ -274,12 +282,8 @@ public struct OrderEvent: Sendable {
         _ type: String, _ amount: Int, _ subject: Subject, milliseconds: Int, to writer: inout JSONWriter
     ) {
         let order = subject.order
-        // The amount's share of the price point, in full width: both may be 10^12. The
-        // quotient is at most the price point, as no amount exceeds the price.
         let amount = min(max(0, amount), order.price)
-        let usd =
-            order.price <= 0
-            ? 0 : order.price.dividingFullWidth(subject.pricePointMetadata.multipliedFullWidth(by: amount)).quotient
+        let usd = Self.dollarCents(of: amount, price: order.price, pricePoint: subject.pricePointMetadata)
         writer.openObject()
         writer.field("purchaseId", order.purchaseId)
         writer.field("type", type)

@@ -287,12 +287,8 @@ public enum Reports {
         writer.openArray()
         for transaction in page {
             let session = transaction.session
-            let cents = session.pricePointMetadata ?? 0
-            let usd =
-                session.price <= 0
-                ? 0
-                : session.price.dividingFullWidth(cents.multipliedFullWidth(by: min(transaction.amount, session.price)))
-                    .quotient
+            let usd = OrderEvent.dollarCents(
+                of: transaction.amount, price: session.price, pricePoint: session.pricePointMetadata ?? 0)
             writer.openObject()
             writer.field("orderId", session.orderId)
             writer.field("purchaseId", session.purchaseId)

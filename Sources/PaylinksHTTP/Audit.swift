@@ -64,6 +64,29 @@ struct AuditExchange: Sendable {
     /// Whether the answer is a 2xx.
     var accepted: Bool { status.map { (200..<300).contains($0) } ?? false }
 
+    /// What is wrong with the answer to a request that must be refused (forged, altered,
+    /// replayed): nil for a 4xx; else the finding's summary and why it matters, where
+    /// `accepting` says what an endpoint that takes such requests lets anyone do.
+    func refusalFailure(accepting: String) -> (summary: String, why: String)? {
+        guard let status else {
+            return ("no answer: \(error ?? "")", "a bad request should be refused with 4xx, not break the connection")
+        }
+        if (200..<300).contains(status) {
+            return (
+                "accepted (\(status))",
+                "anyone who can reach the endpoint can \(accepting): verify v1 = HMAC-SHA256(key, t + \".\" + the raw "
+                    + "body), t in milliseconds, and refuse a t older than 5 minutes"
+            )
+        }
+        if status >= 500 {
+            return (
+                "answered \(status), a server error",
+                "Appcharge retries a 5xx and alerts the studio: refuse a bad signature with a 4xx"
+            )
+        }
+        return nil
+    }
+
     /// The status and the start of the body, or why nothing came, as a finding shows it.
     var shown: String {
         guard let status else { return error.map { "no response: \($0)" } ?? "nothing" }

@@ -178,22 +178,10 @@ public final class AwardAudit {
         let body = forged.body
         let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
         let exchange = send(body: body, headers: headers)
-        guard let status = exchange.status else {
-            return finding(
-                name, .fail, "no answer: \(exchange.error ?? "")", sent, exchange,
-                "a bad request should be refused with 4xx, not break the connection")
+        if let failure = exchange.refusalFailure(accepting: "forge or replay awards") {
+            return finding(name, .fail, failure.summary, sent, exchange, failure.why)
         }
-        if (200..<300).contains(status) {
-            return finding(
-                name, .fail, "accepted (\(status))", sent, exchange,
-                "anyone who can reach the endpoint can forge or replay awards: verify v1 = HMAC-SHA256(main key, "
-                    + "t + \".\" + the raw body), in milliseconds, and refuse a t older than 5 minutes")
-        }
-        if status >= 500 {
-            return finding(
-                name, .fail, "answered \(status), a server error", sent, exchange,
-                "Appcharge retries a 5xx and alerts the studio: refuse a bad signature with 4xx")
-        }
+        let status = exchange.status ?? 0
         if !exchange.hasErrorMessage {
             return finding(
                 name, .warn, "refused (\(status)) without a publisherErrorMessage", sent, exchange,

@@ -100,9 +100,14 @@ public struct DeliveryHistory: Sendable {
     /// Takes back a delivery kept before a restart; the history goes on after it.
     public mutating func restore(_ delivery: Delivery) {
         made = max(made, delivery.number)
-        guard !deliveries.contains(where: { $0.number == delivery.number }) else { return }
-        keep(delivery)
-        deliveries.sort { $0.number < $1.number }
+        // Kept in order of their numbers; a journal hands them back in that order.
+        if let last = deliveries.last, last.number >= delivery.number {
+            guard !deliveries.contains(where: { $0.number == delivery.number }) else { return }
+            keep(delivery)
+            deliveries.sort { $0.number < $1.number }
+        } else {
+            keep(delivery)
+        }
     }
 
     private mutating func keep(_ delivery: Delivery) {

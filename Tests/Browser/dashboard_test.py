@@ -20,6 +20,8 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 paylinks, game_script = sys.argv[1], sys.argv[2]
 screenshots = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
@@ -45,6 +47,13 @@ def wait_for(driver, text, seconds=15):
         assert time.time() < deadline, "the page never showed %r: %s" % (text, driver.page_source[:800])
         time.sleep(0.2)
         driver.refresh()
+
+
+def banner(driver, text, seconds=15):
+    """Waits (for at most `seconds`) for the page a form came back to, whose banner says `text`."""
+    WebDriverWait(driver, seconds).until(
+        expected_conditions.text_to_be_present_in_element((By.CLASS_NAME, "said"), text),
+        "no banner saying %r" % text)
 
 
 def fits(driver, width):
@@ -110,9 +119,10 @@ def main():
 
         # Its page; the refund form refunds it.
         driver.find_element(By.LINK_TEXT, purchase).click()
-        assert purchase in driver.find_element(By.TAG_NAME, "h1").text
+        WebDriverWait(driver, 15).until(
+            expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), purchase), "no order page")
         driver.find_element(By.CSS_SELECTOR, "form[action$='/refund'] button[value='refunded']").click()
-        assert "done: the order is payment_refunded" in driver.find_element(By.CLASS_NAME, "said").text
+        banner(driver, "done: the order is payment_refunded")
         wait_for(driver, "<strong>order.refunded</strong>")
         fits(driver, 600)
         fits(driver, 1400)
@@ -124,7 +134,7 @@ def main():
                     if "order.refunded" in item.text and "replay of" not in item.text][0]
         delivery = refunded.find_element(By.CSS_SELECTOR, "strong + span.mono").text
         refunded.find_element(By.CSS_SELECTOR, "button[value='true']").click()
-        assert "%s sent again newly signed" % delivery in driver.find_element(By.CLASS_NAME, "said").text
+        banner(driver, "%s sent again newly signed" % delivery)
         wait_for(driver, "replay of %s, newly signed) delivered" % delivery)
         shoot(driver, "replayed")
 

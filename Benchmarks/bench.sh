@@ -86,20 +86,24 @@ single_speedup=$(ratio "$ref_single_ms" "$single_ms")
 bulk_speedup=$(ratio "$bulk_rate" "$ref_rate")
 
 # (d) awards: paylinks building, signing and sending every award, against wrk posting one
-# pre-signed body, both to an nginx that answers a fixed publisherPurchaseId.
+# pre-signed body, both to an nginx that answers a fixed publisherPurchaseId. Two nginx
+# run side by side: at its best on this machine (a worker per core, which the targets are
+# measured against) and on one worker (the figures of earlier runs, kept comparable).
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-port=18999
-mkdir -p "$work/nginx"
-cat >"$work/nginx/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
+# start_nginx NAME WORKERS PORT: an nginx in $work/NAME answering as the game's server and
+# as Appcharge's session API would.
+start_nginx() {
+    mkdir -p "$work/$1"
+    cat >"$work/$1/nginx.conf" <<NGINX
+worker_processes $2;
+pid $work/$1/nginx.pid;
+error_log $work/$1/error.log;
 events { worker_connections 1024; }
 http {
     access_log off;
-    client_body_temp_path $work/nginx;
+    client_body_temp_path $work/$1;
     server {
-        listen 127.0.0.1:$port;
+        listen 127.0.0.1:$3;
         keepalive_requests 1000000;
         location / { default_type application/json; return 200 '{"publisherPurchaseId":"bench"}'; }
         location = /checkout/v1/session {
@@ -109,10 +113,17 @@ http {
     }
 }
 NGINX
-"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>/dev/null
-trap 'kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null; rm -rf "$work"' EXIT
-sleep 0.5
+    "$nginx_bin" -c "$work/$1/nginx.conf" -p "$work/$1" 2>/dev/null
+}
+port=18998
+one_port=18999
+start_nginx nginx auto "$port"
+start_nginx nginx-one 1 "$one_port"
+stop_nginx() { for name in nginx nginx-one; do kill "$(cat "$work/$name/nginx.pid" 2>/dev/null)" 2>/dev/null || true; done; }
+trap 'stop_nginx; rm -rf "$work"' EXIT
+for _ in $(seq 50); do [ -s "$work/nginx/nginx.pid" ] && [ -s "$work/nginx-one/nginx.pid" ] && break; sleep 0.1; done
 award_url="http://127.0.0.1:$port/award"
+one_award_url="http://127.0.0.1:$one_port/award"
 "$python" - "$work/post.lua" <<'PY'
 import hashlib, hmac, json, sys, time
 body = json.dumps({"orderId": "6892374487", "purchaseId": "pr_asvduvhtnn2i4wp4s6sccct5",
@@ -135,9 +146,13 @@ with open(sys.argv[1], "w") as script:
     script.write('wrk.headers["signature"] = "t=%s,v1=%s"\n' % (t, v1))
 PY
 wrk_rate=$(wrk -t2 -c32 -d5s -s "$work/post.lua" "$award_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
-award_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "$award_url" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) awards\/s.*/\1/p' | tail -n 1; }
+one_wrk_rate=$(wrk -t2 -c32 -d5s -s "$work/post.lua" "$one_award_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
+# award_rate N [URL]: awards a second over 32 connections, to nginx on every core by default.
+award_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "${2:-$award_url}" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) awards\/s.*/\1/p' | tail -n 1; }
 paylinks_rate=$(award_rate 20000)
+one_paylinks_rate=$(award_rate 20000 "$one_award_url")
 award_ratio=$("$python" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$paylinks_rate" "$wrk_rate")
+one_award_ratio=$(ratio "$one_paylinks_rate" "$one_wrk_rate")
 award_peak() { /usr/bin/time -f %M "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "$award_url" --concurrency 32 --json 2>&1 >/dev/null | tail -n 1; }
 award_small=$(award_peak 10000)
 award_large=$(award_peak 100000)
@@ -157,10 +172,15 @@ with open(sys.argv[2], "w") as script:
         script.write("wrk.headers[%s] = %s\n" % (json.dumps(name), json.dumps(value)))
 PY
 events_url="http://127.0.0.1:$port/events"
+one_events_url="http://127.0.0.1:$one_port/events"
 wrk_event_rate=$(wrk -t2 -c32 -d5s -s "$work/event.lua" "$events_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
-event_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "$events_url" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events\/s.*/\1/p' | tail -n 1; }
+one_wrk_event_rate=$(wrk -t2 -c32 -d5s -s "$work/event.lua" "$one_events_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
+# event_rate N [URL]: events a second over 32 connections, to nginx on every core by default.
+event_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "${2:-$events_url}" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events\/s.*/\1/p' | tail -n 1; }
 paylinks_event_rate=$(event_rate 20000)
+one_paylinks_event_rate=$(event_rate 20000 "$one_events_url")
 event_ratio=$(ratio "$paylinks_event_rate" "$wrk_event_rate")
+one_event_ratio=$(ratio "$one_paylinks_event_rate" "$one_wrk_event_rate")
 event_peak() { /usr/bin/time -f %M "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "$events_url" --concurrency 32 --json 2>&1 >/dev/null | tail -n 1; }
 event_small=$(event_peak 10000)
 event_large=$(event_peak 100000)
@@ -187,7 +207,7 @@ end
 LUA
 "$paylinks" serve --port 0 --seed 1 >/dev/null 2>"$work/serve.log" &
 serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$serve_pid" 2>/dev/null || true; stop_nginx; rm -rf "$work"' EXIT
 until grep -q 'sandbox at' "$work/serve.log"; do sleep 0.1; done
 serve_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -n 1)
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$serve_pid/status"; }
@@ -199,6 +219,7 @@ wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "$serve_url/checkout/v1/sessi
 kill -TERM "$serve_pid"
 wait "$serve_pid" || true
 wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "http://127.0.0.1:$port/checkout/v1/session" >"$work/nginx-wrk.txt" 2>&1
+wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "http://127.0.0.1:$one_port/checkout/v1/session" >"$work/nginx-one-wrk.txt" 2>&1
 # The same against serve --data, each session on the disk before its answer: a directory on
 # the build's disk, not the temporary one, which may live in memory.
 durable_dir="$PWD/.build/bench-data-$$"
@@ -221,6 +242,8 @@ serve_rate=$(rate_of "$work/serve-wrk.txt")
 serve_p99=$(p99_of "$work/serve-wrk.txt")
 nginx_rate=$(rate_of "$work/nginx-wrk.txt")
 serve_ratio=$(ratio "$serve_rate" "$nginx_rate")
+one_nginx_rate=$(rate_of "$work/nginx-one-wrk.txt")
+one_serve_ratio=$(ratio "$serve_rate" "$one_nginx_rate")
 serve_growth=$(ratio "$serve_large" "$serve_small")
 durable_rate=$(rate_of "$work/durable-wrk.txt")
 durable_p99=$(p99_of "$work/durable-wrk.txt")
@@ -266,27 +289,30 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     single purchase                      ${ref_single_ms} ms  vs  ${single_ms} ms: ${single_speedup}x     >= 10x   $(verdict "$single_speedup" ">=" 10)
     bulk, 1,000,000 orders               ${ref_rate} orders/s  vs  ${bulk_rate}: ${bulk_speedup}x   >= 10x   $(verdict "$bulk_speedup" ">=" 10)
 
-(d) awards to nginx over 32 connections: purchase --count 20000 --award-url URL --concurrency 32
+(d) awards to nginx (a worker per core) over 32 connections: purchase --count 20000 --award-url URL --concurrency 32
     wrk, one pre-signed body             ${wrk_rate} requests/s
     paylinks, each award built and signed ${paylinks_rate} awards/s: ${award_ratio}x of wrk   >= 0.5x   $(verdict "$award_ratio" ">=" 0.5)
+    against nginx on one worker          wrk ${one_wrk_rate}, paylinks ${one_paylinks_rate}: ${one_award_ratio}x
     peak memory at 10,000 awards         ${award_small} KiB
     peak memory at 100,000 awards        ${award_large} KiB
     growth                               ${award_growth}%                  <= 10%    $(verdict "$award_growth" "<=" 10)
 
-(g) events to nginx over 32 connections: purchase --count 20000 --events-url URL --concurrency 32
+(g) events to nginx (a worker per core) over 32 connections: purchase --count 20000 --events-url URL --concurrency 32
     wrk, one signed event body           ${wrk_event_rate} requests/s
     paylinks, each event built and signed ${paylinks_event_rate} events/s: ${event_ratio}x of wrk   >= 0.5x   $(verdict "$event_ratio" ">=" 0.5)
+    against nginx on one worker          wrk ${one_wrk_event_rate}, paylinks ${one_paylinks_event_rate}: ${one_event_ratio}x
     peak memory at 10,000 orders         ${event_small} KiB
     peak memory at 100,000 orders        ${event_large} KiB
     growth                               ${event_growth}%                  <= 10%    $(verdict "$event_growth" "<=" 10)
 
 (e) the sandbox over 32 connections: wrk posting Create Checkout Session bodies
-    nginx, a fixed 201                   ${nginx_rate} requests/s
+    nginx (a worker per core), a fixed 201 ${nginx_rate} requests/s
     paylinks serve                       ${serve_rate} requests/s: ${serve_ratio}x of nginx   >= 0.25x   $(verdict "$serve_ratio" ">=" 0.25)
+    against nginx on one worker          ${one_nginx_rate} requests/s: ${one_serve_ratio}x
     p99 latency                          ${serve_p99} ms                  < 10 ms   $(verdict "$serve_p99" "<=" 9.99)
     resident after 10^4 sessions         ${serve_small} KiB
     resident after 10^6 sessions         ${serve_large} KiB: ${serve_growth}x   <= 2x   $(verdict "$serve_growth" "<=" 2)
-    serve --data (on disk before each answer) ${durable_rate} requests/s: ${durable_ratio}x of in memory, ${durable_nginx}x of nginx
+    serve --data (on disk before each answer) ${durable_rate} requests/s: ${durable_ratio}x of in memory, ${durable_nginx}x of nginx (a worker per core)
     its p99 latency                      ${durable_p99} ms
     what durability costs                ${durable_cost} us a request; the journal after 5 s: ${durable_journal} KiB
 

@@ -6,13 +6,7 @@ import PaylinksKit
 /// stdout, and exit 1 when one failed.
 enum CheckAwardCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
-        let text = options.operands.first ?? ""
-        let url: HTTPURL
-        do {
-            url = try HTTPURL(text)
-        } catch {
-            throw .usage("\(error)", command: .checkAward)
-        }
+        let url = try auditedURL(options, command: .checkAward)
         let settings = try AwardSettings(url: url, options: options, context: context)
         let audit = AwardAudit(
             url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())

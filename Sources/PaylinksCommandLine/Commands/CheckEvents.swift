@@ -7,13 +7,7 @@ import PaylinksKit
 /// stdout, and exit 1 when one failed.
 enum CheckEventsCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
-        let text = options.operands.first ?? ""
-        let url: HTTPURL
-        do {
-            url = try HTTPURL(text)
-        } catch {
-            throw .usage("\(error)", command: .checkEvents)
-        }
+        let url = try auditedURL(options, command: .checkEvents)
         let signing = try Signing(options: options, context: context)
         let events = try EventSettings(options: options, signing: signing)
         signing.note(uses: options.awardUrl == nil ? "events" : "events and award callbacks", context: context)

@@ -1,3 +1,4 @@
+import PaylinksHTTP
 import PaylinksKit
 
 /// A subcommand's work once its options are parsed and the catalog loaded: each command
@@ -27,6 +28,18 @@ extension Command {
         case .trigger: TriggerCommand.self
         case .completions: CompletionsCommand.self
         case .man: ManCommand.self
+        }
+    }
+}
+
+extension Subcommand {
+    /// The URL an audit (`check-award`, `check-events`) is given as its operand; a usage
+    /// error for one paylinks cannot use.
+    static func auditedURL(_ options: RunOptions, command: Command) throws(CLIError) -> HTTPURL {
+        do {
+            return try HTTPURL(options.operands.first ?? "")
+        } catch {
+            throw .usage("\(error)", command: command)
         }
     }
 }

@@ -27,9 +27,9 @@ trap 'rm -rf "$work"' EXIT
 echo "building the release binary and the baseline..." >&2
 make --no-print-directory release >/dev/null
 # The baseline is built the way the release binary is: optimized, stripped, and on Linux
-# statically linked.
+# statically linked, at a fixed address, exporting no symbols.
 static=()
-[ "$(uname -s)" = Linux ] && static=(-static-stdlib)
+[ "$(uname -s)" = Linux ] && static=(-static-stdlib -Xclang-linker -no-pie -Xlinker --no-export-dynamic)
 swiftc -O "${static[@]}" -Xlinker -s Benchmarks/hello.swift -o "$work/hello.built"
 # Both programs are measured as installed: copied, as `make install` copies. A file the
 # linker has just written sits in the page cache in small pieces, so each page fault maps

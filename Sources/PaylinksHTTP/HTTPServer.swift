@@ -1,8 +1,10 @@
 import PaylinksJSON
 import PaylinksKit
 
-/// An HTTP/1.1 server on one thread: it accepts connections, reads each request whole,
-/// hands it to a handler and writes the answer, with keep-alive. It holds up against
+/// An HTTP/1.1 server on a loop per core: it accepts connections and spreads them over
+/// the loops, each of which reads its connections' requests whole, hands each to the
+/// handler (one at a time, whichever loop it came to) and writes the answer, with
+/// keep-alive. The limits are the server's, not a loop's. It holds up against
 /// clients that misbehave: a request line and headers over the limit get 431, a body
 /// over it 413, a malformed request 400, a request that trickles in slower than the
 /// read time 408, and connections beyond the limit 503; none of them can stall the
@@ -33,7 +35,231 @@ public final class HTTPServer {
         public init() {}
     }
 
-    private final class Connection {
+    private var listener: Listener?
+    private let limits: Limits
+    /// The loops that serve connections, each on a thread of its own; the first runs on
+    /// the thread that calls ``run(until:tick:handle:)`` and accepts for all of them.
+    private let loops: [EventLoop]
+    /// What the loops share: how many connections are open, on which loop, and with a
+    /// request arriving; whether the server is stopping.
+    private let shared = Shared()
+    /// Until when the listener is not polled, in milliseconds: after the system refused to
+    /// take a connection (out of descriptors), so that the loop backs off instead of spinning.
+    private var acceptPausedUntil = 0
+    /// Says what the server cannot do for a while, once each time it starts: out of
+    /// descriptors, connections wait in the listen queue.
+    public var onProblem: (String) -> Void = { _ in }
+    /// The port it listens on.
+    public let port: Int
+
+    /// The loops a server runs by default: one per core.
+    public static var defaultLoops: Int { onlineProcessors() }
+
+    /// Listens on `host` and `port` (0 picks a free port), to serve on `loops` threads;
+    /// nothing is served until ``run(until:tick:handle:)``.
+    public init(host: String, port: Int, limits: Limits = Limits(), loops: Int = defaultLoops) throws(HTTPError) {
+        let listener = try Listener.open(host: host, port: port)
+        self.listener = listener
+        self.port = listener.port
+        self.limits = limits
+        let count = max(1, loops)
+        var made: [EventLoop] = []
+        for number in 0..<count {
+            guard let waker = Waker() else {
+                if made.isEmpty { throw .system("cannot make a pipe to wake the server: \(Socket.lastErrorText())") }
+                break
+            }
+            made.append(EventLoop(number: number, waker: waker, limits: limits))
+        }
+        self.loops = made
+        shared.counts = made.map { _ in 0 }
+        shared.arriving = made.map { _ in 0 }
+        shared.idleSince = made.map { _ in nil }
+    }
+
+    /// The connections on which a request has begun to arrive and not been answered yet:
+    /// the requests a stop waits for. Read it from the closures ``run(until:tick:handle:)``
+    /// calls; each loop tells its own count once a turn.
+    public var requestsArriving: Int {
+        shared.lock.withLock { shared.arriving.reduce(0, +) }
+    }
+
+    /// Serves until `stopping` says so, calling `tick` between events (at least every
+    /// 100 ms) and `handle` for each request. The loops read, parse and write at once, each
+    /// on its own connections; the three closures are called one at a time, never two at
+    /// once, so that what they touch needs no lock of its own. Once stopping, the server
+    /// takes no new connection, finishes the requests already arriving (for up to the read
+    /// time), and returns.
+    public func run(
+        until stopping: () -> Bool, tick: () -> Void = {}, handle: (HTTPRequest) -> HTTPServerResponse
+    ) {
+        run(until: stopping, tick: tick, prepare: { $0 }, handle: handle)
+    }
+
+    /// Serves as ``run(until:tick:handle:)`` does, with each request first read by
+    /// `prepare` on the loop it came to, several loops at once (it must touch nothing that
+    /// changes), then answered by `handle`, one at a time with the other closures.
+    public func run<Arrival>(
+        until stopping: () -> Bool, tick: () -> Void = {}, prepare: (HTTPRequest) -> Arrival,
+        handle: (Arrival) -> HTTPServerResponse
+    ) {
+        let serial = Lock()
+        withoutActuallyEscaping(stopping) { stopping in
+            withoutActuallyEscaping(tick) { tick in
+                withoutActuallyEscaping(prepare) { prepare in
+                    withoutActuallyEscaping(handle) { handle in
+                        let calls = Calls { request in
+                            let arrival = prepare(request)
+                            return serial.withLock { handle(arrival) }
+                        }
+                        // Each loop's thread ends before this returns, so that the closures outlive them.
+                        let others = loops.dropFirst().map { loop in
+                            BackgroundWork.start { [self] in loop.run(server: self, calls: calls) }
+                        }
+                        loops[0].run(
+                            server: self, calls: calls,
+                            lead: Lead(
+                                stopping: { serial.withLock { stopping() } }, tick: { serial.withLock { tick() } }))
+                        for other in others { other.join() }
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the first loop does beside serving: it asks whether to stop and ticks.
+    fileprivate struct Lead {
+        let stopping: () -> Bool
+        let tick: () -> Void
+    }
+
+    /// The answer to a request: prepared on the loop's thread, handled under the server's
+    /// one lock.
+    fileprivate struct Calls: @unchecked Sendable {
+        let answer: (HTTPRequest) -> HTTPServerResponse
+    }
+
+    /// What the loops share, under `lock`.
+    fileprivate final class Shared: @unchecked Sendable {
+        let lock = Lock()
+        /// Connections open on all loops, the ones handed to a loop and not taken yet included.
+        var open = 0
+        /// Connections open on each loop, handed over or taken.
+        var counts: [Int] = []
+        /// Connections with a request arriving, on each loop.
+        var arriving: [Int] = []
+        /// Since when each loop holds a connection that could make room (the longest idle's
+        /// time), or nil.
+        var idleSince: [Int?] = []
+        var stopping = false
+        /// Loops that have returned.
+        var finished = 0
+    }
+
+    /// Called by the first loop when the listener is readable: takes each waiting
+    /// connection and hands it to the loop with the fewest, or at the limit to a loop that
+    /// can close an idle one to make room.
+    fileprivate func accept() {
+        guard let listener else { return }
+        while true {
+            let accepted: Socket?
+            do {
+                accepted = try listener.accept()
+            } catch {
+                if acceptPausedUntil == 0 { onProblem("\(error); new connections wait until some close") }
+                acceptPausedUntil = Deadline.nowMilliseconds() + 100
+                return
+            }
+            guard let socket = accepted else { break }
+            if acceptPausedUntil != 0 {
+                acceptPausedUntil = 0
+                onProblem("connections are accepted again")
+            }
+            let target: (loop: Int, makingRoom: Bool) = shared.lock.withLock {
+                if shared.open < limits.connections {
+                    shared.open += 1
+                    let fewest = shared.counts.indices.min { shared.counts[$0] < shared.counts[$1] } ?? 0
+                    shared.counts[fewest] += 1
+                    return (fewest, false)
+                }
+                // The loop that said it holds the connection idle the longest goes first.
+                let idle = shared.idleSince.indices.filter { shared.idleSince[$0] != nil }
+                let oldest = idle.min { (shared.idleSince[$0] ?? 0) < (shared.idleSince[$1] ?? 0) } ?? 0
+                return (oldest, true)
+            }
+            loops[target.loop].hand(socket, makingRoom: target.makingRoom ? loops.count : 0)
+        }
+    }
+
+    /// Whether the first loop polls the listener now.
+    fileprivate func listening(now: Int) -> Int32? {
+        guard let listener, now >= acceptPausedUntil else { return nil }
+        return listener.pollDescriptor
+    }
+
+    /// Stops taking connections and tells every loop to finish.
+    fileprivate func beginStopping() {
+        listener?.close()
+        listener = nil
+        shared.lock.withLock { shared.stopping = true }
+        for loop in loops { loop.waker.wake() }
+    }
+
+    fileprivate var isStopping: Bool { shared.lock.withLock { shared.stopping } }
+
+    /// A loop's connection was closed.
+    fileprivate func closed(on loop: Int, count: Int) {
+        guard count > 0 else { return }
+        shared.lock.withLock {
+            shared.open -= count
+            shared.counts[loop] -= count
+        }
+    }
+
+    /// A connection that came to make room found none and goes on to the next loop.
+    fileprivate func forward(_ socket: Socket, from loop: Int, tries: Int) {
+        loops[(loop + 1) % loops.count].hand(socket, makingRoom: tries)
+    }
+
+    /// What a loop tells of itself once a turn.
+    fileprivate func report(loop: Int, arriving: Int, idleSince: Int?) {
+        shared.lock.withLock {
+            shared.arriving[loop] = arriving
+            shared.idleSince[loop] = idleSince
+        }
+    }
+
+    /// A loop other than the first has returned; the first returns once all have.
+    fileprivate func loopFinished() {
+        shared.lock.withLock { shared.finished += 1 }
+        loops[0].waker.wake()
+    }
+
+    fileprivate var othersFinished: Bool { shared.lock.withLock { shared.finished == loops.count - 1 } }
+
+    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
+    /// several `problems`, each of them in a list.
+    public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("errorCode", status)
+        writer.field("errorMessage", message)
+        if problems.count > 1 {
+            writer.key("problems")
+            writer.openArray()
+            for problem in problems { writer.string(problem) }
+            writer.closeArray()
+        }
+        writer.closeObject()
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+}
+
+/// One loop of a server: its connections, polled on its thread, each request read,
+/// parsed and answered there. The first loop also accepts, for all of them, and hands each
+/// connection over through an inbox and a pipe that wakes the loop.
+private final class EventLoop: @unchecked Sendable {
+    final class Connection {
         let socket: Socket
         var buffer: [UInt8] = []
         /// When the request now arriving began, or when the connection last went idle.
@@ -60,50 +286,46 @@ public final class HTTPServer {
         }
     }
 
-    private var listener: Listener?
-    private let limits: Limits
-    /// Until when the listener is not polled, in milliseconds: after the system refused to
-    /// take a connection (out of descriptors), so that the loop backs off instead of spinning.
-    private var acceptPausedUntil = 0
-    /// Says what the server cannot do for a while, once each time it starts: out of
-    /// descriptors, connections wait in the listen queue.
-    public var onProblem: (String) -> Void = { _ in }
+    let number: Int
+    let waker: Waker
+    private let limits: HTTPServer.Limits
     private var connections: [Connection] = []
-    /// The port it listens on.
-    public let port: Int
+    /// Connections handed over and not taken yet, each with how many loops may still be
+    /// asked to make room for it (0: it has its place).
+    private var inbox: [(socket: Socket, makingRoom: Int)] = []
+    private let inboxLock = Lock()
 
-    /// Listens on `host` and `port` (0 picks a free port); nothing is served until ``run(until:tick:handle:)``.
-    public init(host: String, port: Int, limits: Limits = Limits()) throws(HTTPError) {
-        let listener = try Listener.open(host: host, port: port)
-        self.listener = listener
-        self.port = listener.port
+    init(number: Int, waker: Waker, limits: HTTPServer.Limits) {
+        self.number = number
+        self.waker = waker
         self.limits = limits
     }
 
-    /// The connections on which a request has begun to arrive and not been answered yet:
-    /// the requests a stop waits for. Read it from the closures ``run(until:tick:handle:)``
-    /// calls, on the server's thread.
-    public var requestsArriving: Int {
-        connections.count { !$0.buffer.isEmpty && !$0.closing }
+    /// Gives the loop a connection, from any thread.
+    func hand(_ socket: Socket, makingRoom: Int) {
+        inboxLock.withLock { inbox.append((socket, makingRoom)) }
+        waker.wake()
     }
 
-    /// Serves until `stopping` says so, calling `tick` between events (at least every
-    /// 100 ms) and `handle` for each request. Once stopping, it takes no new connection,
-    /// finishes the requests already arriving (for up to the read time), and returns.
-    public func run(
-        until stopping: () -> Bool, tick: () -> Void = {}, handle: (HTTPRequest) -> HTTPServerResponse
-    ) {
+    /// Serves until the server stops. The first loop (the one given `lead`) also asks
+    /// whether to stop, ticks and accepts, and returns only once every other loop has.
+    func run(server: HTTPServer, calls: HTTPServer.Calls, lead: HTTPServer.Lead? = nil) {
         let parser = HTTPRequestParser(maximumHeadSize: limits.headSize, maximumBodySize: limits.bodySize)
         var stopSince: Int?
+        // Whether the pipe woke the loop: what the other loops say (a connection handed
+        // over, the stop) is looked at only then.
+        var woken = true
+        var reported = (arriving: 0, idleSince: Int?.none)
         while true {
             let now = Deadline.nowMilliseconds()
-            if stopSince == nil && stopping() {
-                stopSince = now
-                listener?.close()
-                listener = nil
+            if stopSince == nil, let lead, lead.stopping() { server.beginStopping() }
+            if woken {
+                if stopSince == nil && server.isStopping { stopSince = now }
+                take(server: server)
             }
             if let stopSince {
                 // Idle connections close at once; those with a request arriving get the read time.
+                let before = connections.count
                 connections.removeAll { connection in
                     let done =
                         (connection.buffer.isEmpty && connection.pending == 0) || connection.closing
@@ -111,9 +333,14 @@ public final class HTTPServer {
                     if done { connection.socket.close() }
                     return done
                 }
-                if connections.isEmpty { return }
+                server.closed(on: number, count: before - connections.count)
+                if connections.isEmpty && (lead == nil || server.othersFinished) {
+                    server.report(loop: number, arriving: 0, idleSince: nil)
+                    if lead == nil { server.loopFinished() }
+                    return
+                }
             }
-            tick()
+            lead?.tick()
             // A connection with answers waiting is watched for room to write, and read no
             // further while they are more than a little: a client that sends and never
             // reads holds its own requests, not the server's memory or its thread.
@@ -124,54 +351,64 @@ public final class HTTPServer {
                     write: connection.pending > 0
                 )
             }
-            let listening = listener != nil && now >= acceptPausedUntil
-            if let listener, listening { watched.append((listener.pollDescriptor, true, false)) }
+            watched.append((waker.descriptor, true, false))
+            let listening = lead != nil ? server.listening(now: now) : nil
+            if let listening { watched.append((listening, true, false)) }
             let ready = Socket.ready(watched, milliseconds: 100)
-            // The connections polled; those accepted now are polled from the next turn.
+            // The connections polled; those taken now are polled from the next turn.
             let polled = connections
-            if let listener, listening, ready[polled.count].readable { accept(from: listener) }
+            woken = ready[polled.count].readable
+            if woken { waker.drain() }
+            if listening != nil, ready[polled.count + 1].readable { server.accept() }
             for (index, connection) in polled.enumerated() {
                 if ready[index].writable {
                     flush(connection)
                     // Requests that waited for the answers before them to go out.
-                    process(connection, parser: parser, handle: handle)
+                    process(connection, parser: parser, calls: calls)
                 }
-                if ready[index].readable && watched[index].read { serve(connection, parser: parser, handle: handle) }
+                if ready[index].readable && watched[index].read { serve(connection, parser: parser, calls: calls) }
             }
             expire()
+            let before = connections.count
             connections.removeAll { connection in
                 if connection.closing { connection.socket.close() }
                 return connection.closing
             }
+            server.closed(on: number, count: before - connections.count)
+            let state = (
+                arriving: connections.count { !$0.buffer.isEmpty && !$0.closing },
+                idleSince: longestIdle().map { connections[$0].since }
+            )
+            if state != reported {
+                server.report(loop: number, arriving: state.arriving, idleSince: state.idleSince)
+                reported = state
+            }
         }
     }
 
-    private func accept(from listener: Listener) {
-        while true {
-            let accepted: Socket?
-            do {
-                accepted = try listener.accept()
-            } catch {
-                if acceptPausedUntil == 0 { onProblem("\(error); new connections wait until some close") }
-                acceptPausedUntil = Deadline.nowMilliseconds() + 100
-                return
-            }
-            guard let socket = accepted else { break }
-            if acceptPausedUntil != 0 {
-                acceptPausedUntil = 0
-                onProblem("connections are accepted again")
-            }
-            if connections.count >= limits.connections, let idle = longestIdle() {
+    /// Takes the connections handed over. Each has its place, or came to make room by
+    /// closing this loop's connection idle the longest, and goes on to the next loop when
+    /// this one has none; when no loop had one, it is answered 503 and closed.
+    private func take(server: HTTPServer) {
+        let arrived = inboxLock.withLock {
+            let taken = inbox
+            inbox.removeAll()
+            return taken
+        }
+        for (socket, makingRoom) in arrived {
+            if makingRoom == 0 {
+                connections.append(Connection(socket: socket, now: Deadline.nowMilliseconds()))
+            } else if let idle = longestIdle() {
+                // The newcomer takes the idle one's place: the count stays.
                 connections[idle].socket.close()
-                connections.remove(at: idle)
-            }
-            guard connections.count < limits.connections else {
-                let busy = Self.problem(503, "the server has \(limits.connections) connections open; try again")
+                connections[idle] = Connection(socket: socket, now: Deadline.nowMilliseconds())
+            } else if makingRoom > 1 {
+                server.forward(socket, from: number, tries: makingRoom - 1)
+            } else {
+                let busy = HTTPServer.problem(503, "the server has \(limits.connections) connections open; try again")
                 try? socket.write(busy.encoded(closing: true), until: Deadline(seconds: 1))
                 socket.close()
-                continue
             }
-            connections.append(Connection(socket: socket, now: Deadline.nowMilliseconds()))
         }
     }
 
@@ -192,8 +429,7 @@ public final class HTTPServer {
     }
 
     /// Reads what has arrived on `connection` and answers each whole request in it.
-    private func serve(_ connection: Connection, parser: HTTPRequestParser, handle: (HTTPRequest) -> HTTPServerResponse)
-    {
+    private func serve(_ connection: Connection, parser: HTTPRequestParser, calls: HTTPServer.Calls) {
         let wasEmpty = connection.buffer.isEmpty
         guard let count = connection.socket.readAvailable(into: &connection.buffer) else { return }
         if count == 0 {
@@ -202,12 +438,12 @@ public final class HTTPServer {
             return
         }
         if wasEmpty { connection.since = Deadline.nowMilliseconds() }
-        process(connection, parser: parser, handle: handle)
+        process(connection, parser: parser, calls: calls)
     }
 
     /// Answers each whole request `connection` holds, while its answers go out.
     private func process(
-        _ connection: Connection, parser: HTTPRequestParser, handle: (HTTPRequest) -> HTTPServerResponse
+        _ connection: Connection, parser: HTTPRequestParser, calls: HTTPServer.Calls
     ) {
         while !connection.closing && !connection.closesAfterOutput && connection.pending < Self.readAhead
             && !connection.buffer.isEmpty
@@ -216,7 +452,7 @@ public final class HTTPServer {
             do {
                 result = try parser.parse(connection.buffer[...])
             } catch {
-                answer(connection, Self.problem(error.status, error.message), closing: true)
+                answer(connection, HTTPServer.problem(error.status, error.message), closing: true)
                 return
             }
             guard case .complete(let request, let length) = result else {
@@ -231,7 +467,7 @@ public final class HTTPServer {
             connection.served += 1
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()
-            answer(connection, handle(request), closing: !request.keepAlive, head: request.method == .head)
+            answer(connection, calls.answer(request), closing: !request.keepAlive, head: request.method == .head)
         }
     }
 
@@ -289,28 +525,12 @@ public final class HTTPServer {
             } else if now - connection.since > limits.readMilliseconds {
                 let seconds = limits.readMilliseconds / 1000
                 answer(
-                    connection, Self.problem(408, "the request took longer than \(seconds) s to arrive"), closing: true)
+                    connection, HTTPServer.problem(408, "the request took longer than \(seconds) s to arrive"),
+                    closing: true)
             }
         }
     }
 
     /// The interim answer to `Expect: 100-continue`.
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
-    /// several `problems`, each of them in a list.
-    public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {
-        var writer = JSONWriter()
-        writer.openObject()
-        writer.field("errorCode", status)
-        writer.field("errorMessage", message)
-        if problems.count > 1 {
-            writer.key("problems")
-            writer.openArray()
-            for problem in problems { writer.string(problem) }
-            writer.closeArray()
-        }
-        writer.closeObject()
-        return HTTPServerResponse(status: status, body: writer.bytes)
-    }
 }

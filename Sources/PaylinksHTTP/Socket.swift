@@ -379,6 +379,80 @@ func pause(milliseconds: Int) {
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }
 
+/// A mutual-exclusion lock, for what threads share.
+final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() {
+        mutex.initialize(to: pthread_mutex_t())
+        #if canImport(Glibc)
+            // A thread that finds it held spins a little before it sleeps: the holders here
+            // keep it for microseconds, less than a sleep and a wake-up cost.
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+            pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+        #else
+            pthread_mutex_init(mutex, nil)
+        #endif
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the lock.
+    func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A pipe that wakes a thread waiting in `poll`: another thread writes a byte, the waiting
+/// one polls the read end and drains it.
+final class Waker: @unchecked Sendable {
+    /// The end to poll for reading.
+    let descriptor: Int32
+    private let writeEnd: Int32
+
+    /// A new pipe, or nil when the system has no descriptor for one.
+    init?() {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        _ = systemClose(descriptor)
+        _ = systemClose(writeEnd)
+    }
+
+    /// Wakes the thread; a pipe already full has woken it already.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Takes every byte written so far.
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+}
+
+/// The processors online: how many threads can run at once.
+func onlineProcessors() -> Int {
+    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
 /// Work done on a thread of its own while the caller goes on; ``join()`` waits for it
 /// and returns its result.
 ///

@@ -29,12 +29,12 @@ struct HTTPServerTests {
         /// A server answering with `handle` (`ok` to everything by default); with `stopOnceARequestArrives`, it is told
         /// to stop as soon as a request has begun to arrive, as a signal would come then.
         init(
-            limits: HTTPServer.Limits, stopOnceARequestArrives: Bool = false,
+            limits: HTTPServer.Limits, loops: Int = 2, stopOnceARequestArrives: Bool = false,
             handle: @escaping @Sendable (HTTPRequest) -> HTTPServerResponse = { _ in
                 HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
             }
         ) throws {
-            server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits)
+            server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: loops)
             port = server.port
             let thread = Thread { [self] in
                 server.run(
@@ -112,6 +112,40 @@ struct HTTPServerTests {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
         }
+    }
+
+    @Test("connections are served on every loop, and the handler is never called twice at once")
+    func loopsShareTheWork() throws {
+        /// What the handler saw, under its lock.
+        final class Seen: @unchecked Sendable {
+            let lock = NSLock()
+            var inside = false
+            var overlapped = false
+            var threads = Set<ObjectIdentifier>()
+        }
+        let seen = Seen()
+        let server = try Running(limits: HTTPServer.Limits(), loops: 2) { _ in
+            seen.lock.withLock {
+                seen.overlapped = seen.overlapped || seen.inside
+                seen.inside = true
+                seen.threads.insert(ObjectIdentifier(Thread.current))
+            }
+            // Long enough that a second loop's request would arrive while this one is handled.
+            usleep(2_000)
+            seen.lock.withLock { seen.inside = false }
+            return HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
+        }
+        let clients = try (0..<8).map { _ in try Client(port: server.port) }
+        for _ in 0..<5 {
+            for client in clients { client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for client in clients { #expect(client.read(within: 5000).hasPrefix("HTTP/1.1 200 OK\r\n")) }
+        }
+        #expect(server.answeredCount == 40)
+        seen.lock.withLock {
+            #expect(!seen.overlapped, "two requests were handled at once")
+            #expect(seen.threads.count == 2, "the connections were handed to both loops")
+        }
+        #expect(server.stop())
     }
 
     @Test("connections past the limit are answered 503 and closed, exactly those, and the server still answers")

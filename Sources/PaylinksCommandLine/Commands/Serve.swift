@@ -203,7 +203,7 @@ enum ServeCommand: Subcommand {
                 settleEvents(eventQueue?.takeFinished() ?? [])
                 settleReplays(replays?.takeFinished() ?? [])
             },
-            handle: sandbox.handle)
+            prepare: sandbox.prepare, handle: sandbox.handle)
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
         for purchaseId in unsent {

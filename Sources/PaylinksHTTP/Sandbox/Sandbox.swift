@@ -169,9 +169,33 @@ public final class Sandbox {
 
     // MARK: Routing
 
+    /// A request with what can be read of it before the sandbox's state is touched: a new
+    /// session's body, parsed and checked, and the base of the URLs its answer hands out.
+    public struct Arrival {
+        let request: HTTPRequest
+        let session: Result<SessionRequest, SessionRequest.Problem>?
+        let base: String
+    }
+
+    /// What can be read of `request` without the sandbox's state: it reads only the
+    /// settings, which never change, so that several threads may call it at once while
+    /// another is in ``handle(_:)-(Arrival)``.
+    public func prepare(_ request: HTTPRequest) -> Arrival {
+        let session =
+            request.method == .post && request.path == "/checkout/v1/session"
+            ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
+        return Arrival(request: request, session: session, base: base(for: request))
+    }
+
     /// The answer to `request`.
     public func handle(_ request: HTTPRequest) -> HTTPServerResponse {
-        var response = route(request)
+        handle(prepare(request))
+    }
+
+    /// The answer to a request ``prepare(_:)`` read.
+    public func handle(_ arrival: Arrival) -> HTTPServerResponse {
+        let request = arrival.request
+        var response = route(arrival)
         if let failure = keepChanges() {
             onLog("warning: a change was not kept: \(failure)")
             response = HTTPServer.problem(
@@ -181,14 +205,15 @@ public final class Sandbox {
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPServerResponse {
+    private func route(_ arrival: Arrival) -> HTTPServerResponse {
+        let request = arrival.request
         guard HTTPMethod.registered.contains(request.method) else {
             return HTTPServer.problem(501, "the sandbox does not implement the method \(request.method)")
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch parts {
         case ["checkout", "v1", "session"]:
-            return only(.post, request) { createSession(request) }
+            return only(.post, request) { createSession(arrival) }
         case ["checkout", "v3", "cancel"]:
             return only(.post, request) { cancel(request) }
         case let path where path.count == 2 && path[0] == "checkout":
@@ -256,7 +281,8 @@ public final class Sandbox {
 
     // MARK: The game's server
 
-    private func createSession(_ request: HTTPRequest) -> HTTPServerResponse {
+    private func createSession(_ arrival: Arrival) -> HTTPServerResponse {
+        let request = arrival.request
         guard let sent = request.header("x-publisher-token"), sent == settings.publisherToken else {
             return unauthorized(
                 request.path,
@@ -267,10 +293,10 @@ public final class Sandbox {
             return HTTPServer.problem(415, "send the body as Content-Type: application/json")
         }
         let body: SessionRequest
-        do {
-            body = try SessionRequest(request.body)
-        } catch {
-            return HTTPServer.problem(400, error.message, each: error.all)
+        let parsed = arrival.session ?? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
+        switch parsed {
+        case .success(let parsed): body = parsed
+        case .failure(let error): return HTTPServer.problem(400, error.message, each: error.all)
         }
         let (session, events) = sessions.create(body, now: clock())
         report(events)
@@ -278,7 +304,7 @@ public final class Sandbox {
         writer.openObject()
         writer.field("checkoutSessionToken", session.token)
         writer.field("purchaseId", session.purchaseId)
-        let checkoutURL = base(for: request) + "/checkout"
+        let checkoutURL = arrival.base + "/checkout"
         writer.field("url", checkoutURL)
         writer.field("parsedUrl", "\(checkoutURL)/\(session.token)#boot=\(session.purchaseId)")
         writer.closeObject()
@@ -297,26 +323,34 @@ public final class Sandbox {
     /// A `Host` that is a name or an address and an optional port, nothing a URL or a page
     /// would read otherwise: `192.168.1.20:4010`, `[::1]:4010`, `sandbox.local`.
     static func isPlainAuthority(_ host: String) -> Bool {
-        guard (1...255).contains(host.utf8.count) else { return false }
-        var rest = Substring(host)
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return false }
-            let address = rest[rest.index(after: rest.startIndex)..<close]
-            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                return false
-            }
-            rest = rest[rest.index(after: close)...]
+        let bytes = Array(host.utf8)
+        guard (1...255).contains(bytes.count) else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        func isHex(_ byte: UInt8) -> Bool {
+            isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        }
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        var rest = bytes[...]
+        if rest.first == UInt8(ascii: "[") {
+            guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let address = rest[(rest.startIndex + 1)..<close]
+            guard !address.isEmpty,
+                address.allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { return false }
+            rest = rest[(close + 1)...]
         } else {
-            let name = rest.prefix { $0 != ":" }
+            let name = rest.prefix { $0 != UInt8(ascii: ":") }
             guard !name.isEmpty,
-                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
+                name.allSatisfy({
+                    isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                })
             else { return false }
             rest = rest.dropFirst(name.count)
         }
         guard !rest.isEmpty else { return true }
-        guard rest.first == ":" else { return false }
+        guard rest.first == UInt8(ascii: ":") else { return false }
         let port = rest.dropFirst()
-        return (1...5).contains(port.count) && port.allSatisfy { $0.isASCII && $0.isNumber }
+        return (1...5).contains(port.count) && port.allSatisfy(isDigit)
     }
 
     private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {

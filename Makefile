@@ -40,11 +40,14 @@ run:
 # On Linux the executable is also linked at a fixed address and exports none of its
 # symbols: a position-independent one has 18,000 addresses the loader must fix up at
 # every start (a page copied for each page of them), and the 4,000 symbols Swift exports
-# by default make every look-up the loader does at start walk a larger table.
+# by default make every look-up the loader does at start walk a larger table. Nor does
+# it look for libraries beside itself ($ORIGIN), where there are none: that search costs
+# 44 failed system calls a start.
 # Apple platforms have no static Swift standard library; there the binary links the
 # system's Swift runtime, which every macOS since 10.14.4 carries.
 ifeq ($(shell uname -s),Linux)
-STATICFLAGS = --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic
+STATICFLAGS = --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
+	-Xlinker --no-export-dynamic
 endif
 RELEASEFLAGS = -c release $(STATICFLAGS) -Xlinker -s \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \

@@ -208,16 +208,35 @@ private struct Block {
     var text = ""
 
     mutating func line(_ content: String, indent: Int) {
-        text += String(repeating: " ", count: indent) + content + "\n"
+        pad(indent)
+        text += content
+        text += "\n"
     }
 
     /// Label-value pairs with the values aligned two spaces after the longest label.
     mutating func fields(_ pairs: [(String, String)], indent: Int, labelWidth: Int? = nil) {
         let width = labelWidth ?? pairs.map(\.0.count).max() ?? 0
         for (label, value) in pairs {
-            line(label + String(repeating: " ", count: width - label.count + 2) + value, indent: indent)
+            pad(indent)
+            text += label
+            pad(width - label.count + 2)
+            text += value
+            text += "\n"
         }
     }
+
+    /// Appends `count` spaces, in place: a block is written a piece at a time, never
+    /// through intermediate strings.
+    private mutating func pad(_ count: Int) {
+        guard count > 0 else { return }
+        if count <= Self.spaces.utf8.count {
+            text += Self.spaces.prefix(count)
+        } else {
+            text += String(repeating: " ", count: count)
+        }
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
 
     /// Rows under a header, each column as wide as its widest cell.
     mutating func table(header: [String], rows: [[String]], indent: Int) {

@@ -108,9 +108,9 @@ public final class HTTPServer {
             withoutActuallyEscaping(tick) { tick in
                 withoutActuallyEscaping(prepare) { prepare in
                     withoutActuallyEscaping(handle) { handle in
-                        let calls = Calls { request in
-                            let arrival = prepare(request)
-                            return serial.withLock { handle(arrival) }
+                        let calls = Calls { requests in
+                            let arrivals = requests.map(prepare)
+                            return serial.withLock { arrivals.map(handle) }
                         }
                         // Each loop's thread ends before this returns, so that the closures outlive them.
                         let others = loops.dropFirst().map { loop in
@@ -133,10 +133,10 @@ public final class HTTPServer {
         let tick: () -> Void
     }
 
-    /// The answer to a request: prepared on the loop's thread, handled under the server's
-    /// one lock.
+    /// The answers to a loop's turn of requests: each prepared on the loop's thread, then
+    /// all handled in one hold of the server's lock.
     fileprivate struct Calls: @unchecked Sendable {
-        let answer: (HTTPRequest) -> HTTPServerResponse
+        let answer: ([HTTPRequest]) -> [HTTPServerResponse]
     }
 
     /// What the loops share, under `lock`.
@@ -276,6 +276,10 @@ private final class EventLoop: @unchecked Sendable {
         var closesAfterOutput = false
         /// Requests answered on it.
         var served = 0
+        /// Answers owed to it in the loop's batch.
+        var queued = 0
+        /// Whether the last answer it is owed in the batch ends it, so that it is read no further.
+        var lastQueued = false
 
         /// Bytes of answers not sent yet.
         var pending: Int { output.count - outputStart }
@@ -364,10 +368,11 @@ private final class EventLoop: @unchecked Sendable {
                 if ready[index].writable {
                     flush(connection)
                     // Requests that waited for the answers before them to go out.
-                    process(connection, parser: parser, calls: calls)
+                    process(connection, parser: parser)
                 }
-                if ready[index].readable && watched[index].read { serve(connection, parser: parser, calls: calls) }
+                if ready[index].readable && watched[index].read { serve(connection, parser: parser) }
             }
+            answerBatch(parser: parser, calls: calls)
             expire()
             let before = connections.count
             connections.removeAll { connection in
@@ -429,7 +434,7 @@ private final class EventLoop: @unchecked Sendable {
     }
 
     /// Reads what has arrived on `connection` and answers each whole request in it.
-    private func serve(_ connection: Connection, parser: HTTPRequestParser, calls: HTTPServer.Calls) {
+    private func serve(_ connection: Connection, parser: HTTPRequestParser) {
         let wasEmpty = connection.buffer.isEmpty
         guard let count = connection.socket.readAvailable(into: &connection.buffer) else { return }
         if count == 0 {
@@ -438,26 +443,27 @@ private final class EventLoop: @unchecked Sendable {
             return
         }
         if wasEmpty { connection.since = Deadline.nowMilliseconds() }
-        process(connection, parser: parser, calls: calls)
+        process(connection, parser: parser)
     }
 
-    /// Answers each whole request `connection` holds, while its answers go out.
-    private func process(
-        _ connection: Connection, parser: HTTPRequestParser, calls: HTTPServer.Calls
-    ) {
-        while !connection.closing && !connection.closesAfterOutput && connection.pending < Self.readAhead
+    /// Takes each whole request `connection` holds into the turn's batch, while its answers
+    /// go out; a malformed one is answered in its place, and ends the connection.
+    private func process(_ connection: Connection, parser: HTTPRequestParser) {
+        while !connection.closing && !connection.closesAfterOutput && !connection.lastQueued
+            && connection.pending < Self.readAhead && connection.queued < Self.batchLimit
             && !connection.buffer.isEmpty
         {
             let result: HTTPRequestParser.Result
             do {
                 result = try parser.parse(connection.buffer[...])
             } catch {
-                answer(connection, HTTPServer.problem(error.status, error.message), closing: true)
+                queue(connection, .ready(HTTPServer.problem(error.status, error.message)), closing: true, head: false)
                 return
             }
             guard case .complete(let request, let length) = result else {
-                // A client that waits for leave to send its body gets it once its head passed.
-                if !connection.continued, parser.expectsContinue(connection.buffer[...]) {
+                // A client that waits for leave to send its body gets it once its head passed,
+                // after the answers before it.
+                if connection.queued == 0, !connection.continued, parser.expectsContinue(connection.buffer[...]) {
                     connection.continued = true
                     send(Self.continueLine, on: connection, closing: false)
                 }
@@ -467,7 +473,54 @@ private final class EventLoop: @unchecked Sendable {
             connection.served += 1
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()
-            answer(connection, calls.answer(request), closing: !request.keepAlive, head: request.method == .head)
+            queue(connection, .request(request), closing: !request.keepAlive, head: request.method == .head)
+        }
+    }
+
+    /// What a connection is owed in the batch: the handler's answer to a request, or an
+    /// answer made already.
+    private enum Owed {
+        case request(HTTPRequest)
+        case ready(HTTPServerResponse)
+    }
+
+    /// The answers owed this turn, in the order the requests came on each connection.
+    private var batch: [(connection: Connection, owed: Owed, closing: Bool, head: Bool)] = []
+
+    /// The most requests of one connection a batch takes.
+    private static let batchLimit = 64
+
+    private func queue(_ connection: Connection, _ owed: Owed, closing: Bool, head: Bool) {
+        batch.append((connection, owed, closing, head))
+        connection.queued += 1
+        if closing { connection.lastQueued = true }
+    }
+
+    /// Has the turn's requests answered, all in one hold of the handler's lock, and writes
+    /// the answers; then takes what the connections hold beyond them, until none has more.
+    private func answerBatch(parser: HTTPRequestParser, calls: HTTPServer.Calls) {
+        while !batch.isEmpty {
+            let taken = batch
+            batch.removeAll(keepingCapacity: true)
+            var requests: [HTTPRequest] = []
+            for entry in taken {
+                if case .request(let request) = entry.owed { requests.append(request) }
+            }
+            var answers = calls.answer(requests).makeIterator()
+            for entry in taken {
+                let response: HTTPServerResponse
+                switch entry.owed {
+                case .request: response = answers.next() ?? HTTPServer.problem(500, "the handler gave no answer")
+                case .ready(let ready): response = ready
+                }
+                entry.connection.queued -= 1
+                if entry.closing { entry.connection.lastQueued = false }
+                answer(entry.connection, response, closing: entry.closing, head: entry.head)
+            }
+            var seen = Set<ObjectIdentifier>()
+            for entry in taken where seen.insert(ObjectIdentifier(entry.connection)).inserted {
+                process(entry.connection, parser: parser)
+            }
         }
     }
 

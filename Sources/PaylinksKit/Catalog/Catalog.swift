@@ -102,10 +102,16 @@ public struct Catalog: Equatable, Sendable {
     /// The player's view of an amount in minor units, by the first localization (the
     /// fallback country's first) that uses its currency.
     private func formattedPrice(minorUnits amount: Int, currency: String) -> String {
-        let candidates =
-            [localizations[Self.fallbackCountry]].compactMap { $0 }
-            + localizations.keys.sorted().compactMap { localizations[$0] }
-        guard let data = candidates.first(where: { $0.data.currencyCode == currency })?.data else {
+        // The fallback country's first, and only when it uses another currency the others,
+        // in the order of their codes: no list of them is made for a price in dollars.
+        let fallback = localizations[Self.fallbackCountry]?.data
+        let found =
+            fallback?.currencyCode == currency
+            ? fallback
+            : localizations.keys.sorted().lazy.compactMap { localizations[$0]?.data }.first {
+                $0.currencyCode == currency
+            }
+        guard let data = found else {
             return PriceFormatter.formatMinorUnits(amount, currency: currency)
         }
         let scale = CurrencyCodes.minorUnitScale(of: currency)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (with AddressSanitizer) and runs each for SECONDS (60 by
-# default). Seeds: Fuzz/corpus/<target> plus the real fixtures and example scenarios.
+# default), as many at once as there are cores. Seeds: Fuzz/corpus/<target> plus the real
+# fixtures and example scenarios.
 # A crash leaves its input in .build/fuzz/artifacts and fails the run; add it to the
 # tests as a regression case.
 set -euo pipefail
@@ -62,7 +63,6 @@ for target in $targets; do
     [ -n "${files[$target]:-}" ] || { echo "error: no fuzz target '$target'; the targets are: ${!files[*]}" >&2; exit 2; }
 done
 
-status=0
 for target in $targets; do
     echo "== building the $target fuzzer" >&2
     compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
@@ -72,20 +72,39 @@ for target in $targets; do
     for dir in ${seeds[$target]}; do
         find "$dir" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
     done
-    echo "== running the $target fuzzer for $budget" >&2
-    log="$out/$target.log"
+done
+
+# fuzz TARGET: runs one target for the budget; its summary line goes to $out/TARGET.result.
+fuzz() {
+    local target=$1 log="$out/$1.log" started result runs crashes
     started=$(date +%s)
     if "$out/$target" "${limit[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-        -artifact_prefix="$out/artifacts/$target-" "$corpus" >"$log" 2>&1; then
+        -artifact_prefix="$out/artifacts/$target-" "$out/corpus-$target" >"$log" 2>&1; then
         result=ok
     else
         result=CRASH
-        status=1
     fi
     runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | grep -Eo '[0-9]+' || echo "?")
     crashes=$(find "$out/artifacts" -name "$target-*" | wc -l)
     printf 'fuzz %-10s %s: %s executions in %ss, %s crash inputs\n' "$target" "$result" "$runs" \
-        "$(($(date +%s) - started))" "$crashes"
-    [ "$result" = ok ] || tail -n 30 "$log" >&2
+        "$(($(date +%s) - started))" "$crashes" >"$out/$target.result"
+}
+
+# Each fuzzer is one process on one core: as many run at once as there are cores.
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+echo "== running the fuzzers for $budget each, $cores at a time" >&2
+for target in $targets; do
+    rm -f "$out/$target.result"
+    while [ "$(jobs -rp | wc -l)" -ge "$cores" ]; do wait -n || true; done
+    fuzz "$target" &
+done
+wait
+status=0
+for target in $targets; do
+    cat "$out/$target.result" 2>/dev/null || echo "fuzz $target: no result; see $out/$target.log"
+    if ! grep -q " ok:" "$out/$target.result" 2>/dev/null; then
+        status=1
+        tail -n 30 "$out/$target.log" >&2
+    fi
 done
 exit $status

@@ -6,6 +6,8 @@ suite, and reports the mutant killed (with the first test that failed) or surviv
     python3 Tests/Mutation/mutate.py NAME...          the mutants named
     python3 Tests/Mutation/mutate.py --pick 3 --seed TEXT
                                                       three mutants chosen by TEXT (CI: the commit)
+    python3 Tests/Mutation/mutate.py --in-place ...   in the package itself, on its own build: for a
+                                                      throwaway clone (CI); each file is put back after
 
 A mutant whose text no longer occurs exactly once in its file, or that does not compile,
 is an error to fix in mutants.json, never skipped. Exits 1 when a mutant survived or had
@@ -73,9 +75,11 @@ def chosen(mutants, arguments):
         print(__doc__.strip())
         sys.exit(0)
     values = {arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a in ("--pick", "--seed")}
-    unknown = [a for a in arguments if a.startswith("-") and a not in ("--pick", "--seed") and a not in values]
+    unknown = [a for a in arguments if a.startswith("-") and a not in ("--pick", "--seed", "--in-place")
+               and a not in values]
     if unknown:
-        sys.exit("error: unknown option %s; the options are --pick N and --seed TEXT (see --help)" % unknown[0])
+        sys.exit("error: unknown option %s; the options are --pick N, --seed TEXT and --in-place (see --help)"
+                 % unknown[0])
     if "--pick" in arguments:
         value = arguments[arguments.index("--pick") + 1] if arguments[-1] != "--pick" else ""
         if not value.isdigit() or int(value) == 0:
@@ -92,13 +96,20 @@ def chosen(mutants, arguments):
 
 
 def main():
+    global SCRATCH
     with open(os.path.join(ROOT, "Tests", "Mutation", "mutants.json"), encoding="utf-8") as stream:
         mutants = json.load(stream)
     selected = chosen(mutants, sys.argv[1:])
     started = time.time()
+    if "--in-place" in sys.argv[1:]:
+        # The package's own build serves: no scratch copy to build from nothing. A signal
+        # still puts the mutated file back, through the finally below.
+        SCRATCH = ROOT
+        signal.signal(signal.SIGTERM, lambda number, frame: sys.exit("mutate: stopped by signal %d" % number))
     print("mutate: %d of %d mutants, in %s" % (len(selected), len(mutants), os.path.relpath(SCRATCH, ROOT)),
           flush=True)
-    sync()
+    if SCRATCH != ROOT:
+        sync()
     built, log = build()
     if not built:
         print(log[-3000:])

@@ -130,7 +130,9 @@ struct HTTPServerTests {
                 seen.inside = true
                 seen.threads.insert(ObjectIdentifier(Thread.current))
             }
-            // Long enough that a second loop's request would arrive while this one is handled.
+            // Widens the window in which a second loop could come in while this request is
+            // handled. No assertion waits on this pause (each waits for its answer, bounded),
+            // so it cannot make the test flaky; it only makes an overlap likelier to be seen.
             usleep(2_000)
             seen.lock.withLock { seen.inside = false }
             return HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))

@@ -11,8 +11,12 @@ public import PaylinksAppcharge
 /// Deliveries to a game's server (awards, events) made by a fixed pool of threads, so
 /// that whoever submits them (a server's loop) never waits for the game's server, and
 /// however many are due, no more than `workers` threads and connections are busy with
-/// them: the rest wait in order. ``takeFinished()`` hands back those that ended.
+/// them: the rest wait in order. ``takeFinished()`` hands back those that ended, each
+/// with the very item it was, so that whoever submitted two alike tells them apart.
 public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
+    /// A delivery that ended: what was submitted, and its attempts.
+    public typealias Ended = (id: String, item: Item, attempts: [DeliveryAttempt])
+
     /// What one thread of the pool delivers with: its own connection.
     public struct Sender {
         /// Delivers an item until it is done with, a retry starting only while `proceeding()` says so.
@@ -39,7 +43,7 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var waiting: [(number: Int, id: String, item: Item)] = []
     private var waitingStart = 0
-    private var finished: [(number: Int, id: String, attempts: [DeliveryAttempt])] = []
+    private var finished: [(number: Int, ended: Ended)] = []
     private var running = 0
     private var stopping = false
     private var threads: [BackgroundWork<Void>] = []
@@ -99,7 +103,7 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
             let attempts = sender.deliver(next.item) { [self] in !locked { stopping } }
             locked {
                 running -= 1
-                finished.append((next.number, next.id, attempts))
+                finished.append((next.number, (next.id, next.item, attempts)))
             }
         }
     }
@@ -121,21 +125,21 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
 
     /// The deliveries that have ended since the last call, with their attempts, in the
     /// order they were submitted.
-    public func takeFinished() -> [(id: String, attempts: [DeliveryAttempt])] {
-        locked { () -> [(id: String, attempts: [DeliveryAttempt])] in
+    public func takeFinished() -> [Ended] {
+        locked { () -> [Ended] in
             defer { finished = [] }
-            return finished.sorted { $0.number < $1.number }.map { ($0.id, $0.attempts) }
+            return finished.sorted { $0.number < $1.number }.map(\.ended)
         }
     }
 
     /// Stops the pool: the items being sent end with the attempt under way (each within
     /// its own time limit, no retry after it), those still waiting are not sent. Returns
-    /// the deliveries that ended, and the ids of those never sent.
-    public func finishAll() -> (finished: [(id: String, attempts: [DeliveryAttempt])], unsent: [String]) {
-        let (unsent, pool) = locked { () -> ([String], [BackgroundWork<Void>]) in
+    /// the deliveries that ended, and those never sent.
+    public func finishAll() -> (finished: [Ended], unsent: [(id: String, item: Item)]) {
+        let (unsent, pool) = locked { () -> ([(id: String, item: Item)], [BackgroundWork<Void>]) in
             stopping = true
             pthread_cond_broadcast(ready)
-            let unsent = waiting[waitingStart...].map(\.id)
+            let unsent = waiting[waitingStart...].map { ($0.id, $0.item) }
             waiting = []
             waitingStart = 0
             defer { threads = [] }

@@ -58,15 +58,18 @@ def build():
 
 
 def test():
-    """Runs the suite; returns whether it passed and the first test that failed."""
+    """Runs the suite; returns whether it passed, the first test that failed, and what
+    the failures said (the lines that report them)."""
     try:
         result = subprocess.run(
             ["swift", "test", "--skip-build"], cwd=SCRATCH, capture_output=True, text=True, timeout=TEST_TIMEOUT)
     except subprocess.TimeoutExpired:
-        return False, "the suite ran past %d s" % TEST_TIMEOUT
+        return False, "the suite ran past %d s" % TEST_TIMEOUT, ""
     output = result.stdout + result.stderr
     failed = re.search(r'✘ Test "([^"]+)"', output) or re.search(r"error: -\[\S+ (\S+)\]", output)
-    return result.returncode == 0, failed.group(1) if failed else "the suite failed (exit %d)" % result.returncode
+    reports = [line for line in output.splitlines() if line.startswith("✘") or ": error: " in line]
+    return (result.returncode == 0, failed.group(1) if failed else "the suite failed (exit %d)" % result.returncode,
+            "\n".join(reports[:20]))
 
 
 def chosen(mutants, arguments):
@@ -114,8 +117,9 @@ def main():
     if not built:
         print(log[-3000:])
         sys.exit("error: the package does not build as it is; fix that first")
-    passed, failure = test()
+    passed, failure, reports = test()
     if not passed:
+        print(reports)
         sys.exit("error: the suite fails without a mutant (%s); fix that first" % failure)
     width = max(len(m["name"]) for m in selected)
     counts = {"killed": 0, "SURVIVED": 0, "ERROR": 0}
@@ -135,7 +139,7 @@ def main():
                 if not built:
                     verdict, detail = "ERROR", "it does not compile: update mutants.json"
                 else:
-                    passed, failure = test()
+                    passed, failure, _ = test()
                     verdict, detail = ("SURVIVED", mutant["why"]) if passed else ("killed", 'by "%s"' % failure)
             finally:
                 with open(path, "w", encoding="utf-8") as stream:

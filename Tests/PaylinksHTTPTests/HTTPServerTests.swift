@@ -368,6 +368,40 @@ struct AwardQueueTests {
         #expect(finished.allSatisfy { $0.attempts.count == 1 })
         #expect(server.stop())
     }
+
+    @Test("two deliveries known by the same id come back each with its own item and attempts, the later first")
+    func endedOutOfOrder() throws {
+        let firstMayEnd = DispatchSemaphore(value: 0)
+        let queue = DeliveryQueue<String>(url: try HTTPURL("http://127.0.0.1:9/"), workers: 2) {
+            DeliveryQueue<String>.Sender(
+                deliver: { item, _ in
+                    // The first is held until the second has been handed back (bounded).
+                    if item == "first" { _ = firstMayEnd.wait(timeout: .now() + 10) }
+                    var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
+                    attempt.failure = "sent as \(item)"
+                    return [attempt]
+                }, close: {})
+        }
+        queue.submit("first", id: "replay of dl_1")
+        queue.submit("second", id: "replay of dl_1")
+        func next() -> [DeliveryQueue<String>.Ended] {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let ended = queue.takeFinished()
+                if !ended.isEmpty { return ended }
+                usleep(2_000)
+            }
+            return []
+        }
+        let early = next()
+        firstMayEnd.signal()
+        let late = next()
+        #expect(early.map(\.item) == ["second"])
+        #expect(early.first?.attempts.first?.failure == "sent as second")
+        #expect(late.map(\.item) == ["first"])
+        #expect(late.first?.attempts.first?.failure == "sent as first")
+        #expect(queue.finishAll().finished.isEmpty)
+    }
 }
 
 /// Events delivered to the project's own server: signed over the exact bytes, retried on

@@ -99,14 +99,11 @@ enum ServeCommand: Subcommand {
         let queue = awards.map {
             AwardQueue(url: $0.url, key: $0.key, publisherToken: $0.publisherToken, waitsInRealTime: $0.waitsInRealTime)
         }
-        // What each delivery under way sent, for the history once it ends: by its queue's
-        // id, first in first out (the loop's thread alone touches them).
-        var awardBodies: [String: [[UInt8]]] = [:]
-        var eventsSent: [String: [(purchaseId: String, name: String, body: [UInt8])]] = [:]
+        // Each queue hands back what was submitted with its attempts, so the history records
+        // every delivery with its own request, however the pool's threads finish.
         if let queue {
             sandbox.onPaid = { purchaseId, award in
                 try? standardError.write("award \(purchaseId): POST \(queue.destination)\n")
-                awardBodies[purchaseId, default: []].append(award.body)
                 queue.submit(award, id: purchaseId)
             }
         }
@@ -120,10 +117,8 @@ enum ServeCommand: Subcommand {
         }
         if let eventQueue {
             sandbox.onOrderEvent = { purchaseId, event in
-                let id = "\(event.label) of \(purchaseId)"
-                try? standardError.write("event \(id): POST \(eventQueue.destination)\n")
-                eventsSent[id, default: []].append((purchaseId, event.label, event.body))
-                eventQueue.submit(event, id: id)
+                try? standardError.write("event \(event.label) of \(purchaseId): POST \(eventQueue.destination)\n")
+                eventQueue.submit(event, id: purchaseId)
             }
         }
         // Replays from the control API, one attempt each, on two threads of their own.
@@ -132,7 +127,6 @@ enum ServeCommand: Subcommand {
                 DeliveryQueue<Replay>.Sender(deliver: { replay, _ in [replay.send()] }, close: {})
             }
         }
-        var replaysSent: [String: [Replay]] = [:]
         if let replays {
             sandbox.onReplay = { delivery, resign in
                 let key = resign ? (delivery.kind == .award ? awards?.key : events?.key) ?? [] : nil
@@ -140,15 +134,11 @@ enum ServeCommand: Subcommand {
                 try? standardError.write(
                     MessageText.oneLine("\(id) (\(delivery.name) of \(delivery.purchaseId)): POST \(delivery.url)")
                         + "\n")
-                let replay = Replay(delivery, resigningWith: key)
-                replaysSent[id, default: []].append(replay)
-                replays.submit(replay, id: id)
+                replays.submit(Replay(delivery, resigningWith: key), id: id)
             }
         }
-        func settleReplays(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
-            for (id, attempts) in finished {
-                guard let replay = replaysSent[id]?.first else { continue }
-                replaysSent[id]?.removeFirst()
+        func settleReplays(_ finished: [DeliveryQueue<Replay>.Ended]) {
+            for (id, replay, attempts) in finished {
                 let original = replay.delivery
                 let outcome = attempts.last.map { $0.succeeded ? "accepted" : "refused: \($0.failure ?? "")" } ?? ""
                 try? standardError.write(MessageText.oneLine("\(id): \(outcome)") + "\n")
@@ -157,12 +147,11 @@ enum ServeCommand: Subcommand {
                     body: original.body, attempts: attempts, replayOf: original.number, resigned: replay.key != nil)
             }
         }
-        func settleEvents(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
-            for (id, attempts) in finished {
-                if let sent = eventsSent[id]?.first, let url = eventQueue?.destination {
-                    eventsSent[id]?.removeFirst()
+        func settleEvents(_ finished: [EventQueue.Ended]) {
+            for (purchaseId, event, attempts) in finished {
+                if let url = eventQueue?.destination {
                     sandbox.delivered(
-                        .event, purchaseId: sent.purchaseId, name: sent.name, url: url.description, body: sent.body,
+                        .event, purchaseId: purchaseId, name: event.label, url: url.description, body: event.body,
                         attempts: attempts)
                 }
                 for attempt in attempts {
@@ -170,13 +159,13 @@ enum ServeCommand: Subcommand {
                     let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
                     try? standardError.write(
                         MessageText.oneLine(
-                            "event \(id) attempt \(attempt.number): \(result) (\(status)\(attempt.milliseconds) ms)")
-                            + "\n")
+                            "event \(event.label) of \(purchaseId) attempt \(attempt.number): \(result) "
+                                + "(\(status)\(attempt.milliseconds) ms)") + "\n")
                 }
             }
         }
-        func settle(_ finished: [(id: String, attempts: [DeliveryAttempt])]) {
-            for (purchaseId, attempts) in finished {
+        func settle(_ finished: [AwardQueue.Ended]) {
+            for (purchaseId, award, attempts) in finished {
                 for attempt in attempts {
                     let result =
                         attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
@@ -185,10 +174,9 @@ enum ServeCommand: Subcommand {
                             "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)")
                             + "\n")
                 }
-                if let body = awardBodies[purchaseId]?.first, let url = queue?.destination {
-                    awardBodies[purchaseId]?.removeFirst()
+                if let url = queue?.destination {
                     sandbox.delivered(
-                        .award, purchaseId: purchaseId, name: "award", url: url.description, body: body,
+                        .award, purchaseId: purchaseId, name: "award", url: url.description, body: award.body,
                         attempts: attempts)
                 }
                 sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
@@ -211,18 +199,20 @@ enum ServeCommand: Subcommand {
             prepare: sandbox.prepare, handle: sandbox.handle)
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
-        for purchaseId in unsent {
+        for (purchaseId, _) in unsent {
             try? standardError.write("award \(purchaseId): not sent, the sandbox stopped before its turn\n")
         }
         let (lastEvents, unsentEvents) = eventQueue?.finishAll() ?? ([], [])
         settleEvents(lastEvents)
-        for id in unsentEvents {
+        for (purchaseId, event) in unsentEvents {
             try? standardError.write(
-                MessageText.oneLine("event \(id): not sent, the sandbox stopped before its turn") + "\n")
+                MessageText.oneLine(
+                    "event \(event.label) of \(purchaseId): not sent, the sandbox stopped before its turn")
+                    + "\n")
         }
         let (lastReplays, unsentReplays) = replays?.finishAll() ?? ([], [])
         settleReplays(lastReplays)
-        for id in unsentReplays {
+        for (id, _) in unsentReplays {
             try? standardError.write("\(id): not sent, the sandbox stopped before its turn\n")
         }
         if let outputFailure { throw .output(outputFailure) }

@@ -1,6 +1,7 @@
 """The mutation check: plants each mutant of Tests/Mutation/mutants.json (a small edit to
 one place in Sources) in a scratch copy of the package, rebuilds, runs the whole test
-suite, and reports the mutant killed (with the first test that failed) or survived.
+suite up to its first failure, and reports the mutant killed (with the test that failed)
+or survived.
 
     python3 Tests/Mutation/mutate.py                  every mutant (make mutate)
     python3 Tests/Mutation/mutate.py NAME...          the mutants named
@@ -22,11 +23,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRATCH = os.path.join(ROOT, ".build", "mutate", "package")
 TEST_TIMEOUT = 900
+# The Makefile's flags, so that after 'make test' the package's own build is incremental.
+SWIFTFLAGS = ["-Xswiftc", "-warnings-as-errors"]
 
 
 def tracked_files():
@@ -53,23 +57,47 @@ def sync():
 
 
 def build():
-    result = subprocess.run(["swift", "build", "--build-tests"], cwd=SCRATCH, capture_output=True, text=True)
+    result = subprocess.run(
+        ["swift", "build", "--build-tests"] + SWIFTFLAGS, cwd=SCRATCH, capture_output=True, text=True)
     return result.returncode == 0, result.stdout + result.stderr
 
 
 def test():
-    """Runs the suite; returns whether it passed, the first test that failed, and what
-    the failures said (the lines that report them)."""
+    """Runs the suite until it passes or a test fails: a mutant is killed by its first
+    failure, and the rest of the suite is not waited for. Returns whether it passed, the
+    first test that failed, and what the failures said."""
+    process = subprocess.Popen(
+        ["swift", "test", "--skip-build"] + SWIFTFLAGS, cwd=SCRATCH, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
+    expired = threading.Event()
+    timer = threading.Timer(TEST_TIMEOUT, lambda: (expired.set(), stop(process)))
+    timer.start()
+    failed, reports = None, []
     try:
-        result = subprocess.run(
-            ["swift", "test", "--skip-build"], cwd=SCRATCH, capture_output=True, text=True, timeout=TEST_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return False, "the suite ran past %d s" % TEST_TIMEOUT, ""
-    output = result.stdout + result.stderr
-    failed = re.search(r'✘ Test "([^"]+)"', output) or re.search(r"error: -\[\S+ (\S+)\]", output)
-    reports = [line for line in output.splitlines() if line.startswith("✘") or ": error: " in line]
-    return (result.returncode == 0, failed.group(1) if failed else "the suite failed (exit %d)" % result.returncode,
-            "\n".join(reports[:20]))
+        for line in process.stdout:
+            found = re.search(r'✘ Test "([^"]+)"', line) or re.search(r"error: -\[\S+ (\S+)\]", line)
+            if found or ": error: " in line:
+                reports.append(line.rstrip())
+            if found:
+                failed = found.group(1)
+                stop(process)
+                break
+    finally:
+        process.wait()
+        timer.cancel()
+    if failed is None and expired.is_set():
+        failed = "the suite ran past %d s" % TEST_TIMEOUT
+    if failed is None and process.returncode != 0:
+        failed = "the suite failed (exit %d)" % process.returncode
+    return failed is None, failed, "\n".join(reports[:20])
+
+
+def stop(process):
+    """Ends the suite and every process it started."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
 
 
 def chosen(mutants, arguments):

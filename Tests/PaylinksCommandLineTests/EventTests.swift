@@ -567,17 +567,18 @@ struct EventTests {
 
     @Test("purchase --count --events-url --concurrency sends every order's events as a load, written in order")
     func eventLoad() throws {
-        // One refusal along the way: that event is retried and still arrives.
+        // One refusal along the way: that event is retried and still arrives. More
+        // checkouts than a batch holds, so the order holds across batches too.
         let receiver = try EventReceiver { count, _ in count == 7 ? 503 : 200 }
         let result = runCLI(
             [
-                "purchase", "--sku", "starter_pack_001", "--count", "300", "--events-url", receiver.url,
+                "purchase", "--sku", "starter_pack_001", "--count", "1100", "--events-url", receiver.url,
                 "--concurrency", "4", "--json",
             ] + Self.seeded)
         #expect(result.exitCode == .success, "\(result.stderr)")
         let received = receiver.received
-        #expect(received.count == 901)
-        #expect(Set(received.map { $0.json["eventId"] as? String ?? "" }).count == 900)
+        #expect(received.count == 3301)
+        #expect(Set(received.map { $0.json["eventId"] as? String ?? "" }).count == 3300)
         #expect(received.allSatisfy { $0.isSigned(with: DemoCredentials.mainKey) })
         // Each checkout's result, then its three events, in the checkouts' order.
         let lines = try Self.lines(result.stdout).dropFirst()
@@ -590,9 +591,9 @@ struct EventTests {
             }
         }
         let one = ["callback", "order.created", "order.payment.resolved", "order.completed"]
-        #expect(kinds == Array(repeating: one, count: 300).flatMap { $0 })
-        #expect(result.stderr.contains("events: 900 in "), "\(result.stderr)")
-        #expect(result.stderr.contains("over 4 connections") && result.stderr.contains("901 attempts; no failures"))
+        #expect(kinds == Array(repeating: one, count: 1100).flatMap { $0 })
+        #expect(result.stderr.contains("events: 3300 in "), "\(result.stderr)")
+        #expect(result.stderr.contains("over 4 connections") && result.stderr.contains("3301 attempts; no failures"))
         let orphan = runCLI(["purchase", "--sku", "starter_pack_001", "--concurrency", "4"] + Self.seeded)
         #expect(orphan.exitCode == .usage)
     }

@@ -55,7 +55,7 @@ struct AwardLoadRun {
                 flow.events?.checkoutEnded(final, at: sdk.virtualMilliseconds)
             }
         }
-        let batchSize = max(256, connections * 8)
+        let batchSize = AwardLoad.batchSize(connections: connections)
         var done = 0
         // While one batch's awards are on their way, the next batch's checkouts run.
         var sent: [(callback: Callback, order: OrderResponseModel?)] = []

@@ -42,7 +42,7 @@ struct EventLoadRun {
             }
         }
         let count = flow.options.count
-        let batchSize = max(256, flow.options.concurrency * 8)
+        let batchSize = EventLoad.batchSize(connections: flow.options.concurrency)
         var done = 0
         var sent: [(callback: Callback, events: [OrderEvent])] = []
         // Once a checkout has come out exactly as predicted from the one before, and as

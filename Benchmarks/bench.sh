@@ -50,6 +50,18 @@ median_ms() { "$python" -c 'import json,sys; print("%.3f" % (json.load(open(sys.
 # peak_kb COMMAND...: the peak resident memory of a command, in KiB.
 peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
 ratio() { "$python" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+# median_round RESULT...: each RESULT "OURS THEIRS" is one round's two rates, measured back
+# to back; prints the round whose ratio is the median, as "OURS THEIRS RATIO", then every
+# round's ratio, lowest first ("0.31/0.33/0.36"). A shared machine's speed drifts from one
+# minute to the next, so a single pair of runs can land on either side of a drift.
+median_round() {
+    "$python" - "$@" <<'PY'
+import sys
+rounds = sorted((a / b if b else 0.0, a, b) for a, b in (map(float, r.split()) for r in sys.argv[1:]))
+ratio, ours, theirs = rounds[len(rounds) // 2]
+print("%d %d %.2f %s" % (ours, theirs, ratio, "/".join("%.2f" % r[0] for r in rounds)))
+PY
+}
 verdict() { "$python" -c 'import sys; a,op,b=float(sys.argv[1]),sys.argv[2],float(sys.argv[3]); print("met" if (a<=b if op=="<=" else a>=b) else "MISSED")' "$1" "$2" "$3"; }
 
 echo "measuring..." >&2
@@ -145,13 +157,16 @@ with open(sys.argv[1], "w") as script:
     script.write('wrk.headers["x-publisher-token"] = "paylinks-demo-publisher-token"\n')
     script.write('wrk.headers["signature"] = "t=%s,v1=%s"\n' % (t, v1))
 PY
-wrk_rate=$(wrk -t2 -c32 -d5s -s "$work/post.lua" "$award_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
-one_wrk_rate=$(wrk -t2 -c32 -d5s -s "$work/post.lua" "$one_award_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
+# wrk_rate SCRIPT URL SECONDS: wrk's requests a second.
+wrk_rate() { wrk -t2 -c32 -d"$3"s -s "$1" "$2" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}'; }
 # award_rate N [URL]: awards a second over 32 connections, to nginx on every core by default.
 award_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "${2:-$award_url}" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) awards\/s.*/\1/p' | tail -n 1; }
-paylinks_rate=$(award_rate 20000)
+# Three rounds, each paylinks then wrk, against nginx on every core: the median round counts.
+award_rounds=()
+for round in 1 2 3; do award_rounds+=("$(award_rate 20000) $(wrk_rate "$work/post.lua" "$award_url" 3)"); done
+read -r paylinks_rate wrk_rate award_ratio award_ratios < <(median_round "${award_rounds[@]}")
+one_wrk_rate=$(wrk_rate "$work/post.lua" "$one_award_url" 5)
 one_paylinks_rate=$(award_rate 20000 "$one_award_url")
-award_ratio=$("$python" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$paylinks_rate" "$wrk_rate")
 one_award_ratio=$(ratio "$one_paylinks_rate" "$one_wrk_rate")
 award_peak() { /usr/bin/time -f %M "$paylinks" purchase --sku starter_pack_001 --count "$1" --award-url "$award_url" --concurrency 32 --json 2>&1 >/dev/null | tail -n 1; }
 award_small=$(award_peak 10000)
@@ -173,13 +188,13 @@ with open(sys.argv[2], "w") as script:
 PY
 events_url="http://127.0.0.1:$port/events"
 one_events_url="http://127.0.0.1:$one_port/events"
-wrk_event_rate=$(wrk -t2 -c32 -d5s -s "$work/event.lua" "$events_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
-one_wrk_event_rate=$(wrk -t2 -c32 -d5s -s "$work/event.lua" "$one_events_url" 2>/dev/null | awk '/Requests\/sec/ {print int($2)}')
 # event_rate N [URL]: events a second over 32 connections, to nginx on every core by default.
 event_rate() { "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "${2:-$events_url}" --concurrency 32 --json 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events\/s.*/\1/p' | tail -n 1; }
-paylinks_event_rate=$(event_rate 20000)
+event_rounds=()
+for round in 1 2 3; do event_rounds+=("$(event_rate 20000) $(wrk_rate "$work/event.lua" "$events_url" 3)"); done
+read -r paylinks_event_rate wrk_event_rate event_ratio event_ratios < <(median_round "${event_rounds[@]}")
+one_wrk_event_rate=$(wrk_rate "$work/event.lua" "$one_events_url" 5)
 one_paylinks_event_rate=$(event_rate 20000 "$one_events_url")
-event_ratio=$(ratio "$paylinks_event_rate" "$wrk_event_rate")
 one_event_ratio=$(ratio "$one_paylinks_event_rate" "$one_wrk_event_rate")
 event_peak() { /usr/bin/time -f %M "$paylinks" purchase --sku starter_pack_001 --count "$1" --events-url "$events_url" --concurrency 32 --json 2>&1 >/dev/null | tail -n 1; }
 event_small=$(event_peak 10000)
@@ -215,10 +230,13 @@ SESSIONS=10000 wrk -t1 -c32 -d60s -s "$work/sessions.lua" "$serve_url/checkout/v
 serve_small=$(rss_kb)
 SESSIONS=990000 wrk -t1 -c32 -d300s -s "$work/sessions.lua" "$serve_url/checkout/v1/session" >/dev/null 2>&1
 serve_large=$(rss_kb)
-wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "$serve_url/checkout/v1/session" >"$work/serve-wrk.txt" 2>&1
+# Three rounds, each serve then nginx on every core, 3 s each: the median round counts.
+for round in 1 2 3; do
+    wrk -t2 -c32 -d3s --latency -s "$work/session.lua" "$serve_url/checkout/v1/session" >"$work/serve-wrk-$round.txt" 2>&1
+    wrk -t2 -c32 -d3s --latency -s "$work/session.lua" "http://127.0.0.1:$port/checkout/v1/session" >"$work/nginx-wrk-$round.txt" 2>&1
+done
 kill -TERM "$serve_pid"
 wait "$serve_pid" || true
-wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "http://127.0.0.1:$port/checkout/v1/session" >"$work/nginx-wrk.txt" 2>&1
 wrk -t2 -c32 -d5s --latency -s "$work/session.lua" "http://127.0.0.1:$one_port/checkout/v1/session" >"$work/nginx-one-wrk.txt" 2>&1
 # The same against serve --data, each session on the disk before its answer: a directory on
 # the build's disk, not the temporary one, which may live in memory.
@@ -238,10 +256,12 @@ p99_of() {
     awk '$1 == "99%" { value = $2; unit = value; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", value);
         if (unit == "us") value /= 1000; else if (unit == "s") value *= 1000; printf "%.2f", value }' "$1"
 }
-serve_rate=$(rate_of "$work/serve-wrk.txt")
-serve_p99=$(p99_of "$work/serve-wrk.txt")
-nginx_rate=$(rate_of "$work/nginx-wrk.txt")
-serve_ratio=$(ratio "$serve_rate" "$nginx_rate")
+serve_rounds=()
+for round in 1 2 3; do serve_rounds+=("$(rate_of "$work/serve-wrk-$round.txt") $(rate_of "$work/nginx-wrk-$round.txt")"); done
+read -r serve_rate nginx_rate serve_ratio serve_ratios < <(median_round "${serve_rounds[@]}")
+# The p99 of the median round, and the worst of the three.
+for round in 1 2 3; do [ "$(rate_of "$work/serve-wrk-$round.txt")" = "$serve_rate" ] && serve_p99=$(p99_of "$work/serve-wrk-$round.txt"); done
+serve_p99_worst=$(for round in 1 2 3; do p99_of "$work/serve-wrk-$round.txt"; echo; done | sort -g | tail -n 1)
 one_nginx_rate=$(rate_of "$work/nginx-one-wrk.txt")
 one_serve_ratio=$(ratio "$serve_rate" "$one_nginx_rate")
 serve_growth=$(ratio "$serve_large" "$serve_small")
@@ -290,6 +310,7 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     bulk, 1,000,000 orders               ${ref_rate} orders/s  vs  ${bulk_rate}: ${bulk_speedup}x   >= 10x   $(verdict "$bulk_speedup" ">=" 10)
 
 (d) awards to nginx (a worker per core) over 32 connections: purchase --count 20000 --award-url URL --concurrency 32
+    (the median of 3 rounds, each paylinks then wrk; every round's ratio: ${award_ratios})
     wrk, one pre-signed body             ${wrk_rate} requests/s
     paylinks, each award built and signed ${paylinks_rate} awards/s: ${award_ratio}x of wrk   >= 0.5x   $(verdict "$award_ratio" ">=" 0.5)
     against nginx on one worker          wrk ${one_wrk_rate}, paylinks ${one_paylinks_rate}: ${one_award_ratio}x
@@ -298,6 +319,7 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     growth                               ${award_growth}%                  <= 10%    $(verdict "$award_growth" "<=" 10)
 
 (g) events to nginx (a worker per core) over 32 connections: purchase --count 20000 --events-url URL --concurrency 32
+    (the median of 3 rounds, each paylinks then wrk; every round's ratio: ${event_ratios})
     wrk, one signed event body           ${wrk_event_rate} requests/s
     paylinks, each event built and signed ${paylinks_event_rate} events/s: ${event_ratio}x of wrk   >= 0.5x   $(verdict "$event_ratio" ">=" 0.5)
     against nginx on one worker          wrk ${one_wrk_event_rate}, paylinks ${one_paylinks_event_rate}: ${one_event_ratio}x
@@ -306,10 +328,12 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     growth                               ${event_growth}%                  <= 10%    $(verdict "$event_growth" "<=" 10)
 
 (e) the sandbox over 32 connections: wrk posting Create Checkout Session bodies
+    (the median of 3 rounds, each serve then nginx; every round's ratio: ${serve_ratios})
     nginx (a worker per core), a fixed 201 ${nginx_rate} requests/s
     paylinks serve                       ${serve_rate} requests/s: ${serve_ratio}x of nginx   >= 0.25x   $(verdict "$serve_ratio" ">=" 0.25)
     against nginx on one worker          ${one_nginx_rate} requests/s: ${one_serve_ratio}x
     p99 latency                          ${serve_p99} ms                  < 10 ms   $(verdict "$serve_p99" "<=" 9.99)
+    p99, the worst of the 3 rounds       ${serve_p99_worst} ms
     resident after 10^4 sessions         ${serve_small} KiB
     resident after 10^6 sessions         ${serve_large} KiB: ${serve_growth}x   <= 2x   $(verdict "$serve_growth" "<=" 2)
     serve --data (on disk before each answer) ${durable_rate} requests/s: ${durable_ratio}x of in memory, ${durable_nginx}x of nginx (a worker per core)

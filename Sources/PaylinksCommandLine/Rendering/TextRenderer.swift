@@ -190,7 +190,9 @@ package struct TextRenderer: CallbackRenderer {
 
     /// `text` with control characters written as `\u{...}`.
     static func escapingControlCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        // Those characters are single bytes in UTF-8 (every byte of a longer one is 0x80 or more):
+        // the bytes say whether there is one, without decoding each character.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {
@@ -213,13 +215,14 @@ private struct Block {
         text += "\n"
     }
 
-    /// Label-value pairs with the values aligned two spaces after the longest label.
+    /// Label-value pairs with the values aligned two spaces after the longest label. The
+    /// labels are the models' field names, ASCII, so their widths are their byte counts.
     mutating func fields(_ pairs: [(String, String)], indent: Int, labelWidth: Int? = nil) {
-        let width = labelWidth ?? pairs.map(\.0.count).max() ?? 0
+        let width = labelWidth ?? pairs.map(\.0.utf8.count).max() ?? 0
         for (label, value) in pairs {
             pad(indent)
             text += label
-            pad(width - label.count + 2)
+            pad(width - label.utf8.count + 2)
             text += value
             text += "\n"
         }
@@ -230,7 +233,8 @@ private struct Block {
     private mutating func pad(_ count: Int) {
         guard count > 0 else { return }
         if count <= Self.spaces.utf8.count {
-            text += Self.spaces.prefix(count)
+            // Counted in bytes, which the spaces are one each: no walk over characters.
+            text += Substring(Self.spaces.utf8.prefix(count))
         } else {
             text += String(repeating: " ", count: count)
         }

@@ -384,6 +384,7 @@ struct AwardQueueTests {
         }
         queue.submit("first", id: "replay of dl_1")
         queue.submit("second", id: "replay of dl_1")
+        // The queue signals nothing when a delivery ends: what ended is polled for, up to 10 s.
         func next() -> [DeliveryQueue<String>.Ended] {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {

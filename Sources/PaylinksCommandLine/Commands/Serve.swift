@@ -115,9 +115,11 @@ enum ServeCommand: Subcommand {
                     waitsInRealTime: settings.waitsInRealTime, workers: 1)
             }
         }
+        /// How the log names an order's event.
+        func named(_ event: OrderEvent, of purchaseId: String) -> String { "event \(event.label) of \(purchaseId)" }
         if let eventQueue {
             sandbox.onOrderEvent = { purchaseId, event in
-                try? standardError.write("event \(event.label) of \(purchaseId): POST \(eventQueue.destination)\n")
+                try? standardError.write("\(named(event, of: purchaseId)): POST \(eventQueue.destination)\n")
                 eventQueue.submit(event, id: purchaseId)
             }
         }
@@ -159,7 +161,7 @@ enum ServeCommand: Subcommand {
                     let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
                     try? standardError.write(
                         MessageText.oneLine(
-                            "event \(event.label) of \(purchaseId) attempt \(attempt.number): \(result) "
+                            "\(named(event, of: purchaseId)) attempt \(attempt.number): \(result) "
                                 + "(\(status)\(attempt.milliseconds) ms)") + "\n")
                 }
             }
@@ -206,8 +208,7 @@ enum ServeCommand: Subcommand {
         settleEvents(lastEvents)
         for (purchaseId, event) in unsentEvents {
             try? standardError.write(
-                MessageText.oneLine(
-                    "event \(event.label) of \(purchaseId): not sent, the sandbox stopped before its turn")
+                MessageText.oneLine("\(named(event, of: purchaseId)): not sent, the sandbox stopped before its turn")
                     + "\n")
         }
         let (lastReplays, unsentReplays) = replays?.finishAll() ?? ([], [])

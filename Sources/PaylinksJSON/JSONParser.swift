@@ -18,6 +18,11 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// The members of the objects being parsed, innermost last, with their keys' offsets.
+    private var members: [(key: String, value: JSONValue)] = []
+    private var keyOffsets: [Int] = []
+    /// The elements of the arrays being parsed, innermost last.
+    private var elements: [JSONValue] = []
 
     /// Parses one JSON text: a single value with nothing but white space around it.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -111,18 +116,19 @@ public struct JSONParser {
         let start = index
         try enterContainer()
         index += 1
-        var members: [(key: String, value: JSONValue)] = []
-        // Small objects are checked for duplicate keys by a scan, large ones by a set. Keys
-        // are compared scalar by scalar, as RFC 8259 compares them: "é" and "e\u{301}" are
-        // two keys, though Swift's strings call them equal.
-        var seen: Set<[Unicode.Scalar]> = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return JSONValue(.object(members), at: start)
+            return JSONValue(.object([]), at: start)
         }
-        var keyOffsets: [Int] = []
+        // The members gather on a stack shared by every object of the text, so that each
+        // object allocates its members once, at their final size.
+        let base = members.count
+        // Small objects are checked for duplicate keys by a scan, large ones by a set. Keys
+        // are compared by their UTF-8, scalar by scalar, as RFC 8259 compares them: "é" and
+        // "e\u{301}" are two keys, though Swift's strings call them equal.
+        var seen: Set<[UInt8]> = []
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -130,11 +136,14 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
+            let count = members.count - base
             let isDuplicate =
-                members.count < 16
-                ? members.contains { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
-                : !seen.insert(Array(key.unicodeScalars)).inserted
-            if members.count == 15 { seen = Set((members.map(\.key) + [key]).map { Array($0.unicodeScalars) }) }
+                count < 16
+                ? members[base...].contains {
+                    $0.key.utf8.count == key.utf8.count && $0.key.utf8.elementsEqual(key.utf8)
+                }
+                : !seen.insert(Array(key.utf8)).inserted
+            if count == 15 { seen = Set((members[base...].map(\.key) + [key]).map { Array($0.utf8) }) }
             guard !isDuplicate else {
                 throw error("duplicate key \"\(key)\"", at: keyOffset)
             }
@@ -144,7 +153,8 @@ public struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            let value = try parseValue()
+            members.append((key, value))
             keyOffsets.append(keyOffset)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file; expected ',' or '}'") }
@@ -157,7 +167,10 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
-            return JSONValue(.object(members), at: start, keyOffsets: keyOffsets)
+            let object = JSONValue(.object(Array(members[base...])), at: start, keyOffsets: Array(keyOffsets[base...]))
+            members.removeSubrange(base...)
+            keyOffsets.removeSubrange(base...)
+            return object
         }
     }
 
@@ -165,16 +178,18 @@ public struct JSONParser {
         let start = index
         try enterContainer()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return JSONValue(.array(elements), at: start)
+            return JSONValue(.array([]), at: start)
         }
+        // The elements gather on a stack shared by every array, as an object's members do.
+        let base = elements.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            elements.append(element)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file; expected ',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -186,7 +201,9 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
-            return JSONValue(.array(elements), at: start)
+            let array = JSONValue(.array(Array(elements[base...])), at: start)
+            elements.removeSubrange(base...)
+            return array
         }
     }
 

@@ -11,7 +11,7 @@ import Testing
 @MainActor
 struct JobsTests {
     /// The example scenarios, one that fails, one without a seed or expectation, in one directory.
-    static func directory(broken: Bool = false) throws -> String {
+    static func directory(broken: String? = nil) throws -> String {
         var files = try ScenarioTests.exampleFiles.map { name in
             (name, try String(contentsOf: ScenarioTests.examples.appendingPathComponent(name), encoding: .utf8))
         }
@@ -22,7 +22,7 @@ struct JobsTests {
                 "z-plain.json",
                 #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001", "country": "NZ"}]}"#
             ))
-        if broken { files.append(("x-broken.json", #"{"steps": [}"#)) }
+        if let broken { files.append((broken, #"{"steps": [}"#)) }
         let paths = try ScenarioTests.write(files)
         return URL(fileURLWithPath: paths[0]).deletingLastPathComponent().path
     }
@@ -82,12 +82,36 @@ struct JobsTests {
         #expect(none.status == 64 && none.stderr.hasPrefix("error: no scenario is named like 'nothing'"))
     }
 
-    @Test("a broken file stops the run before any callback, reported as one process reports it")
-    func brokenFile() throws {
-        let outcome = try compare(try Self.directory(broken: true), ["--seed", "5"], jobs: 2)
+    @Test(
+        "a broken file stops the run before any callback, reported as one process reports it",
+        arguments: ["x-broken.json", "0-broken.json"])
+    func brokenFile(name: String) throws {
+        // Last, the copy with it ends after the others; first, the others are stopped.
+        let outcome = try compare(try Self.directory(broken: name), ["--seed", "5"], jobs: 2)
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)
-        #expect(outcome.stderr.contains("x-broken.json:1:12: "))
+        #expect(outcome.stderr.contains("\(name):1:12: "))
+    }
+
+    @Test("a copy's frames come back in order, whatever their bytes; a frame cut short ends them")
+    func frames() {
+        let text = RunWorker.frame(.output, "a\n7\nb") + RunWorker.frame(.error, "") + RunWorker.frame(.scenarios, "é")
+        func frames(of text: String, upTo limit: Int = .max) -> [String] {
+            var seen: [String] = []
+            Array(text.utf8).withUnsafeBytes { bytes in
+                RunWorker.forEachFrame(in: bytes) { tag, payload in
+                    seen.append(String(UnicodeScalar(tag)) + String(decoding: payload, as: UTF8.self))
+                    return seen.count < limit
+                }
+            }
+            return seen
+        }
+        #expect(frames(of: text) == ["Oa\n7\nb", "E", "Mé"])
+        #expect(frames(of: text, upTo: 1) == ["Oa\n7\nb"], "a frame refused ends them")
+        #expect(frames(of: String(text.dropLast())) == ["Oa\n7\nb", "E"], "the last frame cut short")
+        #expect(frames(of: "O\nabc").isEmpty, "a frame without a length")
+        #expect(frames(of: "O99999999999999999999999\nabc").isEmpty, "a length too long to be true")
+        #expect(frames(of: "O2x\nab").isEmpty, "a length that is not a number")
     }
 
     @Test("both streams into one pipe interleave as one process writes them")

@@ -370,16 +370,16 @@ enum RunCommand: Subcommand {
         guard depth < 32, let identity = System.identity(directory), visited.insert(identity).inserted else {
             return []
         }
-        let names: [String]
+        let entries: [(name: String, isDirectory: Bool?)]
         do {
-            names = try System.directoryEntries(directory)
+            entries = try System.directoryListing(directory)
         } catch {
             throw .noInput("directory '\(MessageText.sanitized(directory))' cannot be read: \(Inputs.describe(error))")
         }
         var files: [String] = []
-        for name in names where !name.hasPrefix(".") {
+        for (name, isDirectory) in entries where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if System.isDirectory(path) == true {
+            if isDirectory == true {
                 files += try jsonFiles(below: path, depth: depth + 1, visited: &visited)
             } else if name.hasSuffix(".json") {
                 files.append(path)

@@ -76,19 +76,44 @@ enum RunWorker {
         return frame(.outcome, writer.output)
     }
 
+    /// Hands `body` each frame of `bytes` in order: a tag byte, the payload's length in
+    /// decimal, a newline, the payload. Stops at the first frame `body` refuses, or at one
+    /// that is not whole.
+    static func forEachFrame(in bytes: UnsafeRawBufferPointer, _ body: (UInt8, UnsafeRawBufferPointer) -> Bool) {
+        var position = 0
+        while position < bytes.count {
+            let tag = bytes[position]
+            var cursor = position + 1
+            var length = 0
+            // At most 18 digits, so that the length cannot overflow.
+            while cursor < bytes.count, cursor - position <= 18, (48...57).contains(bytes[cursor]) {
+                length = length * 10 + Int(bytes[cursor] - 48)
+                cursor += 1
+            }
+            guard cursor > position + 1, cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\n"),
+                bytes.count - cursor - 1 >= length
+            else { return }
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[(cursor + 1)..<(cursor + 1 + length)])
+            guard body(tag, payload) else { return }
+            position = cursor + 1 + length
+        }
+    }
+
     /// A copy's notes and outcome; nil when it has none (it ended on an error it reported).
     static func summary(of output: ProcessOutput) -> (notes: String, outcome: RunOutcome)? {
         var notes = ""
         var record: [UInt8]?
         var started = false
-        output.forEachFrame { tag, payload in
-            switch Tag(rawValue: tag) {
-            case .scenarios: started = true
-            case .error where !started: notes += String(decoding: payload, as: UTF8.self)
-            case .outcome: record = payload
-            default: break
+        output.withStandardOutput { bytes in
+            forEachFrame(in: bytes) { tag, payload in
+                switch Tag(rawValue: tag) {
+                case .scenarios: started = true
+                case .error where !started: notes += String(decoding: payload, as: UTF8.self)
+                case .outcome: record = Array(payload)
+                default: break
+                }
+                return true
             }
-            return true
         }
         guard let record, let value = try? JSONParser.parse(record), case .object(let members) = value.kind,
             let report = members.first(where: { $0.key == "report" })?.value,
@@ -105,24 +130,38 @@ enum RunWorker {
         return (notes, RunOutcome(entries: entries, usedRunSeed: usedRunSeed, finalExit: finalExit))
     }
 
-    /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it wrote it.
+    /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it
+    /// wrote it: the frames of one stream in a row gathered into one write.
     static func replay(_ output: ProcessOutput, to context: RunContext) throws(OutputError) {
         var started = false
         var failure: OutputError?
-        output.forEachFrame { tag, payload in
-            do throws(OutputError) {
-                switch Tag(rawValue: tag) {
-                case .scenarios: started = true
-                case .output where started: try context.standardOutput.write(contentsOf: payload)
-                case .error where started: try context.standardError.write(contentsOf: payload)
-                default: break
+        var pending: [UInt8] = []
+        var pendingTag = Tag.output
+        pending.reserveCapacity(1 << 18)
+        func flush() throws(OutputError) {
+            guard !pending.isEmpty else { return }
+            try (pendingTag == .output ? context.standardOutput : context.standardError).write(contentsOf: pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        output.withStandardOutput { bytes in
+            forEachFrame(in: bytes) { tag, payload in
+                do throws(OutputError) {
+                    switch Tag(rawValue: tag) {
+                    case .scenarios: started = true
+                    case let stream? where started && (stream == .output || stream == .error):
+                        if stream != pendingTag || pending.count + payload.count > 1 << 18 { try flush() }
+                        pendingTag = stream
+                        pending.append(contentsOf: payload)
+                    default: break
+                    }
+                } catch {
+                    failure = error
+                    return false
                 }
-            } catch {
-                failure = error
-                return false
+                return true
             }
-            return true
         }
         if let failure { throw failure }
+        try flush()
     }
 }

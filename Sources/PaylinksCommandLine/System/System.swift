@@ -44,6 +44,16 @@ package enum System {
 
     /// The names of the entries of a directory, sorted.
     package static func directoryEntries(_ path: String) throws(FileSystemError) -> [String] {
+        try directoryListing(path).map(\.name)
+    }
+
+    /// The entries of a directory, sorted by name, each with whether it is a directory
+    /// (following links; nil when what a link names is missing). The kind comes with the
+    /// listing where the file system gives it, so that a directory of many files costs no
+    /// call for each.
+    package static func directoryListing(_ path: String) throws(FileSystemError)
+        -> [(name: String, isDirectory: Bool?)]
+    {
         switch isDirectory(path) {
         case nil: throw .missing
         case false: throw .wrongKind
@@ -51,16 +61,23 @@ package enum System {
         }
         guard let directory = opendir(path) else { throw .unreadable(lastErrorDescription()) }
         defer { closedir(directory) }
-        var names: [String] = []
+        let separated = path.hasSuffix("/") ? path : path + "/"
+        var entries: [(name: String, isDirectory: Bool?)] = []
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)) {
                     String(cString: $0)
                 }
             }
-            if name != "." && name != ".." { names.append(name) }
+            guard name != "." && name != ".." else { continue }
+            switch Int(entry.pointee.d_type) {
+            case Int(DT_DIR): entries.append((name, true))
+            case Int(DT_REG): entries.append((name, false))
+            // A link, or a file system that does not say: asked of the path.
+            default: entries.append((name, isDirectory(separated + name)))
+            }
         }
-        return names.sorted()
+        return entries.sorted { $0.name < $1.name }
     }
 
     /// The bytes of a regular file, refusing one larger than `limit` before reading it.
@@ -332,68 +349,74 @@ package final class AppendFile {
 /// Set by the handler of SIGINT and SIGTERM, read by the server's loop between polls.
 nonisolated(unsafe) private var stopSignalArrived: sig_atomic_t = 0
 
-/// What a process this program started printed, and how it ended. Its output waits in
-/// unnamed temporary files, so that a copy never waits for its reader and memory does not
-/// grow with what it printed.
+/// A process this program started: how it ended, and what it printed. Its output waits
+/// in unnamed temporary files, so that a copy never waits for its reader and memory does
+/// not grow with what it printed.
 package final class ProcessOutput {
-    /// Its exit status; 128 plus the signal's number when a signal ended it.
-    package let status: Int32
+    private let pid: pid_t
+    private var ended: Int32?
     private let output: Int32
     private let error: Int32
 
-    init(status: Int32, output: Int32, error: Int32) {
-        self.status = status
+    init(pid: pid_t, output: Int32, error: Int32) {
+        self.pid = pid
         self.output = output
         self.error = error
     }
 
+    /// A copy nobody waited for is not wanted any more: it is stopped, then reaped.
     deinit {
+        if ended == nil {
+            kill(pid, SIGTERM)
+            System.waitFor(pid)
+        }
         close(output)
         close(error)
     }
 
-    /// Everything it wrote to standard error.
+    /// Its exit status, waiting for it to end; 128 plus the signal's number when a signal
+    /// ended it.
+    package var status: Int32 {
+        if let ended { return ended }
+        let status = System.waitFor(pid)
+        ended = status
+        return status
+    }
+
+    /// Everything it wrote to standard error, once it has ended.
     package func standardError() -> [UInt8] {
-        var bytes: [UInt8] = []
-        Self.drain(error) { bytes += $0 }
-        return bytes
+        _ = status
+        return Self.withContents(of: error) { Array($0) }
     }
 
-    /// Hands `body` each frame of what it wrote to standard output, in order, as a frame
-    /// is written: a tag byte, the payload's length in decimal, a newline, the payload.
-    /// Stops at the first frame `body` refuses, or at a frame that is not whole.
-    package func forEachFrame(_ body: (UInt8, [UInt8]) -> Bool) {
-        var pending: [UInt8] = []
-        var stopped = false
-        Self.drain(output) { chunk in
-            guard !stopped else { return }
-            pending += chunk
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")), newline > start,
-                let length = Int(String(decoding: pending[(start + 1)..<newline], as: UTF8.self)),
-                pending.count - newline - 1 >= length
-            {
-                let payload = Array(pending[(newline + 1)..<(newline + 1 + length)])
-                if !body(pending[start], payload) {
-                    stopped = true
-                    return
-                }
-                start = newline + 1 + length
+    /// Calls `body` with everything it wrote to standard output, once it has ended: the
+    /// file mapped into memory rather than read, so that a long output costs no copy.
+    package func withStandardOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        _ = status
+        return Self.withContents(of: output, body)
+    }
+
+    private static func withContents<Result>(of descriptor: Int32, _ body: (UnsafeRawBufferPointer) -> Result)
+        -> Result
+    {
+        let size = Int(lseek(descriptor, 0, SEEK_END))
+        guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
+            defer { munmap(mapped, size) }
+            return body(UnsafeRawBufferPointer(start: mapped, count: size))
+        }
+        // A file system that cannot map it: read it instead.
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, size - filled, off_t(filled))
             }
-            pending.removeSubrange(..<start)
-        }
-    }
-
-    /// Hands `body` everything in the file at `descriptor`, from its start, a piece at a time.
-    private static func drain(_ descriptor: Int32, _ body: ([UInt8]) -> Void) {
-        lseek(descriptor, 0, SEEK_SET)
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            body(Array(chunk[0..<count]))
+            guard count > 0 else { break }
+            filled += count
         }
+        return bytes[..<filled].withUnsafeBytes(body)
     }
 }
 
@@ -412,9 +435,9 @@ extension System {
         #endif
     }
 
-    /// Runs copies of this program at once, one per argument list (without the program's
-    /// name), each with its `environment` added to this process's, waits for all, and
-    /// returns what each printed and how it ended, in order. Nil when no copy can be
+    /// Starts copies of this program at once, one per argument list (without the program's
+    /// name), each with its `environment` added to this process's, and returns them in
+    /// order, each waited for when what it printed is asked for. Nil when no copy can be
     /// started here.
     package static func runCopies(_ argumentLists: [[String]], environment: [[String: String]]) -> [ProcessOutput]? {
         guard let path = executablePath else { return nil }
@@ -454,7 +477,7 @@ extension System {
             }
             started.append((pid, output, error))
         }
-        return started.map { ProcessOutput(status: waitFor($0.pid), output: $0.output, error: $0.error) }
+        return started.map { ProcessOutput(pid: $0.pid, output: $0.output, error: $0.error) }
     }
 
     /// A new file with no name, open for reading and writing; nil when none can be made.
@@ -467,7 +490,7 @@ extension System {
     }
     /// Waits for a child to end; its exit status, or 128 plus the signal that ended it.
     @discardableResult
-    private static func waitFor(_ pid: pid_t) -> Int32 {
+    fileprivate static func waitFor(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7F

@@ -1,8 +1,56 @@
+/// What JSON is written to, a value at a time in document order: compact text
+/// (``JSONWriter``), or the value itself (``JSONValueBuilder``), so that one description of
+/// a shape gives both.
+package protocol JSONSink {
+    /// Opens an object: `{`.
+    mutating func openObject()
+    /// Closes the innermost object: `}`.
+    mutating func closeObject()
+    /// Opens an array: `[`.
+    mutating func openArray()
+    /// Closes the innermost array: `]`.
+    mutating func closeArray()
+    /// An object member's key, one of paylinks' own names; the next value is its value.
+    mutating func key(_ key: StaticString)
+    /// An object member's key from data: a scenario's, a fixture's.
+    mutating func key(data key: String)
+    /// A string value.
+    mutating func string(_ value: String)
+    /// An integer value.
+    mutating func int(_ value: Int)
+    /// A number exactly as spelled; `text` must be a valid JSON number.
+    mutating func rawNumber(_ text: String)
+    /// A Boolean value.
+    mutating func bool(_ value: Bool)
+    /// `null`.
+    mutating func null()
+}
+
+extension JSONSink {
+    /// An object member whose value is a string.
+    package mutating func field(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    /// An object member whose value is an integer.
+    package mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
+    /// An object member whose value is a Boolean.
+    package mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+}
+
 /// Writes compact JSON by hand, in exactly the order the caller chooses.
 ///
 /// The wire shape of paylinks' output is deliberate (the SDK's property names in their
 /// documented order), so it is written field by field rather than left to an encoder.
-package struct JSONWriter {
+package struct JSONWriter: JSONSink {
     /// The JSON written so far, as UTF-8.
     package private(set) var bytes: [UInt8] = []
     private var isFirstInContainer = true
@@ -66,24 +114,6 @@ package struct JSONWriter {
         Self.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         followsKey = true
-    }
-
-    /// Writes an object member whose value is a string.
-    package mutating func field(_ name: StaticString, _ value: String) {
-        key(name)
-        string(value)
-    }
-
-    /// Writes an object member whose value is an integer.
-    package mutating func field(_ name: StaticString, _ value: Int) {
-        key(name)
-        int(value)
-    }
-
-    /// Writes an object member whose value is a Boolean.
-    package mutating func field(_ name: StaticString, _ value: Bool) {
-        key(name)
-        bool(value)
     }
 
     /// Writes a string value.
@@ -185,4 +215,63 @@ package struct JSONWriter {
     private static func needsEscaping(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
+}
+
+/// Builds the value a ``JSONWriter`` would have written, without the text: what parsing
+/// that text would give, positions aside.
+package struct JSONValueBuilder: JSONSink {
+    /// An object or array not yet closed, with the key it stands under in its parent.
+    private enum Open {
+        case object(key: String, [(key: String, value: JSONValue)])
+        case array(key: String, [JSONValue])
+    }
+
+    private var open: [Open] = []
+    private var pendingKey = ""
+    /// The value built, once its outermost object or array is closed (or a scalar given).
+    package private(set) var value: JSONValue?
+
+    /// An empty builder.
+    package init() {}
+
+    private mutating func add(_ kind: JSONValue.Kind, under key: String) {
+        let value = JSONValue(kind, at: 0)
+        switch open.popLast() {
+        case .object(let outer, var members)?:
+            members.append((key, value))
+            open.append(.object(key: outer, members))
+        case .array(let outer, var elements)?:
+            elements.append(value)
+            open.append(.array(key: outer, elements))
+        case nil:
+            self.value = value
+        }
+    }
+
+    private mutating func add(_ kind: JSONValue.Kind) { add(kind, under: pendingKey) }
+
+    package mutating func openObject() { open.append(.object(key: pendingKey, [])) }
+
+    package mutating func closeObject() {
+        guard case .object(let key, let members)? = open.popLast() else { return }
+        add(.object(members), under: key)
+    }
+
+    package mutating func openArray() { open.append(.array(key: pendingKey, [])) }
+
+    package mutating func closeArray() {
+        guard case .array(let key, let elements)? = open.popLast() else { return }
+        add(.array(elements), under: key)
+    }
+
+    package mutating func key(_ key: StaticString) {
+        pendingKey = key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+    }
+
+    package mutating func key(data key: String) { pendingKey = key }
+    package mutating func string(_ value: String) { add(.string(value)) }
+    package mutating func int(_ value: Int) { add(.number(String(value))) }
+    package mutating func rawNumber(_ text: String) { add(.number(text)) }
+    package mutating func bool(_ value: Bool) { add(.bool(value)) }
+    package mutating func null() { add(.null) }
 }

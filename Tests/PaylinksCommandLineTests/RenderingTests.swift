@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
+@testable import PaylinksJSON
 @testable import PaylinksKit
 
 /// What each renderer shows a user.
@@ -65,6 +66,36 @@ struct RenderingTests {
         for key in expectedOrder {
             let found = try #require(line.range(of: key, range: cursor..<line.endIndex), "\(key) out of order")
             cursor = found.upperBound
+        }
+    }
+
+    @Test("the value a scenario's expectations are checked against is the JSON line's, parsed")
+    func valueIsTheLine() throws {
+        let catalog = try builtInCatalog()
+        let pricePoints = try #require(catalog.pricePoints(for: "BR"))
+        let order = OrderResponseModel(
+            date: 1_718_182_312, sessionToken: "s\"\n", offerName: "Pack — é", offerSku: "starter_pack_001",
+            items: [.init(name: "Gems", sku: "gems", quantity: "100"), .init(name: "", sku: "x", quantity: "1")],
+            price: 499, currency: "USD", customerId: "cust_1", customerCountry: "US", paymentMethodName: "Visa",
+            orderId: "1", purchaseId: "pr_1")
+        let error = ACErrorMessage(code: 3002, message: "m\u{1}", data: #"{"status":503}"#)
+        let callbacks: [Callback] = [
+            .onInitialized, .onInitializeFailed(error: error), .onPricePointsSuccess(pricePoints: pricePoints),
+            .onPricePointsFailed(error: error), .onPurchaseSuccess(order: order),
+            .onPurchaseFailed(error: error, order: order), .onPurchaseFailed(error: error, order: nil),
+            .onPurchaseCanceled(error: error, order: order),
+        ]
+        for target in [SDKTarget.standard, .defaultTarget(of: .unity), .newest(of: .g1, on: .ios)] {
+            let renderer = JSONLinesRenderer(target: target)
+            for callback in callbacks {
+                let line = renderer.render(callback, tag: nil)
+                var written = JSONWriter()
+                renderer.value(of: callback).write(to: &written)
+                #expect(written.output + "\n" == line, "\(target) \(callback.name)")
+                var reparsed = JSONWriter()
+                try JSONParser.parse(Array(line.utf8)).write(to: &reparsed)
+                #expect(written.output == reparsed.output)
+            }
         }
     }
 

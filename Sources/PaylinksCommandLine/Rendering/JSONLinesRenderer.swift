@@ -87,7 +87,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
     }
 
     /// A scenario's tag, the first keys of its lines: `scenario`, `step` and `attempt`.
-    private static func write(_ tag: CallbackTag?, to writer: inout JSONWriter) {
+    private static func write(_ tag: CallbackTag?, to writer: inout some JSONSink) {
         guard let tag else { return }
         writer.field("scenario", tag.scenario)
         writer.field("step", tag.step)
@@ -97,6 +97,18 @@ package struct JSONLinesRenderer: CallbackRenderer {
     /// One line of JSON, newline included; a tag comes first, as `scenario` and `step`.
     package func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
+        write(callback, tag: tag, to: &writer)
+        return writer.output + "\n"
+    }
+
+    /// The value of the line ``render(_:tag:)`` writes, untagged, without the text.
+    package func value(of callback: Callback) -> JSONValue {
+        var builder = JSONValueBuilder()
+        write(callback, tag: nil, to: &builder)
+        return builder.value ?? JSONValue(.object([]), at: 0)
+    }
+
+    private func write(_ callback: Callback, tag: CallbackTag?, to writer: inout some JSONSink) {
         writer.openObject()
         Self.write(tag, to: &writer)
         writer.field("callback", platform.name(of: callback.name))
@@ -122,11 +134,10 @@ package struct JSONLinesRenderer: CallbackRenderer {
             }
         }
         writer.closeObject()
-        return writer.output + "\n"
     }
 
     /// Writes an `ACErrorMessage`.
-    package static func write(_ error: ACErrorMessage, to writer: inout JSONWriter) {
+    package static func write(_ error: ACErrorMessage, to writer: inout some JSONSink) {
         writer.openObject()
         writer.field("code", error.code)
         writer.field("message", error.message)
@@ -137,7 +148,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
     }
 
     /// Writes an `OrderResponseModel`, its items' count under `platform`'s key.
-    package static func write(_ order: OrderResponseModel, to writer: inout JSONWriter, platform: Platform = .ios) {
+    package static func write(_ order: OrderResponseModel, to writer: inout some JSONSink, platform: Platform = .ios) {
         writer.openObject()
         writer.field("date", order.date)
         writer.field("sessionToken", order.sessionToken)
@@ -157,7 +168,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
 
     /// Writes a list of `Item`s, each count under `platform`'s key.
     package static func write(
-        _ items: [OrderResponseModel.Item], to writer: inout JSONWriter, platform: Platform = .ios
+        _ items: [OrderResponseModel.Item], to writer: inout some JSONSink, platform: Platform = .ios
     ) {
         writer.openArray()
         for item in items {
@@ -175,7 +186,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
     }
 
     /// Writes `PricePoints`.
-    package static func write(_ pricePoints: PricePoints, to writer: inout JSONWriter) {
+    package static func write(_ pricePoints: PricePoints, to writer: inout some JSONSink) {
         writer.openObject()
         writer.key("pricingPoints")
         writer.openArray()

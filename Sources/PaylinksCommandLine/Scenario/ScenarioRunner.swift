@@ -385,9 +385,7 @@ package struct ScenarioRunner {
         }
         guard !expectation.arguments.isEmpty else { return checks }
         var members: [(key: String, value: JSONValue)] = []
-        if let result,
-            case .object(let rendered)? = (try? JSONParser.parse(Array(JSONLinesRenderer().render(result).utf8)))?.kind
-        {
+        if let result, case .object(let rendered) = JSONLinesRenderer().value(of: result).kind {
             members = rendered
         }
         for (name, expected) in expectation.arguments {

@@ -41,7 +41,9 @@ package struct LineStarts {
     /// The line starts of `bytes`.
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
+        var starts = [0]
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") { starts.append(index + 1) }
+        self.starts = starts
     }
 
     /// The position of `offset`, as ``TextPosition/init(offset:in:)`` counts it.
@@ -53,7 +55,8 @@ package struct LineStarts {
             let middle = (low + high + 1) / 2
             if starts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
-        let column = bytes[starts[low]..<offset].filter { $0 & 0xC0 != 0x80 }.count + 1
+        var column = 1
+        for byte in bytes[starts[low]..<offset] where byte & 0xC0 != 0x80 { column += 1 }
         return TextPosition(line: low + 1, column: column)
     }
 }

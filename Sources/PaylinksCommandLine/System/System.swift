@@ -93,7 +93,8 @@ package enum System {
         defer { close(descriptor) }
         guard fstat(descriptor, &info) == 0 else { throw .unreadable(lastErrorDescription()) }
         try requireRegular(info.st_mode)
-        return try readAll(descriptor, limit: limit)
+        guard Int(info.st_size) <= limit else { throw .tooLarge(limit: limit) }
+        return try readAll(descriptor, limit: limit, expected: Int(info.st_size))
     }
 
     private static func requireRegular(_ mode: mode_t) throws(FileSystemError) {
@@ -132,18 +133,32 @@ package enum System {
         try readAll(0, limit: limit)
     }
 
-    private static func readAll(_ descriptor: Int32, limit: Int) throws(FileSystemError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+    /// Everything left to read at `descriptor`, up to `limit` bytes, read straight into
+    /// place: room for `expected` bytes and one more (which finds the end at once), growing
+    /// when more comes.
+    private static func readAll(_ descriptor: Int32, limit: Int, expected: Int = 65_535) throws(FileSystemError)
+        -> [UInt8]
+    {
+        var capacity = min(max(expected, 0), limit) + 1
+        var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        defer { storage.deallocate() }
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = read(descriptor, storage.baseAddress! + filled, capacity - filled)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(lastErrorDescription())
             }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= limit else { throw .tooLarge(limit: limit) }
-            bytes.append(contentsOf: chunk[0..<count])
+            if count == 0 { return Array(UnsafeRawBufferPointer(rebasing: storage[..<filled])) }
+            filled += count
+            guard filled <= limit else { throw .tooLarge(limit: limit) }
+            if filled == capacity {
+                capacity = min(capacity * 2, limit + 1)
+                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+                larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[..<filled]))
+                storage.deallocate()
+                storage = larger
+            }
         }
     }
 

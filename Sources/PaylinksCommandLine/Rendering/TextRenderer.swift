@@ -192,7 +192,8 @@ package struct TextRenderer: CallbackRenderer {
     static func escapingControlCharacters(_ text: String) -> String {
         // Those characters are single bytes in UTF-8 (every byte of a longer one is 0x80 or more):
         // the bytes say whether there is one, without decoding each character.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        var contiguous = text
+        guard contiguous.withUTF8({ $0.contains { $0 < 0x20 || $0 == 0x7F } }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {
@@ -205,14 +206,23 @@ package struct TextRenderer: CallbackRenderer {
     }
 }
 
-/// Lines of text with indentation and aligned columns.
+/// Lines of text with indentation and aligned columns, gathered as UTF-8 and made a
+/// string once: appending bytes costs a fraction of appending to a string.
 private struct Block {
-    var text = ""
+    private var bytes: [UInt8] = {
+        var bytes: [UInt8] = []
+        // Room for a whole block from the start: an order's is about 700 bytes.
+        bytes.reserveCapacity(1024)
+        return bytes
+    }()
+
+    /// The block's lines.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func line(_ content: String, indent: Int) {
         pad(indent)
-        text += content
-        text += "\n"
+        bytes.append(contentsOf: content.utf8)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Label-value pairs with the values aligned two spaces after the longest label. The
@@ -221,29 +231,27 @@ private struct Block {
         let width = labelWidth ?? pairs.map(\.0.utf8.count).max() ?? 0
         for (label, value) in pairs {
             pad(indent)
-            text += label
+            bytes.append(contentsOf: label.utf8)
             pad(width - label.utf8.count + 2)
-            text += value
-            text += "\n"
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\n"))
         }
     }
 
-    /// Appends `count` spaces, in place: a block is written a piece at a time, never
-    /// through intermediate strings.
+    /// Appends `count` spaces.
     private mutating func pad(_ count: Int) {
         guard count > 0 else { return }
-        if count <= Self.spaces.utf8.count {
-            // Counted in bytes, which the spaces are one each: no walk over characters.
-            text += Substring(Self.spaces.utf8.prefix(count))
+        if count <= Self.spaces.count {
+            bytes.append(contentsOf: Self.spaces[..<count])
         } else {
-            text += String(repeating: " ", count: count)
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
         }
     }
 
-    private static let spaces = String(repeating: " ", count: 64)
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// Rows under a header, each column as wide as its widest cell.
     mutating func table(header: [String], rows: [[String]], indent: Int) {
-        text += TextTable.render(header: header, rows: rows, indent: indent)
+        bytes.append(contentsOf: TextTable.render(header: header, rows: rows, indent: indent).utf8)
     }
 }

@@ -87,10 +87,12 @@ struct JobsTests {
         arguments: ["x-broken.json", "0-broken.json"])
     func brokenFile(name: String) throws {
         // Last, the copy with it ends after the others; first, the others are stopped.
-        let outcome = try compare(try Self.directory(broken: name), ["--seed", "5"], jobs: 2)
+        let outcome = try compare(
+            try Self.directory(broken: name), ["--seed", "5"], jobs: 2, environment: ["GITHUB_ACTIONS": "true"])
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("\(name):1:12: "))
+        #expect(outcome.stderr.hasPrefix("::error file="), "the annotation, then the message")
     }
 
     @Test("a copy's frames come back in order, whatever their bytes; a frame cut short ends them")

@@ -42,8 +42,8 @@ enum RunCommand: Subcommand {
             let files = try scenarioFiles(options.operands)
             if files.count > 1,
                 let outcome = try runInCopies(
-                    files, jobs: min(jobs, files.count), options: options, seed: seed, now: now, context: context,
-                    runCopies: runCopies)
+                    files, jobs: min(jobs, files.count), options: options, catalog: catalog, seed: seed, now: now,
+                    context: context, runCopies: runCopies)
             {
                 return try finish(outcome, options: options, seed: seed, context: context)
             }
@@ -192,13 +192,14 @@ enum RunCommand: Subcommand {
                 + names.map { MessageText.sanitized($0) }.joined(separator: ", "), command: .run)
     }
 
-    /// Runs the scenario files on `jobs` copies of paylinks, each a contiguous share of them,
-    /// and writes what they printed in the files' order, as one process would have: the
-    /// notes once, then each scenario's callbacks and lines; with `--fail-fast`, nothing
-    /// after the first failure. Nil when the copies could not be started.
+    /// Runs the scenario files in `jobs` contiguous shares, the first in this process and
+    /// each other on a copy of paylinks at the same time, and writes what they printed in
+    /// the files' order, as one process would have: the notes once, then each scenario's
+    /// callbacks and lines; with `--fail-fast`, nothing after the first failure. Nil when
+    /// the copies could not be started.
     private static func runInCopies(
-        _ files: [String], jobs: Int, options: RunOptions, seed: UInt64, now: Int, context: RunContext,
-        runCopies: ([[String]], [[String: String]]) -> [ProcessOutput]?
+        _ files: [String], jobs: Int, options: RunOptions, catalog: Catalog, seed: UInt64, now: Int,
+        context: RunContext, runCopies: ([[String]], [[String: String]]) -> [ProcessOutput]?
     ) throws(CLIError) -> RunOutcome? {
         let cells = MatrixCell.cells(of: options.matrix).count
         var shares: [ArraySlice<String>] = []
@@ -219,27 +220,35 @@ enum RunCommand: Subcommand {
         }
         guard
             let outputs = runCopies(
-                shares.map { ["run"] + common + ["--"] + Array($0) },
-                starts.map { [RunWorker.variable: String($0)] })
+                shares.dropFirst().map { ["run"] + common + ["--"] + Array($0) },
+                starts.dropFirst().map { [RunWorker.variable: String($0)] }),
+            let here = TemporaryFile()
         else { return nil }
-        var copies: [(outcome: RunOutcome, output: ProcessOutput)] = []
+        // This process, started and with its catalog loaded, runs the first share meanwhile.
+        let outcomeHere = try runShare(
+            Array(shares[0]), into: here, options: options, catalog: catalog, seed: seed, now: now, context: context)
+        var finished: [(outcome: RunOutcome, source: ShareSource)] = [(outcomeHere, .here(here))]
         var notes: [Substring] = []
+        for line in here.withContents({ RunWorker.notes(in: $0) }).split(separator: "\n") where !notes.contains(line) {
+            notes.append(line)
+        }
         for output in outputs {
             // A copy that stopped before its scenarios found a problem: the first one, as a
             // single process would have reported it.
-            guard let (said, outcome) = RunWorker.summary(of: output),
+            guard let (said, outcome) = output.withStandardOutput({ RunWorker.summary(of: $0) }),
                 !outcome.entries.contains(where: { $0.status == .broken })
             else {
-                try? context.standardError.write(String(decoding: output.standardError(), as: UTF8.self))
-                if let (_, outcome) = RunWorker.summary(of: output) {
+                // The annotations and reports first, then the copy's message, as one process says them.
+                if let (_, outcome) = output.withStandardOutput({ RunWorker.summary(of: $0) }) {
                     try reportBroken(outcome, options: options, context: context)
                 }
+                try? context.standardError.write(String(decoding: output.standardError(), as: UTF8.self))
                 throw .exited(ExitCode(rawValue: output.status) ?? .software)
             }
             for line in said.split(separator: "\n") where !notes.contains(line) { notes.append(line) }
-            copies.append((outcome, output))
+            finished.append((outcome, .copy(output)))
         }
-        let loaded = copies.flatMap(\.outcome.entries)
+        let loaded = finished.flatMap(\.outcome.entries)
         if let pattern = options.filter, !loaded.contains(where: \.ran) {
             throw noMatch(pattern, names: loaded.map(\.result.name))
         }
@@ -248,24 +257,74 @@ enum RunCommand: Subcommand {
         var stopped = false
         var usedRunSeed = false
         var finalExit: ExitCode?
-        for share in copies {
+        for share in finished {
             guard !stopped else {
                 entries += share.outcome.entries.map {
                     RunReport.Entry(result: .init(name: $0.result.name, file: $0.result.file), status: .skipped(nil))
                 }
                 continue
             }
-            do {
-                try RunWorker.replay(share.output, to: context)
-            } catch {
-                throw .output(error)
+            var failure: OutputError?
+            share.source.withFrames { frames in
+                do throws(OutputError) {
+                    try RunWorker.replay(frames, to: context)
+                } catch {
+                    failure = error
+                }
             }
+            if let failure { throw .output(failure) }
             entries += share.outcome.entries
             usedRunSeed = usedRunSeed || share.outcome.usedRunSeed
             finalExit = RunOutcome.higher(finalExit, share.outcome.finalExit)
             stopped = options.failFast && share.outcome.entries.contains { $0.ran && !$0.result.passed }
         }
         return RunOutcome(entries: entries, usedRunSeed: usedRunSeed, finalExit: finalExit)
+    }
+
+    /// Where a share's frames wait: here, or with the copy that ran it.
+    private enum ShareSource {
+        case here(TemporaryFile)
+        case copy(ProcessOutput)
+
+        func withFrames(_ body: (UnsafeRawBufferPointer) -> Void) {
+            switch self {
+            case .here(let file): file.withContents(body)
+            case .copy(let output): output.withStandardOutput(body)
+            }
+        }
+    }
+
+    /// Runs one share of `run --jobs` in this process as a copy runs its own, its frames
+    /// written to `file`. A file of the share that does not load is reported as one
+    /// process reports it.
+    private static func runShare(
+        _ files: [String], into file: TemporaryFile, options: RunOptions, catalog: Catalog, seed: UInt64, now: Int,
+        context: RunContext
+    ) throws(CLIError) -> RunOutcome {
+        var share = options
+        share.operands = files
+        let framed = BufferedOutput(file, capacity: 1 << 18)
+        var shareContext = context
+        shareContext.standardOutput = RunWorker.FramedOutput(.output, into: framed)
+        shareContext.standardError = RunWorker.FramedOutput(.error, into: framed)
+        var handedBack: RunOutcome?
+        do throws(CLIError) {
+            let outcome = try runHere(
+                share, catalog: catalog, seed: seed, now: now, firstOrdinal: 0, context: shareContext,
+                handBack: { handedBack = $0 }
+            ) {
+                try? framed.write(RunWorker.frame(.scenarios, ""))
+            }
+            do {
+                try framed.flush()
+            } catch {
+                throw CLIError.output(error)
+            }
+            return outcome
+        } catch {
+            if let handedBack { try reportBroken(handedBack, options: options, context: context) }
+            throw error
+        }
     }
 
     /// The end of a run: the annotations, the reports, the closing line, the exit code.

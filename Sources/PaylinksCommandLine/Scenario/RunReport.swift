@@ -90,14 +90,21 @@ package enum RunReport {
     /// The closing line of a run, without the seed:
     /// "1 passed, 1 failed, 2 skipped; 6 steps, 7 attempts; expectations: 8 met, 1 failed".
     package static func closingLine(_ entries: [Entry]) -> String {
-        let ran = entries.filter(\.ran).map(\.result)
-        let passed = ran.filter(\.passed).count
-        let skipped = entries.filter(\.skipped).count
-        let steps = ran.reduce(0) { $0 + $1.steps }
-        let attempts = ran.reduce(0) { $0 + $1.attempts }
-        return "\(passed) passed, \(ran.count - passed) failed" + (skipped == 0 ? "" : ", \(skipped) skipped")
+        var (ran, passed, skipped, steps, attempts, met, failed) = (0, 0, 0, 0, 0, 0, 0)
+        // One pass, reading each entry in place: a run may hold many thousands.
+        for entry in entries {
+            if entry.skipped { skipped += 1 }
+            guard entry.ran else { continue }
+            ran += 1
+            if entry.result.passed { passed += 1 }
+            steps += entry.result.steps
+            attempts += entry.result.attempts
+            met += entry.result.met
+            failed += entry.result.mismatches.count
+        }
+        return "\(passed) passed, \(ran - passed) failed" + (skipped == 0 ? "" : ", \(skipped) skipped")
             + "; \(ScenarioRunner.Summary.count(steps, "step")), \(ScenarioRunner.Summary.count(attempts, "attempt")); "
-            + "expectations: \(ran.reduce(0) { $0 + $1.met }) met, \(ran.reduce(0) { $0 + $1.mismatches.count }) failed"
+            + "expectations: \(met) met, \(failed) failed"
     }
 
     /// The entries of a JSON report, as ``json(_:)`` wrote them; nil for anything else.
@@ -231,11 +238,15 @@ package enum RunReport {
     static func json(_ entries: [Entry], withWallTime: Bool = false) -> String {
         var writer = JSONWriter()
         writer.openObject()
-        let ran = entries.filter(\.ran)
-        let broken = entries.filter { $0.status == .broken }.count
-        writer.field("passed", ran.filter(\.result.passed).count)
-        writer.field("failed", ran.filter { !$0.result.passed }.count)
-        writer.field("skipped", entries.count - ran.count - broken)
+        var (ran, passed, broken) = (0, 0, 0)
+        for entry in entries {
+            if entry.ran { ran += 1 }
+            if entry.ran && entry.result.passed { passed += 1 }
+            if entry.status == .broken { broken += 1 }
+        }
+        writer.field("passed", passed)
+        writer.field("failed", ran - passed)
+        writer.field("skipped", entries.count - ran - broken)
         if broken > 0 { writer.field("errors", broken) }
         writer.key("scenarios")
         writer.openArray()

@@ -14,9 +14,8 @@ struct RunOutcome {
     /// 1 when an expectation failed; 0 when some held; else the highest of the scenarios'
     /// final exit codes, so that the order of the files does not matter.
     func exitCode() throws(CLIError) -> ExitCode {
-        let ran = entries.filter(\.ran).map(\.result)
-        if ran.contains(where: { !$0.passed }) { return .expectationsFailed }
-        if ran.contains(where: { $0.met > 0 }) { return .success }
+        if entries.contains(where: { $0.ran && !$0.result.passed }) { return .expectationsFailed }
+        if entries.contains(where: { $0.ran && $0.result.met > 0 }) { return .success }
         guard let finalExit else { throw .internal("the scenarios delivered no callback") }
         return finalExit
     }
@@ -99,22 +98,28 @@ enum RunWorker {
         }
     }
 
-    /// A copy's notes and outcome; nil when it has none (it ended on an error it reported).
-    static func summary(of output: ProcessOutput) -> (notes: String, outcome: RunOutcome)? {
+    /// The notes a share's frames say before its scenarios.
+    static func notes(in frames: UnsafeRawBufferPointer) -> String {
         var notes = ""
-        var record: [UInt8]?
-        var started = false
-        output.withStandardOutput { bytes in
-            forEachFrame(in: bytes) { tag, payload in
-                switch Tag(rawValue: tag) {
-                case .scenarios: started = true
-                case .error where !started: notes += String(decoding: payload, as: UTF8.self)
-                case .outcome: record = Array(payload)
-                default: break
-                }
-                return true
+        forEachFrame(in: frames) { tag, payload in
+            switch Tag(rawValue: tag) {
+            case .scenarios: return false
+            case .error: notes += String(decoding: payload, as: UTF8.self)
+            default: break
             }
+            return true
         }
+        return notes
+    }
+
+    /// A copy's notes and outcome; nil when it has none (it ended on an error it reported).
+    static func summary(of frames: UnsafeRawBufferPointer) -> (notes: String, outcome: RunOutcome)? {
+        var record: [UInt8]?
+        forEachFrame(in: frames) { tag, payload in
+            if Tag(rawValue: tag) == .outcome { record = Array(payload) }
+            return true
+        }
+        let notes = notes(in: frames)
         guard let record, let value = try? JSONParser.parse(record), case .object(let members) = value.kind,
             let report = members.first(where: { $0.key == "report" })?.value,
             let entries = RunReport.entries(fromJSON: report)
@@ -132,7 +137,7 @@ enum RunWorker {
 
     /// Writes what a copy wrote for its scenarios to the two streams, interleaved as it
     /// wrote it: the frames of one stream in a row gathered into one write.
-    static func replay(_ output: ProcessOutput, to context: RunContext) throws(OutputError) {
+    static func replay(_ frames: UnsafeRawBufferPointer, to context: RunContext) throws(OutputError) {
         var started = false
         var failure: OutputError?
         var pending: [UInt8] = []
@@ -143,23 +148,21 @@ enum RunWorker {
             try (pendingTag == .output ? context.standardOutput : context.standardError).write(contentsOf: pending)
             pending.removeAll(keepingCapacity: true)
         }
-        output.withStandardOutput { bytes in
-            forEachFrame(in: bytes) { tag, payload in
-                do throws(OutputError) {
-                    switch Tag(rawValue: tag) {
-                    case .scenarios: started = true
-                    case let stream? where started && (stream == .output || stream == .error):
-                        if stream != pendingTag || pending.count + payload.count > 1 << 18 { try flush() }
-                        pendingTag = stream
-                        pending.append(contentsOf: payload)
-                    default: break
-                    }
-                } catch {
-                    failure = error
-                    return false
+        forEachFrame(in: frames) { tag, payload in
+            do throws(OutputError) {
+                switch Tag(rawValue: tag) {
+                case .scenarios: started = true
+                case let stream? where started && (stream == .output || stream == .error):
+                    if stream != pendingTag || pending.count + payload.count > 1 << 18 { try flush() }
+                    pendingTag = stream
+                    pending.append(contentsOf: payload)
+                default: break
                 }
-                return true
+            } catch {
+                failure = error
+                return false
             }
+            return true
         }
         if let failure { throw failure }
         try flush()

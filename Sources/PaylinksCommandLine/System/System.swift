@@ -364,59 +364,42 @@ package final class AppendFile {
 /// Set by the handler of SIGINT and SIGTERM, read by the server's loop between polls.
 nonisolated(unsafe) private var stopSignalArrived: sig_atomic_t = 0
 
-/// A process this program started: how it ended, and what it printed. Its output waits
-/// in unnamed temporary files, so that a copy never waits for its reader and memory does
-/// not grow with what it printed.
-package final class ProcessOutput {
-    private let pid: pid_t
-    private var ended: Int32?
-    private let output: Int32
-    private let error: Int32
+/// A file with no name, open for writing and reading back: where what a share of a run
+/// prints waits, so that its writer never waits for its reader and memory does not grow
+/// with what it printed.
+package final class TemporaryFile: OutputSink {
+    fileprivate let descriptor: Int32
 
-    init(pid: pid_t, output: Int32, error: Int32) {
-        self.pid = pid
-        self.output = output
-        self.error = error
+    /// A new one; nil when none can be made.
+    package init?() {
+        var template = Array("/tmp/paylinks-run-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.descriptor = descriptor
     }
 
-    /// A copy nobody waited for is not wanted any more: it is stopped, then reaped.
-    deinit {
-        if ended == nil {
-            kill(pid, SIGTERM)
-            System.waitFor(pid)
+    deinit { close(descriptor) }
+
+    package func write(_ text: String) throws(OutputError) {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(OutputError) in try System.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor) }
         }
-        close(output)
-        close(error)
+        try result.get()
     }
 
-    /// Its exit status, waiting for it to end; 128 plus the signal's number when a signal
-    /// ended it.
-    package var status: Int32 {
-        if let ended { return ended }
-        let status = System.waitFor(pid)
-        ended = status
-        return status
+    package func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        try System.writeAll(bytes, to: descriptor)
     }
 
-    /// Everything it wrote to standard error, once it has ended.
-    package func standardError() -> [UInt8] {
-        _ = status
-        return Self.withContents(of: error) { Array($0) }
-    }
-
-    /// Calls `body` with everything it wrote to standard output, once it has ended: the
-    /// file mapped into memory rather than read, so that a long output costs no copy.
-    package func withStandardOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        _ = status
-        return Self.withContents(of: output, body)
-    }
-
-    private static func withContents<Result>(of descriptor: Int32, _ body: (UnsafeRawBufferPointer) -> Result)
-        -> Result
-    {
+    /// Calls `body` with everything written so far: the file mapped into memory rather
+    /// than read, so that a long output costs no copy.
+    package func withContents<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         let size = Int(lseek(descriptor, 0, SEEK_END))
         guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        if let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED {
+        // Read in whole at once: the pages would otherwise fault in one at a time.
+        if let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapped != MAP_FAILED {
             defer { munmap(mapped, size) }
             return body(UnsafeRawBufferPointer(start: mapped, count: size))
         }
@@ -432,6 +415,50 @@ package final class ProcessOutput {
             filled += count
         }
         return bytes[..<filled].withUnsafeBytes(body)
+    }
+}
+
+/// A process this program started: how it ended, and what it printed, each stream in a
+/// ``TemporaryFile``.
+package final class ProcessOutput {
+    private let pid: pid_t
+    private var ended: Int32?
+    private let output: TemporaryFile
+    private let error: TemporaryFile
+
+    fileprivate init(pid: pid_t, output: TemporaryFile, error: TemporaryFile) {
+        self.pid = pid
+        self.output = output
+        self.error = error
+    }
+
+    /// A copy nobody waited for is not wanted any more: it is stopped, then reaped.
+    deinit {
+        if ended == nil {
+            kill(pid, SIGTERM)
+            System.waitFor(pid)
+        }
+    }
+
+    /// Its exit status, waiting for it to end; 128 plus the signal's number when a signal
+    /// ended it.
+    package var status: Int32 {
+        if let ended { return ended }
+        let status = System.waitFor(pid)
+        ended = status
+        return status
+    }
+
+    /// Everything it wrote to standard error, once it has ended.
+    package func standardError() -> [UInt8] {
+        _ = status
+        return error.withContents { Array($0) }
+    }
+
+    /// Calls `body` with everything it wrote to standard output, once it has ended.
+    package func withStandardOutput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        _ = status
+        return output.withContents(body)
     }
 }
 
@@ -456,22 +483,15 @@ extension System {
     /// started here.
     package static func runCopies(_ argumentLists: [[String]], environment: [[String: String]]) -> [ProcessOutput]? {
         guard let path = executablePath else { return nil }
-        var started: [(pid: pid_t, output: Int32, error: Int32)] = []
-        func abandon() -> [ProcessOutput]? {
-            for child in started {
-                waitFor(child.pid)
-                close(child.output)
-                close(child.error)
-            }
-            return nil
-        }
+        var started: [ProcessOutput] = []
         for (index, arguments) in argumentLists.enumerated() {
-            guard let output = temporaryFile(), let error = temporaryFile() else { return abandon() }
+            // Copies already started are stopped as their outputs go.
+            guard let output = TemporaryFile(), let error = TemporaryFile() else { return nil }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, error, 2)
+            posix_spawn_file_actions_adddup2(&actions, output.descriptor, 1)
+            posix_spawn_file_actions_adddup2(&actions, error.descriptor, 2)
             // This process's environment, with the copy's own variables in place of any of the same name.
             let added = environment.indices.contains(index) ? environment[index] : [:]
             var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -485,24 +505,12 @@ extension System {
             let spawned = withCStrings([path] + arguments) { argv in
                 withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
             }
-            guard spawned == 0 else {
-                close(output)
-                close(error)
-                return abandon()
-            }
-            started.append((pid, output, error))
+            guard spawned == 0 else { return nil }
+            started.append(ProcessOutput(pid: pid, output: output, error: error))
         }
-        return started.map { ProcessOutput(pid: $0.pid, output: $0.output, error: $0.error) }
+        return started
     }
 
-    /// A new file with no name, open for reading and writing; nil when none can be made.
-    private static func temporaryFile() -> Int32? {
-        var template = Array("/tmp/paylinks-run-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return nil }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return descriptor
-    }
     /// Waits for a child to end; its exit status, or 128 plus the signal that ended it.
     @discardableResult
     fileprivate static func waitFor(_ pid: pid_t) -> Int32 {

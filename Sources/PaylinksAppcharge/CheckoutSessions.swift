@@ -61,8 +61,11 @@ public struct CheckoutSessions {
         /// What the session holds from its request, in bytes, for the store's budget: its
         /// text and metadata, and a fixed share for the rest.
         var bytes: Int {
-            let text = [token, purchaseId, orderId, offerName, offerSku, currency, customerId, country, email ?? ""]
-            return 256 + text.reduce(0) { $0 + $1.utf8.count } + (metadata?.count ?? 0)
+            let text =
+                token.utf8.count + purchaseId.utf8.count + orderId.utf8.count + offerName.utf8.count
+                + offerSku.utf8.count + currency.utf8.count + customerId.utf8.count + country.utf8.count
+                + (email?.utf8.count ?? 0)
+            return 256 + text + (metadata?.count ?? 0)
                 + items.reduce(0) { $0 + 64 + $1.name.utf8.count + $1.sku.utf8.count + $1.quantity.utf8.count }
         }
 
@@ -393,14 +396,14 @@ public struct CheckoutSessions {
     private mutating func makeRoom(now: Int, for incoming: Int) {
         while oldest < creation.count {
             let token = creation[oldest]
-            guard let session = sessions[token] else {
+            // Only the time is read in place; a session is moved out only when it goes.
+            guard let created = sessions[token]?.created else {
                 oldest += 1
                 continue
             }
-            guard
-                sessions.count >= limit || bytes + incoming > byteBudget || now - session.created >= 2 * lifetime
+            guard sessions.count >= limit || bytes + incoming > byteBudget || now - created >= 2 * lifetime
             else { break }
-            sessions[token] = nil
+            guard let session = sessions.removeValue(forKey: token) else { break }
             changed.remove(token)
             purchaseIds[session.purchaseId] = nil
             orderIds[session.orderId] = nil

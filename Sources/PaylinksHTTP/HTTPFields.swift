@@ -1,5 +1,13 @@
 import PaylinksKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The header fields of an HTTP/1.1 message, the part requests and responses share: each
 /// `Name: value` line after the first, and what the framing fields say.
 struct HTTPFields {
@@ -35,24 +43,58 @@ struct HTTPFields {
     /// Reads the field lines of `bytes`, from `start` to the end; each line ends in CRLF
     /// (the last may not).
     init(_ bytes: ArraySlice<UInt8>, from start: Int) throws(Problem) {
-        var start = start
-        while start < bytes.endIndex {
-            let end = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start) ?? bytes.endIndex
-            defer { start = end + 2 }
-            let line = bytes[start..<end]
-            if line.isEmpty { continue }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .noColon }
-            var valueStart = colon + 1
-            var valueEnd = line.endIndex
-            while valueStart < valueEnd, HTTPBytes.isBlank(line[valueStart]) { valueStart += 1 }
-            while valueEnd > valueStart, HTTPBytes.isBlank(line[valueEnd - 1]) { valueEnd -= 1 }
-            guard !line[colon...].contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { throw .badValue }
-            let nameBytes = line[line.startIndex..<colon]
-            guard !nameBytes.isEmpty, !nameBytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
-                throw .badName
+        let first = start - bytes.startIndex
+        var result = Self()
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Problem) in
+            try result.read(buffer, from: first)
+        }
+        self = result
+    }
+
+    private init() {}
+
+    /// Reads the field lines of `buffer` from `offset`: each byte looked at in place.
+    private mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int) throws(Problem) {
+        var start = offset
+        while start < buffer.count {
+            var end = start
+            while end < buffer.count && !(buffer[end] == 13 && end + 1 < buffer.count && buffer[end + 1] == 10) {
+                end += 1
             }
-            guard let name = HTTPBytes.text(nameBytes), let value = HTTPBytes.text(line[valueStart..<valueEnd])
-            else { throw .notUTF8 }
+            defer { start = end + 2 }
+            if end == start { continue }
+            var colon = start
+            while colon < end && buffer[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon < end else { throw .noColon }
+            var valueStart = colon + 1
+            var valueEnd = end
+            while valueStart < valueEnd, HTTPBytes.isBlank(buffer[valueStart]) { valueStart += 1 }
+            while valueEnd > valueStart, HTTPBytes.isBlank(buffer[valueEnd - 1]) { valueEnd -= 1 }
+            var ascii = true
+            for index in (colon + 1)..<end {
+                let byte = buffer[index]
+                guard byte != 13 && byte != 10 && byte != 0 else { throw .badValue }
+                if byte >= 0x80 { ascii = false }
+            }
+            guard colon > start else { throw .badName }
+            for index in start..<colon {
+                let byte = buffer[index]
+                guard byte > 0x20 && byte != 0x7F else { throw .badName }
+                if byte >= 0x80 { ascii = false }
+            }
+            let nameBytes = UnsafeBufferPointer(rebasing: buffer[start..<colon])
+            let valueBytes = UnsafeBufferPointer(rebasing: buffer[valueStart..<valueEnd])
+            let name: String
+            let value: String
+            if ascii {
+                name = String(decoding: nameBytes, as: UTF8.self)
+                value = String(decoding: valueBytes, as: UTF8.self)
+            } else {
+                guard let validName = String(validating: nameBytes, as: UTF8.self),
+                    let validValue = String(validating: valueBytes, as: UTF8.self)
+                else { throw .notUTF8 }
+                (name, value) = (validName, validValue)
+            }
             headers.append(HTTPHeader(name, value))
             if HTTPBytes.equalsIgnoringCase(nameBytes, "content-length") {
                 guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(value),
@@ -66,9 +108,19 @@ struct HTTPFields {
                 transferCodings += codings.filter { !$0.isEmpty }
                 chunked = transferCodings.last == "chunked"
             } else if HTTPBytes.equalsIgnoringCase(nameBytes, "connection") {
-                let options = value.lowercased().split(separator: ",").map { $0.trimmingBlanks() }
-                closes = closes || options.contains("close")
-                keepsAlive = keepsAlive || options.contains("keep-alive")
+                // The options, a comma between each, read in the bytes: nearly every message has one.
+                var optionStart = 0
+                while optionStart <= valueBytes.count {
+                    var optionEnd = optionStart
+                    while optionEnd < valueBytes.count && valueBytes[optionEnd] != UInt8(ascii: ",") { optionEnd += 1 }
+                    var (first, last) = (optionStart, optionEnd)
+                    while first < last, HTTPBytes.isBlank(valueBytes[first]) { first += 1 }
+                    while last > first, HTTPBytes.isBlank(valueBytes[last - 1]) { last -= 1 }
+                    let option = UnsafeBufferPointer(rebasing: valueBytes[first..<last])
+                    closes = closes || HTTPBytes.equalsIgnoringCase(option, "close")
+                    keepsAlive = keepsAlive || HTTPBytes.equalsIgnoringCase(option, "keep-alive")
+                    optionStart = optionEnd + 1
+                }
             }
         }
         if !transferCodings.isEmpty && contentLength != nil { throw .twoFramings }
@@ -92,34 +144,37 @@ enum HTTPBytes {
     }
 
     /// Whether `bytes` spell `lowercase` in any case; `lowercase` is ASCII.
-    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
         return lowercase.withUTF8Buffer { wanted in
-            var index = bytes.startIndex
-            for expected in wanted {
-                let byte = bytes[index]
+            for (byte, expected) in zip(bytes, wanted) {
                 let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
                 if lowered != expected { return false }
-                index += 1
             }
             return true
         }
     }
 
-    /// Where `needle` first occurs in `bytes` at or after `start`.
+    /// Where `needle` first occurs in `bytes` at or after `start`: its first byte found by
+    /// the C library's scan, which takes many bytes a step.
     static func find(_ needle: [UInt8], in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
-        guard let first = needle.first, bytes.endIndex - start >= needle.count else { return nil }
-        var index = start
-        let last = bytes.endIndex - needle.count
-        while index <= last {
-            if bytes[index] == first {
-                var offset = 1
-                while offset < needle.count && bytes[index + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return index }
-            }
-            index += 1
+        guard let first = needle.first, start >= bytes.startIndex, bytes.endIndex - start >= needle.count else {
+            return nil
         }
-        return nil
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = start - bytes.startIndex
+            let last = buffer.count - needle.count
+            while offset <= last {
+                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return nil }
+                let found = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+                var matched = 1
+                while matched < needle.count && buffer[found + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return bytes.startIndex + found }
+                offset = found + 1
+            }
+            return nil
+        }
     }
 }
 

@@ -81,12 +81,24 @@ struct HTTPResponseParserTests {
         for text in [
             "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n",
             "HTTP/1.1 200 OK\r\nconnection: CLOSE\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nConnection: upgrade,\t close \r\nContent-Length: 0\r\n\r\n",
         ] {
             guard case .complete(_, _, let keepAlive) = try parse(text) else {
                 Issue.record("\(text.debugDescription) is incomplete")
                 continue
             }
             #expect(!keepAlive, "\(text.debugDescription)")
+        }
+        // An option that only begins like close does not close.
+        for text in [
+            "HTTP/1.1 200 OK\r\nConnection: keep-alive, closed\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nConnection: ,,\r\nContent-Length: 0\r\n\r\n",
+        ] {
+            guard case .complete(_, _, let keepAlive) = try parse(text) else {
+                Issue.record("\(text.debugDescription) is incomplete")
+                continue
+            }
+            #expect(keepAlive, "\(text.debugDescription)")
         }
     }
 

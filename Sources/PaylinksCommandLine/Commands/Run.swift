@@ -303,7 +303,7 @@ enum RunCommand: Subcommand {
     ) throws(CLIError) -> RunOutcome {
         var share = options
         share.operands = files
-        let framed = BufferedOutput(file, capacity: 1 << 18)
+        let framed = BufferedOutput(file.output, capacity: 1 << 18)
         var shareContext = context
         shareContext.standardOutput = RunWorker.FramedOutput(.output, into: framed)
         shareContext.standardError = RunWorker.FramedOutput(.error, into: framed)

@@ -367,8 +367,10 @@ nonisolated(unsafe) private var stopSignalArrived: sig_atomic_t = 0
 /// A file with no name, open for writing and reading back: where what a share of a run
 /// prints waits, so that its writer never waits for its reader and memory does not grow
 /// with what it printed.
-package final class TemporaryFile: OutputSink {
+package final class TemporaryFile {
     fileprivate let descriptor: Int32
+    /// Writes to the file.
+    package let output: FileDescriptorOutput
 
     /// A new one; nil when none can be made.
     package init?() {
@@ -377,21 +379,10 @@ package final class TemporaryFile: OutputSink {
         guard descriptor >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
+        output = FileDescriptorOutput(descriptor: descriptor)
     }
 
     deinit { close(descriptor) }
-
-    package func write(_ text: String) throws(OutputError) {
-        var text = text
-        let result = text.withUTF8 { bytes in
-            Result { () throws(OutputError) in try System.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor) }
-        }
-        try result.get()
-    }
-
-    package func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        try System.writeAll(bytes, to: descriptor)
-    }
 
     /// Calls `body` with everything written so far: the file mapped into memory rather
     /// than read, so that a long output costs no copy.

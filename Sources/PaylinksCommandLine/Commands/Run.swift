@@ -31,10 +31,7 @@ enum RunCommand: Subcommand {
         var context = context
         let framed = BufferedOutput(context.standardOutput, capacity: 1 << 18)
         defer { if worker != nil { try? framed.flush() } }
-        if worker != nil {
-            context.standardOutput = RunWorker.FramedOutput(.output, into: framed)
-            context.standardError = RunWorker.FramedOutput(.error, into: framed)
-        }
+        if worker != nil { context = RunWorker.framing(context, into: framed) }
         let seed = options.seed ?? context.entropy()
         let now = options.now ?? context.clock()
         let jobs = options.jobs ?? context.processorCount()
@@ -304,9 +301,7 @@ enum RunCommand: Subcommand {
         var share = options
         share.operands = files
         let framed = BufferedOutput(file.output, capacity: 1 << 18)
-        var shareContext = context
-        shareContext.standardOutput = RunWorker.FramedOutput(.output, into: framed)
-        shareContext.standardError = RunWorker.FramedOutput(.error, into: framed)
+        let shareContext = RunWorker.framing(context, into: framed)
         var handedBack: RunOutcome?
         do throws(CLIError) {
             let outcome = try runHere(

@@ -59,6 +59,15 @@ enum RunWorker {
         }
     }
 
+    /// `context` with both streams framed, in the order written, into `sink`: how a share
+    /// of `run --jobs` writes, on a copy or in the run that started the copies.
+    static func framing(_ context: RunContext, into sink: BufferedOutput) -> RunContext {
+        var context = context
+        context.standardOutput = FramedOutput(.output, into: sink)
+        context.standardError = FramedOutput(.error, into: sink)
+        return context
+    }
+
     static func frame(_ tag: Tag, _ text: String) -> String {
         String(UnicodeScalar(tag.rawValue)) + "\(text.utf8.count)\n" + text
     }

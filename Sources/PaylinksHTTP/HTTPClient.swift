@@ -10,20 +10,32 @@ public final class HTTPClient {
     public let responseTimeout: Double
     /// The largest response taken, headers and body together.
     public let maximumResponseSize: Int
+    /// How long, in microseconds, a kept-alive connection may sit after its answer before
+    /// it is looked at for what arrived since: stray bytes (an answer nobody asked for) or
+    /// the server's close. A look is a system call, and within this time it buys little:
+    /// it sees only what arrived since the answer was read, while whatever arrives after
+    /// it, until the next answer, goes unseen all the same, so the round trip, not these
+    /// microseconds, is the window it cannot close. A connection idle longer is looked at.
+    public let idleCheckMicroseconds: Int
 
     private var socket: Socket?
     private var buffered: [UInt8] = []
     private var pendingDeadline: Deadline?
     private var pendingMethod = HTTPMethod.post
+    /// When the connection's last answer was read in full, in microseconds on the
+    /// monotonic clock; nil until one has been.
+    private var answeredAt: Int?
 
     /// A client for `url`; nothing connects until the first request.
     public init(
-        url: HTTPURL, connectTimeout: Double = 5, responseTimeout: Double = 10, maximumResponseSize: Int = 1 << 20
+        url: HTTPURL, connectTimeout: Double = 5, responseTimeout: Double = 10, maximumResponseSize: Int = 1 << 20,
+        idleCheckMicroseconds: Int = 1_000
     ) {
         self.url = url
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout
         self.maximumResponseSize = maximumResponseSize
+        self.idleCheckMicroseconds = idleCheckMicroseconds
     }
 
     /// Sends one request to the URL's path and returns the response. A kept-alive
@@ -86,7 +98,7 @@ public final class HTTPClient {
                     }
                     // Bytes past the response were not asked for: they would be taken as
                     // the next request's answer, so the connection ends here.
-                    if !keepAlive || !buffered.isEmpty { close() }
+                    if !keepAlive || !buffered.isEmpty { close() } else { answeredAt = Deadline.nowMicroseconds() }
                     return response
                 case .incomplete:
                     if closed { throw .connectionClosed }
@@ -111,13 +123,18 @@ public final class HTTPClient {
         socket?.close()
         socket = nil
         buffered = []
+        answeredAt = nil
     }
 
     private func connectedSocket() throws(HTTPError) -> Socket {
         // A kept-alive connection with anything to read before a request was sent holds an
-        // answer nobody asked for, or the server's close: open a new one.
-        if let socket, !Socket.readable([socket], milliseconds: 0).isEmpty { close() }
-        if let socket { return socket }
+        // answer nobody asked for, or the server's close: open a new one. One whose answer
+        // was read just now is reused as it is (``idleCheckMicroseconds``).
+        if let socket {
+            if let answeredAt, Deadline.nowMicroseconds() - answeredAt < idleCheckMicroseconds { return socket }
+            if Socket.readable([socket], milliseconds: 0).isEmpty { return socket }
+            close()
+        }
         let opened = try Socket.connect(host: url.host, port: url.port, timeout: connectTimeout)
         socket = opened
         buffered = []

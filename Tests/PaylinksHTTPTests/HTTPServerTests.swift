@@ -488,6 +488,29 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
+/// A socket listening on an ephemeral port of 127.0.0.1, and the port.
+func loopbackListener() throws -> (descriptor: Int32, port: Int) {
+    #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    var one: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+            bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0
+                && getsockname(descriptor, address, &length) == 0
+        }
+    }
+    try #require(bound, "bind: \(errno)")
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A hostile HTTP peer on loopback: it accepts connections one after another, reads what
 /// arrives, and answers each request with `answer(n)`, the bytes for the n-th request
 /// (from 1); with `talkForever`, it keeps sending those bytes as fast as the client takes
@@ -499,26 +522,9 @@ final class RawPeer: @unchecked Sendable {
     private var done = false
 
     init(talkForever: Bool = false, answer: @escaping @Sendable (Int) -> String) throws {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let (descriptor, port) = try loopbackListener()
         listener = descriptor
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0
-                    && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        try #require(bound, "bind: \(errno)")
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread { [self] in
             var served = 0
             while !isDone {
@@ -596,4 +602,50 @@ struct HostileServerTests {
         #expect(String(decoding: try client.send(headers: [], body: []).body, as: UTF8.self) == "on")
         #expect(String(decoding: try client.send(headers: [], body: []).body, as: UTF8.self) == "two")
     }
+
+    @Test("stray bytes that come while a kept-alive connection sits idle end it: the next request goes on a new one")
+    func strayWhileIdle() throws {
+        let (listener, port) = try loopbackListener()
+        defer { close(listener) }
+        // Looked at before every reuse, however soon after its answer.
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(port)/award"), connectTimeout: 2, responseTimeout: 2,
+            idleCheckMicroseconds: 0)
+        defer { client.close() }
+        try client.start(headers: [], body: [])
+        let first = try #require(Self.accepted(on: listener))
+        defer { close(first) }
+        #expect(Self.readRequest(first))
+        Self.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\non", to: first)
+        #expect(String(decoding: try client.finish().body, as: UTF8.self) == "on")
+        // On loopback the bytes are at the client once the write returns.
+        Self.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstray", to: first)
+        try client.start(headers: [], body: [])
+        let second = try #require(Self.accepted(on: listener), "the request did not come on a new connection")
+        defer { close(second) }
+        #expect(Self.readRequest(second))
+        Self.write("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntwo", to: second)
+        #expect(String(decoding: try client.finish().body, as: UTF8.self) == "two")
+    }
+
+    /// A connection accepted on `listener` within two seconds.
+    static func accepted(on listener: Int32) -> Int32? {
+        var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 2_000) == 1 else { return nil }
+        let connection = accept(listener, nil, nil)
+        return connection >= 0 ? connection : nil
+    }
+
+    /// Whether a request's bytes arrive on `connection` within two seconds.
+    static func readRequest(_ connection: Int32) -> Bool {
+        var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 2_000) == 1 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        return buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) } > 0
+    }
+
+    static func write(_ text: String, to connection: Int32) {
+        _ = Array(text.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
 }

@@ -32,6 +32,16 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// On x86-64, Appcharge's side hashes with the processor's SHA instructions where it has
+// them, which it checks at run time (SHA256.swift). `-msha` lets that module's code name
+// them; it brings in nothing past SSE2, which every x86-64 processor has, so the compiler
+// emits them only where the code asks, behind the check. Elsewhere the portable code runs.
+#if arch(x86_64)
+    let hardwareHashing: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-msha"]), .define("PAYLINKS_SHA_INSTRUCTIONS")]
+#else
+    let hardwareHashing: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "paylinks",
     products: [
@@ -45,7 +55,9 @@ let package = Package(
         .target(name: "PaylinksJSON", swiftSettings: strict),
         .target(name: "PaylinksKit", dependencies: ["PaylinksJSON"], swiftSettings: strict),
         .target(name: "PaylinksFixtures", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
-        .target(name: "PaylinksAppcharge", dependencies: ["PaylinksJSON", "PaylinksKit"], swiftSettings: strict),
+        .target(
+            name: "PaylinksAppcharge", dependencies: ["PaylinksJSON", "PaylinksKit"],
+            swiftSettings: strict + hardwareHashing),
         .target(
             name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge"],
             swiftSettings: strict),

@@ -34,14 +34,56 @@ struct CryptoTests {
         ])
     func sha256(message: String, digest: String) {
         #expect(HMACSHA256.hex(SHA256.hash(Array(message.utf8))) == digest)
+        for engine in SHA256.Engine.available {
+            var hasher = SHA256(engine: engine)
+            hasher.update(Array(message.utf8))
+            #expect(HMACSHA256.hex(hasher.finalize()) == digest, "\(engine)")
+        }
     }
 
     @Test("a million a's, fed in pieces that straddle blocks")
     func millionAs() {
-        var hasher = SHA256()
-        for _ in 0..<1000 { hasher.update([UInt8](repeating: 0x61, count: 1000)) }
-        #expect(HMACSHA256.hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        for engine in SHA256.Engine.available {
+            var hasher = SHA256(engine: engine)
+            for _ in 0..<1000 { hasher.update([UInt8](repeating: 0x61, count: 1000)) }
+            #expect(
+                HMACSHA256.hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+                "\(engine)")
+        }
     }
+
+    @Test("every engine this processor runs gives the portable one's digest, for every length to five blocks")
+    func enginesAgree() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...320 {
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var portable = SHA256(engine: .portable)
+            portable.update(message)
+            let expected = portable.finalize()
+            for engine in SHA256.Engine.available {
+                // Whole, and in two parts split anywhere.
+                var whole = SHA256(engine: engine)
+                whole.update(message)
+                #expect(whole.finalize() == expected, "\(engine), \(length) bytes")
+                let split = Int.random(in: 0...length, using: &generator)
+                var parts = SHA256(engine: engine)
+                parts.update(message[..<split])
+                parts.update(message[split...])
+                #expect(parts.finalize() == expected, "\(engine), \(length) bytes split at \(split)")
+            }
+        }
+    }
+
+    #if os(Linux) && arch(x86_64)
+        @Test("the SHA instructions are used exactly where the processor has them, as /proc/cpuinfo says")
+        func instructionsWhereAvailable() throws {
+            let flags = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+                .split(separator: "\n").first { $0.hasPrefix("flags") }
+            let listed = try #require(flags).split(separator: " ").contains("sha_ni")
+            #expect(SHA256.Engine.available.contains(.instructions) == listed)
+            #expect(SHA256.Engine.fastest == (listed ? .instructions : .portable))
+        }
+    #endif
 
     @Test(
         "RFC 4231 test cases",

@@ -159,25 +159,36 @@ private final class Lane<Item: Deliverable> {
 
     /// Sends `batch`, each attempt signed as it goes, with up to one request in flight per
     /// connection; returns each item's attempts, in the batch's order.
+    ///
+    /// Each turn reads every answer that has come, signs the next requests for the
+    /// connections those answers freed, and only then sends them, back to back: the server
+    /// woken by the first finds the others already there. Sent one by one, between
+    /// signatures, each could find it asleep and wake it again: nginx went to sleep a fifth
+    /// more often an award that way, and so did the lanes.
     func send(_ batch: [Item]) -> [[DeliveryAttempt]] {
         var results = [[DeliveryAttempt]](repeating: [], count: batch.count)
-        // Items to send, in order, retries at the end; and which item each connection carries.
+        // Items to send, in order, retries at the end; which item each connection carries;
+        // and the connections free to carry the next.
         var queue = Array(batch.indices)
         var next = 0
         var carrying = [Int?](repeating: nil, count: senders.count)
-        func sendNext(on connection: Int) {
-            carrying[connection] = nil
-            guard next < queue.count else { return }
-            let index = queue[next]
-            next += 1
-            let number = results[index].count + 1
-            let sentAfter = batch[index].retryDelays.prefix(number).reduce(0, +)
-            senders[connection].start(batch[index], number: number, sentAfter: sentAfter)
-            carrying[connection] = index
-        }
-        for connection in senders.indices { sendNext(on: connection) }
-        // Each answer, as it comes on whichever connection, frees that connection for the next item.
+        var free = Array(senders.indices)
+        var signed: [(connection: Int, index: Int, request: SignedAward)] = []
         while true {
+            for connection in free where next < queue.count {
+                let index = queue[next]
+                next += 1
+                signed.append((connection, index, senders[connection].signer.sign(batch[index])))
+            }
+            free.removeAll(keepingCapacity: true)
+            for (connection, index, request) in signed {
+                let number = results[index].count + 1
+                let sentAfter = batch[index].retryDelays.prefix(number).reduce(0, +)
+                senders[connection].start(request, of: batch[index], number: number, sentAfter: sentAfter)
+                carrying[connection] = index
+            }
+            signed.removeAll(keepingCapacity: true)
+            // Each answer, as it comes on whichever connection, frees that connection.
             let busy = carrying.indices.filter { carrying[$0] != nil }
             guard !busy.isEmpty else { break }
             let sockets = busy.map { senders[$0].awaitedSocket }
@@ -194,7 +205,8 @@ private final class Lane<Item: Deliverable> {
                 if !batch[index].isLast(attempt) && attempt.number < batch[index].retryDelays.count {
                     queue.append(index)
                 }
-                sendNext(on: connection)
+                carrying[connection] = nil
+                free.append(connection)
             }
         }
         return results

@@ -23,9 +23,11 @@ public struct DeliveryAttempt: Sendable {
     public var headers: [(name: String, value: String)]
     /// When it was sent, Unix milliseconds on the wall clock; 0 when not known.
     public var sentAt = 0
-    /// The answer's headers, in the order received; empty when none came.
+    /// The answer's headers, in the order received; empty when none came, or when the
+    /// sender keeps none (a load's).
     public var responseHeaders: [(name: String, value: String)] = []
-    /// The start of the answer's body, at most ``responseBodyLimit`` bytes.
+    /// The start of the answer's body, at most ``responseBodyLimit`` bytes; empty as the
+    /// headers are.
     public var responseBody: [UInt8] = []
     /// How much of an answer's body an attempt keeps.
     public static let responseBodyLimit = 4096

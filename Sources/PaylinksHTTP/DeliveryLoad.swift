@@ -22,7 +22,9 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// `threads` threads; the summary calls the items `noun`.
     public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2) {
         self.noun = noun
-        let senders = (0..<max(1, connections)).map { _ in DeliverySender(signer: signer, waitsInRealTime: false) }
+        let senders = (0..<max(1, connections)).map { _ in
+            DeliverySender(signer: signer, waitsInRealTime: false, keepsAnswers: false)
+        }
         let count = min(senders.count, max(1, threads))
         lanes = (0..<count).map { lane in
             Lane(senders: stride(from: lane, to: senders.count, by: count).map { senders[$0] })
@@ -184,7 +186,7 @@ private final class Lane<Item: Deliverable> {
             for (connection, index, request) in signed {
                 let number = results[index].count + 1
                 let sentAfter = batch[index].retryDelays.prefix(number).reduce(0, +)
-                senders[connection].start(request, of: batch[index], number: number, sentAfter: sentAfter)
+                senders[connection].start(request, number: number, sentAfter: sentAfter)
                 carrying[connection] = index
             }
             signed.removeAll(keepingCapacity: true)
@@ -198,7 +200,7 @@ private final class Lane<Item: Deliverable> {
             }
             for connection in answered {
                 guard let index = carrying[connection] else { continue }
-                let attempt = senders[connection].finish()
+                let attempt = senders[connection].finish(batch[index])
                 results[index].append(attempt)
                 attempts += 1
                 histogram.add(microseconds: attempt.microseconds)

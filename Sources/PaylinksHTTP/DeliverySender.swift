@@ -78,17 +78,21 @@ public final class DeliverySender {
     /// What signs each attempt.
     public let signer: DeliverySigner
     private let waitsInRealTime: Bool
-    private var pending:
-        (attempt: DeliveryAttempt, start: Int, judge: (inout DeliveryAttempt, _ status: Int, _ body: [UInt8]) -> Void)?
+    /// Whether each attempt keeps its answer's headers and body.
+    private let keepsAnswers: Bool
+    private var pending: (attempt: DeliveryAttempt, start: Int)?
 
     /// A sender of what `signer` signs. With `waitsInRealTime`, the pauses between
-    /// retries really pass; otherwise they are virtual, as all of paylinks' time.
-    public init(signer: DeliverySigner, waitsInRealTime: Bool) {
+    /// retries really pass; otherwise they are virtual, as all of paylinks' time. Without
+    /// `keepsAnswers`, an attempt keeps its answer's status and what it means, not the
+    /// answer's headers and body: for a load, whose lines show neither.
+    public init(signer: DeliverySigner, waitsInRealTime: Bool, keepsAnswers: Bool = true) {
         client = HTTPClient(
             url: signer.url, connectTimeout: AwardSchedule.attemptTimeout,
             responseTimeout: AwardSchedule.attemptTimeout)
         self.signer = signer
         self.waitsInRealTime = waitsInRealTime
+        self.keepsAnswers = keepsAnswers
     }
 
     /// A sender of awards to `url`, signing with `key`; `clock` gives the wall clock in
@@ -131,23 +135,16 @@ public final class DeliverySender {
 
     /// One signed request and what its response means.
     public func send(_ item: some Deliverable, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
-        start(item, number: number, sentAfter: sentAfter)
-        return finish()
+        start(signer.sign(item), number: number, sentAfter: sentAfter)
+        return finish(item)
     }
 
-    /// Sends `item`, signed now, without waiting for the answer; ``finish()`` reads it.
-    public func start(_ item: some Deliverable, number: Int, sentAfter: Int) {
-        start(signer.sign(item), of: item, number: number, sentAfter: sentAfter)
-    }
-
-    /// Sends `item` signed as `signed` without waiting for the answer; ``finish()`` reads it.
-    public func start<Item: Deliverable>(_ signed: SignedAward, of item: Item, number: Int, sentAfter: Int) {
+    /// Sends a request signed as `signed` without waiting for the answer; ``finish(_:)``
+    /// reads it.
+    public func start(_ signed: SignedAward, number: Int, sentAfter: Int) {
         var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers)
         attempt.sentAt = wallClockMilliseconds()
-        pending = (
-            attempt, Deadline.nowMicroseconds(),
-            { attempt, status, body in item.judge(&attempt, status: status, body: body) }
-        )
+        pending = (attempt, Deadline.nowMicroseconds())
         do {
             try client.start(encoded: signed.request)
         } catch {
@@ -155,9 +152,10 @@ public final class DeliverySender {
         }
     }
 
-    /// The attempt ``start(_:number:sentAfter:)`` began, with its answer.
-    public func finish() -> DeliveryAttempt {
-        guard let (started, start, judge) = pending else {
+    /// The attempt ``start(_:number:sentAfter:)`` began for `item`, with its answer, as
+    /// `item` judges it.
+    public func finish(_ item: some Deliverable) -> DeliveryAttempt {
+        guard let (started, start) = pending else {
             var nothing = DeliveryAttempt(number: 0, sentAfter: 0, headers: [])
             nothing.failure = "nothing was sent"
             return nothing
@@ -167,9 +165,11 @@ public final class DeliverySender {
         if attempt.failure == nil {
             do {
                 let response = try client.finish()
-                judge(&attempt, response.status, response.body)
-                attempt.responseHeaders = response.headers.map { ($0.name, $0.value) }
-                attempt.responseBody = Array(response.body.prefix(DeliveryAttempt.responseBodyLimit))
+                item.judge(&attempt, status: response.status, body: response.body)
+                if keepsAnswers {
+                    attempt.responseHeaders = response.headers.map { ($0.name, $0.value) }
+                    attempt.responseBody = Array(response.body.prefix(DeliveryAttempt.responseBodyLimit))
+                }
             } catch {
                 attempt.failure = error.description
             }
@@ -178,7 +178,7 @@ public final class DeliverySender {
         return attempt
     }
 
-    /// The connection the started attempt's answer will come on, while ``finish()`` would
+    /// The connection the started attempt's answer will come on, while ``finish(_:)`` would
     /// wait for it; nil when it would not.
     var awaitedSocket: Socket? {
         pending?.attempt.failure == nil ? client.awaitedSocket : nil
@@ -245,7 +245,7 @@ public struct Replay: Deliverable {
         let exact = delivery.attempts.first?.headers ?? headers
         let request = HTTPClient.encode(
             method: .post, url: url, headers: exact.map { HTTPHeader($0.name, $0.value) }, body: body)
-        sender.start(SignedAward(headers: exact, request: request), of: self, number: 1, sentAfter: 0)
-        return sender.finish()
+        sender.start(SignedAward(headers: exact, request: request), number: 1, sentAfter: 0)
+        return sender.finish(self)
     }
 }

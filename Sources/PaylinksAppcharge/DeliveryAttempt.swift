@@ -19,7 +19,8 @@ public struct DeliveryAttempt: Sendable {
     public var publisherErrorMessage: String?
     /// Why the attempt did not succeed; nil when it did.
     public var failure: String?
-    /// The request's headers, the signature included (never the key).
+    /// The request's headers, the signature included (never the key); empty when the
+    /// sender keeps none (a load's).
     public var headers: [(name: String, value: String)]
     /// When it was sent, Unix milliseconds on the wall clock; 0 when not known.
     public var sentAt = 0

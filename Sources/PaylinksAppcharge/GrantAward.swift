@@ -80,12 +80,23 @@ public struct GrantAward: Sendable {
     /// The `signature` header for `body` sent at `milliseconds`, under a key prepared once
     /// for many signatures.
     public static func signature(body: [UInt8], milliseconds: Int, key: HMACSHA256.Key) -> String {
+        var bytes: [UInt8] = []
+        appendSignature(body: body, milliseconds: milliseconds, key: key, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the `signature` header's value for `body` sent at `milliseconds` to `bytes`:
+    /// a request can be written in place, with no string made for the header.
+    public static func appendSignature(body: [UInt8], milliseconds: Int, key: HMACSHA256.Key, to bytes: inout [UInt8]) {
         let t = String(milliseconds)
         var mac = key.authenticator()
         mac.update(t.utf8)
         mac.update(CollectionOfOne(UInt8(ascii: ".")))
         mac.update(body)
-        return "t=\(t),v1=\(HMACSHA256.hex(mac.finalize()))"
+        bytes += "t=".utf8
+        bytes += t.utf8
+        bytes += ",v1=".utf8
+        HMACSHA256.appendHex(mac.finalize(), to: &bytes)
     }
 
     /// Appcharge's payment id of an order: `pay_` and ten digits.

@@ -354,13 +354,20 @@ public enum HMACSHA256 {
 
     /// Lower-case hexadecimal, as the `v1` of a signature.
     public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
+        appendHex(bytes, to: &text)
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `bytes` in lower-case hexadecimal to `text`.
+    public static func appendHex(_ bytes: [UInt8], to text: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0f)])
+            }
+        }
     }
 }

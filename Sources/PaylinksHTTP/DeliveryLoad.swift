@@ -23,7 +23,7 @@ public final class DeliveryLoad<Item: Deliverable> {
     public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2) {
         self.noun = noun
         let senders = (0..<max(1, connections)).map { _ in
-            DeliverySender(signer: signer, waitsInRealTime: false, keepsAnswers: false)
+            DeliverySender(signer: signer, waitsInRealTime: false, keepsExchanges: false)
         }
         let count = min(senders.count, max(1, threads))
         lanes = (0..<count).map { lane in
@@ -180,7 +180,7 @@ private final class Lane<Item: Deliverable> {
             for connection in free where next < queue.count {
                 let index = queue[next]
                 next += 1
-                signed.append((connection, index, senders[connection].signer.sign(batch[index])))
+                signed.append((connection, index, senders[connection].sign(batch[index])))
             }
             free.removeAll(keepingCapacity: true)
             for (connection, index, request) in signed {

@@ -52,10 +52,28 @@ public struct DeliverySigner: Sendable {
 
     /// `item`'s request, signed now.
     public func sign(_ item: some Deliverable) -> SignedAward {
-        let signature = GrantAward.signature(body: item.body, milliseconds: clock(), key: key)
-        return SignedAward(
-            headers: fixedHeaders + [("signature", signature)],
-            request: HTTPClient.encode(head: head, headers: [HTTPHeader("signature", signature)], body: item.body))
+        let (request, signature) = encode(item)
+        let value = String(decoding: request[signature], as: UTF8.self)
+        return SignedAward(headers: fixedHeaders + [("signature", value)], request: request)
+    }
+
+    /// `item`'s request, signed now, with no record of its headers: for a sender that
+    /// keeps none.
+    public func signUnrecorded(_ item: some Deliverable) -> SignedAward {
+        SignedAward(headers: [], request: encode(item).request)
+    }
+
+    /// `item`'s request bytes, signed now, and where the signature's value lies in them.
+    private func encode(_ item: some Deliverable) -> (request: [UInt8], signature: Range<Int>) {
+        var signature = 0..<0
+        let request = HTTPClient.encode(head: head, body: item.body) { request in
+            request += "signature: ".utf8
+            let start = request.count
+            GrantAward.appendSignature(body: item.body, milliseconds: clock(), key: key, to: &request)
+            signature = start..<request.count
+            request += "\r\n".utf8
+        }
+        return (request, signature)
     }
 }
 
@@ -78,21 +96,22 @@ public final class DeliverySender {
     /// What signs each attempt.
     public let signer: DeliverySigner
     private let waitsInRealTime: Bool
-    /// Whether each attempt keeps its answer's headers and body.
-    private let keepsAnswers: Bool
+    /// Whether each attempt keeps the exchange's headers and the answer's body.
+    private let keepsExchanges: Bool
     private var pending: (attempt: DeliveryAttempt, start: Int)?
 
     /// A sender of what `signer` signs. With `waitsInRealTime`, the pauses between
     /// retries really pass; otherwise they are virtual, as all of paylinks' time. Without
-    /// `keepsAnswers`, an attempt keeps its answer's status and what it means, not the
-    /// answer's headers and body: for a load, whose lines show neither.
-    public init(signer: DeliverySigner, waitsInRealTime: Bool, keepsAnswers: Bool = true) {
+    /// `keepsExchanges`, an attempt keeps its answer's status and what it means, not the
+    /// request's headers nor the answer's headers and body: for a load, whose lines show
+    /// none of them.
+    public init(signer: DeliverySigner, waitsInRealTime: Bool, keepsExchanges: Bool = true) {
         client = HTTPClient(
             url: signer.url, connectTimeout: AwardSchedule.attemptTimeout,
             responseTimeout: AwardSchedule.attemptTimeout)
         self.signer = signer
         self.waitsInRealTime = waitsInRealTime
-        self.keepsAnswers = keepsAnswers
+        self.keepsExchanges = keepsExchanges
     }
 
     /// A sender of awards to `url`, signing with `key`; `clock` gives the wall clock in
@@ -135,8 +154,13 @@ public final class DeliverySender {
 
     /// One signed request and what its response means.
     public func send(_ item: some Deliverable, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
-        start(signer.sign(item), number: number, sentAfter: sentAfter)
+        start(sign(item), number: number, sentAfter: sentAfter)
         return finish(item)
+    }
+
+    /// `item`'s request, signed now, with its headers when this sender keeps them.
+    public func sign(_ item: some Deliverable) -> SignedAward {
+        keepsExchanges ? signer.sign(item) : signer.signUnrecorded(item)
     }
 
     /// Sends a request signed as `signed` without waiting for the answer; ``finish(_:)``
@@ -166,7 +190,7 @@ public final class DeliverySender {
             do {
                 let response = try client.finish()
                 item.judge(&attempt, status: response.status, body: response.body)
-                if keepsAnswers {
+                if keepsExchanges {
                     attempt.responseHeaders = response.headers.map { ($0.name, $0.value) }
                     attempt.responseBody = Array(response.body.prefix(DeliveryAttempt.responseBodyLimit))
                 }

@@ -159,10 +159,18 @@ public final class HTTPClient {
     /// A request from its ``head(method:url:headers:)``, the headers that differ from one
     /// request to the next, `Content-Length` and `body`.
     public static func encode(head: [UInt8], headers: [HTTPHeader] = [], body: [UInt8]) -> [UInt8] {
+        encode(head: head, body: body) { request in
+            for header in headers { appendLine(header.name, ": ", header.value, to: &request) }
+        }
+    }
+
+    /// A request from its ``head(method:url:headers:)``, the header lines `fields` appends
+    /// (each ending in CRLF), `Content-Length` and `body`, written in one buffer.
+    static func encode(head: [UInt8], body: [UInt8], fields: (inout [UInt8]) -> Void) -> [UInt8] {
         var request: [UInt8] = []
-        request.reserveCapacity(head.count + 128 + body.count)
+        request.reserveCapacity(head.count + 160 + body.count)
         request += head
-        for header in headers { appendLine(header.name, ": ", header.value, to: &request) }
+        fields(&request)
         appendLine("Content-Length: ", String(body.count), to: &request)
         appendLine(to: &request)
         request += body

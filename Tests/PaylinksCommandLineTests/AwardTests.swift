@@ -109,6 +109,17 @@ struct AwardTests {
             "purchase", "--sku", "starter_pack_001", "--count", "60", "--json", "--seed", "7", "--now", "1718182312",
         ])
         #expect(callbacks == plain.stdout.split(separator: "\n"))
+        // And as text: the blocks of the callbacks, those of the award attempts taken out.
+        let text = try paylinks([
+            "purchase", "--sku", "starter_pack_001", "--count", "60", "--award-url", receiver.url, "--concurrency", "4",
+            "--seed", "7", "--now", "1718182312",
+        ])
+        let plainText = try paylinks([
+            "purchase", "--sku", "starter_pack_001", "--count", "60", "--seed", "7", "--now", "1718182312",
+        ])
+        let blocks = text.stdout.components(separatedBy: "\n\n").filter { !$0.hasPrefix("award attempt") }
+        #expect(blocks.count == 62)
+        #expect(blocks == plainText.stdout.components(separatedBy: "\n\n"))
         let refused = try paylinks([
             "purchase", "--sku", "starter_pack_001", "--count", "5", "--award-url", "http://127.0.0.1:1/award",
             "--concurrency", "2",

@@ -592,6 +592,10 @@ struct EventTests {
         }
         let one = ["callback", "order.created", "order.payment.resolved", "order.completed"]
         #expect(kinds == Array(repeating: one, count: 1100).flatMap { $0 })
+        // Between the event lines, the callbacks are exactly those of the same run without events.
+        let plain = runCLI(["purchase", "--sku", "starter_pack_001", "--count", "1100", "--json"] + Self.seeded)
+        let callbacks = result.stdout.split(separator: "\n").filter { !$0.hasPrefix(#"{"event":"#) }
+        #expect(callbacks == plain.stdout.split(separator: "\n"))
         #expect(result.stderr.contains("events: 3300 in "), "\(result.stderr)")
         #expect(result.stderr.contains("over 4 connections") && result.stderr.contains("3301 attempts; no failures"))
         let orphan = runCLI(["purchase", "--sku", "starter_pack_001", "--concurrency", "4"] + Self.seeded)

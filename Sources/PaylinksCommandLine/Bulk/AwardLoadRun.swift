@@ -8,7 +8,8 @@ import PaylinksKit
 /// summary (rate, latency, failures) goes to stderr.
 ///
 /// Once a checkout comes out exactly as predicted from the one before, the rest are
-/// predicted, not simulated again, and their awards come from a template proven on two.
+/// predicted, not simulated again: their awards, and the lines of those granted, come
+/// from templates proven on two.
 @MainActor
 struct AwardLoadRun {
     let flow: CheckoutFlow
@@ -37,20 +38,28 @@ struct AwardLoadRun {
         }
         defer { sdk.awardGranter = nil }
         let url = settings.url.description
+        // The lines of predicted checkouts whose award was granted.
+        var lines: PredictedLines?
         /// Writes a batch's results, each with its award's attempts.
-        func write(_ results: [(callback: Callback, order: OrderResponseModel?)], _ attempts: [[DeliveryAttempt]]) {
+        func write(_ results: [Result], _ attempts: [[DeliveryAttempt]]) {
             var attempts = attempts.makeIterator()
-            for (result, order) in results {
+            for result in results {
                 delegate.begin(nil)
-                var final = result
-                if let order, let tries = attempts.next() {
+                var final = result.callback
+                var granted = true
+                if let order = result.order, let tries = attempts.next() {
                     for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
                     if let data = AwardDelivery.failureData(tries) {
                         final = sdk.awardFailure(of: order, data: data)
+                        granted = false
                         flow.events?.awardFailed()
                     }
                 }
-                delegate.receive(final)
+                if granted, let index = result.predictedIndex, lines != nil {
+                    lines?.deliver(final, index: index, to: delegate)
+                } else {
+                    delegate.receive(final)
+                }
                 // With --events-url too, each order's events go out one by one, after its award.
                 flow.events?.checkoutEnded(final, at: sdk.virtualMilliseconds)
             }
@@ -58,21 +67,23 @@ struct AwardLoadRun {
         let batchSize = AwardLoad.batchSize(connections: connections)
         var done = 0
         // While one batch's awards are on their way, the next batch's checkouts run.
-        var sent: [(callback: Callback, order: OrderResponseModel?)] = []
+        var sent: [Result] = []
         var previous: OrderResponseModel?
         var proven: OrderResponseModel?
         // The awards of proven orders come from a template, itself proven on two orders.
         var awards: GrantAward.Template?
         while done < count, delegate.failure == nil {
-            var results: [(callback: Callback, order: OrderResponseModel?)] = []
+            var results: [Result] = []
             let size = min(batchSize, count - done)
             for _ in 0..<size {
+                let index = sdk.nextCheckoutIndex
                 // Once a checkout has come out exactly as predicted from the one before,
                 // the rest are that checkout under their own identifiers: not run again.
                 if let proven {
                     let order = sdk.predictedOrder(like: proven)
                     sdk.skipCheckout()
-                    results.append((.onPurchaseSuccess(order: order), order))
+                    results.append(
+                        Result(callback: .onPurchaseSuccess(order: order), order: order, predictedIndex: index))
                     continue
                 }
                 let prediction = previous.map { sdk.predictedOrder(like: $0) }
@@ -80,13 +91,15 @@ struct AwardLoadRun {
                 paid = nil
                 try flow.checkout(player)
                 guard let result = recorder.callbacks.last else { continue }
-                results.append((result, paid))
+                results.append(Result(callback: result, order: paid, predictedIndex: nil))
                 if let paid, result == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
                     if paid == prediction, let previous {
                         proven = paid
                         awards = GrantAward.Template(
                             first: previous, second: paid,
                             basePriceInUSD: catalog.offer(sku: paid.offerSku)?.basePriceInUSD ?? "0")
+                        lines = PredictedLines(
+                            after: paid, index: index, simulator: sdk, seed: flow.seed, renderer: renderer)
                     }
                     previous = paid
                 } else {
@@ -106,5 +119,13 @@ struct AwardLoadRun {
         }
         write(sent, load.collect())
         return load.summary
+    }
+
+    /// A checkout's result and its order, paid and awarded; for a checkout predicted
+    /// rather than run, its index.
+    private struct Result {
+        var callback: Callback
+        var order: OrderResponseModel?
+        var predictedIndex: Int?
     }
 }

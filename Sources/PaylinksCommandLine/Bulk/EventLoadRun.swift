@@ -28,13 +28,19 @@ struct EventLoadRun {
         defer { sdk.delegate = output }
         events.collects = true
         defer { events.collects = false }
+        // The lines of predicted checkouts.
+        var lines: PredictedLines?
         /// Writes a batch: each checkout's result, then its events' attempts.
-        func write(_ results: [(callback: Callback, events: [OrderEvent])], _ attempts: [[DeliveryAttempt]]) {
+        func write(_ results: [Result], _ attempts: [[DeliveryAttempt]]) {
             var attempts = attempts.makeIterator()
-            for (callback, sent) in results {
+            for result in results {
                 delegate.begin(nil)
-                delegate.receive(callback)
-                for event in sent {
+                if let index = result.predictedIndex, lines != nil {
+                    lines?.deliver(result.callback, index: index, to: delegate)
+                } else {
+                    delegate.receive(result.callback)
+                }
+                for event in result.events {
                     let tries = attempts.next() ?? []
                     for attempt in tries { events.write(attempt, of: event) }
                     if let last = tries.last, !last.succeeded { events.countRefused() }
@@ -44,7 +50,7 @@ struct EventLoadRun {
         let count = flow.options.count
         let batchSize = EventLoad.batchSize(connections: flow.options.concurrency)
         var done = 0
-        var sent: [(callback: Callback, events: [OrderEvent])] = []
+        var sent: [Result] = []
         // Once a checkout has come out exactly as predicted from the one before, and as
         // long after it on the virtual clock, the rest are that checkout under their own
         // identifiers, each as long after the one before: not simulated again. `--trace`
@@ -53,15 +59,19 @@ struct EventLoadRun {
         var proven: (order: OrderResponseModel, step: Int)?
         var clock = sdk.virtualMilliseconds
         while done < count, delegate.failure == nil {
-            var results: [(callback: Callback, events: [OrderEvent])] = []
+            var results: [Result] = []
             let size = min(batchSize, count - done)
             for _ in 0..<size {
+                let index = sdk.nextCheckoutIndex
                 if let (order, step) = proven {
                     let next = sdk.predictedOrder(like: order)
                     sdk.skipCheckout()
                     clock += step
                     events.checkoutEnded(.onPurchaseSuccess(order: next), at: clock)
-                    results.append((.onPurchaseSuccess(order: next), events.takeCollected()))
+                    results.append(
+                        Result(
+                            callback: .onPurchaseSuccess(order: next), events: events.takeCollected(),
+                            predictedIndex: index))
                     continue
                 }
                 let prediction = previous.map { sdk.predictedOrder(like: $0.order) }
@@ -70,10 +80,14 @@ struct EventLoadRun {
                 guard let result = recorder.callbacks.last else { continue }
                 clock = sdk.virtualMilliseconds
                 events.checkoutEnded(result, at: clock)
-                results.append((result, events.takeCollected()))
+                results.append(Result(callback: result, events: events.takeCollected(), predictedIndex: nil))
                 if case .onPurchaseSuccess(let order) = result, recorder.callbacks.count == 1, !flow.options.trace {
                     let step = previous.map { clock - $0.milliseconds }
-                    if order == prediction, let step, step == previous?.step { proven = (order, step) }
+                    if order == prediction, let step, step == previous?.step {
+                        proven = (order, step)
+                        lines = PredictedLines(
+                            after: order, index: index, simulator: sdk, seed: flow.seed, renderer: flow.renderer)
+                    }
                     previous = (order, clock, step)
                 } else {
                     previous = nil
@@ -89,5 +103,13 @@ struct EventLoadRun {
         }
         write(sent, load.collect())
         return load.summary
+    }
+
+    /// A checkout's result and the events it sent; for a checkout predicted rather than
+    /// run, its index.
+    private struct Result {
+        var callback: Callback
+        var events: [OrderEvent]
+        var predictedIndex: Int?
     }
 }

@@ -45,4 +45,16 @@ final class RenderingDelegate: CallbackReceiver {
             failure = error
         }
     }
+
+    /// Delivers `callback` as `line`: the bytes the renderer writes for it, filled in from
+    /// a template proven on real checkouts (``CheckoutLineTemplate``) rather than rendered.
+    func receive(_ callback: Callback, line: [UInt8]) {
+        delivered.append(callback)
+        guard failure == nil else { return }
+        do {
+            try output.write(contentsOf: line)
+        } catch {
+            failure = error
+        }
+    }
 }

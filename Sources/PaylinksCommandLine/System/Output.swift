@@ -63,7 +63,7 @@ package final class FileDescriptorOutput: OutputSink {
 package final class BufferedOutput: OutputSink {
     private let sink: any OutputSink
     private let capacity: Int
-    private var buffer = ""
+    private var buffer: [UInt8] = []
 
     /// A buffer of about `capacity` bytes in front of `sink`.
     package init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
@@ -74,22 +74,30 @@ package final class BufferedOutput: OutputSink {
 
     /// Adds `text`, first writing out what is buffered if `text` would not fit.
     package func write(_ text: String) throws(OutputError) {
-        if buffer.utf8.count + text.utf8.count > capacity {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(OutputError) in try write(bytes: UnsafeRawBufferPointer(bytes)) }
+        }
+        try result.get()
+    }
+
+    /// Adds UTF-8 `bytes`, first writing out what is buffered if they would not fit.
+    package func write(bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        if buffer.count + bytes.count > capacity {
             try flush()
         }
-        if text.utf8.count >= capacity {
-            try sink.write(text)
+        if bytes.count >= capacity {
+            try sink.write(bytes: bytes)
         } else {
-            buffer += text
+            buffer.append(contentsOf: bytes)
         }
     }
 
     /// Writes out everything buffered.
     package func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
-        let pending = buffer
-        buffer.removeAll(keepingCapacity: true)
-        try sink.write(pending)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try sink.write(contentsOf: buffer)
     }
 }
 

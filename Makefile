@@ -46,8 +46,9 @@ run:
 # Apple platforms have no static Swift standard library; there the binary links the
 # system's Swift runtime, which every macOS since 10.14.4 carries.
 # Each function is also in a section of its own, and those a start runs are laid out
-# together, in the order of Sources/paylinks/startup-order.txt (make startup-order): a start
-# then faults in a few pages of code, not dozens spread over the binary.
+# together, in the order of Sources/paylinks/startup-order.txt (make startup-order; the
+# option is gold's, the toolchain's linker on Linux): a start then faults in a few pages of
+# code, not dozens spread over the binary.
 ifeq ($(shell uname -s),Linux)
 STATICFLAGS = --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
 	-Xlinker --no-export-dynamic

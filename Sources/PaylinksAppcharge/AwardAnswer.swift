@@ -3,8 +3,8 @@ import PaylinksJSON
 /// What a game's server answered to an award: a grant only with 200 and a non-empty
 /// string `publisherPurchaseId`.
 package struct AwardAnswer {
-    /// The string members of the body, when it is a JSON object.
-    package let members: [String: String]
+    /// The members of the body, when it is a JSON object, in its order.
+    private let members: [(key: String, value: JSONValue)]
     /// The id the order was granted under, when the answer is a grant.
     package let grantId: String?
     /// Why the answer is not a grant, in a sentence that says what a grant is; nil for a grant.
@@ -15,17 +15,14 @@ package struct AwardAnswer {
         #"a grant is 200 with {"publisherPurchaseId": "<your id for it>"}, a non-empty string"#
 
     package init(status: Int, body: [UInt8]) {
-        var strings: [String: String] = [:]
-        var idValue: JSONValue?
         let parsed = try? JSONParser.parse(body)
         if let parsed, case .object(let members) = parsed.kind {
-            for member in members {
-                if case .string(let text) = member.value.kind { strings[member.key] = text }
-                if member.key == "publisherPurchaseId" { idValue = member.value }
-            }
+            self.members = members
+        } else {
+            members = []
         }
-        members = strings
-        let id = strings["publisherPurchaseId"] ?? ""
+        let idValue = members.last { $0.key == "publisherPurchaseId" }?.value
+        let id = Self.string("publisherPurchaseId", in: members) ?? ""
         grantId = status == 200 && !id.isEmpty ? id : nil
         guard grantId == nil else {
             problem = nil
@@ -47,5 +44,17 @@ package struct AwardAnswer {
         } else {
             problem = "answered 200 with JSON that is not an object; \(Self.grantShape)"
         }
+    }
+
+    /// The string member `key` of the body: the last one of that name that is a string.
+    package func string(_ key: String) -> String? {
+        Self.string(key, in: members)
+    }
+
+    private static func string(_ key: String, in members: [(key: String, value: JSONValue)]) -> String? {
+        for member in members.reversed() where member.key == key {
+            if case .string(let text) = member.value.kind { return text }
+        }
+        return nil
     }
 }

@@ -49,7 +49,7 @@ public struct DeliveryAttempt: Sendable {
     public mutating func judge(status: Int, body: [UInt8]) {
         self.status = status
         let answer = AwardAnswer(status: status, body: body)
-        publisherErrorMessage = answer.members["publisherErrorMessage"]
+        publisherErrorMessage = answer.string("publisherErrorMessage")
         if status != 200 {
             failure = "the server answered \(status)"
         } else if let id = answer.grantId {

@@ -282,5 +282,5 @@ extension AuditExchange {
     /// Why the exchange is not a grant.
     fileprivate var problem: String { answer?.problem ?? "no answer: \(error ?? "nothing came")" }
 
-    fileprivate var hasErrorMessage: Bool { !(answer?.members["publisherErrorMessage"] ?? "").isEmpty }
+    fileprivate var hasErrorMessage: Bool { !(answer?.string("publisherErrorMessage") ?? "").isEmpty }
 }

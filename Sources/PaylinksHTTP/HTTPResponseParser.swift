@@ -86,9 +86,11 @@ struct HTTPResponseParser {
 
     /// The status code of `HTTP/1.x NNN reason`, and whether the version is 1.0.
     private static func status(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (Int, Bool) {
-        let prefix = Array("HTTP/1.".utf8)
+        let prefix: StaticString = "HTTP/1."
         let start = line.startIndex
-        var valid = line.count >= 12 && line[start..<start + 7].elementsEqual(prefix) && line[start + 8] == 0x20
+        var valid =
+            line.count >= 12 && prefix.withUTF8Buffer { line[start..<start + 7].elementsEqual($0) }
+            && line[start + 8] == 0x20
         var status = 0
         if valid {
             for byte in line[start + 9..<start + 12] {

@@ -84,6 +84,15 @@ extension BadInput {
             "public URL with a query", ["serve", "--public-url", "http://x.example?a=1"], .usage,
             "--public-url takes the base URL"),
         BadInput(
+            "no session budget", ["serve", "--session-budget", "0"], .usage,
+            "--session-budget takes a whole number from 1 to 65536, not '0'"),
+        BadInput(
+            "a session budget with a unit", ["serve", "--session-budget", "16MiB"], .usage,
+            "--session-budget takes a whole number from 1 to 65536, not '16MiB'"),
+        BadInput(
+            "a session budget on purchase", ["purchase", "--sku", "starter_pack_001", "--session-budget", "16"],
+            .usage, "--session-budget"),
+        BadInput(
             "misspelled platform", ["init", "--platform", "androd"], .usage,
             "--platform takes ios, android, unity, not 'androd'; did you mean 'android'?"),
         BadInput(

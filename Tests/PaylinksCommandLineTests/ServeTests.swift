@@ -154,6 +154,39 @@ struct ServeTests {
         #expect(!stderr.unicodeScalars.contains("\u{1B}"))
     }
 
+    @Test("past --session-budget, the oldest sessions are forgotten and answer 404; the newest are kept")
+    func sessionBudget() throws {
+        let sandbox = try SandboxProcess(["--session-budget", "1"])
+        let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/checkout/v1/session"))
+        defer { client.close() }
+        // Three sessions of 400 KiB each: the third cannot fit in 1 MiB beside the first two.
+        var purchaseIds: [String] = []
+        for number in 1...3 {
+            let body =
+                #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": ""#
+                + String(repeating: "n", count: 400 << 10)
+                + #"", "sku": "starter_pack_001"}, "customer": {"id": "c\#(number)"}, "countryCode2": "US"}"#
+            let created = try client.send(
+                headers: [
+                    HTTPHeader("Content-Type", "application/json"),
+                    HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
+                ],
+                body: Array(body.utf8))
+            #expect(created.status == 201)
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
+            purchaseIds.append(try #require(answer["purchaseId"] as? String))
+        }
+        var statuses: [Int] = []
+        for purchaseId in purchaseIds {
+            let session = HTTPClient(
+                url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/control/v1/sessions/\(purchaseId)"))
+            defer { session.close() }
+            statuses.append(try session.send(method: .get, headers: [], body: []).status)
+        }
+        #expect(statuses == [404, 200, 200])
+        #expect(sandbox.stop().status == 0)
+    }
+
     @Test("a port in use is one error line and exit 69")
     func portInUse() throws {
         let sandbox = try SandboxProcess()

@@ -203,6 +203,8 @@ package struct RunOptions: Equatable, Sendable {
     package var eventsUrl: HTTPURL?
     /// `--data DIR`: where `serve` keeps its sessions across restarts; in memory when nil.
     package var dataDirectory: String?
+    /// `--session-budget MIB`: how much of what sessions' requests sent `serve` keeps, in MiB.
+    package var sessionBudget = Sandbox.Settings.defaultSessionByteBudget >> 20
     /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
     package var ledgerUrl: HTTPURL?
     /// `--events-version`: the envelope events are sent in.

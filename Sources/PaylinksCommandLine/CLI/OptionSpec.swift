@@ -353,6 +353,14 @@ package struct OptionSpec: Sendable {
             options.dataDirectory = try text(value, option: "--data", allowEmpty: false)
         },
         OptionSpec(
+            "--session-budget", "MIB",
+            "Keep at most MIB mebibytes of what the sessions' requests sent (names, metadata, items); past it the "
+                + "oldest sessions are forgotten and answer 404.",
+            default: String(RunOptions().sessionBudget), commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.sessionBudget = try number(value, option: "--session-budget", as: Int.self, in: 1...65_536)
+        },
+        OptionSpec(
             "--concurrency", "C",
             "Send the awards (without --award-url, the events) of a --count run over C connections at once, and end "
                 + "with a load summary on stderr.",

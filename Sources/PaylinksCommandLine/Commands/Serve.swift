@@ -61,6 +61,7 @@ enum ServeCommand: Subcommand {
             baseURL: base, publisherToken: token, seed: kept?.0.seed ?? options.seed ?? context.entropy())
         settings.publicURL = options.publicUrl
         settings.eventsVersion = options.eventsVersion
+        settings.sessionByteBudget = options.sessionBudget << 20
         let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
         // The log is written a turn of the server's loop at a time, not a system call a line:
         // at thousands of requests a second that is a tenth of the server's time.

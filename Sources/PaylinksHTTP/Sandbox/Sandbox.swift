@@ -25,7 +25,9 @@ public final class Sandbox {
         /// Sessions kept at most; past it, the oldest are forgotten.
         public var sessionLimit = 10_000
         /// Bytes of sessions kept at most; past it, the oldest are forgotten.
-        public var sessionByteBudget = 128 << 20
+        public var sessionByteBudget = Self.defaultSessionByteBudget
+        /// 128 MiB: 10,000 sessions of a MiB each cannot take 10 GB.
+        public static let defaultSessionByteBudget = 128 << 20
         /// The envelope of the orders' events.
         public var eventsVersion = OrderEvent.Version.v2
 

@@ -45,6 +45,18 @@ final class SandboxProcess {
         return (process.terminationStatus, stdout, stderr)
     }
 
+    /// Posts `body` to Create Checkout Session with the demo publisher token over `client`
+    /// (one made for this sandbox when nil); the answer.
+    func createSession(_ body: String, over client: HTTPClient? = nil) throws -> HTTPResponse {
+        let client = try client ?? HTTPClient(url: try HTTPURL("http://127.0.0.1:\(port)/checkout/v1/session"))
+        return try client.send(
+            headers: [
+                HTTPHeader("Content-Type", "application/json"),
+                HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
+            ],
+            body: Array(body.utf8))
+    }
+
     /// Runs the test clients' `command` against it; what they print.
     func probe(_ command: String, _ extra: [String] = []) throws -> String {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
@@ -122,18 +134,11 @@ struct ServeTests {
     @Test("what a client sends reaches the log escaped, one line each: no forged line, no escape sequence")
     func logsCannotBeForged() throws {
         let sandbox = try SandboxProcess()
-        let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/checkout/v1/session"))
-        defer { client.close() }
-        let body = #"""
+        let created = try sandbox.createSession(
+            #"""
             {"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a\u001b[2J"},
              "customer": {"id": "c"}, "countryCode2": "US", "redirectUrl": "https://x.example/"}
-            """#
-        let created = try client.send(
-            headers: [
-                HTTPHeader("Content-Type", "application/json"),
-                HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
-            ],
-            body: Array(body.utf8))
+            """#)
         #expect(created.status == 201)
         let purchaseId = try #require(
             String(decoding: created.body, as: UTF8.self).split(separator: "\"").drop { $0 != "purchaseId" }.dropFirst(
@@ -166,12 +171,7 @@ struct ServeTests {
                 #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": ""#
                 + String(repeating: "n", count: 400 << 10)
                 + #"", "sku": "starter_pack_001"}, "customer": {"id": "c\#(number)"}, "countryCode2": "US"}"#
-            let created = try client.send(
-                headers: [
-                    HTTPHeader("Content-Type", "application/json"),
-                    HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
-                ],
-                body: Array(body.utf8))
+            let created = try sandbox.createSession(body, over: client)
             #expect(created.status == 201)
             let answer = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
             purchaseIds.append(try #require(answer["purchaseId"] as? String))

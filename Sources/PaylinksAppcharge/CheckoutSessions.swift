@@ -5,10 +5,17 @@ public import PaylinksKit
 /// the game's server, expired by their own clock, and decided by their award.
 ///
 /// Values and rules only: the time comes with each call, and what happened comes back as
-/// ``Event``s, in order, for the server to log and to tell the game's client. At most
-/// `limit` sessions and `byteBudget` bytes of what their requests sent are kept; past
-/// either the oldest are forgotten, and sessions older than twice their lifetime go as
-/// well, so memory stays bounded however many come and go, and however large each is.
+/// ``Event``s, in order, for the server to log and to tell the game's client.
+///
+/// Memory stays bounded however many sessions come and go, and however large each is:
+/// past `limit` unpaid sessions or `byteBudget` bytes of what the requests sent, the oldest
+/// unpaid sessions are forgotten, and unpaid sessions older than twice their lifetime go
+/// as well. A paid order is never forgotten (its refunds and disputes come weeks later):
+/// once paid orders fill the budget, ``create(_:now:)`` refuses new sessions.
+///
+/// Every change is a step that is undone whole when what keeps it fails: ``rollback()``
+/// puts back every session a step changed, created or forgot, and ``saved()`` (the step is
+/// on the disk) or ``commit()`` (it stays, in memory only) ends it.
 public struct CheckoutSessions {
     /// One session: what the game's server sent, the order's state, what the player did.
     public struct Session: Sendable {
@@ -67,6 +74,15 @@ public struct CheckoutSessions {
                 + (email?.utf8.count ?? 0)
             return 256 + text + (metadata?.count ?? 0)
                 + items.reduce(0) { $0 + 64 + $1.name.utf8.count + $1.sku.utf8.count + $1.quantity.utf8.count }
+        }
+
+        /// Whether the player paid: the order has a charge, an award and a life from then on,
+        /// and is never forgotten.
+        public var isPaid: Bool {
+            switch state {
+            case .created, .paymentPending, .paymentFailed, .paymentCanceled: false
+            default: true
+            }
         }
 
         /// The order the game's client receives.
@@ -133,17 +149,29 @@ public struct CheckoutSessions {
     public let byteBudget: Int
     /// Bytes of the sessions held now.
     public private(set) var bytes = 0
+    /// Bytes of the paid orders held now: what can never be forgotten to make room.
+    public private(set) var paidBytes = 0
+    /// Paid orders held now.
+    public private(set) var paidCount = 0
 
     private var sessions: [String: Session] = [:]
     private var purchaseIds: [String: String] = [:]
     /// The token of each session by its order id.
     private var orderIds: [String: String] = [:]
-    /// The tokens in the order their sessions were created, the oldest at `oldest`.
+    /// The tokens in the order their sessions were created; a forgotten session's token
+    /// stays until the list is compacted.
     private var creation: [String] = []
-    private var oldest = 0
+    /// Where the search for a session to forget starts: every token before it is forgotten
+    /// or paid (a paid order never becomes unpaid again).
+    private var forgetFrom = 0
     private var created = 0
-    /// The tokens of the sessions changed since the last ``takeChanged()``.
+    /// The tokens of the sessions changed since the last ``saved()``.
     private var changed: Set<String> = []
+    /// What the step under way changed: each session as it was before (nil: it did not
+    /// exist), and whether it was waiting to be saved already.
+    private var undo: [String: (before: Session?, wasChanged: Bool)] = [:]
+    /// The counters as they were when the step under way began.
+    private var stepStart: (created: Int, forgetFrom: Int, creationCount: Int)?
 
     /// An empty store.
     public init(
@@ -160,8 +188,19 @@ public struct CheckoutSessions {
     /// Sessions held now.
     public var count: Int { sessions.count }
 
+    /// Why a session cannot be created: the paid orders, which are never forgotten, fill
+    /// the byte budget.
+    public struct Full: Error, Sendable {
+        /// Paid orders held.
+        public var paidOrders: Int
+        /// The budget they fill, in bytes.
+        public var byteBudget: Int
+    }
+
     /// Creates a session from a request the game's server sent, at `now`.
-    package mutating func create(_ request: SessionRequest, now: Int) -> (Session, [Event]) {
+    ///
+    /// - Throws: ``Full`` when paid orders leave no room for it.
+    package mutating func create(_ request: SessionRequest, now: Int) throws(Full) -> (Session, [Event]) {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
         let identifiers = CheckoutIdentifiers(seed: seed, index: created)
         let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
@@ -171,46 +210,118 @@ public struct CheckoutSessions {
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
             country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
+        beginStep()
+        guard makeRoom(now: now, for: session.bytes) else {
+            throw Full(paidOrders: paidCount, byteBudget: byteBudget)
+        }
         created += 1
         let createdEvent = event(.created, of: &session)
-        makeRoom(now: now, for: session.bytes)
         add(session)
         return (session, events + [createdEvent])
     }
 
     /// Takes back a session as it was kept (``Session/record``), at `now`: the store goes
     /// on from there, with ids after the latest it holds. A later record of the same
-    /// session replaces the earlier.
+    /// session replaces the earlier. An unpaid session it has no room for, or one too old
+    /// to keep, is forgotten as ``create(_:now:)`` forgets; a paid order is always kept.
+    /// Nothing restored counts as changed.
     public mutating func restore(_ session: Session, now: Int) {
         created = max(created, session.index + 1)
-        if let earlier = sessions[session.token] {
-            bytes -= earlier.bytes
-            sessions[session.token] = session
-            bytes += session.bytes
-            return
+        if sessions[session.token] != nil {
+            put(session, for: session.token)
+        } else if makeRoom(now: now, for: session.bytes) || session.isPaid {
+            add(session)
         }
-        makeRoom(now: now, for: session.bytes)
-        add(session)
         changed.remove(session.token)
+        undo = [:]
+        stepStart = nil
     }
 
     private mutating func add(_ session: Session) {
-        sessions[session.token] = session
-        purchaseIds[session.purchaseId] = session.token
-        orderIds[session.orderId] = session.token
+        put(session, for: session.token)
         creation.append(session.token)
-        bytes += session.bytes
-        changed.insert(session.token)
     }
 
-    /// The sessions held now, oldest first.
-    public var all: [Session] { creation[oldest...].compactMap { sessions[$0] } }
+    /// The sessions held now, in the order they were created.
+    public var all: [Session] { sessions.values.sorted { $0.index < $1.index } }
 
-    /// The sessions changed since the last call, as they now stand, oldest first: what a
-    /// durable store writes before the answer that reports the change.
-    public mutating func takeChanged() -> [Session] {
-        defer { changed = [] }
-        return changed.compactMap { sessions[$0] }.sorted { $0.index < $1.index }
+    /// The sessions changed since the last ``saved()``, as they now stand, in the order they
+    /// were created: what a durable store writes before the answer that reports the change.
+    public var changedSessions: [Session] {
+        changed.compactMap { sessions[$0] }.sorted { $0.index < $1.index }
+    }
+
+    /// Ends the step under way: its changes, and every change before it, are on the disk.
+    public mutating func saved() {
+        changed = []
+        endStep()
+    }
+
+    /// Ends the step under way with its changes kept in memory only: they are saved with
+    /// the next ``changedSessions`` that reach the disk.
+    public mutating func commit() {
+        endStep()
+    }
+
+    /// Undoes the step under way: every session it changed, created or forgot is as it was.
+    public mutating func rollback() {
+        for (token, entry) in undo {
+            put(entry.before, for: token)
+            if !entry.wasChanged { changed.remove(token) }
+        }
+        if let stepStart {
+            created = stepStart.created
+            forgetFrom = stepStart.forgetFrom
+            creation.removeLast(creation.count - stepStart.creationCount)
+        }
+        undo = [:]
+        stepStart = nil
+    }
+
+    private mutating func beginStep() {
+        if stepStart == nil { stepStart = (created, forgetFrom, creation.count) }
+    }
+
+    private mutating func endStep() {
+        undo = [:]
+        stepStart = nil
+        // Forgotten sessions' tokens go once they outnumber the rest.
+        if creation.count > 1024 && creation.count > 2 * sessions.count {
+            creation = creation.filter { sessions[$0] != nil }
+            forgetFrom = 0
+        }
+    }
+
+    /// Replaces the session of `token` with `session` (nil: forgets it), noting what it
+    /// was for ``rollback()``, and counts its bytes.
+    private mutating func put(_ session: Session?, for token: String) {
+        let before = sessions[token]
+        if undo[token] == nil && stepStart != nil { undo[token] = (before, changed.contains(token)) }
+        if let before {
+            bytes -= before.bytes
+            if before.isPaid {
+                paidBytes -= before.bytes
+                paidCount -= 1
+            }
+        }
+        if let session {
+            bytes += session.bytes
+            if session.isPaid {
+                paidBytes += session.bytes
+                paidCount += 1
+            }
+            sessions[token] = session
+            if before == nil {
+                purchaseIds[session.purchaseId] = token
+                orderIds[session.orderId] = token
+            }
+            changed.insert(token)
+        } else if let before {
+            sessions[token] = nil
+            purchaseIds[before.purchaseId] = nil
+            orderIds[before.orderId] = nil
+            changed.remove(token)
+        }
     }
 
     /// The session of `token` at `now`, which expires it if its time is up unpaid; nil
@@ -369,8 +480,8 @@ public struct CheckoutSessions {
 
     /// Keeps `session` as it now stands, and notes the change.
     private mutating func update(_ session: Session) {
-        sessions[session.token] = session
-        changed.insert(session.token)
+        beginStep()
+        put(session, for: session.token)
     }
 
     /// The event `name` of `session`'s order, counted on it.
@@ -391,29 +502,25 @@ public struct CheckoutSessions {
         return .ended(StatusCode.purchaseResult(status, error: error, order: order))
     }
 
-    /// Forgets the oldest sessions past the limits, with room for one of `incoming` bytes,
-    /// and those older than twice their lifetime.
-    private mutating func makeRoom(now: Int, for incoming: Int) {
-        while oldest < creation.count {
-            let token = creation[oldest]
-            // Only the time is read in place; a session is moved out only when it goes.
-            guard let created = sessions[token]?.created else {
-                oldest += 1
+    /// Forgets the oldest unpaid sessions past the limits, with room for one of `incoming`
+    /// bytes, and unpaid sessions older than twice their lifetime; false when paid orders
+    /// alone leave no room.
+    private mutating func makeRoom(now: Int, for incoming: Int) -> Bool {
+        while forgetFrom < creation.count {
+            let token = creation[forgetFrom]
+            // Only the state and the time are read in place; a session is moved out only when it goes.
+            guard let created = sessions[token]?.created, sessions[token]?.isPaid == false else {
+                forgetFrom += 1
                 continue
             }
-            guard sessions.count >= limit || bytes + incoming > byteBudget || now - created >= 2 * lifetime
+            guard
+                sessions.count - paidCount >= limit || bytes + incoming > byteBudget
+                    || now - created >= 2 * lifetime
             else { break }
-            guard let session = sessions.removeValue(forKey: token) else { break }
-            changed.remove(token)
-            purchaseIds[session.purchaseId] = nil
-            orderIds[session.orderId] = nil
-            bytes -= session.bytes
-            oldest += 1
+            put(nil, for: token)
+            forgetFrom += 1
         }
-        if oldest > 1024 && oldest * 2 > creation.count {
-            creation.removeFirst(oldest)
-            oldest = 0
-        }
+        return bytes + incoming <= byteBudget
     }
 
     /// USD cents as the dollars an award's prices are figured from: 499 → "4.99".

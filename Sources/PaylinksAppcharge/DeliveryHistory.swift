@@ -222,9 +222,8 @@ extension DeliveryHistory.Delivery {
         typealias Problem = CheckoutSessions.Session.RecordProblem
         let fields = RecordFields(value)
         let id = try fields.string("id")
-        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)) else {
-            throw Problem(description: "id '\(id)' is not dl_ and a number")
-        }
+        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)), (1...RecordRange.count.upperBound).contains(number)
+        else { throw Problem(description: "id '\(id)' is not dl_ and a number from 1") }
         guard let kind = DeliveryHistory.Kind(rawValue: try fields.string("kind")) else {
             throw Problem(description: "kind is not award or event")
         }
@@ -232,13 +231,14 @@ extension DeliveryHistory.Delivery {
         for item in try fields.array("attempts") {
             let attemptFields = RecordFields(item)
             var attempt = DeliveryAttempt(
-                number: try attemptFields.integer("number"), sentAfter: try attemptFields.integer("sentAfter"),
+                number: try attemptFields.integer("number", in: RecordRange.count),
+                sentAfter: try attemptFields.integer("sentAfter", in: RecordRange.duration),
                 headers: try RecordFields(try attemptFields.value("request")).pairs("headers"))
-            attempt.sentAt = try attemptFields.integer("sentAt")
-            attempt.microseconds = try attemptFields.integer("milliseconds") * 1000
+            attempt.sentAt = try attemptFields.integer("sentAt", in: RecordRange.milliseconds)
+            attempt.microseconds = try attemptFields.integer("milliseconds", in: RecordRange.duration) * 1000
             if let response = attemptFields["response"] {
                 let responseFields = RecordFields(response)
-                attempt.status = try responseFields.integer("status")
+                attempt.status = try responseFields.integer("status", in: RecordRange.status)
                 attempt.responseHeaders = try responseFields.pairs("headers")
                 attempt.responseBody = Array(try responseFields.string("body").utf8)
             }
@@ -247,9 +247,9 @@ extension DeliveryHistory.Delivery {
             attempts.append(attempt)
         }
         let replayOf = try fields.optionalString("replayOf").map { (text) throws(Problem) -> Int in
-            guard text.hasPrefix("dl_"), let number = Int(text.dropFirst(3)) else {
-                throw Problem(description: "replayOf '\(text)' is not dl_ and a number")
-            }
+            guard text.hasPrefix("dl_"), let number = Int(text.dropFirst(3)),
+                (1...RecordRange.count.upperBound).contains(number)
+            else { throw Problem(description: "replayOf '\(text)' is not dl_ and a number from 1") }
             return number
         }
         self.init(

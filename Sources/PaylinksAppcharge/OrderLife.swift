@@ -61,6 +61,8 @@ public struct OrderLife: Sendable {
         case notDisputable(OrderState)
         /// No dispute is open.
         case noDisputeOpen(OrderState)
+        /// The order has had ``OrderLife/actionLimit`` actions already.
+        case tooManyActions
 
         /// The rule, in a sentence.
         public var message: String {
@@ -74,6 +76,9 @@ public struct OrderLife: Sendable {
             case .notDisputable(let state):
                 "the order is \(state.rawValue); a dispute needs a paid order (charge_succeed or charge_failed)"
             case .noDisputeOpen(let state): "the order is \(state.rawValue); no dispute is open"
+            case .tooManyActions:
+                "the order has had \(OrderLife.actionLimit) refunds and disputes, the most an order of the sandbox "
+                    + "takes; create another order"
             }
         }
     }
@@ -89,6 +94,9 @@ public struct OrderLife: Sendable {
     public private(set) var refundAmount: Int?
     /// Every transition so far, oldest first.
     public private(set) var transitions: [Transition] = []
+    /// The most transitions an order takes: refunds that fail may be asked for again, and
+    /// each is kept, so that without a bound one order could grow without end.
+    public static let actionLimit = 200
 
     /// The life of an order whose award ended in `state` (`charge_succeed` or
     /// `charge_failed`), priced `price` minor units.
@@ -128,6 +136,7 @@ public struct OrderLife: Sendable {
     /// Applies `action`, or refuses it with the rule it breaks.
     @discardableResult
     public mutating func apply(_ action: Action) throws(Refusal) -> Transition {
+        guard transitions.count < Self.actionLimit else { throw .tooManyActions }
         let (to, event) = try next(after: action)
         if case .requestRefund(let amount) = action { refundAmount = amount ?? price }
         let transition = Transition(action: action, from: state, to: to, event: event)

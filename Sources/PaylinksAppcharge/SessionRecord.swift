@@ -77,11 +77,11 @@ extension CheckoutSessions.Session {
     package init(record value: JSONValue) throws(RecordProblem) {
         guard case .object = value.kind else { throw RecordProblem(description: "not an object") }
         let fields = RecordFields(value)
-        index = try fields.integer("index")
+        index = try fields.integer("index", in: RecordRange.count)
         token = try fields.string("token")
         purchaseId = try fields.string("purchaseId")
         orderId = try fields.string("orderId")
-        created = try fields.integer("created")
+        created = try fields.integer("created", in: RecordRange.milliseconds)
         offerName = try fields.string("offerName")
         offerSku = try fields.string("offerSku")
         items = try fields.array("items").map { (item) throws(RecordProblem) in
@@ -90,7 +90,7 @@ extension CheckoutSessions.Session {
                 name: try fields.string("name"), sku: try fields.string("sku"),
                 quantity: try fields.string("quantity"))
         }
-        price = try fields.integer("price")
+        price = try fields.integer("price", in: RecordRange.amount)
         currency = try fields.string("currency")
         customerId = try fields.string("customerId")
         email = try fields.optionalString("email")
@@ -100,22 +100,25 @@ extension CheckoutSessions.Session {
             value.write(to: &writer)
             return writer.bytes
         }
-        pricePointMetadata = fields["pricePointMetadata"] == nil ? nil : try fields.integer("pricePointMetadata")
+        pricePointMetadata =
+            fields["pricePointMetadata"] == nil ? nil : try fields.integer("pricePointMetadata", in: RecordRange.amount)
         let stateName = try fields.string("state")
         guard let state = OrderState(rawValue: stateName) else {
             throw RecordProblem(description: "state '\(stateName)' is not an order state")
         }
         self.state = state
         paymentMethod = try fields.string("paymentMethod")
-        date = try fields.integer("date")
-        eventCount = try fields.integer("eventCount")
+        date = try fields.integer("date", in: RecordRange.seconds)
+        eventCount = try fields.integer("eventCount", in: RecordRange.count)
         if let lifeValue = fields["life"] {
             let lifeFields = RecordFields(lifeValue)
             let granted = try lifeFields.bool("granted")
             let actions = try lifeFields.array("actions")
             var life = OrderLife(state: granted ? .chargeSucceed : .chargeFailed, price: price)
             for action in actions {
-                lifeTimes.append(RecordFields(action)["at"] == nil ? 0 : try RecordFields(action).integer("at"))
+                let actionFields = RecordFields(action)
+                lifeTimes.append(
+                    actionFields["at"] == nil ? 0 : try actionFields.integer("at", in: RecordRange.milliseconds))
                 do {
                     try life.apply(try Self.action(action))
                 } catch let refusal as OrderLife.Refusal {
@@ -158,7 +161,8 @@ extension CheckoutSessions.Session {
         let fields = RecordFields(value)
         switch try fields.string("action") {
         case "requestRefund":
-            return .requestRefund(amount: fields["amount"] == nil ? nil : try fields.integer("amount"))
+            return .requestRefund(
+                amount: fields["amount"] == nil ? nil : try fields.integer("amount", in: RecordRange.amount))
         case "processRefund": return .processRefund(succeeded: try fields.bool("succeeded"))
         case "openDispute": return .openDispute
         case "submitEvidence": return .submitEvidence
@@ -166,6 +170,22 @@ extension CheckoutSessions.Session {
         case let other: throw RecordProblem(description: "'\(other)' is not an action")
         }
     }
+}
+
+/// The ranges a record's numbers are written in.
+enum RecordRange {
+    /// Indexes and counts: sessions, deliveries, events, attempts.
+    static let count = 0...(1 << 40)
+    /// Unix milliseconds, up to the end of the year 9999, the latest `--now` there is.
+    static let milliseconds = 0...253_402_300_799_999
+    /// Unix seconds, up to the same.
+    static let seconds = 0...253_402_300_799
+    /// Prices and refunds in minor units, and price points in US cents.
+    static let amount = 0...SessionRequest.maximumAmount
+    /// How long something took or waited, in milliseconds: about 35 years.
+    static let duration = 0...(1 << 40)
+    /// An HTTP status.
+    static let status = 100...999
 }
 
 /// A record's members by name, read as a record writes them; each read names the member
@@ -201,9 +221,16 @@ struct RecordFields {
         members[name] == nil ? nil : try string(name)
     }
 
-    func integer(_ name: String) throws(Problem) -> Int {
+    /// The integer `name`, which must be in `range`: the sandbox writes every number of a
+    /// record within one, so that no later arithmetic on it can overflow.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
         guard case .number(let text)? = members[name]?.kind, let number = Int(text) else {
             throw Problem(description: "\(name) is missing or not an integer")
+        }
+        guard range.contains(number) else {
+            throw Problem(
+                description: "\(name) is \(number), outside \(range.lowerBound) to \(range.upperBound), where the "
+                    + "sandbox writes it")
         }
         return number
     }

@@ -140,7 +140,11 @@ package struct SessionRequest {
                 } ?? country
         }
         if let value = top["sessionMetadata"] {
-            if case .object = value.kind {
+            if case .object = value.kind, Self.depth(of: value) > Self.metadataDepthLimit {
+                problems.append(
+                    "sessionMetadata nests \(Self.depth(of: value)) levels deep; the sandbox keeps at most "
+                        + "\(Self.metadataDepthLimit)")
+            } else if case .object = value.kind {
                 var writer = JSONWriter()
                 value.write(to: &writer)
                 metadata = writer.bytes
@@ -159,6 +163,20 @@ package struct SessionRequest {
         self.offerName = offerName
         self.offerSku = offerSku
         self.customerId = customerId
+    }
+
+    /// How deeply `sessionMetadata` may nest, itself the first level. Every record that
+    /// holds it nests it a few levels deeper (the journal's line and the session around
+    /// it), and must still read back within the parser's ``JSONParser/maximumDepth``.
+    package static let metadataDepthLimit = 32
+
+    /// How many levels of objects and arrays `value` nests, itself the first.
+    private static func depth(of value: JSONValue) -> Int {
+        switch value.kind {
+        case .object(let members): 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
+        case .array(let elements): 1 + (elements.map { depth(of: $0) }.max() ?? 0)
+        default: 0
+        }
     }
 
     private static func required(_ members: Members, _ name: String, in parent: String) throws(Problem)

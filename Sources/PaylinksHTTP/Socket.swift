@@ -459,7 +459,7 @@ func onlineProcessors() -> Int {
 /// The work takes what it captures with it: until ``join()`` returns, the caller must not
 /// touch anything the work uses. That hand-over is what the checked `Sendable` rules
 /// cannot see, hence `@unchecked`.
-final class BackgroundWork<Result>: @unchecked Sendable {
+package final class BackgroundWork<Result>: @unchecked Sendable {
     private var work: (() -> Result)?
     private var result: Result?
     #if canImport(Darwin)
@@ -484,14 +484,14 @@ final class BackgroundWork<Result>: @unchecked Sendable {
     }
 
     /// Whether the work has ended, so that ``join()`` returns at once.
-    var isFinished: Bool {
+    package var isFinished: Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return finished
     }
 
     /// Starts `work` on a new thread, or runs it at once when no thread can be made.
-    static func start(_ work: @escaping () -> Result) -> BackgroundWork {
+    package static func start(_ work: @escaping () -> Result) -> BackgroundWork {
         let box = BackgroundWork(work)
         let context = Unmanaged.passRetained(box).toOpaque()
         box.started = pthread_create(&box.thread, nil, runBackgroundWork, context) == 0
@@ -512,7 +512,7 @@ final class BackgroundWork<Result>: @unchecked Sendable {
     }
 
     /// Waits for the work to end; its result.
-    func join() -> Result {
+    package func join() -> Result {
         if started {
             #if canImport(Darwin)
                 if let thread { pthread_join(thread, nil) }

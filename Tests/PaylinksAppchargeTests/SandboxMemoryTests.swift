@@ -17,7 +17,7 @@ struct SandboxMemoryTests {
         var ids: [String] = []
         for index in 0..<4 {
             let body = Array(CheckoutSessionsTests.body.utf8)
-            let (session, _) = sessions.create(try SessionRequest(body), now: day + index * 1000)
+            let (session, _) = try sessions.create(try SessionRequest(body), now: day + index * 1000)
             ids.append(session.purchaseId)
             guard index > 0 else { continue }
             _ = sessions.choose(.pay, paymentMethod: "Visa", for: session, now: day + index * 1000 + 500)

@@ -99,9 +99,10 @@ struct SandboxDataTests {
         for (purchaseId, state) in expected {
             #expect(try Self.state(last.port, purchaseId) == state)
         }
-        // Started again, the journal holds one record of each session and its header, no more.
-        #expect(try data.lines().count == 13)
+        // Started again, the journal is rewritten while it answers: once stopped, it holds one
+        // record of each session and its header, no more.
         #expect(last.stop().status == 0)
+        #expect(try data.lines().count == 13)
     }
 
     @Test("kill -9 while requests are in flight loses none that was answered")
@@ -426,24 +427,53 @@ struct SandboxDataTests {
 /// The journal's own bounds, without a server.
 @Suite("The sandbox's journal")
 struct SandboxJournalTests {
+    /// What a journal holds, read as a start reads it: the sessions (the last record of
+    /// each), the deliveries, and the bytes cut short at its end.
+    static func read(_ bytes: [UInt8], chunk: Int = 1 << 20) throws(JournalReader.Problem) -> (
+        seed: UInt64?, sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], torn: Int
+    ) {
+        var reader = JournalReader()
+        var sessions: [String: CheckoutSessions.Session] = [:]
+        var order: [String] = []
+        var deliveries: [DeliveryHistory.Delivery] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            try reader.feed(bytes[start..<end]) { _ in
+                { record in
+                    switch record {
+                    case .session(let session):
+                        if sessions[session.token] == nil { order.append(session.token) }
+                        sessions[session.token] = session
+                    case .delivery(let delivery): deliveries.append(delivery)
+                    }
+                }
+            }
+            start = end
+        }
+        return (reader.seed, order.compactMap { sessions[$0] }, deliveries, reader.tornBytes)
+    }
+
     @Test("the journal rewrites itself once it grows past four times its size, keeping one record a session")
     func compactsItself() throws {
         let data = SandboxDataTests.DataDirectory("compact")
-        let (store, contents) = try SandboxStore.open(data.path, seed: 1, newSeed: { 1 })
-        #expect(contents.sessions.isEmpty)
+        let (store, warnings) = try SandboxStore.open(data.path, seed: 1, newSeed: { 1 }) { _ in { _ in } }
+        #expect(warnings.isEmpty)
         var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 100)
-        let (session, _) = sessions.create(try SessionRequest(SandboxDataTests.body), now: 0)
+        let (session, _) = try sessions.create(try SessionRequest(SandboxDataTests.body), now: 0)
         var largest = 0
         for _ in 0..<4000 {
             #expect(store.keep(([session], []), live: { ([session], []) }) == nil)
             largest = max(
                 largest, (try? FileManager.default.attributesOfItem(atPath: data.journal)[.size] as? Int) ?? 0)
         }
-        #expect(largest <= (1 << 20) + 1024, "never much past 1 MiB: \(largest) bytes")
+        store.finishRewrite(waiting: true)
+        // A rewrite runs while records go on being added to the journal it replaces.
+        #expect(largest <= 2 << 20, "never far past 1 MiB: \(largest) bytes")
         let lines = try data.lines()
         #expect(lines.count < 4000 / 2, "rewritten along the way: \(lines.count) lines")
-        let read = try SandboxStore.read(Array(try Data(contentsOf: URL(fileURLWithPath: data.journal))), shown: "j")
+        let read = try Self.read(Array(try Data(contentsOf: URL(fileURLWithPath: data.journal))))
         #expect(read.sessions.map(\.token) == [session.token])
-        #expect(read.tornBytes == nil)
+        #expect(read.torn == 0)
     }
 }

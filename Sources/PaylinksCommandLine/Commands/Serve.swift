@@ -10,9 +10,20 @@ enum ServeCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         // Room for every connection, the award pool and the files, past the usual 1,024.
         context.raiseDescriptorLimit(HTTPServer.Limits().connections + 1024)
-        // The data directory first: a bad one is refused before anything listens.
+        // What the sessions are made with; the rest of the settings follow once the server listens.
+        var settings = Sandbox.Settings(baseURL: "", publisherToken: "", seed: options.seed ?? context.entropy())
+        settings.sessionByteBudget = options.sessionBudget << 20
+        let clock = { context.clock() * 1000 }
+        // The data directory first: a bad one is refused before anything listens. Its records
+        // go into a sandbox of its seed, which the journal's first line names, one at a time.
+        var restored: Sandbox?
         let kept = try options.dataDirectory.map { (directory) throws(CLIError) in
-            try SandboxStore.open(directory, seed: options.seed, newSeed: context.entropy)
+            return try SandboxStore.open(directory, seed: options.seed, newSeed: { settings.seed }) { journalSeed in
+                settings.seed = journalSeed
+                let sandbox = Sandbox(catalog: catalog, settings: settings, clock: clock)
+                restored = sandbox
+                return sandbox.restore
+            }
         }
         let server: HTTPServer
         do {
@@ -57,25 +68,20 @@ enum ServeCommand: Subcommand {
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         let base = "http://\(host):\(server.port)"
-        var settings = Sandbox.Settings(
-            baseURL: base, publisherToken: token, seed: kept?.0.seed ?? options.seed ?? context.entropy())
-        settings.publicURL = options.publicUrl
-        settings.eventsVersion = options.eventsVersion
-        settings.sessionByteBudget = options.sessionBudget << 20
-        let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
+        let sandbox = restored ?? Sandbox(catalog: catalog, settings: settings, clock: clock)
+        sandbox.settings.baseURL = base
+        sandbox.settings.publisherToken = token
+        sandbox.settings.publicURL = options.publicUrl
+        sandbox.settings.eventsVersion = options.eventsVersion
         // The log is written a turn of the server's loop at a time, not a system call a line:
         // at thousands of requests a second that is a tenth of the server's time.
         let standardError = BufferedOutput(context.standardError)
         defer { try? standardError.flush() }
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
         sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
-        if let (store, contents) = kept {
-            for warning in contents.warnings { try? standardError.write(warning + "\n") }
-            sandbox.restore(contents.sessions, deliveries: contents.deliveries)
-            // Rewritten at start: only what is held now, the forgotten and the superseded gone.
-            if let failure = store.compact((sandbox.heldSessions, sandbox.heldDeliveries)) {
-                throw .cannotCreate("--data: \(failure)")
-            }
+        if let (store, warnings) = kept {
+            for warning in warnings { try? standardError.write(warning + "\n") }
+            store.onWarning = sandbox.onLog
             sandbox.persist = { [unowned sandbox] sessions, deliveries in
                 store.keep((sessions, deliveries), live: { (sandbox.heldSessions, sandbox.heldDeliveries) })
             }
@@ -83,6 +89,8 @@ enum ServeCommand: Subcommand {
                 "sandbox data in \(MessageText.sanitized(store.directory)): \(sandbox.sessionCount) "
                     + "session\(sandbox.sessionCount == 1 ? "" : "s") and \(sandbox.heldDeliveries.count) "
                     + "deliver\(sandbox.heldDeliveries.count == 1 ? "y" : "ies") kept\n")
+            // Rewritten while the sandbox answers: the forgotten and the superseded go.
+            store.startRewrite((sandbox.heldSessions, sandbox.heldDeliveries))
         }
         server.onProblem = { line in try? standardError.write("warning: \(MessageText.oneLine(line))\n") }
         let renderer = options.format.renderer(
@@ -189,6 +197,8 @@ enum ServeCommand: Subcommand {
             options.publicUrl.map { "; checkout URLs at \($0)" }
             ?? (loopback ? "" : "; checkout URLs at the address each request came to (its Host)")
         try? standardError.write("paylinks sandbox at \(base)\(handedOut); SIGINT or SIGTERM stops it\n")
+        // Awards a stop or a crash left unsent go now: their orders are paid and wait for them.
+        sandbox.resumeAwards()
         try? standardError.flush()
         let stopRequested = context.watchForStop()
         server.run(
@@ -197,13 +207,17 @@ enum ServeCommand: Subcommand {
                 settle(queue?.takeFinished() ?? [])
                 settleEvents(eventQueue?.takeFinished() ?? [])
                 settleReplays(replays?.takeFinished() ?? [])
+                kept?.store.finishRewrite(waiting: false)
                 try? standardError.flush()
             },
             prepare: sandbox.prepare, handle: sandbox.handle)
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
+        // With --data, the order stays charge_pending on the disk, and its award goes at the next start.
+        let resumed = kept == nil ? "" : "; it is sent when the sandbox next starts with this --data"
         for (purchaseId, _) in unsent {
-            try? standardError.write("award \(purchaseId): not sent, the sandbox stopped before its turn\n")
+            try? standardError.write(
+                "award \(purchaseId): not sent, the sandbox stopped before its turn\(resumed)\n")
         }
         let (lastEvents, unsentEvents) = eventQueue?.finishAll() ?? ([], [])
         settleEvents(lastEvents)
@@ -217,6 +231,7 @@ enum ServeCommand: Subcommand {
         for (id, _) in unsentReplays {
             try? standardError.write("\(id): not sent, the sandbox stopped before its turn\n")
         }
+        kept?.store.finishRewrite(waiting: true)
         if let outputFailure { throw .output(outputFailure) }
         try? standardError.write("paylinks sandbox stopped\n")
         return .success

@@ -1,23 +1,33 @@
 import PaylinksAppcharge
 import PaylinksFixtures
-import PaylinksJSON
+import PaylinksHTTP
 
 /// What `serve --data DIR` keeps: one journal, `DIR/sandbox.jsonl`, of JSON lines that
 /// `jq` reads. The first line names the format and its version and the seed the
 /// sessions' ids come from; each later line is a record: `{"session": {...}}`, the whole
 /// of one session as it stood after a change (a session's last record is the one that
-/// counts), or `{"delivery": {...}}`, a delivery to the game's server that ended. Each record is on the disk before the answer that reports its change is sent;
-/// the journal is rewritten with only the last record of each session held once it grows
-/// past four times that (and past 1 MiB). `DIR/lock` keeps a second sandbox out.
+/// counts), or `{"delivery": {...}}`, a delivery to the game's server that ended.
+///
+/// The rules it keeps:
+/// - each record is on the disk before the answer that reports its change is sent; an
+///   append that fails leaves the journal as it was, and the change is not made;
+/// - it writes nothing it could not read back: no record longer than
+///   ``JournalReader/recordLimit``, none nested deeper than the parser reads;
+/// - a start reads the journal as a stream, a line at a time, and only the bytes after the
+///   last line feed count as a record cut short; any other line that does not read is
+///   damage, which stops the start;
+/// - once the journal grows past four times its size at the last rewrite (and past 1 MiB)
+///   it is rewritten with the last record of each session held, on a thread of its own
+///   while the sandbox goes on answering, then renamed over the old one;
+/// - the directory itself is locked while a sandbox uses it, so that no second sandbox
+///   writes to it, whatever happens to the files in it.
 final class SandboxStore {
     /// The format's name and the version this build writes and reads.
     static let format = "paylinks-sandbox"
     static let version = 1
-    /// The journal's and the lock's names in the directory.
+    /// The journal's name in the directory, and its rewrite's while it is written.
     static let journalName = "sandbox.jsonl"
-    static let lockName = "lock"
-    /// The largest journal read at start.
-    static let readLimit = 1 << 30
+    static let rewriteName = journalName + ".new"
 
     let directory: String
     let seed: UInt64
@@ -25,21 +35,27 @@ final class SandboxStore {
     private var file: AppendFile
     /// The journal's size after it was last rewritten, from which the next rewrite is due.
     private var compactedSize: Int
+    /// The rewrite under way, and what was appended to the journal since it began, which
+    /// goes after what it writes.
+    private var rewrite: BackgroundWork<Result<AppendFile, FileSystemError>>?
+    private var appendedSinceRewrite: [UInt8] = []
+    /// Says what went wrong with a rewrite, which the journal survives.
+    var onWarning: (String) -> Void = { _ in }
 
-    /// What the journal held at start.
-    struct Contents {
-        var sessions: [CheckoutSessions.Session] = []
-        var deliveries: [DeliveryHistory.Delivery] = []
-        /// Said once on stderr: a torn last record cut off.
-        var warnings: [String] = []
-    }
+    /// What the sandbox holds, to write: sessions as they now stand, and deliveries.
+    typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
 
-    /// The store in `directory`, created when missing, locked for this process, and what
-    /// it held. `seed` (from `--seed`) must be the journal's when it has one.
-    static func open(_ directory: String, seed: UInt64?, newSeed: () -> UInt64) throws(CLIError) -> (
-        SandboxStore, Contents
-    ) {
+    /// The store in `directory`, created when missing and locked for this process, with
+    /// every record it holds handed, in the order it was written, to what `restorer` makes
+    /// once the first line names the journal's seed; also the warnings to say once. `seed` (from `--seed`) must be the journal's when it has one.
+    static func open(
+        _ directory: String, seed: UInt64?, newSeed: () -> UInt64,
+        restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void
+    ) throws(CLIError) -> (store: SandboxStore, warnings: [String]) {
+        // A write past a file-size limit then fails as on a full disk, instead of ending the process.
+        System.ignoreFileSizeSignal()
         let shown = MessageText.sanitized(directory)
+        let journal = "\(shown)/\(journalName)"
         do {
             try System.makeDirectories(directory)
         } catch {
@@ -50,61 +66,90 @@ final class SandboxStore {
         }
         let path = directory + "/" + journalName
         let entries = (try? System.directoryEntries(directory)) ?? []
-        let ours: Set<String> = [journalName, lockName, journalName + ".new"]
+        // `lock` is what earlier versions locked; it may be left from one.
+        let ours: Set<String> = [journalName, rewriteName, "lock"]
         if !entries.contains(journalName), let stranger = entries.first(where: { !ours.contains($0) }) {
             throw .invalidData(
                 "--data '\(shown)' holds '\(MessageText.sanitized(stranger))' and no \(journalName): it is another "
                     + "program's directory; give an empty or new one")
         }
         do {
-            guard try System.lockForever(directory + "/" + lockName) else {
+            guard try System.lockDirectoryForever(directory) else {
                 throw CLIError.unavailable(
                     "--data '\(shown)' is in use by another sandbox; stop it, or give another directory")
             }
         } catch let error as CLIError {
             throw error
         } catch {
-            throw .cannotCreate("--data '\(shown)' cannot be written: \(error)")
+            throw .cannotCreate("--data '\(shown)' cannot be locked: \(error)")
         }
-        var contents = Contents()
-        var journalSeed: UInt64?
+        var warnings: [String] = []
+        var reader = JournalReader()
+        var size = 0
         if System.isDirectory(path) == false {
-            let bytes: [UInt8]
+            var problem: JournalReader.Problem?
             do {
-                bytes = try System.readFile(path, limit: readLimit)
-            } catch {
-                throw .invalidData("\(shown)/\(journalName) cannot be read: \(Inputs.describe(error))")
-            }
-            let read = try Self.read(bytes, shown: "\(shown)/\(journalName)")
-            journalSeed = read.seed
-            contents.sessions = read.sessions
-            contents.deliveries = read.deliveries
-            if let torn = read.tornBytes {
-                do {
-                    try System.truncate(path, to: bytes.count - torn)
-                } catch {
-                    throw .cannotCreate("\(shown)/\(journalName) cannot be written: \(Inputs.describe(error))")
+                size = try System.readChunks(path) { chunk in
+                    do throws(JournalReader.Problem) {
+                        try reader.feed(chunk, restorer: restorer)
+                        return true
+                    } catch {
+                        problem = error
+                        return false
+                    }
                 }
-                contents.warnings.append(
-                    "warning: \(shown)/\(journalName): its last record was cut short (the sandbox stopped while "
-                        + "writing it, before answering); \(torn) bytes dropped")
+            } catch {
+                throw .invalidData("\(journal) cannot be read: \(Inputs.describe(error))")
             }
+            if let problem { throw Self.refusal(problem, journal: journal) }
+            if reader.seed == nil && !reader.isUnstarted { throw Self.refusal(.notAJournal, journal: journal) }
         }
-        if let journalSeed, let seed, seed != journalSeed {
+        if let journalSeed = reader.seed, let seed, seed != journalSeed {
             throw .usage(
                 "--data '\(shown)' holds sessions whose ids come from --seed \(journalSeed), not \(seed); leave "
                     + "--seed out or give \(journalSeed), or give another directory", command: .serve)
         }
-        let storeSeed = journalSeed ?? seed ?? newSeed()
+        let torn = reader.tornBytes
+        if torn > 0 {
+            do {
+                try System.truncate(path, to: size - torn)
+            } catch {
+                throw .cannotCreate("\(journal) cannot be written: \(Inputs.describe(error))")
+            }
+            if reader.seed != nil {
+                warnings.append(
+                    "warning: \(journal): its last record was cut short (the sandbox stopped while writing it, "
+                        + "before answering); \(torn) bytes dropped")
+            }
+        }
+        let storeSeed = reader.seed ?? seed ?? newSeed()
         do {
             let file = try AppendFile(path: path)
-            if journalSeed == nil {
+            if reader.seed == nil {
                 try file.append(header(seed: storeSeed))
                 System.syncDirectory(of: path)
             }
-            return (SandboxStore(directory: directory, path: path, file: file, seed: storeSeed), contents)
+            return (SandboxStore(directory: directory, path: path, file: file, seed: storeSeed), warnings)
         } catch {
-            throw .cannotCreate("\(shown)/\(journalName) cannot be written: \(Inputs.describe(error))")
+            throw .cannotCreate("\(journal) cannot be written: \(Inputs.describe(error))")
+        }
+    }
+
+    /// The error a journal that cannot be read is, in the words of every file error.
+    private static func refusal(_ problem: JournalReader.Problem, journal: String) -> CLIError {
+        switch problem {
+        case .notAJournal:
+            .invalidData("\(journal) is not a paylinks sandbox journal; give an empty or new --data directory")
+        case .noVersion: .invalidData("\(journal) has no format version on its first line")
+        case .newer(let version):
+            .invalidData(
+                "\(journal) is of format version \(version), newer than this paylinks reads (\(Self.version)); "
+                    + "use a newer paylinks, or another --data directory")
+        case .noSeed: .invalidData("\(journal) has no seed on its first line")
+        case .damaged(let line, let column, let reason):
+            .invalidData(
+                "\(journal):\(line):\(column.map { "\($0):" } ?? "") \(MessageText.sanitized(reason)); the journal "
+                    + "is damaged: mend or remove that line, or give another --data directory")
         }
     }
 
@@ -116,120 +161,104 @@ final class SandboxStore {
         compactedSize = file.size
     }
 
-    /// What a journal holds: sessions as they now stand, and deliveries.
-    typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
+    /// The journal's and its rewrite's paths, as messages show them.
+    private var shown: String { "\(MessageText.sanitized(directory))/\(Self.journalName)" }
 
-    /// Keeps `changed`; nil when it is on the disk, else why not. `live` gives everything
-    /// held, for a rewrite once the journal has grown.
+    /// Keeps `changed`; nil when it is on the disk, else why not (and then nothing of it
+    /// is). `live` gives everything held, for a rewrite once the journal has grown.
     func keep(_ changed: Held, live: () -> Held) -> String? {
-        var lines: [UInt8] = []
-        Self.append(changed, to: &lines)
+        finishRewrite(waiting: false)
+        let lines: [UInt8]
+        do throws(TooLong) {
+            lines = try Self.encode(changed)
+        } catch {
+            return "a record of \(error.bytes) bytes is longer than the journal takes "
+                + "(\(JournalReader.recordLimit >> 20) MiB)"
+        }
         do {
             try file.append(lines)
         } catch {
-            return "\(MessageText.sanitized(directory))/\(Self.journalName): \(Inputs.describe(error))"
+            return "\(shown): \(Inputs.describe(error))"
         }
-        if file.size > max(1 << 20, 4 * compactedSize) {
-            return compact(live())
+        if rewrite != nil {
+            appendedSinceRewrite += lines
+        } else if file.size > max(1 << 20, 4 * compactedSize) {
+            startRewrite(live())
         }
         return nil
     }
 
-    /// Rewrites the journal with one record of each session and delivery held; nil when done.
-    func compact(_ held: Held) -> String? {
-        var bytes = Self.header(seed: seed)
-        Self.append(held, to: &bytes)
-        do {
-            try System.replaceDurably(path, with: bytes)
-            file.close()
-            file = try AppendFile(path: path)
-        } catch {
-            return "\(MessageText.sanitized(directory))/\(Self.journalName): \(Inputs.describe(error))"
+    /// Rewrites the journal with `held` (one record of each session and delivery) on a
+    /// thread of its own; what is appended meanwhile is added to it before it replaces
+    /// the journal.
+    func startRewrite(_ held: Held) {
+        guard rewrite == nil else { return }
+        appendedSinceRewrite = []
+        let rewritePath = directory + "/" + Self.rewriteName
+        let header = Self.header(seed: seed)
+        rewrite = BackgroundWork.start {
+            do throws(FileSystemError) {
+                let file = try AppendFile(path: rewritePath, truncating: true)
+                var bytes = header
+                // Records too long for the journal were never kept; a rewrite keeps no more.
+                for session in held.sessions { try? Self.append(record: "session", session.record, to: &bytes) }
+                for delivery in held.deliveries { try? Self.append(record: "delivery", delivery.json, to: &bytes) }
+                try file.append(bytes)
+                return .success(file)
+            } catch {
+                return .failure(error)
+            }
         }
-        compactedSize = file.size
-        return nil
+    }
+
+    /// Puts a finished rewrite in the journal's place, after adding what was appended
+    /// since it began; with `waiting`, waits for one under way. A rewrite that failed
+    /// leaves the journal as it was, and is tried again once it has grown as much again.
+    func finishRewrite(waiting: Bool) {
+        guard let work = rewrite, waiting || work.isFinished else { return }
+        rewrite = nil
+        let tail = appendedSinceRewrite
+        appendedSinceRewrite = []
+        let rewritePath = directory + "/" + Self.rewriteName
+        do throws(FileSystemError) {
+            let replacement = try work.join().get()
+            if !tail.isEmpty { try replacement.append(tail) }
+            try System.rename(rewritePath, to: path)
+            System.syncDirectory(of: path)
+            file.close()
+            file = replacement
+            compactedSize = replacement.size
+        } catch {
+            compactedSize = file.size
+            onWarning("warning: \(shown) could not be rewritten, it goes on growing: \(Inputs.describe(error))")
+        }
+    }
+
+    /// A record longer than the journal takes.
+    private struct TooLong: Error {
+        let bytes: Int
     }
 
     private static func header(seed: UInt64) -> [UInt8] {
         Array(#"{"format":"\#(format)","version":\#(version),"seed":"\#(seed)"}"#.utf8) + [10]
     }
 
-    private static func append(_ held: Held, to bytes: inout [UInt8]) {
-        for session in held.sessions {
-            bytes += Array(#"{"session":"#.utf8) + session.record + Array("}\n".utf8)
-        }
-        for delivery in held.deliveries {
-            bytes += Array(#"{"delivery":"#.utf8) + delivery.json + Array("}\n".utf8)
-        }
+    /// The lines of `held`; none when a record is too long to read back.
+    private static func encode(_ held: Held) throws(TooLong) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for session in held.sessions { try append(record: "session", session.record, to: &bytes) }
+        for delivery in held.deliveries { try append(record: "delivery", delivery.json, to: &bytes) }
+        return bytes
     }
 
-    /// The journal's seed, sessions (the last record of each) and deliveries; `tornBytes`
-    /// when its end is a record cut short.
-    static func read(_ bytes: [UInt8], shown: String) throws(CLIError) -> (
-        seed: UInt64, sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], tornBytes: Int?
-    ) {
-        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
-        // The part after the last line feed: empty when the journal ends cleanly.
-        var tornBytes = lines.removeLast().count
-        guard let first = lines.first,
-            let header = try? JSONParser.parse(first), case .object(let members) = header.kind,
-            members.contains(where: { $0.key == "format" && $0.value.kind.text == format })
-        else {
-            throw .invalidData("\(shown) is not a paylinks sandbox journal; give an empty or new --data directory")
-        }
-        guard let versionValue = members.first(where: { $0.key == "version" })?.value,
-            case .number(let versionText) = versionValue.kind, let version = Int(versionText)
-        else { throw .invalidData("\(shown) has no format version on its first line") }
-        guard version <= Self.version else {
-            throw .invalidData(
-                "\(shown) is of format version \(version), newer than this paylinks reads (\(Self.version)); "
-                    + "use a newer paylinks, or another --data directory")
-        }
-        guard let seedText = members.first(where: { $0.key == "seed" })?.value.kind.text,
-            let seed = UInt64(seedText)
-        else { throw .invalidData("\(shown) has no seed on its first line") }
-        var sessions: [String: CheckoutSessions.Session] = [:]
-        var order: [String] = []
-        var deliveries: [Int: DeliveryHistory.Delivery] = [:]
-        for (number, line) in lines.enumerated().dropFirst() {
-            do {
-                let value = try JSONParser.parse(line)
-                guard case .object(let members) = value.kind, members.count == 1 else {
-                    throw CheckoutSessions.Session.RecordProblem(
-                        description: "not a {\"session\": ...} or {\"delivery\": ...} record")
-                }
-                switch members[0].key {
-                case "session":
-                    let record = try CheckoutSessions.Session(record: members[0].value)
-                    if sessions[record.token] == nil { order.append(record.token) }
-                    sessions[record.token] = record
-                case "delivery":
-                    let delivery = try DeliveryHistory.Delivery(json: members[0].value)
-                    deliveries[delivery.number] = delivery
-                default:
-                    throw CheckoutSessions.Session.RecordProblem(
-                        description: "not a {\"session\": ...} or {\"delivery\": ...} record")
-                }
-            } catch {
-                // A record cut short can only be the last: an earlier one is damage.
-                if number == lines.count - 1 && tornBytes == 0 {
-                    tornBytes = line.count + 1
-                    break
-                }
-                throw .invalidData("\(shown):\(number + 1): \(error); the journal is damaged")
-            }
-        }
-        return (
-            seed, order.compactMap { sessions[$0] }, deliveries.keys.sorted().compactMap { deliveries[$0] },
-            tornBytes == 0 ? nil : tornBytes
-        )
-    }
-}
-
-extension JSONValue.Kind {
-    /// The string, when the value is one.
-    fileprivate var text: String? {
-        if case .string(let text) = self { return text }
-        return nil
+    /// Adds `{"NAME":RECORD}` and a line feed to `bytes`, unless it is longer than a line of
+    /// the journal may be.
+    private static func append(record name: String, _ record: [UInt8], to bytes: inout [UInt8]) throws(TooLong) {
+        let line = Array(#"{"\#(name)":"#.utf8)
+        let length = line.count + record.count + 1
+        guard length <= JournalReader.recordLimit else { throw TooLong(bytes: length) }
+        bytes += line
+        bytes += record
+        bytes += Array("}\n".utf8)
     }
 }

@@ -263,10 +263,11 @@ package enum System {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .unwritable(lastErrorDescription()) }
     }
 
-    /// Holds an exclusive lock on the file `path` (created if need be) for as long as the
-    /// process lives; false when another process holds it.
-    package static func lockForever(_ path: String) throws(FileSystemError) -> Bool {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Holds an exclusive lock on the directory `path` itself for as long as the process
+    /// lives; false when another process holds it. The lock is on what the files live in,
+    /// not on a file of it that could be deleted or replaced.
+    package static func lockDirectoryForever(_ path: String) throws(FileSystemError) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unwritable(lastErrorDescription()) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
@@ -276,6 +277,40 @@ package enum System {
         }
         // The descriptor stays open, and the lock held, until the process ends.
         return true
+    }
+
+    /// Reads the regular file `path` a chunk of at most `chunkSize` bytes at a time, handing
+    /// each to `body` in order, until the end or until `body` says to stop; the bytes read.
+    /// Memory holds one chunk, however large the file.
+    package static func readChunks(_ path: String, chunkSize: Int = 1 << 20, _ body: (ArraySlice<UInt8>) -> Bool)
+        throws(FileSystemError) -> Int
+    {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .missing }
+        try requireRegular(info.st_mode)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(lastErrorDescription()) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(lastErrorDescription()) }
+        try requireRegular(info.st_mode)
+        var chunk = [UInt8](repeating: 0, count: max(1, chunkSize))
+        var total = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(lastErrorDescription())
+            }
+            if count == 0 { return total }
+            total += count
+            guard body(chunk[..<count]) else { return total }
+        }
+    }
+
+    /// Makes a write past the file-size limit fail with an error, as a full disk does,
+    /// instead of ending the process with SIGXFSZ.
+    package static func ignoreFileSizeSignal() {
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Shortens the file `path` to `size` bytes, durably.
@@ -288,15 +323,9 @@ package enum System {
         }
     }
 
-    /// Replaces the file `path` with `bytes` all at once: written beside it, synced, and
-    /// renamed over it, so that a crash leaves the old file or the new, never half of one.
-    package static func replaceDurably(_ path: String, with bytes: [UInt8]) throws(FileSystemError) {
-        let temporary = path + ".new"
-        let file = try AppendFile(path: temporary, truncating: true)
-        try file.append(bytes)
-        file.close()
-        guard rename(temporary, path) == 0 else { throw .unwritable(lastErrorDescription()) }
-        syncDirectory(of: path)
+    /// Renames `path` to `target`, replacing what is there at once.
+    package static func rename(_ path: String, to target: String) throws(FileSystemError) {
+        guard renameFile(path, target) == 0 else { throw .unwritable(lastErrorDescription()) }
     }
 
     /// Makes the entries of the directory holding `path` durable: a file created or
@@ -319,6 +348,11 @@ private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
 
+/// Renames a file (from where a method named `rename` would hide the C library's).
+private func renameFile(_ path: String, _ target: String) -> Int32 {
+    rename(path, target)
+}
+
 /// A file that grows only at its end, each append on the disk before it returns.
 package final class AppendFile {
     private var descriptor: Int32
@@ -333,8 +367,20 @@ package final class AppendFile {
         size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    /// Writes `bytes` at the end and waits until they are on the disk.
+    /// Whether a failed append may have left bytes past ``size`` that could not be cut off
+    /// yet: the next append cuts them off first.
+    private var ragged = false
+
+    /// Writes `bytes` at the end and waits until they are on the disk. When that fails,
+    /// the file goes back to its size before, so that what it held stays whole and the
+    /// next append starts on a fresh line, not in the middle of half a record.
     package func append(_ bytes: [UInt8]) throws(FileSystemError) {
+        if ragged {
+            guard ftruncate(descriptor, off_t(size)) == 0 else {
+                throw .unwritable(String(cString: strerror(errno)).lowercased())
+            }
+            ragged = false
+        }
         var failure: OutputError?
         bytes.withUnsafeBytes { buffer in
             do throws(OutputError) {
@@ -343,12 +389,16 @@ package final class AppendFile {
                 failure = error
             }
         }
+        var reason: String?
         switch failure {
-        case .failed(let reason)?: throw .unwritable(reason)
-        case .brokenPipe?: throw .unwritable("the file went away")
-        case nil: break
+        case .failed(let text)?: reason = text
+        case .brokenPipe?: reason = "the file went away"
+        case nil: if fdatasync(descriptor) != 0 { reason = String(cString: strerror(errno)).lowercased() }
         }
-        guard fdatasync(descriptor) == 0 else { throw .unwritable(String(cString: strerror(errno)).lowercased()) }
+        if let reason {
+            ragged = ftruncate(descriptor, off_t(size)) != 0
+            throw .unwritable(reason)
+        }
         size += bytes.count
     }
 

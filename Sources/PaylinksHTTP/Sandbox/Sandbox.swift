@@ -40,7 +40,9 @@ public final class Sandbox {
     }
 
     let catalog: Catalog
-    let settings: Settings
+    /// How it answers; set before it serves. The sessions take their seed, lifetime,
+    /// limit and budget from the settings it was made with.
+    public var settings: Settings
     private let clock: () -> Int
     /// The sessions, their states and their rules: Appcharge's side.
     private var sessions: CheckoutSessions
@@ -84,20 +86,87 @@ public final class Sandbox {
     /// Every delivery held, oldest first.
     public var heldDeliveries: [DeliveryHistory.Delivery] { history.deliveries }
 
-    /// Takes back sessions and deliveries kept before a restart; sessions go on by their
-    /// own clock (a session past its hour expires when next asked for).
-    public func restore(_ kept: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery] = []) {
-        for session in kept.sorted(by: { $0.index < $1.index }) { sessions.restore(session, now: clock()) }
-        _ = sessions.takeChanged()
-        for delivery in deliveries { history.restore(delivery) }
+    /// What the sandbox keeps across a restart: a session as it stood after a change, or a
+    /// delivery that ended.
+    public enum Record: Sendable {
+        /// A session; a later record of the same session replaces an earlier one.
+        case session(CheckoutSessions.Session)
+        /// A delivery to the game's server.
+        case delivery(DeliveryHistory.Delivery)
     }
 
-    /// Hands the sessions changed since the last call, and `deliveries`, to ``persist``:
-    /// nil when they are kept (or nothing keeps them), else why not.
-    private func keepChanges(_ deliveries: [DeliveryHistory.Delivery] = []) -> String? {
-        let changed = sessions.takeChanged()
-        guard let persist, !changed.isEmpty || !deliveries.isEmpty else { return nil }
-        return persist(changed, deliveries)
+    /// Takes back a record kept before a restart; sessions go on by their own clock (a
+    /// session past its hour expires when next asked for). Records come one at a time, so
+    /// that a start holds no more than the sandbox keeps.
+    public func restore(_ record: Record) {
+        switch record {
+        case .session(let session): sessions.restore(session, now: clock())
+        case .delivery(let delivery): history.restore(delivery)
+        }
+    }
+
+    /// Sends the awards of the paid orders whose award had not ended when the sandbox last
+    /// stopped (`charge_pending`) once more, as at the payment; the number sent. Without an
+    /// award endpoint they are granted at once, as every award is then.
+    @discardableResult
+    public func resumeAwards() -> Int {
+        let waiting = sessions.all.filter { $0.state == .chargePending && !$0.retryingAward }
+        for session in waiting {
+            effects.append(.log("award \(session.purchaseId): sent again, the sandbox stopped before it ended"))
+            due(purchaseId: session.purchaseId, award: session.award)
+        }
+        if let failure = keep(undoing: false) { onLog("warning: the awards sent again were not kept: \(failure)") }
+        return waiting.count
+    }
+
+    /// What a change brings about beyond the sandbox's state: said or sent only once the
+    /// change is kept, so that a change that could not be kept (503) had no effect at all.
+    private enum Effect {
+        case log(String)
+        case award(purchaseId: String, GrantAward)
+        case callback(Callback)
+        case orderEvent(purchaseId: String, OrderEvent)
+        case replay(DeliveryHistory.Delivery, resign: Bool)
+    }
+
+    /// The effects of the changes not kept yet, in order.
+    private var effects: [Effect] = []
+    /// Deliveries that ended and are not on the disk yet: kept with the next change that is.
+    private var unsavedDeliveries: [DeliveryHistory.Delivery] = []
+
+    /// Hands what changed since the last keep to ``persist``; nil when it is kept (or
+    /// nothing keeps it), else why not. When it is not kept and `undoing`, the change is
+    /// undone and its effects dropped: the answer says nothing happened. Otherwise (what
+    /// the game's server was sent cannot be unsent) the change stands in memory, its
+    /// effects follow, and it is kept with the next change that reaches the disk.
+    private func keep(undoing: Bool) -> String? {
+        let changed = sessions.changedSessions
+        var failure: String?
+        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty {
+            failure = persist(changed, unsavedDeliveries)
+        }
+        if failure == nil {
+            sessions.saved()
+            unsavedDeliveries = []
+        } else if undoing {
+            sessions.rollback()
+            effects = []
+            return failure
+        } else {
+            sessions.commit()
+        }
+        let due = effects
+        effects = []
+        for effect in due {
+            switch effect {
+            case .log(let line): onLog(line)
+            case .award(let purchaseId, let award): onPaid?(purchaseId, award)
+            case .callback(let callback): onCallback(callback)
+            case .orderEvent(let purchaseId, let event): onOrderEvent?(purchaseId, event)
+            case .replay(let delivery, let resign): onReplay?(delivery, resign)
+            }
+        }
+        return failure
     }
 
     /// Records a delivery to the game's server that ended: an award's or an event's
@@ -110,47 +179,60 @@ public final class Sandbox {
         let delivery = history.add(
             kind: kind, purchaseId: purchaseId, name: name, url: url, body: body, attempts: attempts,
             replayOf: replayOf, resigned: resigned)
-        if let failure = keepChanges([delivery]) { onLog("warning: a delivery was not kept: \(failure)") }
+        unsavedDeliveries.append(delivery)
+        if let failure = keep(undoing: false) {
+            onLog("warning: a delivery is not on the disk yet, it is kept with the next change: \(failure)")
+        }
         return delivery
     }
 
-    /// Says what happened, in order: log lines, awards due, and what the client receives.
+    /// An award is due: the award endpoint's queue sends it once the change is kept;
+    /// without one it is granted at once.
+    private func due(purchaseId: String, award: GrantAward) {
+        if onPaid != nil {
+            effects.append(.award(purchaseId: purchaseId, award))
+        } else {
+            report(sessions.awardDelivered(purchaseId: purchaseId, failureData: nil))
+        }
+    }
+
+    /// Says what happened, in order: log lines, awards due, and what the client receives,
+    /// each an effect that follows once the change is kept.
     private func report(_ events: [CheckoutSessions.Event]) {
         for event in events {
             switch event {
             case .redirectUrlGiven(let sku):
-                onLog(
-                    "warning: the session for \(sku) has a redirectUrl; it is for link-out without the SDK "
-                        + "and must not be sent when the SDK opens the checkout")
+                effects.append(
+                    .log(
+                        "warning: the session for \(sku) has a redirectUrl; it is for link-out without the SDK "
+                            + "and must not be sent when the SDK opens the checkout"))
             case .expired(let purchaseId):
-                onLog("session \(purchaseId) expired unpaid")
+                effects.append(.log("session \(purchaseId) expired unpaid"))
             case .cancelled(let purchaseId):
-                onLog("session \(purchaseId) cancelled by the game's server")
+                effects.append(.log("session \(purchaseId) cancelled by the game's server"))
             case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint):
-                onLog("session \(purchaseId) paid with \(paymentMethod)")
+                effects.append(.log("session \(purchaseId) paid with \(paymentMethod)"))
                 if withoutPricePoint {
-                    onLog(
-                        "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
-                            + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, such as 499"
-                    )
+                    effects.append(
+                        .log(
+                            "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
+                                + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, "
+                                + "such as 499"))
                 }
-                if let onPaid {
-                    onPaid(purchaseId, award)
-                } else {
-                    awardDelivered(purchaseId: purchaseId, failureData: nil)
-                }
+                due(purchaseId: purchaseId, award: award)
             case .ended(let callback):
-                onCallback(callback)
+                effects.append(.callback(callback))
             case .order(let name, let session, let sequence):
-                guard let onOrderEvent else { continue }
+                guard onOrderEvent != nil else { continue }
                 let subject = OrderEvent.Subject(
                     order: session.order, pricePointMetadata: session.pricePointMetadata ?? 0, email: session.email,
                     sessionMetadata: session.metadata)
-                onOrderEvent(
-                    session.purchaseId,
-                    OrderEvent(
-                        name, version: settings.eventsVersion, subject: subject, milliseconds: clock(),
-                        seed: settings.seed, sequence: sequence, refundAmount: session.life?.refundAmount))
+                effects.append(
+                    .orderEvent(
+                        purchaseId: session.purchaseId,
+                        OrderEvent(
+                            name, version: settings.eventsVersion, subject: subject, milliseconds: clock(),
+                            seed: settings.seed, sequence: sequence, refundAmount: session.life?.refundAmount)))
             }
         }
     }
@@ -198,10 +280,12 @@ public final class Sandbox {
     public func handle(_ arrival: Arrival) -> HTTPServerResponse {
         let request = arrival.request
         var response = route(arrival)
-        if let failure = keepChanges() {
-            onLog("warning: a change was not kept: \(failure)")
+        if let failure = keep(undoing: true) {
+            onLog("warning: a change could not be kept, so it was not made: \(failure)")
             response = HTTPServer.problem(
-                503, "the sandbox could not keep the change on disk (\(failure)); free the disk, then try again")
+                503,
+                "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
+                    + "then try again")
         }
         onLog("\(request.method) \(request.path) \(response.status)")
         return response
@@ -300,8 +384,18 @@ public final class Sandbox {
         case .success(let parsed): body = parsed
         case .failure(let error): return HTTPServer.problem(400, error.message, each: error.all)
         }
-        let (session, events) = sessions.create(body, now: clock())
-        report(events)
+        let session: CheckoutSessions.Session
+        do throws(CheckoutSessions.Full) {
+            let (created, events) = try sessions.create(body, now: clock())
+            session = created
+            report(events)
+        } catch {
+            return HTTPServer.problem(
+                503,
+                "paid orders fill the sandbox: \(error.paidOrders) of them take all of its session budget "
+                    + "(\(error.byteBudget >> 20) MiB), and a paid order is never forgotten; start serve with a larger "
+                    + "--session-budget, or with another --data directory")
+        }
         var writer = JSONWriter()
         writer.openObject()
         writer.field("checkoutSessionToken", session.token)
@@ -543,7 +637,7 @@ public final class Sandbox {
                 return HTTPServerResponse(
                     status: 404, body: Array(#"{"message":"Order does not exist or cannot be found."}"#.utf8))
             case .refused(let refusal):
-                onLog("refund of order \(orderId) refused: \(refusal.message)")
+                effects.append(.log("refund of order \(orderId) refused: \(refusal.message)"))
                 return HTTPServerResponse(
                     status: 422, body: Array(#"{"message":"Failed to initiate a refund request"}"#.utf8))
             }
@@ -607,7 +701,7 @@ public final class Sandbox {
     {
         for action in actions {
             let (session, events) = try sessions.act(action, on: id, byOrderId: byOrderId, now: clock())
-            onLog("order \(session.orderId) \(session.state.rawValue)")
+            effects.append(.log("order \(session.orderId) \(session.state.rawValue)"))
             report(events)
         }
     }
@@ -677,12 +771,12 @@ public final class Sandbox {
             return HTTPServer.problem(404, "no delivery has the id '\(id)'")
         }
         let resign = Self.form(request.body)["resign"] != "false"
-        guard let onReplay else {
+        guard onReplay != nil else {
             return back(
                 to: delivery.purchaseId, "nowhere to send it: start serve with --award-url or --events-url",
                 problem: true)
         }
-        onReplay(delivery, resign)
+        effects.append(.replay(delivery, resign: resign))
         return back(to: delivery.purchaseId, "\(delivery.id) sent again \(resign ? "newly signed" : "exactly")")
     }
 
@@ -792,11 +886,11 @@ public final class Sandbox {
             }
             resign = flag
         }
-        guard let onReplay else {
+        guard onReplay != nil else {
             return HTTPServer.problem(
                 409, "the sandbox has nowhere to send it: start serve with --award-url or --events-url")
         }
-        onReplay(delivery, resign)
+        effects.append(.replay(delivery, resign: resign))
         return HTTPServerResponse(
             status: 202,
             body: Array(#"{"replaying":"\#(delivery.id)","resign":\#(resign)}"#.utf8))
@@ -808,7 +902,7 @@ public final class Sandbox {
         guard live(purchaseId: purchaseId) != nil else {
             return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
         }
-        guard let onPaid else {
+        guard onPaid != nil else {
             return HTTPServer.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
         }
         let award: GrantAward
@@ -817,8 +911,8 @@ public final class Sandbox {
         } catch {
             return HTTPServer.problem(409, error.message)
         }
-        onLog("session \(purchaseId): Retry Award")
-        onPaid(purchaseId, award)
+        effects.append(.log("session \(purchaseId): Retry Award"))
+        effects.append(.award(purchaseId: purchaseId, award))
         guard let session = live(purchaseId: purchaseId) else {
             return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
         }
@@ -841,7 +935,9 @@ public final class Sandbox {
     /// nil, failed on every attempt otherwise (the `error.data` of the 3003).
     public func awardDelivered(purchaseId: String, failureData: String?) {
         report(sessions.awardDelivered(purchaseId: purchaseId, failureData: failureData))
-        if let failure = keepChanges() { onLog("warning: the award's outcome was not kept: \(failure)") }
+        if let failure = keep(undoing: false) {
+            onLog("warning: the award's outcome is not on the disk yet, it is kept with the next change: \(failure)")
+        }
     }
 
     /// The longest payment method a player's choice names, in bytes.

@@ -1,0 +1,133 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksJSON
+
+/// A sandbox journal read as its bytes come, a line at a time, so that a start holds one
+/// record in memory beside what the sandbox keeps, however long the journal has grown.
+///
+/// The first line names the format, its version and the seed; each later line is a record,
+/// handed on as it is read. Only the bytes after the last line feed can be a record cut
+/// short (the sandbox stopped while writing it, before answering): ``tornBytes`` counts
+/// them. A whole line that does not read is damage, said with its line and column.
+struct JournalReader {
+    /// Why a journal cannot be read.
+    enum Problem: Error, Equatable {
+        /// Its first line is not a paylinks sandbox journal's.
+        case notAJournal
+        /// Its first line has no version.
+        case noVersion
+        /// It is of a newer format version than this build reads.
+        case newer(Int)
+        /// Its first line has no seed.
+        case noSeed
+        /// A line is not a record the sandbox writes: where, and why.
+        case damaged(line: Int, column: Int?, reason: String)
+    }
+
+    /// The longest line a journal holds: the sandbox writes no record longer (a change
+    /// whose record would be is refused before it is made), and a line longer is damage.
+    static let recordLimit = 16 << 20
+
+    /// The seed the journal's sessions take their ids from, once its first line is read.
+    private(set) var seed: UInt64?
+    /// Lines read whole so far, the first among them.
+    private(set) var lines = 0
+    /// The bytes after the last line feed so far.
+    private var partial: [UInt8] = []
+
+    /// Bytes after the last line feed: a record cut short, or nothing once the journal ends
+    /// with a line feed.
+    var tornBytes: Int { partial.count }
+
+    /// Whether the journal has no whole first line, and what it has could be the start of
+    /// one the sandbox writes: a journal whose start was cut short, which is as good as new.
+    var isUnstarted: Bool {
+        guard seed == nil, lines == 0 else { return false }
+        let fixed = Array(#"{"format":"\#(SandboxStore.format)","version":\#(SandboxStore.version),"seed":""#.utf8)
+        guard partial.count > fixed.count else { return fixed.starts(with: partial) }
+        return partial.starts(with: fixed)
+            && partial[fixed.count...].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// Where the records go: what the restorer made of the seed.
+    private var each: ((Sandbox.Record) -> Void)?
+
+    /// Reads `bytes`, the journal's next, handing every record in them read whole to what
+    /// `restorer` makes of the journal's seed, once its first line names it.
+    mutating func feed(_ bytes: ArraySlice<UInt8>, restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void)
+        throws(Problem)
+    {
+        var rest = bytes
+        while let newline = rest.firstIndex(of: 10) {
+            let piece = rest[..<newline]
+            rest = rest[(newline + 1)...]
+            lines += 1
+            guard partial.count + piece.count <= Self.recordLimit else { throw tooLong(line: lines) }
+            if partial.isEmpty {
+                try take(Array(piece), restorer: restorer)
+            } else {
+                partial += piece
+                let line = partial
+                partial = []
+                try take(line, restorer: restorer)
+            }
+        }
+        guard partial.count + rest.count <= Self.recordLimit else { throw tooLong(line: lines + 1) }
+        partial += rest
+    }
+
+    private func tooLong(line: Int) -> Problem {
+        .damaged(
+            line: line, column: nil,
+            reason: "a line longer than \(Self.recordLimit >> 20) MiB, which the sandbox never writes")
+    }
+
+    /// Reads one whole line: the first names the journal, every later one is a record.
+    private mutating func take(_ line: [UInt8], restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void)
+        throws(Problem)
+    {
+        guard let each else {
+            let seed = try Self.header(line)
+            self.seed = seed
+            each = restorer(seed)
+            return
+        }
+        guard !line.isEmpty else { throw .damaged(line: lines, column: nil, reason: "an empty line") }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw .damaged(line: lines, column: error.position.column, reason: error.reason)
+        }
+        do throws(CheckoutSessions.Session.RecordProblem) {
+            guard case .object(let members) = value.kind, members.count == 1 else {
+                throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)
+            }
+            switch members[0].key {
+            case "session": each(.session(try CheckoutSessions.Session(record: members[0].value)))
+            case "delivery": each(.delivery(try DeliveryHistory.Delivery(json: members[0].value)))
+            default: throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)
+            }
+        } catch {
+            throw .damaged(line: lines, column: nil, reason: error.description)
+        }
+    }
+
+    /// The seed the first line names.
+    private static func header(_ line: [UInt8]) throws(Problem) -> UInt64 {
+        guard let header = try? JSONParser.parse(line), case .object(let members) = header.kind,
+            members.contains(where: { member in
+                guard case .string(let name) = member.value.kind else { return false }
+                return member.key == "format" && name == SandboxStore.format
+            })
+        else { throw .notAJournal }
+        guard let versionValue = members.first(where: { $0.key == "version" })?.value,
+            case .number(let versionText) = versionValue.kind, let version = Int(versionText)
+        else { throw .noVersion }
+        guard version <= SandboxStore.version else { throw .newer(version) }
+        guard let seedValue = members.first(where: { $0.key == "seed" })?.value,
+            case .string(let seedText) = seedValue.kind, let seed = UInt64(seedText)
+        else { throw .noSeed }
+        return seed
+    }
+}

@@ -133,3 +133,92 @@ struct CheckoutSessionsTests {
         #expect(sessions.session(token: try #require(first).token, now: 0).0 == nil)
     }
 }
+
+/// What the sandbox answered for stays: paid orders are never forgotten, and a step whose
+/// record could not be kept is undone whole.
+@Suite("Checkout sessions kept")
+struct CheckoutSessionsKeptTests {
+    func create(_ sessions: inout CheckoutSessions, now: Int = 0, name: String = "Starter Pack") throws
+        -> CheckoutSessions.Session
+    {
+        let body = CheckoutSessionsTests.body.replacingOccurrences(of: "Starter Pack", with: name)
+        return try sessions.create(SessionRequest(Array(body.utf8)), now: now).0
+    }
+
+    func pay(_ session: CheckoutSessions.Session, in sessions: inout CheckoutSessions, now: Int = 0) {
+        _ = sessions.choose(.pay, paymentMethod: "Visa", for: session, now: now)
+        _ = sessions.awardDelivered(purchaseId: session.purchaseId, failureData: nil)
+    }
+
+    @Test("a paid order outlives twice the session's lifetime and any count of sessions; unpaid ones go")
+    func paidOrdersStay() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 2)
+        let unpaid = try create(&sessions)
+        let paid = try create(&sessions)
+        pay(paid, in: &sessions)
+        // Weeks later, and past the limit of sessions: the paid order is there for its refund.
+        for index in 0..<5 { _ = try create(&sessions, now: 3_000 + index) }
+        #expect(sessions.session(token: unpaid.token, now: 3_010).0 == nil)
+        #expect(sessions.session(token: paid.token, now: 3_010).0?.state == .chargeSucceed)
+        #expect(try sessions.act(.requestRefund(amount: nil), on: paid.purchaseId, now: 3_020).0.state == .paymentRefundPending)
+        #expect(sessions.count == 3, "the paid order and the two newest unpaid sessions")
+    }
+
+    @Test("once paid orders fill the budget, a new session is refused and every paid order is kept")
+    func paidOrdersFillTheBudget() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 100, byteBudget: 32 << 10)
+        let name = String(repeating: "n", count: 4_000)
+        var paid: [CheckoutSessions.Session] = []
+        var refused: CheckoutSessions.Full?
+        for _ in 0..<20 {
+            do {
+                let session = try create(&sessions, name: name)
+                pay(session, in: &sessions)
+                paid.append(session)
+            } catch {
+                refused = error as? CheckoutSessions.Full
+                break
+            }
+        }
+        let full = try #require(refused)
+        #expect(full.paidOrders == paid.count)
+        #expect((6...8).contains(paid.count), "\(paid.count) orders of about 4 KB in 32 KiB")
+        #expect(paid.allSatisfy { sessions.session(token: $0.token, now: 0).0 != nil })
+    }
+
+    @Test("a step undone puts back every session it changed, created or forgot, and the ids it used")
+    func rollback() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 1)
+        let first = try create(&sessions)
+        sessions.saved()
+        // Creating the second forgets the first (the limit is one); undone, the first is back.
+        let second = try create(&sessions)
+        #expect(sessions.session(token: first.token, now: 0).0 == nil)
+        sessions.rollback()
+        #expect(sessions.session(token: second.token, now: 0).0 == nil)
+        #expect(sessions.session(purchaseId: first.purchaseId, now: 0).0?.state == .created)
+        #expect(sessions.changedSessions.isEmpty)
+        // A payment undone leaves the session open, and nothing to write.
+        pay(first, in: &sessions)
+        #expect(sessions.changedSessions.map(\.state) == [.chargeSucceed])
+        sessions.rollback()
+        #expect(sessions.session(token: first.token, now: 0).0?.state == .created)
+        #expect(sessions.changedSessions.isEmpty)
+        // The next session takes the ids the undone one had.
+        sessions.saved()
+        #expect(try create(&sessions).purchaseId == second.purchaseId)
+    }
+
+    @Test("a change kept in memory only is written with the next one; undoing a later step keeps it")
+    func committedChangesWait() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 10)
+        let first = try create(&sessions)
+        sessions.saved()
+        pay(first, in: &sessions)
+        sessions.commit()
+        _ = try create(&sessions)
+        sessions.rollback()
+        #expect(sessions.changedSessions.map(\.token) == [first.token])
+        #expect(sessions.changedSessions.first?.state == .chargeSucceed)
+    }
+}

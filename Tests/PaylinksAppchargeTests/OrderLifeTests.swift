@@ -189,3 +189,17 @@ struct OrderLifeTests {
             ])
     }
 }
+
+@Suite("An order's life, bounded")
+struct OrderLifeBoundTests {
+    @Test("refunds that fail may be asked for again, up to the limit of an order's actions")
+    func actionLimit() throws {
+        var life = OrderLife(state: .chargeSucceed, price: 499)
+        for _ in 0..<(OrderLife.actionLimit / 2) {
+            for action in OrderLife.refund(amount: nil, succeeds: false) { try life.apply(action) }
+        }
+        #expect(life.transitions.count == OrderLife.actionLimit)
+        #expect(throws: OrderLife.Refusal.tooManyActions) { try life.apply(.requestRefund(amount: nil)) }
+        #expect(OrderLife.Refusal.tooManyActions.message.contains("create another order"))
+    }
+}

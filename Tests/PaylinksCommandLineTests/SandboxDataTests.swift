@@ -172,13 +172,15 @@ struct SandboxDataTests {
         #expect(second.stop().status == 0)
     }
 
+    /// A session's record as the sandbox writes it, created at 1 s.
+    static let record =
+        #"{"session":{"index":0,"token":"0123456789abcdef0123456789abcdef","purchaseId":"pr_kept","orderId":"1234567890","created":1000,"offerName":"Starter Pack","offerSku":"starter_pack_001","items":[],"price":499,"currency":"USD","customerId":"cust_1","country":"US","state":"created","paymentMethod":"","date":0,"eventCount":1}}"#
+
     @Test("a session kept past its hour expires by its own clock once the sandbox is back")
     func expiresByItsClock() throws {
         let data = DataDirectory("clock")
         try FileManager.default.createDirectory(atPath: data.path, withIntermediateDirectories: true)
-        let record =
-            #"{"session":{"index":0,"token":"0123456789abcdef0123456789abcdef","purchaseId":"pr_kept","orderId":"1234567890","created":1000,"offerName":"Starter Pack","offerSku":"starter_pack_001","items":[],"price":499,"currency":"USD","customerId":"cust_1","country":"US","state":"created","paymentMethod":"","date":0,"eventCount":1}}"#
-        try Data((#"{"format":"paylinks-sandbox","version":1,"seed":"1"}"# + "\n" + record + "\n").utf8).write(
+        try Data((#"{"format":"paylinks-sandbox","version":1,"seed":"1"}"# + "\n" + Self.record + "\n").utf8).write(
             to: URL(fileURLWithPath: data.journal))
         let sandbox = try SandboxProcess(["--data", data.path])
         #expect(try Self.state(sandbox.port, "pr_kept") == "payment_canceled")
@@ -191,6 +193,10 @@ struct SandboxDataTests {
             ("newer", 65, "is of format version 2, newer than this paylinks reads (1); use a newer paylinks"),
             ("stranger", 65, "holds 'notes.txt' and no sandbox.jsonl: it is another program's directory"),
             ("damaged", 65, "sandbox.jsonl:2: index is missing or not an integer; the journal is damaged"),
+            // A whole last line is damage too: only bytes after the last line feed are cut short.
+            ("damaged-last", 65, "sandbox.jsonl:2: index is missing or not an integer; the journal is damaged"),
+            ("syntax", 65, "sandbox.jsonl:2:13: "),
+            ("extreme", 65, "sandbox.jsonl:2: index is 9223372036854775807, outside 0 to 1099511627776"),
             ("file", 73, "is a file, not a directory; give a directory"),
             ("under-a-file", 73, "cannot be created: "),
             ("other-seed", 64, "holds sessions whose ids come from --seed 7, not 1; leave --seed out or give 7"),
@@ -212,11 +218,20 @@ struct SandboxDataTests {
                 kind == "newer"
                 ? #"{"format":"paylinks-sandbox","version":2,"seed":"1"}"#
                 : #"{"format":"paylinks-sandbox","version":1,"seed":"\#(kind == "other-seed" ? 7 : 1)"}"#
-            let damage = kind == "damaged" ? #"{"session":{"state":"spent"}}"# + "\n" + "{}\n" : ""
+            let damage =
+                switch kind {
+                case "damaged": #"{"session":{"state":"spent"}}"# + "\n" + "{}\n"
+                case "damaged-last": #"{"session":{"state":"spent"}}"# + "\n"
+                case "syntax": #"{"session":{,}}"# + "\n"
+                case "extreme": Self.record.replacingOccurrences(of: #""index":0"#, with: #""index":9223372036854775807"#) + "\n"
+                default: ""
+                }
             _ = manager.createFile(atPath: data.journal, contents: Data((header + "\n" + damage).utf8))
         }
+        let journal = FileManager.default.contents(atPath: data.journal)
         let outcome = try BinaryTests.run(["serve", "--port", "0", "--seed", "1", "--data", path])
         #expect(outcome.status == code, "\(outcome.stderr)")
+        #expect(FileManager.default.contents(atPath: data.journal) == journal, "a journal refused is left as it was")
         let lines = outcome.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(outcome.stderr)")
         #expect(lines.first?.hasPrefix("error: ") == true)
@@ -475,5 +490,104 @@ struct SandboxJournalTests {
         let read = try Self.read(Array(try Data(contentsOf: URL(fileURLWithPath: data.journal))))
         #expect(read.sessions.map(\.token) == [session.token])
         #expect(read.torn == 0)
+    }
+
+    /// A journal of a header and `records`, each a line.
+    static func journal(_ records: [String]) -> [UInt8] {
+        Array(([#"{"format":"paylinks-sandbox","version":1,"seed":"1"}"#] + records).map { $0 + "\n" }.joined().utf8)
+    }
+
+    @Test("a journal reads the same however its bytes are split into chunks")
+    func anyChunks() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 100)
+        var records: [String] = []
+        for index in 0..<20 {
+            let (session, _) = try sessions.create(try SessionRequest(SandboxDataTests.body), now: index)
+            records.append(#"{"session":"# + String(decoding: session.record, as: UTF8.self) + "}")
+        }
+        let bytes = Self.journal(records)
+        let whole = try Self.read(bytes)
+        #expect(whole.sessions.count == 20)
+        for chunk in [1, 7, 4096] {
+            let split = try Self.read(bytes, chunk: chunk)
+            #expect(split.sessions.map(\.record) == whole.sessions.map(\.record), "chunks of \(chunk)")
+            #expect(split.seed == 1)
+        }
+    }
+
+    @Test(
+        "a number outside the range the sandbox writes it in is damage, named with its line",
+        arguments: [
+            (#""index":0"#, #""index":9223372036854775807"#, "index is 9223372036854775807"),
+            (#""created":1000"#, #""created":-9223372036854775808"#, "created is -9223372036854775808"),
+            (#""date":0"#, #""date":9223372036854775807"#, "date is 9223372036854775807"),
+            (#""price":499"#, #""price":499,"pricePointMetadata":9223372036854775807"#, "pricePointMetadata is"),
+            (#""eventCount":1"#, #""eventCount":-1"#, "eventCount is -1"),
+        ])
+    func extremeNumbers(member: String, replacement: String, reason: String) throws {
+        let record = SandboxDataTests.record.replacingOccurrences(of: member, with: replacement)
+        #expect(record != SandboxDataTests.record)
+        #expect {
+            _ = try Self.read(Self.journal([record]))
+        } throws: { error in
+            guard case .damaged(let line, _, let said) = error as? JournalReader.Problem else { return false }
+            return line == 2 && said.hasPrefix(reason) && said.contains("where the sandbox writes it")
+        }
+    }
+
+    @Test(
+        "a delivery whose numbers are outside their ranges is damage",
+        arguments: [
+            #""id":"dl_9223372036854775807""#, #""milliseconds":9223372036854775807"#,
+            #""sentAfter":-5"#, #""status":99999"#, #""replayOf":"dl_0""#,
+        ])
+    func extremeDelivery(member: String) throws {
+        var history = DeliveryHistory()
+        var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: [("signature", "t=1,v1=ab")])
+        attempt.judge(status: 200, body: Array(#"{"publisherPurchaseId":"g1"}"#.utf8))
+        let delivery = history.add(
+            kind: .award, purchaseId: "pr_1", name: "award", url: "http://127.0.0.1:1/award", body: Array("{}".utf8),
+            attempts: [attempt], replayOf: 1)
+        let good = #"{"delivery":"# + String(decoding: delivery.json, as: UTF8.self) + "}"
+        #expect(try Self.read(Self.journal([good])).deliveries.count == 1)
+        let name = member.split(separator: ":")[0]
+        let bad = good.replacingOccurrences(
+            of: #"\#(name):[^,}]*"#, with: member, options: .regularExpression)
+        #expect(bad != good)
+        #expect(throws: JournalReader.Problem.self) { _ = try Self.read(Self.journal([bad])) }
+    }
+
+    @Test("only the bytes after the last line feed are cut short; a whole line that does not read is damage")
+    func tornOrDamaged() throws {
+        let record = SandboxDataTests.record
+        let torn = try Self.read(Self.journal([record]) + Array(record.prefix(30).utf8))
+        #expect(torn.torn == 30)
+        #expect(torn.sessions.count == 1)
+        #expect(throws: JournalReader.Problem.damaged(line: 3, column: 31, reason: "unexpected end of the line; expected a value")) {
+            _ = try Self.read(Self.journal([record, String(record.prefix(30))]))
+        }
+        #expect(throws: JournalReader.Problem.damaged(line: 2, column: nil, reason: "an empty line")) {
+            _ = try Self.read(Self.journal([""]))
+        }
+        let long = Array(repeating: UInt8(ascii: " "), count: JournalReader.recordLimit + 1)
+        #expect {
+            _ = try Self.read(Self.journal([]) + long)
+        } throws: { error in
+            guard case .damaged(2, nil, let reason) = error as? JournalReader.Problem else { return false }
+            return reason.contains("longer than 16 MiB")
+        }
+    }
+
+    @Test("a journal whose first line was cut short is as good as new; another file is not a journal")
+    func unstarted() throws {
+        for text in ["", #"{"format":"paylinks-sa"#, #"{"format":"paylinks-sandbox","version":1,"seed":"12"#] {
+            var reader = JournalReader()
+            try reader.feed(Array(text.utf8)[...]) { _ in { _ in } }
+            #expect(reader.isUnstarted, "\(text)")
+        }
+        var other = JournalReader()
+        try other.feed(Array("hello".utf8)[...]) { _ in { _ in } }
+        #expect(!other.isUnstarted)
+        #expect(throws: JournalReader.Problem.notAJournal) { _ = try Self.read(Array("hello\n".utf8)) }
     }
 }

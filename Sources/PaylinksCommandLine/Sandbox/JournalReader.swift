@@ -97,7 +97,12 @@ struct JournalReader {
         do {
             value = try JSONParser.parse(line)
         } catch {
-            throw .damaged(line: lines, column: error.position.column, reason: error.reason)
+            // A record is one line: where the parser saw the text end, the line did.
+            let ending = "unexpected end of file"
+            let reason =
+                error.reason.hasPrefix(ending)
+                ? "unexpected end of the line" + error.reason.dropFirst(ending.count) : error.reason
+            throw .damaged(line: lines, column: error.position.column, reason: reason)
         }
         do throws(CheckoutSessions.Session.RecordProblem) {
             guard case .object(let members) = value.kind, members.count == 1 else {

@@ -49,14 +49,30 @@ public struct DeliveryAttempt: Sendable {
     public mutating func judge(status: Int, body: [UInt8]) {
         self.status = status
         let answer = AwardAnswer(status: status, body: body)
-        publisherErrorMessage = answer.string("publisherErrorMessage")
+        publisherErrorMessage = answer.string("publisherErrorMessage").map(Self.capped)
         if status != 200 {
             failure = "the server answered \(status)"
         } else if let id = answer.grantId {
-            publisherPurchaseId = id
+            publisherPurchaseId = Self.capped(id)
         } else {
             failure = "200 without a non-empty string publisherPurchaseId"
         }
+    }
+
+    /// `text` as an attempt keeps what the answer said: at most ``responseBodyLimit``
+    /// bytes, cut at a character's edge and marked with `…` when longer, so that an
+    /// answer cannot make its attempt, the history that keeps it or the client's error
+    /// data larger than the body kept.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > responseBodyLimit else { return text }
+        var kept = ""
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += scalar.utf8.count
+            guard bytes <= responseBodyLimit - 3 else { break }
+            kept.unicodeScalars.append(scalar)
+        }
+        return kept + "…"
     }
 
     /// Takes an event's answer: any 2xx accepts it.

@@ -61,6 +61,8 @@ public struct DeliveryHistory: Sendable {
             256 + body.count + purchaseId.utf8.count + name.utf8.count + url.utf8.count
                 + attempts.reduce(0) { total, attempt in
                     total + 128 + attempt.responseBody.count + (attempt.failure?.utf8.count ?? 0)
+                        + (attempt.publisherPurchaseId?.utf8.count ?? 0)
+                        + (attempt.publisherErrorMessage?.utf8.count ?? 0)
                         + (attempt.headers + attempt.responseHeaders).reduce(0) {
                             $0 + 16 + $1.name.utf8.count + $1.value.utf8.count
                         }

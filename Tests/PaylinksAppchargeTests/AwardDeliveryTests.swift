@@ -88,3 +88,28 @@ struct AwardDeliveryTests {
             ])
     }
 }
+
+@Suite("Award answers, bounded")
+struct AwardAnswerBoundTests {
+    @Test("a megabyte publisherErrorMessage or publisherPurchaseId is kept as its first 4 KiB, and counted")
+    func largeAnswers() {
+        let large = String(repeating: "é", count: 600_000)
+        var refused = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
+        refused.judge(status: 500, body: Array(#"{"publisherErrorMessage":"\#(large)"}"#.utf8))
+        let message = refused.publisherErrorMessage ?? ""
+        #expect((4_000...DeliveryAttempt.responseBodyLimit).contains(message.utf8.count))
+        #expect(message.hasSuffix("…") && message.dropLast().allSatisfy { $0 == "é" })
+        var granted = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
+        granted.judge(status: 200, body: Array(#"{"publisherPurchaseId":"\#(large)"}"#.utf8))
+        #expect((granted.publisherPurchaseId?.utf8.count ?? 0) <= DeliveryAttempt.responseBodyLimit)
+        #expect(granted.succeeded)
+        // The history's budget holds however many such answers come.
+        var history = DeliveryHistory(limit: 10_000, byteBudget: 64 << 10)
+        for _ in 0..<100 {
+            history.add(
+                kind: .award, purchaseId: "pr_1", name: "award", url: "http://127.0.0.1:1/award", body: [],
+                attempts: [refused, granted])
+        }
+        #expect((4...8).contains(history.deliveries.count), "\(history.deliveries.count) deliveries of 8 KiB in 64 KiB")
+    }
+}

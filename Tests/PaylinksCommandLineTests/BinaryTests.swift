@@ -50,6 +50,8 @@ struct BinaryTests {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        // A run that never ends (a server that should have refused to start) ends the test, not the suite.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

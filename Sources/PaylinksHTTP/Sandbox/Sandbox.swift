@@ -180,6 +180,10 @@ public final class Sandbox {
             kind: kind, purchaseId: purchaseId, name: name, url: url, body: body, attempts: attempts,
             replayOf: replayOf, resigned: resigned)
         unsavedDeliveries.append(delivery)
+        // A disk full for long does not make memory grow past what the history holds.
+        if unsavedDeliveries.count > history.limit {
+            unsavedDeliveries.removeFirst(unsavedDeliveries.count - history.limit)
+        }
         if let failure = keep(undoing: false) {
             onLog("warning: a delivery is not on the disk yet, it is kept with the next change: \(failure)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PaylinksAppcharge
 import Testing
 
 @testable import PaylinksCommandLine
@@ -154,6 +155,16 @@ struct RenderingTests {
     func ordinaryText(text: String) throws {
         #expect(MessageText.oneLine(text) == text)
         #expect(TextTable.render(header: ["A"], rows: [[text]], indent: 0) == "A\n\(text)\n")
+    }
+
+    @Test("a comment in wire output stays one line, whatever the award endpoint answered")
+    func wireComment() {
+        var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
+        attempt.status = 200
+        attempt.publisherPurchaseId = "g_1\nfatalError()\u{1B}[2J\u{202E}"
+        let line = WireRenderer(target: .standard).render(award: attempt, url: "http://x/award", tag: nil)
+        #expect(
+            line == #"// award attempt 1 to http://x/award: 200, granted as g_1\u{A}fatalError()\u{1B}[2J\u{202E}"# + "\n")
     }
 
     @Test("table cells keep control characters on their row")

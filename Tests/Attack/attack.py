@@ -6,6 +6,8 @@ must stay within a bound, and at the end SIGTERM must stop it with exit 0 within
 Each case is bounded in time and in count, and every process and socket it opens is
 cleaned up.
 
+An attack may also check what it was answered, and report what was wrong.
+
 Usage: python3 Tests/Attack/attack.py PAYLINKS_BINARY [--case NAME]
 Prints one line per case (the normal request's median and worst latency, the server's
 peak memory) and exits 1 when any case failed.
@@ -30,6 +32,8 @@ MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024}
 # 512 KiB passes 40 MiB once about fifty have come (63 MiB in 3 s on the development machine).
 SERVER_OPTIONS = {"large-sessions": ["--session-budget", "8"]}
 STOP_BOUND = 15.0  # seconds from SIGTERM to exit; an award attempt may take 10 s
+# Bytes of a reporting query's 400: twenty reasons and how many more, however many keys.
+REASONS_ANSWER_BOUND = 16 * 1024
 ATTACK_SECONDS = 3.0
 TOKEN = "paylinks-demo-publisher-token"
 BODY = {
@@ -249,6 +253,21 @@ def hostile_bodies(port, stop):
                 s.recv(4096)
 
 
+def unknown_report_keys(port, stop):
+    """Orders queries with 10,000 keys the report does not have: each answer lists twenty
+    reasons and how many more, in a few kilobytes."""
+    query = {"k%d" % number: number for number in range(10000)}
+    query.update(startDate="2024-06-12", endDate="2024-06-12")
+    encoded = json.dumps(query)
+    count = 0
+    while not stop.is_set() and count < 200:
+        status, data = request(port, "POST", "/reporting/reports/orders", encoded, HEADERS, timeout=10)
+        count += 1
+        if status != 400 or len(data) > REASONS_ANSWER_BOUND:
+            return ["an orders query with 10,000 unknown keys got %d with %d bytes" % (status, len(data))]
+    return []
+
+
 def paid_sessions(count):
     def attack(port, stop):
         for _ in range(count):
@@ -301,6 +320,7 @@ CASES = {
     "connections": (many_connections, None),
     "large-sessions": (large_sessions, None),
     "hostile-bodies": (hostile_bodies, None),
+    "unknown-report-keys": (unknown_report_keys, None),
     "silent-award-endpoint": (paid_sessions(1100), silent),
     "endless-continue": (paid_sessions(20), endless_continue),
     "stray-answers": (paid_sessions(50), stray_answers),
@@ -317,7 +337,7 @@ def run_case(binary, name):
 
     def attacker():
         try:
-            attack(server.port, stop)
+            problems.extend(attack(server.port, stop) or [])
         except OSError as error:
             # An attacker the server refuses or drops is the server doing its job.
             pass

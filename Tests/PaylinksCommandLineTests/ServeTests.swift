@@ -17,6 +17,8 @@ final class SandboxProcess {
         process.arguments = ["serve", "--port", "0", "--seed", "1"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PAYLINKS_PUBLISHER_TOKEN"] = nil
+        // Each sandbox hashes with a seed of its own, as a user's does.
+        environment["SWIFT_DETERMINISTIC_HASHING"] = nil
         process.environment = environment
         process.standardOutput = output
         process.standardError = errors

@@ -314,7 +314,8 @@ struct AwardTests {
                     + "\n"), "\(text.stdout)")
         #expect(!text.stdout.unicodeScalars.contains { ["\u{1B}", "\u{9B}", "\u{85}", "\u{202E}"].contains($0) })
         let json = try paylinks([command, endpoint.url, "--case", "valid", "--json"], environment: Self.studioKeys)
-        #expect(json.stdout.contains(#"{\"publisherErrorMessage\":\"\u001B[2J\#u{9B}31m\#u{85}forged"#), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#"{\"publisherErrorMessage\":\"\u001B[2J\#u{9B}31m\#u{85}forged"#), "\(json.stdout)")
         #expect(try Self.lines(json.stdout).first?["received"] as? String == "400 " + hostile)
     }
 

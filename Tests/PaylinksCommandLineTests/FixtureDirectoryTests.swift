@@ -72,7 +72,8 @@ struct FixtureDirectoryTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = runCLI("errors", "3002", "--fixtures", directory)
         #expect(result.exitCode == .success, "\(result.stderr)")
-        #expect(result.stdout.contains(#"  meaning    player closed\u{1B}[2J\u{9B}\u{202E} it"# + "\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#"  meaning    player closed\u{1B}[2J\u{9B}\u{202E} it"# + "\n"), "\(result.stdout)")
         #expect(result.stdout.contains(#"grant nothing.\u{85}\u{2066}"# + "\n"), "\(result.stdout)")
         #expect(!result.stdout.unicodeScalars.contains { ["\u{1B}", "\u{9B}", "\u{202E}", "\u{85}"].contains($0) })
     }

@@ -151,7 +151,9 @@ struct RenderingTests {
 
     @Test(
         "text from outside that is not a control shows as it is",
-        arguments: ["Épée de Dragón — 🐉", "€ → ™ “x”", "\u{A0}\u{A9}\u{AD}", "كنز الذهب", "אוצר", "\u{2010}\u{2030}\u{2070}"])
+        arguments: [
+            "Épée de Dragón — 🐉", "€ → ™ “x”", "\u{A0}\u{A9}\u{AD}", "كنز الذهب", "אוצר", "\u{2010}\u{2030}\u{2070}",
+        ])
     func ordinaryText(text: String) throws {
         #expect(MessageText.oneLine(text) == text)
         #expect(TextTable.render(header: ["A"], rows: [[text]], indent: 0) == "A\n\(text)\n")
@@ -164,7 +166,8 @@ struct RenderingTests {
         attempt.publisherPurchaseId = "g_1\nfatalError()\u{1B}[2J\u{202E}"
         let line = WireRenderer(target: .standard).render(award: attempt, url: "http://x/award", tag: nil)
         #expect(
-            line == #"// award attempt 1 to http://x/award: 200, granted as g_1\u{A}fatalError()\u{1B}[2J\u{202E}"# + "\n")
+            line == #"// award attempt 1 to http://x/award: 200, granted as g_1\u{A}fatalError()\u{1B}[2J\u{202E}"#
+                + "\n")
     }
 
     @Test("table cells keep control characters on their row")

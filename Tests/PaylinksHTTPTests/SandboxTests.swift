@@ -191,7 +191,8 @@ struct SandboxTests {
     @Test("a reporting query's problems come in the order of its keys, the first 20, then how many more: few kilobytes")
     func reportingProblems() throws {
         let keys = (0..<10_000).map { #""k\#($0)": 1"# }.joined(separator: ", ")
-        let orders = report(orders: #"{"startDate": "2024-06-12", "recordLimit": 0, \#(keys), "endDate": "2024-06-12"}"#)
+        let orders = report(
+            orders: #"{"startDate": "2024-06-12", "recordLimit": 0, \#(keys), "endDate": "2024-06-12"}"#)
         #expect(orders.status == 400)
         #expect(orders.body.count < 8192, "\(orders.body.count) bytes")
         let reasons = try #require(try Self.json(orders)["message"] as? [[String: Any]])

@@ -6,7 +6,7 @@ public import PaylinksKit
 public enum Reports {
     /// Why a query was refused: each reason one entry of the error's `message` list.
     public struct Problem: Error, Sendable {
-        /// What is wrong, one reason each.
+        /// What is wrong, one reason each: the first 20 found, then how many more there were.
         public var reasons: [String]
     }
 
@@ -33,14 +33,16 @@ public enum Reports {
 
     /// The orders report's query in `body`, or every reason it is refused.
     package static func ordersQuery(_ body: [UInt8]) throws(Problem) -> OrdersQuery {
-        guard let value = try? JSONParser.parse(body), case .object = value.kind else {
+        guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind else {
             throw Problem(reasons: ["send a JSON object: {\"startDate\": ..., \"endDate\": ..., ...}"])
         }
         let fields = RecordFields(value)
-        var reasons: [String] = []
+        var reasons = ProblemList()
         let window = dates(fields["startDate"], fields["endDate"], reasons: &reasons)
         var query = OrdersQuery(start: window.start, end: window.end)
-        for (key, member) in fields.members {
+        // In the order the body gives them (the parser refuses a key twice), so that the same
+        // query is refused with the same reasons under the same numbers, in any process.
+        for (key, member) in members {
             switch key {
             case "startDate", "endDate": break
             case "recordLimit", "offset":
@@ -80,7 +82,7 @@ public enum Reports {
                         + "offset, statuses, isFree")
             }
         }
-        guard reasons.isEmpty else { throw Problem(reasons: reasons) }
+        guard reasons.isEmpty else { throw Problem(reasons: reasons.reasons) }
         return query
     }
 
@@ -177,7 +179,7 @@ public enum Reports {
     /// The transactions' query in the pairs of a query string, or every reason it is refused.
     public static func transactionsQuery(_ pairs: [(name: String, value: String)]) throws(Problem) -> TransactionsQuery
     {
-        var reasons: [String] = []
+        var reasons = ProblemList()
         var values: [String: String] = [:]
         for (name, value) in pairs { values[name] = value }
         let window = dates(
@@ -212,7 +214,7 @@ public enum Reports {
                         + "sortDirection, cursor")
             }
         }
-        guard reasons.isEmpty else { throw Problem(reasons: reasons) }
+        guard reasons.isEmpty else { throw Problem(reasons: reasons.reasons) }
         return query
     }
 
@@ -352,7 +354,8 @@ public enum Reports {
 
     /// `startDate` and `endDate` as a window of Unix milliseconds, `endDate`'s day whole
     /// when it is a date alone; a reason for each that is missing or not ISO 8601.
-    private static func dates(_ start: JSONValue?, _ end: JSONValue?, reasons: inout [String]) -> (start: Int, end: Int)
+    private static func dates(_ start: JSONValue?, _ end: JSONValue?, reasons: inout ProblemList)
+        -> (start: Int, end: Int)
     {
         func read(_ value: JSONValue?, _ name: String) -> (seconds: Int, dateOnly: Bool)? {
             guard let value else {

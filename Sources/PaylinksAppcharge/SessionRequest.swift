@@ -8,7 +8,8 @@ package struct SessionRequest {
     package struct Problem: Error {
         /// Every problem in one sentence each, joined with "; ".
         package var message: String
-        /// Each problem, in the order of the reference's fields.
+        /// Each problem, in the order of the reference's fields: the first 20, then how many
+        /// more there were.
         package var all: [String] = []
     }
 
@@ -33,7 +34,7 @@ package struct SessionRequest {
             throw Problem(message: "the body is not JSON: \(error.reason) (line \(error.position.line))")
         }
         let top = try Self.object(root, "the body")
-        var problems: [String] = []
+        var problems = ProblemList()
         /// `read()`, or nil with its problem noted, so that the rest is read too.
         func noted<T>(_ read: () throws(Problem) -> T) -> T? {
             do {
@@ -156,7 +157,7 @@ package struct SessionRequest {
             noted { () throws(Problem) in try Self.string(value, "redirectUrl") }
         }
         guard problems.isEmpty, let price, let currency, let offerName, let offerSku, let customerId else {
-            throw Problem(message: problems.joined(separator: "; "), all: problems)
+            throw Problem(message: problems.reasons.joined(separator: "; "), all: problems.reasons)
         }
         self.price = price
         self.currency = currency

@@ -573,10 +573,19 @@ public final class EventAudit {
                 throw AuditCannotRun(
                     reason: "a balance in the ledger's answer is not an integer; \(contract)")
             }
+            // No game holds more; the bound keeps every sum and difference of balances far
+            // from overflowing, and shows a ledger that answers garbage for what it is.
+            guard Self.balanceRange.contains(amount) else {
+                throw AuditCannotRun(
+                    reason: "a balance in the ledger's answer is \(amount), beyond ±10^15; \(contract)")
+            }
             result[entry.key] = amount
         }
         return result
     }
+
+    /// The balances a ledger may answer: ±10^15.
+    private static let balanceRange = -1_000_000_000_000_000...1_000_000_000_000_000
 
     // MARK: Events
 
@@ -656,10 +665,15 @@ public final class EventAudit {
 }
 
 extension [String: Int] {
-    /// Each balance less what `other` holds of it, never below zero.
+    /// Each balance less what `other` holds of it, never below zero; a difference past
+    /// `Int`'s range is the nearest end, as the ledger's balances are not the audit's to
+    /// trust.
     fileprivate func minus(_ other: [String: Int]) -> [String: Int] {
         var result = self
-        for (sku, amount) in other { result[sku] = Swift.max(0, result[sku, default: 0] - amount) }
+        for (sku, amount) in other {
+            let (difference, overflow) = result[sku, default: 0].subtractingReportingOverflow(amount)
+            result[sku] = overflow ? (amount < 0 ? .max : 0) : Swift.max(0, difference)
+        }
         return result
     }
 

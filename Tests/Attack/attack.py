@@ -6,6 +6,10 @@ must stay within a bound, and at the end SIGTERM must stop it with exit 0 within
 Each case is bounded in time and in count, and every process and socket it opens is
 cleaned up.
 
+An attack may also check what it was answered, and report what was wrong. Neither the log
+nor the text callbacks on stdout may carry an escape, a C1 control or a bidirectional
+control raw.
+
 Usage: python3 Tests/Attack/attack.py PAYLINKS_BINARY [--case NAME]
 Prints one line per case (the normal request's median and worst latency, the server's
 peak memory) and exits 1 when any case failed.
@@ -30,6 +34,11 @@ MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024}
 # 512 KiB passes 40 MiB once about fifty have come (63 MiB in 3 s on the development machine).
 SERVER_OPTIONS = {"large-sessions": ["--session-budget", "8"]}
 STOP_BOUND = 15.0  # seconds from SIGTERM to exit; an award attempt may take 10 s
+# Bytes of a reporting query's 400: twenty reasons and how many more, however many keys.
+REASONS_ANSWER_BOUND = 16 * 1024
+# What must never reach the log or stdout raw: ESC, C1 controls (NEL, CSI) and
+# bidirectional controls, UTF-8 encoded.
+RAW_CONTROLS = [b"\x1b"] + [c.encode() for c in "\u0085\u009b\u061c\u200f\u202e\u2066"]
 ATTACK_SECONDS = 3.0
 TOKEN = "paylinks-demo-publisher-token"
 BODY = {
@@ -62,7 +71,7 @@ class Server:
     def __init__(self, binary, extra=()):
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--seed", "1", *extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": ""})
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": ""})
         line = b""
         deadline = time.time() + 10
         while b"SIGINT or SIGTERM stops it" not in line:
@@ -71,16 +80,21 @@ class Server:
             line += self.process.stderr.read1(4096)
         self.port = int(line.split(b"http://127.0.0.1:")[1].split(b";")[0].split(b" ")[0])
         self.log = bytearray(line)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        self.output = bytearray()
+        self.readers = [threading.Thread(target=self._read, args=(stream, kept), daemon=True)
+                        for stream, kept in ((self.process.stderr, self.log), (self.process.stdout, self.output))]
+        for reader in self.readers:
+            reader.start()
 
-    def _read(self):
+    @staticmethod
+    def _read(stream, kept):
+        """Drains `stream` so that the server never waits on it, keeping its first 4 MiB."""
         while True:
-            chunk = self.process.stderr.read1(65536)
+            chunk = stream.read1(65536)
             if not chunk:
                 return
-            if len(self.log) < (4 << 20):
-                self.log += chunk
+            if len(kept) < (4 << 20):
+                kept += chunk
 
     def rss(self):
         with open("/proc/%d/status" % self.process.pid) as status:
@@ -99,7 +113,8 @@ class Server:
             self.process.kill()
             self.process.wait()
             return None, STOP_BOUND
-        self.reader.join(timeout=2)
+        for reader in self.readers:
+            reader.join(timeout=2)
         return status, time.time() - started
 
 
@@ -235,10 +250,13 @@ def large_sessions(port, stop):
 
 def hostile_bodies(port, stop):
     huge = dict(BODY, offer=dict(BODY["offer"], pricePointMetadata=9223372036854775807))
+    # An offer's name that would turn the text callbacks' next line into a control
+    # sequence, a new line, and text shown right to left.
+    named = dict(BODY, offer=dict(BODY["offer"], name="Gold\u009b31m\u0085\u202elive\u2066"))
     forged = {"choice": "pay", "paymentMethod": "Visa\nawards granted: all\x1b[2J"}
     while not stop.is_set():
         request(port, "POST", "/checkout/v1/session", json.dumps(huge), HEADERS)
-        status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
+        status, data = request(port, "POST", "/checkout/v1/session", json.dumps(named), HEADERS)
         purchase = json.loads(data)["purchaseId"]
         request(port, "POST", "/control/v1/sessions/%s/complete" % purchase, json.dumps(forged),
                 {"Content-Type": "application/json"})
@@ -247,6 +265,21 @@ def hostile_bodies(port, stop):
             with connect(port) as s:
                 s.sendall(raw)
                 s.recv(4096)
+
+
+def unknown_report_keys(port, stop):
+    """Orders queries with 10,000 keys the report does not have: each answer lists twenty
+    reasons and how many more, in a few kilobytes."""
+    query = {"k%d" % number: number for number in range(10000)}
+    query.update(startDate="2024-06-12", endDate="2024-06-12")
+    encoded = json.dumps(query)
+    count = 0
+    while not stop.is_set() and count < 200:
+        status, data = request(port, "POST", "/reporting/reports/orders", encoded, HEADERS, timeout=10)
+        count += 1
+        if status != 400 or len(data) > REASONS_ANSWER_BOUND:
+            return ["an orders query with 10,000 unknown keys got %d with %d bytes" % (status, len(data))]
+    return []
 
 
 def paid_sessions(count):
@@ -301,6 +334,7 @@ CASES = {
     "connections": (many_connections, None),
     "large-sessions": (large_sessions, None),
     "hostile-bodies": (hostile_bodies, None),
+    "unknown-report-keys": (unknown_report_keys, None),
     "silent-award-endpoint": (paid_sessions(1100), silent),
     "endless-continue": (paid_sessions(20), endless_continue),
     "stray-answers": (paid_sessions(50), stray_answers),
@@ -317,7 +351,7 @@ def run_case(binary, name):
 
     def attacker():
         try:
-            attack(server.port, stop)
+            problems.extend(attack(server.port, stop) or [])
         except OSError as error:
             # An attacker the server refuses or drops is the server doing its job.
             pass
@@ -348,6 +382,7 @@ def run_case(binary, name):
     if endpoint:
         endpoint.close()
     log = bytes(server.log)
+    output = bytes(server.output)
     latencies.sort()
     median, worst = latencies[len(latencies) // 2], latencies[-1]
     if worst > LATENCY_BOUND:
@@ -356,8 +391,10 @@ def run_case(binary, name):
         problems.append("resident memory reached %d KiB" % peak)
     if status != 0:
         problems.append("SIGTERM: %s" % ("no exit within %.0f s" % STOP_BOUND if status is None else "exit %d" % status))
-    if b"\x1b" in log:
-        problems.append("an escape sequence reached the log")
+    for stream, text in (("the log", log), ("the text callbacks", output)):
+        raw = [control for control in RAW_CONTROLS if control in text]
+        if raw:
+            problems.append("%s reached %s raw" % (", ".join(repr(control) for control in raw), stream))
     for line in log.split(b"\n"):
         if line.startswith(b"awards granted"):
             problems.append("a forged line reached the log: %r" % line[:80])

@@ -298,6 +298,27 @@ struct AwardTests {
         #expect(text.stdout.hasSuffix(": 20 cases: 0 pass, 1 FAIL, 0 warn, 19 not meaningful\n"), "\(text.stdout)")
     }
 
+    @Test(
+        "an endpoint's answer shows in an audit's text with C0, C1 and bidirectional controls escaped; --json escapes C0",
+        arguments: ["check-award", "check-events"])
+    func answerEscaped(command: String) throws {
+        let hostile = "{\"publisherErrorMessage\":\"\u{1B}[2J\u{9B}31m\u{85}forged\u{202E}live\u{2066}\"}"
+        let endpoint = try EventReceiver { _, _ in
+            HTTPServerResponse(status: 400, contentType: "application/json", body: Array(hostile.utf8))
+        }
+        let text = try paylinks([command, endpoint.url, "--case", "valid"], environment: Self.studioKeys)
+        #expect(text.status == ExitCode.expectationsFailed.rawValue)
+        #expect(
+            text.stdout.contains(
+                #"received  400 {"publisherErrorMessage":"\u{1B}[2J\u{9B}31m\u{85}forged\u{202E}live\u{2066}"}"#
+                    + "\n"), "\(text.stdout)")
+        #expect(!text.stdout.unicodeScalars.contains { ["\u{1B}", "\u{9B}", "\u{85}", "\u{202E}"].contains($0) })
+        let json = try paylinks([command, endpoint.url, "--case", "valid", "--json"], environment: Self.studioKeys)
+        #expect(
+            json.stdout.contains(#"{\"publisherErrorMessage\":\"\u001B[2J\#u{9B}31m\#u{85}forged"#), "\(json.stdout)")
+        #expect(try Self.lines(json.stdout).first?["received"] as? String == "400 " + hostile)
+    }
+
     @Test("a receiver that serves one connection at a time gets a finding that says so")
     func oneConnection() throws {
         let receiver = try ExampleGameServer(flaw: "one-connection")

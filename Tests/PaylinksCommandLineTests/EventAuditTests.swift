@@ -164,6 +164,41 @@ struct EventAuditTests {
         }
     }
 
+    @Test(
+        "a ledger balance beyond ±10^15 breaks the ledger's contract: one error line and 69, never a crash",
+        arguments: [
+            ("-9223372036854775808", true), ("9223372036854775807", true), ("-1000000000000001", true),
+            ("1000000000000001", true), ("-1000000000000000", false), ("1000000000000000", false),
+        ])
+    func extremeBalance(balance: String, refused: Bool) throws {
+        let receiver = try ExampleGameServer()
+        // The audit reads the ledger for a newcomer, then for partial-refund's player before
+        // and after the refund: right twice (the award's 100 gems), then `balance`.
+        let ledger = try EventReceiver { count, _ in
+            HTTPServerResponse(
+                status: 200, contentType: "application/json",
+                body: Array(#"{"balances": {"gem_01": \#(count < 3 ? "100" : balance)}}"#.utf8))
+        }
+        let base = "http://127.0.0.1:\(receiver.port)"
+        let outcome = try audit([
+            "\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "http://127.0.0.1:\(ledger.port)/ledger",
+            "--case", "partial-refund",
+        ])
+        #expect(ledger.received.count == 3)
+        guard refused else {
+            // At the bound the balance is the ledger's to answer, and the case judges it.
+            #expect(outcome.stdout.contains("  partial-refund  "), "\(outcome.stdout)\(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty)
+            return
+        }
+        #expect(outcome.status == ExitCode.unavailable.rawValue, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+        #expect(
+            outcome.stderr.hasPrefix("error: a balance in the ledger's answer is \(balance), beyond ±10^15; "),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test("--case runs one case, after valid; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
         let receiver = try ExampleGameServer(flaw: "revoke-twice")

@@ -47,8 +47,15 @@ final class EventReceiver: @unchecked Sendable {
     /// Signalled once for each request received.
     private let arrived = DispatchSemaphore(value: 0)
 
-    /// A receiver answering the `n`-th request (from 1) with `answer(n, request)`.
-    init(answer: @escaping @Sendable (Int, HTTPRequest) -> Int = { _, _ in 200 }) throws {
+    /// A receiver answering the `n`-th request (from 1) with the status `answer(n, request)`.
+    convenience init(answer: @escaping @Sendable (Int, HTTPRequest) -> Int = { _, _ in 200 }) throws {
+        try self.init { count, request in
+            HTTPServerResponse(status: answer(count, request), contentType: "application/json", body: Array("{}".utf8))
+        }
+    }
+
+    /// A receiver answering the `n`-th request (from 1) with `respond(n, request)`.
+    init(respond: @escaping @Sendable (Int, HTTPRequest) -> HTTPServerResponse) throws {
         server = try HTTPServer(host: "127.0.0.1", port: 0)
         port = server.port
         let thread = Thread { [self] in
@@ -64,8 +71,7 @@ final class EventReceiver: @unchecked Sendable {
                         return self.requests.count
                     }
                     self.arrived.signal()
-                    let status = answer(count, request)
-                    return HTTPServerResponse(status: status, contentType: "application/json", body: Array("{}".utf8))
+                    return respond(count, request)
                 })
             self.finished.signal()
         }

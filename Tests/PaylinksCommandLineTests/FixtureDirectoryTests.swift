@@ -59,6 +59,25 @@ struct FixtureDirectoryTests {
         #expect(result.stderr.contains("did you mean offers.json?"))
     }
 
+    @Test("a fixture's words show in errors CODE with C0, C1 and bidirectional controls escaped")
+    func fixtureWordsEscaped() throws {
+        let codes = try String(
+            contentsOf: DocumentedCommands.root.appendingPathComponent("Fixtures/status-codes.json"), encoding: .utf8
+        )
+        .replacingOccurrences(
+            of: #""player closed the checkout interface""#, with: #""player closed\u001b[2J\u009b\u202e it""#
+        )
+        .replacingOccurrences(of: #"grant nothing.""#, with: #"grant nothing.\u0085\u2066""#)
+        let directory = try temporaryDirectory(["status-codes.json": codes])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("errors", "3002", "--fixtures", directory)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(#"  meaning    player closed\u{1B}[2J\u{9B}\u{202E} it"# + "\n"), "\(result.stdout)")
+        #expect(result.stdout.contains(#"grant nothing.\u{85}\u{2066}"# + "\n"), "\(result.stdout)")
+        #expect(!result.stdout.unicodeScalars.contains { ["\u{1B}", "\u{9B}", "\u{202E}", "\u{85}"].contains($0) })
+    }
+
     @Test("a fixture directory that is missing, a file, or empty exits 66")
     func missingFixtureDirectory() throws {
         let empty = try temporaryDirectory([:])

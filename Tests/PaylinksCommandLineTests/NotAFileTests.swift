@@ -102,6 +102,16 @@ struct RunLineTests {
         #expect(!result.stderr.unicodeScalars.contains("\u{1B}"))
     }
 
+    @Test("with --trace, a scenario's name reaches every trace line escaped, bidirectional controls too")
+    func traceEscaped() throws {
+        let file = try scenario(named: #"evil\u001b[31m\u202e"#)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = runCLI("run", file.path, "--trace")
+        #expect(result.exitCode == .success)
+        #expect(result.stderr.contains(#"trace evil\u{1B}[31m\u{202E} +0.000s  "#), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+    }
+
     @Test("an unknown key with control characters is named escaped in the error line")
     func unknownKey() throws {
         let file = try scenario(named: "fine", extraKey: #"confi\r\nerror: forged"#)

@@ -1,4 +1,5 @@
 import Foundation
+import PaylinksAppcharge
 import Testing
 
 @testable import PaylinksCommandLine
@@ -129,6 +130,44 @@ struct RenderingTests {
 
 
                 """)
+    }
+
+    @Test(
+        "text shows every C0, DEL, C1 and bidirectional control as \\u{...}: in a block, a table and a log line",
+        arguments: [
+            0x00, 0x1B, 0x1F, 0x7F, 0x80, 0x85, 0x9B, 0x9F, 0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069,
+        ] as [UInt32])
+    func textEscapes(value: UInt32) throws {
+        let scalar = try #require(Unicode.Scalar(value))
+        let raw = "a" + String(Character(scalar)) + "b"
+        let escaped = "a\\u{\(String(value, radix: 16, uppercase: true))}b"
+        let block = TextRenderer(catalog: try builtInCatalog()).render(
+            .onPurchaseFailed(error: ACErrorMessage(code: 3002, message: raw), order: nil))
+        #expect(block.contains("    message  \(escaped)\n"), "\(block)")
+        #expect(!block.unicodeScalars.contains(scalar))
+        #expect(TextTable.render(header: ["A"], rows: [[raw]], indent: 0) == "A\n\(escaped)\n")
+        #expect(MessageText.oneLine(raw) == escaped)
+    }
+
+    @Test(
+        "text from outside that is not a control shows as it is",
+        arguments: [
+            "Épée de Dragón — 🐉", "€ → ™ “x”", "\u{A0}\u{A9}\u{AD}", "كنز الذهب", "אוצר", "\u{2010}\u{2030}\u{2070}",
+        ])
+    func ordinaryText(text: String) throws {
+        #expect(MessageText.oneLine(text) == text)
+        #expect(TextTable.render(header: ["A"], rows: [[text]], indent: 0) == "A\n\(text)\n")
+    }
+
+    @Test("a comment in wire output stays one line, whatever the award endpoint answered")
+    func wireComment() {
+        var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
+        attempt.status = 200
+        attempt.publisherPurchaseId = "g_1\nfatalError()\u{1B}[2J\u{202E}"
+        let line = WireRenderer(target: .standard).render(award: attempt, url: "http://x/award", tag: nil)
+        #expect(
+            line == #"// award attempt 1 to http://x/award: 200, granted as g_1\u{A}fatalError()\u{1B}[2J\u{202E}"#
+                + "\n")
     }
 
     @Test("table cells keep control characters on their row")

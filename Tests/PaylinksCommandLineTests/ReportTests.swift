@@ -119,6 +119,12 @@ struct ReportTests {
         #expect(
             RunReport.annotation(odd, file: "a,b:c.json")
                 == "::error file=a%2Cb%3Ac.json::step 1 (initialize): 100%25, done%0Anext")
+        // Written to stderr, an annotation is a line of the log, escaped as every other.
+        let hostile = ScenarioRunner.ScenarioResult.Mismatch(
+            step: "1", kind: "initialize", message: "a\u{1B}[2J\u{9B}\u{202E}b", position: nil)
+        #expect(
+            RunReport.annotation(hostile, file: "x.json")
+                == #"::error file=x.json::step 1 (initialize): a\u{1B}[2J\u{9B}\u{202E}b"#)
     }
 
     @Test("a report that cannot be written is an error line and exit 74, after the run")

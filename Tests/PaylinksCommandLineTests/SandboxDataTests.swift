@@ -400,6 +400,32 @@ struct SandboxDataTests {
         #expect(sandbox.stop().status == 0)
     }
 
+    @Test("a wrong orders query gets the same answer, byte for byte, from two sandboxes hashing with their own seeds")
+    func reportingProblemsInOrder() throws {
+        let query =
+            #"{"startDate": "2024-06-12", "zeta": 1, "alpha": 2, "recordLimit": 0, "mid": 3, "isFree": 1, "#
+            + (0..<30).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ") + "}"
+        var answers: [[UInt8]] = []
+        for _ in 0..<2 {
+            let sandbox = try SandboxProcess()
+            let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/reporting/reports/orders"))
+            let answer = try client.send(
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", Self.token)],
+                body: Array(query.utf8))
+            client.close()
+            #expect(answer.status == 400)
+            answers.append(answer.body)
+            #expect(sandbox.stop().status == 0)
+        }
+        #expect(answers[0] == answers[1], "\(String(decoding: answers[0], as: UTF8.self))")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(answers[0])) as? [String: Any])
+        let reasons = try #require(json["message"] as? [[String: Any]]).compactMap { $0["error"] as? String }
+        // In the order of the query's keys.
+        #expect(
+            reasons.prefix(7).map { String($0.prefix { $0 != " " }) }
+                == ["endDate", "zeta", "alpha", "recordLimit", "mid", "isFree", "k0"], "\(reasons)")
+    }
+
     @Test("the dashboard's forms act on an order and come back to its page with what they came to, escaped")
     func dashboardForms() throws {
         let sandbox = try SandboxProcess()

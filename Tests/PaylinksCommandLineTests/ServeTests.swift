@@ -17,6 +17,8 @@ final class SandboxProcess {
         process.arguments = ["serve", "--port", "0", "--seed", "1"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PAYLINKS_PUBLISHER_TOKEN"] = nil
+        // Each sandbox hashes with a seed of its own, as a user's does.
+        environment["SWIFT_DETERMINISTIC_HASHING"] = nil
         process.environment = environment
         process.standardOutput = output
         process.standardError = errors
@@ -157,6 +159,33 @@ struct ServeTests {
         #expect(!stderr.contains("\nawards granted"))
         #expect(stderr.contains("the session for a\\u{1B}[2J has a redirectUrl"))
         #expect(!stderr.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test("an offer's name reaches the text callbacks and the log with its C1 and bidirectional controls escaped")
+    func callbacksEscaped() throws {
+        let sandbox = try SandboxProcess()
+        let created = try sandbox.createSession(
+            #"""
+            {"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "Gold\u009b31m\u0085\u202elive",
+             "sku": "a"}, "customer": {"id": "c"}, "countryCode2": "US"}
+            """#)
+        #expect(created.status == 201)
+        let purchaseId = try #require(
+            String(decoding: created.body, as: UTF8.self).split(separator: "\"").drop { $0 != "purchaseId" }.dropFirst(
+                2
+            ).first)
+        let control = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/control/v1/sessions/\(purchaseId)/complete"))
+        defer { control.close() }
+        let paid = try control.send(
+            headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8))
+        #expect(paid.status == 200)
+        let (status, stdout, stderr) = sandbox.stop()
+        #expect(status == 0)
+        #expect(stdout.contains(#"offerName          Gold\u{9B}31m\u{85}\u{202E}live"# + "\n"), "\(stdout)")
+        for output in [stdout, stderr] {
+            #expect(!output.unicodeScalars.contains { ["\u{9B}", "\u{85}", "\u{202E}"].contains($0) }, "\(output)")
+        }
     }
 
     @Test("past --session-budget, the oldest sessions are forgotten and answer 404; the newest are kept")

@@ -161,6 +161,55 @@ struct SandboxTests {
         #expect(json["errorMessage"] as? String == problems.joined(separator: "; "))
     }
 
+    @Test("a 400 lists the first 20 problems of a body, then how many more: 10,000 bad items get a few kilobytes")
+    func cappedProblems() throws {
+        let items = Array(repeating: "1", count: 10_000).joined(separator: ",")
+        let response = create(
+            #"{"priceDetails": {"price": 1, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}, "items": [\#(items)]}"#
+        )
+        #expect(response.status == 400)
+        #expect(response.body.count < 4096, "\(response.body.count) bytes")
+        let problems = try #require(try Self.json(response)["problems"] as? [String])
+        #expect(problems.count == 21)
+        #expect(problems.first == "items[0] must be an object, not a number", "\(problems)")
+        #expect(problems[19] == "items[19] must be an object, not a number")
+        #expect(problems.last == "and 9980 more, not listed: correct these and send it again")
+    }
+
+    /// A reporting request with the publisher token: the orders report's body, or the
+    /// transactions' query string.
+    func report(orders body: String? = nil, transactions query: String = "") -> HTTPServerResponse {
+        sandbox.handle(
+            HTTPRequest(
+                method: body == nil ? .get : .post,
+                path: body == nil ? "/reporting/financial-data/transactions" : "/reporting/reports/orders",
+                query: query,
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")],
+                body: Array((body ?? "").utf8), keepAlive: true))
+    }
+
+    @Test("a reporting query's problems come in the order of its keys, the first 20, then how many more: few kilobytes")
+    func reportingProblems() throws {
+        let keys = (0..<10_000).map { #""k\#($0)": 1"# }.joined(separator: ", ")
+        let orders = report(
+            orders: #"{"startDate": "2024-06-12", "recordLimit": 0, \#(keys), "endDate": "2024-06-12"}"#)
+        #expect(orders.status == 400)
+        #expect(orders.body.count < 8192, "\(orders.body.count) bytes")
+        let reasons = try #require(try Self.json(orders)["message"] as? [[String: Any]])
+        #expect(reasons.map { $0["validationErrorNumber"] as? Int } == Array(1...21))
+        let words = reasons.compactMap { $0["error"] as? String }
+        #expect(words.first == "recordLimit must be a whole number from 1 to 1000")
+        #expect(words.dropFirst().prefix(19).map { String($0.prefix { $0 != " " }) } == (0..<19).map { "k\($0)" })
+        #expect(words.last == "and 9981 more, not listed: correct these and send it again")
+
+        let transactions = report(transactions: (0..<5_000).map { "p\($0)=1" }.joined(separator: "&"))
+        #expect(transactions.status == 400)
+        #expect(transactions.body.count < 8192, "\(transactions.body.count) bytes")
+        let listed = try #require(try Self.json(transactions)["message"] as? [[String: Any]])
+        #expect(listed.count == 21)
+        #expect((listed.last?["error"] as? String)?.hasPrefix("and 4982 more, not listed") == true, "\(listed)")
+    }
+
     @Test(
         "the checkout URLs come from --public-url, else from the request's Host when it is plain, else the listening address",
         arguments: [

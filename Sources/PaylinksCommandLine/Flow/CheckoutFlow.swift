@@ -60,9 +60,11 @@ final class CheckoutFlow {
             firstCheckoutIndex: options.index, target: options.target)
         if options.trace {
             let standardError = context.standardError
+            // A trace quotes what fixtures and answers hold: one escaped line each, as the log.
             sdk.trace = { event in
                 try? standardError.write(
-                    "trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+                    MessageText.oneLine("trace +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)")
+                        + "\n")
             }
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
@@ -74,7 +76,8 @@ final class CheckoutFlow {
             events = EventOutlet(
                 settings: try EventSettings(options: options, signing: signing), renderer: renderer,
                 delegate: delegate, catalog: catalog, seed: seed,
-                trace: options.trace ? { line in try? standardError.write("trace \(line)\n") } : nil,
+                trace: options.trace
+                    ? { line in try? standardError.write(MessageText.oneLine("trace \(line)") + "\n") } : nil,
                 showsUnsent: true)
         } else {
             events = nil

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 import PaylinksJSON
 package import PaylinksKit
 
@@ -51,9 +52,10 @@ package enum CatalogListing {
         ]
         fields += reproduce.dropFirst().map { ("", $0) }
         if let advice = code.advice { fields.append(("advice", advice)) }
-        var text = "\(code.code) \(code.name)\n"
+        // A fixture's names and words, escaped as a table's cells are.
+        var text = "\(code.code) \(MessageText.oneLine(code.name))\n"
         for (label, value) in fields {
-            text += "  " + label + String(repeating: " ", count: 11 - label.count) + value + "\n"
+            text += "  " + label + String(repeating: " ", count: 11 - label.count) + MessageText.oneLine(value) + "\n"
         }
         return text
     }

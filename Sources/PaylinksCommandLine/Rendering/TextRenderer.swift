@@ -1,4 +1,5 @@
 package import PaylinksAppcharge
+import PaylinksFixtures
 package import PaylinksKit
 
 /// Renders each callback as a block a developer reads at a glance: the callback's name,
@@ -6,8 +7,8 @@ package import PaylinksKit
 ///
 /// Prices show both the minor units the SDK sends and the amount they stand for
 /// (`499 (4.99 USD)`), timestamps their UTC date, status codes their name. Empty
-/// strings show as `(empty)`, and control characters are escaped so that every field
-/// stays on its line.
+/// strings show as `(empty)`, and control characters (bidirectional ones among them) are
+/// escaped so that every field stays on its line and reads in its own order.
 package struct TextRenderer: CallbackRenderer {
     private let catalog: Catalog
     private let style: TextStyle
@@ -180,29 +181,12 @@ package struct TextRenderer: CallbackRenderer {
 
     /// A string as shown in a field: `(empty)` when empty, control characters escaped.
     static func display(_ text: String) -> String {
-        text.isEmpty ? "(empty)" : escapingControlCharacters(text)
+        text.isEmpty ? "(empty)" : MessageText.oneLine(text)
     }
 
     /// A string in double quotes, for values such as separators whose white space matters.
     static func quoted(_ text: String) -> String {
-        "\"" + escapingControlCharacters(text) + "\""
-    }
-
-    /// `text` with control characters written as `\u{...}`.
-    static func escapingControlCharacters(_ text: String) -> String {
-        // Those characters are single bytes in UTF-8 (every byte of a longer one is 0x80 or more):
-        // the bytes say whether there is one, without decoding each character.
-        var contiguous = text
-        guard contiguous.withUTF8({ $0.contains { $0 < 0x20 || $0 == 0x7F } }) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        "\"" + MessageText.oneLine(text) + "\""
     }
 }
 

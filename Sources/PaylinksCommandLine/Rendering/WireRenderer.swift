@@ -1,4 +1,5 @@
 package import PaylinksAppcharge
+import PaylinksFixtures
 import PaylinksJSON
 package import PaylinksKit
 
@@ -36,7 +37,7 @@ package struct WireRenderer: CallbackRenderer {
 
     /// The callback as the platform delivers it, newline included.
     package func render(_ callback: Callback, tag: CallbackTag?) -> String {
-        let comment = tag.map { "// \(Self.label($0))\n" } ?? ""
+        let comment = tag.map { Self.comment(Self.label($0)) } ?? ""
         switch platform {
         case .ios where language == .objc: return comment + objectiveCMessage(callback)
         case .ios: return comment + swiftCall(callback) + "\n"
@@ -51,20 +52,27 @@ package struct WireRenderer: CallbackRenderer {
             attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
         let source = tag.map { " [\(Self.label($0))]" } ?? ""
         let status = attempt.status.map(String.init) ?? "no response"
-        return "// award attempt \(attempt.number) to \(url)\(source): \(status), \(result)\n"
+        return Self.comment("award attempt \(attempt.number) to \(url)\(source): \(status), \(result)")
     }
 
     /// An event, as a comment: the game's server receives it, not the app.
     package func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String {
         let source = tag.map { " [\(Self.label($0))]" } ?? ""
-        guard let url else { return "// event \(event.label)\(source): not sent (no --events-url)\n" }
+        guard let url else { return Self.comment("event \(event.label)\(source): not sent (no --events-url)") }
         let status = attempt.status.map(String.init) ?? "no response"
         let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
-        return "// event \(event.label) attempt \(attempt.number) to \(url)\(source): \(status), \(result)\n"
+        return Self.comment("event \(event.label) attempt \(attempt.number) to \(url)\(source): \(status), \(result)")
     }
 
     private static func label(_ tag: CallbackTag) -> String {
         "\(tag.scenario), step \(tag.step)" + (tag.attempt.map { ", attempt \($0)" } ?? "")
+    }
+
+    /// `text` as a `//` comment line. It quotes scenario names and what endpoints
+    /// answered, escaped as text output is, so that nothing in it ends the comment and
+    /// becomes code in a test it is pasted into.
+    private static func comment(_ text: String) -> String {
+        MessageText.oneLine("// " + text) + "\n"
     }
 
     // MARK: iOS

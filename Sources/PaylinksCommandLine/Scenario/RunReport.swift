@@ -166,7 +166,8 @@ package enum RunReport {
         }
         var properties = "file=\(property(file))"
         if let position = mismatch.position { properties += ",line=\(position.line),col=\(position.column)" }
-        return "::error \(properties)::\(message(mismatch.summary))"
+        // Line breaks are the runner's %0A; every other control is escaped as the log's are.
+        return MessageText.oneLine("::error \(properties)::\(message(mismatch.summary))")
     }
 
     // MARK: JUnit

@@ -188,9 +188,11 @@ package struct ScenarioRunner {
         if settings.trace {
             let diagnostics = self.diagnostics
             let name = scenario.name
+            // A trace quotes the scenario's names and values: one escaped line each, as the log.
             sdk.trace = { event in
                 try? diagnostics.write(
-                    "trace \(name) +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)\n")
+                    MessageText.oneLine(
+                        "trace \(name) +\(PaymentLinksSimulator.seconds(event.milliseconds))  \(event.message)") + "\n")
             }
         }
         let faultRate = scenario.configuration.faultRate ?? settings.faultRate
@@ -199,7 +201,8 @@ package struct ScenarioRunner {
         eventSettings.url = settings.eventURLs[index]
         let events = EventOutlet(
             settings: eventSettings, renderer: renderer, delegate: collector, catalog: catalog, seed: seed,
-            trace: settings.trace ? { [diagnostics] line in try? diagnostics.write("trace \(line)\n") } : nil,
+            trace: settings.trace
+                ? { [diagnostics] line in try? diagnostics.write(MessageText.oneLine("trace \(line)") + "\n") } : nil,
             showsUnsent: false)
         defer { events.close() }
         var sender: AwardSender?

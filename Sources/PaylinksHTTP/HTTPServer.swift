@@ -103,6 +103,20 @@ public final class HTTPServer {
         until stopping: () -> Bool, tick: () -> Void = {}, prepare: (HTTPRequest) -> Arrival,
         handle: (Arrival) -> HTTPServerResponse
     ) {
+        withoutActuallyEscaping(handle) { handle in
+            run(until: stopping, tick: tick, prepare: prepare, answer: { HTTPAnswer.ready(handle($0)) })
+        }
+    }
+
+    /// Serves as ``run(until:tick:prepare:handle:)`` does, with each answer given as an
+    /// ``HTTPAnswer``: one made later is made on the loop the request came to, after the
+    /// handler's lock is let go, and only once the connection has taken the answers before
+    /// it, so that a large answer takes neither the other clients' time nor more memory
+    /// than one connection's due.
+    public func run<Arrival>(
+        until stopping: () -> Bool, tick: () -> Void = {}, prepare: (HTTPRequest) -> Arrival,
+        answer handle: (Arrival) -> HTTPAnswer
+    ) {
         let serial = Lock()
         withoutActuallyEscaping(stopping) { stopping in
             withoutActuallyEscaping(tick) { tick in
@@ -136,7 +150,7 @@ public final class HTTPServer {
     /// The answers to a loop's turn of requests: each prepared on the loop's thread, then
     /// all handled in one hold of the server's lock.
     fileprivate struct Calls: @unchecked Sendable {
-        let answer: ([HTTPRequest]) -> [HTTPServerResponse]
+        let answer: ([HTTPRequest]) -> [HTTPAnswer]
     }
 
     /// What the loops share, under `lock`.
@@ -255,6 +269,23 @@ public final class HTTPServer {
     }
 }
 
+/// An answer to a request: made already, or made later, on the loop's thread once the
+/// handler's lock is let go and the connection has taken the answers before it.
+public enum HTTPAnswer: Sendable {
+    /// An answer made already.
+    case ready(HTTPServerResponse)
+    /// An answer made when it is its turn to go out, from what the handler captured.
+    case later(@Sendable () -> HTTPServerResponse)
+
+    /// The answer, made now if it was not.
+    var response: HTTPServerResponse {
+        switch self {
+        case .ready(let response): response
+        case .later(let make): make()
+        }
+    }
+}
+
 /// One loop of a server: its connections, polled on its thread, each request read,
 /// parsed and answered there. The first loop also accepts, for all of them, and hands each
 /// connection over through an inbox and a pipe that wakes the loop.
@@ -280,6 +311,11 @@ private final class EventLoop: @unchecked Sendable {
         var queued = 0
         /// Whether the last answer it is owed in the batch ends it, so that it is read no further.
         var lastQueued = false
+        /// Answers handled and not sent yet, in order, while it has not taken those before:
+        /// each made (when made later) only once it goes out.
+        var waiting: [(answer: HTTPAnswer, closing: Bool, head: Bool)] = []
+        /// Bytes of the answers waiting that are made already.
+        var waitingBytes = 0
 
         /// Bytes of answers not sent yet.
         var pending: Int { output.count - outputStart }
@@ -367,7 +403,8 @@ private final class EventLoop: @unchecked Sendable {
             for (index, connection) in polled.enumerated() {
                 if ready[index].writable {
                     flush(connection)
-                    // Requests that waited for the answers before them to go out.
+                    // Answers, then requests, that waited for the answers before them to go out.
+                    sendWaiting(connection)
                     process(connection, parser: parser)
                 }
                 if ready[index].readable && watched[index].read { serve(connection, parser: parser) }
@@ -450,8 +487,8 @@ private final class EventLoop: @unchecked Sendable {
     /// go out; a malformed one is answered in its place, and ends the connection.
     private func process(_ connection: Connection, parser: HTTPRequestParser) {
         while !connection.closing && !connection.closesAfterOutput && !connection.lastQueued
-            && connection.pending < Self.readAhead && connection.queued < Self.batchLimit
-            && !connection.buffer.isEmpty
+            && connection.pending < Self.readAhead && connection.waiting.isEmpty
+            && connection.queued < Self.batchLimit && !connection.buffer.isEmpty
         {
             let result: HTTPRequestParser.Result
             do {
@@ -508,14 +545,14 @@ private final class EventLoop: @unchecked Sendable {
             }
             var answers = calls.answer(requests).makeIterator()
             for entry in taken {
-                let response: HTTPServerResponse
+                let answer: HTTPAnswer
                 switch entry.owed {
-                case .request: response = answers.next() ?? HTTPServer.problem(500, "the handler gave no answer")
-                case .ready(let ready): response = ready
+                case .request: answer = answers.next() ?? .ready(HTTPServer.problem(500, "the handler gave no answer"))
+                case .ready(let ready): answer = .ready(ready)
                 }
                 entry.connection.queued -= 1
                 if entry.closing { entry.connection.lastQueued = false }
-                answer(entry.connection, response, closing: entry.closing, head: entry.head)
+                deliver(answer, on: entry.connection, closing: entry.closing, head: entry.head)
             }
             var seen = Set<ObjectIdentifier>()
             for entry in taken where seen.insert(ObjectIdentifier(entry.connection)).inserted {
@@ -526,6 +563,30 @@ private final class EventLoop: @unchecked Sendable {
 
     private func answer(_ connection: Connection, _ response: HTTPServerResponse, closing: Bool, head: Bool = false) {
         send(response.encoded(closing: closing, head: head), on: connection, closing: closing)
+    }
+
+    /// Sends `answer` now when the connection has taken nearly all before it; else it
+    /// waits its turn, made or not. A connection whose answers made and not taken pass
+    /// ``HTTPServer/Limits/outputSize`` is closed: it is not reading them.
+    private func deliver(_ answer: HTTPAnswer, on connection: Connection, closing: Bool, head: Bool) {
+        guard !connection.closing, !connection.closesAfterOutput else { return }
+        guard connection.waiting.isEmpty && connection.pending < Self.readAhead else {
+            connection.waiting.append((answer, closing, head))
+            if case .ready(let response) = answer { connection.waitingBytes += response.body.count }
+            if connection.pending + connection.waitingBytes > limits.outputSize { connection.closing = true }
+            return
+        }
+        self.answer(connection, answer.response, closing: closing, head: head)
+    }
+
+    /// Sends the answers waiting on `connection`, in order, while it takes them.
+    private func sendWaiting(_ connection: Connection) {
+        while !connection.waiting.isEmpty && connection.pending < Self.readAhead && !connection.closing {
+            let next = connection.waiting.removeFirst()
+            let response = next.answer.response
+            if case .ready = next.answer { connection.waitingBytes -= response.body.count }
+            answer(connection, response, closing: next.closing, head: next.head)
+        }
     }
 
     /// How much of a connection's answers may wait before it is read no further.
@@ -539,10 +600,13 @@ private final class EventLoop: @unchecked Sendable {
             connection.outputStart = 0
             connection.writtenSince = Deadline.nowMilliseconds()
         }
+        // One answer goes out whole however large; answers piling up past the limit are a
+        // client that takes none of them.
+        let before = connection.pending
         connection.output += bytes
         if closing { connection.closesAfterOutput = true }
         flush(connection)
-        if connection.pending > limits.outputSize { connection.closing = true }
+        if before > limits.outputSize { connection.closing = true }
     }
 
     /// Sends what the connection takes of its answers now.

@@ -78,7 +78,7 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     private var running = 0
     private var stopping = false
     /// What the pool's deliveries pause on: told with `stopping`.
-    private let stop = DeliveryStop()
+    private let pauses = DeliveryStop()
     private var threads: [BackgroundWork<Void>] = []
     private var submitted = 0
 
@@ -92,7 +92,7 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         pthread_cond_init(ready, nil)
     }
 
-    // The pool's threads hold the queue until ``finishAll()`` stops them.
+    // The pool's threads hold the queue until ``finishAll()`` has waited for them.
     deinit {
         pthread_cond_destroy(ready)
         pthread_mutex_destroy(lock)
@@ -113,13 +113,14 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         locked { waiting.count - waitingStart + running + finished.count }
     }
 
-    /// Queues `item`, known as `id`; a thread of the pool sends it when one is free.
+    /// Queues `item`, known as `id`; a thread of the pool sends it when one is free. Once
+    /// the queue is stopping, it waits to be handed back unsent by ``finishAll()``.
     public func submit(_ item: Item, id: String) {
         let startThread = locked { () -> Bool in
             waiting.append((submitted, id, item))
             submitted += 1
             pthread_cond_signal(ready)
-            return threads.count < workers && threads.count < waiting.count - waitingStart + running
+            return !stopping && threads.count < workers && threads.count < waiting.count - waitingStart + running
         }
         if startThread {
             let thread = BackgroundWork.start { [self] in work() }
@@ -133,7 +134,7 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         defer { sender.close() }
         while let next = takeNext() {
             // Once the queue stops, a pause ends and no retry starts: the attempt under way is the last.
-            let attempts = sender.deliver(next.item, stop)
+            let attempts = sender.deliver(next.item, pauses)
             locked {
                 running -= 1
                 finished.append((next.number, (next.id, next.item, attempts)))
@@ -165,24 +166,39 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Stops the pool: the items being sent end with the attempt under way (each within
-    /// its own time limit; a pause before a retry ends at once, and no retry follows),
-    /// those still waiting are not sent. Returns the deliveries that ended, and those never
-    /// sent.
-    public func finishAll() -> (finished: [Ended], unsent: [(id: String, item: Item)]) {
-        let (unsent, pool) = locked { () -> ([(id: String, item: Item)], [BackgroundWork<Void>]) in
+    /// Tells the pool to stop, without waiting for it: the items being sent end with the
+    /// attempt under way (each within its own time limit; a pause before a retry ends at
+    /// once, and no retry follows), those still waiting are not sent. Whoever stops several
+    /// queues tells each before waiting for any (``finishAll()``), so that none goes on
+    /// sending while another is waited for.
+    public func stop() {
+        locked {
             stopping = true
             pthread_cond_broadcast(ready)
             // Told under the queue's lock, so that a thread between two attempts finds both
             // the stop and the queue stopped: no retry, and no next item either.
-            stop.stop()
-            let unsent = waiting[waitingStart...].map { ($0.id, $0.item) }
-            waiting = []
-            waitingStart = 0
+            pauses.stop()
+        }
+    }
+
+    /// Stops the pool as ``stop()`` does, if it was not told already, and waits for its
+    /// threads. Returns the deliveries that ended, and those never sent (submitted after
+    /// the stop too).
+    public func finishAll() -> (finished: [Ended], unsent: [(id: String, item: Item)]) {
+        stop()
+        let pool = locked { () -> [BackgroundWork<Void>] in
             defer { threads = [] }
-            return (unsent, threads)
+            return threads
         }
         for thread in pool { thread.join() }
+        // No thread takes an item once the queue stops: what waits now was never sent.
+        let unsent = locked { () -> [(id: String, item: Item)] in
+            defer {
+                waiting = []
+                waitingStart = 0
+            }
+            return waiting[waitingStart...].map { ($0.id, $0.item) }
+        }
         return (takeFinished(), unsent)
     }
 

@@ -4,9 +4,30 @@ import Testing
 
 @testable import PaylinksCommandLine
 
-/// How `paylinks serve` stops: SIGTERM ends the pauses between retries and starts no retry.
+/// How `paylinks serve` stops: SIGTERM ends the pauses between retries, starts no retry, and
+/// tells every delivery queue before waiting for any.
 @Suite("Stopping paylinks serve")
 struct ServeStopTests {
+    /// What an endpoint's answers hold back, set by the test as it goes.
+    final class Holding: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text: String?
+
+        /// The text whose requests are held (a purchase id, a whole body), nil when none is.
+        var held: String? {
+            get { lock.withLock { text } }
+            set { lock.withLock { text = newValue } }
+        }
+
+        /// Holds `request` for `seconds` when its body has the text held: the endpoint's
+        /// own slowness, what the stop is tested against; no assertion waits on it.
+        func hold(_ request: HTTPRequest, seconds: Double) {
+            if let held, String(decoding: request.body, as: UTF8.self).contains(held) {
+                usleep(UInt32(seconds * 1_000_000))
+            }
+        }
+    }
+
     /// Creates a session on `sandbox` and pays it through the control API; its purchase id.
     static func pay(on sandbox: SandboxProcess) throws -> String {
         let purchaseId = try SandboxDataTests.create(sandbox.port)
@@ -34,5 +55,54 @@ struct ServeStopTests {
         #expect(stopped.stderr.contains("award \(purchaseId) attempt 1: failed: the server answered 500 ("))
         #expect(stopped.stderr.contains(" of \(purchaseId): not sent, the sandbox stopped before its turn\n"))
         #expect(stopped.stderr.hasSuffix("paylinks sandbox stopped\n"))
+    }
+
+    @Test("SIGTERM tells every queue before waiting for any: no replay starts while an award is waited for")
+    func everyQueueToldFirst() throws {
+        let awardHeld = Holding()
+        let replayHeld = Holding()
+        let awards = try EventReceiver { _, request in
+            awardHeld.hold(request, seconds: 3)
+            return 500
+        }
+        let events = try EventReceiver { _, request in
+            replayHeld.hold(request, seconds: 1)
+            return 200
+        }
+        let sandbox = try SandboxProcess(["--award-url", awards.url, "--events-url", events.url])
+        // A first order, whose first event is replayed below: its award refused three times, at once.
+        let first = try Self.pay(on: sandbox)
+        #expect(awards.wait(for: 3))
+        var delivery: [String: Any]?
+        let deadline = Date().addingTimeInterval(10)
+        // The history lists a delivery once the server's loop has taken it: polled, up to 10 s.
+        while delivery == nil && Date() < deadline {
+            let listed = try SandboxDataTests.call(
+                sandbox.port, .get, "/control/v1/deliveries?kind=event&purchaseId=\(first)")
+            delivery = (listed.json["deliveries"] as? [[String: Any]])?.last
+            if delivery == nil { usleep(10_000) }
+        }
+        let replayed = try #require(delivery?["id"] as? String)
+        let body = try #require(delivery?["body"] as? String)
+        // A second order, whose award the endpoint holds for 3 s: the award queue's stop waits for it.
+        let second = try SandboxDataTests.create(sandbox.port)
+        awardHeld.held = second
+        let paid = try SandboxDataTests.call(
+            sandbox.port, .post, "/control/v1/sessions/\(second)/complete", #"{"choice": "pay"}"#)
+        #expect(paid.status == 200)
+        #expect(awards.wait(for: 1), "the second award arrived and is held")
+        // Six replays of the first order's event, each held 1 s: two under way, four waiting.
+        replayHeld.held = body
+        for _ in 0..<6 {
+            let answer = try SandboxDataTests.call(sandbox.port, .post, "/control/v1/deliveries/\(replayed)/replay")
+            #expect(answer.status == 202)
+        }
+        let stopped = sandbox.stop(within: 10)
+        #expect(stopped.status == 0)
+        // The event itself, then the replays.
+        let sent = events.received.filter { $0.body == Array(body.utf8) }
+        #expect(sent.count == 1 + 2, "only the replays under way at SIGTERM were sent")
+        let unsent = stopped.stderr.components(separatedBy: "replay of \(replayed): not sent, the sandbox stopped")
+        #expect(unsent.count - 1 == 4, "the four waiting are named unsent")
     }
 }

@@ -200,6 +200,11 @@ enum ServeCommand: Subcommand {
                 try? standardError.flush()
             },
             prepare: sandbox.prepare, handle: sandbox.handle)
+        // Every queue is told before any is waited for: one waited for while another went on
+        // would start that one's retries and replays after the stop.
+        queue?.stop()
+        eventQueue?.stop()
+        replays?.stop()
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
         for (purchaseId, _) in unsent {

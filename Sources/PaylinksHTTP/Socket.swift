@@ -534,7 +534,7 @@ func onlineProcessors() -> Int {
 /// The work takes what it captures with it: until ``join()`` returns, the caller must not
 /// touch anything the work uses. That hand-over is what the checked `Sendable` rules
 /// cannot see, hence `@unchecked`.
-final class BackgroundWork<Result>: @unchecked Sendable {
+package final class BackgroundWork<Result>: @unchecked Sendable {
     private var work: (() -> Result)?
     private var result: Result?
     #if canImport(Darwin)
@@ -567,12 +567,21 @@ final class BackgroundWork<Result>: @unchecked Sendable {
 
     /// Starts `work` on a new thread, or runs it at once when no thread can be made.
     static func start(_ work: @escaping () -> Result) -> BackgroundWork {
+        if let started = thread(work) { return started }
+        let box = BackgroundWork(work)
+        box.run()
+        return box
+    }
+
+    /// Starts `work` on a new thread; nil, the work not run, when no thread can be made:
+    /// for work that must not run on the caller's thread (it waits for the caller).
+    package static func thread(_ work: @escaping () -> Result) -> BackgroundWork? {
         let box = BackgroundWork(work)
         let context = Unmanaged.passRetained(box).toOpaque()
         box.started = pthread_create(&box.thread, nil, runBackgroundWork, context) == 0
-        if !box.started {
+        guard box.started else {
             Unmanaged<BackgroundWork>.fromOpaque(context).release()
-            box.run()
+            return nil
         }
         return box
     }
@@ -587,7 +596,7 @@ final class BackgroundWork<Result>: @unchecked Sendable {
     }
 
     /// Waits for the work to end; its result.
-    func join() -> Result {
+    package func join() -> Result {
         if started {
             #if canImport(Darwin)
                 if let thread { pthread_join(thread, nil) }

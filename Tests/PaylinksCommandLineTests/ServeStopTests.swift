@@ -5,7 +5,8 @@ import Testing
 @testable import PaylinksCommandLine
 
 /// How `paylinks serve` stops: SIGTERM ends the pauses between retries, starts no retry, and
-/// tells every delivery queue before waiting for any.
+/// tells every delivery queue before waiting for any; a stderr nobody reads holds neither the
+/// requests nor the exit.
 @Suite("Stopping paylinks serve")
 struct ServeStopTests {
     /// What an endpoint's answers hold back, set by the test as it goes.
@@ -104,5 +105,56 @@ struct ServeStopTests {
         #expect(sent.count == 1 + 2, "only the replays under way at SIGTERM were sent")
         let unsent = stopped.stderr.components(separatedBy: "replay of \(replayed): not sent, the sandbox stopped")
         #expect(unsent.count - 1 == 4, "the four waiting are named unsent")
+    }
+
+    /// The log lines the sandbox's stderr said were dropped, in all.
+    static func dropped(_ log: String) -> Int {
+        log.split(separator: "\n").reduce(0) { total, line in
+            guard line.hasPrefix("warning: "), line.hasSuffix(" dropped while standard error was not being read"),
+                let count = Int(line.dropFirst("warning: ".count).prefix { $0.isNumber })
+            else { return total }
+            return total + count
+        }
+    }
+
+    /// Sends `count` requests whose log lines are 8 KiB each (the path, answered 404) over
+    /// one connection, each answered within 2 s or not at all: how many were answered in time.
+    static func burst(_ count: Int, to sandbox: SandboxProcess) throws -> Int {
+        let path = "/" + String(repeating: "a", count: 8000)
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"), connectTimeout: 2, responseTimeout: 2)
+        defer { client.close() }
+        for answered in 0..<count {
+            guard let response = try? client.send(method: .get, headers: [], body: []), response.status == 404 else {
+                return answered
+            }
+        }
+        return count
+    }
+
+    @Test("a stderr pipe nobody reads stalls no request; read again, it says how many log lines were dropped")
+    func undrainedStandardError() throws {
+        // The sandbox's stderr is read up to the line that says where it listens, then not at all.
+        let sandbox = try SandboxProcess()
+        // 2.4 MB of log: past the pipe's 64 KiB and the log's own 1 MiB.
+        #expect(try Self.burst(300, to: sandbox) == 300, "every request answered within 2 s")
+        let read = sandbox.readStandardError(
+            until: " dropped while standard error was not being read\n", within: 10)
+        #expect(Self.dropped(read) > 0)
+        let stopped = sandbox.stop(within: 5)
+        #expect(stopped.status == 0)
+        let log = read + stopped.stderr
+        // Each request's line is in the log, or counted among the dropped.
+        let logged = log.split(separator: "\n").filter { $0.hasPrefix("GET /aaaa") }.count
+        #expect(logged + Self.dropped(log) == 300)
+        #expect(log.hasSuffix("paylinks sandbox stopped\n"))
+    }
+
+    @Test("SIGTERM with a stderr pipe nobody reads exits within a second or so, what was left unwritten")
+    func exitWithUndrainedStandardError() throws {
+        let sandbox = try SandboxProcess()
+        #expect(try Self.burst(300, to: sandbox) == 300, "every request answered within 2 s")
+        let stopped = sandbox.stop(within: 4)
+        #expect(stopped.status == 0, "the exit waited for a reader that never came (\(stopped.seconds) s)")
     }
 }

@@ -57,6 +57,24 @@ final class SandboxProcess {
         return (inTime ? status : nil, took, stdout, stderr)
     }
 
+    /// Reads its stderr, as a reader that comes back to it would, until what was read holds
+    /// `text` or `seconds` have passed; what was read.
+    func readStandardError(until text: String, within seconds: Double) -> String {
+        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !String(decoding: received, as: UTF8.self).contains(text) {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let remaining = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+            guard remaining > 0, poll(&entry, 1, remaining) > 0 else { break }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// Its exit status once it has exited, and what it wrote to stdout and stderr after starting.
     private func ended() -> (status: Int32, stdout: String, stderr: String) {
         process.waitUntilExit()

@@ -64,9 +64,12 @@ enum ServeCommand: Subcommand {
         settings.sessionByteBudget = options.sessionBudget << 20
         let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })
         // The log is written a turn of the server's loop at a time, not a system call a line:
-        // at thousands of requests a second that is a tenth of the server's time.
-        let standardError = BufferedOutput(context.standardError)
-        defer { try? standardError.flush() }
+        // at thousands of requests a second that is a tenth of the server's time. A thread of
+        // its own writes it, so that a stderr nobody reads (a pipe read only at the end) stalls
+        // that thread and not the server; while it is stuck, lines are dropped and counted.
+        let log = LogBuffer(context.standardError)
+        defer { log.finish(within: LogBuffer.closingMilliseconds) }
+        let standardError: any OutputSink = log
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
         sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
         if let (store, contents) = kept {
@@ -189,7 +192,7 @@ enum ServeCommand: Subcommand {
             options.publicUrl.map { "; checkout URLs at \($0)" }
             ?? (loopback ? "" : "; checkout URLs at the address each request came to (its Host)")
         try? standardError.write("paylinks sandbox at \(base)\(handedOut); SIGINT or SIGTERM stops it\n")
-        try? standardError.flush()
+        log.flush()
         let stopRequested = context.watchForStop()
         server.run(
             until: { stopRequested() || outputFailure != nil },
@@ -197,7 +200,7 @@ enum ServeCommand: Subcommand {
                 settle(queue?.takeFinished() ?? [])
                 settleEvents(eventQueue?.takeFinished() ?? [])
                 settleReplays(replays?.takeFinished() ?? [])
-                try? standardError.flush()
+                log.flush()
             },
             prepare: sandbox.prepare, handle: sandbox.handle)
         // Every queue is told before any is waited for: one waited for while another went on

@@ -8,6 +8,36 @@ public import PaylinksAppcharge
     import Darwin
 #endif
 
+/// What tells the deliveries under way that their queue is stopping: a pause between
+/// retries ends at the stop (it waits on a condition the stop signals, not in a sleep), and
+/// no retry starts after it.
+public final class DeliveryStop: @unchecked Sendable {
+    private let condition = Condition()
+    /// Under `condition`.
+    private var stopped = false
+
+    /// A stop not requested yet.
+    public init() {}
+
+    /// Requests the stop: every pause under way ends now, and any later one at once.
+    public func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+
+    /// Whether the stop was requested.
+    public var isStopped: Bool {
+        condition.withLock { stopped }
+    }
+
+    /// Waits `milliseconds` of real time, or until the stop when it comes first.
+    public func pause(milliseconds: Int) {
+        condition.withLock { _ = condition.wait(milliseconds: milliseconds) { stopped } }
+    }
+}
+
 /// Deliveries to a game's server (awards, events) made by a fixed pool of threads, so
 /// that whoever submits them (a server's loop) never waits for the game's server, and
 /// however many are due, no more than `workers` threads and connections are busy with
@@ -19,14 +49,15 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
 
     /// What one thread of the pool delivers with: its own connection.
     public struct Sender {
-        /// Delivers an item until it is done with, a retry starting only while `proceeding()` says so.
-        public var deliver: (_ item: Item, _ proceeding: () -> Bool) -> [DeliveryAttempt]
+        /// Delivers an item until it is done with, its pauses ending at `stop`, no retry
+        /// starting after it.
+        public var deliver: (_ item: Item, _ stop: DeliveryStop) -> [DeliveryAttempt]
         /// Closes the connection.
         public var close: () -> Void
 
         /// A sender.
         public init(
-            deliver: @escaping (_ item: Item, _ proceeding: () -> Bool) -> [DeliveryAttempt],
+            deliver: @escaping (_ item: Item, _ stop: DeliveryStop) -> [DeliveryAttempt],
             close: @escaping () -> Void
         ) {
             self.deliver = deliver
@@ -46,6 +77,8 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     private var finished: [(number: Int, ended: Ended)] = []
     private var running = 0
     private var stopping = false
+    /// What the pool's deliveries pause on: told with `stopping`.
+    private let pauses = DeliveryStop()
     private var threads: [BackgroundWork<Void>] = []
     private var submitted = 0
 
@@ -59,7 +92,7 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         pthread_cond_init(ready, nil)
     }
 
-    // The pool's threads hold the queue until ``finishAll()`` stops them.
+    // The pool's threads hold the queue until ``finishAll()`` has waited for them.
     deinit {
         pthread_cond_destroy(ready)
         pthread_mutex_destroy(lock)
@@ -80,13 +113,14 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         locked { waiting.count - waitingStart + running + finished.count }
     }
 
-    /// Queues `item`, known as `id`; a thread of the pool sends it when one is free.
+    /// Queues `item`, known as `id`; a thread of the pool sends it when one is free. Once
+    /// the queue is stopping, it waits to be handed back unsent by ``finishAll()``.
     public func submit(_ item: Item, id: String) {
         let startThread = locked { () -> Bool in
             waiting.append((submitted, id, item))
             submitted += 1
             pthread_cond_signal(ready)
-            return threads.count < workers && threads.count < waiting.count - waitingStart + running
+            return !stopping && threads.count < workers && threads.count < waiting.count - waitingStart + running
         }
         if startThread {
             let thread = BackgroundWork.start { [self] in work() }
@@ -99,8 +133,8 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         let sender = makeSender()
         defer { sender.close() }
         while let next = takeNext() {
-            // Once the queue stops, no retry starts: the attempt under way is the last.
-            let attempts = sender.deliver(next.item) { [self] in !locked { stopping } }
+            // Once the queue stops, a pause ends and no retry starts: the attempt under way is the last.
+            let attempts = sender.deliver(next.item, pauses)
             locked {
                 running -= 1
                 finished.append((next.number, (next.id, next.item, attempts)))
@@ -132,20 +166,39 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Stops the pool: the items being sent end with the attempt under way (each within
-    /// its own time limit, no retry after it), those still waiting are not sent. Returns
-    /// the deliveries that ended, and those never sent.
-    public func finishAll() -> (finished: [Ended], unsent: [(id: String, item: Item)]) {
-        let (unsent, pool) = locked { () -> ([(id: String, item: Item)], [BackgroundWork<Void>]) in
+    /// Tells the pool to stop, without waiting for it: the items being sent end with the
+    /// attempt under way (each within its own time limit; a pause before a retry ends at
+    /// once, and no retry follows), those still waiting are not sent. Whoever stops several
+    /// queues tells each before waiting for any (``finishAll()``), so that none goes on
+    /// sending while another is waited for.
+    public func stop() {
+        locked {
             stopping = true
             pthread_cond_broadcast(ready)
-            let unsent = waiting[waitingStart...].map { ($0.id, $0.item) }
-            waiting = []
-            waitingStart = 0
+            // Told under the queue's lock, so that a thread between two attempts finds both
+            // the stop and the queue stopped: no retry, and no next item either.
+            pauses.stop()
+        }
+    }
+
+    /// Stops the pool as ``stop()`` does, if it was not told already, and waits for its
+    /// threads. Returns the deliveries that ended, and those never sent (submitted after
+    /// the stop too).
+    public func finishAll() -> (finished: [Ended], unsent: [(id: String, item: Item)]) {
+        stop()
+        let pool = locked { () -> [BackgroundWork<Void>] in
             defer { threads = [] }
-            return (unsent, threads)
+            return threads
         }
         for thread in pool { thread.join() }
+        // No thread takes an item once the queue stops: what waits now was never sent.
+        let unsent = locked { () -> [(id: String, item: Item)] in
+            defer {
+                waiting = []
+                waitingStart = 0
+            }
+            return waiting[waitingStart...].map { ($0.id, $0.item) }
+        }
         return (takeFinished(), unsent)
     }
 
@@ -167,7 +220,7 @@ extension DeliveryQueue where Item == GrantAward {
             let sender = AwardSender(
                 url: url, key: key, publisherToken: publisherToken, waitsInRealTime: waitsInRealTime)
             return Sender(
-                deliver: { award, proceeding in sender.deliver(award, proceeding: proceeding) }, close: sender.close)
+                deliver: { award, stop in sender.deliver(award, until: stop) }, close: sender.close)
         }
     }
 }
@@ -185,7 +238,7 @@ extension DeliveryQueue where Item == OrderEvent {
                 url: url, key: key, publisherToken: publisherToken, projectId: projectId,
                 waitsInRealTime: waitsInRealTime)
             return Sender(
-                deliver: { event, proceeding in sender.deliver(event, proceeding: proceeding) }, close: sender.close)
+                deliver: { event, stop in sender.deliver(event, until: stop) }, close: sender.close)
         }
     }
 }

@@ -141,15 +141,19 @@ public final class DeliverySender {
 
     /// Delivers `item` until an attempt is its last (an award granted, an event accepted
     /// or refused for good) or its schedule ends, with `fault` on the way; `onAttempt`
-    /// sees each attempt as it ends. A retry starts only while `proceeding()` says so.
+    /// sees each attempt as it ends. Once `stop` is requested, a pause under way ends and
+    /// no retry starts.
     public func deliver(
         _ item: some Deliverable, fault: DeliveryFault? = nil, onAttempt: (DeliveryAttempt) -> Void = { _ in },
-        proceeding: () -> Bool = { true }
+        until stop: DeliveryStop? = nil
     ) -> [DeliveryAttempt] {
         item.attempts(
-            wait: { milliseconds in if waitsInRealTime { pause(milliseconds: milliseconds) } },
+            wait: { milliseconds in
+                guard waitsInRealTime else { return }
+                if let stop { stop.pause(milliseconds: milliseconds) } else { pause(milliseconds: milliseconds) }
+            },
             send: { number, sentAfter in send(item, number: number, sentAfter: sentAfter) },
-            onAttempt: onAttempt, fault: fault, proceeding: proceeding)
+            onAttempt: onAttempt, fault: fault, proceeding: { !(stop?.isStopped ?? false) })
     }
 
     /// One signed request and what its response means.

@@ -372,11 +372,86 @@ public func wallClockMilliseconds() -> Int {
     }
 #endif
 
-/// Sleeps for real, for `--award-wait real`.
+/// Sleeps for real, for `--award-wait real` where nothing can stop the pause (a command
+/// that ends with its deliveries); a queue's pauses wait on its ``DeliveryStop`` instead.
 func pause(milliseconds: Int) {
     var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}
+
+/// A lock and a condition that threads wait on under it, each wait bounded if need be on
+/// the monotonic clock (a change of the wall clock neither cuts a wait short nor stretches
+/// it): what a pause that a stop must end, and a writer waiting for lines, wait on.
+package final class Condition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    /// A new lock and condition.
+    package init() {
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition.initialize(to: pthread_cond_t())
+        #if canImport(Darwin)
+            // Darwin waits a relative time instead (pthread_cond_timedwait_relative_np).
+            pthread_cond_init(condition, nil)
+        #else
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            pthread_cond_init(condition, &attributes)
+            pthread_condattr_destroy(&attributes)
+        #endif
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the lock.
+    package func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits, holding the lock (call it inside ``withLock(_:)``), until `satisfied()` holds
+    /// or `milliseconds` have passed (nil: however long it takes); whether it holds.
+    /// `satisfied()` is asked under the lock, first at once and then after each
+    /// ``broadcast()`` (or spurious wake-up).
+    package func wait(milliseconds: Int?, until satisfied: () -> Bool) -> Bool {
+        guard let milliseconds else {
+            while !satisfied() { pthread_cond_wait(condition, mutex) }
+            return true
+        }
+        // Clamped to about 35 years, so that the sum cannot overflow.
+        let deadline = Deadline.nowMilliseconds() + min(max(0, milliseconds), 1 << 40)
+        while !satisfied() {
+            let remaining = deadline - Deadline.nowMilliseconds()
+            guard remaining > 0 else { return false }
+            #if canImport(Darwin)
+                var interval = timespec(tv_sec: remaining / 1000, tv_nsec: (remaining % 1000) * 1_000_000)
+                pthread_cond_timedwait_relative_np(condition, mutex, &interval)
+            #else
+                var now = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                let nanoseconds = Int(now.tv_nsec) + (remaining % 1000) * 1_000_000
+                var end = timespec(
+                    tv_sec: now.tv_sec + remaining / 1000 + nanoseconds / 1_000_000_000,
+                    tv_nsec: nanoseconds % 1_000_000_000)
+                pthread_cond_timedwait(condition, mutex, &end)
+            #endif
+        }
+        return true
+    }
+
+    /// Wakes every thread waiting, so that each asks again whether what it waits for holds.
+    package func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
 }
 
 /// A mutual-exclusion lock, for what threads share.
@@ -492,12 +567,21 @@ package final class BackgroundWork<Result>: @unchecked Sendable {
 
     /// Starts `work` on a new thread, or runs it at once when no thread can be made.
     package static func start(_ work: @escaping () -> Result) -> BackgroundWork {
+        if let started = thread(work) { return started }
+        let box = BackgroundWork(work)
+        box.run()
+        return box
+    }
+
+    /// Starts `work` on a new thread; nil, the work not run, when no thread can be made:
+    /// for work that must not run on the caller's thread (it waits for the caller).
+    package static func thread(_ work: @escaping () -> Result) -> BackgroundWork? {
         let box = BackgroundWork(work)
         let context = Unmanaged.passRetained(box).toOpaque()
         box.started = pthread_create(&box.thread, nil, runBackgroundWork, context) == 0
-        if !box.started {
+        guard box.started else {
             Unmanaged<BackgroundWork>.fromOpaque(context).release()
-            box.run()
+            return nil
         }
         return box
     }

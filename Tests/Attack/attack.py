@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The attack suite: hostile clients against `paylinks serve`, and hostile award endpoints
-behind it, on loopback only. For every case, while the attack runs, a normal client's
-Create Checkout Session must be answered within a bound, the server's resident memory
-must stay within a bound, and at the end SIGTERM must stop it with exit 0 within a bound.
-Each case is bounded in time and in count, and every process and socket it opens is
-cleaned up.
+"""The attack suite: hostile clients against `paylinks serve`, hostile award and events
+endpoints behind it, and a stderr nobody reads, on loopback only. For every case, while
+the attack runs, a normal client's Create Checkout Session must be answered within a
+bound, the server's resident memory must stay within a bound, and at the end SIGTERM must
+stop it with exit 0 within a bound. Each case is bounded in time and in count, and every
+process and socket it opens is cleaned up.
 
 An attack may also check what it was answered, and report what was wrong. Neither the log
 nor the text callbacks on stdout may carry an escape, a C1 control or a bidirectional
@@ -12,11 +12,12 @@ control raw.
 
 Usage: python3 Tests/Attack/attack.py PAYLINKS_BINARY [--case NAME]
 Prints one line per case (the normal request's median and worst latency, the server's
-peak memory) and exits 1 when any case failed.
+peak memory, how long SIGTERM took) and exits 1 when any case failed.
 """
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -32,13 +33,22 @@ MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024}
 # the default 128 MiB, which a fast machine fills past any bound below it within the 3 s:
 # a server that forgets past its budget stays near 25 MiB, one that kept every session of
 # 512 KiB passes 40 MiB once about fifty have come (63 MiB in 3 s on the development machine).
-SERVER_OPTIONS = {"large-sessions": ["--session-budget", "8"]}
+SERVER_OPTIONS = {
+    "large-sessions": ["--session-budget", "8"],
+    # Retries 10 s (awards) and 5 min (V1 events) apart, in real time: the stop comes during the pauses.
+    "sigterm-during-pauses": ["--award-wait", "real", "--events-wait", "real", "--events-version", "v1"],
+}
 STOP_BOUND = 15.0  # seconds from SIGTERM to exit; an award attempt may take 10 s
 # Bytes of a reporting query's 400: twenty reasons and how many more, however many keys.
 REASONS_ANSWER_BOUND = 16 * 1024
 # What must never reach the log or stdout raw: ESC, C1 controls (NEL, CSI) and
 # bidirectional controls, UTF-8 encoded.
 RAW_CONTROLS = [b"\x1b"] + [c.encode() for c in "\u0085\u009b\u061c\u200f\u202e\u2066"]
+# Cases with no attempt under way at the stop, only pauses and the log: a tighter bound.
+STOP_BOUNDS = {"sigterm-during-pauses": 2.0, "stderr-pipe": 2.0}
+# Cases whose server's stderr is a pipe nobody reads until SIGTERM, as a CI job's
+# `Popen(stderr=PIPE)` read only at the end, or `| tee` into a reader that is stuck.
+UNDRAINED = {"stderr-pipe"}
 ATTACK_SECONDS = 3.0
 TOKEN = "paylinks-demo-publisher-token"
 BODY = {
@@ -66,9 +76,10 @@ def connect(port):
 
 
 class Server:
-    """`paylinks serve` on a free port, its stderr collected."""
+    """`paylinks serve` on a free port, its stderr collected; with `drain` False, nobody reads
+    its stderr past the line that says where it listens until SIGTERM."""
 
-    def __init__(self, binary, extra=()):
+    def __init__(self, binary, extra=(), drain=True):
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--seed", "1", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": ""})
@@ -83,7 +94,8 @@ class Server:
         self.output = bytearray()
         self.readers = [threading.Thread(target=self._read, args=(stream, kept), daemon=True)
                         for stream, kept in ((self.process.stderr, self.log), (self.process.stdout, self.output))]
-        for reader in self.readers:
+        # The log's reader starts at SIGTERM when stderr is not drained.
+        for reader in self.readers[0 if drain else 1:]:
             reader.start()
 
     @staticmethod
@@ -104,9 +116,12 @@ class Server:
         return 0
 
     def stop(self):
-        """SIGTERM; the exit status and the seconds it took, or None when it did not stop."""
-        started = time.time()
+        """SIGTERM; the exit status and the seconds it took, or None when it did not stop.
+        An undrained stderr is read from the signal on, as `communicate()` would."""
+        started = self.stopped_at = time.time()
         self.process.send_signal(signal.SIGTERM)
+        if self.readers[0].ident is None:
+            self.readers[0].start()
         try:
             status = self.process.wait(timeout=STOP_BOUND)
         except subprocess.TimeoutExpired:
@@ -151,8 +166,8 @@ class AwardEndpoint:
         except OSError:
             pass
 
-    def url(self):
-        return "http://127.0.0.1:%d/award" % self.port
+    def url(self, path="/award"):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
 
     def close(self):
         self.done.set()
@@ -162,6 +177,24 @@ class AwardEndpoint:
                 connection.close()
             except OSError:
                 pass
+
+
+class Refusing:
+    """An endpoint that refuses every request at once with a 500, which is retried, noting
+    when each came."""
+
+    def __init__(self):
+        self.arrivals = []
+        self.first = threading.Event()
+
+    def __call__(self, connection, done):
+        connection.settimeout(None)
+        while not done.is_set():
+            if read_request(connection) is None:
+                return
+            self.arrivals.append(time.time())
+            self.first.set()
+            connection.sendall(b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
 
 
 def read_request(connection):
@@ -282,6 +315,20 @@ def unknown_report_keys(port, stop):
     return []
 
 
+def log_burst(port, stop):
+    """Requests whose log lines are 8 KiB each (the path), over one connection: megabytes of log a second."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    path = "/" + "a" * 8000
+    try:
+        for _ in range(2000):
+            if stop.is_set():
+                return
+            connection.request("GET", path)
+            connection.getresponse().read()
+    finally:
+        connection.close()
+
+
 def paid_sessions(count):
     def attack(port, stop):
         for _ in range(count):
@@ -339,13 +386,21 @@ CASES = {
     "endless-continue": (paid_sessions(20), endless_continue),
     "stray-answers": (paid_sessions(50), stray_answers),
     "forged-status-line": (paid_sessions(20), forged_status),
+    "stderr-pipe": (log_burst, None),
+    "sigterm-during-pauses": (paid_sessions(3), Refusing()),
 }
+# Cases with an events endpoint behind the server too: its behaviour.
+EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing()}
 
 
 def run_case(binary, name):
     attack, behaviour = CASES[name]
     endpoint = AwardEndpoint(behaviour) if behaviour else None
-    server = Server(binary, (["--award-url", endpoint.url()] if endpoint else []) + SERVER_OPTIONS.get(name, []))
+    events = AwardEndpoint(EVENTS_BEHAVIOURS[name]) if name in EVENTS_BEHAVIOURS else None
+    server = Server(
+        binary, (["--award-url", endpoint.url()] if endpoint else [])
+        + (["--events-url", events.url("/events")] if events else [])
+        + SERVER_OPTIONS.get(name, []), drain=name not in UNDRAINED)
     stop = threading.Event()
     problems = []
 
@@ -377,10 +432,20 @@ def run_case(binary, name):
         time.sleep(0.05)
     stop.set()
     peak = max(peak, server.rss())
+    # Endpoints that note their requests: the stop comes once each has refused one, so
+    # that a retry's pause is under way.
+    refusing = [e.behaviour for e in (endpoint, events) if e and isinstance(e.behaviour, Refusing)]
+    for behaviour in refusing:
+        if not behaviour.first.wait(5):
+            problems.append("no delivery came within 5 s")
     status, took = server.stop()
     thread.join(timeout=10)
-    if endpoint:
-        endpoint.close()
+    for e in (endpoint, events):
+        if e:
+            e.close()
+    late = [t - server.stopped_at for behaviour in refusing for t in behaviour.arrivals if t > server.stopped_at]
+    if late:
+        problems.append("a retry started %.1f s after SIGTERM" % late[0])
     log = bytes(server.log)
     output = bytes(server.output)
     latencies.sort()
@@ -391,6 +456,16 @@ def run_case(binary, name):
         problems.append("resident memory reached %d KiB" % peak)
     if status != 0:
         problems.append("SIGTERM: %s" % ("no exit within %.0f s" % STOP_BOUND if status is None else "exit %d" % status))
+    elif took > STOP_BOUNDS.get(name, STOP_BOUND):
+        problems.append("SIGTERM took %.1f s" % took)
+    figures = ""
+    if name in UNDRAINED:
+        dropped = re.search(rb"(\d+) log lines? dropped while standard error was not being read", log)
+        figures = "; %s log lines dropped" % (dropped.group(1).decode() if dropped else "no")
+        if not dropped:
+            problems.append("no line said how many log lines were dropped")
+        if b"paylinks sandbox stopped\n" not in log:
+            problems.append("the log's last line was lost")
     for stream, text in (("the log", log), ("the text callbacks", output)):
         raw = [control for control in RAW_CONTROLS if control in text]
         if raw:
@@ -400,8 +475,8 @@ def run_case(binary, name):
             problems.append("a forged line reached the log: %r" % line[:80])
     if name == "stray-answers" and b"granted as x" in log:
         problems.append("an award was judged by another request's answer")
-    print("%-22s %s  normal request median %5.1f ms, worst %6.1f ms; peak memory %6d KiB; stopped in %4.1f s%s" % (
-        name, "ok  " if not problems else "FAIL", median * 1000, worst * 1000, peak, took,
+    print("%-22s %s  normal request median %5.1f ms, worst %6.1f ms; peak memory %6d KiB; stopped in %4.1f s%s%s" % (
+        name, "ok  " if not problems else "FAIL", median * 1000, worst * 1000, peak, took, figures,
         "".join("\n    " + problem for problem in problems)), flush=True)
     return not problems
 

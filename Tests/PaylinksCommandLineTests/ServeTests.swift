@@ -41,6 +41,44 @@ final class SandboxProcess {
     /// Stops it with `signal`; its exit status, and what it wrote to stdout and stderr after starting.
     func stop(with signal: Int32 = SIGTERM) -> (status: Int32, stdout: String, stderr: String) {
         kill(process.processIdentifier, signal)
+        return ended()
+    }
+
+    /// Stops it with SIGTERM, waiting at most `seconds` for it to exit, then SIGKILL: its
+    /// exit status (nil when it had not exited in time), the seconds the stop took, and
+    /// what it wrote to stdout and stderr after starting.
+    func stop(within seconds: Double) -> (status: Int32?, seconds: Double, stdout: String, stderr: String) {
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let start = Date()
+        kill(process.processIdentifier, SIGTERM)
+        let inTime = !process.isRunning || exited.wait(timeout: .now() + seconds) == .success
+        let took = Date().timeIntervalSince(start)
+        if !inTime { kill(process.processIdentifier, SIGKILL) }
+        let (status, stdout, stderr) = ended()
+        return (inTime ? status : nil, took, stdout, stderr)
+    }
+
+    /// Reads its stderr, as a reader that comes back to it would, until what was read holds
+    /// `text` or `seconds` have passed; what was read.
+    func readStandardError(until text: String, within seconds: Double) -> String {
+        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !String(decoding: received, as: UTF8.self).contains(text) {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let remaining = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+            guard remaining > 0, poll(&entry, 1, remaining) > 0 else { break }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Its exit status once it has exited, and what it wrote to stdout and stderr after starting.
+    private func ended() -> (status: Int32, stdout: String, stderr: String) {
         process.waitUntilExit()
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -369,6 +369,61 @@ struct AwardQueueTests {
         #expect(server.stop())
     }
 
+    /// What a stop handed back, from the thread that waited for it.
+    final class StopOutcome: @unchecked Sendable {
+        let lock = NSLock()
+        var attempts: Int?
+    }
+
+    /// Submits `item` to `queue`, whose endpoint refuses it (signalling `refused` as it
+    /// answers), then stops the queue during the real-time pause before the retry: whether
+    /// the stop returned within two seconds, and how many attempts the delivery made.
+    func stopDuringPause<Item: Sendable>(
+        _ queue: DeliveryQueue<Item>, item: Item, refused: DispatchSemaphore
+    ) -> (stoppedInTime: Bool, attempts: Int?) {
+        queue.submit(item, id: "pr_1")
+        guard refused.wait(timeout: .now() + 10) == .success else { return (false, nil) }
+        let outcome = StopOutcome()
+        let stopped = DispatchSemaphore(value: 0)
+        // On a thread of its own, so that a stop that waits out the pause (10 s, 5 min)
+        // fails the test at the bound instead of holding it.
+        Thread {
+            let attempts = queue.finishAll().finished.first?.attempts.count
+            outcome.lock.withLock { outcome.attempts = attempts }
+            stopped.signal()
+        }.start()
+        let inTime = stopped.wait(timeout: .now() + 2) == .success
+        return (inTime, outcome.lock.withLock { outcome.attempts })
+    }
+
+    @Test(
+        "a stop ends a real-time pause between retries at once, and no retry follows",
+        arguments: ["award, 10 s apart", "V1 event, 5 minutes apart"])
+    func stopEndsThePause(delivery: String) throws {
+        let refused = DispatchSemaphore(value: 0)
+        let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
+            refused.signal()
+            return HTTPServer.problem(500, "down")
+        }
+        let url = try HTTPURL("http://127.0.0.1:\(server.port)/deliveries")
+        let (inTime, attempts) =
+            delivery.hasPrefix("award")
+            ? stopDuringPause(
+                AwardQueue(url: url, key: Array("k".utf8), publisherToken: "t", waitsInRealTime: true),
+                item: GrantAward(order: Self.order, basePriceInUSD: "4.99"), refused: refused)
+            : stopDuringPause(
+                EventQueue(
+                    url: url, key: Array("k".utf8), publisherToken: "t", projectId: "p", waitsInRealTime: true,
+                    workers: 1),
+                item: OrderEvent(
+                    .refunded, version: .v1, subject: .init(order: Self.order, pricePointMetadata: 499),
+                    milliseconds: 1_718_182_400_000, seed: 1, sequence: 3), refused: refused)
+        #expect(inTime, "the stop waited out the pause")
+        #expect(attempts == 1, "the attempt made before the stop, and no retry")
+        #expect(server.answeredCount == 1)
+        #expect(server.stop())
+    }
+
     @Test("two deliveries known by the same id come back each with its own item and attempts, the later first")
     func endedOutOfOrder() throws {
         let firstMayEnd = DispatchSemaphore(value: 0)

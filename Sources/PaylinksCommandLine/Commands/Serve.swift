@@ -74,9 +74,12 @@ enum ServeCommand: Subcommand {
         sandbox.settings.publicURL = options.publicUrl
         sandbox.settings.eventsVersion = options.eventsVersion
         // The log is written a turn of the server's loop at a time, not a system call a line:
-        // at thousands of requests a second that is a tenth of the server's time.
-        let standardError = BufferedOutput(context.standardError)
-        defer { try? standardError.flush() }
+        // at thousands of requests a second that is a tenth of the server's time. A thread of
+        // its own writes it, so that a stderr nobody reads (a pipe read only at the end) stalls
+        // that thread and not the server; while it is stuck, lines are dropped and counted.
+        let log = LogBuffer(context.standardError)
+        defer { log.finish(within: LogBuffer.closingMilliseconds) }
+        let standardError: any OutputSink = log
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
         sandbox.onLog = { line in try? standardError.write(MessageText.oneLine(line) + "\n") }
         if let (store, warnings) = kept {
@@ -199,7 +202,7 @@ enum ServeCommand: Subcommand {
         try? standardError.write("paylinks sandbox at \(base)\(handedOut); SIGINT or SIGTERM stops it\n")
         // Awards a stop or a crash left unsent go now: their orders are paid and wait for them.
         sandbox.resumeAwards()
-        try? standardError.flush()
+        log.flush()
         let stopRequested = context.watchForStop()
         server.run(
             until: { stopRequested() || outputFailure != nil },
@@ -208,9 +211,14 @@ enum ServeCommand: Subcommand {
                 settleEvents(eventQueue?.takeFinished() ?? [])
                 settleReplays(replays?.takeFinished() ?? [])
                 kept?.store.finishRewrite(waiting: false)
-                try? standardError.flush()
+                log.flush()
             },
             prepare: sandbox.prepare, handle: sandbox.handle)
+        // Every queue is told before any is waited for: one waited for while another went on
+        // would start that one's retries and replays after the stop.
+        queue?.stop()
+        eventQueue?.stop()
+        replays?.stop()
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
         // With --data, the order stays charge_pending on the disk, and its award goes at the next start.

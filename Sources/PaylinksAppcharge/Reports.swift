@@ -31,6 +31,12 @@ public enum Reports {
     /// The largest `recordLimit`.
     public static let orderLimit = 1000
 
+    /// The bytes past which a page of either report takes no further result: however long
+    /// the names its orders were given, a page stays a few megabytes, and the next page
+    /// starts where it ended (the orders' `offset` plus the results given; the
+    /// transactions' `nextCursor`).
+    public static let pageBytes = 8 << 20
+
     /// The orders report's query in `body`, or every reason it is refused.
     package static func ordersQuery(_ body: [UInt8]) throws(Problem) -> OrdersQuery {
         guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind else {
@@ -99,6 +105,8 @@ public enum Reports {
         writer.key("results")
         writer.openArray()
         for session in matching.dropFirst(query.offset).prefix(query.recordLimit) {
+            // A page ends early rather than grow past its bytes: the next starts at offset plus the results given.
+            if writer.bytes.count >= pageBytes { break }
             let cents = session.pricePointMetadata ?? 0
             writer.openObject()
             writer.field("acOrderId", session.orderId)
@@ -271,8 +279,17 @@ public enum Reports {
     ) -> [UInt8] {
         var matching = movements(sessions).filter { (query.start...query.end).contains($0.milliseconds) }
         if !query.ascending { matching.reverse() }
-        let page = matching.dropFirst(query.offset).prefix(query.limit)
-        let next = query.offset + page.count < matching.count ? query.offset + page.count : nil
+        var results = JSONWriter()
+        results.openArray()
+        var count = 0
+        for transaction in matching.dropFirst(query.offset).prefix(query.limit) {
+            // A page ends early rather than grow past its bytes; its nextCursor says where the next starts.
+            if results.bytes.count >= pageBytes { break }
+            write(transaction, to: &results)
+            count += 1
+        }
+        results.closeArray()
+        let next = query.offset + count < matching.count ? query.offset + count : nil
         var writer = JSONWriter()
         writer.openObject()
         writer.field("totalCount", matching.count)
@@ -286,62 +303,63 @@ public enum Reports {
             writer.null()
         }
         writer.key("results")
+        writer.json(results.bytes)
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    /// One transaction of the report, as the reference shapes it.
+    private static func write(_ transaction: Transaction, to writer: inout JSONWriter) {
+        let session = transaction.session
+        let usd = OrderEvent.dollarCents(
+            of: transaction.amount, price: session.price, pricePoint: session.pricePointMetadata ?? 0)
+        writer.openObject()
+        writer.field("orderId", session.orderId)
+        writer.field("purchaseId", session.purchaseId)
+        writer.field("publisherTransactionId", "tx_\(session.orderId)_\(transaction.sequence)")
+        writer.field("timestamp", UTCDate.iso8601(unixSeconds: transaction.milliseconds / 1000))
+        writer.key("customerDetails")
+        writer.openObject()
+        writer.field("id", session.customerId)
+        if let email = session.email { writer.field("email", email) }
+        writer.closeObject()
+        writer.key("geolocation")
+        writer.openObject()
+        writer.field("countryCode2", session.country)
+        writer.closeObject()
+        writer.key("offerDetails")
+        writer.openObject()
+        writer.field("offerId", session.offerSku)
+        writer.field("offerName", session.offerName)
+        writer.field("type", "bundle")
+        writer.key("products")
         writer.openArray()
-        for transaction in page {
-            let session = transaction.session
-            let usd = OrderEvent.dollarCents(
-                of: transaction.amount, price: session.price, pricePoint: session.pricePointMetadata ?? 0)
+        for item in session.items {
             writer.openObject()
-            writer.field("orderId", session.orderId)
-            writer.field("purchaseId", session.purchaseId)
-            writer.field("publisherTransactionId", "tx_\(session.orderId)_\(transaction.sequence)")
-            writer.field("timestamp", UTCDate.iso8601(unixSeconds: transaction.milliseconds / 1000))
-            writer.key("customerDetails")
-            writer.openObject()
-            writer.field("id", session.customerId)
-            if let email = session.email { writer.field("email", email) }
-            writer.closeObject()
-            writer.key("geolocation")
-            writer.openObject()
-            writer.field("countryCode2", session.country)
-            writer.closeObject()
-            writer.key("offerDetails")
-            writer.openObject()
-            writer.field("offerId", session.offerSku)
-            writer.field("offerName", session.offerName)
-            writer.field("type", "bundle")
-            writer.key("products")
-            writer.openArray()
-            for item in session.items {
-                writer.openObject()
-                writer.field("name", item.name)
-                writer.field("sku", item.sku)
-                writer.field("quantity", Int(item.quantity) ?? 0)
-                writer.closeObject()
-            }
-            writer.closeArray()
-            writer.closeObject()
-            writer.key("transactionDetails")
-            writer.openObject()
-            writer.field("id", "tx_\(session.orderId)_\(transaction.sequence)")
-            writer.field("type", transaction.type)
-            writer.field("amount", OrderEvent.decimal(transaction.amount, currency: session.currency))
-            writer.field("amountUsd", OrderEvent.decimal(usd, currency: "USD"))
-            writer.field("totalTaxAmount", "0")
-            writer.field("totalTaxAmountUsd", "0")
-            writer.field("currencyExchangeCostUsd", "0")
-            writer.field("chargebackFeeUsd", transaction.type == "dispute_funds_withdrawn" ? "15.00" : "0")
-            writer.field("transactionFeeUsd", "0")
-            writer.field("publisherNetAmountUsd", OrderEvent.decimal(usd * 85 / 100, currency: "USD"))
-            writer.field("currencyCode", session.currency)
-            writer.field("currencySymbol", symbol(of: session.currency))
-            writer.field("paymentMethod", session.paymentMethod)
-            writer.closeObject()
+            writer.field("name", item.name)
+            writer.field("sku", item.sku)
+            writer.field("quantity", Int(item.quantity) ?? 0)
             writer.closeObject()
         }
         writer.closeArray()
         writer.closeObject()
-        return writer.bytes
+        writer.key("transactionDetails")
+        writer.openObject()
+        writer.field("id", "tx_\(session.orderId)_\(transaction.sequence)")
+        writer.field("type", transaction.type)
+        writer.field("amount", OrderEvent.decimal(transaction.amount, currency: session.currency))
+        writer.field("amountUsd", OrderEvent.decimal(usd, currency: "USD"))
+        writer.field("totalTaxAmount", "0")
+        writer.field("totalTaxAmountUsd", "0")
+        writer.field("currencyExchangeCostUsd", "0")
+        writer.field("chargebackFeeUsd", transaction.type == "dispute_funds_withdrawn" ? "15.00" : "0")
+        writer.field("transactionFeeUsd", "0")
+        writer.field("publisherNetAmountUsd", OrderEvent.decimal(usd * 85 / 100, currency: "USD"))
+        writer.field("currencyCode", session.currency)
+        writer.field("currencySymbol", symbol(of: session.currency))
+        writer.field("paymentMethod", session.paymentMethod)
+        writer.closeObject()
+        writer.closeObject()
     }
 
     /// The symbol of the common currencies, else the code.

@@ -187,6 +187,49 @@ struct SandboxMemoryTests {
         }
     }
 
+    @Test("a page of either report stops at its bytes however long the names, and the next page goes on from there")
+    func pagesBoundedInBytes() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 100, byteBudget: 256 << 20)
+        let day = 1_718_150_400_000
+        let name = String(repeating: "n", count: 1 << 20)
+        for index in 0..<20 {
+            let body = CheckoutSessionsTests.body.replacingOccurrences(of: "Starter Pack", with: name)
+            let (session, _) = try sessions.create(try SessionRequest(Array(body.utf8)), now: day + index)
+            _ = sessions.choose(.pay, paymentMethod: "Visa", for: session, now: day + index)
+            _ = sessions.awardDelivered(purchaseId: session.purchaseId, failureData: nil)
+        }
+        let all = sessions.all
+        var seen = 0
+        var cursor = ""
+        repeat {
+            let text = "startDate=2024-06-12&endDate=2024-06-12&limit=100" + cursor
+            let pairs = text.split(separator: "&").map { part in
+                let halves = part.split(separator: "=", maxSplits: 1)
+                return (name: String(halves[0]), value: String(halves[1]))
+            }
+            let bytes = Reports.transactions(all, try Reports.transactionsQuery(pairs), query: text)
+            #expect(bytes.count <= Reports.pageBytes + (2 << 20), "\(bytes.count) bytes")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            let results = page["results"] as? [[String: Any]] ?? []
+            #expect(!results.isEmpty)
+            seen += results.count
+            cursor = (page["nextCursor"] as? String).map { "&cursor=" + $0 } ?? ""
+        } while !cursor.isEmpty && seen < 20
+        #expect(seen == 20, "every transaction on some page")
+        var offset = 0
+        while offset < 20 {
+            let query = try Reports.ordersQuery(
+                Array(#"{"startDate":"2024-06-12","endDate":"2024-06-12","recordLimit":100,"offset":\#(offset)}"#.utf8))
+            let bytes = Reports.orders(all, query)
+            #expect(bytes.count <= Reports.pageBytes + (2 << 20), "\(bytes.count) bytes")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            #expect(page["totalCount"] as? Int == 20)
+            let results = page["results"] as? [[String: Any]] ?? []
+            #expect(!results.isEmpty && results.count < 20)
+            offset += results.count
+        }
+    }
+
     @Test("the delivery history: newest first, filtered, in pages, bounded, and each delivery's JSON read back")
     func history() throws {
         var history = DeliveryHistory(limit: 5)

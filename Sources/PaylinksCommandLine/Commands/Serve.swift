@@ -213,7 +213,7 @@ enum ServeCommand: Subcommand {
                 kept?.store.finishRewrite(waiting: false)
                 log.flush()
             },
-            prepare: sandbox.prepare, handle: sandbox.handle)
+            prepare: sandbox.prepare, answer: sandbox.answer)
         // Every queue is told before any is waited for: one waited for while another went on
         // would start that one's retries and replays after the stop.
         queue?.stop()

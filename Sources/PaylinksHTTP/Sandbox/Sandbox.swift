@@ -275,24 +275,26 @@ public final class Sandbox {
         return Arrival(request: request, session: session, base: base(for: request))
     }
 
-    /// The answer to `request`.
+    /// The answer to `request`, made whole.
     public func handle(_ request: HTTPRequest) -> HTTPServerResponse {
-        handle(prepare(request))
+        answer(prepare(request)).response
     }
 
-    /// The answer to a request ``prepare(_:)`` read.
-    public func handle(_ arrival: Arrival) -> HTTPServerResponse {
+    /// The answer to a request ``prepare(_:)`` read: a report's or a page's body is made
+    /// later, from what the sandbox held when it was asked, outside the server's lock.
+    public func answer(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
-        var response = route(arrival)
+        var answer = HTTPAnswer.ready(route(arrival))
         if let failure = keep(undoing: true) {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
-            response = HTTPServer.problem(
-                503,
-                "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
-                    + "then try again")
+            answer = .ready(
+                HTTPServer.problem(
+                    503,
+                    "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
+                        + "then try again"))
         }
-        onLog("\(request.method) \(request.path) \(response.status)")
-        return response
+        onLog("\(request.method) \(request.path) \(answer.status)")
+        return answer
     }
 
     private func route(_ arrival: Arrival) -> HTTPServerResponse {

@@ -72,6 +72,32 @@ final class SandboxProcess {
         return text
     }
 
+    /// One answer to ``send(_:)``: as it came over the socket.
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+    }
+
+    /// Sends each request over a raw socket of its own with exactly its headers (a
+    /// browser's `Host` and `Origin` among them, none added); the answers, in order.
+    func send(_ requests: [(method: String, path: String, headers: [String: String], body: String)]) throws
+        -> [Answer]
+    {
+        let arguments = try requests.map { request in
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: [
+                    request.method, request.path, request.headers, request.body,
+                ]), as: UTF8.self)
+        }
+        return try probe("send", arguments).split(separator: "\n").map { line in
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return Answer(
+                status: try #require(json["status"] as? Int), headers: json["headers"] as? [String: String] ?? [:],
+                body: json["body"] as? String ?? "")
+        }
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -184,6 +210,24 @@ struct ServeTests {
             statuses.append(try session.send(method: .get, headers: [], body: []).status)
         }
         #expect(statuses == [404, 200, 200])
+        #expect(sandbox.stop().status == 0)
+    }
+
+    @Test("serve answers to its address, localhost and each --allowed-host name, and 421 to another name")
+    func allowedHosts() throws {
+        let sandbox = try SandboxProcess(["--allowed-host", "sandbox.local", "--allowed-host", "Dev.Example"])
+        let port = sandbox.port
+        let hosts = [
+            "127.0.0.1:\(port)", "localhost:\(port)", "sandbox.local:\(port)", "dev.example",
+            "rebind.evil.example:\(port)",
+        ]
+        let answers = try sandbox.send(
+            hosts.map { ("GET", "/control/v1/deliveries", ["Host": $0], "") } + [
+                ("GET", "/", ["Host": "rebind.evil.example:\(port)"], "")
+            ])
+        #expect(answers.map(\.status) == [200, 200, 200, 200, 421, 421])
+        #expect(answers[4].body.contains("--allowed-host rebind.evil.example"), "\(answers[4].body)")
+        #expect(answers[5].headers["Content-Type"]?.hasPrefix("text/html") == true)
         #expect(sandbox.stop().status == 0)
     }
 

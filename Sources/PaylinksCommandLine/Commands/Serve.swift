@@ -52,14 +52,15 @@ enum ServeCommand: Subcommand {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(options.host) || options.host.hasPrefix("127.")
         if !loopback {
             try? context.standardError.write(
-                "warning: serving on \(options.host), which other machines can reach; the sandbox checks nothing "
-                    + "but the publisher token\n")
+                "warning: serving on \(options.host), which other machines can reach; its dashboard and control "
+                    + "API ask no credentials\n")
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         let base = "http://\(host):\(server.port)"
         var settings = Sandbox.Settings(
             baseURL: base, publisherToken: token, seed: kept?.0.seed ?? options.seed ?? context.entropy())
         settings.publicURL = options.publicUrl
+        settings.allowedHosts = options.allowedHosts
         settings.eventsVersion = options.eventsVersion
         settings.sessionByteBudget = options.sessionBudget << 20
         let sandbox = Sandbox(catalog: catalog, settings: settings, clock: { context.clock() * 1000 })

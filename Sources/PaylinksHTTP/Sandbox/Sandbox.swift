@@ -16,6 +16,11 @@ public final class Sandbox {
         /// out; when nil, each answer's URLs are built from its request's `Host`, so that a
         /// sandbox on 0.0.0.0 hands a phone an address it can reach.
         public var publicURL: String?
+        /// Names besides `localhost` and the `--public-url` host that the sandbox answers
+        /// to (`--allowed-host`); a request to any other name is refused with 421, since a
+        /// page that rebinds a name of its own to this machine would otherwise read it.
+        /// IP addresses are always answered.
+        public var allowedHosts: [String] = []
         /// The publisher token the game's server must send.
         public var publisherToken: String
         /// Seeds the sessions' identifiers.
@@ -41,6 +46,8 @@ public final class Sandbox {
 
     let catalog: Catalog
     let settings: Settings
+    /// The checks every request passes before it is routed.
+    private let guardian: SandboxGuard
     private let clock: () -> Int
     /// The sessions, their states and their rules: Appcharge's side.
     private var sessions: CheckoutSessions
@@ -71,6 +78,7 @@ public final class Sandbox {
         self.catalog = catalog
         self.settings = settings
         self.clock = clock
+        guardian = SandboxGuard(settings: settings)
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget)
@@ -171,10 +179,12 @@ public final class Sandbox {
 
     // MARK: Routing
 
-    /// A request with what can be read of it before the sandbox's state is touched: a new
-    /// session's body, parsed and checked, and the base of the URLs its answer hands out.
+    /// A request with what can be read of it before the sandbox's state is touched: the
+    /// answer that refuses it, else a new session's body, parsed and checked, and the base
+    /// of the URLs its answer hands out.
     public struct Arrival {
         let request: HTTPRequest
+        let refusal: HTTPServerResponse?
         let session: Result<SessionRequest, SessionRequest.Problem>?
         let base: String
     }
@@ -183,10 +193,13 @@ public final class Sandbox {
     /// settings, which never change, so that several threads may call it at once while
     /// another is in ``handle(_:)-(Arrival)``.
     public func prepare(_ request: HTTPRequest) -> Arrival {
+        if let refusal = guardian.refusal(request) {
+            return Arrival(request: request, refusal: refusal, session: nil, base: settings.baseURL)
+        }
         let session =
             request.method == .post && request.path == "/checkout/v1/session"
             ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
-        return Arrival(request: request, session: session, base: base(for: request))
+        return Arrival(request: request, refusal: nil, session: session, base: base(for: request))
     }
 
     /// The answer to `request`.
@@ -197,7 +210,7 @@ public final class Sandbox {
     /// The answer to a request ``prepare(_:)`` read.
     public func handle(_ arrival: Arrival) -> HTTPServerResponse {
         let request = arrival.request
-        var response = route(arrival)
+        var response = arrival.refusal ?? route(arrival)
         if let failure = keepChanges() {
             onLog("warning: a change was not kept: \(failure)")
             response = HTTPServer.problem(
@@ -314,45 +327,12 @@ public final class Sandbox {
     }
 
     /// The base of the URLs an answer to `request` hands out: `--public-url`, else
-    /// `http://` and the request's `Host` when it is a plain host and port, else the
-    /// address the sandbox listens at.
+    /// `http://` and the request's `Host` (a plain host and port the sandbox serves, or
+    /// the guard refused it), else the address the sandbox listens at.
     func base(for request: HTTPRequest) -> String {
         if let publicURL = settings.publicURL { return publicURL }
-        guard let host = request.header("host"), Self.isPlainAuthority(host) else { return settings.baseURL }
+        guard let host = request.header("host"), !host.isEmpty else { return settings.baseURL }
         return "http://" + host
-    }
-
-    /// A `Host` that is a name or an address and an optional port, nothing a URL or a page
-    /// would read otherwise: `192.168.1.20:4010`, `[::1]:4010`, `sandbox.local`.
-    static func isPlainAuthority(_ host: String) -> Bool {
-        let bytes = Array(host.utf8)
-        guard (1...255).contains(bytes.count) else { return false }
-        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        func isHex(_ byte: UInt8) -> Bool {
-            isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-        }
-        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
-        var rest = bytes[...]
-        if rest.first == UInt8(ascii: "[") {
-            guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return false }
-            let address = rest[(rest.startIndex + 1)..<close]
-            guard !address.isEmpty,
-                address.allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
-            else { return false }
-            rest = rest[(close + 1)...]
-        } else {
-            let name = rest.prefix { $0 != UInt8(ascii: ":") }
-            guard !name.isEmpty,
-                name.allSatisfy({
-                    isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-                })
-            else { return false }
-            rest = rest.dropFirst(name.count)
-        }
-        guard !rest.isEmpty else { return true }
-        guard rest.first == UInt8(ascii: ":") else { return false }
-        let port = rest.dropFirst()
-        return (1...5).contains(port.count) && port.allSatisfy(isDigit)
     }
 
     private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {

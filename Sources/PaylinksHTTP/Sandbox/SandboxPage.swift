@@ -154,6 +154,16 @@ enum SandboxPage {
             """)
     }
 
+    /// A request the sandbox refuses, as a page: `title` and `html`, which is HTML already.
+    static func refused(title: String, _ html: String) -> String {
+        document(
+            title: title,
+            """
+            <h1>\(escaped(title))</h1>
+            <p>\(html)</p>
+            """)
+    }
+
     /// The dashboard: every order held, newest first, each a link to its page, and what
     /// the sandbox serves.
     static func home(_ sandbox: Sandbox) -> String {

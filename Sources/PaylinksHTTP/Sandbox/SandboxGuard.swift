@@ -1,0 +1,171 @@
+/// The checks every request to the sandbox passes before it is routed, written once, as a
+/// server's middleware is: a web page the developer opens can reach a sandbox on their
+/// machine, so the sandbox answers only to the names it serves (a DNS rebinding needs a
+/// name of the attacker's, which then points at 127.0.0.1: Vite's `server.allowedHosts`,
+/// webpack-dev-server's host check). It reads only the settings, which never change, so
+/// that any loop may ask it at once.
+struct SandboxGuard: Sendable {
+    /// The names the sandbox answers to besides IP literals, lowercased: `localhost`, the
+    /// `--public-url` host and each `--allowed-host`.
+    let names: Set<String>
+
+    /// A guard for a sandbox with `settings`.
+    init(settings: Sandbox.Settings) {
+        var names: Set<String> = ["localhost"]
+        if let publicURL = settings.publicURL, let origin = Origin(publicURL) { names.insert(origin.authority.host) }
+        for name in settings.allowedHosts { names.insert(name.lowercased()) }
+        self.names = names
+    }
+
+    /// The answer that refuses `request`, or nil when it may be routed.
+    func refusal(_ request: HTTPRequest) -> HTTPServerResponse? {
+        let audience = Audience(path: request.path)
+        // Every Host a request names is checked: a second one must not slip past the first.
+        for header in request.headers where header.name.lowercased() == "host" && !header.value.isEmpty {
+            guard let authority = Authority(Substring(header.value)), answers(to: authority) else {
+                return misdirected(header.value, audience: audience)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the sandbox answers to `authority`'s host: an IP literal (no rebinding
+    /// reaches it), or a name it serves.
+    func answers(to authority: Authority) -> Bool {
+        authority.isIPLiteral || names.contains(authority.host)
+    }
+
+    /// 421 to a `Host` the sandbox does not serve, a short page or a JSON problem as the
+    /// path's audience reads it.
+    private func misdirected(_ host: String, audience: Audience?) -> HTTPServerResponse {
+        let shown = String(host.prefix(100))
+        let name = Authority(Substring(host))?.host ?? "NAME"
+        let advice = "start serve with --allowed-host \(name) to reach it by that name, or use its address"
+        guard audience == .browser else {
+            return HTTPServer.problem(421, "the sandbox does not answer to the host '\(shown)'; \(advice)")
+        }
+        return HTTPServerResponse(
+            status: 421, contentType: "text/html; charset=utf-8",
+            body: Array(
+                SandboxPage.refused(
+                    title: "Misdirected request",
+                    "This sandbox does not answer to the host <span class=\"state\">\(SandboxPage.escaped(shown))</span>; "
+                        + "\(SandboxPage.escaped(advice))."
+                ).utf8))
+    }
+}
+
+extension SandboxGuard {
+    /// Who a path is for, which decides how a refusal is worded.
+    enum Audience: Equatable {
+        /// The dashboard and the checkout page: HTML and forms.
+        case browser
+        /// The control API, for scripts: JSON.
+        case scripts
+        /// Appcharge's API, which the game's server calls with its credentials in a header.
+        case gameServer
+
+        /// The audience of `path`; nil for a path the sandbox does not serve.
+        init?(path: String) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            switch parts.first {
+            case "": self = .browser
+            case "orders", "deliveries": self = .browser
+            // `/checkout/TOKEN` is the checkout page; deeper paths are Appcharge's API.
+            case "checkout": self = parts.count == 2 ? .browser : .gameServer
+            case "control": self = .scripts
+            case "reporting": self = .gameServer
+            default: return nil
+            }
+        }
+    }
+
+    /// A host and an optional port, as `Host` and an origin name them: `127.0.0.1:4010`,
+    /// `[::1]:4010`, `sandbox.local`. The host is lowercased, an IPv6 literal without its
+    /// brackets.
+    struct Authority: Equatable {
+        /// The host, lowercased.
+        var host: String
+        /// The port, when one is named.
+        var port: Int?
+        /// Whether the host was an IPv6 literal in brackets.
+        var bracketed: Bool
+
+        /// The authority `text` names, or nil when it is not a plain host and port: ASCII
+        /// letters, digits, `-` and `.` for a name, hex digits, `:` and `.` in brackets for
+        /// an IPv6 address, and a port up to 65535.
+        init?(_ text: Substring) {
+            let bytes = Array(text.utf8)
+            guard (1...255).contains(bytes.count) else { return nil }
+            func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+            func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+            func isHex(_ byte: UInt8) -> Bool {
+                isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+            }
+            var rest = bytes[...]
+            if rest.first == UInt8(ascii: "[") {
+                guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+                let address = rest[(rest.startIndex + 1)..<close]
+                guard address.contains(UInt8(ascii: ":")),
+                    address.allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+                else { return nil }
+                host = String(decoding: address, as: UTF8.self).lowercased()
+                bracketed = true
+                rest = rest[(close + 1)...]
+            } else {
+                let name = rest.prefix { $0 != UInt8(ascii: ":") }
+                guard !name.isEmpty,
+                    name.allSatisfy({
+                        isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                    })
+                else { return nil }
+                host = String(decoding: name, as: UTF8.self).lowercased()
+                bracketed = false
+                rest = rest.dropFirst(name.count)
+            }
+            guard let colon = rest.first else {
+                port = nil
+                return
+            }
+            let digits = rest.dropFirst()
+            guard colon == UInt8(ascii: ":"), (1...5).contains(digits.count), digits.allSatisfy(isDigit),
+                let number = Int(String(decoding: digits, as: UTF8.self)), number <= 65535
+            else { return nil }
+            port = number
+        }
+
+        /// Whether the host is an IP address rather than a name: an IPv6 literal, or four
+        /// decimal numbers up to 255 (`127.0.0.1`; browsers write every IPv4 address so).
+        var isIPLiteral: Bool {
+            if bracketed { return true }
+            let parts = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            return parts.count == 4
+                && parts.allSatisfy { part in
+                    (1...3).contains(part.count)
+                        && part.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                        && (Int(String(decoding: part, as: UTF8.self)) ?? 256) <= 255
+                }
+        }
+    }
+
+    /// The scheme and authority at the start of a URL: `https://pay.example.com` of
+    /// `https://pay.example.com/sandbox`.
+    struct Origin: Equatable {
+        /// `http` or `https`.
+        var scheme: String
+        /// The host and port.
+        var authority: Authority
+
+        /// The origin of `url`, or nil when it is not an `http` or `https` URL with a plain
+        /// host and port.
+        init?(_ url: String) {
+            let lowered = url.prefix(8).lowercased()
+            guard let scheme = ["http", "https"].first(where: { lowered.hasPrefix($0 + "://") }) else { return nil }
+            let rest = url.dropFirst(scheme.count + 3)
+            let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+            guard let authority = Authority(rest[..<end]) else { return nil }
+            self.scheme = scheme
+            self.authority = authority
+        }
+    }
+}

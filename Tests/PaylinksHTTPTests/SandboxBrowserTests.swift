@@ -146,4 +146,52 @@ struct SandboxBrowserTests {
         #expect(answer.status == 421 || answer.status == 400, "\(answer.text.prefix(200))")
         #expect(!answer.text.contains(Self.token.prefix(8)))
     }
+
+    // MARK: The publisher token
+
+    @Test("the delivery history's listing, a delivery and the order's page show the publisher token masked")
+    func tokenMasked() throws {
+        let served = try Served()
+        let host = "127.0.0.1:\(served.port)"
+        for path in ["/control/v1/deliveries", "/control/v1/deliveries/dl_1", "/orders/\(served.purchaseId)"] {
+            let answer = try served.send("GET \(path) HTTP/1.1\r\nHost: \(host)")
+            #expect(answer.status == 200, "\(path)")
+            #expect(!answer.text.contains(Self.token.prefix(8)), "\(path): \(answer.body.prefix(600))")
+            #expect(
+                answer.body.contains(
+                    path.hasPrefix("/orders") ? "x-publisher-token: stud…" : #""x-publisher-token","stud…""#), "\(path)"
+            )
+        }
+    }
+
+    @Test("a token shorter than 16 characters is shown as … alone")
+    func shortTokenMasked() {
+        #expect(Sandbox.masked("token-1") == "…")
+        #expect(Sandbox.masked(Self.token) == "stud…")
+    }
+
+    @Test("the journal and a replay keep the real publisher token")
+    func tokenKept() throws {
+        let served = try Served()
+        var kept: [DeliveryHistory.Delivery] = []
+        var replayed: [DeliveryHistory.Delivery] = []
+        served.sandbox.persist = { _, deliveries in
+            kept += deliveries
+            return nil
+        }
+        served.sandbox.onReplay = { delivery, _ in replayed.append(delivery) }
+        let replay = served.sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/control/v1/deliveries/dl_1/replay", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"resign": false}"#.utf8),
+                keepAlive: true))
+        #expect(replay.status == 202)
+        let sent = try #require(replayed.first?.attempts.first?.headers)
+        #expect(sent.contains { $0.name == "x-publisher-token" && $0.value == Self.token })
+        served.sandbox.delivered(
+            .award, purchaseId: served.purchaseId, name: "award", url: "http://127.0.0.1:8080/award",
+            body: Array("{}".utf8), attempts: replayed[0].attempts, replayOf: 1, resigned: false)
+        let journal = String(decoding: try #require(kept.first).json, as: UTF8.self)
+        #expect(journal.contains(#"["x-publisher-token","\#(Self.token)"]"#), "\(journal)")
+    }
 }

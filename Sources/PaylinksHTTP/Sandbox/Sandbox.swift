@@ -608,9 +608,9 @@ public final class Sandbox {
                 body: Array(SandboxPage.missing(purchaseId).utf8))
         }
         let query = Self.form(Array(request.query.utf8))
-        let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed()
+        let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed().map(Self.shown)
         let html = SandboxPage.order(
-            session, deliveries: Array(deliveries), sandbox: self, said: query["said"].map { String($0.prefix(300)) },
+            session, deliveries: deliveries, sandbox: self, said: query["said"].map { String($0.prefix(300)) },
             problem: query["problem"] != nil)
         return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
@@ -745,7 +745,7 @@ public final class Sandbox {
         var body = Array(#"{"deliveries":["#.utf8)
         for (index, delivery) in page.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += delivery.json
+            body += Self.shown(delivery).json
         }
         body += Array("],\"nextCursor\":".utf8) + Array((next.map { "\"dl_\($0)\"" } ?? "null").utf8) + [125]
         return HTTPServerResponse(status: 200, body: body)
@@ -755,7 +755,28 @@ public final class Sandbox {
         guard let delivery = history.delivery(id: id) else {
             return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
-        return HTTPServerResponse(status: 200, body: delivery.json)
+        return HTTPServerResponse(status: 200, body: Self.shown(delivery).json)
+    }
+
+    /// `delivery` as the control API and the order's page show it: the publisher token
+    /// its requests carried masked, since whoever reads them (a page the developer opens
+    /// among them) could send the game's server anything as Appcharge. The history, the
+    /// journal and the replays keep the real value.
+    static func shown(_ delivery: DeliveryHistory.Delivery) -> DeliveryHistory.Delivery {
+        var shown = delivery
+        for index in shown.attempts.indices {
+            shown.attempts[index].headers = shown.attempts[index].headers.map { header in
+                header.name.lowercased() == "x-publisher-token" ? (header.name, masked(header.value)) : header
+            }
+        }
+        return shown
+    }
+
+    /// A secret as the sandbox shows it: its first 4 characters and `…`, enough to tell
+    /// the demo token from the studio's; `…` alone for one shorter than 16, of which 4
+    /// would be too much.
+    static func masked(_ secret: String) -> String {
+        secret.count < 16 ? "…" : secret.prefix(4) + "…"
     }
 
     /// `{"resign": true}` (the default) or `{"resign": false}`: the delivery sent again.

@@ -389,16 +389,21 @@ struct SandboxDataTests {
         let sandbox = try SandboxProcess()
         let purchaseId = try Self.create(sandbox.port)
         _ = try Self.call(sandbox.port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice":"pay"}"#)
-        func post(_ path: String, _ form: String) throws -> HTTPResponse {
-            let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"))
-            defer { client.close() }
-            return try client.send(
-                headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
-        }
         func page(_ location: String) throws -> String {
             let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(location)"))
             defer { client.close() }
             return String(decoding: try client.send(method: .get, headers: [], body: []).body, as: UTF8.self)
+        }
+        // The token the page's forms carry, as a browser sends it with each.
+        let field = #"name="formToken" value=""#
+        let order = try page("/orders/\(purchaseId)")
+        let token = try #require(order.components(separatedBy: field).dropFirst().first?.prefix { $0 != "\"" })
+        func post(_ path: String, _ form: String) throws -> HTTPResponse {
+            let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"))
+            defer { client.close() }
+            return try client.send(
+                headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("\(form)&formToken=\(token)".utf8))
         }
         let refund = try post("/orders/\(purchaseId)/refund", "amount=100&outcome=refunded")
         #expect(refund.status == 303)

@@ -231,6 +231,56 @@ struct ServeTests {
         #expect(sandbox.stop().status == 0)
     }
 
+    @Test("a page of another site changes nothing: its forms and fetches get 403, nothing reaches the game's server")
+    func crossSite() throws {
+        let receiver = try ExampleGameServer()
+        let sandbox = try SandboxProcess(["--award-url", receiver.url])
+        let created = try sandbox.createSession(
+            #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "starter_pack_001"}, "#
+                + #""customer": {"id": "c"}, "countryCode2": "US"}"#)
+        let purchaseId = try #require(
+            (try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])?["purchaseId"] as? String)
+        let paid = try sandbox.send([
+            (
+                "POST", "/control/v1/sessions/\(purchaseId)/complete", ["Content-Type": "application/json"],
+                #"{"choice": "pay"}"#
+            )
+        ])
+        #expect(paid.first?.status == 200)
+        // The award's delivery is in the history once its attempt has ended.
+        let deadline = Date().addingTimeInterval(10)
+        while try sandbox.send([("GET", "/control/v1/deliveries", [:], "")]).first?.body.contains("dl_1") != true {
+            try #require(Date() < deadline, "the award's delivery never came")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let evil = "http://evil.example"
+        let form = "application/x-www-form-urlencoded"
+        let answers = try sandbox.send([
+            ("POST", "/orders/\(purchaseId)/refund", ["Origin": evil, "Content-Type": form], "outcome=refunded"),
+            ("POST", "/orders/\(purchaseId)/dispute", ["Origin": evil, "Content-Type": "text/plain"], "outcome=lost"),
+            ("POST", "/deliveries/dl_1/replay", ["Origin": evil, "Content-Type": form], "resign=true"),
+            ("POST", "/control/v1/deliveries/dl_1/replay", ["Origin": evil], ""),
+            ("POST", "/control/v1/sessions/\(purchaseId)/retry-award", ["Referer": evil + "/a.html"], ""),
+            (
+                "POST", "/control/v1/sessions/\(purchaseId)/refund", ["Origin": evil, "Content-Type": "text/plain"],
+                "{}"
+            ),
+            // What a page's fetch sends when the browser leaves out Origin and Referer.
+            ("POST", "/control/v1/deliveries/dl_1/replay", [:], ""),
+            ("POST", "/orders/\(purchaseId)/refund", ["Content-Type": form], "outcome=refunded"),
+        ])
+        #expect(answers.map(\.status) == [403, 403, 403, 403, 403, 403, 415, 403])
+        let state = try sandbox.send([("GET", "/control/v1/sessions/\(purchaseId)", [:], "")])
+        #expect(state.first?.body.contains(#""state":"charge_succeed""#) == true, "\(state.first?.body ?? "")")
+        let page = try sandbox.send([("GET", "/orders/\(purchaseId)", [:], "")])
+        #expect(page.first?.headers["X-Frame-Options"] == "DENY")
+        let (status, _, stderr) = sandbox.stop()
+        #expect(status == 0)
+        #expect(!stderr.contains("replay of dl_1"), "\(stderr)")
+        #expect(stderr.components(separatedBy: "award \(purchaseId): POST").count == 2, "one award, the payment's")
+        #expect(try receiver.grants().count == 1)
+    }
+
     @Test("a port in use is one error line and exit 69")
     func portInUse() throws {
         let sandbox = try SandboxProcess()

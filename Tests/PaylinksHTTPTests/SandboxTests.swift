@@ -21,13 +21,15 @@ struct SandboxTests {
 
     init() {
         let recorder = self.recorder
-        sandbox = Sandbox(
-            catalog: .builtIn,
-            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
-            clock: { recorder.now })
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.formToken = Self.formToken
+        sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
         sandbox.onCallback = { recorder.callbacks.append($0) }
         sandbox.onLog = { recorder.logs.append($0) }
     }
+
+    /// The token the checkout page's form carries.
+    static let formToken = "form-token-1"
 
     static let body = #"""
         {"priceDetails": {"price": 549, "currency": "EUR"},
@@ -194,7 +196,7 @@ struct SandboxTests {
             let created = try Self.json(create(body))
             let token = try #require(created["checkoutSessionToken"] as? String)
             let response = request(
-                .post, "/checkout/\(token)", body: "choice=pay&paymentMethod=Visa",
+                .post, "/checkout/\(token)", body: "formToken=\(Self.formToken)&choice=pay&paymentMethod=Visa",
                 headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
             #expect(response.status < 400)
             let warning = recorder.logs.first { $0.hasPrefix("warning:") }
@@ -242,7 +244,7 @@ struct SandboxTests {
         let (token, purchaseId) = try session()
         recorder.now += 5_000
         let answer = request(
-            .post, "/checkout/\(token)", body: "paymentMethod=Apple+Pay&choice=pay",
+            .post, "/checkout/\(token)", body: "formToken=\(Self.formToken)&paymentMethod=Apple+Pay&choice=pay",
             headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
         #expect(answer.status == 303)
         #expect(answer.headers.contains(HTTPHeader("Location", "/checkout/\(token)")))
@@ -364,7 +366,7 @@ struct SandboxTests {
         let answer = complete(purchaseId, #"{"choice": "pay", "paymentMethod": "\#(long)"}"#)
         #expect(answer.status == 400)
         let page = request(
-            .post, "/checkout/\(token)", body: "choice=pay&paymentMethod=\(long)",
+            .post, "/checkout/\(token)", body: "formToken=\(Self.formToken)&choice=pay&paymentMethod=\(long)",
             headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
         #expect(page.status == 400)
         #expect(complete(purchaseId, #"{"choice": "pay", "paymentMethod": "\#(long.dropLast())"}"#).status == 200)

@@ -35,6 +35,10 @@ public final class Sandbox {
         public static let defaultSessionByteBudget = 128 << 20
         /// The envelope of the orders' events.
         public var eventsVersion = OrderEvent.Version.v2
+        /// The token the forms of the sandbox's pages carry, which a form sent without is
+        /// refused: no other page can read it. A new one for each sandbox, from the
+        /// system's random source.
+        public var formToken = Sandbox.newFormToken()
 
         /// Settings for a sandbox at `baseURL`.
         public init(baseURL: String, publisherToken: String, seed: UInt64) {
@@ -82,6 +86,18 @@ public final class Sandbox {
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget)
+    }
+
+    /// A token for the forms: 128 bits from the system's random source, in hex.
+    public static func newFormToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for _ in 0..<2 {
+            let word: UInt64 = generator.next()
+            for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int(word >> UInt64(shift) & 15)]) }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Sessions held now.
@@ -216,6 +232,7 @@ public final class Sandbox {
             response = HTTPServer.problem(
                 503, "the sandbox could not keep the change on disk (\(failure)); free the disk, then try again")
         }
+        guardian.finish(&response)
         onLog("\(request.method) \(request.path) \(response.status)")
         return response
     }
@@ -408,7 +425,8 @@ public final class Sandbox {
         }
     }
 
-    private static func isJSON(_ request: HTTPRequest) -> Bool {
+    /// Whether the request's body is sent as `application/json`.
+    static func isJSON(_ request: HTTPRequest) -> Bool {
         let type = request.header("content-type")?.lowercased() ?? ""
         return type == "application/json" || type.hasPrefix("application/json;")
     }
@@ -457,9 +475,6 @@ public final class Sandbox {
     private func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let session = live(purchaseId: purchaseId) else {
             return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
-        }
-        guard Self.isJSON(request) else {
-            return HTTPServer.problem(415, "send the body as Content-Type: application/json")
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,

@@ -416,4 +416,67 @@ struct SandboxTests {
             try Self.json(request(.get, "/control/v1/sessions/\(later)"))["state"] as? String == "payment_canceled")
         #expect(complete(later, #"{"choice": "pay"}"#).status == 409)
     }
+
+    // MARK: What an order's page says
+
+    /// A paid order and a form of its page sent (`action`, with `fields`), as a browser
+    /// sends it; the answer.
+    func form(_ purchaseId: String, _ action: String, _ fields: String) -> HTTPServerResponse {
+        request(
+            .post, "/orders/\(purchaseId)/\(action)", body: "\(fields)&formToken=\(Self.formToken)",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+    }
+
+    /// The order's page at `location`, a path and a query.
+    func page(_ location: String) -> String {
+        let parts = location.split(separator: "?", maxSplits: 1).map(String.init)
+        let answer = sandbox.handle(
+            HTTPRequest(
+                method: .get, path: parts[0], query: parts.count > 1 ? parts[1] : "", headers: [], body: [],
+                keepAlive: true))
+        return String(decoding: answer.body, as: UTF8.self)
+    }
+
+    @Test(
+        "an order's page never shows text a link carries, as a notice or as a refusal",
+        arguments: [
+            "said=Your%20account%20is%20suspended%3B%20call%20%2B1%20555%200100&problem=1",
+            "said=%3Cscript%3Ealert(1)%3C%2Fscript%3E", "said=1", "said=999999999999999999999", "said=-1", "said=",
+        ])
+    func linkTextNotShown(query: String) throws {
+        let (_, purchaseId) = try session()
+        #expect(complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+        let html = page("/orders/\(purchaseId)?\(query)")
+        #expect(html.contains("<h2>Actions</h2>"), "the order's page")
+        #expect(!html.contains(#"<p class="said"#), "\(query)")
+        #expect(!html.contains("suspended") && !html.contains("alert(1)"))
+    }
+
+    @Test("a form comes back to its order's page with a number the sandbox issued, and the page words it")
+    func formOutcome() throws {
+        let (_, purchaseId) = try session()
+        #expect(complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+        let refund = form(purchaseId, "refund", "amount=100&outcome=refunded")
+        #expect(refund.status == 303)
+        let done = try #require(refund.headers.first { $0.name == "Location" }?.value)
+        #expect(done.hasPrefix("/orders/\(purchaseId)?said="))
+        #expect(Int(done.dropFirst("/orders/\(purchaseId)?said=".count)) != nil, "a number, no words: \(done)")
+        #expect(page(done).contains(#"<p class="said">done: the order is payment_refunded</p>"#))
+        let refused = try #require(
+            form(purchaseId, "dispute", "outcome=won").headers.first { $0.name == "Location" }?.value)
+        #expect(
+            page(refused).contains(
+                #"<p class="said problem">the order is payment_refunded; a dispute needs a paid order"#))
+        let badAmount = try #require(
+            form(purchaseId, "refund", "amount=-5").headers.first { $0.name == "Location" }?.value)
+        #expect(!badAmount.contains("problem"))
+        #expect(
+            page(badAmount).contains(
+                #"<p class="said problem">the amount is a whole number of minor units from 1</p>"#))
+        // Another order's page shows nothing of this one's notices.
+        let (_, other) = try session()
+        #expect(complete(other, #"{"choice": "pay"}"#).status == 200)
+        let number = done.split(separator: "=").last.map(String.init) ?? ""
+        #expect(!page("/orders/\(other)?said=\(number)").contains(#"<p class="said"#))
+    }
 }

@@ -57,6 +57,10 @@ public final class Sandbox {
     private var sessions: CheckoutSessions
     /// What was sent to the game's server.
     private var history = DeliveryHistory()
+    /// What the forms of orders' pages came to, the newest ``noticeLimit``, oldest first.
+    private var notices: [Notice] = []
+    /// Notices made so far: the number of the last one.
+    private var noticesMade = 0
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -622,11 +626,14 @@ public final class Sandbox {
                 status: 404, contentType: "text/html; charset=utf-8",
                 body: Array(SandboxPage.missing(purchaseId).utf8))
         }
-        let query = Self.form(Array(request.query.utf8))
+        // A link names a notice by its number; a page shows only what the sandbox said of
+        // this order, never text a link carries.
+        let said = Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
+            notices.last { $0.number == number && $0.purchaseId == purchaseId }
+        }
         let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed().map(Self.shown)
         let html = SandboxPage.order(
-            session, deliveries: deliveries, sandbox: self, said: query["said"].map { String($0.prefix(300)) },
-            problem: query["problem"] != nil)
+            session, deliveries: deliveries, sandbox: self, said: said?.text, problem: said?.problem ?? false)
         return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
 
@@ -681,10 +688,30 @@ public final class Sandbox {
         return back(to: delivery.purchaseId, "\(delivery.id) sent again \(resign ? "newly signed" : "exactly")")
     }
 
-    /// 303 to the order's page, which shows `said`.
+    /// What a form of an order's page came to: the page the form comes back to shows it,
+    /// named in the link by its number.
+    struct Notice {
+        /// `said=` of the link: 1, 2, ... in the order they were made.
+        let number: Int
+        /// The order whose page shows it; any other shows nothing.
+        let purchaseId: String
+        /// What it says.
+        let text: String
+        /// Whether it says why the form was refused.
+        let problem: Bool
+    }
+
+    /// Notices kept at most; a link to an older one shows nothing.
+    static let noticeLimit = 100
+
+    /// 303 to the order's page, which shows `said` (as a refusal with `problem`): the link
+    /// carries the number of a notice the sandbox keeps, not the words, so that no link
+    /// of another site can make the page say what it likes.
     private func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
-        let location =
-            "/orders/\(Self.percentEncoded(purchaseId))?said=\(Self.percentEncoded(said))\(problem ? "&problem=1" : "")"
+        noticesMade += 1
+        notices.append(Notice(number: noticesMade, purchaseId: purchaseId, text: said, problem: problem))
+        if notices.count > Self.noticeLimit { notices.removeFirst() }
+        let location = "/orders/\(Self.percentEncoded(purchaseId))?said=\(noticesMade)"
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
             body: Array("See \(location)\n".utf8))

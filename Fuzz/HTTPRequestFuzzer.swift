@@ -15,10 +15,11 @@ nonisolated(unsafe) private var inputsSeen = 0
 private let inputsPerSandbox = 4096
 
 private func freshSandbox() -> Sandbox {
-    Sandbox(
-        catalog: .builtIn,
-        settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token", seed: 1),
-        clock: { 1_718_182_312_000 })
+    var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token", seed: 1)
+    // A known form token, which the corpus's forms carry, so that inputs reach the forms'
+    // routes past the check that refuses a form without it.
+    settings.formToken = "token"
+    return Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
 }
 
 /// libFuzzer's entry point: one client's bytes.

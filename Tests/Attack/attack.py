@@ -8,7 +8,9 @@ process and socket it opens is cleaned up.
 
 An attack may also check what it was answered, and report what was wrong. Neither the log
 nor the text callbacks on stdout may carry an escape, a C1 control or a bidirectional
-control raw.
+control raw. The csrf and rebinding cases play a web page the developer opens: what it
+must not manage (a change from another site, the studio's token read) is a problem of
+the case.
 
 Usage: python3 Tests/Attack/attack.py PAYLINKS_BINARY [--case NAME]
 Prints one line per case (the normal request's median and worst latency, the server's
@@ -222,7 +224,7 @@ def read_request(connection):
 def slowloris(port, stop):
     sockets = [connect(port) for _ in range(100)]
     for s in sockets:
-        s.sendall(b"POST /checkout/v1/session HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"POST /checkout/v1/session HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     while not stop.is_set():
         for s in sockets:
             try:
@@ -250,7 +252,7 @@ def crlf_flood(port, stop):
 def pipeliner(port, stop):
     s = connect(port)
     s.setblocking(False)
-    one = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    one = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     while not stop.is_set():
         try:
             s.send(one * 200)
@@ -341,6 +343,129 @@ def paid_sessions(count):
     return attack
 
 
+class Breach(Exception):
+    """What a web page managed that it must not: the case's problem, in a line."""
+
+
+def paid_order(port, state, seconds=10):
+    """Creates a session, pays it through the control API and waits (for at most `seconds`)
+    until its award has ended in `state` and the endpoint has had the attempts it will get;
+    the session's purchase id and order id, and its delivery's id."""
+    status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
+    purchase = json.loads(data)["purchaseId"]
+    status, data = request(port, "POST", "/control/v1/sessions/%s/complete" % purchase, '{"choice": "pay"}',
+                           {"Content-Type": "application/json"})
+    order = json.loads(data)["orderId"]
+    deadline = time.time() + seconds
+    while True:
+        status, data = request(port, "GET", "/control/v1/deliveries?purchaseId=%s" % purchase)
+        listed = json.loads(data)["deliveries"]
+        status, data = request(port, "GET", "/control/v1/sessions/%s" % purchase)
+        if listed and json.loads(data)["state"] == state:
+            return purchase, order, listed[0]["id"]
+        if time.time() > deadline:
+            raise Breach("the paid order never reached %s" % state)
+        time.sleep(0.05)
+
+
+def csrf():
+    """A page of another site sends forms and fetches that need no preflight at every route
+    that changes the sandbox; each must get 403 (415 for a fetch that names no page), and
+    the award endpoint, which refuses every award so that the order can be refunded,
+    disputed and its award retried, must receive nothing after the payment's attempts."""
+    received = []
+
+    def endpoint(connection, done):
+        while not done.is_set():
+            if read_request(connection) is None:
+                return
+            received.append(1)
+            connection.sendall(b"HTTP/1.1 500 Refused\r\nContent-Length: 2\r\n\r\n{}")
+
+    def attack(port, stop):
+        purchase, order, delivery = paid_order(port, "charge_failed")
+        status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
+        fresh = json.loads(data)
+        before = len(received)
+        form, text, json_type = ("application/x-www-form-urlencoded", "text/plain", "application/json")
+        changes = [
+            ("/orders/%s/refund" % purchase, form, "outcome=refunded"),
+            ("/orders/%s/dispute" % purchase, text, "outcome=lost"),
+            ("/orders/%s/retry-award" % purchase, form, ""),
+            ("/deliveries/%s/replay" % delivery, form, "resign=true"),
+            ("/checkout/%s" % fresh["checkoutSessionToken"], form, "choice=pay&paymentMethod=Visa"),
+            ("/control/v1/sessions/%s/refund" % purchase, text, '{"outcome": "refunded"}'),
+            ("/control/v1/sessions/%s/dispute" % purchase, text, '{"outcome": "lost"}'),
+            ("/control/v1/sessions/%s/retry-award" % purchase, None, ""),
+            ("/control/v1/deliveries/%s/replay" % delivery, None, ""),
+            ("/control/v1/sessions/%s/complete" % fresh["purchaseId"], text, '{"choice": "pay"}'),
+            ("/checkout/v3/cancel", text, ""),
+            ("/checkout/api/v1/order/%s/refund" % order, None, ""),
+            ("/checkout/v1/session", text, json.dumps(BODY)),
+        ]
+        sources = [{"Origin": "http://evil.example"}, {"Origin": "null"},
+                   {"Referer": "http://evil.example/attack.html"}, {"Origin": "http://127.0.0.1:1"}]
+        while True:
+            for path, kind, body in changes:
+                for source in sources:
+                    # The JSON a fetch could send only after a preflight, too: the source alone refuses it.
+                    for sent_type in dict.fromkeys([kind, json_type]):
+                        headers = dict(source, **({"Content-Type": sent_type} if sent_type else {}))
+                        status, _ = request(port, "POST", path, body, headers)
+                        if status != 403:
+                            raise Breach("POST %s from %s as %s: %d, not 403" % (path, source, sent_type, status))
+                # Without Origin and Referer, as an old browser or a no-referrer page sends it.
+                status, _ = request(port, "POST", path, body, {"Content-Type": kind} if kind else {})
+                expected = {"/orders": 403, "/deliveries": 403, "/control": 415}.get("/" + path.split("/")[1])
+                if path.startswith("/checkout/") and path.count("/") == 2:
+                    expected = 403
+                if expected is not None and status != expected:
+                    raise Breach("POST %s without a source: %d, not %d" % (path, status, expected))
+            if stop.is_set():
+                break
+        for purchase_id, state in [(purchase, "charge_failed"), (fresh["purchaseId"], "created")]:
+            status, data = request(port, "GET", "/control/v1/sessions/%s" % purchase_id)
+            if json.loads(data)["state"] != state:
+                raise Breach("%s is %s, not %s" % (purchase_id, json.loads(data)["state"], state))
+        if len(received) != before:
+            raise Breach("the award endpoint received %d requests" % (len(received) - before))
+
+    return attack, endpoint
+
+
+def rebinding():
+    """A page that pointed a name of its own at 127.0.0.1 reads the sandbox by that name: each
+    request gets 421 and no answer holds the publisher token, which the sandbox's own views
+    show masked."""
+    def endpoint(connection, done):
+        while not done.is_set():
+            if read_request(connection) is None:
+                return
+            connection.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 31\r\n\r\n{"publisherPurchaseId":"grant"}')
+
+    def attack(port, stop):
+        purchase, _, delivery = paid_order(port, "charge_succeed")
+        paths = ["/control/v1/deliveries", "/control/v1/deliveries/%s" % delivery, "/orders/%s" % purchase, "/",
+                 "/control/v1/sessions/%s" % purchase]
+        for path in paths:
+            status, data = request(port, "GET", path)
+            if status != 200 or TOKEN.encode() in data:
+                raise Breach("GET %s: %d%s" % (path, status, ", the token shown" if TOKEN.encode() in data else ""))
+        hosts = ["rebind.evil.example:%d" % port, "127.0.0.1.evil.example:%d" % port, "localhost.evil.example",
+                 "evil.example"]
+        while True:
+            for host in hosts:
+                for path in paths:
+                    status, data = request(port, "GET", path, None, {"Host": host})
+                    if status != 421 or TOKEN.encode() in data:
+                        raise Breach("GET %s with Host %s: %d%s" % (
+                            path, host, status, ", the token shown" if TOKEN.encode() in data else ""))
+            if stop.is_set():
+                break
+
+    return attack, endpoint
+
+
 # Hostile award endpoints.
 
 def silent(connection, done):
@@ -388,6 +513,8 @@ CASES = {
     "forged-status-line": (paid_sessions(20), forged_status),
     "stderr-pipe": (log_burst, None),
     "sigterm-during-pauses": (paid_sessions(3), Refusing()),
+    "csrf": csrf(),
+    "rebinding": rebinding(),
 }
 # Cases with an events endpoint behind the server too: its behaviour.
 EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing()}
@@ -407,6 +534,8 @@ def run_case(binary, name):
     def attacker():
         try:
             problems.extend(attack(server.port, stop) or [])
+        except Breach as breach:
+            problems.append(str(breach))
         except OSError as error:
             # An attacker the server refuses or drops is the server doing its job.
             pass

@@ -2,7 +2,8 @@
 by Selenium. A session is paid; the dashboard lists it; its page refunds it through the
 refund form; the state and the order.refunded delivery appear in its timeline; the
 delivery is replayed, newly signed, from its form, and the replay appears as a delivery of
-its own. At 600 and 1400 px wide, no page scrolls sideways. Every name is shown as text.
+its own; a page of another site that submits the order's form by itself is refused. At 600
+and 1400 px wide, no page scrolls sideways. Every name is shown as text.
 
     python3 dashboard_test.py PAYLINKS GAME_SERVER_SCRIPT [SCREENSHOT_DIR]
 """
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -141,9 +143,21 @@ def main():
         listing = call(base, "/control/v1/deliveries?purchaseId=%s&kind=event" % purchase)
         names = [(item["name"], item.get("replayOf")) for item in listing["deliveries"]]
         assert ("order.refunded", delivery) in names, names
+
+        # A page of another site (here a data: URL, whose Origin is null) submits the order's
+        # dispute form by itself: the browser sends it, the sandbox refuses it.
+        attack = ('<form method="post" action="%s/orders/%s/dispute">'
+                  '<input type="hidden" name="outcome" value="lost"></form>'
+                  '<script>document.forms[0].submit()</script>' % (base, purchase))
+        driver.get("data:text/html;charset=utf-8," + urllib.parse.quote(attack))
+        WebDriverWait(driver, 15).until(
+            expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Refused"),
+            "the other site's form was not refused")
+        state = call(base, "/control/v1/sessions/%s" % purchase)["state"]
+        assert state == "payment_refunded", state
         print("browser dashboard: %s listed, refunded from its page (payment_refunded, order.refunded delivered), "
-              "%s replayed newly signed and delivered; no sideways scroll at 600 or 1400 px; names shown as text"
-              % (purchase, delivery))
+              "%s replayed newly signed and delivered; another site's form refused; no sideways scroll at 600 or "
+              "1400 px; names shown as text" % (purchase, delivery))
     finally:
         if driver is not None:
             driver.quit()

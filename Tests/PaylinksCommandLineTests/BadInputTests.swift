@@ -84,6 +84,16 @@ extension BadInput {
             "public URL with a query", ["serve", "--public-url", "http://x.example?a=1"], .usage,
             "--public-url takes the base URL"),
         BadInput(
+            "an allowed host with a port", ["serve", "--allowed-host", "sandbox.local:4010"], .usage,
+            "--allowed-host takes a host name as the browser's address bar has it, without a scheme or a port, "
+                + "such as sandbox.local, not 'sandbox.local:4010'"),
+        BadInput(
+            "an allowed host as a URL", ["serve", "--allowed-host", "http://sandbox.local"], .usage,
+            "--allowed-host takes a host name"),
+        BadInput(
+            "an allowed host on purchase", ["purchase", "--sku", "starter_pack_001", "--allowed-host", "x.example"],
+            .usage, "--allowed-host"),
+        BadInput(
             "no session budget", ["serve", "--session-budget", "0"], .usage,
             "--session-budget takes a whole number from 1 to 65536, not '0'"),
         BadInput(

@@ -112,6 +112,32 @@ final class SandboxProcess {
         return text
     }
 
+    /// One answer to ``send(_:)``: as it came over the socket.
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+    }
+
+    /// Sends each request over a raw socket of its own with exactly its headers (a
+    /// browser's `Host` and `Origin` among them, none added); the answers, in order.
+    func send(_ requests: [(method: String, path: String, headers: [String: String], body: String)]) throws
+        -> [Answer]
+    {
+        let arguments = try requests.map { request in
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: [
+                    request.method, request.path, request.headers, request.body,
+                ]), as: UTF8.self)
+        }
+        return try probe("send", arguments).split(separator: "\n").map { line in
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return Answer(
+                status: try #require(json["status"] as? Int), headers: json["headers"] as? [String: String] ?? [:],
+                body: json["body"] as? String ?? "")
+        }
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -252,6 +278,74 @@ struct ServeTests {
         }
         #expect(statuses == [404, 200, 200])
         #expect(sandbox.stop().status == 0)
+    }
+
+    @Test("serve answers to its address, localhost and each --allowed-host name, and 421 to another name")
+    func allowedHosts() throws {
+        let sandbox = try SandboxProcess(["--allowed-host", "sandbox.local", "--allowed-host", "Dev.Example"])
+        let port = sandbox.port
+        let hosts = [
+            "127.0.0.1:\(port)", "localhost:\(port)", "sandbox.local:\(port)", "dev.example",
+            "rebind.evil.example:\(port)",
+        ]
+        let answers = try sandbox.send(
+            hosts.map { ("GET", "/control/v1/deliveries", ["Host": $0], "") } + [
+                ("GET", "/", ["Host": "rebind.evil.example:\(port)"], "")
+            ])
+        #expect(answers.map(\.status) == [200, 200, 200, 200, 421, 421])
+        #expect(answers[4].body.contains("--allowed-host rebind.evil.example"), "\(answers[4].body)")
+        #expect(answers[5].headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(sandbox.stop().status == 0)
+    }
+
+    @Test("a page of another site changes nothing: its forms and fetches get 403, nothing reaches the game's server")
+    func crossSite() throws {
+        let receiver = try ExampleGameServer()
+        let sandbox = try SandboxProcess(["--award-url", receiver.url])
+        let created = try sandbox.createSession(
+            #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "starter_pack_001"}, "#
+                + #""customer": {"id": "c"}, "countryCode2": "US"}"#)
+        let purchaseId = try #require(
+            (try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])?["purchaseId"] as? String)
+        let paid = try sandbox.send([
+            (
+                "POST", "/control/v1/sessions/\(purchaseId)/complete", ["Content-Type": "application/json"],
+                #"{"choice": "pay"}"#
+            )
+        ])
+        #expect(paid.first?.status == 200)
+        // The award's delivery is in the history once its attempt has ended.
+        let deadline = Date().addingTimeInterval(10)
+        while try sandbox.send([("GET", "/control/v1/deliveries", [:], "")]).first?.body.contains("dl_1") != true {
+            try #require(Date() < deadline, "the award's delivery never came")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let evil = "http://evil.example"
+        let form = "application/x-www-form-urlencoded"
+        let answers = try sandbox.send([
+            ("POST", "/orders/\(purchaseId)/refund", ["Origin": evil, "Content-Type": form], "outcome=refunded"),
+            ("POST", "/orders/\(purchaseId)/dispute", ["Origin": evil, "Content-Type": "text/plain"], "outcome=lost"),
+            ("POST", "/deliveries/dl_1/replay", ["Origin": evil, "Content-Type": form], "resign=true"),
+            ("POST", "/control/v1/deliveries/dl_1/replay", ["Origin": evil], ""),
+            ("POST", "/control/v1/sessions/\(purchaseId)/retry-award", ["Referer": evil + "/a.html"], ""),
+            (
+                "POST", "/control/v1/sessions/\(purchaseId)/refund", ["Origin": evil, "Content-Type": "text/plain"],
+                "{}"
+            ),
+            // What a page's fetch sends when the browser leaves out Origin and Referer.
+            ("POST", "/control/v1/deliveries/dl_1/replay", [:], ""),
+            ("POST", "/orders/\(purchaseId)/refund", ["Content-Type": form], "outcome=refunded"),
+        ])
+        #expect(answers.map(\.status) == [403, 403, 403, 403, 403, 403, 415, 403])
+        let state = try sandbox.send([("GET", "/control/v1/sessions/\(purchaseId)", [:], "")])
+        #expect(state.first?.body.contains(#""state":"charge_succeed""#) == true, "\(state.first?.body ?? "")")
+        let page = try sandbox.send([("GET", "/orders/\(purchaseId)", [:], "")])
+        #expect(page.first?.headers["X-Frame-Options"] == "DENY")
+        let (status, _, stderr) = sandbox.stop()
+        #expect(status == 0)
+        #expect(!stderr.contains("replay of dl_1"), "\(stderr)")
+        #expect(stderr.components(separatedBy: "award \(purchaseId): POST").count == 2, "one award, the payment's")
+        #expect(try receiver.grants().count == 1)
     }
 
     @Test("a port in use is one error line and exit 69")

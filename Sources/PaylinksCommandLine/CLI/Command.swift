@@ -179,6 +179,9 @@ package struct RunOptions: Equatable, Sendable {
     package var port = 4010
     /// `--public-url`: the base URL of the URLs `serve` hands out; the request's `Host` when nil.
     package var publicUrl: String?
+    /// `--allowed-host`: the names besides `localhost` and the `--public-url` host that
+    /// `serve` answers to.
+    package var allowedHosts: [String] = []
     /// `--language`: the language of the game's iOS delegate.
     package var language = DelegateLanguage.swift
     /// `--main-key-file`: the file holding the studio's main key.

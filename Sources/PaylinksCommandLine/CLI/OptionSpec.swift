@@ -339,6 +339,14 @@ package struct OptionSpec: Sendable {
             options.publicUrl = try publicURL(value)
         },
         OptionSpec(
+            "--allowed-host", "NAME",
+            "A host name serve also answers to, besides its addresses, localhost and the --public-url host; any "
+                + "other name gets 421, since a DNS rebinding needs one; repeatable.",
+            default: "none", commands: [.serve], repeatable: true
+        ) { options, value throws(UsageProblem) in
+            options.allowedHosts.append(try hostName(value))
+        },
+        OptionSpec(
             "--port", "PORT", "The port serve listens on; 0 picks a free one.", default: String(RunOptions().port),
             commands: [.serve]
         ) { options, value throws(UsageProblem) in
@@ -587,6 +595,22 @@ package struct OptionSpec: Sendable {
         var url = value
         while url.hasSuffix("/") { url.removeLast() }
         return url
+    }
+
+    /// A host name of `--allowed-host`: ASCII letters, digits, `-` and `.`, as a `Host`
+    /// header names it, without a scheme or a port.
+    static func hostName(_ value: String) throws(UsageProblem) -> String {
+        guard (1...253).contains(value.utf8.count),
+            value.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    || $0 == "."
+            })
+        else {
+            throw UsageProblem(
+                "--allowed-host takes a host name as the browser's address bar has it, without a scheme or a port, "
+                    + "such as sandbox.local, not '\(MessageText.sanitized(value))'")
+        }
+        return value
     }
 
     /// `KEY=V1,V2,...` of `--matrix`: a known key not given before, and values that key takes.

@@ -63,16 +63,19 @@ enum ServeCommand: Subcommand {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(options.host) || options.host.hasPrefix("127.")
         if !loopback {
             try? context.standardError.write(
-                "warning: serving on \(options.host), which other machines can reach; the sandbox checks nothing "
-                    + "but the publisher token\n")
+                "warning: serving on \(options.host), which other machines can reach; its dashboard and control "
+                    + "API ask no credentials\n")
         }
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         let base = "http://\(host):\(server.port)"
         let sandbox = restored ?? Sandbox(catalog: catalog, settings: settings, clock: clock)
-        sandbox.settings.baseURL = base
-        sandbox.settings.publisherToken = token
-        sandbox.settings.publicURL = options.publicUrl
-        sandbox.settings.eventsVersion = options.eventsVersion
+        var answering = sandbox.settings
+        answering.baseURL = base
+        answering.publisherToken = token
+        answering.publicURL = options.publicUrl
+        answering.allowedHosts = options.allowedHosts
+        answering.eventsVersion = options.eventsVersion
+        sandbox.settings = answering
         // The log is written a turn of the server's loop at a time, not a system call a line:
         // at thousands of requests a second that is a tenth of the server's time. A thread of
         // its own writes it, so that a stderr nobody reads (a pipe read only at the end) stalls

@@ -16,6 +16,11 @@ public final class Sandbox {
         /// out; when nil, each answer's URLs are built from its request's `Host`, so that a
         /// sandbox on 0.0.0.0 hands a phone an address it can reach.
         public var publicURL: String?
+        /// Names besides `localhost` and the `--public-url` host that the sandbox answers
+        /// to (`--allowed-host`); a request to any other name is refused with 421, since a
+        /// page that rebinds a name of its own to this machine would otherwise read it.
+        /// IP addresses are always answered.
+        public var allowedHosts: [String] = []
         /// The publisher token the game's server must send.
         public var publisherToken: String
         /// Seeds the sessions' identifiers.
@@ -30,6 +35,10 @@ public final class Sandbox {
         public static let defaultSessionByteBudget = 128 << 20
         /// The envelope of the orders' events.
         public var eventsVersion = OrderEvent.Version.v2
+        /// The token the forms of the sandbox's pages carry, which a form sent without is
+        /// refused: no other page can read it. A new one for each sandbox, from the
+        /// system's random source.
+        public var formToken = Sandbox.newFormToken()
 
         /// Settings for a sandbox at `baseURL`.
         public init(baseURL: String, publisherToken: String, seed: UInt64) {
@@ -42,12 +51,20 @@ public final class Sandbox {
     let catalog: Catalog
     /// How it answers; set before it serves. The sessions take their seed, lifetime,
     /// limit and budget from the settings it was made with.
-    public var settings: Settings
+    public var settings: Settings {
+        didSet { guardian = SandboxGuard(settings: settings) }
+    }
+    /// The checks every request passes before it is routed.
+    private var guardian: SandboxGuard
     private let clock: () -> Int
     /// The sessions, their states and their rules: Appcharge's side.
     private var sessions: CheckoutSessions
     /// What was sent to the game's server.
     private var history = DeliveryHistory()
+    /// What the forms of orders' pages came to, the newest ``noticeLimit``, oldest first.
+    private var notices: [Notice] = []
+    /// Notices made so far: the number of the last one.
+    private var noticesMade = 0
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -73,9 +90,22 @@ public final class Sandbox {
         self.catalog = catalog
         self.settings = settings
         self.clock = clock
+        guardian = SandboxGuard(settings: settings)
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget)
+    }
+
+    /// A token for the forms: 128 bits from the system's random source, in hex.
+    public static func newFormToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for _ in 0..<2 {
+            let word: UInt64 = generator.next()
+            for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int(word >> UInt64(shift) & 15)]) }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Sessions held now.
@@ -257,10 +287,12 @@ public final class Sandbox {
 
     // MARK: Routing
 
-    /// A request with what can be read of it before the sandbox's state is touched: a new
-    /// session's body, parsed and checked, and the base of the URLs its answer hands out.
+    /// A request with what can be read of it before the sandbox's state is touched: the
+    /// answer that refuses it, else a new session's body, parsed and checked, and the base
+    /// of the URLs its answer hands out.
     public struct Arrival {
         let request: HTTPRequest
+        let refusal: HTTPServerResponse?
         let session: Result<SessionRequest, SessionRequest.Problem>?
         let base: String
     }
@@ -269,10 +301,13 @@ public final class Sandbox {
     /// settings, which never change, so that several threads may call it at once while
     /// another is in ``handle(_:)-(Arrival)``.
     public func prepare(_ request: HTTPRequest) -> Arrival {
+        if let refusal = guardian.refusal(request) {
+            return Arrival(request: request, refusal: refusal, session: nil, base: settings.baseURL)
+        }
         let session =
             request.method == .post && request.path == "/checkout/v1/session"
             ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
-        return Arrival(request: request, session: session, base: base(for: request))
+        return Arrival(request: request, refusal: nil, session: session, base: base(for: request))
     }
 
     /// The answer to `request`, made whole.
@@ -284,17 +319,17 @@ public final class Sandbox {
     /// later, from what the sandbox held when it was asked, outside the server's lock.
     public func answer(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
-        var answer = HTTPAnswer.ready(route(arrival))
+        var response = arrival.refusal ?? route(arrival)
         if let failure = keep(undoing: true) {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
-            answer = .ready(
-                HTTPServer.problem(
-                    503,
-                    "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
-                        + "then try again"))
+            response = HTTPServer.problem(
+                503,
+                "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
+                    + "then try again")
         }
-        onLog("\(request.method) \(request.path) \(answer.status)")
-        return answer
+        guardian.finish(&response)
+        onLog("\(request.method) \(request.path) \(response.status)")
+        return .ready(response)
     }
 
     private func route(_ arrival: Arrival) -> HTTPServerResponse {
@@ -414,45 +449,12 @@ public final class Sandbox {
     }
 
     /// The base of the URLs an answer to `request` hands out: `--public-url`, else
-    /// `http://` and the request's `Host` when it is a plain host and port, else the
-    /// address the sandbox listens at.
+    /// `http://` and the request's `Host` (a plain host and port the sandbox serves, or
+    /// the guard refused it), else the address the sandbox listens at.
     func base(for request: HTTPRequest) -> String {
         if let publicURL = settings.publicURL { return publicURL }
-        guard let host = request.header("host"), Self.isPlainAuthority(host) else { return settings.baseURL }
+        guard let host = request.header("host"), !host.isEmpty else { return settings.baseURL }
         return "http://" + host
-    }
-
-    /// A `Host` that is a name or an address and an optional port, nothing a URL or a page
-    /// would read otherwise: `192.168.1.20:4010`, `[::1]:4010`, `sandbox.local`.
-    static func isPlainAuthority(_ host: String) -> Bool {
-        let bytes = Array(host.utf8)
-        guard (1...255).contains(bytes.count) else { return false }
-        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        func isHex(_ byte: UInt8) -> Bool {
-            isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-        }
-        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
-        var rest = bytes[...]
-        if rest.first == UInt8(ascii: "[") {
-            guard let close = rest.firstIndex(of: UInt8(ascii: "]")) else { return false }
-            let address = rest[(rest.startIndex + 1)..<close]
-            guard !address.isEmpty,
-                address.allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
-            else { return false }
-            rest = rest[(close + 1)...]
-        } else {
-            let name = rest.prefix { $0 != UInt8(ascii: ":") }
-            guard !name.isEmpty,
-                name.allSatisfy({
-                    isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-                })
-            else { return false }
-            rest = rest.dropFirst(name.count)
-        }
-        guard !rest.isEmpty else { return true }
-        guard rest.first == UInt8(ascii: ":") else { return false }
-        let port = rest.dropFirst()
-        return (1...5).contains(port.count) && port.allSatisfy(isDigit)
     }
 
     private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
@@ -528,7 +530,8 @@ public final class Sandbox {
         }
     }
 
-    private static func isJSON(_ request: HTTPRequest) -> Bool {
+    /// Whether the request's body is sent as `application/json`.
+    static func isJSON(_ request: HTTPRequest) -> Bool {
         let type = request.header("content-type")?.lowercased() ?? ""
         return type == "application/json" || type.hasPrefix("application/json;")
     }
@@ -577,9 +580,6 @@ public final class Sandbox {
     private func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let session = live(purchaseId: purchaseId) else {
             return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
-        }
-        guard Self.isJSON(request) else {
-            return HTTPServer.problem(415, "send the body as Content-Type: application/json")
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,
@@ -727,11 +727,14 @@ public final class Sandbox {
                 status: 404, contentType: "text/html; charset=utf-8",
                 body: Array(SandboxPage.missing(purchaseId).utf8))
         }
-        let query = Self.form(Array(request.query.utf8))
-        let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed()
+        // A link names a notice by its number; a page shows only what the sandbox said of
+        // this order, never text a link carries.
+        let said = Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
+            notices.last { $0.number == number && $0.purchaseId == purchaseId }
+        }
+        let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed().map(Self.shown)
         let html = SandboxPage.order(
-            session, deliveries: Array(deliveries), sandbox: self, said: query["said"].map { String($0.prefix(300)) },
-            problem: query["problem"] != nil)
+            session, deliveries: deliveries, sandbox: self, said: said?.text, problem: said?.problem ?? false)
         return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
 
@@ -786,10 +789,30 @@ public final class Sandbox {
         return back(to: delivery.purchaseId, "\(delivery.id) sent again \(resign ? "newly signed" : "exactly")")
     }
 
-    /// 303 to the order's page, which shows `said`.
+    /// What a form of an order's page came to: the page the form comes back to shows it,
+    /// named in the link by its number.
+    struct Notice {
+        /// `said=` of the link: 1, 2, ... in the order they were made.
+        let number: Int
+        /// The order whose page shows it; any other shows nothing.
+        let purchaseId: String
+        /// What it says.
+        let text: String
+        /// Whether it says why the form was refused.
+        let problem: Bool
+    }
+
+    /// Notices kept at most; a link to an older one shows nothing.
+    static let noticeLimit = 100
+
+    /// 303 to the order's page, which shows `said` (as a refusal with `problem`): the link
+    /// carries the number of a notice the sandbox keeps, not the words, so that no link
+    /// of another site can make the page say what it likes.
     private func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
-        let location =
-            "/orders/\(Self.percentEncoded(purchaseId))?said=\(Self.percentEncoded(said))\(problem ? "&problem=1" : "")"
+        noticesMade += 1
+        notices.append(Notice(number: noticesMade, purchaseId: purchaseId, text: said, problem: problem))
+        if notices.count > Self.noticeLimit { notices.removeFirst() }
+        let location = "/orders/\(Self.percentEncoded(purchaseId))?said=\(noticesMade)"
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
             body: Array("See \(location)\n".utf8))
@@ -865,7 +888,7 @@ public final class Sandbox {
         var body = Array(#"{"deliveries":["#.utf8)
         for (index, delivery) in page.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += delivery.json
+            body += Self.shown(delivery).json
         }
         body += Array("],\"nextCursor\":".utf8) + Array((next.map { "\"dl_\($0)\"" } ?? "null").utf8) + [125]
         return HTTPServerResponse(status: 200, body: body)
@@ -875,7 +898,28 @@ public final class Sandbox {
         guard let delivery = history.delivery(id: id) else {
             return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
-        return HTTPServerResponse(status: 200, body: delivery.json)
+        return HTTPServerResponse(status: 200, body: Self.shown(delivery).json)
+    }
+
+    /// `delivery` as the control API and the order's page show it: the publisher token
+    /// its requests carried masked, since whoever reads them (a page the developer opens
+    /// among them) could send the game's server anything as Appcharge. The history, the
+    /// journal and the replays keep the real value.
+    static func shown(_ delivery: DeliveryHistory.Delivery) -> DeliveryHistory.Delivery {
+        var shown = delivery
+        for index in shown.attempts.indices {
+            shown.attempts[index].headers = shown.attempts[index].headers.map { header in
+                header.name.lowercased() == "x-publisher-token" ? (header.name, masked(header.value)) : header
+            }
+        }
+        return shown
+    }
+
+    /// A secret as the sandbox shows it: its first 4 characters and `…`, enough to tell
+    /// the demo token from the studio's; `…` alone for one shorter than 16, of which 4
+    /// would be too much.
+    static func masked(_ secret: String) -> String {
+        secret.count < 16 ? "…" : secret.prefix(4) + "…"
     }
 
     /// `{"resign": true}` (the default) or `{"resign": false}`: the delivery sent again.

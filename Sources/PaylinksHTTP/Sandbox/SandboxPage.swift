@@ -68,6 +68,12 @@ enum SandboxPage {
         """
     }
 
+    /// The hidden field that carries the sandbox's form token: every form of its pages has
+    /// it, or the sandbox refuses what the form sends.
+    static func tokenField(_ sandbox: Sandbox) -> String {
+        "<input type=\"hidden\" name=\"\(SandboxGuard.formTokenField)\" value=\"\(escaped(sandbox.settings.formToken))\">"
+    }
+
     /// The price as the player's country shows it when the catalog knows the currency
     /// there, else in minor units with the currency code.
     static func price(_ session: CheckoutSessions.Session, catalog: Catalog) -> String {
@@ -103,6 +109,7 @@ enum SandboxPage {
             <p class="price">\(escaped(price(session, catalog: sandbox.catalog)))</p>
             <p class="note">For \(escaped(session.customerId)) in \(escaped(session.country))</p>
             <form method="post" action="/checkout/\(escaped(session.token))">
+            \(tokenField(sandbox))
             <fieldset>
             <legend>Payment method</legend>
             \(methods)
@@ -151,6 +158,16 @@ enum SandboxPage {
             <h1>No such checkout</h1>
             <p>No checkout session has the token <span class="state">\(escaped(String(token.prefix(80))))</span>.
             Create one with POST /checkout/v1/session.</p>
+            """)
+    }
+
+    /// A request the sandbox refuses, as a page: `title` and `html`, which is HTML already.
+    static func refused(title: String, _ html: String) -> String {
+        document(
+            title: title,
+            """
+            <h1>\(escaped(title))</h1>
+            <p>\(html)</p>
             """)
     }
 
@@ -218,8 +235,9 @@ enum SandboxPage {
             moments.append(
                 (at, "\(escaped(transition.action.phrase)): <span class=\"state\">\(transition.to.rawValue)</span>"))
         }
+        let token = tokenField(sandbox)
         for delivery in deliveries {
-            moments.append((delivery.attempts.first?.sentAt ?? 0, deliveryHTML(delivery)))
+            moments.append((delivery.attempts.first?.sentAt ?? 0, deliveryHTML(delivery, token: token)))
         }
         let timeline = moments.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map {
             "<li><span class=\"mono\">\($0.element.at > 0 ? UTCDate.format(unixSeconds: $0.element.at / 1000) : "")</span> \($0.element.html)</li>"
@@ -238,18 +256,21 @@ enum SandboxPage {
             <h2>Actions</h2>
             <div class="actions">
             <form method="post" action="/orders/\(id)/refund">
+            \(token)
             <strong>Refund</strong>
             <label>Amount, minor units (empty: all) <input name="amount" inputmode="numeric" size="8"></label>
             <button type="submit" name="outcome" value="refunded">Refund</button>
             <button type="submit" name="outcome" value="failed">Refund that fails</button>
             </form>
             <form method="post" action="/orders/\(id)/dispute">
+            \(token)
             <strong>Dispute</strong><br>
             <button type="submit" name="outcome" value="open">Open</button>
             <button type="submit" name="outcome" value="won">Won</button>
             <button type="submit" name="outcome" value="lost">Lost</button>
             </form>
             <form method="post" action="/orders/\(id)/retry-award">
+            \(token)
             <strong>Retry Award</strong>
             <p class="note">For a Failed (Charged) order: its award again, manual_retry.</p>
             <button type="submit">Retry Award</button>
@@ -263,8 +284,8 @@ enum SandboxPage {
     }
 
     /// A delivery in a timeline: what and where, how each attempt went, the request and
-    /// the answer, and the forms that replay it.
-    private static func deliveryHTML(_ delivery: DeliveryHistory.Delivery) -> String {
+    /// the answer, and the forms that replay it, each with `token`, the form token's field.
+    private static func deliveryHTML(_ delivery: DeliveryHistory.Delivery, token: String) -> String {
         let replay =
             delivery.replayOf.map {
                 " (replay of dl_\($0)\(delivery.resigned == true ? ", newly signed" : ", exactly"))"
@@ -291,6 +312,7 @@ enum SandboxPage {
             <strong>\(escaped(delivery.name))</strong> <span class="mono">\(delivery.id)</span>\(replay) \
             \(delivery.succeeded ? "delivered" : "<span class=\"failed\">not delivered</span>")
             <form method="post" action="/deliveries/\(delivery.id)/replay">
+            \(token)
             <button type="submit" name="resign" value="true">Replay, newly signed</button>
             <button type="submit" name="resign" value="false">Replay exactly</button>
             </form>

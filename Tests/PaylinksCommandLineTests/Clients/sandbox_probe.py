@@ -6,6 +6,10 @@
                                               each one's status line
     python3 sandbox_probe.py inflight PORT PID  half a request, SIGTERM to PID, the other half;
                                               prints the status line that came back
+    python3 sandbox_probe.py send PORT REQUEST...  each REQUEST a JSON [method, path, headers,
+                                              body], sent over a raw socket with exactly those
+                                              headers (a browser's Host and Origin among them);
+                                              prints a JSON line per answer: status, headers, body
 """
 
 import http.client
@@ -91,9 +95,33 @@ def raw(port):
             print(answer.decode("ascii", "replace"))
 
 
+def send(port, requests):
+    for text in requests:
+        method, path, headers, body = json.loads(text)
+        body = body.encode()
+        head = "%s %s HTTP/1.1\r\n" % (method, path)
+        head += "".join("%s: %s\r\n" % (name, value) for name, value in headers.items())
+        head += "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+        answer = b""
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+            connection.sendall(head.encode() + body)
+            while True:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        fields = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+        print(json.dumps({"status": int(lines[0].split(" ")[1]), "headers": fields,
+                          "body": body.decode("utf-8", "replace")}))
+
+
 if __name__ == "__main__":
     command, port = sys.argv[1], int(sys.argv[2])
     if command == "flow":
         flow(port)
     elif command == "raw":
         raw(port)
+    elif command == "send":
+        send(port, sys.argv[3:])

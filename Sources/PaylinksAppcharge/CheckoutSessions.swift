@@ -243,7 +243,22 @@ public struct CheckoutSessions {
     }
 
     /// The sessions held now, in the order they were created.
-    public var all: [Session] { sessions.values.sorted { $0.index < $1.index } }
+    public var all: [Session] { held.all }
+
+    /// The sessions as they are now, to read later or on another thread: taken at once,
+    /// however many, and shared by every snapshot taken before the next change.
+    public var held: Held { Held(sessions: sessions) }
+
+    /// The sessions held at one moment.
+    public struct Held: Sendable {
+        fileprivate let sessions: [String: Session]
+
+        /// How many there are.
+        public var count: Int { sessions.count }
+
+        /// All of them, in the order they were created.
+        public var all: [Session] { sessions.values.sorted { $0.index < $1.index } }
+    }
 
     /// The sessions changed since the last ``saved()``, as they now stand, in the order they
     /// were created: what a durable store writes before the answer that reports the change.

@@ -325,8 +325,6 @@ private final class EventLoop: @unchecked Sendable {
         /// Answers handled and not sent yet, in order, while it has not taken those before:
         /// each made (when made later) only once it goes out.
         var waiting: [(answer: HTTPAnswer, closing: Bool, head: Bool)] = []
-        /// Bytes of the answers waiting that are made already.
-        var waitingBytes = 0
 
         /// Bytes of answers not sent yet.
         var pending: Int { output.count - outputStart }
@@ -577,14 +575,12 @@ private final class EventLoop: @unchecked Sendable {
     }
 
     /// Sends `answer` now when the connection has taken nearly all before it; else it
-    /// waits its turn, made or not. A connection whose answers made and not taken pass
-    /// ``HTTPServer/Limits/outputSize`` is closed: it is not reading them.
+    /// waits its turn, made or not: a connection holds at most one turn's answers (a
+    /// batch's), and one that takes none of them for the read time is closed.
     private func deliver(_ answer: HTTPAnswer, on connection: Connection, closing: Bool, head: Bool) {
         guard !connection.closing, !connection.closesAfterOutput else { return }
         guard connection.waiting.isEmpty && connection.pending < Self.readAhead else {
             connection.waiting.append((answer, closing, head))
-            if case .ready(let response) = answer { connection.waitingBytes += response.body.count }
-            if connection.pending + connection.waitingBytes > limits.outputSize { connection.closing = true }
             return
         }
         self.answer(connection, answer.response, closing: closing, head: head)
@@ -594,9 +590,7 @@ private final class EventLoop: @unchecked Sendable {
     private func sendWaiting(_ connection: Connection) {
         while !connection.waiting.isEmpty && connection.pending < Self.readAhead && !connection.closing {
             let next = connection.waiting.removeFirst()
-            let response = next.answer.response
-            if case .ready = next.answer { connection.waitingBytes -= response.body.count }
-            answer(connection, response, closing: next.closing, head: next.head)
+            answer(connection, next.answer.response, closing: next.closing, head: next.head)
         }
     }
 

@@ -529,3 +529,49 @@ struct SandboxTests {
         #expect(!page("/orders/\(other)?said=\(number)").contains(#"<p class="said"#))
     }
 }
+
+/// The sandbox's pages and listings stay a bounded size however large what they show.
+@MainActor
+@Suite("Sandbox answers, bounded")
+struct SandboxBoundedAnswersTests {
+    @Test("the dashboard and an order's page shorten long names and bodies, and show the newest 100 deliveries")
+    func pagesBounded() throws {
+        let base = SandboxTests()
+        let name = String(repeating: "n", count: 300_000)
+        for _ in 0..<10 {
+            #expect(base.create(SandboxTests.body.replacingOccurrences(of: "Starter Pack", with: name)).status == 201)
+        }
+        let home = base.request(.get, "/", headers: [HTTPHeader("Host", "127.0.0.1:4010")])
+        #expect(home.status == 200)
+        #expect(home.body.count < 64 << 10, "\(home.body.count) bytes for ten sessions of 300 KB names")
+        let purchaseId = try #require(base.sandbox.heldSessions.first?.purchaseId)
+        let large = Array(#"{"blob":""#.utf8) + [UInt8](repeating: 0x62, count: 256 << 10) + Array(#""}"#.utf8)
+        for _ in 0..<150 {
+            base.sandbox.delivered(
+                .event, purchaseId: purchaseId, name: "order.completed", url: "http://127.0.0.1:1/events", body: large,
+                attempts: [DeliveryAttempt(number: 1, sentAfter: 0, headers: [])])
+        }
+        let page = base.request(.get, "/orders/\(purchaseId)", headers: [HTTPHeader("Host", "127.0.0.1:4010")])
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(page.status == 200)
+        #expect(page.body.count < 4 << 20, "\(page.body.count) bytes for 150 deliveries of 256 KiB")
+        #expect(html.contains("The newest 100 deliveries are shown"))
+        #expect(html.contains("bytes more: GET /control/v1/deliveries/dl_150 has them all"))
+        // The listing pages by bytes: every delivery on some page, no page far past 8 MiB.
+        var seen = Set<String>()
+        var cursor = ""
+        repeat {
+            let answer = base.sandbox.handle(
+                HTTPRequest(
+                    method: .get, path: "/control/v1/deliveries", query: "limit=100" + cursor,
+                    headers: [HTTPHeader("Host", "127.0.0.1:4010")], body: [], keepAlive: true))
+            #expect(answer.body.count < Reports.pageBytes + (4 << 20))
+            let json = try SandboxTests.json(answer)
+            let ids = (json["deliveries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(!ids.isEmpty)
+            seen.formUnion(ids)
+            cursor = (json["nextCursor"] as? String).map { "&cursor=" + $0 } ?? ""
+        } while !cursor.isEmpty && seen.count < 150
+        #expect(seen.count == 150)
+    }
+}

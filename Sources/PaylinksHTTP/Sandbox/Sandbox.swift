@@ -319,23 +319,31 @@ public final class Sandbox {
     /// later, from what the sandbox held when it was asked, outside the server's lock.
     public func answer(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
-        var response = arrival.refusal ?? route(arrival)
+        var answer = arrival.refusal.map(HTTPAnswer.ready) ?? route(arrival)
         if let failure = keep(undoing: true) {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
-            response = HTTPServer.problem(
-                503,
-                "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
-                    + "then try again")
+            answer = .ready(
+                HTTPServer.problem(
+                    503,
+                    "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
+                        + "then try again"))
         }
-        guardian.finish(&response)
-        onLog("\(request.method) \(request.path) \(response.status)")
-        return .ready(response)
+        switch answer {
+        case .ready(var response):
+            guardian.finish(&response)
+            answer = .ready(response)
+        case .later(var head, let body):
+            guardian.finish(&head)
+            answer = .later(head, body: body)
+        }
+        onLog("\(request.method) \(request.path) \(answer.status)")
+        return answer
     }
 
-    private func route(_ arrival: Arrival) -> HTTPServerResponse {
+    private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard HTTPMethod.registered.contains(request.method) else {
-            return HTTPServer.problem(501, "the sandbox does not implement the method \(request.method)")
+            return .ready(HTTPServer.problem(501, "the sandbox does not implement the method \(request.method)"))
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch parts {
@@ -345,7 +353,7 @@ public final class Sandbox {
             return only(.post, request) { cancel(request) }
         case let path where path.count == 2 && path[0] == "checkout":
             let token = path[1]
-            if request.method == .post { return choose(token: token, request) }
+            if request.method == .post { return .ready(choose(token: token, request)) }
             return only([.get, .head, .post], request) { page(token: token) }
         case let path where path.count == 4 && path[0...2] == ["control", "v1", "sessions"]:
             return only(.get, request) { state(purchaseId: path[3]) }
@@ -378,32 +386,58 @@ public final class Sandbox {
         where path.count == 6 && path[0...3] == ["checkout", "api", "v1", "order"] && path[5] == "refund":
             return only(.post, request) { initiateRefund(orderId: path[4], request) }
         case [""]:
-            return only([.get, .head], request) {
-                HTTPServerResponse(
-                    status: 200, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.home(self).utf8))
-            }
+            return only([.get, .head], request) { home() }
         default:
-            return HTTPServer.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\"")
+            return .ready(HTTPServer.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
         }
     }
 
     private func only(_ method: HTTPMethod, _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
-        -> HTTPServerResponse
+        -> HTTPAnswer
     {
+        only([method], request) { .ready(answer()) }
+    }
+
+    private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
+        -> HTTPAnswer
+    {
+        only(methods, request) { .ready(answer()) }
+    }
+
+    private func only(_ method: HTTPMethod, _ request: HTTPRequest, _ answer: () -> HTTPAnswer) -> HTTPAnswer {
         only([method], request, answer)
     }
 
     /// `answer()` when the request's method is one of `methods`; 405 with `Allow` otherwise.
-    private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
-        -> HTTPServerResponse
-    {
+    private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPAnswer) -> HTTPAnswer {
         guard methods.contains(request.method) else {
             let names = methods.map(\.rawValue).joined(separator: ", ")
             var response = HTTPServer.problem(405, "\(request.path) takes \(names), not \(request.method)")
             response.headers.append(HTTPHeader("Allow", names))
-            return response
+            return .ready(response)
         }
         return answer()
+    }
+
+    /// 200 with a body `body` makes later, outside the server's lock, from what it captured
+    /// now: a report or a page that may take a while and megabytes to write.
+    private static func later(contentType: String = "application/json", _ body: @escaping @Sendable () -> [UInt8])
+        -> HTTPAnswer
+    {
+        .later(HTTPServerResponse(status: 200, contentType: contentType, body: []), body: body)
+    }
+
+    /// The content type of the sandbox's pages.
+    private static let html = "text/html; charset=utf-8"
+
+    private func home() -> HTTPAnswer {
+        let held = sessions.held
+        let counts = (sessions: held.count, deliveries: history.deliveries.count)
+        let catalog = catalog
+        return Self.later(contentType: Self.html) {
+            let newest = Array(held.all.suffix(SandboxPage.dashboardRows).reversed())
+            return Array(SandboxPage.home(newest, counts: counts, catalog: catalog).utf8)
+        }
     }
 
     // MARK: The game's server
@@ -509,24 +543,26 @@ public final class Sandbox {
         return sent == settings.publisherToken ? nil : unauthorized(request.path, "Publisher token is invalid.")
     }
 
-    private func ordersReport(_ request: HTTPRequest) -> HTTPServerResponse {
-        if let refusal = reportingRefusal(request) { return refusal }
+    private func ordersReport(_ request: HTTPRequest) -> HTTPAnswer {
+        if let refusal = reportingRefusal(request) { return .ready(refusal) }
         do throws(Reports.Problem) {
             let query = try Reports.ordersQuery(request.body)
-            return HTTPServerResponse(status: 200, body: Reports.orders(sessions.all, query))
+            let held = sessions.held
+            return Self.later { Reports.orders(held.all, query) }
         } catch {
-            return reportingError(400, "Bad Request", error.reasons, path: request.path)
+            return .ready(reportingError(400, "Bad Request", error.reasons, path: request.path))
         }
     }
 
-    private func transactions(_ request: HTTPRequest) -> HTTPServerResponse {
-        if let refusal = reportingRefusal(request) { return refusal }
+    private func transactions(_ request: HTTPRequest) -> HTTPAnswer {
+        if let refusal = reportingRefusal(request) { return .ready(refusal) }
         do throws(Reports.Problem) {
             let query = try Reports.transactionsQuery(Self.pairs(Array(request.query.utf8)))
-            return HTTPServerResponse(
-                status: 200, body: Reports.transactions(sessions.all, query, query: request.query))
+            let held = sessions.held
+            let text = request.query
+            return Self.later { Reports.transactions(held.all, query, query: text) }
         } catch {
-            return reportingError(400, "Bad Request", error.reasons, path: request.path)
+            return .ready(reportingError(400, "Bad Request", error.reasons, path: request.path))
         }
     }
 
@@ -721,21 +757,25 @@ public final class Sandbox {
 
     // MARK: The dashboard
 
-    private func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    private func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
-            return HTTPServerResponse(
-                status: 404, contentType: "text/html; charset=utf-8",
-                body: Array(SandboxPage.missing(purchaseId).utf8))
+            return .ready(
+                HTTPServerResponse(
+                    status: 404, contentType: "text/html; charset=utf-8",
+                    body: Array(SandboxPage.missing(purchaseId).utf8)))
         }
         // A link names a notice by its number; a page shows only what the sandbox said of
         // this order, never text a link carries.
         let said = Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
             notices.last { $0.number == number && $0.purchaseId == purchaseId }
         }
-        let deliveries = history.page(.init(purchaseId: purchaseId), limit: 500).deliveries.reversed().map(Self.shown)
-        let html = SandboxPage.order(
-            session, deliveries: deliveries, sandbox: self, said: said?.text, problem: said?.problem ?? false)
-        return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+        let (newest, more) = history.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
+        let page = SandboxPage.OrderPage(
+            session: session, deliveries: newest.reversed(), moreDeliveries: more != nil, catalog: catalog,
+            formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false)
+        return Self.later(contentType: Self.html) {
+            Array(SandboxPage.order(page, shown: Self.shown).utf8)
+        }
     }
 
     /// A form of an order's page: refund, dispute or Retry Award, then back to the page
@@ -758,7 +798,7 @@ public final class Sandbox {
             guard let goal = form["outcome"].flatMap(OrderLife.DisputeGoal.init(rawValue:)) else {
                 return back(to: purchaseId, "choose open, won or lost", problem: true)
             }
-            guard let session = live(purchaseId: purchaseId) else { return orderPage(purchaseId: purchaseId, request) }
+            guard let session = live(purchaseId: purchaseId) else { return orderPage(purchaseId: purchaseId, request).response }
             answer = control(
                 purchaseId: purchaseId,
                 (session.life ?? OrderLife(state: session.state, price: session.price)).dispute(to: goal))
@@ -852,7 +892,7 @@ public final class Sandbox {
 
     /// `GET /control/v1/deliveries?purchaseId=&kind=award|event&failed=true&limit=N&cursor=ID`:
     /// newest first, with `nextCursor` for the page after.
-    private func deliveries(_ request: HTTPRequest) -> HTTPServerResponse {
+    private func deliveries(_ request: HTTPRequest) -> HTTPAnswer {
         var filter = DeliveryHistory.Filter()
         var limit = 20
         var before: Int?
@@ -861,44 +901,54 @@ public final class Sandbox {
             case "purchaseId": filter.purchaseId = value
             case "kind":
                 guard let kind = DeliveryHistory.Kind(rawValue: value) else {
-                    return HTTPServer.problem(400, "kind is award or event")
+                    return .ready(HTTPServer.problem(400, "kind is award or event"))
                 }
                 filter.kind = kind
             case "failed":
                 guard value == "true" || value == "false" else {
-                    return HTTPServer.problem(400, "failed is true or false")
+                    return .ready(HTTPServer.problem(400, "failed is true or false"))
                 }
                 filter.failedOnly = value == "true"
             case "limit":
                 guard let number = Int(value), (1...Self.deliveryPageLimit).contains(number) else {
-                    return HTTPServer.problem(400, "limit is a number from 1 to \(Self.deliveryPageLimit)")
+                    return .ready(HTTPServer.problem(400, "limit is a number from 1 to \(Self.deliveryPageLimit)"))
                 }
                 limit = number
             case "cursor":
                 guard value.hasPrefix("dl_"), let number = Int(value.dropFirst(3)) else {
-                    return HTTPServer.problem(400, "cursor is a nextCursor a listing gave, such as dl_20")
+                    return .ready(HTTPServer.problem(400, "cursor is a nextCursor a listing gave, such as dl_20"))
                 }
                 before = number
             default:
-                return HTTPServer.problem(
-                    400, "the deliveries take purchaseId, kind, failed, limit and cursor, not \(name)")
+                return .ready(
+                    HTTPServer.problem(
+                        400, "the deliveries take purchaseId, kind, failed, limit and cursor, not \(name)"))
             }
         }
-        let (page, next) = history.page(filter, limit: limit, before: before)
-        var body = Array(#"{"deliveries":["#.utf8)
-        for (index, delivery) in page.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body += Self.shown(delivery).json
+        let (page, more) = history.page(filter, limit: limit, before: before)
+        return .later(HTTPServerResponse(status: 200, body: [])) {
+            var body = Array(#"{"deliveries":["#.utf8)
+            var next = more
+            for (index, delivery) in page.enumerated() {
+                // A page ends early rather than grow past its bytes; its cursor goes on from there.
+                if index > 0 && body.count >= Reports.pageBytes {
+                    next = page[index - 1].number
+                    break
+                }
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body += Self.shown(delivery).json
+            }
+            body += Array("],\"nextCursor\":".utf8) + Array((next.map { "\"dl_\($0)\"" } ?? "null").utf8) + [125]
+            return body
         }
-        body += Array("],\"nextCursor\":".utf8) + Array((next.map { "\"dl_\($0)\"" } ?? "null").utf8) + [125]
-        return HTTPServerResponse(status: 200, body: body)
     }
 
-    private func delivery(id: String) -> HTTPServerResponse {
+    private func delivery(id: String) -> HTTPAnswer {
         guard let delivery = history.delivery(id: id) else {
-            return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
+            return .ready(
+                HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them"))
         }
-        return HTTPServerResponse(status: 200, body: Self.shown(delivery).json)
+        return Self.later { Self.shown(delivery).json }
     }
 
     /// `delivery` as the control API and the order's page show it: the publisher token

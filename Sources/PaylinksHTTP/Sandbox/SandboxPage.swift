@@ -71,7 +71,12 @@ enum SandboxPage {
     /// The hidden field that carries the sandbox's form token: every form of its pages has
     /// it, or the sandbox refuses what the form sends.
     static func tokenField(_ sandbox: Sandbox) -> String {
-        "<input type=\"hidden\" name=\"\(SandboxGuard.formTokenField)\" value=\"\(escaped(sandbox.settings.formToken))\">"
+        tokenField(sandbox.settings.formToken)
+    }
+
+    /// The hidden field of a form that carries `formToken`.
+    static func tokenField(_ formToken: String) -> String {
+        "<input type=\"hidden\" name=\"\(SandboxGuard.formTokenField)\" value=\"\(escaped(formToken))\">"
     }
 
     /// The price as the player's country shows it when the catalog knows the currency
@@ -171,26 +176,27 @@ enum SandboxPage {
             """)
     }
 
-    /// The dashboard: every order held, newest first, each a link to its page, and what
-    /// the sandbox serves.
-    static func home(_ sandbox: Sandbox) -> String {
-        let sessions = sandbox.heldSessions.reversed().prefix(dashboardRows)
-        let rows = sessions.map { session in
+    /// The dashboard: the `newest` orders, newest first, each a link to its page, with how
+    /// many sessions and deliveries the sandbox holds, and what it serves.
+    static func home(
+        _ newest: [CheckoutSessions.Session], counts: (sessions: Int, deliveries: Int), catalog: Catalog
+    ) -> String {
+        let rows = newest.map { session in
             """
-            <tr><td class="id"><a href="/orders/\(escaped(session.purchaseId))">\(escaped(session.purchaseId))</a></td>\
-            <td>\(escaped(session.offerName))</td><td>\(escaped(price(session, catalog: sandbox.catalog)))</td>\
-            <td>\(escaped(session.customerId))</td><td><span class="state">\(session.state.rawValue)</span></td>\
+            <tr><td class="id"><a href="/orders/\(escaped(session.purchaseId))">\(escaped(shortened(session.purchaseId)))</a></td>\
+            <td>\(escaped(shortened(session.offerName)))</td><td>\(escaped(price(session, catalog: catalog)))</td>\
+            <td>\(escaped(shortened(session.customerId)))</td><td><span class="state">\(session.state.rawValue)</span></td>\
             <td class="mono">\(UTCDate.format(unixSeconds: session.created / 1000))</td></tr>
             """
         }.joined(separator: "\n")
-        let count = sandbox.sessionCount == 1 ? "1 checkout session" : "\(sandbox.sessionCount) checkout sessions"
-        let shown = sandbox.sessionCount > dashboardRows ? "; the newest \(dashboardRows) shown" : ""
+        let count = counts.sessions == 1 ? "1 checkout session" : "\(counts.sessions) checkout sessions"
+        let shown = counts.sessions > dashboardRows ? "; the newest \(dashboardRows) shown" : ""
         return document(
             title: "Sandbox",
             wide: true,
             """
             <h1>paylinks sandbox</h1>
-            <p class="note">\(count)\(shown) · \(sandbox.heldDeliveries.count) deliveries to the game's server</p>
+            <p class="note">\(count)\(shown) · \(counts.deliveries) deliveries to the game's server</p>
             <table class="orders">
             <thead><tr><th>Purchase</th><th>Offer</th><th>Price</th><th>Player</th><th>State</th><th>Created</th></tr></thead>
             <tbody>
@@ -214,14 +220,44 @@ enum SandboxPage {
 
     /// How many orders the dashboard lists.
     static let dashboardRows = 200
+    /// How many of an order's deliveries its page shows, the newest.
+    static let orderDeliveries = 100
+    /// The most characters of a name a listing shows: a page of 200 rows stays small
+    /// however long the names its sessions were given.
+    static let nameLimit = 120
+    /// The most bytes of a request's or an answer's body a timeline shows.
+    static let bodyLimit = 16 << 10
+
+    /// `text` as a listing shows it: at most ``nameLimit`` characters, and `…` when cut.
+    static func shortened(_ text: String, to limit: Int = nameLimit) -> String {
+        guard text.utf8.count > limit else { return text }
+        let kept = text.unicodeScalars.prefix(limit)
+        return String(String.UnicodeScalarView(kept)) + "…"
+    }
+
+    /// What an order's page shows, as the sandbox held it when the page was asked for.
+    struct OrderPage: Sendable {
+        /// The order's session.
+        var session: CheckoutSessions.Session
+        /// Its newest deliveries, oldest first.
+        var deliveries: [DeliveryHistory.Delivery]
+        /// Whether it has older deliveries than those.
+        var moreDeliveries: Bool
+        /// Words the price.
+        var catalog: Catalog
+        /// The forms' token.
+        var formToken: String
+        /// What the last action came to, and whether it was refused.
+        var said: String?
+        var problem: Bool
+    }
 
     /// One order's page: what it is, its timeline (states, award attempts and events, each
-    /// with its request and answer) and its actions as forms. `said` is what the last
-    /// action came to, `problem` whether it was refused.
+    /// with its request and answer, as `shown` shows a delivery) and its actions as forms.
     static func order(
-        _ session: CheckoutSessions.Session, deliveries: [DeliveryHistory.Delivery], sandbox: Sandbox, said: String?,
-        problem: Bool
+        _ page: OrderPage, shown: (DeliveryHistory.Delivery) -> DeliveryHistory.Delivery
     ) -> String {
+        let session = page.session
         let id = escaped(session.purchaseId)
         var moments: [(at: Int, html: String)] = [
             (session.created, "session created (<span class=\"state\">created</span>)")
@@ -235,22 +271,26 @@ enum SandboxPage {
             moments.append(
                 (at, "\(escaped(transition.action.phrase)): <span class=\"state\">\(transition.to.rawValue)</span>"))
         }
-        let token = tokenField(sandbox)
-        for delivery in deliveries {
-            moments.append((delivery.attempts.first?.sentAt ?? 0, deliveryHTML(delivery, token: token)))
+        let token = tokenField(page.formToken)
+        for delivery in page.deliveries {
+            moments.append((delivery.attempts.first?.sentAt ?? 0, deliveryHTML(shown(delivery), token: token)))
         }
         let timeline = moments.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map {
             "<li><span class=\"mono\">\($0.element.at > 0 ? UTCDate.format(unixSeconds: $0.element.at / 1000) : "")</span> \($0.element.html)</li>"
         }.joined(separator: "\n")
-        let banner = said.map { "<p class=\"said\(problem ? " problem" : "")\">\(escaped($0))</p>" } ?? ""
+        let banner = page.said.map { "<p class=\"said\(page.problem ? " problem" : "")\">\(escaped($0))</p>" } ?? ""
+        let older =
+            page.moreDeliveries
+            ? "<p class=\"note\">The newest \(orderDeliveries) deliveries are shown; GET "
+                + "/control/v1/deliveries?purchaseId=\(escaped(session.purchaseId)) lists them all.</p>" : ""
         return document(
             title: session.purchaseId,
             wide: true,
             """
             <p class="note"><a href="/">All orders</a></p>
-            <h1>\(escaped(session.offerName)) · <span class="mono">\(id)</span></h1>
+            <h1>\(escaped(shortened(session.offerName, to: 4 * nameLimit))) · <span class="mono">\(id)</span></h1>
             \(banner)
-            <p>\(escaped(price(session, catalog: sandbox.catalog))) · \(escaped(session.customerId)) in \(escaped(session.country)) · \
+            <p>\(escaped(price(session, catalog: page.catalog))) · \(escaped(shortened(session.customerId))) in \(escaped(session.country)) · \
             order <span class="mono">\(escaped(session.orderId))</span> · state <span class="state">\(session.state.rawValue)</span>\
             \(session.life?.refundAmount.map { " · refund \(escaped(PriceFormatter.formatMinorUnits($0, currency: session.currency)))" } ?? "")</p>
             <h2>Actions</h2>
@@ -277,10 +317,21 @@ enum SandboxPage {
             </form>
             </div>
             <h2>Timeline</h2>
+            \(older)
             <ol class="timeline">
             \(timeline)
             </ol>
             """)
+    }
+
+    /// A body as a timeline shows it: its first ``bodyLimit`` bytes, and where the rest is.
+    private static func shownBody(_ body: [UInt8], of delivery: DeliveryHistory.Delivery) -> String {
+        guard body.count > bodyLimit else { return String(decoding: body, as: UTF8.self) }
+        // Cut at a character's edge: no continuation byte starts what is left out.
+        var end = bodyLimit
+        while end > 0 && body[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: body[..<end], as: UTF8.self)
+            + "\n… \(body.count - end) bytes more: GET /control/v1/deliveries/\(delivery.id) has them all"
     }
 
     /// A delivery in a timeline: what and where, how each attempt went, the request and
@@ -297,11 +348,11 @@ enum SandboxPage {
                 : "<span class=\"failed\">\(escaped(attempt.failure ?? ""))</span>"
             let request =
                 attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + "\n\n"
-                + String(decoding: delivery.body, as: UTF8.self)
+                + shownBody(delivery.body, of: delivery)
             let response =
                 attempt.status.map { status in
                     "\(status)\n" + attempt.responseHeaders.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-                        + "\n\n" + String(decoding: attempt.responseBody, as: UTF8.self)
+                        + "\n\n" + shownBody(attempt.responseBody, of: delivery)
                 } ?? "no answer"
             return """
                 <details><summary>attempt \(attempt.number): \(outcome)</summary>

@@ -509,7 +509,7 @@ struct SandboxJournalTests {
         let (session, _) = try sessions.create(try SessionRequest(SandboxDataTests.body), now: 0)
         var largest = 0
         for _ in 0..<4000 {
-            #expect(store.keep(([session], []), live: { ([session], []) }) == nil)
+            #expect(store.keep(([session], []), live: { (sessions.held, []) }) == nil)
             largest = max(
                 largest, (try? FileManager.default.attributesOfItem(atPath: data.journal)[.size] as? Int) ?? 0)
         }

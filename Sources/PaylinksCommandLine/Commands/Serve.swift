@@ -89,14 +89,14 @@ enum ServeCommand: Subcommand {
             for warning in warnings { try? standardError.write(warning + "\n") }
             store.onWarning = sandbox.onLog
             sandbox.persist = { [unowned sandbox] sessions, deliveries in
-                store.keep((sessions, deliveries), live: { (sandbox.heldSessions, sandbox.heldDeliveries) })
+                store.keep((sessions, deliveries), live: { (sandbox.snapshot, sandbox.heldDeliveries) })
             }
             try? standardError.write(
                 "sandbox data in \(MessageText.sanitized(store.directory)): \(sandbox.sessionCount) "
                     + "session\(sandbox.sessionCount == 1 ? "" : "s") and \(sandbox.heldDeliveries.count) "
                     + "deliver\(sandbox.heldDeliveries.count == 1 ? "y" : "ies") kept\n")
             // Rewritten while the sandbox answers: the forgotten and the superseded go.
-            store.startRewrite((sandbox.heldSessions, sandbox.heldDeliveries))
+            store.startRewrite((sandbox.snapshot, sandbox.heldDeliveries))
         }
         server.onProblem = { line in try? standardError.write("warning: \(MessageText.oneLine(line))\n") }
         let renderer = options.format.renderer(

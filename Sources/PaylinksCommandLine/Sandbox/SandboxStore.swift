@@ -42,8 +42,10 @@ final class SandboxStore {
     /// Says what went wrong with a rewrite, which the journal survives.
     var onWarning: (String) -> Void = { _ in }
 
-    /// What the sandbox holds, to write: sessions as they now stand, and deliveries.
+    /// What changed, to write: sessions as they now stand, and deliveries.
     typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
+    /// Everything the sandbox holds, taken at once, for a rewrite to read on its own thread.
+    typealias Snapshot = (sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery])
 
     /// The store in `directory`, created when missing and locked for this process, with
     /// every record it holds handed, in the order it was written, to what `restorer` makes
@@ -166,7 +168,7 @@ final class SandboxStore {
 
     /// Keeps `changed`; nil when it is on the disk, else why not (and then nothing of it
     /// is). `live` gives everything held, for a rewrite once the journal has grown.
-    func keep(_ changed: Held, live: () -> Held) -> String? {
+    func keep(_ changed: Held, live: () -> Snapshot) -> String? {
         finishRewrite(waiting: false)
         let lines: [UInt8]
         do throws(TooLong) {
@@ -191,7 +193,7 @@ final class SandboxStore {
     /// Rewrites the journal with `held` (one record of each session and delivery) on a
     /// thread of its own; what is appended meanwhile is added to it before it replaces
     /// the journal.
-    func startRewrite(_ held: Held) {
+    func startRewrite(_ held: Snapshot) {
         guard rewrite == nil else { return }
         appendedSinceRewrite = []
         let rewritePath = directory + "/" + Self.rewriteName
@@ -201,7 +203,7 @@ final class SandboxStore {
                 let file = try AppendFile(path: rewritePath, truncating: true)
                 var bytes = header
                 // Records too long for the journal were never kept; a rewrite keeps no more.
-                for session in held.sessions { try? Self.append(record: "session", session.record, to: &bytes) }
+                for session in held.sessions.all { try? Self.append(record: "session", session.record, to: &bytes) }
                 for delivery in held.deliveries { try? Self.append(record: "delivery", delivery.json, to: &bytes) }
                 try file.append(bytes)
                 return .success(file)

@@ -113,6 +113,8 @@ public final class Sandbox {
 
     /// Every session held, oldest first: what a durable store rewrites itself from.
     public var heldSessions: [CheckoutSessions.Session] { sessions.all }
+    /// Every session held, as a snapshot taken at once, to read on another thread.
+    public var snapshot: CheckoutSessions.Held { sessions.held }
     /// Every delivery held, oldest first.
     public var heldDeliveries: [DeliveryHistory.Delivery] { history.deliveries }
 

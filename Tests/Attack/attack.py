@@ -20,17 +20,21 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 LATENCY_BOUND = 0.5  # seconds, the worst normal request while an attack runs
 MEMORY_BOUND = 64 * 1024  # KiB of resident memory
 # Cases whose attack is all in the memory it would take: tighter bounds.
-MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024}
+MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024,
+                 # 24 orders named with 900 KB each are 22 MB the sandbox keeps, before any answer.
+                 "big-answers": 128 * 1024}
 # The server's options for a case. large-sessions keeps 8 MiB of what sessions sent, not
 # the default 128 MiB, which a fast machine fills past any bound below it within the 3 s:
 # a server that forgets past its budget stays near 25 MiB, one that kept every session of
@@ -499,6 +503,172 @@ def forged_status(connection, done):
         connection.sendall(b"HTTP/1.1 500 \x1b[32mgranted as x\nawards granted\r\nContent-Length: 0\r\n\r\n")
 
 
+# What a case that needs more than the port reads: the binary and the running server.
+CURRENT = {}
+
+
+def prlimit_file_size(pid, size):
+    """Sets the largest file `pid` may write (None: no limit), as a full disk would."""
+    value = "unlimited" if size is None else str(size)
+    subprocess.run(["prlimit", "--pid", str(pid), "--fsize=%s:unlimited" % value], check=True)
+
+
+def full_disk():
+    """The disk fills and empties again and again while sessions are created and paid: every
+    change the sandbox could not keep is 503 and sends no award, the journal is never left
+    with half a record, and once the sandbox is started again on its directory every change
+    it answered 2xx for is there."""
+    grants = []
+
+    def endpoint(connection, done):
+        while not done.is_set():
+            if read_request(connection) is None:
+                return
+            grants.append(1)
+            body = b'{"publisherPurchaseId":"g%d"}' % len(grants)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    def attack(port, stop):
+        server, journal = CURRENT["server"], CURRENT["data"] + "/sandbox.jsonl"
+        answered = CURRENT.setdefault("answered", {})
+        paid = 0
+        rounds = 0
+        while not stop.is_set() and rounds < 200:
+            rounds += 1
+            full = rounds % 2 == 0
+            size = os.path.getsize(journal)
+            prlimit_file_size(server.process.pid, size + 40 if full else None)
+            status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
+            if status == 201:
+                answered[json.loads(data)["purchaseId"]] = "created"
+            elif not (full and status == 503):
+                raise Breach("a session was answered %d with the disk %s" % (status, "full" if full else "free"))
+            created = [purchase for purchase, state in answered.items() if state == "created"]
+            if not created:
+                continue
+            status, data = request(port, "POST", "/control/v1/sessions/%s/complete" % created[0],
+                                   '{"choice": "pay"}', {"Content-Type": "application/json"})
+            if status == 200:
+                answered[created[0]] = "paid"
+                paid += 1
+            elif not (full and status == 503):
+                raise Breach("a payment was answered %d with the disk %s" % (status, "full" if full else "free"))
+            if full and os.path.getsize(journal) != size:
+                raise Breach("the journal went from %d to %d bytes on a full disk" % (size, os.path.getsize(journal)))
+        prlimit_file_size(server.process.pid, None)
+        deadline = time.time() + 10
+        while len(grants) < paid and time.time() < deadline:
+            time.sleep(0.02)
+        if len(grants) != paid:
+            raise Breach("%d awards reached the game's server for %d payments answered 200" % (len(grants), paid))
+        CURRENT["figures"] = "; %d rounds, %d payments kept, %d grants" % (rounds, paid, len(grants))
+
+    return attack, endpoint
+
+
+def check_restart(binary, problems):
+    """Starts the sandbox again on the case's directory: it must start, and every change it
+    answered for must be there."""
+    answered = CURRENT.get("answered", {})
+    again = Server(binary, ["--data", CURRENT["data"]])
+    try:
+        if b"cut short" in again.log:
+            problems.append("the journal ended in a record cut short")
+        for purchase, state in answered.items():
+            status, data = request(again.port, "GET", "/control/v1/sessions/%s" % purchase)
+            got = json.loads(data).get("state") if status == 200 else "missing (%d)" % status
+            if (state == "created") != (got == "created"):
+                problems.append("%s was answered %s, and after a restart is %s" % (purchase, state, got))
+                break
+    finally:
+        again.stop()
+
+
+def journal_numbers(port, stop):
+    """Journals whose records hold numbers the sandbox never writes (the largest and
+    smallest integers, where it writes an index, a time, a price, a delivery's id): each
+    start must end with one error line and exit 65, never a crash, within a second or two."""
+    binary = CURRENT["binary"]
+    header = '{"format":"paylinks-sandbox","version":1,"seed":"1"}\n'
+    session = ('{"session":{"index":0,"token":"0123456789abcdef0123456789abcdef","purchaseId":"pr_x",'
+               '"orderId":"1","created":1000,"offerName":"n","offerSku":"s","items":[],"price":499,'
+               '"currency":"USD","customerId":"c","country":"US","state":"created","paymentMethod":"",'
+               '"date":0,"eventCount":1}}')
+    delivery = ('{"delivery":{"id":"dl_1","kind":"award","purchaseId":"pr_x","name":"award","url":"u",'
+                '"succeeded":true,"body":"{}","attempts":[{"number":1,"sentAt":0,"sentAfter":0,'
+                '"milliseconds":1,"request":{"headers":[]}}]}}')
+    extremes = ["9223372036854775807", "-9223372036854775808"]
+    hostile = []
+    for value in extremes:
+        for member in ['"index":0', '"created":1000', '"price":499', '"date":0', '"eventCount":1']:
+            hostile.append(session.replace(member, member.split(":")[0] + ":" + value))
+        hostile.append(session.replace('"price":499', '"price":499,"pricePointMetadata":' + value))
+        hostile.append(delivery.replace('"milliseconds":1', '"milliseconds":' + value))
+        hostile.append(delivery.replace('"sentAt":0', '"sentAt":' + value))
+    hostile.append(delivery.replace('"dl_1"', '"dl_9223372036854775807"'))
+    slowest = 0
+    for record in hostile:
+        if stop.is_set():
+            break
+        directory = tempfile.mkdtemp(prefix="paylinks-attack-journal-")
+        try:
+            with open(directory + "/sandbox.jsonl", "w") as journal:
+                journal.write(header + record + "\n")
+            started = time.time()
+            outcome = subprocess.run([binary, "serve", "--port", "0", "--data", directory],
+                                     capture_output=True, timeout=10)
+            slowest = max(slowest, time.time() - started)
+            lines = outcome.stderr.decode(errors="replace").splitlines()
+            if outcome.returncode != 65 or len(lines) != 1 or not lines[0].startswith("error: "):
+                raise Breach("a journal with %s: exit %d, %r" % (record[:60], outcome.returncode, lines[:2]))
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+    CURRENT["figures"] = "; %d hostile journals refused, the slowest in %.2f s" % (len(hostile), slowest)
+
+
+def big_answers(port, stop):
+    """Orders whose offers are named with 900 KB each, then both reports and the
+    dashboard asked for four times each, pipelined on one connection and read at full speed:
+    every answer must come whole (none cut off), while a normal client is answered in time
+    and memory stays bounded."""
+    name = "n" * 900_000
+    body = dict(BODY, offer=dict(BODY["offer"], name=name))
+    # Bounded by its count, not by the stop: the answers are asked for however long this takes.
+    for _ in range(24):
+        status, data = request(port, "POST", "/checkout/v1/session", json.dumps(body), HEADERS, timeout=10)
+        purchase = json.loads(data)["purchaseId"]
+        request(port, "POST", "/control/v1/sessions/%s/complete" % purchase, '{"choice": "pay"}',
+                {"Content-Type": "application/json"})
+    window = "startDate=1970-01-01&endDate=9999-12-31"
+    orders = json.dumps({"startDate": "1970-01-01", "endDate": "9999-12-31", "recordLimit": 1000})
+    one = (b"GET /reporting/financial-data/transactions?" + window.encode() + b"&limit=10000 HTTP/1.1\r\n"
+           b"Host: 127.0.0.1\r\nx-publisher-token: " + TOKEN.encode() + b"\r\n\r\n"
+           b"POST /reporting/reports/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+           b"x-publisher-token: " + TOKEN.encode() + b"\r\nContent-Length: " + str(len(orders)).encode()
+           + b"\r\n\r\n" + orders.encode()
+           + b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    largest = 0
+    with connect(port) as s:
+        s.settimeout(10)
+        s.sendall(one * 4)
+        reader = s.makefile("rb")
+        for _ in range(12):
+            status_line = reader.readline()
+            length = 0
+            while True:
+                line = reader.readline()
+                if line in (b"\r\n", b""):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            data = reader.read(length)
+            if not status_line.startswith(b"HTTP/1.1 200") or len(data) != length:
+                raise Breach("a pipelined answer came %r with %d of %d bytes" % (status_line[:20], len(data), length))
+            largest = max(largest, len(data))
+    CURRENT["figures"] = "; 12 pipelined answers whole, the largest %.1f MB" % (largest / 1e6)
+    CURRENT["finished"] = True
+
+
 CASES = {
     "slowloris": (slowloris, None),
     "crlf-flood": (crlf_flood, None),
@@ -515,19 +685,36 @@ CASES = {
     "sigterm-during-pauses": (paid_sessions(3), Refusing()),
     "csrf": csrf(),
     "rebinding": rebinding(),
+    "full-disk": full_disk(),
+    "journal-numbers": (journal_numbers, None),
+    "big-answers": (big_answers, None),
 }
+# Cases whose sandbox keeps its data, in a directory of their own; and what such a case
+# checks once the sandbox has stopped.
+DATA_CASES = {"full-disk"}
+AFTER = {"full-disk": check_restart}
+# Statuses the normal client may get: a full disk answers 503, and nothing happens.
+NORMAL_STATUSES = {"full-disk": {201, 503}}
+# Cases whose attack must run to its end, whatever the time: what they check comes last.
+MUST_FINISH = {"big-answers"}
 # Cases with an events endpoint behind the server too: its behaviour.
 EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing()}
 
 
 def run_case(binary, name):
     attack, behaviour = CASES[name]
+    CURRENT.clear()
+    CURRENT["binary"] = binary
+    if name in DATA_CASES:
+        CURRENT["data"] = tempfile.mkdtemp(prefix="paylinks-attack-data-")
     endpoint = AwardEndpoint(behaviour) if behaviour else None
     events = AwardEndpoint(EVENTS_BEHAVIOURS[name]) if name in EVENTS_BEHAVIOURS else None
     server = Server(
         binary, (["--award-url", endpoint.url()] if endpoint else [])
         + (["--events-url", events.url("/events")] if events else [])
+        + (["--data", CURRENT["data"]] if "data" in CURRENT else [])
         + SERVER_OPTIONS.get(name, []), drain=name not in UNDRAINED)
+    CURRENT["server"] = server
     stop = threading.Event()
     problems = []
 
@@ -552,7 +739,7 @@ def run_case(binary, name):
         begin = time.time()
         try:
             status, _ = request(server.port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS, timeout=5)
-            if status != 201:
+            if status not in NORMAL_STATUSES.get(name, {201}):
                 problems.append("a normal request got %d" % status)
         except OSError as error:
             problems.append("a normal request failed: %s" % error)
@@ -587,7 +774,13 @@ def run_case(binary, name):
         problems.append("SIGTERM: %s" % ("no exit within %.0f s" % STOP_BOUND if status is None else "exit %d" % status))
     elif took > STOP_BOUNDS.get(name, STOP_BOUND):
         problems.append("SIGTERM took %.1f s" % took)
-    figures = ""
+    figures = CURRENT.get("figures", "")
+    if name in MUST_FINISH and not CURRENT.get("finished"):
+        problems.append("the attack did not finish")
+    if name in AFTER:
+        AFTER[name](binary, problems)
+    if "data" in CURRENT:
+        shutil.rmtree(CURRENT["data"], ignore_errors=True)
     if name in UNDRAINED:
         dropped = re.search(rb"(\d+) log lines? dropped while standard error was not being read", log)
         figures = "; %s log lines dropped" % (dropped.group(1).decode() if dropped else "no")

@@ -363,7 +363,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--session-budget", "MIB",
             "Keep at most MIB mebibytes of what the sessions' requests sent (names, metadata, items); past it the "
-                + "oldest sessions are forgotten and answer 404.",
+                + "oldest unpaid sessions are forgotten and answer 404; paid orders are kept, and once they fill it a "
+                + "new session gets 503.",
             default: String(RunOptions().sessionBudget), commands: [.serve]
         ) { options, value throws(UsageProblem) in
             options.sessionBudget = try number(value, option: "--session-budget", as: Int.self, in: 1...65_536)

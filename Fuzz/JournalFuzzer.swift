@@ -41,7 +41,9 @@ public func fuzzJournals(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     ask(
         sandbox, .post, "/reporting/reports/orders",
         body: #"{"startDate":"1970-01-01","endDate":"9999-12-31","recordLimit":1000}"#)
-    ask(sandbox, .get, "/reporting/financial-data/transactions", query: "startDate=1970-01-01&endDate=9999-12-31&limit=10000")
+    ask(
+        sandbox, .get, "/reporting/financial-data/transactions",
+        query: "startDate=1970-01-01&endDate=9999-12-31&limit=10000")
     // A few of each: the pages of one are what the pages of all are, and each costs time.
     for session in sandbox.heldSessions.suffix(3) {
         ask(sandbox, .get, "/orders/" + session.purchaseId)
@@ -59,5 +61,6 @@ private func ask(_ sandbox: Sandbox, _ method: HTTPMethod, _ path: String, query
         HTTPHeader("x-publisher-token", "token"),
     ]
     _ = sandbox.handle(
-        HTTPRequest(method: method, path: path, query: query, headers: headers, body: Array(body.utf8), keepAlive: true))
+        HTTPRequest(method: method, path: path, query: query, headers: headers, body: Array(body.utf8), keepAlive: true)
+    )
 }

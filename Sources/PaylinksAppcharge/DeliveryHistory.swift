@@ -224,7 +224,8 @@ extension DeliveryHistory.Delivery {
         typealias Problem = CheckoutSessions.Session.RecordProblem
         let fields = RecordFields(value)
         let id = try fields.string("id")
-        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)), (1...RecordRange.count.upperBound).contains(number)
+        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)),
+            (1...RecordRange.count.upperBound).contains(number)
         else { throw Problem(description: "id '\(id)' is not dl_ and a number from 1") }
         guard let kind = DeliveryHistory.Kind(rawValue: try fields.string("kind")) else {
             throw Problem(description: "kind is not award or event")

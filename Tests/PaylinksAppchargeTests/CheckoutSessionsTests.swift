@@ -160,7 +160,9 @@ struct CheckoutSessionsKeptTests {
         for index in 0..<5 { _ = try create(&sessions, now: 3_000 + index) }
         #expect(sessions.session(token: unpaid.token, now: 3_010).0 == nil)
         #expect(sessions.session(token: paid.token, now: 3_010).0?.state == .chargeSucceed)
-        #expect(try sessions.act(.requestRefund(amount: nil), on: paid.purchaseId, now: 3_020).0.state == .paymentRefundPending)
+        #expect(
+            try sessions.act(.requestRefund(amount: nil), on: paid.purchaseId, now: 3_020).0.state
+                == .paymentRefundPending)
         #expect(sessions.count == 3, "the paid order and the two newest unpaid sessions")
     }
 

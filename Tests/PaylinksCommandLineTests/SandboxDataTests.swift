@@ -223,7 +223,8 @@ struct SandboxDataTests {
                 case "damaged": #"{"session":{"state":"spent"}}"# + "\n" + "{}\n"
                 case "damaged-last": #"{"session":{"state":"spent"}}"# + "\n"
                 case "syntax": #"{"session":{,}}"# + "\n"
-                case "extreme": Self.record.replacingOccurrences(of: #""index":0"#, with: #""index":9223372036854775807"#) + "\n"
+                case "extreme":
+                    Self.record.replacingOccurrences(of: #""index":0"#, with: #""index":9223372036854775807"#) + "\n"
                 default: ""
                 }
             _ = manager.createFile(atPath: data.journal, contents: Data((header + "\n" + damage).utf8))
@@ -594,7 +595,10 @@ struct SandboxJournalTests {
         let torn = try Self.read(Self.journal([record]) + Array(record.prefix(30).utf8))
         #expect(torn.torn == 30)
         #expect(torn.sessions.count == 1)
-        #expect(throws: JournalReader.Problem.damaged(line: 3, column: 31, reason: "unexpected end of the line; expected a value")) {
+        #expect(
+            throws: JournalReader.Problem.damaged(
+                line: 3, column: 31, reason: "unexpected end of the line; expected a value")
+        ) {
             _ = try Self.read(Self.journal([record, String(record.prefix(30))]))
         }
         #expect(throws: JournalReader.Problem.damaged(line: 2, column: nil, reason: "an empty line")) {

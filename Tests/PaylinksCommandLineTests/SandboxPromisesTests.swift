@@ -26,7 +26,9 @@ struct SandboxPromisesTests {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
     }
 
-    @Test("on a full disk every change is 503 and none is made: no award, no half record; once there is room, all goes on")
+    @Test(
+        "on a full disk every change is 503 and none is made: no award, no half record; once there is room, all goes on"
+    )
     func fullDisk() throws {
         let data = Data_.DataDirectory("full")
         let game = try ExampleGameServer()

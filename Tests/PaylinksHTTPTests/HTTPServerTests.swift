@@ -131,7 +131,8 @@ struct HTTPServerTests {
             let count = buffer.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             received += count
-            heads += String(decoding: buffer.prefix(count), as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count - 1
+            heads +=
+                String(decoding: buffer.prefix(count), as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count - 1
         }
         #expect(received > 2 * body.count, "\(received) bytes of two answers of \(body.count)")
         #expect(heads == 2)

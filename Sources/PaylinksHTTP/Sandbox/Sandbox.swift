@@ -800,7 +800,9 @@ public final class Sandbox {
             guard let goal = form["outcome"].flatMap(OrderLife.DisputeGoal.init(rawValue:)) else {
                 return back(to: purchaseId, "choose open, won or lost", problem: true)
             }
-            guard let session = live(purchaseId: purchaseId) else { return orderPage(purchaseId: purchaseId, request).response }
+            guard let session = live(purchaseId: purchaseId) else {
+                return orderPage(purchaseId: purchaseId, request).response
+            }
             answer = control(
                 purchaseId: purchaseId,
                 (session.life ?? OrderLife(state: session.state, price: session.price)).dispute(to: goal))

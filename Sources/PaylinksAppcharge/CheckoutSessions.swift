@@ -210,10 +210,13 @@ public struct CheckoutSessions {
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
             country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
-        beginStep()
-        guard makeRoom(now: now, for: session.bytes) else {
+        // Refused before anything is forgotten: only unpaid sessions make room, so room can be
+        // made unless paid orders alone leave none.
+        guard paidBytes + session.bytes <= byteBudget else {
             throw Full(paidOrders: paidCount, byteBudget: byteBudget)
         }
+        beginStep()
+        makeRoom(now: now, for: session.bytes)
         created += 1
         let createdEvent = event(.created, of: &session)
         add(session)
@@ -520,6 +523,7 @@ public struct CheckoutSessions {
     /// Forgets the oldest unpaid sessions past the limits, with room for one of `incoming`
     /// bytes, and unpaid sessions older than twice their lifetime; false when paid orders
     /// alone leave no room.
+    @discardableResult
     private mutating func makeRoom(now: Int, for incoming: Int) -> Bool {
         while forgetFrom < creation.count {
             let token = creation[forgetFrom]

@@ -184,8 +184,23 @@ struct CheckoutSessionsKeptTests {
         }
         let full = try #require(refused)
         #expect(full.paidOrders == paid.count)
+
         #expect((6...8).contains(paid.count), "\(paid.count) orders of about 4 KB in 32 KiB")
         #expect(paid.allSatisfy { sessions.session(token: $0.token, now: 0).0 != nil })
+    }
+
+    @Test("a session refused for want of room forgets no unpaid session to make it")
+    func refusedForgetsNothing() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 100, byteBudget: 24 << 10)
+        let paid = try create(&sessions, name: String(repeating: "p", count: 16_000))
+        pay(paid, in: &sessions)
+        let unpaid = try create(&sessions, name: String(repeating: "u", count: 4_000))
+        sessions.saved()
+        #expect(throws: CheckoutSessions.Full.self) {
+            _ = try create(&sessions, name: String(repeating: "n", count: 9_000))
+        }
+        #expect(sessions.session(token: unpaid.token, now: 0).0 != nil)
+        #expect(sessions.changedSessions.isEmpty)
     }
 
     @Test("a step undone puts back every session it changed, created or forgot, and the ids it used")

@@ -32,7 +32,7 @@ import time
 LATENCY_BOUND = 0.5  # seconds, the worst normal request while an attack runs
 MEMORY_BOUND = 64 * 1024  # KiB of resident memory
 # Cases whose attack is all in the memory it would take: tighter bounds.
-MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024,
+MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024, "journal-start": 96 * 1024,
                  # 24 orders named with 900 KB each are 22 MB the sandbox keeps, before any answer.
                  "big-answers": 128 * 1024}
 # The server's options for a case. large-sessions keeps 8 MiB of what sessions sent, not
@@ -90,11 +90,13 @@ class Server:
             [binary, "serve", "--port", "0", "--seed", "1", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": ""})
         line = b""
-        deadline = time.time() + 10
+        started = time.time()
+        deadline = started + JOURNAL_START_SECONDS
         while b"SIGINT or SIGTERM stops it" not in line:
             if time.time() > deadline or self.process.poll() is not None:
                 raise RuntimeError("serve did not start: %r" % line)
             line += self.process.stderr.read1(4096)
+        self.started_in = time.time() - started
         self.port = int(line.split(b"http://127.0.0.1:")[1].split(b";")[0].split(b" ")[0])
         self.log = bytearray(line)
         self.output = bytearray()
@@ -626,6 +628,52 @@ def journal_numbers(port, stop):
     CURRENT["figures"] = "; %d hostile journals refused, the slowest in %.2f s" % (len(hostile), slowest)
 
 
+JOURNAL_RECORDS = 100_000
+
+
+def write_big_journal(directory):
+    """A journal of JOURNAL_RECORDS records (about 46 MB) as the sandbox writes them, every
+    session recorded twice (created, then as it ended): one in ten paid, the rest declined."""
+    now = int(time.time()) * 1000
+    with open(directory + "/sandbox.jsonl", "w") as journal:
+        journal.write('{"format":"paylinks-sandbox","version":1,"seed":"1"}\n')
+        for index in range(JOURNAL_RECORDS // 2):
+            session = {
+                "index": index, "token": "%032x" % index, "purchaseId": "pr_big%d" % index,
+                "orderId": str(1000000000 + index), "created": now, "offerName": "Starter Pack",
+                "offerSku": "starter_pack_001", "items": [{"name": "Gems", "sku": "gem_01", "quantity": "100"}],
+                "price": 499, "currency": "USD", "customerId": "cust_%d" % index, "email": "player@example.com",
+                "country": "DE", "metadata": {"campaign": "spring", "level": index % 50}, "pricePointMetadata": 499,
+                "state": "created", "paymentMethod": "", "date": 0, "eventCount": 1}
+            journal.write(json.dumps({"session": session}, separators=(",", ":")) + "\n")
+            if index % 10 == 0:
+                session.update(state="charge_succeed", paymentMethod="Visa", date=now // 1000, eventCount=3,
+                               life={"granted": True, "actions": []})
+            else:
+                session.update(state="payment_failed", paymentMethod="Visa", date=now // 1000, eventCount=2)
+            journal.write(json.dumps({"session": session}, separators=(",", ":")) + "\n")
+
+
+def journal_start(port, stop):
+    """The sandbox started on a journal of 100,000 records: it must be listening within a
+    bound, hold a fraction of the journal in memory, keep every paid order, and answer a
+    normal client in time while it rewrites the journal."""
+    server = CURRENT["server"]
+    with open("/proc/%d/status" % server.process.pid) as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    status, data = request(port, "GET", "/control/v1/sessions/pr_big0")
+    if status != 200 or json.loads(data)["state"] != "charge_succeed":
+        raise Breach("the first paid order was not kept: %d %r" % (status, data[:80]))
+    size = os.path.getsize(CURRENT["data"] + "/sandbox.jsonl")
+    CURRENT["figures"] = "; %d records (%.0f MB) read in %.1f s, peak memory at start %d KiB" % (
+        JOURNAL_RECORDS, size / 1e6, server.started_in, peak)
+    if peak > JOURNAL_START_MEMORY:
+        raise Breach("starting on the journal took %d KiB" % peak)
+    if server.started_in > JOURNAL_START_SECONDS:
+        raise Breach("starting on the journal took %.1f s" % server.started_in)
+    CURRENT["finished"] = True
+
+
 def big_answers(port, stop):
     """Orders whose offers are named with 900 KB each, then both reports and the
     dashboard asked for four times each, pipelined on one connection and read at full speed:
@@ -688,15 +736,22 @@ CASES = {
     "full-disk": full_disk(),
     "journal-numbers": (journal_numbers, None),
     "big-answers": (big_answers, None),
+    "journal-start": (journal_start, None),
 }
 # Cases whose sandbox keeps its data, in a directory of their own; and what such a case
 # checks once the sandbox has stopped.
-DATA_CASES = {"full-disk"}
+DATA_CASES = {"full-disk", "journal-start"}
+# What a case's directory holds before the sandbox starts on it.
+PREPARE = {"journal-start": write_big_journal}
+# The journal-start case's bounds: its peak memory in KiB, and seconds until it listens
+# (the debug build make attack runs reads 2 to 5 MB of journal a second on a shared machine).
+JOURNAL_START_MEMORY = 96 * 1024
+JOURNAL_START_SECONDS = 60
 AFTER = {"full-disk": check_restart}
 # Statuses the normal client may get: a full disk answers 503, and nothing happens.
 NORMAL_STATUSES = {"full-disk": {201, 503}}
 # Cases whose attack must run to its end, whatever the time: what they check comes last.
-MUST_FINISH = {"big-answers"}
+MUST_FINISH = {"big-answers", "journal-start"}
 # Cases with an events endpoint behind the server too: its behaviour.
 EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing()}
 
@@ -707,6 +762,8 @@ def run_case(binary, name):
     CURRENT["binary"] = binary
     if name in DATA_CASES:
         CURRENT["data"] = tempfile.mkdtemp(prefix="paylinks-attack-data-")
+        if name in PREPARE:
+            PREPARE[name](CURRENT["data"])
     endpoint = AwardEndpoint(behaviour) if behaviour else None
     events = AwardEndpoint(EVENTS_BEHAVIOURS[name]) if name in EVENTS_BEHAVIOURS else None
     server = Server(

@@ -172,7 +172,7 @@ final class SandboxStore {
         finishRewrite(waiting: false)
         let lines: [UInt8]
         do throws(TooLong) {
-            lines = try Self.encode(changed)
+            lines = try encode(changed)
         } catch {
             return "a record of \(error.bytes) bytes is longer than the journal takes "
                 + "(\(JournalReader.recordLimit >> 20) MiB)"
@@ -245,11 +245,21 @@ final class SandboxStore {
         Array(#"{"format":"\#(format)","version":\#(version),"seed":"\#(seed)"}"#.utf8) + [10]
     }
 
-    /// The lines of `held`; none when a record is too long to read back.
-    private static func encode(_ held: Held) throws(TooLong) -> [UInt8] {
+    /// The lines of `held`; none when a session's record is too long to read back. A
+    /// delivery's that is too long is left out with a warning: it is history, already sent,
+    /// and must not keep every later change off the disk.
+    private func encode(_ held: Held) throws(TooLong) -> [UInt8] {
         var bytes: [UInt8] = []
-        for session in held.sessions { try append(record: "session", session.record, to: &bytes) }
-        for delivery in held.deliveries { try append(record: "delivery", delivery.json, to: &bytes) }
+        for session in held.sessions { try Self.append(record: "session", session.record, to: &bytes) }
+        for delivery in held.deliveries {
+            do throws(TooLong) {
+                try Self.append(record: "delivery", delivery.json, to: &bytes)
+            } catch {
+                onWarning(
+                    "warning: \(delivery.id) is not kept on the disk: its record of \(error.bytes) bytes is longer "
+                        + "than the journal takes")
+            }
+        }
         return bytes
     }
 

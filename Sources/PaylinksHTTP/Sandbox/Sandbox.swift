@@ -76,9 +76,12 @@ public final class Sandbox {
     /// Something happened to an order that Appcharge sends the game's server an event
     /// about: the event, ready to send. Without a handler no event is made.
     public var onOrderEvent: ((_ purchaseId: String, _ event: OrderEvent) -> Void)?
-    /// Makes the sessions a request changed durable, before its answer goes out: nil when
-    /// they are kept, else why not, which the answer then says (503). Without one the
-    /// sessions live in memory only.
+    /// Makes the sessions a request changed, and the deliveries that ended, durable before
+    /// the answer goes out and before anything else of the change happens (an award sent,
+    /// a callback, a log line): nil when they are kept; else why not, and then the change
+    /// is undone and the answer is 503. What the sandbox learned on its own (an award's
+    /// answer) stays in memory and is handed over again with the next change. All or none
+    /// of what it is handed must be kept. Without one the sessions live in memory only.
     public var persist: ((_ changed: [CheckoutSessions.Session], _ deliveries: [DeliveryHistory.Delivery]) -> String?)?
     /// The control API asked for a delivery to be sent again: exactly as it was (the same
     /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.

@@ -269,6 +269,10 @@ public struct CheckoutSessions {
         changed.compactMap { sessions[$0] }.sorted { $0.index < $1.index }
     }
 
+    /// Whether a step is under way: something changed since the last ``saved()``,
+    /// ``commit()`` or ``rollback()``.
+    public var isChanging: Bool { stepStart != nil }
+
     /// Ends the step under way: its changes, and every change before it, are on the disk.
     public mutating func saved() {
         changed = []

@@ -97,6 +97,13 @@ public protocol Deliverable: Sendable {
 }
 
 extension Deliverable {
+    /// Whether `attempts` are all the item gets: the last was its last (accepted, or not
+    /// to be retried), or its schedule has no more. Fewer means a stop cut them short.
+    public func isDone(_ attempts: [DeliveryAttempt]) -> Bool {
+        guard let last = attempts.last else { return false }
+        return isLast(last) || attempts.count >= retryDelays.count
+    }
+
     /// Sends attempts of the item on its schedule: `wait` pauses before each retry, `send`
     /// makes one attempt given its number and when it is sent, `onAttempt` sees each as it
     /// ends, `fault` is on the way; a retry starts only while `proceeding()` says so.

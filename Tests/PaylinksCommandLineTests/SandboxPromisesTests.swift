@@ -115,6 +115,35 @@ struct SandboxPromisesTests {
         #expect(stopped.stdout.contains("onPurchaseSuccess"))
     }
 
+    @Test("an award a stop cuts short between its attempts leaves its order charge_pending, and goes at the next start")
+    func stopCutsAwardShort() throws {
+        let data = Data_.DataDirectory("cut-short")
+        // An award endpoint that refuses: each attempt fails, and the next is 10 s away in real time.
+        let refusing = try EventReceiver { _, _ in 503 }
+        let first = try SandboxProcess(["--data", data.path, "--award-url", refusing.url, "--award-wait", "real"])
+        let purchaseId = try Data_.create(first.port)
+        _ = try Data_.call(first.port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice":"pay"}"#)
+        #expect(refusing.wait(for: 1), "the first attempt came")
+        let stopped = first.stop()
+        #expect(stopped.status == 0)
+        #expect(
+            stopped.stderr.contains(
+                "award \(purchaseId): cut short by the stop after 1 of 3 attempts; the order stays charge_pending; "
+                    + "it is sent when the sandbox next starts with this --data"), "\(stopped.stderr)")
+        #expect(!stopped.stdout.contains("onPurchaseFailed"), "the client was not told the award failed")
+
+        let game = try ExampleGameServer()
+        let second = try SandboxProcess(["--data", data.path, "--award-url", game.url])
+        let deadline = Date().addingTimeInterval(10)
+        var state = try Data_.state(second.port, purchaseId)
+        while state == "charge_pending" && Date() < deadline {
+            usleep(20_000)
+            state = try Data_.state(second.port, purchaseId)
+        }
+        #expect(state == "charge_succeed")
+        #expect(second.stop().status == 0)
+    }
+
     @Test("a second sandbox is refused the directory even when its lock file is gone")
     func lockedWithoutLockFile() throws {
         let data = Data_.DataDirectory("lockless")

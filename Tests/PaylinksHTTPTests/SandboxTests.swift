@@ -575,3 +575,39 @@ struct SandboxBoundedAnswersTests {
         #expect(seen.count == 150)
     }
 }
+
+/// What the sandbox keeps, through a `persist` that fails when a test says so.
+@MainActor
+@Suite("Sandbox keeping its changes")
+struct SandboxKeepingTests {
+    final class Disk {
+        var full = false
+        var written: [(sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])] = []
+    }
+
+    @Test("on a full disk a change is 503 and undone; a read, or what waits from before, is not refused; it all goes with the next write")
+    func readsOnAFullDisk() throws {
+        let base = SandboxTests()
+        let disk = Disk()
+        base.sandbox.persist = { sessions, deliveries in
+            guard !disk.full else { return "no space left on device" }
+            disk.written.append((sessions, deliveries))
+            return nil
+        }
+        let created = try SandboxTests.json(base.create())
+        let purchaseId = try #require(created["purchaseId"] as? String)
+        disk.full = true
+        // What the sandbox learns on its own waits in memory.
+        base.sandbox.delivered(
+            .event, purchaseId: purchaseId, name: "order.created", url: "http://127.0.0.1:1/events", body: [],
+            attempts: [DeliveryAttempt(number: 1, sentAfter: 0, headers: [])])
+        let state = base.request(.get, "/control/v1/sessions/\(purchaseId)", headers: [HTTPHeader("Host", "127.0.0.1")])
+        #expect(state.status == 200)
+        #expect(base.create().status == 503)
+        #expect(base.sandbox.sessionCount == 1, "the refused session is not held")
+        disk.full = false
+        #expect(base.create().status == 201)
+        #expect(disk.written.last?.deliveries.map(\.name) == ["order.created"])
+        #expect(disk.written.last?.sessions.count == 1)
+    }
+}

@@ -181,6 +181,8 @@ enum ServeCommand: Subcommand {
                 }
             }
         }
+        // With --data, an award a stop left unsent stays charge_pending on the disk, and goes at the next start.
+        let resumed = kept == nil ? "" : "; it is sent when the sandbox next starts with this --data"
         func settle(_ finished: [AwardQueue.Ended]) {
             for (purchaseId, award, attempts) in finished {
                 for attempt in attempts {
@@ -195,6 +197,14 @@ enum ServeCommand: Subcommand {
                     sandbox.delivered(
                         .award, purchaseId: purchaseId, name: "award", url: url.description, body: award.body,
                         attempts: attempts)
+                }
+                // A stop ends an award between its attempts: it did not fail, it was not done.
+                // Its order stays charge_pending, and a start on the same --data sends it again.
+                guard award.isDone(attempts) else {
+                    try? standardError.write(
+                        "award \(purchaseId): cut short by the stop after \(attempts.count) of "
+                            + "\(award.retryDelays.count) attempts; the order stays charge_pending\(resumed)\n")
+                    continue
                 }
                 sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
             }
@@ -224,8 +234,6 @@ enum ServeCommand: Subcommand {
         replays?.stop()
         let (last, unsent) = queue?.finishAll() ?? ([], [])
         settle(last)
-        // With --data, the order stays charge_pending on the disk, and its award goes at the next start.
-        let resumed = kept == nil ? "" : "; it is sent when the sandbox next starts with this --data"
         for (purchaseId, _) in unsent {
             try? standardError.write(
                 "award \(purchaseId): not sent, the sandbox stopped before its turn\(resumed)\n")

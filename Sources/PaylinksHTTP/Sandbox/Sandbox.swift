@@ -176,6 +176,9 @@ public final class Sandbox {
     /// effects follow, and it is kept with the next change that reaches the disk.
     private func keep(undoing: Bool) -> String? {
         let changed = sessions.changedSessions
+        // A request that changed nothing (a read, a replay) is answered whatever the disk
+        // says of what waits from before it: it has nothing to undo.
+        let undoable = undoing && sessions.isChanging
         var failure: String?
         if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty {
             failure = persist(changed, unsavedDeliveries)
@@ -183,12 +186,13 @@ public final class Sandbox {
         if failure == nil {
             sessions.saved()
             unsavedDeliveries = []
-        } else if undoing {
+        } else if undoable {
             sessions.rollback()
             effects = []
             return failure
         } else {
             sessions.commit()
+            if undoing { failure = nil }
         }
         let due = effects
         effects = []

@@ -153,6 +153,8 @@ public struct CheckoutSessions {
     public private(set) var paidBytes = 0
     /// Paid orders held now.
     public private(set) var paidCount = 0
+    /// Unpaid sessions forgotten to make room, or for their age, so far.
+    public private(set) var forgotten = 0
 
     private var sessions: [String: Session] = [:]
     private var purchaseIds: [String: String] = [:]
@@ -541,6 +543,7 @@ public struct CheckoutSessions {
                     || now - created >= 2 * lifetime
             else { break }
             put(nil, for: token)
+            forgotten += 1
             forgetFrom += 1
         }
         return bytes + incoming <= byteBudget

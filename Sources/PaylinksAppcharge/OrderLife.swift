@@ -74,7 +74,14 @@ public struct OrderLife: Sendable {
                 "a refund of \(amount) is not within 1 to the order's price, \(price) (minor units)"
             case .noRefundPending(let state): "the order is \(state.rawValue); no refund is pending"
             case .notDisputable(let state):
-                "the order is \(state.rawValue); a dispute needs a paid order (charge_succeed or charge_failed)"
+                switch state {
+                case .paymentDisputeOpen, .paymentDisputeEvidenceSubmitted:
+                    "the order is \(state.rawValue); its dispute is open already: resolve it, won or lost"
+                case .paymentDisputeWon, .paymentDisputeLost:
+                    "the order is \(state.rawValue); its dispute was resolved, and an order is disputed once"
+                default:
+                    "the order is \(state.rawValue); a dispute needs a paid order (charge_succeed or charge_failed)"
+                }
             case .noDisputeOpen(let state): "the order is \(state.rawValue); no dispute is open"
             case .tooManyActions:
                 "the order has had \(OrderLife.actionLimit) refunds and disputes, the most an order of the sandbox "

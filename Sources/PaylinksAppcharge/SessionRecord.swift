@@ -63,10 +63,14 @@ extension CheckoutSessions.Session {
     public struct RecordProblem: Error, Sendable, CustomStringConvertible {
         /// What is wrong, naming the member.
         public var description: String
+        /// Where in the record's text the member that is wrong starts, in bytes, when it
+        /// is there.
+        public var offset: Int?
 
-        /// A problem, said in `description`.
-        public init(description: String) {
+        /// A problem, said in `description`, of the member at `offset`.
+        public init(description: String, offset: Int? = nil) {
             self.description = description
+            self.offset = offset
         }
     }
 
@@ -212,7 +216,7 @@ struct RecordFields {
 
     func string(_ name: String) throws(Problem) -> String {
         guard case .string(let text)? = members[name]?.kind else {
-            throw Problem(description: "\(name) is missing or not a string")
+            throw Problem(description: "\(name) is missing or not a string", offset: members[name]?.offset)
         }
         return text
     }
@@ -224,27 +228,29 @@ struct RecordFields {
     /// The integer `name`, which must be in `range`: the sandbox writes every number of a
     /// record within one, so that no later arithmetic on it can overflow.
     func integer(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int {
-        guard case .number(let text)? = members[name]?.kind, let number = Int(text) else {
-            throw Problem(description: "\(name) is missing or not an integer")
+        let offset = members[name]?.offset
+        guard case .number(let text)? = members[name]?.kind else {
+            throw Problem(description: "\(name) is missing or not an integer", offset: offset)
         }
-        guard range.contains(number) else {
+        guard let number = Int(text), range.contains(number) else {
+            let shown = text.count > 24 ? text.prefix(24) + "…" : Substring(text)
             throw Problem(
-                description: "\(name) is \(number), outside \(range.lowerBound) to \(range.upperBound), where the "
-                    + "sandbox writes it")
+                description: "\(name) is \(shown), outside \(range.lowerBound) to \(range.upperBound), where the "
+                    + "sandbox writes it", offset: offset)
         }
         return number
     }
 
     func bool(_ name: String) throws(Problem) -> Bool {
         guard case .bool(let flag)? = members[name]?.kind else {
-            throw Problem(description: "\(name) is missing or not true or false")
+            throw Problem(description: "\(name) is missing or not true or false", offset: members[name]?.offset)
         }
         return flag
     }
 
     func array(_ name: String) throws(Problem) -> [JSONValue] {
         guard case .array(let items)? = members[name]?.kind else {
-            throw Problem(description: "\(name) is missing or not an array")
+            throw Problem(description: "\(name) is missing or not an array", offset: members[name]?.offset)
         }
         return items
     }

@@ -143,7 +143,7 @@ struct SandboxBrowserTests {
         "a Host that names the sandbox by a name it does not serve gets 421, a page or a problem, without the token",
         arguments: [
             "rebind.evil.example:PORT", "127.0.0.1.evil.example:PORT", "LOCALHOST.evil.example", "a:b:c",
-            "evil.example/<script>",
+            "evil.example/<script>", "localhost.evil.example.", "notexample.com", "example.com.evil.example",
         ])
     func rebinding(host: String) throws {
         let served = try Served()
@@ -162,11 +162,12 @@ struct SandboxBrowserTests {
         "the sandbox answers to its addresses, localhost, the --public-url host, each --allowed-host, and no Host",
         arguments: [
             "127.0.0.1:PORT", "localhost:PORT", "LocalHost", "[::1]:PORT", "192.168.1.20:PORT", "sandbox.local:PORT",
-            "pay.example.com", nil,
+            "pay.example.com", nil, "localhost.:PORT", "app.localhost:PORT", "game_server:PORT", "example.com",
+            "api.example.com:PORT",
         ] as [String?])
     func servedHosts(host: String?) throws {
         let served = try Served { settings in
-            settings.allowedHosts = ["Sandbox.Local"]
+            settings.allowedHosts = ["Sandbox.Local", "game_server", ".example.com"]
             settings.publicURL = "https://pay.example.com/sandbox"
         }
         let host = host?.replacingOccurrences(of: "PORT", with: String(served.port))

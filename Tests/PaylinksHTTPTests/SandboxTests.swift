@@ -585,7 +585,9 @@ struct SandboxKeepingTests {
         var written: [(sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])] = []
     }
 
-    @Test("on a full disk a change is 503 and undone; a read, or what waits from before, is not refused; it all goes with the next write")
+    @Test(
+        "on a full disk a change is 503 and undone; a read, or what waits from before, is not refused; it all goes with the next write"
+    )
     func readsOnAFullDisk() throws {
         let base = SandboxTests()
         let disk = Disk()

@@ -340,8 +340,9 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--allowed-host", "NAME",
-            "A host name serve also answers to, besides its addresses, localhost and the --public-url host; any "
-                + "other name gets 421, since a DNS rebinding needs one; repeatable.",
+            "A host name serve also answers to, besides IP addresses, localhost (and names under it) and the "
+                + "--public-url host; .example.com names a domain and every name under it; any other name gets 421, "
+                + "since a DNS rebinding needs one; repeatable.",
             default: "none", commands: [.serve], repeatable: true
         ) { options, value throws(UsageProblem) in
             options.allowedHosts.append(try hostName(value))
@@ -598,13 +599,14 @@ package struct OptionSpec: Sendable {
         return url
     }
 
-    /// A host name of `--allowed-host`: ASCII letters, digits, `-` and `.`, as a `Host`
-    /// header names it, without a scheme or a port.
+    /// A host name of `--allowed-host`: ASCII letters, digits, `-`, `_` (a container's
+    /// name) and `.`, as a `Host` header names it, without a scheme or a port; a leading
+    /// dot names a domain and every name under it.
     static func hostName(_ value: String) throws(UsageProblem) -> String {
-        guard (1...253).contains(value.utf8.count),
+        guard (1...253).contains(value.utf8.count), value != ".",
             value.unicodeScalars.allSatisfy({
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
-                    || $0 == "."
+                    || $0 == "." || $0 == "_"
             })
         else {
             throw UsageProblem(

@@ -95,6 +95,12 @@ enum ServeCommand: Subcommand {
                 "sandbox data in \(MessageText.sanitized(store.directory)): \(sandbox.sessionCount) "
                     + "session\(sandbox.sessionCount == 1 ? "" : "s") and \(sandbox.heldDeliveries.count) "
                     + "deliver\(sandbox.heldDeliveries.count == 1 ? "y" : "ies") kept\n")
+            if sandbox.paidOrderBytes >= sandbox.settings.sessionByteBudget {
+                try? standardError.write(
+                    "warning: the paid orders kept take \((sandbox.paidOrderBytes + (1 << 20) - 1) >> 20) MiB, all of "
+                        + "--session-budget \(options.sessionBudget) MiB: a new session gets 503 until serve starts "
+                        + "with a larger --session-budget\n")
+            }
             // Rewritten while the sandbox answers: the forgotten and the superseded go.
             store.startRewrite((sandbox.snapshot, sandbox.heldDeliveries))
         }

@@ -86,13 +86,14 @@ struct JournalReader {
     private mutating func take(_ line: [UInt8], restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void)
         throws(Problem)
     {
+        // A blank line is none: the sandbox writes none, and a hand that edits may leave one.
+        guard !line.allSatisfy(Self.isBlank) else { return }
         guard let each else {
             let seed = try Self.header(line)
             self.seed = seed
             each = restorer(seed)
             return
         }
-        guard !line.isEmpty else { throw .damaged(line: lines, column: nil, reason: "an empty line") }
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -114,8 +115,25 @@ struct JournalReader {
             default: throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)
             }
         } catch {
-            throw .damaged(line: lines, column: nil, reason: error.description)
+            let column = error.offset.map { TextPosition(offset: $0, in: line).column }
+            throw .damaged(line: lines, column: column, reason: error.description)
         }
+    }
+
+    /// Ends the journal: a first line whole but for its line feed (a hand that wrote it)
+    /// is taken as the first line; true when it was, so that the line feed is added before
+    /// anything is appended.
+    mutating func finish(restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void) -> Bool {
+        guard seed == nil, !partial.isEmpty, let seed = try? Self.header(partial) else { return false }
+        self.seed = seed
+        each = restorer(seed)
+        partial = []
+        lines += 1
+        return true
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
 
     /// The seed the first line names.

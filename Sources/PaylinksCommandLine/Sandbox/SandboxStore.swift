@@ -70,7 +70,10 @@ final class SandboxStore {
         let entries = (try? System.directoryEntries(directory)) ?? []
         // `lock` is what earlier versions locked; it may be left from one.
         let ours: Set<String> = [journalName, rewriteName, "lock"]
-        if !entries.contains(journalName), let stranger = entries.first(where: { !ours.contains($0) }) {
+        // Hidden files (`.DS_Store`, `.gitkeep`) are a file manager's or a repository's, not a program's data.
+        if !entries.contains(journalName),
+            let stranger = entries.first(where: { !ours.contains($0) && !$0.hasPrefix(".") })
+        {
             throw .invalidData(
                 "--data '\(shown)' holds '\(MessageText.sanitized(stranger))' and no \(journalName): it is another "
                     + "program's directory; give an empty or new one")
@@ -85,9 +88,15 @@ final class SandboxStore {
         } catch {
             throw .cannotCreate("--data '\(shown)' cannot be locked: \(error)")
         }
+        if System.isSymbolicLink(path) {
+            throw .invalidData(
+                "\(journal) is a symbolic link; the journal is rewritten in place, so give the directory it is in as "
+                    + "--data")
+        }
         var warnings: [String] = []
         var reader = JournalReader()
         var size = 0
+        var headerWithoutLineFeed = false
         if System.isDirectory(path) == false {
             var problem: JournalReader.Problem?
             do {
@@ -104,6 +113,7 @@ final class SandboxStore {
                 throw .invalidData("\(journal) cannot be read: \(Inputs.describe(error))")
             }
             if let problem { throw Self.refusal(problem, journal: journal) }
+            headerWithoutLineFeed = reader.finish(restorer: restorer)
             if reader.seed == nil && !reader.isUnstarted { throw Self.refusal(.notAJournal, journal: journal) }
         }
         if let journalSeed = reader.seed, let seed, seed != journalSeed {
@@ -127,6 +137,7 @@ final class SandboxStore {
         let storeSeed = reader.seed ?? seed ?? newSeed()
         do {
             let file = try AppendFile(path: path)
+            if headerWithoutLineFeed { try file.append([10]) }
             if reader.seed == nil {
                 try file.append(header(seed: storeSeed))
                 System.syncDirectory(of: path)
@@ -150,8 +161,9 @@ final class SandboxStore {
         case .noSeed: .invalidData("\(journal) has no seed on its first line")
         case .damaged(let line, let column, let reason):
             .invalidData(
-                "\(journal):\(line):\(column.map { "\($0):" } ?? "") \(MessageText.sanitized(reason)); the journal "
-                    + "is damaged: mend or remove that line, or give another --data directory")
+                "\(journal):\(line):\(column.map { "\($0):" } ?? "") "
+                    + MessageText.oneLine(String(String.UnicodeScalarView(reason.unicodeScalars.prefix(400))))
+                    + "; the journal is damaged: mend or remove that line, or give another --data directory")
         }
     }
 
@@ -232,6 +244,7 @@ final class SandboxStore {
             compactedSize = replacement.size
         } catch {
             compactedSize = file.size
+            System.removeFile(rewritePath)
             onWarning("warning: \(shown) could not be rewritten, it goes on growing: \(Inputs.describe(error))")
         }
     }

@@ -323,6 +323,17 @@ package enum System {
         }
     }
 
+    /// Whether `path` is a symbolic link itself (not followed).
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Removes the file `path`, if there is one.
+    package static func removeFile(_ path: String) {
+        _ = unlink(path)
+    }
+
     /// Renames `path` to `target`, replacing what is there at once.
     package static func rename(_ path: String, to target: String) throws(FileSystemError) {
         guard renameFile(path, target) == 0 else { throw .unwritable(lastErrorDescription()) }
@@ -361,7 +372,9 @@ package final class AppendFile {
 
     /// The file at `path`, created when missing (emptied first with `truncating`).
     package init(path: String, truncating: Bool = false) throws(FileSystemError) {
-        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o644)
+        // A link is not followed: what is appended to stays in the directory it was asked for.
+        descriptor = open(
+            path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else { throw .unwritable(String(cString: strerror(errno)).lowercased()) }
         var info = stat()
         size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0

@@ -113,6 +113,8 @@ public final class Sandbox {
 
     /// Sessions held now.
     public var sessionCount: Int { sessions.count }
+    /// What the paid orders held take of the session budget, in bytes.
+    public var paidOrderBytes: Int { sessions.paidBytes }
 
     /// Every session held, oldest first: what a durable store rewrites itself from.
     public var heldSessions: [CheckoutSessions.Session] { sessions.all }
@@ -147,7 +149,12 @@ public final class Sandbox {
     public func resumeAwards() -> Int {
         let waiting = sessions.all.filter { $0.state == .chargePending && !$0.retryingAward }
         for session in waiting {
-            effects.append(.log("award \(session.purchaseId): sent again, the sandbox stopped before it ended"))
+            effects.append(
+                .log(
+                    onPaid == nil
+                        ? "award \(session.purchaseId): granted, with no award endpoint, at this start (the sandbox "
+                            + "stopped before the award ended)"
+                        : "award \(session.purchaseId): sent at this start (the sandbox stopped before it ended)"))
             due(purchaseId: session.purchaseId, award: session.award)
         }
         if let failure = keep(undoing: false) { onLog("warning: the awards sent again were not kept: \(failure)") }
@@ -470,8 +477,16 @@ public final class Sandbox {
         }
         let session: CheckoutSessions.Session
         do throws(CheckoutSessions.Full) {
+            let forgotten = sessions.forgotten
             let (created, events) = try sessions.create(body, now: clock())
             session = created
+            if forgotten == 0 && sessions.forgotten > 0 {
+                effects.append(
+                    .log(
+                        "note: the sandbox forgets unpaid sessions from now on, the oldest first (two hours old, past "
+                            + "\(settings.sessionLimit) of them, or past --session-budget \(settings.sessionByteBudget >> 20) "
+                            + "MiB); a forgotten session answers 404, paid orders are kept"))
+            }
             report(events)
         } catch {
             return HTTPServer.problem(
@@ -575,6 +590,14 @@ public final class Sandbox {
         }
     }
 
+    /// 404 for a purchase id the sandbox holds no session of, saying why one may be gone.
+    static func noSession(_ purchaseId: String) -> HTTPServerResponse {
+        HTTPServer.problem(
+            404,
+            "no checkout session has the purchase id '\(purchaseId)'; the sandbox forgets unpaid "
+                + "sessions two hours old, and the oldest past 10,000 or past its --session-budget")
+    }
+
     /// Whether the request's body is sent as `application/json`.
     static func isJSON(_ request: HTTPRequest) -> Bool {
         let type = request.header("content-type")?.lowercased() ?? ""
@@ -617,14 +640,14 @@ public final class Sandbox {
 
     private func state(purchaseId: String) -> HTTPServerResponse {
         guard let session = live(purchaseId: purchaseId) else {
-            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
     }
 
     private func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let session = live(purchaseId: purchaseId) else {
-            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            return Self.noSession(purchaseId)
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,
@@ -724,7 +747,7 @@ public final class Sandbox {
             case .string(let text) = members[0].value.kind, let goal = OrderLife.DisputeGoal(rawValue: text)
         else { return HTTPServer.problem(400, shape) }
         guard let session = live(purchaseId: purchaseId) else {
-            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            return Self.noSession(purchaseId)
         }
         let life = session.life ?? OrderLife(state: session.state, price: session.price)
         return control(purchaseId: purchaseId, life.dispute(to: goal))
@@ -736,12 +759,12 @@ public final class Sandbox {
             try act(actions, on: purchaseId, byOrderId: false)
         } catch {
             switch error {
-            case .noOrder: return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            case .noOrder: return Self.noSession(purchaseId)
             case .refused(let refusal): return HTTPServer.problem(422, refusal.message)
             }
         }
         guard let session = live(purchaseId: purchaseId) else {
-            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
     }
@@ -1011,7 +1034,7 @@ public final class Sandbox {
     /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
     private func retryAward(purchaseId: String) -> HTTPServerResponse {
         guard live(purchaseId: purchaseId) != nil else {
-            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            return Self.noSession(purchaseId)
         }
         guard onPaid != nil else {
             return HTTPServer.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
@@ -1025,7 +1048,7 @@ public final class Sandbox {
         effects.append(.log("session \(purchaseId): Retry Award"))
         effects.append(.award(purchaseId: purchaseId, award))
         guard let session = live(purchaseId: purchaseId) else {
-            return HTTPServer.problem(404, "no checkout session has the purchase id '\(purchaseId)'")
+            return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 202, body: Self.stateJSON(session))
     }

@@ -94,7 +94,20 @@ struct SandboxGuard: Sendable {
     /// Whether the sandbox answers to `authority`'s host: an IP literal (no rebinding
     /// reaches it), or a name it serves.
     func answers(to authority: Authority) -> Bool {
-        authority.isIPLiteral || names.contains(authority.host)
+        authority.isIPLiteral || serves(authority.host)
+    }
+
+    /// Whether `host` is a name the sandbox serves: `localhost` and every name under it
+    /// (which browsers resolve to loopback themselves, never through DNS: RFC 6761), the
+    /// `--public-url` host, and each `--allowed-host`, one that starts with a dot naming
+    /// that domain and every name under it, as Vite's `server.allowedHosts` does. A name
+    /// with its root's dot (`localhost.`) is the same name.
+    func serves(_ host: String) -> Bool {
+        let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+        if name == "localhost" || name.hasSuffix(".localhost") || names.contains(name) { return true }
+        return names.contains { domain in
+            domain.hasPrefix(".") && (name.hasSuffix(domain) || name == domain.dropFirst())
+        }
     }
 
     /// Whether a page of `origin` is the sandbox's own, when the request reached it at
@@ -106,7 +119,7 @@ struct SandboxGuard: Sendable {
         if origin == publicOrigin { return true }
         guard let reached, origin.scheme == "http" else { return false }
         let host = origin.authority.host
-        return (host == reached.host || names.contains(host)) && origin.authority.port == reached.port
+        return (host == reached.host || serves(host)) && origin.authority.port == reached.port
     }
 
     /// Adds what every answer of the sandbox's needs: its pages may not be framed, by
@@ -220,6 +233,7 @@ extension SandboxGuard {
                 guard !name.isEmpty,
                     name.allSatisfy({
                         isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                            || $0 == UInt8(ascii: "_")
                     })
                 else { return nil }
                 host = String(decoding: name, as: UTF8.self).lowercased()

@@ -9,8 +9,10 @@ import PaylinksKit
 /// over it 413, a malformed request 400, a request that trickles in slower than the
 /// read time 408, and connections beyond the limit 503; none of them can stall the
 /// others. Answers go out without waiting: each connection keeps what it has not taken
-/// yet, reads no further request while that is more than a little, and is closed once it
-/// holds more than ``Limits/outputSize`` or takes nothing for the read time.
+/// yet, reads no further request while that is more than a little, makes an answer the
+/// handler left to make later only when it has taken those before it, and is closed once
+/// it takes nothing for the read time. So a connection holds at most one turn's answers
+/// however few it takes, and an answer of any size goes out whole to one that takes it.
 public final class HTTPServer {
     /// What the server takes from its clients.
     public struct Limits: Sendable {
@@ -27,9 +29,6 @@ public final class HTTPServer {
         public var readMilliseconds = 10_000
         /// How long a kept-alive connection may wait for its next request, in milliseconds.
         public var idleMilliseconds = 30_000
-        /// The most a connection may hold of answers it has not taken, in bytes: past it,
-        /// the connection is closed.
-        public var outputSize = 4 << 20
 
         /// The defaults.
         public init() {}
@@ -605,13 +604,9 @@ private final class EventLoop: @unchecked Sendable {
             connection.outputStart = 0
             connection.writtenSince = Deadline.nowMilliseconds()
         }
-        // One answer goes out whole however large; answers piling up past the limit are a
-        // client that takes none of them.
-        let before = connection.pending
         connection.output += bytes
         if closing { connection.closesAfterOutput = true }
         flush(connection)
-        if before > limits.outputSize { connection.closing = true }
     }
 
     /// Sends what the connection takes of its answers now.

@@ -240,6 +240,14 @@ public struct CheckoutSessions {
         changed.remove(session.token)
         undo = [:]
         stepStart = nil
+        compactCreation()
+    }
+
+    /// Takes back how many sessions were created before a restart, the forgotten among
+    /// them: the ids of the next session follow all of theirs, never one a forgotten
+    /// session had (its checkout URL and cancel token may still be out there).
+    public mutating func restore(made: Int) {
+        created = max(created, made)
     }
 
     private mutating func add(_ session: Session) {
@@ -252,17 +260,32 @@ public struct CheckoutSessions {
 
     /// The sessions as they are now, to read later or on another thread: taken at once,
     /// however many, and shared by every snapshot taken before the next change.
-    public var held: Held { Held(sessions: sessions) }
+    public var held: Held { Held(sessions: sessions, creation: creation, made: created) }
 
     /// The sessions held at one moment.
     public struct Held: Sendable {
         fileprivate let sessions: [String: Session]
+        fileprivate let creation: [String]
+        /// How many sessions had been created, the forgotten among them.
+        public let made: Int
 
         /// How many there are.
         public var count: Int { sessions.count }
 
         /// All of them, in the order they were created.
         public var all: [Session] { sessions.values.sorted { $0.index < $1.index } }
+
+        /// The newest `count` of them, newest first, found without sorting them all.
+        public func newest(_ count: Int) -> [Session] {
+            var found: [Session] = []
+            var seen = Set<String>()
+            for token in creation.reversed() where found.count < count {
+                guard let session = sessions[token], seen.insert(token).inserted else { continue }
+                found.append(session)
+            }
+            // Tokens come in the order they were added, which a restart may have shuffled a little.
+            return found.sorted { $0.index > $1.index }
+        }
     }
 
     /// The sessions changed since the last ``saved()``, as they now stand, in the order they
@@ -309,11 +332,14 @@ public struct CheckoutSessions {
     private mutating func endStep() {
         undo = [:]
         stepStart = nil
-        // Forgotten sessions' tokens go once they outnumber the rest.
-        if creation.count > 1024 && creation.count > 2 * sessions.count {
-            creation = creation.filter { sessions[$0] != nil }
-            forgetFrom = 0
-        }
+        compactCreation()
+    }
+
+    /// Drops forgotten sessions' tokens once they outnumber the rest.
+    private mutating func compactCreation() {
+        guard creation.count > 1024 && creation.count > 2 * sessions.count else { return }
+        creation = creation.filter { sessions[$0] != nil }
+        forgetFrom = 0
     }
 
     /// Replaces the session of `token` with `session` (nil: forgets it), noting what it

@@ -4,6 +4,7 @@ import PaylinksHTTP
 import Testing
 
 @testable import PaylinksCommandLine
+@testable import PaylinksKit
 
 /// `serve --data DIR`: what the sandbox answered survives a stop, a crash and `kill -9`.
 @Suite("The sandbox's memory", .serialized)
@@ -265,6 +266,25 @@ struct SandboxDataTests {
         #expect(third.stop().status == 0)
     }
 
+    @Test("a session made after a restart never takes the ids of one forgotten before it")
+    func idsNeverReused() throws {
+        let data = DataDirectory("ids")
+        try FileManager.default.createDirectory(atPath: data.path, withIntermediateDirectories: true)
+        // A journal rewritten after seven sessions were made and forgotten holds its header alone.
+        try Data((#"{"format":"paylinks-sandbox","version":1,"seed":"1","sessionsMade":7}"# + "\n").utf8).write(
+            to: URL(fileURLWithPath: data.journal))
+        let sandbox = try SandboxProcess(["--data", data.path])
+        let purchaseId = try Self.create(sandbox.port)
+        #expect(purchaseId == CheckoutIdentifiers(seed: 1, index: 7).purchaseId)
+        #expect(sandbox.stop().status == 0)
+        // The rewrite the start made keeps the count in its turn.
+        let header = try data.lines().first ?? ""
+        #expect(header.contains(#""sessionsMade":7"#), "\(header)")
+        let again = try SandboxProcess(["--data", data.path])
+        #expect(try Self.create(again.port) == CheckoutIdentifiers(seed: 1, index: 8).purchaseId)
+        #expect(again.stop().status == 0)
+    }
+
     @Test("a second sandbox on the same directory is refused while the first runs")
     func locked() throws {
         let data = DataDirectory("lock")
@@ -518,6 +538,7 @@ struct SandboxJournalTests {
                         if sessions[session.token] == nil { order.append(session.token) }
                         sessions[session.token] = session
                     case .delivery(let delivery): deliveries.append(delivery)
+                    case .made: break
                     }
                 }
             }

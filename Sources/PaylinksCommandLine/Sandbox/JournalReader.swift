@@ -89,9 +89,11 @@ struct JournalReader {
         // A blank line is none: the sandbox writes none, and a hand that edits may leave one.
         guard !line.allSatisfy(Self.isBlank) else { return }
         guard let each else {
-            let seed = try Self.header(line)
+            let (seed, made) = try Self.header(line)
             self.seed = seed
-            each = restorer(seed)
+            let restore = restorer(seed)
+            if let made { restore(.made(made)) }
+            each = restore
             return
         }
         let value: JSONValue
@@ -124,9 +126,11 @@ struct JournalReader {
     /// is taken as the first line; true when it was, so that the line feed is added before
     /// anything is appended.
     mutating func finish(restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void) -> Bool {
-        guard seed == nil, !partial.isEmpty, let seed = try? Self.header(partial) else { return false }
+        guard seed == nil, !partial.isEmpty, let (seed, made) = try? Self.header(partial) else { return false }
         self.seed = seed
-        each = restorer(seed)
+        let restore = restorer(seed)
+        if let made { restore(.made(made)) }
+        each = restore
         partial = []
         lines += 1
         return true
@@ -136,8 +140,9 @@ struct JournalReader {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
 
-    /// The seed the first line names.
-    private static func header(_ line: [UInt8]) throws(Problem) -> UInt64 {
+    /// The seed the first line names, and how many sessions had been made when it was
+    /// written, when it says.
+    private static func header(_ line: [UInt8]) throws(Problem) -> (seed: UInt64, made: Int?) {
         guard let header = try? JSONParser.parse(line), case .object(let members) = header.kind,
             members.contains(where: { member in
                 guard case .string(let name) = member.value.kind else { return false }
@@ -147,10 +152,14 @@ struct JournalReader {
         guard let versionValue = members.first(where: { $0.key == "version" })?.value,
             case .number(let versionText) = versionValue.kind, let version = Int(versionText)
         else { throw .noVersion }
+        guard version >= 1 else { throw .noVersion }
         guard version <= SandboxStore.version else { throw .newer(version) }
         guard let seedValue = members.first(where: { $0.key == "seed" })?.value,
             case .string(let seedText) = seedValue.kind, let seed = UInt64(seedText)
         else { throw .noSeed }
-        return seed
+        guard let madeValue = members.first(where: { $0.key == "sessionsMade" })?.value else { return (seed, nil) }
+        guard case .number(let madeText) = madeValue.kind, let made = Int(madeText), (0...(1 << 40)).contains(made)
+        else { throw .damaged(line: 1, column: nil, reason: "sessionsMade is not a count of sessions") }
+        return (seed, made)
     }
 }

@@ -209,7 +209,7 @@ final class SandboxStore {
         guard rewrite == nil else { return }
         appendedSinceRewrite = []
         let rewritePath = directory + "/" + Self.rewriteName
-        let header = Self.header(seed: seed)
+        let header = Self.header(seed: seed, made: held.sessions.made)
         rewrite = BackgroundWork.start {
             do throws(FileSystemError) {
                 let file = try AppendFile(path: rewritePath, truncating: true)
@@ -254,8 +254,11 @@ final class SandboxStore {
         let bytes: Int
     }
 
-    private static func header(seed: UInt64) -> [UInt8] {
-        Array(#"{"format":"\#(format)","version":\#(version),"seed":"\#(seed)"}"#.utf8) + [10]
+    /// The first line: the format, its version, the seed and, in a rewrite, how many
+    /// sessions had been made, so that a restart hands out no id a forgotten one had.
+    private static func header(seed: UInt64, made: Int? = nil) -> [UInt8] {
+        let count = made.map { #","sessionsMade":\#($0)"# } ?? ""
+        return Array(#"{"format":"\#(format)","version":\#(version),"seed":"\#(seed)"\#(count)}"#.utf8) + [10]
     }
 
     /// The lines of `held`; none when a session's record is too long to read back. A

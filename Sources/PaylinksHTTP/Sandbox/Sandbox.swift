@@ -130,6 +130,9 @@ public final class Sandbox {
         case session(CheckoutSessions.Session)
         /// A delivery to the game's server.
         case delivery(DeliveryHistory.Delivery)
+        /// How many sessions had been created when the journal was last written whole, the
+        /// forgotten among them, so that no id is handed out twice.
+        case made(Int)
     }
 
     /// Takes back a record kept before a restart; sessions go on by their own clock (a
@@ -139,6 +142,7 @@ public final class Sandbox {
         switch record {
         case .session(let session): sessions.restore(session, now: clock())
         case .delivery(let delivery): history.restore(delivery)
+        case .made(let count): sessions.restore(made: count)
         }
     }
 
@@ -451,8 +455,7 @@ public final class Sandbox {
         let counts = (sessions: held.count, deliveries: history.deliveries.count)
         let catalog = catalog
         return Self.later(contentType: Self.html) {
-            let newest = Array(held.all.suffix(SandboxPage.dashboardRows).reversed())
-            return Array(SandboxPage.home(newest, counts: counts, catalog: catalog).utf8)
+            Array(SandboxPage.home(held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog).utf8)
         }
     }
 

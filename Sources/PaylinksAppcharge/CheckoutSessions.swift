@@ -64,6 +64,9 @@ public struct CheckoutSessions {
         /// Whether its award is being sent again (Retry Award) and not back yet; not kept
         /// across a restart, where a retry in flight is lost.
         public var retryingAward = false
+        /// Which change of the store made it as it is: a session of the same token and
+        /// revision is the same session, which a writer need not write out twice. Not kept.
+        public internal(set) var revision = 0
 
         /// What the session holds from its request, in bytes, for the store's budget: its
         /// text and metadata, and a fixed share for the rest.
@@ -167,6 +170,8 @@ public struct CheckoutSessions {
     /// or paid (a paid order never becomes unpaid again).
     private var forgetFrom = 0
     private var created = 0
+    /// Changes made so far: each session changed takes the count as its revision.
+    private var revisions = 0
     /// The tokens of the sessions changed since the last ``saved()``.
     private var changed: Set<String> = []
     /// What the step under way changed: each session as it was before (nil: it did not
@@ -345,6 +350,11 @@ public struct CheckoutSessions {
     /// Replaces the session of `token` with `session` (nil: forgets it), noting what it
     /// was for ``rollback()``, and counts its bytes.
     private mutating func put(_ session: Session?, for token: String) {
+        var session = session
+        if session != nil && stepStart != nil {
+            revisions += 1
+            session?.revision = revisions
+        }
         let before = sessions[token]
         if undo[token] == nil && stepStart != nil { undo[token] = (before, changed.contains(token)) }
         if let before {

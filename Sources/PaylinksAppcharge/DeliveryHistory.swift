@@ -57,7 +57,7 @@ public struct DeliveryHistory: Sendable {
         }
 
         /// What it holds, in bytes, for the history's budget.
-        var bytes: Int {
+        public var bytes: Int {
             256 + body.count + purchaseId.utf8.count + name.utf8.count + url.utf8.count
                 + attempts.reduce(0) { total, attempt in
                     total + 128 + attempt.responseBody.count + (attempt.failure?.utf8.count ?? 0)

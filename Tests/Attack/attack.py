@@ -34,7 +34,7 @@ MEMORY_BOUND = 64 * 1024  # KiB of resident memory
 # Cases whose attack is all in the memory it would take: tighter bounds.
 MEMORY_BOUNDS = {"crlf-flood": 32 * 1024, "large-sessions": 40 * 1024, "journal-start": 96 * 1024,
                  # 24 orders named with 900 KB each are 22 MB the sandbox keeps, before any answer.
-                 "big-answers": 128 * 1024}
+                 "big-answers": 128 * 1024, "full-disk-backlog": 160 * 1024}
 # The server's options for a case. large-sessions keeps 8 MiB of what sessions sent, not
 # the default 128 MiB, which a fast machine fills past any bound below it within the 3 s:
 # a server that forgets past its budget stays near 25 MiB, one that kept every session of
@@ -89,6 +89,11 @@ class Server:
         self.process = subprocess.Popen(
             [binary, "serve", "--port", "0", "--seed", "1", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": ""})
+        # Stdout is read from the start: a start that grants awards writes their callbacks
+        # before it says where it listens.
+        self.output = bytearray()
+        self.readers = [None, threading.Thread(target=self._read, args=(self.process.stdout, self.output), daemon=True)]
+        self.readers[1].start()
         line = b""
         started = time.time()
         deadline = started + JOURNAL_START_SECONDS
@@ -99,12 +104,10 @@ class Server:
         self.started_in = time.time() - started
         self.port = int(line.split(b"http://127.0.0.1:")[1].split(b";")[0].split(b" ")[0])
         self.log = bytearray(line)
-        self.output = bytearray()
-        self.readers = [threading.Thread(target=self._read, args=(stream, kept), daemon=True)
-                        for stream, kept in ((self.process.stderr, self.log), (self.process.stdout, self.output))]
+        self.readers[0] = threading.Thread(target=self._read, args=(self.process.stderr, self.log), daemon=True)
         # The log's reader starts at SIGTERM when stderr is not drained.
-        for reader in self.readers[0 if drain else 1:]:
-            reader.start()
+        if drain:
+            self.readers[0].start()
 
     @staticmethod
     def _read(stream, kept):
@@ -568,11 +571,61 @@ def full_disk():
     return attack, endpoint
 
 
+def full_disk_backlog():
+    """Orders named with 900 KB each are paid, then the disk fills while their awards come
+    back: what the sandbox learns waits in memory, tens of megabytes of it, and a normal
+    client's request (503, since a session cannot be kept) must still be answered in time,
+    each not paying again for all that waits. Once there is room, all of it is written."""
+    started = threading.Event()
+
+    def endpoint(connection, done):
+        while not done.is_set():
+            if read_request(connection) is None:
+                return
+            started.wait(10)
+            time.sleep(0.3)  # the game's server takes its time: the awards end while the disk is full
+            body = b'{"publisherPurchaseId":"g"}'
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    def attack(port, stop):
+        server, journal = CURRENT["server"], CURRENT["data"] + "/sandbox.jsonl"
+        body = json.dumps(dict(BODY, offer=dict(BODY["offer"], name="n" * 900_000)))
+        purchases = []
+        for _ in range(24):
+            status, data = request(port, "POST", "/checkout/v1/session", body, HEADERS, timeout=10)
+            purchases.append(json.loads(data)["purchaseId"])
+        # The game's server holds each award until the disk is full.
+        for purchase in purchases:
+            request(port, "POST", "/control/v1/sessions/%s/complete" % purchase, '{"choice": "pay"}',
+                    {"Content-Type": "application/json"})
+        prlimit_file_size(server.process.pid, os.path.getsize(journal))
+        started.set()
+        stop.wait(ATTACK_SECONDS)
+        prlimit_file_size(server.process.pid, None)
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            states = [json.loads(request(port, "GET", "/control/v1/sessions/%s" % p)[1])["state"] for p in purchases]
+            if all(state == "charge_succeed" for state in states):
+                break
+            time.sleep(0.1)
+        else:
+            raise Breach("awards did not all end granted: %s" % sorted(set(states)))
+        CURRENT["answered"] = {purchase: "paid" for purchase in purchases}
+        CURRENT["figures"] = "; %d awards of orders of 900 KB waited for room" % len(purchases)
+        CURRENT["finished"] = True
+
+    return attack, endpoint
+
+
 def check_restart(binary, problems):
     """Starts the sandbox again on the case's directory: it must start, and every change it
     answered for must be there."""
     answered = CURRENT.get("answered", {})
-    again = Server(binary, ["--data", CURRENT["data"]])
+    try:
+        again = Server(binary, ["--data", CURRENT["data"]])
+    except RuntimeError as error:
+        problems.append("the sandbox did not start again on its directory: %s" % error)
+        return
     try:
         if b"cut short" in again.log:
             problems.append("the journal ended in a record cut short")
@@ -737,21 +790,22 @@ CASES = {
     "journal-numbers": (journal_numbers, None),
     "big-answers": (big_answers, None),
     "journal-start": (journal_start, None),
+    "full-disk-backlog": full_disk_backlog(),
 }
 # Cases whose sandbox keeps its data, in a directory of their own; and what such a case
 # checks once the sandbox has stopped.
-DATA_CASES = {"full-disk", "journal-start"}
+DATA_CASES = {"full-disk", "journal-start", "full-disk-backlog"}
 # What a case's directory holds before the sandbox starts on it.
 PREPARE = {"journal-start": write_big_journal}
 # The journal-start case's bounds: its peak memory in KiB, and seconds until it listens
 # (the debug build make attack runs reads 2 to 5 MB of journal a second on a shared machine).
 JOURNAL_START_MEMORY = 96 * 1024
 JOURNAL_START_SECONDS = 60
-AFTER = {"full-disk": check_restart}
+AFTER = {"full-disk": check_restart, "full-disk-backlog": check_restart}
 # Statuses the normal client may get: a full disk answers 503, and nothing happens.
-NORMAL_STATUSES = {"full-disk": {201, 503}}
+NORMAL_STATUSES = {"full-disk": {201, 503}, "full-disk-backlog": {201, 503}}
 # Cases whose attack must run to its end, whatever the time: what they check comes last.
-MUST_FINISH = {"big-answers", "journal-start"}
+MUST_FINISH = {"big-answers", "journal-start", "full-disk-backlog"}
 # Cases with an events endpoint behind the server too: its behaviour.
 EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing()}
 
@@ -811,6 +865,9 @@ def run_case(binary, name):
     for behaviour in refusing:
         if not behaviour.first.wait(5):
             problems.append("no delivery came within 5 s")
+    # What such a case checks comes last, with the sandbox still up.
+    if name in MUST_FINISH:
+        thread.join(timeout=60)
     status, took = server.stop()
     thread.join(timeout=10)
     for e in (endpoint, events):

@@ -256,6 +256,12 @@ enum ServeCommand: Subcommand {
         for (id, _) in unsentReplays {
             try? standardError.write("\(id): not sent, the sandbox stopped before its turn\n")
         }
+        // What waited for room on the disk goes now, or an award's outcome would be sent again at the next start.
+        if kept != nil, let failure = sandbox.keepWaiting() {
+            try? standardError.write(
+                "warning: what the sandbox learned last is not on the disk (\(MessageText.oneLine(failure))); the "
+                    + "awards of orders it leaves charge_pending are sent again at the next start\n")
+        }
         kept?.store.finishRewrite(waiting: true)
         if let outputFailure { throw .output(outputFailure) }
         try? standardError.write("paylinks sandbox stopped\n")

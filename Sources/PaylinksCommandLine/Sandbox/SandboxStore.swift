@@ -41,6 +41,12 @@ final class SandboxStore {
     private var appendedSinceRewrite: [UInt8] = []
     /// Says what went wrong with a rewrite, which the journal survives.
     var onWarning: (String) -> Void = { _ in }
+    /// The lines of deliveries handed over and not on the disk yet, by number: a delivery
+    /// is written once however often a full disk refuses it.
+    private var deliveryLines: [Int: [UInt8]] = [:]
+    /// The lines of sessions handed over and not on the disk yet, by token, with the
+    /// revision each was written from.
+    private var sessionLines: [String: (revision: Int, line: [UInt8])] = [:]
 
     /// What changed, to write: sessions as they now stand, and deliveries.
     typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
@@ -194,6 +200,8 @@ final class SandboxStore {
         } catch {
             return "\(shown): \(Inputs.describe(error))"
         }
+        deliveryLines = [:]
+        sessionLines = [:]
         if rewrite != nil {
             appendedSinceRewrite += lines
         } else if file.size > max(1 << 20, 4 * compactedSize) {
@@ -266,16 +274,39 @@ final class SandboxStore {
     /// and must not keep every later change off the disk.
     private func encode(_ held: Held) throws(TooLong) -> [UInt8] {
         var bytes: [UInt8] = []
-        for session in held.sessions { try Self.append(record: "session", session.record, to: &bytes) }
+        var sessions: [String: (revision: Int, line: [UInt8])] = [:]
+        for session in held.sessions {
+            if let kept = sessionLines[session.token], kept.revision == session.revision, session.revision > 0 {
+                bytes += kept.line
+                sessions[session.token] = kept
+                continue
+            }
+            var line: [UInt8] = []
+            try Self.append(record: "session", session.record, to: &line)
+            bytes += line
+            sessions[session.token] = (session.revision, line)
+        }
+        sessionLines = sessions
+        var lines: [Int: [UInt8]] = [:]
         for delivery in held.deliveries {
+            if let line = deliveryLines[delivery.number] {
+                bytes += line
+                lines[delivery.number] = line
+                continue
+            }
+            var line: [UInt8] = []
             do throws(TooLong) {
-                try Self.append(record: "delivery", delivery.json, to: &bytes)
+                try Self.append(record: "delivery", delivery.json, to: &line)
             } catch {
                 onWarning(
                     "warning: \(delivery.id) is not kept on the disk: its record of \(error.bytes) bytes is longer "
                         + "than the journal takes")
             }
+            bytes += line
+            lines[delivery.number] = line
         }
+        // Only those still handed over are kept for the next try.
+        deliveryLines = lines
         return bytes
     }
 

@@ -179,6 +179,13 @@ public final class Sandbox {
     private var effects: [Effect] = []
     /// Deliveries that ended and are not on the disk yet: kept with the next change that is.
     private var unsavedDeliveries: [DeliveryHistory.Delivery] = []
+    /// When a write last failed: for ``writePause`` after it, what waits from before is
+    /// not written again for a request that changes nothing (a read) or for what the
+    /// sandbox learns on its own, so that on a full disk they cost no more than before;
+    /// a change of a request's is always tried.
+    private var lastFailure: Int?
+    /// How long what waits is not written again after a write failed, in milliseconds.
+    public static let writePause = 1000
 
     /// Hands what changed since the last keep to ``persist``; nil when it is kept (or
     /// nothing keeps it), else why not. When it is not kept and `undoing`, the change is
@@ -191,8 +198,13 @@ public final class Sandbox {
         // says of what waits from before it: it has nothing to undo.
         let undoable = undoing && sessions.isChanging
         var failure: String?
-        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty {
+        let now = clock()
+        let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
+        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty, undoable || !pausing {
             failure = persist(changed, unsavedDeliveries)
+            lastFailure = failure == nil ? nil : now
+        } else if pausing {
+            failure = "the disk refused the last write"
         }
         if failure == nil {
             sessions.saved()
@@ -219,6 +231,14 @@ public final class Sandbox {
         return failure
     }
 
+    /// Writes what waits for room on the disk (what the sandbox learned on its own while a
+    /// write failed), however recently one failed: a stop calls it last. Nil when nothing
+    /// waits any more, else why not.
+    public func keepWaiting() -> String? {
+        lastFailure = nil
+        return keep(undoing: false)
+    }
+
     /// Records a delivery to the game's server that ended: an award's or an event's
     /// attempts, or a replay's; it is in the history (and kept) from now on.
     @discardableResult
@@ -231,8 +251,9 @@ public final class Sandbox {
             replayOf: replayOf, resigned: resigned)
         unsavedDeliveries.append(delivery)
         // A disk full for long does not make memory grow past what the history holds.
-        if unsavedDeliveries.count > history.limit {
-            unsavedDeliveries.removeFirst(unsavedDeliveries.count - history.limit)
+        var bytes = unsavedDeliveries.reduce(0) { $0 + $1.bytes }
+        while unsavedDeliveries.count > history.limit || (bytes > history.byteBudget && unsavedDeliveries.count > 1) {
+            bytes -= unsavedDeliveries.removeFirst().bytes
         }
         if let failure = keep(undoing: false) {
             onLog("warning: a delivery is not on the disk yet, it is kept with the next change: \(failure)")

@@ -29,6 +29,14 @@ public final class HTTPServer {
         public var readMilliseconds = 10_000
         /// How long a kept-alive connection may wait for its next request, in milliseconds.
         public var idleMilliseconds = 30_000
+        /// The most bytes of answers made and not taken yet the server holds, over all its
+        /// connections, before it makes one more that its handler left to make later: past
+        /// it such answers wait, unmade, for those before them to be taken.
+        public var heldAnswers = 64 << 20
+        /// The least a connection with answers waiting must take in each read time, in
+        /// bytes (or all it was owed, when that was less): one that takes less (a reader
+        /// that trickles to keep a large answer, and the memory it holds) is closed.
+        public var leastTaken = 64 << 10
 
         /// The defaults.
         public init() {}
@@ -74,6 +82,7 @@ public final class HTTPServer {
         shared.counts = made.map { _ in 0 }
         shared.arriving = made.map { _ in 0 }
         shared.idleSince = made.map { _ in nil }
+        shared.held = made.map { _ in 0 }
     }
 
     /// The connections on which a request has begun to arrive and not been answered yet:
@@ -164,6 +173,8 @@ public final class HTTPServer {
         /// Since when each loop holds a connection that could make room (the longest idle's
         /// time), or nil.
         var idleSince: [Int?] = []
+        /// Bytes of answers made and not taken, on each loop.
+        var held: [Int] = []
         var stopping = false
         /// Loops that have returned.
         var finished = 0
@@ -235,6 +246,15 @@ public final class HTTPServer {
     }
 
     /// What a loop tells of itself once a turn.
+    /// Whether the server holds less than ``Limits/heldAnswers`` of answers made and not
+    /// taken, the loop `loop` holding `held` of them now.
+    fileprivate func mayMakeAnswer(loop: Int, held: Int) -> Bool {
+        shared.lock.withLock {
+            shared.held[loop] = held
+            return shared.held.reduce(0, +) < limits.heldAnswers
+        }
+    }
+
     fileprivate func report(loop: Int, arriving: Int, idleSince: Int?) {
         shared.lock.withLock {
             shared.arriving[loop] = arriving
@@ -306,6 +326,8 @@ private final class EventLoop: @unchecked Sendable {
         /// When the request now arriving began, or when the connection last went idle.
         var since: Int
         var closing = false
+        /// Whether it is closed for taking too little: what it was owed is dropped at once.
+        var aborting = false
         /// Whether the request arriving was told `100 Continue`.
         var continued = false
         /// Answers not sent yet, from `outputStart` on.
@@ -313,6 +335,11 @@ private final class EventLoop: @unchecked Sendable {
         var outputStart = 0
         /// When the connection last took bytes of its answers, while it has some pending.
         var writtenSince = 0
+        /// Since when, and how much of its answers it has taken since, and what it was owed
+        /// then: whether it takes at least ``HTTPServer/Limits/leastTaken`` a read time.
+        var takingSince = 0
+        var takenSince = 0
+        var owedAtTakingSince = 0
         /// Whether the connection ends once its answers are sent.
         var closesAfterOutput = false
         /// Requests answered on it.
@@ -342,6 +369,8 @@ private final class EventLoop: @unchecked Sendable {
     /// asked to make room for it (0: it has its place).
     private var inbox: [(socket: Socket, makingRoom: Int)] = []
     private let inboxLock = Lock()
+    /// The server it serves, while it runs.
+    private weak var server: HTTPServer?
 
     init(number: Int, waker: Waker, limits: HTTPServer.Limits) {
         self.number = number
@@ -358,6 +387,7 @@ private final class EventLoop: @unchecked Sendable {
     /// Serves until the server stops. The first loop (the one given `lead`) also asks
     /// whether to stop, ticks and accepts, and returns only once every other loop has.
     func run(server: HTTPServer, calls: HTTPServer.Calls, lead: HTTPServer.Lead? = nil) {
+        self.server = server
         let parser = HTTPRequestParser(maximumHeadSize: limits.headSize, maximumBodySize: limits.bodySize)
         var stopSince: Int?
         // Whether the pipe woke the loop: what the other loops say (a connection handed
@@ -414,6 +444,10 @@ private final class EventLoop: @unchecked Sendable {
                     // Answers, then requests, that waited for the answers before them to go out.
                     sendWaiting(connection)
                     process(connection, parser: parser)
+                } else if !connection.waiting.isEmpty && connection.pending == 0 {
+                    // Answers that waited for the server to hold fewer answers not taken.
+                    sendWaiting(connection)
+                    process(connection, parser: parser)
                 }
                 if ready[index].readable && watched[index].read { serve(connection, parser: parser) }
             }
@@ -421,7 +455,9 @@ private final class EventLoop: @unchecked Sendable {
             expire()
             let before = connections.count
             connections.removeAll { connection in
-                if connection.closing { connection.socket.close() }
+                if connection.closing {
+                    if connection.aborting { connection.socket.abort() } else { connection.socket.close() }
+                }
                 return connection.closing
             }
             server.closed(on: number, count: before - connections.count)
@@ -578,19 +614,23 @@ private final class EventLoop: @unchecked Sendable {
     /// batch's), and one that takes none of them for the read time is closed.
     private func deliver(_ answer: HTTPAnswer, on connection: Connection, closing: Bool, head: Bool) {
         guard !connection.closing, !connection.closesAfterOutput else { return }
-        guard connection.waiting.isEmpty && connection.pending < Self.readAhead else {
-            connection.waiting.append((answer, closing, head))
-            return
-        }
-        self.answer(connection, answer.response, closing: closing, head: head)
+        connection.waiting.append((answer, closing, head))
+        sendWaiting(connection)
     }
 
-    /// Sends the answers waiting on `connection`, in order, while it takes them.
+    /// Sends the answers waiting on `connection`, in order, while it takes them; one made
+    /// later is made only while the server holds less than its limit of answers not taken.
     private func sendWaiting(_ connection: Connection) {
-        while !connection.waiting.isEmpty && connection.pending < Self.readAhead && !connection.closing {
-            let next = connection.waiting.removeFirst()
+        while let next = connection.waiting.first, connection.pending < Self.readAhead, !connection.closing {
+            if case .later = next.answer, !mayMakeAnswer() { return }
+            connection.waiting.removeFirst()
             answer(connection, next.answer.response, closing: next.closing, head: next.head)
         }
+    }
+
+    /// Whether the server may make one more answer left to make later now.
+    private func mayMakeAnswer() -> Bool {
+        server?.mayMakeAnswer(loop: number, held: connections.reduce(0) { $0 + $1.pending }) ?? true
     }
 
     /// How much of a connection's answers may wait before it is read no further.
@@ -603,6 +643,9 @@ private final class EventLoop: @unchecked Sendable {
             connection.output.removeAll(keepingCapacity: true)
             connection.outputStart = 0
             connection.writtenSince = Deadline.nowMilliseconds()
+            connection.takingSince = connection.writtenSince
+            connection.takenSince = 0
+            connection.owedAtTakingSince = bytes.count
         }
         connection.output += bytes
         if closing { connection.closesAfterOutput = true }
@@ -618,6 +661,7 @@ private final class EventLoop: @unchecked Sendable {
         }
         if sent > 0 {
             connection.outputStart += sent
+            connection.takenSince += sent
             connection.writtenSince = Deadline.nowMilliseconds()
         }
         if connection.pending == 0 {
@@ -632,9 +676,22 @@ private final class EventLoop: @unchecked Sendable {
     private func expire() {
         let now = Deadline.nowMilliseconds()
         for connection in connections where !connection.closing {
-            // A client that takes none of its answers for the read time is gone.
+            // A client that takes none of its answers for the read time is gone, and so is one
+            // that takes less than the least a read time: it holds its answers' memory.
             if connection.pending > 0 {
-                if now - connection.writtenSince > limits.readMilliseconds { connection.closing = true }
+                if now - connection.writtenSince > limits.readMilliseconds {
+                    connection.closing = true
+                    connection.aborting = true
+                }
+                if now - connection.takingSince > limits.readMilliseconds {
+                    if connection.takenSince < min(limits.leastTaken, connection.owedAtTakingSince) {
+                        connection.closing = true
+                        connection.aborting = true
+                    }
+                    connection.takingSince = now
+                    connection.takenSince = 0
+                    connection.owedAtTakingSince = connection.pending
+                }
                 continue
             }
             if connection.buffer.isEmpty {

@@ -193,6 +193,18 @@ final class Socket {
         }
     }
 
+    /// Closes the connection and drops what the system still holds to send on it: the
+    /// peer sees a reset at once, not the end of the data after the rest of it.
+    func abort() {
+        if descriptor >= 0 {
+            var option = linger()
+            option.l_onoff = 1
+            option.l_linger = 0
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
+        close()
+    }
+
     private func wait(for events: Int16, until deadline: Deadline, phase: String) throws(HTTPError) {
         while true {
             let remaining = deadline.remainingMilliseconds()

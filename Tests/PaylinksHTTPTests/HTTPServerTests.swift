@@ -139,6 +139,100 @@ struct HTTPServerTests {
         #expect(server.stop())
     }
 
+    /// A client that takes `chunk` bytes of what it is sent every `milliseconds`, with a
+    /// small receive buffer; whether the server closed it within `seconds`.
+    static func trickles(_ client: Client, chunk: Int, every milliseconds: Int32, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while Date() < deadline {
+            var poller = pollfd(fd: client.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, milliseconds) >= 0 else { return true }
+            let count = buffer.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return true }
+            usleep(UInt32(milliseconds) * 1000)
+        }
+        return false
+    }
+
+    static func smallReceiveBuffer(_ client: Client) {
+        var size: Int32 = 4096
+        setsockopt(client.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    @Test("a client that takes its answer slower than the least a read time is closed, holding no memory for long")
+    func tricklingReaderClosed() throws {
+        var limits = HTTPServer.Limits()
+        limits.readMilliseconds = 1_000
+        // More than the system's socket buffers take, so that the rest waits in the server.
+        let body = [UInt8](repeating: 0x61, count: 32 << 20)
+        let server = try Running(limits: limits) { _ in
+            HTTPServerResponse(status: 200, contentType: "text/plain", body: body)
+        }
+        let client = try Client(port: server.port)
+        Self.smallReceiveBuffer(client)
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        // 1 KiB every 50 ms is 20 KiB a second, less than 64 KiB a read time of a second.
+        #expect(Self.trickles(client, chunk: 1024, every: 50, within: 8), "still served after 8 s")
+        #expect(server.stop())
+    }
+
+    @Test(
+        "answers left to make later wait while the server holds its limit of answers not taken, and come once it does not"
+    )
+    func heldAnswersBounded() throws {
+        var limits = HTTPServer.Limits()
+        limits.readMilliseconds = 1_000
+        limits.heldAnswers = 3 << 20
+        final class Made: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+        }
+        let made = Made()
+        final class Box: @unchecked Sendable {
+            let server: HTTPServer
+            init(_ server: HTTPServer) { self.server = server }
+        }
+        let box = Box(try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: 2))
+        let server = box.server
+        let stopping = Made()
+        let done = DispatchSemaphore(value: 0)
+        let body = [UInt8](repeating: 0x62, count: 1 << 20)
+        Thread {
+            box.server.run(
+                until: { stopping.lock.withLock { stopping.count > 0 } }, prepare: { $0 },
+                answer: { _ in
+                    .later(HTTPServerResponse(status: 200, contentType: "text/plain", body: [])) {
+                        made.lock.withLock { made.count += 1 }
+                        return body
+                    }
+                })
+            done.signal()
+        }.start()
+        // Ten clients that ask and never read: at most the limit's worth of answers is made for them.
+        let stuck = try (0..<10).map { _ in try Client(port: server.port) }
+        for client in stuck {
+            Self.smallReceiveBuffer(client)
+            client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while made.lock.withLock({ made.count }) < 3 && Date() < deadline { usleep(1_000) }
+        #expect((3...5).contains(made.lock.withLock { made.count }), "answers made for clients that read none")
+        // Once the stuck ones are closed (they take nothing), a reader's answer is made and comes whole.
+        let reader = try Client(port: server.port)
+        reader.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var poller = pollfd(fd: reader.descriptor, events: Int16(POLLIN), revents: 0)
+        while received < body.count, poll(&poller, 1, 5_000) == 1 {
+            let count = buffer.withUnsafeMutableBytes { recv(reader.descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += count
+        }
+        #expect(received > body.count)
+        stopping.lock.withLock { stopping.count = 1 }
+        #expect(done.wait(timeout: .now() + 15) == .success)
+    }
+
     @Test("connections are served on every loop, and the handler is never called twice at once")
     func loopsShareTheWork() throws {
         /// What the handler saw, under its lock.

@@ -155,6 +155,28 @@ struct SandboxPromisesTests {
         #expect(first.stop().status == 0)
     }
 
+    @Test("a sandbox whose directory is moved away goes on writing there, not into a new directory at the old path")
+    func movedDirectory() throws {
+        let data = Data_.DataDirectory("moved")
+        let moved = data.path + "-moved"
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+        let first = try SandboxProcess(["--data", data.path])
+        try FileManager.default.moveItem(atPath: data.path, toPath: moved)
+        let second = try SandboxProcess(["--data", data.path])
+        // Its fourth session's id is one the first, which makes three, never hands out.
+        var kept = ""
+        for _ in 0..<4 { kept = try Data_.create(second.port) }
+        #expect(second.stop().status == 0)
+        // The first grows its journal past 1 MiB, which rewrites it: in its own directory.
+        let name = String(repeating: "n", count: 700_000)
+        let large = String(decoding: Data_.body, as: UTF8.self).replacingOccurrences(of: "Starter Pack", with: name)
+        for _ in 0..<3 { #expect(try first.createSession(large).status == 201) }
+        #expect(first.stop().status == 0)
+        let third = try SandboxProcess(["--data", data.path])
+        #expect(try Data_.state(third.port, kept) == "created", "the new directory's session is there")
+        #expect(third.stop().status == 0)
+    }
+
     @Test("the deepest sessionMetadata the sandbox accepts is kept and read back; one level deeper is refused")
     func deepMetadata() throws {
         let data = Data_.DataDirectory("deep")

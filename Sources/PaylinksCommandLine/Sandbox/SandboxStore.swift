@@ -31,7 +31,9 @@ final class SandboxStore {
 
     let directory: String
     let seed: UInt64
-    private let path: String
+    /// The directory, open and locked: its files are reached through it, so that they stay
+    /// the locked directory's whatever becomes of its path.
+    private let folder: Int32
     private var file: AppendFile
     /// The journal's size after it was last rewritten, from which the next rewrite is due.
     private var compactedSize: Int
@@ -84,11 +86,13 @@ final class SandboxStore {
                 "--data '\(shown)' holds '\(MessageText.sanitized(stranger))' and no \(journalName): it is another "
                     + "program's directory; give an empty or new one")
         }
+        let folder: Int32
         do {
-            guard try System.lockDirectoryForever(directory) else {
+            guard let locked = try System.lockDirectoryForever(directory) else {
                 throw CLIError.unavailable(
                     "--data '\(shown)' is in use by another sandbox; stop it, or give another directory")
             }
+            folder = locked
         } catch let error as CLIError {
             throw error
         } catch {
@@ -142,13 +146,13 @@ final class SandboxStore {
         }
         let storeSeed = reader.seed ?? seed ?? newSeed()
         do {
-            let file = try AppendFile(path: path)
+            let file = try AppendFile(path: journalName, in: folder)
             if headerWithoutLineFeed { try file.append([10]) }
             if reader.seed == nil {
                 try file.append(header(seed: storeSeed))
                 System.syncDirectory(of: path)
             }
-            return (SandboxStore(directory: directory, path: path, file: file, seed: storeSeed), warnings)
+            return (SandboxStore(directory: directory, folder: folder, file: file, seed: storeSeed), warnings)
         } catch {
             throw .cannotCreate("\(journal) cannot be written: \(Inputs.describe(error))")
         }
@@ -173,9 +177,9 @@ final class SandboxStore {
         }
     }
 
-    private init(directory: String, path: String, file: AppendFile, seed: UInt64) {
+    private init(directory: String, folder: Int32, file: AppendFile, seed: UInt64) {
         self.directory = directory
-        self.path = path
+        self.folder = folder
         self.file = file
         self.seed = seed
         compactedSize = file.size
@@ -216,11 +220,11 @@ final class SandboxStore {
     func startRewrite(_ held: Snapshot) {
         guard rewrite == nil else { return }
         appendedSinceRewrite = []
-        let rewritePath = directory + "/" + Self.rewriteName
         let header = Self.header(seed: seed, made: held.sessions.made)
+        let folder = folder
         rewrite = BackgroundWork.start {
             do throws(FileSystemError) {
-                let file = try AppendFile(path: rewritePath, truncating: true)
+                let file = try AppendFile(path: Self.rewriteName, in: folder, truncating: true)
                 var bytes = header
                 // Records too long for the journal were never kept; a rewrite keeps no more.
                 for session in held.sessions.all { try? Self.append(record: "session", session.record, to: &bytes) }
@@ -241,18 +245,16 @@ final class SandboxStore {
         rewrite = nil
         let tail = appendedSinceRewrite
         appendedSinceRewrite = []
-        let rewritePath = directory + "/" + Self.rewriteName
         do throws(FileSystemError) {
             let replacement = try work.join().get()
             if !tail.isEmpty { try replacement.append(tail) }
-            try System.rename(rewritePath, to: path)
-            System.syncDirectory(of: path)
+            try System.rename(Self.rewriteName, to: Self.journalName, in: folder)
             file.close()
             file = replacement
             compactedSize = replacement.size
         } catch {
             compactedSize = file.size
-            System.removeFile(rewritePath)
+            System.removeFile(Self.rewriteName, in: folder)
             onWarning("warning: \(shown) could not be rewritten, it goes on growing: \(Inputs.describe(error))")
         }
     }

@@ -264,19 +264,20 @@ package enum System {
     }
 
     /// Holds an exclusive lock on the directory `path` itself for as long as the process
-    /// lives; false when another process holds it. The lock is on what the files live in,
+    /// lives: its descriptor, through which its files are reached whatever becomes of the
+    /// path, or nil when another process holds it. The lock is on what the files live in,
     /// not on a file of it that could be deleted or replaced.
-    package static func lockDirectoryForever(_ path: String) throws(FileSystemError) -> Bool {
+    package static func lockDirectoryForever(_ path: String) throws(FileSystemError) -> Int32? {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unwritable(lastErrorDescription()) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             close(descriptor)
-            if busy { return false }
+            if busy { return nil }
             throw .unwritable(lastErrorDescription())
         }
         // The descriptor stays open, and the lock held, until the process ends.
-        return true
+        return descriptor
     }
 
     /// Reads the regular file `path` a chunk of at most `chunkSize` bytes at a time, handing
@@ -329,14 +330,16 @@ package enum System {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
-    /// Removes the file `path`, if there is one.
-    package static func removeFile(_ path: String) {
-        _ = unlink(path)
+    /// Removes the file `name` of the directory open at `directory`, if there is one.
+    package static func removeFile(_ name: String, in directory: Int32) {
+        _ = unlinkat(directory, name, 0)
     }
 
-    /// Renames `path` to `target`, replacing what is there at once.
-    package static func rename(_ path: String, to target: String) throws(FileSystemError) {
-        guard renameFile(path, target) == 0 else { throw .unwritable(lastErrorDescription()) }
+    /// Renames the file `name` of the directory open at `directory` to `target` there,
+    /// replacing what is there at once, and makes the change durable.
+    package static func rename(_ name: String, to target: String, in directory: Int32) throws(FileSystemError) {
+        guard renameat(directory, name, directory, target) == 0 else { throw .unwritable(lastErrorDescription()) }
+        _ = fsync(directory)
     }
 
     /// Makes the entries of the directory holding `path` durable: a file created or
@@ -359,10 +362,7 @@ private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
 
-/// Renames a file (from where a method named `rename` would hide the C library's).
-private func renameFile(_ path: String, _ target: String) -> Int32 {
-    rename(path, target)
-}
+
 
 /// A file that grows only at its end, each append on the disk before it returns.
 package final class AppendFile {
@@ -370,11 +370,13 @@ package final class AppendFile {
     /// The file's size, in bytes.
     package private(set) var size: Int
 
-    /// The file at `path`, created when missing (emptied first with `truncating`).
-    package init(path: String, truncating: Bool = false) throws(FileSystemError) {
+    /// The file at `path` (or `name` in the directory open at `directory`), created when
+    /// missing (emptied first with `truncating`).
+    package init(path: String, in directory: Int32 = AT_FDCWD, truncating: Bool = false) throws(FileSystemError) {
         // A link is not followed: what is appended to stays in the directory it was asked for.
-        descriptor = open(
-            path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0), 0o644)
+        descriptor = openat(
+            directory, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0),
+            0o644)
         guard descriptor >= 0 else { throw .unwritable(String(cString: strerror(errno)).lowercased()) }
         var info = stat()
         size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0

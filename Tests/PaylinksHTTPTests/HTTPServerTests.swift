@@ -175,61 +175,65 @@ struct HTTPServerTests {
         #expect(Self.trickles(client, chunk: 1024, every: 50, within: 8), "still served after 8 s")
         #expect(server.stop())
     }
-
     @Test(
         "answers left to make later wait while the server holds its limit of answers not taken, and come once it does not"
     )
     func heldAnswersBounded() throws {
         var limits = HTTPServer.Limits()
-        limits.readMilliseconds = 1_000
-        limits.heldAnswers = 3 << 20
-        final class Made: @unchecked Sendable {
+        // No client is closed for taking too little while the test runs.
+        limits.readMilliseconds = 60_000
+        limits.heldAnswers = 32 << 20
+        final class Counter: @unchecked Sendable {
             let lock = NSLock()
             var count = 0
+            var value: Int { lock.withLock { count } }
+            func add() { lock.withLock { count += 1 } }
         }
-        let made = Made()
         final class Box: @unchecked Sendable {
             let server: HTTPServer
             init(_ server: HTTPServer) { self.server = server }
         }
+        let made = Counter()
+        let stopping = Counter()
         let box = Box(try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: 2))
-        let server = box.server
-        let stopping = Made()
         let done = DispatchSemaphore(value: 0)
-        let body = [UInt8](repeating: 0x62, count: 1 << 20)
+        // Far larger than what the system's socket buffers take of it (4 MiB at most on Linux),
+        // so that most of each waits in the server.
+        let body = [UInt8](repeating: 0x62, count: 16 << 20)
         Thread {
             box.server.run(
-                until: { stopping.lock.withLock { stopping.count > 0 } }, prepare: { $0 },
+                until: { stopping.value > 0 }, prepare: { $0 },
                 answer: { _ in
                     .later(HTTPServerResponse(status: 200, contentType: "text/plain", body: [])) {
-                        made.lock.withLock { made.count += 1 }
+                        made.add()
                         return body
                     }
                 })
             done.signal()
         }.start()
-        // Ten clients that ask and never read: at most the limit's worth of answers is made for them.
-        let stuck = try (0..<10).map { _ in try Client(port: server.port) }
+        // Ten clients that ask and read nothing: without a limit all ten answers are made at once.
+        var stuck = try (0..<10).map { _ in try Client(port: box.server.port) }
         for client in stuck {
             Self.smallReceiveBuffer(client)
             client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         }
-        let deadline = Date().addingTimeInterval(5)
-        while made.lock.withLock({ made.count }) < 3 && Date() < deadline { usleep(1_000) }
-        #expect((3...5).contains(made.lock.withLock { made.count }), "answers made for clients that read none")
-        // Once the stuck ones are closed (they take nothing), a reader's answer is made and comes whole.
-        let reader = try Client(port: server.port)
+        let deadline = Date().addingTimeInterval(2)
+        while made.value < 10 && Date() < deadline { usleep(2_000) }
+        #expect((2...6).contains(made.value), "\(made.value) answers of 16 MiB made for clients that read none")
+        // They go; a reader's answer is then made, and comes whole.
+        stuck.removeAll()
+        let reader = try Client(port: box.server.port)
         reader.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         var received = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var poller = pollfd(fd: reader.descriptor, events: Int16(POLLIN), revents: 0)
-        while received < body.count, poll(&poller, 1, 5_000) == 1 {
+        while received < body.count, poll(&poller, 1, 10_000) == 1 {
             let count = buffer.withUnsafeMutableBytes { recv(reader.descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             received += count
         }
         #expect(received > body.count)
-        stopping.lock.withLock { stopping.count = 1 }
+        stopping.add()
         #expect(done.wait(timeout: .now() + 15) == .success)
     }
 

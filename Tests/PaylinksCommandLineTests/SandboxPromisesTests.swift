@@ -22,6 +22,18 @@ struct SandboxPromisesTests {
         #expect(outcome.status == 0, "\(outcome.output)")
     }
 
+    /// The state of `purchaseId` once its award has ended (up to 10 s): an award goes out
+    /// after the start that sends it, and ends when the game's server answers.
+    static func stateOnceDecided(_ port: Int, _ purchaseId: String) throws -> String? {
+        let deadline = Date().addingTimeInterval(10)
+        var state = try Data_.state(port, purchaseId)
+        while state == "charge_pending" && Date() < deadline {
+            usleep(20_000)
+            state = try Data_.state(port, purchaseId)
+        }
+        return state
+    }
+
     static func size(_ path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
     }
@@ -102,13 +114,7 @@ struct SandboxPromisesTests {
 
         let game = try ExampleGameServer()
         let second = try SandboxProcess(["--data", data.path, "--award-url", game.url])
-        let deadline = Date().addingTimeInterval(10)
-        var state = try Data_.state(second.port, purchaseId)
-        while state == "charge_pending" && Date() < deadline {
-            usleep(20_000)
-            state = try Data_.state(second.port, purchaseId)
-        }
-        #expect(state == "charge_succeed")
+        #expect(try Self.stateOnceDecided(second.port, purchaseId) == "charge_succeed")
         #expect(try game.grants().count == 1)
         let stopped = second.stop()
         #expect(
@@ -135,13 +141,7 @@ struct SandboxPromisesTests {
 
         let game = try ExampleGameServer()
         let second = try SandboxProcess(["--data", data.path, "--award-url", game.url])
-        let deadline = Date().addingTimeInterval(10)
-        var state = try Data_.state(second.port, purchaseId)
-        while state == "charge_pending" && Date() < deadline {
-            usleep(20_000)
-            state = try Data_.state(second.port, purchaseId)
-        }
-        #expect(state == "charge_succeed")
+        #expect(try Self.stateOnceDecided(second.port, purchaseId) == "charge_succeed")
         #expect(second.stop().status == 0)
     }
 

@@ -362,8 +362,6 @@ private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
 
-
-
 /// A file that grows only at its end, each append on the disk before it returns.
 package final class AppendFile {
     private var descriptor: Int32

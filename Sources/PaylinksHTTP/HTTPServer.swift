@@ -255,10 +255,11 @@ public final class HTTPServer {
         }
     }
 
-    fileprivate func report(loop: Int, arriving: Int, idleSince: Int?) {
+    fileprivate func report(loop: Int, arriving: Int, idleSince: Int?, held: Int) {
         shared.lock.withLock {
             shared.arriving[loop] = arriving
             shared.idleSince[loop] = idleSince
+            shared.held[loop] = held
         }
     }
 
@@ -393,7 +394,7 @@ private final class EventLoop: @unchecked Sendable {
         // Whether the pipe woke the loop: what the other loops say (a connection handed
         // over, the stop) is looked at only then.
         var woken = true
-        var reported = (arriving: 0, idleSince: Int?.none)
+        var reported = (arriving: 0, idleSince: Int?.none, held: 0)
         while true {
             let now = Deadline.nowMilliseconds()
             if stopSince == nil, let lead, lead.stopping() { server.beginStopping() }
@@ -413,7 +414,7 @@ private final class EventLoop: @unchecked Sendable {
                 }
                 server.closed(on: number, count: before - connections.count)
                 if connections.isEmpty && (lead == nil || server.othersFinished) {
-                    server.report(loop: number, arriving: 0, idleSince: nil)
+                    server.report(loop: number, arriving: 0, idleSince: nil, held: 0)
                     if lead == nil { server.loopFinished() }
                     return
                 }
@@ -461,12 +462,15 @@ private final class EventLoop: @unchecked Sendable {
                 return connection.closing
             }
             server.closed(on: number, count: before - connections.count)
+            // What it holds of answers not taken is told too, so that the other loops' making
+            // goes on once its clients took theirs, or went.
             let state = (
                 arriving: connections.count { !$0.buffer.isEmpty && !$0.closing },
-                idleSince: longestIdle().map { connections[$0].since }
+                idleSince: longestIdle().map { connections[$0].since },
+                held: connections.reduce(0) { $0 + $1.pending }
             )
             if state != reported {
-                server.report(loop: number, arriving: state.arriving, idleSince: state.idleSince)
+                server.report(loop: number, arriving: state.arriving, idleSince: state.idleSince, held: state.held)
                 reported = state
             }
         }

@@ -100,11 +100,13 @@ struct ServeStopTests {
         }
         let stopped = sandbox.stop(within: 10)
         #expect(stopped.status == 0)
-        // The event itself, then the replays.
-        let sent = events.received.filter { $0.body == Array(body.utf8) }
-        #expect(sent.count == 1 + 2, "only the replays under way at SIGTERM were sent")
-        let unsent = stopped.stderr.components(separatedBy: "replay of \(replayed): not sent, the sandbox stopped")
-        #expect(unsent.count - 1 == 4, "the four waiting are named unsent")
+        // The event itself, then the replays: at most the two the queue's threads had taken
+        // when SIGTERM came (fewer on a busy machine) were sent, and every other is named unsent.
+        let sent = events.received.filter { $0.body == Array(body.utf8) }.count - 1
+        let unsent =
+            stopped.stderr.components(separatedBy: "replay of \(replayed): not sent, the sandbox stopped").count - 1
+        #expect(sent <= 2, "\(sent) replays sent: only those under way at SIGTERM")
+        #expect(sent + unsent == 6, "\(sent) sent and \(unsent) named unsent, of six")
     }
 
     /// The log lines the sandbox's stderr said were dropped, in all.

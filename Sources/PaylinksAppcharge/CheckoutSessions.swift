@@ -243,7 +243,7 @@ public struct CheckoutSessions {
             add(session)
         }
         changed.remove(session.token)
-        undo = [:]
+        undo.removeAll(keepingCapacity: true)
         stepStart = nil
         compactCreation()
     }
@@ -305,7 +305,7 @@ public struct CheckoutSessions {
 
     /// Ends the step under way: its changes, and every change before it, are on the disk.
     public mutating func saved() {
-        changed = []
+        changed.removeAll(keepingCapacity: true)
         endStep()
     }
 
@@ -326,7 +326,7 @@ public struct CheckoutSessions {
             forgetFrom = stepStart.forgetFrom
             creation.removeLast(creation.count - stepStart.creationCount)
         }
-        undo = [:]
+        undo.removeAll(keepingCapacity: true)
         stepStart = nil
     }
 
@@ -335,7 +335,7 @@ public struct CheckoutSessions {
     }
 
     private mutating func endStep() {
-        undo = [:]
+        undo.removeAll(keepingCapacity: true)
         stepStart = nil
         compactCreation()
     }
@@ -357,19 +357,30 @@ public struct CheckoutSessions {
         }
         let before = sessions[token]
         if undo[token] == nil && stepStart != nil { undo[token] = (before, changed.contains(token)) }
-        if let before {
-            bytes -= before.bytes
+        // A session's bytes are its request's, which no change touches: they are counted
+        // when it comes and goes, and when it becomes paid.
+        switch (before, session) {
+        case (let before?, let session?) where before.isPaid != session.isPaid:
+            let size = session.bytes
+            paidBytes += session.isPaid ? size : -size
+            paidCount += session.isPaid ? 1 : -1
+        case (let before?, nil):
+            let size = before.bytes
+            bytes -= size
             if before.isPaid {
-                paidBytes -= before.bytes
+                paidBytes -= size
                 paidCount -= 1
             }
-        }
-        if let session {
-            bytes += session.bytes
+        case (nil, let session?):
+            let size = session.bytes
+            bytes += size
             if session.isPaid {
-                paidBytes += session.bytes
+                paidBytes += size
                 paidCount += 1
             }
+        default: break
+        }
+        if let session {
             sessions[token] = session
             if before == nil {
                 purchaseIds[session.purchaseId] = token

@@ -257,6 +257,21 @@ struct AwardTests {
         #expect(typo.stderr.contains("did you mean 'stale-t'?"))
     }
 
+    @Test("--case given several times runs each case named, in the audit's order, once each")
+    func severalCases() throws {
+        let receiver = try ExampleGameServer(flaw: "no-time-check")
+        let outcome = try paylinks(
+            [
+                "check-award", receiver.url, "--case", "t-seconds", "--case", "stale-t", "--case", "retry", "--case",
+                "stale-t", "--json",
+            ],
+            environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stderr)")
+        let findings = try Self.lines(outcome.stdout).dropLast()
+        #expect(findings.map { $0["case"] as? String } == ["retry", "stale-t", "t-seconds"])
+        #expect(findings.map { $0["verdict"] as? String } == ["pass", "fail", "fail"])
+    }
+
     @Test("with nothing listening, check-award says so in one line and exits 69 within seconds")
     func nothingListens() throws {
         let started = Date()

@@ -212,6 +212,19 @@ struct EventAuditTests {
         #expect(awardCase.status == ExitCode.usage.rawValue, "retry is check-award's")
     }
 
+    @Test("--case given several times runs each case named, in the audit's order, once each")
+    func severalCases() throws {
+        let receiver = try ExampleGameServer(flaw: "revoke-twice")
+        let outcome = try audit(
+            Self.urls(receiver) + [
+                "--case", "duplicate-race", "--case", "refund", "--case", "duplicate", "--case", "refund", "--json",
+            ])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stderr)")
+        let findings = try Self.findings(outcome)
+        #expect(findings.map(\.name) == ["refund", "duplicate", "duplicate-race"])
+        #expect(findings.map(\.verdict) == ["pass", "fail", "fail"])
+    }
+
     @Test(
         "a handler slower than 2 s gets a warn, and a handler that refuses valid events makes the rest not meaningful")
     func hygieneAndBaseline() throws {

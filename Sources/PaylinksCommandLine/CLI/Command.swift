@@ -188,8 +188,8 @@ package struct RunOptions: Equatable, Sendable {
     package var mainKeyFile: String?
     /// `--publisher-token`: the `x-publisher-token` of award callbacks.
     package var publisherToken: String?
-    /// `--case`: the one case of check-award or check-events to run.
-    package var auditCase: String?
+    /// `--case`: the cases of check-award or check-events to run, as given; every case when empty.
+    package var auditCases: [String] = []
     /// `--concurrency`: how many connections a bulk purchase sends its awards over.
     package var concurrency = 1
     /// `--award-wait`: whether the pauses between award retries really pass.

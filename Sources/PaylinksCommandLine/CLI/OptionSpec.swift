@@ -480,7 +480,8 @@ package struct OptionSpec: Sendable {
     /// `--case` for `command`, whose audit's cases are `Case`.
     private static func auditCase<Case: AuditCase>(_: Case.Type, of command: Command) -> OptionSpec {
         OptionSpec(
-            "--case", "NAME", "Run one case of the audit again, as a finding names it.", commands: [command]
+            "--case", "NAME", "Run only this case of the audit, as a finding names it; repeatable.",
+            default: "every case", commands: [command], repeatable: true
         ) { options, value throws(UsageProblem) in
             let name = try text(value, option: "--case", allowEmpty: false)
             guard Case(name: name) != nil else {
@@ -488,7 +489,7 @@ package struct OptionSpec: Sendable {
                     "--case takes one of \(Case.names.joined(separator: ", ")), not '\(MessageText.sanitized(name))'",
                     suggestion: Suggestion.closest(to: name, among: Case.names))
             }
-            options.auditCase = name
+            options.auditCases.append(name)
         }
     }
 

@@ -12,8 +12,7 @@ enum CheckAwardCommand: Subcommand {
             url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
         let findings: [AuditFinding]
         do {
-            findings = try audit.run(
-                options.auditCase.flatMap { AwardAuditCase(name: $0) }.map { [$0] } ?? AwardAuditCase.allCases)
+            findings = try audit.run(chosen(AwardAuditCase.self, options))
         } catch {
             throw .unavailable(
                 // The URL was checked when it was read: its host and port hold no control characters.

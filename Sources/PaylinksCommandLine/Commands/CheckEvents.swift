@@ -20,8 +20,7 @@ enum CheckEventsCommand: Subcommand {
             seed: context.entropy())
         let findings: [AuditFinding]
         do {
-            findings = try audit.run(
-                options.auditCase.flatMap { EventAuditCase(name: $0) }.map { [$0] } ?? EventAuditCase.allCases)
+            findings = try audit.run(chosen(EventAuditCase.self, options))
         } catch {
             // The URLs were checked when they were read: their hosts and ports hold no control characters.
             throw .unavailable("\(error); start the game's server, or check the URLs")

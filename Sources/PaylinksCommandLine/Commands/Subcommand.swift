@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksKit
 
@@ -41,5 +42,12 @@ extension Subcommand {
         } catch {
             throw .usage("\(error)", command: command)
         }
+    }
+
+    /// The cases of an audit that `--case` names, in the order the audit runs them, each
+    /// once; every case when it names none.
+    static func chosen<Case: AuditCase>(_: Case.Type, _ options: RunOptions) -> [Case] {
+        options.auditCases.isEmpty
+            ? Case.allCases : Case.allCases.filter { options.auditCases.contains($0.name) }
     }
 }

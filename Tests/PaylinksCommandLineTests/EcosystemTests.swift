@@ -102,7 +102,7 @@ struct EcosystemTests {
                 try BinaryTests.builtExecutable().path, shell,
             ])
         #expect(status == 0, "\(text)")
-        #expect(text.components(separatedBy: "ok   \(shell):").count - 1 == 6, "\(text)")
+        #expect(text.components(separatedBy: "ok   \(shell):").count - 1 == 14, "\(text)")
     }
 
     /// What a user types, `\t` for Tab, and the words paylinks then receives, `END`
@@ -117,6 +117,14 @@ struct EcosystemTests {
         ("paylinks purchase --main-key-file ke\\t", ["purchase", "--main-key-file", "key.txt", "END"]),
         ("paylinks purchase --award-wait r\\t", ["purchase", "--award-wait", "real", "END"]),
         ("paylinks check-award http://x --case stal\\t", ["check-award", "http://x", "--case", "stale-t", "END"]),
+        (
+            "paylinks check-events http://x --case refund-u\\t",
+            ["check-events", "http://x", "--case", "refund-ungranted", "END"]
+        ),
+        (
+            "paylinks trigger order.refunded --fault dro\\t",
+            ["trigger", "order.refunded", "--fault", "drop-first", "END"]
+        ),
         ("paylinks init --platform UNI\\t", ["init", "--platform", "unity", "END"]),
         ("paylinks price-points --country jp\\t", ["price-points", "--country", "JP", "END"]),
         ("paylinks init --error charge_f\\t", ["init", "--error", "CHARGE_FAILED", "END"]),

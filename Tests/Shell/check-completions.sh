@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Loads one of paylinks' completion scripts into its own shell and checks that it
-# completes subcommands, options, and the values of --sku, --error, --country and
-# --format. The shell must be installed; the test suite checks before it calls this.
+# completes subcommands, options, and the values of --sku, --error, --country, --format,
+# --case and --fault, each command its own. The shell must be installed; the test suite checks before it calls this.
 # Usage: check-completions.sh PATH_TO_PAYLINKS bash|zsh|fish
 set -euo pipefail
 paylinks=$1
@@ -21,6 +21,16 @@ expect() {
     else
         echo "FAIL $1: '$2' does not offer $3; got: $(tr '\n' ' ' <<<"$4")"
         failures=$((failures + 1))
+    fi
+}
+
+# refuse SHELL LINE UNWANTED GOT: GOT (one candidate per line) must not hold UNWANTED.
+refuse() {
+    if grep -qxF -- "$3" <<<"$4"; then
+        echo "FAIL $1: '$2' offers $3, which that command refuses; got: $(tr '\n' ' ' <<<"$4")"
+        failures=$((failures + 1))
+    else
+        echo "ok   $1: '$2' does not offer $3"
     fi
 }
 
@@ -50,6 +60,19 @@ run="${shell}_complete"
     expect "$shell" "paylinks init --error CHARGE" CHARGE_FAILED "$($run paylinks init --error CHARGE)"
     expect "$shell" "paylinks price-points --country J" JP "$($run paylinks price-points --country J)"
     expect "$shell" "paylinks offers --format j" json "$($run paylinks offers --format j)"
+    # Each command's own values: the cases of its own audit, the faults trigger takes, the
+    # formats the command prints.
+    got=$($run paylinks check-events --case re)
+    expect "$shell" "paylinks check-events --case re" refund "$got"
+    refuse "$shell" "paylinks check-events --case re" retry "$got"
+    got=$($run paylinks check-award http://127.0.0.1:8080/award --case re)
+    expect "$shell" "paylinks check-award URL --case re" retry "$got"
+    refuse "$shell" "paylinks check-award URL --case re" refund "$got"
+    got=$($run paylinks trigger order.refunded --fault "")
+    expect "$shell" "paylinks trigger order.refunded --fault " drop-first "$got"
+    expect "$shell" "paylinks trigger order.refunded --fault " duplicate "$got"
+    refuse "$shell" "paylinks errors --format w" wire "$($run paylinks errors --format w)"
+    expect "$shell" "paylinks purchase --format w" wire "$($run paylinks purchase --format w)"
 }
 
 if [ "$failures" -gt 0 ]; then

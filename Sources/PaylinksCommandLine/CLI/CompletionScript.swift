@@ -17,7 +17,7 @@ package enum CompletionScript {
     }
 
     /// What can follow an option that takes a value.
-    enum Values {
+    enum Values: Equatable {
         /// One of these words.
         case words([String])
         /// A directory.
@@ -28,13 +28,19 @@ package enum CompletionScript {
         case free
     }
 
-    /// The values `option` takes, drawn from `catalog` where they come from fixtures.
-    static func values(of option: String, catalog: Catalog) -> Values {
+    /// The values `option` takes after `command`, drawn from `catalog` where they come from
+    /// fixtures: each command's own, where commands differ (the cases of `--case`, the
+    /// formats of `--format`).
+    static func values(of option: String, after command: Command, catalog: Catalog) -> Values {
         switch option {
         case "--sku": .words(catalog.offers.map(\.sku))
         case "--error": .words(catalog.statusCodes.flatMap { [String($0.code), $0.name] })
         case "--country": .words(countries(catalog))
-        case "--format": .words(OutputFormat.allCases.map(\.rawValue))
+        // Only the commands that print callbacks have a wire format.
+        case "--format":
+            .words(
+                OutputFormat.allCases.filter { $0 != .wire || OptionSpec.callbackCommands.contains(command) }
+                    .map(\.rawValue))
         case "--outcome": .words(ChargeOutcome.allCases.map(\.rawValue))
         case "--via": .words(CloseMethod.allCases.map(\.rawValue))
         case "--fail-at": .words(Step.allCases.map(\.rawValue))
@@ -49,8 +55,9 @@ package enum CompletionScript {
         // A prefix that takes its value after the '=': it completes without a space.
         case "--report": .words(RunReport.Format.allCases.map { $0.rawValue + "=" })
         case "--matrix": .words(MatrixKey.allCases.map { $0.rawValue + "=" })
-        // Both audits' cases: check-award's, then check-events' own.
-        case "--case": .words(AwardAudit.caseNames + EventAudit.caseNames.filter { !AwardAudit.caseNames.contains($0) })
+        case "--case" where command == .checkAward: .words(AwardAudit.caseNames)
+        case "--case" where command == .checkEvents: .words(EventAudit.caseNames)
+        case "--fault": .words(DeliveryFault.allCases.map(\.rawValue))
         case "--fixtures": .directories
         case "--main-key-file", "--events-key-file": .files
         default: .free
@@ -92,6 +99,46 @@ package enum CompletionScript {
         }
     }
 
+    /// The values `option` takes, for the commands that take it: one group for the
+    /// commands whose values are the same, in the order the commands are declared.
+    private static func valueGroups(of option: String, among commands: [Command]? = nil, catalog: Catalog)
+        -> [(commands: [Command], values: Values)]
+    {
+        let taking =
+            commands
+            ?? Command.allCases.filter { command in
+                OptionSpec.all.contains { $0.name == option && $0.commands.contains(command) }
+            }
+        var groups: [(commands: [Command], values: Values)] = []
+        for command in taking {
+            let values = values(of: option, after: command, catalog: catalog)
+            if let index = groups.firstIndex(where: { $0.values == values }) {
+                groups[index].commands.append(command)
+            } else {
+                groups.append(([command], values))
+            }
+        }
+        return groups
+    }
+
+    /// The branch of a completion function that completes `option`'s value with `reply`:
+    /// one reply for all the commands that take it, or a `case` on the command line's
+    /// subcommand (`command`, as the shell names that word) where they differ.
+    private static func valueBranch(
+        _ option: String, catalog: Catalog, command: String, indent: String, reply: (Values) -> String
+    ) -> String {
+        let groups = valueGroups(of: option, catalog: catalog)
+        guard groups.count > 1 else {
+            return "\(indent)\(option)) \(reply(groups.first?.values ?? .free)); return ;;\n"
+        }
+        var branch = "\(indent)\(option))\n\(indent)    case \(command) in\n"
+        for group in groups {
+            branch +=
+                "\(indent)        \(group.commands.map(\.rawValue).joined(separator: "|"))) \(reply(group.values)) ;;\n"
+        }
+        return branch + "\(indent)    esac\n\(indent)    return ;;\n"
+    }
+
     private static func optionNames(_ command: Command) -> [String] {
         OptionSpec.options(for: command).map(\.name) + ["--help"]
     }
@@ -113,7 +160,8 @@ package enum CompletionScript {
     private static func bash(_ catalog: Catalog) -> String {
         var valueCases = ""
         for name in valueOptionNames {
-            valueCases += "        \(name)) \(bashReply(values(of: name, catalog: catalog))); return ;;\n"
+            valueCases += valueBranch(
+                name, catalog: catalog, command: "${COMP_WORDS[1]}", indent: "        ", reply: bashReply)
         }
         var commandCases = ""
         for command in Command.allCases {
@@ -196,7 +244,7 @@ package enum CompletionScript {
     private static func zsh(_ catalog: Catalog) -> String {
         var valueCases = ""
         for name in valueOptionNames {
-            valueCases += "    \(name)) \(zshAction(values(of: name, catalog: catalog))); return ;;\n"
+            valueCases += valueBranch(name, catalog: catalog, command: "${words[2]}", indent: "    ", reply: zshAction)
         }
         var commandCases = ""
         for command in Command.allCases {
@@ -256,18 +304,24 @@ package enum CompletionScript {
         text +=
             "complete -c paylinks -n '__fish_seen_subcommand_from help' -a '\(Command.allCases.map(\.rawValue).joined(separator: " "))'\n"
         for spec in OptionSpec.all {
-            let commands = spec.commands.map(\.rawValue).joined(separator: " ")
-            var line =
-                "complete -c paylinks -n '__fish_seen_subcommand_from \(commands)' -l \(spec.name.dropFirst(2))"
-            if spec.placeholder != nil {
-                switch values(of: spec.name, catalog: catalog) {
-                case .words(let words): line += " -x -a '\(words.joined(separator: " "))'"
-                case .directories: line += " -x -a '(__fish_complete_directories)'"
-                case .files: line += " -r -F"
-                case .free: line += " -x"
+            // A line for each group of the spec's commands whose values are the same.
+            let groups: [(commands: [Command], values: Values)] =
+                spec.placeholder == nil
+                ? [(spec.commands, .free)] : valueGroups(of: spec.name, among: spec.commands, catalog: catalog)
+            for group in groups {
+                let commands = group.commands.map(\.rawValue).joined(separator: " ")
+                var line =
+                    "complete -c paylinks -n '__fish_seen_subcommand_from \(commands)' -l \(spec.name.dropFirst(2))"
+                if spec.placeholder != nil {
+                    switch group.values {
+                    case .words(let words): line += " -x -a '\(words.joined(separator: " "))'"
+                    case .directories: line += " -x -a '(__fish_complete_directories)'"
+                    case .files: line += " -r -F"
+                    case .free: line += " -x"
+                    }
                 }
+                text += line + " -d \(fishQuoted(spec.summary))\n"
             }
-            text += line + " -d \(fishQuoted(spec.summary))\n"
         }
         for command in Command.allCases {
             switch operands(of: command, catalog: catalog) {

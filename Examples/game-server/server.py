@@ -42,7 +42,13 @@ from the player, below zero), revoke-on-open (a dispute opened takes the items, 
 never gives them back), in-order (a refund that arrives before the order's completion is
 dropped), strict-fields (a 500 for a field it does not know), refuse-unknown (a 404 for an
 event about an order it does not know), slow-events (each event answered after 2.1 s);
-any-signature and reserialize apply to events too.
+any-signature and reserialize apply to events too. And what paylinks must not misread:
+async-ledger (each verified event answered at once and handled from a queue 300 ms later,
+the usual design: correct, though the ledger lags), die-after-grant (the whole server exits
+once it has answered its first grant, as an agent that crashes on it), strip-spaces (the
+verifier hashes the body without its spaces, awards and events), reserialize-500 (the
+verifier hashes the body as PHP's json_encode writes it, `/` and non-ASCII escaped, and
+throws on a bad signature: a 500, not a 401).
 Never use a flaw in production.
 """
 import hashlib
@@ -50,6 +56,7 @@ import hmac
 import http.server
 import json
 import os
+import queue
 import socketserver
 import sys
 import threading
@@ -63,8 +70,11 @@ WINDOW_MS = 5 * 60 * 1000
 FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
-    "strict-fields", "refuse-unknown", "slow-events",
+    "strict-fields", "refuse-unknown", "slow-events", "async-ledger", "die-after-grant", "strip-spaces",
+    "reserialize-500",
 }
+# The flaw async-ledger: how long after its answer an event is handled.
+QUEUE_DELAY = 0.3
 # The V2 and V1 names of the events that take an order's products back.
 REVOKING = {"order.refunded", "order_refunded", "order_dispute_lost"}
 # The names of an order's completion, and of a dispute opened (which takes nothing back).
@@ -200,7 +210,77 @@ def signature_parts(header):
     return int(t), v1
 
 
-def make_handler(ledger, flaw):
+def signed_bytes(raw, flaw):
+    """The bytes the verifier hashes: the raw body received, as it must be; or, with a flaw,
+    the body as the server would write it again, or without its spaces."""
+    if flaw == "strip-spaces":
+        return raw.replace(b" ", b"")
+    if flaw in ("reserialize", "reserialize-500"):
+        try:
+            text = json.dumps(json.loads(raw), separators=(",", ":"))
+        except ValueError:
+            return raw
+        # PHP's json_encode escapes '/' too (and, as Python here, every non-ASCII letter).
+        return (text.replace("/", "\\/") if flaw == "reserialize-500" else text).encode()
+    return raw
+
+
+def handle_event(ledger, flaw, event):
+    """What a verified event does: the answer's status and body."""
+    if flaw == "strict-fields" and not set(event) <= KNOWN_FIELDS:
+        return 500, {"message": "unexpected field"}
+    name = event.get("eventName") or event.get("event") or ""
+    if name == "order.dispute.resolved" and event.get("result") == "lost":
+        name = "order_dispute_lost"
+    # V2 names the event by eventId; V1 has none, so its name and order stand in.
+    event_id = event.get("eventId") or "%s:%s" % (name, event.get("appChargeOrderId"))
+    if flaw != "revoke-twice" and not ledger.first_sight(str(event_id)):
+        return 200, {"handled": "a duplicate: no second effect"}
+    order_id = event.get("appChargeOrderId")
+    amounts = {}
+    for transaction in event.get("transactions") or []:
+        if not isinstance(transaction, dict):
+            continue
+        order_id = order_id or ledger.by_purchase.get(transaction.get("purchaseId"))
+        try:
+            amounts[transaction.get("type")] = float(transaction.get("amount", "0"))
+        except (TypeError, ValueError):
+            pass
+    if name in COMPLETED:
+        with ledger.lock:
+            ledger.completed.add(order_id)
+    if flaw == "revoke-on-open" and name in OPENED:
+        # The flaw: take the items when the dispute opens; a dispute won restores nothing.
+        return 200, {"handled": ledger.revoke(order_id)}
+    if name not in REVOKING or flaw == "no-revoke":
+        return 200, {"handled": "nothing to take back"}
+    if order_id not in ledger.given:
+        if flaw == "revoke-ungranted":
+            return 200, {"handled": ledger.take_blindly(event)}
+        if flaw == "refuse-unknown":
+            return 404, {"message": "unknown order"}
+    if flaw == "in-order" and order_id not in ledger.completed:
+        # The flaw: an event before the one it follows is dropped.
+        return 200, {"handled": "ignored: the order has not completed"}
+    if "refund" in amounts and "paid" in amounts:
+        # Both in the order's currency, as decimal strings: less back than paid is partial.
+        if amounts["refund"] < amounts["paid"]:
+            player = ledger.given.get(order_id, ("",))[0]
+            ledger.note(player, "partial refund of order %s recorded, nothing revoked" % order_id)
+            return 200, {"handled": "a partial refund, recorded"}
+    return 200, {"handled": ledger.revoke(order_id, twice=(flaw == "revoke-twice"))}
+
+
+def handle_later(ledger, work):
+    """The flaw async-ledger's worker: each event handled, in the order it came, once its
+    time has come."""
+    while True:
+        due, event = work.get()
+        time.sleep(max(0.0, due - time.monotonic()))
+        handle_event(ledger, "async-ledger", event)
+
+
+def make_handler(ledger, flaw, work=None):
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True
@@ -232,36 +312,31 @@ def make_handler(ledger, flaw):
                 grants = dict(ledger.grants)
             return self.answer(200, {"grants": grants, "count": ledger.count})
 
-        def verified(self, raw, key):
+        def refusal(self, raw, key):
             """None when the request is Appcharge's (token, signature over the raw bytes,
-            a fresh `t`); else the 401 answer's message."""
+            a fresh `t`); else the refusal's status, 401, and message."""
             if self.headers.get("x-publisher-token") != PUBLISHER_TOKEN:
-                return "unknown publisher token"
+                return 401, "unknown publisher token"
+            # The flaw reserialize-500: a bad signature throws, and the framework answers 500.
+            status = 500 if flaw == "reserialize-500" else 401
             parts = signature_parts(self.headers.get("signature", ""))
             if parts is None:
-                return "missing or malformed signature"
+                return status, "missing or malformed signature"
             t, v1 = parts
-            signed = raw
-            if flaw == "reserialize":
-                # The flaw: hash the body as this server would write it, not as it came.
-                try:
-                    signed = json.dumps(json.loads(raw), separators=(",", ":")).encode()
-                except ValueError:
-                    pass
-            expected = hmac.new(key, str(t).encode() + b"." + signed, hashlib.sha256).hexdigest()
+            expected = hmac.new(key, str(t).encode() + b"." + signed_bytes(raw, flaw), hashlib.sha256).hexdigest()
             if flaw != "any-signature" and not hmac.compare_digest(expected, v1):
-                return "signature mismatch"
+                return status, "signature mismatch"
             now = int(time.time() * 1000)
             if flaw != "no-time-check" and abs(now - t) > WINDOW_MS:
-                return "signature too old or from the future"
+                return status, "signature too old or from the future"
             return None
 
         def event(self, raw):
             if flaw == "slow-events":
                 time.sleep(2.1)
-            refused = self.verified(raw, EVENTS_KEY)
+            refused = self.refusal(raw, EVENTS_KEY)
             if refused:
-                return self.answer(401, {"message": refused})
+                return self.answer(refused[0], {"message": refused[1]})
             # A verified event is answered 2xx whatever becomes of it: handled here, not retried.
             try:
                 event = json.loads(raw)
@@ -269,70 +344,22 @@ def make_handler(ledger, flaw):
                 return self.answer(200, {"handled": "ignored: the body is not JSON"})
             if not isinstance(event, dict):
                 return self.answer(200, {"handled": "ignored: the body is not an object"})
-            if flaw == "strict-fields" and not set(event) <= KNOWN_FIELDS:
-                return self.answer(500, {"message": "unexpected field"})
-            name = event.get("eventName") or event.get("event") or ""
-            if name == "order.dispute.resolved" and event.get("result") == "lost":
-                name = "order_dispute_lost"
-            # V2 names the event by eventId; V1 has none, so its name and order stand in.
-            event_id = event.get("eventId") or "%s:%s" % (name, event.get("appChargeOrderId"))
-            if flaw != "revoke-twice" and not ledger.first_sight(str(event_id)):
-                return self.answer(200, {"handled": "a duplicate: no second effect"})
-            order_id = event.get("appChargeOrderId")
-            amounts = {}
-            for transaction in event.get("transactions") or []:
-                if not isinstance(transaction, dict):
-                    continue
-                order_id = order_id or ledger.by_purchase.get(transaction.get("purchaseId"))
-                try:
-                    amounts[transaction.get("type")] = float(transaction.get("amount", "0"))
-                except (TypeError, ValueError):
-                    pass
-            if name in COMPLETED:
-                with ledger.lock:
-                    ledger.completed.add(order_id)
-            if flaw == "revoke-on-open" and name in OPENED:
-                # The flaw: take the items when the dispute opens; a dispute won restores nothing.
-                return self.answer(200, {"handled": ledger.revoke(order_id)})
-            if name not in REVOKING or flaw == "no-revoke":
-                return self.answer(200, {"handled": "nothing to take back"})
-            if order_id not in ledger.given:
-                if flaw == "revoke-ungranted":
-                    return self.answer(200, {"handled": ledger.take_blindly(event)})
-                if flaw == "refuse-unknown":
-                    return self.answer(404, {"message": "unknown order"})
-            if flaw == "in-order" and order_id not in ledger.completed:
-                # The flaw: an event before the one it follows is dropped.
-                return self.answer(200, {"handled": "ignored: the order has not completed"})
-            if "refund" in amounts and "paid" in amounts:
-                # Both in the order's currency, as decimal strings: less back than paid is partial.
-                if amounts["refund"] < amounts["paid"]:
-                    player = ledger.given.get(order_id, ("",))[0]
-                    ledger.note(player, "partial refund of order %s recorded, nothing revoked" % order_id)
-                    return self.answer(200, {"handled": "a partial refund, recorded"})
-            return self.answer(200, {"handled": ledger.revoke(order_id, twice=(flaw == "revoke-twice"))})
+            if work is not None:
+                # The flaw async-ledger: acknowledged now, handled from the queue later.
+                work.put((time.monotonic() + QUEUE_DELAY, event))
+                return self.answer(200, {"handled": "queued"})
+            status, payload = handle_event(ledger, flaw, event)
+            return self.answer(status, payload)
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             if self.path.partition("?")[0] == "/events":
                 return self.event(raw)
-            if self.headers.get("x-publisher-token") != PUBLISHER_TOKEN:
-                return self.answer(401, {"publisherErrorMessage": "unknown publisher token"})
-            parts = signature_parts(self.headers.get("signature", ""))
-            if parts is None:
-                return self.answer(401, {"publisherErrorMessage": "missing or malformed signature"})
-            t, v1 = parts
-            signed = raw
-            if flaw == "reserialize":
-                # The flaw: hash the body as this server would write it, not as it came.
-                signed = json.dumps(json.loads(raw), separators=(",", ":")).encode()
-            expected = hmac.new(MAIN_KEY, str(t).encode() + b"." + signed, hashlib.sha256).hexdigest()
-            if flaw != "any-signature" and not hmac.compare_digest(expected, v1):
-                return self.answer(401, {"publisherErrorMessage": "signature mismatch"})
+            refused = self.refusal(raw, MAIN_KEY)
+            if refused:
+                return self.answer(refused[0], {"publisherErrorMessage": refused[1]})
             now = int(time.time() * 1000)
-            if flaw != "no-time-check" and abs(now - t) > WINDOW_MS:
-                return self.answer(401, {"publisherErrorMessage": "signature too old or from the future"})
             try:
                 award = json.loads(raw)
                 order_id = award["orderId"]
@@ -346,7 +373,11 @@ def make_handler(ledger, flaw):
                 return self.answer(200, {"publisherPurchaseId": int(grant_id.split("_")[1])})
             if flaw == "status-ok":
                 return self.answer(200, {"status": "ok"})
-            return self.answer(201 if flaw == "created" else 200, {"publisherPurchaseId": grant_id, "purchaseTime": now})
+            self.answer(201 if flaw == "created" else 200, {"publisherPurchaseId": grant_id, "purchaseTime": now})
+            if flaw == "die-after-grant":
+                # The flaw: the answer is out, then the whole server is gone.
+                self.wfile.flush()
+                os._exit(3)
 
     return Handler
 
@@ -367,10 +398,14 @@ def main():
             sys.exit("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
     port = int(args[0]) if args else 8080
     ledger = Ledger(grant_twice=(flaw == "grant-twice"))
+    work = None
+    if flaw == "async-ledger":
+        work = queue.Queue()
+        threading.Thread(target=handle_later, args=(ledger, work), daemon=True).start()
     # The flaw one-connection: a server that holds one kept-alive connection at a time.
     kind = http.server.HTTPServer if flaw == "one-connection" else Server
     kind.allow_reuse_address = True
-    server = kind(("127.0.0.1", port), make_handler(ledger, flaw))
+    server = kind(("127.0.0.1", port), make_handler(ledger, flaw, work))
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever()

@@ -154,8 +154,13 @@ final class AuditOrders {
         self.clock = clock
     }
 
+    /// The name of every order's offer and items unless a case names them: ASCII letters
+    /// alone, no space, no `/`, nothing a JSON writer escapes, so that a verifier that
+    /// mangles any of those fails only the case built to show it, never `valid`.
+    static let plainName = "StarterPack"
+
     /// A paid order of `starter_pack_001` for `player`, its offer and items named
-    /// `offerName` when given.
+    /// `offerName`, else ``plainName``.
     func fresh(player: String = "audit_player", offerName: String? = nil) -> OrderResponseModel {
         let recorder = RecordingDelegate()
         if simulator.configuration == nil {
@@ -171,19 +176,27 @@ final class AuditOrders {
         var order =
             recorder.callbacks.last?.order
             ?? OrderResponseModel(
-                date: 0, sessionToken: "", offerName: "Starter Pack", offerSku: "starter_pack_001",
+                date: 0, sessionToken: "", offerName: Self.plainName, offerSku: "starter_pack_001",
                 items: [OrderResponseModel.Item(name: "Gems", sku: "gem_01", quantity: "100")], price: 499,
                 currency: "USD",
                 customerId: player, customerCountry: "US", paymentMethodName: PlayerAction.defaultPaymentMethod,
                 orderId: String(clock()), purchaseId: "pr_audit_\(clock())")
-        if let offerName {
-            order.offerName = offerName
-            order.items = order.items.map { item in
-                var renamed = item
-                renamed.name = offerName
-                return renamed
-            }
+        let name = offerName ?? Self.plainName
+        order.offerName = name
+        order.items = order.items.map { item in
+            var renamed = item
+            renamed.name = name
+            return renamed
         }
         return order
     }
+}
+
+/// What a verifier that refuses a valid request differing from the plain one in one way
+/// hashes instead of the raw bytes, as a finding guesses it.
+enum AuditSuspect {
+    static let spaces = "the body without its spaces?"
+    static let slashes = #"re-serialized JSON, with '/' written '\/'?"#
+    static let unicode = #"re-serialized JSON, with non-ASCII letters written '\u00e9'?"#
+    static let numbers = "re-serialized JSON, with 100.0 written 100?"
 }

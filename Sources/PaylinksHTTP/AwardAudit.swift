@@ -124,17 +124,20 @@ public final class AwardAudit {
             return rejection(name, forgery)
         case .namesSpaces:
             return acceptance(
-                name, "a valid callback whose names hold spaces", offerName: "Starter Pack Deluxe Edition")
+                name, "a valid callback whose names hold spaces", offerName: "Starter Pack Deluxe Edition",
+                suspect: AuditSuspect.spaces)
         case .namesSlashQuotes:
             return acceptance(
-                name, "a valid callback whose names hold '/' and quotes", offerName: #"Gold / "Legendary" Pack"#)
+                name, "a valid callback whose names hold '/' and quotes", offerName: #"Gold/"Legendary"/Pack"#,
+                suspect: AuditSuspect.slashes)
         case .namesUnicode:
             return acceptance(
-                name, "a valid callback whose names hold non-ASCII letters and emoji", offerName: "Épée de Dragón — 🐉")
+                name, "a valid callback whose names hold non-ASCII letters and emoji", offerName: "Épée_de_Dragón_🐉",
+                suspect: AuditSuspect.unicode)
         case .numbers:
             return acceptance(
                 name, "a valid callback whose amounts include 850.5 and 100.0", offerName: nil,
-                estimates: (fee: "100.0", net: "850.5"))
+                suspect: AuditSuspect.numbers, estimates: (fee: "100.0", net: "850.5"))
         case .wrongToken:
             return tokenCheck(
                 name, token: "not-the-publisher-token", sent: "a valid callback with a wrong x-publisher-token")
@@ -190,9 +193,12 @@ public final class AwardAudit {
         return finding(name, .pass, "refused (\(status))", sent, exchange, "")
     }
 
+    /// A valid callback that differs from the plain one in one way, which the verifier may
+    /// mangle before it hashes (`suspect` says how: "the body without its spaces?").
     @MainActor
     private func acceptance(
-        _ name: String, _ sent: String, offerName: String?, estimates: (fee: String, net: String)? = nil
+        _ name: String, _ sent: String, offerName: String?, suspect: String,
+        estimates: (fee: String, net: String)? = nil
     ) -> AuditFinding {
         let exchange = send(freshAward(offerName: offerName, estimates: estimates))
         guard let id = exchange.grantId else {
@@ -203,7 +209,7 @@ public final class AwardAudit {
             return finding(
                 name, .fail, "a valid callback was refused (\(status))", sent, exchange,
                 "one plain valid callback was granted and this one was not: the verifier hashes something other "
-                    + "than the raw bytes received (re-serialized JSON?), and the player paid and gets nothing")
+                    + "than the raw bytes received (\(suspect)), and the player paid and gets nothing")
         }
         return finding(name, .pass, "granted as \(id)", sent, exchange, "")
     }

@@ -168,16 +168,21 @@ public final class EventAudit {
                     ], in: body)
             }
         case .namesSpaces:
-            return named(name, "a valid event whose names hold spaces", offerName: "Starter Pack Deluxe Edition")
+            return named(
+                name, "a valid event whose names hold spaces", offerName: "Starter Pack Deluxe Edition",
+                suspect: AuditSuspect.spaces)
         case .namesSlashQuotes:
-            return named(name, "a valid event whose names hold '/' and quotes", offerName: #"Gold / "Legendary" Pack"#)
+            return named(
+                name, "a valid event whose names hold '/' and quotes", offerName: #"Gold/"Legendary"/Pack"#,
+                suspect: AuditSuspect.slashes)
         case .namesUnicode:
             return named(
-                name, "a valid event whose names hold non-ASCII letters and emoji", offerName: "Épée de Dragón — 🐉")
+                name, "a valid event whose names hold non-ASCII letters and emoji", offerName: "Épée_de_Dragón_🐉",
+                suspect: AuditSuspect.unicode)
         case .numbers:
             return variant(
                 name, "a valid event whose numbers include 100.0 and 0.00",
-                why: "the handler verifies re-serialized JSON, not the raw bytes: 100.0 comes back as 100"
+                why: "the handler verifies something other than the raw bytes received (\(AuditSuspect.numbers))"
             ) { body in
                 Self.replacing(
                     [
@@ -242,11 +247,11 @@ public final class EventAudit {
             why: "every field of an event is optional: read what is there, never refuse a verified event for a gap")
     }
 
-    private func named(_ name: String, _ sent: String, offerName: String) -> AuditFinding {
+    private func named(_ name: String, _ sent: String, offerName: String, suspect: String) -> AuditFinding {
         let order = orders.fresh(player: newPlayer(), offerName: offerName)
         return tolerance(
             name, send(event(.created, of: order)), sent: sent,
-            why: "the handler verifies something other than the raw bytes received (re-serialized JSON?)")
+            why: "the handler verifies something other than the raw bytes received (\(suspect))")
     }
 
     /// A valid event must be accepted; only a refusal points at the handler's parsing, as

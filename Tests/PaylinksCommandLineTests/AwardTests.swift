@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import PaylinksAppcharge
 @testable import PaylinksCommandLine
 @testable import PaylinksFixtures
 @testable import PaylinksHTTP
@@ -235,6 +236,8 @@ struct AwardTests {
             ("grant-twice", ["race"]),
             ("reserialize", ["names-unicode"]),
             ("no-time-check", ["stale-t", "t-seconds"]),
+            ("strip-spaces", ["names-spaces"]),
+            ("reserialize-500", SignatureForgery.allCases.map(\.rawValue) + ["names-slash-quotes", "names-unicode"]),
         ])
     func auditCatches(flaw: String, failing: [String]) throws {
         let receiver = try ExampleGameServer(flaw: flaw)
@@ -244,6 +247,32 @@ struct AwardTests {
         #expect(failed.map { $0["case"] as? String } == failing.map { $0 })
         #expect(
             failed.allSatisfy { ($0["again"] as? String)?.hasSuffix("--case \($0["case"] as? String ?? "")") == true })
+    }
+
+    @Test(
+        "valid is the plainest callback: names of ASCII letters without spaces or slashes, so that each names case names its own flaw"
+    )
+    func plainValid() throws {
+        let endpoint = try EventReceiver { _, _ in
+            HTTPServerResponse(
+                status: 200, contentType: "application/json", body: Array(#"{"publisherPurchaseId":"g1"}"#.utf8))
+        }
+        let outcome = try paylinks(
+            ["check-award", endpoint.url.replacingOccurrences(of: "/events", with: "/award"), "--case", "valid"],
+            environment: Self.studioKeys)
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let body = try #require(endpoint.received.first?.body)
+        #expect(
+            body.allSatisfy { (0x21..<0x7F).contains($0) && $0 != UInt8(ascii: "/") },
+            "\(String(decoding: body, as: UTF8.self))")
+        // A verifier that hashes the body without its spaces grants valid, and fails the case built for it.
+        let receiver = try ExampleGameServer(flaw: "strip-spaces")
+        let audit = try paylinks(["check-award", receiver.url, "--json"], environment: Self.studioKeys)
+        let findings = try Self.lines(audit.stdout).dropLast()
+        #expect(findings.first?["verdict"] as? String == "pass", "\(audit.stdout)")
+        let spaces = try #require(findings.first { $0["case"] as? String == "names-spaces" })
+        #expect(spaces["verdict"] as? String == "fail")
+        #expect((spaces["why"] as? String)?.contains("hashes something other than the raw bytes received") == true)
     }
 
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")

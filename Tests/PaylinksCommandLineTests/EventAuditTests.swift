@@ -67,6 +67,11 @@ struct EventAuditTests {
             ("reserialize", "fail", ["names-unicode", "numbers"]),
             ("any-signature", "fail", ["signature-digit", "body-changed", "other-key", "body-only"]),
             ("refuse-unknown", "warn", ["refund-ungranted", "business-failure"]),
+            ("strip-spaces", "fail", ["names-spaces"]),
+            (
+                "reserialize-500", "fail",
+                SignatureForgery.allCases.map(\.rawValue) + ["names-slash-quotes", "names-unicode", "numbers"]
+            ),
         ])
     func catches(flaw: String, verdict: String, cases: [String]) throws {
         let receiver = try ExampleGameServer(flaw: flaw)
@@ -81,6 +86,17 @@ struct EventAuditTests {
                 finding.line["again"] as? String
                     == "paylinks check-events \(Self.urls(receiver).joined(separator: " ")) --case \(finding.name)")
         }
+    }
+
+    @Test("valid is the plainest event: names of ASCII letters without spaces or slashes")
+    func plainValid() throws {
+        let handler = try EventReceiver()
+        let outcome = try audit([handler.url, "--case", "valid"])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let body = try #require(handler.received.first?.body)
+        #expect(
+            body.allSatisfy { (0x21..<0x7F).contains($0) && $0 != UInt8(ascii: "/") },
+            "\(String(decoding: body, as: UTF8.self))")
     }
 
     @Test("what each money flaw did is in its finding: the balances before and after")

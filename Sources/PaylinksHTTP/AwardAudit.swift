@@ -202,14 +202,16 @@ public final class AwardAudit {
     ) -> AuditFinding {
         let exchange = send(freshAward(offerName: offerName, estimates: estimates))
         guard let id = exchange.grantId else {
-            // The valid case was granted: only a refusal of this one points at the verifier.
-            guard let status = exchange.status, (400..<500).contains(status) else {
-                return grantCheck(name, exchange, sent: sent)
-            }
+            // The valid case was granted: any refusal of this one, a 4xx or a 5xx (a verifier
+            // that throws), points at the verifier; no answer, or a 2xx that is not a grant,
+            // at something else.
+            guard let status = exchange.status, status >= 300 else { return grantCheck(name, exchange, sent: sent) }
+            let serverError =
+                status >= 500 ? "; and a refusal is a 4xx: Appcharge retries a 5xx and alerts the studio" : ""
             return finding(
                 name, .fail, "a valid callback was refused (\(status))", sent, exchange,
                 "one plain valid callback was granted and this one was not: the verifier hashes something other "
-                    + "than the raw bytes received (\(suspect)), and the player paid and gets nothing")
+                    + "than the raw bytes received (\(suspect)), and the player paid and gets nothing\(serverError)")
         }
         return finding(name, .pass, "granted as \(id)", sent, exchange, "")
     }

@@ -275,6 +275,23 @@ struct AwardTests {
         #expect((spaces["why"] as? String)?.contains("hashes something other than the raw bytes received") == true)
     }
 
+    @Test("a names case refused with a 5xx says the verifier hashes something other than the raw bytes, as a 4xx does")
+    func serverErrorOnNames() throws {
+        let receiver = try ExampleGameServer(flaw: "reserialize-500")
+        let outcome = try paylinks(
+            ["check-award", receiver.url, "--case", "names-unicode", "--case", "names-slash-quotes"],
+            environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        for name in ["names-slash-quotes", "names-unicode"] {
+            let block = try #require(outcome.stdout.components(separatedBy: "FAIL  ").first { $0.hasPrefix(name) })
+            #expect(block.contains("a valid callback was refused (500)"), "\(block)")
+            #expect(
+                block.contains(
+                    "the verifier hashes something other than the raw bytes received (re-serialized JSON, with "),
+                "\(block)")
+        }
+    }
+
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
         let receiver = try ExampleGameServer(flaw: "no-time-check")

@@ -46,6 +46,12 @@ package struct AwardAnswer {
         }
     }
 
+    /// Whether the body is a JSON object with a member `key`, of any value: an answer that
+    /// names `publisherPurchaseId` or `publisherErrorMessage` is an award endpoint's.
+    package func has(_ key: String) -> Bool {
+        members.contains { $0.key == key }
+    }
+
     /// The string member `key` of the body: the last one of that name that is a string.
     package func string(_ key: String) -> String? {
         Self.string(key, in: members)

@@ -14,6 +14,7 @@ public final class AwardAudit {
     private let key: [UInt8]
     private let publisherToken: String
     private let clock: () -> Int
+    private let seed: UInt64
     private let orders: AuditOrders
 
     /// An audit of `url`, signing with `key`; orders come from a simulator seeded with
@@ -27,6 +28,7 @@ public final class AwardAudit {
         self.key = key
         self.publisherToken = publisherToken
         self.clock = clock
+        self.seed = seed
         orders = AuditOrders(seed: seed, clock: clock)
     }
 
@@ -39,7 +41,8 @@ public final class AwardAudit {
         if let failure = exchange.failure, failure.meansNothingListens {
             throw AuditCannotRun(reason: "nothing answers at \(url): \(failure)")
         }
-        let valid = grantCheck("valid", exchange, sent: "a valid callback for a new order")
+        let sent = "a valid callback for a new order"
+        let valid = eventsLike(exchange, sent: sent) ?? grantCheck("valid", exchange, sent: sent)
         let baseline = valid.verdict != .fail
         var findings: [AuditFinding] = []
         for auditCase in cases {
@@ -55,6 +58,32 @@ public final class AwardAudit {
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
         return findings
+    }
+
+    /// A failure of `valid` when the URL answers like an events handler: a 2xx that is not
+    /// a grant to the callback, and a 2xx without a `publisherPurchaseId` to an order event
+    /// signed with the same key, which an award endpoint refuses as no award.
+    private func eventsLike(_ exchange: AuditExchange, sent: String) -> AuditFinding? {
+        guard exchange.accepted, exchange.grantId == nil, let status = exchange.status else { return nil }
+        let event = OrderEvent(
+            .created, version: .v2, subject: OrderEvent.Subject(order: orders.fresh(), pricePointMetadata: 499),
+            milliseconds: clock(), seed: seed, sequence: 1)
+        let probe = send(
+            body: event.body,
+            headers: baseHeaders() + [
+                HTTPHeader("signature", GrantAward.signature(body: event.body, milliseconds: clock(), key: key))
+            ])
+        guard let eventStatus = probe.status, probe.accepted,
+            !AwardAnswer(status: eventStatus, body: probe.body).has("publisherPurchaseId")
+        else { return nil }
+        return finding(
+            "valid", .fail,
+            "this URL answers like an events handler: \(status) without a publisherPurchaseId to the callback, and "
+                + "\(eventStatus) to an order event as well",
+            sent + ", then a valid order.created event", exchange,
+            "check-award audits the game's award endpoint, which answers each Grant Award Callback with 200 "
+                + "{\"publisherPurchaseId\": ...}; an events handler answers 2xx to whatever it verifies: give "
+                + "check-award the award endpoint's URL (check-events audits the events handler)")
     }
 
     /// A case that says nothing while valid callbacks are not granted: one that sends valid

@@ -85,7 +85,8 @@ public final class EventAudit {
         if let failure = exchange.failure, failure.meansNothingListens {
             throw AuditCannotRun(reason: "nothing answers at \(endpoints.events): \(failure)")
         }
-        let valid = acceptance("valid", exchange, sent: "a valid \(called(.created)) event for a new order")
+        let sent = "a valid \(called(.created)) event for a new order"
+        let valid = awardLike(exchange, sent: sent) ?? acceptance("valid", exchange, sent: sent)
         let baseline = valid.verdict != .fail
         if baseline, cases.contains(where: \.followsMoney), let ledger = endpoints.ledger, endpoints.award != nil {
             _ = try checkedBalances(of: newPlayer(), at: ledger)
@@ -117,6 +118,22 @@ public final class EventAudit {
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
         return findings
+    }
+
+    /// A failure of `valid` when the answer to it is an award endpoint's: a
+    /// `publisherPurchaseId` (an award endpoint that grants whatever is signed), or a
+    /// `publisherErrorMessage`.
+    private func awardLike(_ exchange: AuditExchange, sent: String) -> AuditFinding? {
+        guard let status = exchange.status else { return nil }
+        let answer = AwardAnswer(status: status, body: exchange.body)
+        let field = ["publisherPurchaseId", "publisherErrorMessage"].first { answer.has($0) }
+        guard let field else { return nil }
+        return finding(
+            "valid", .fail, "this URL answers like an award endpoint: \(status) with a \(field), to an order event",
+            sent, exchange,
+            "check-events audits the game's events handler, where Appcharge sends order events; the award endpoint "
+                + "takes Grant Award Callbacks: give check-events the events handler's URL, and this one as --award-url "
+                + "(check-award audits it)")
     }
 
     private static let fixValidFirst =

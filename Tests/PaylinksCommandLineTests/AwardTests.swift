@@ -292,6 +292,23 @@ struct AwardTests {
         }
     }
 
+    @Test(
+        "check-award pointed at an events handler says so in valid; an award endpoint that answers no grant is not taken for one"
+    )
+    func eventsHandlerGiven() throws {
+        let receiver = try ExampleGameServer()
+        let outcome = try paylinks(
+            ["check-award", "http://127.0.0.1:\(receiver.port)/events", "--case", "valid", "--case", "retry"],
+            environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        #expect(outcome.stdout.hasPrefix("FAIL  valid  this URL answers like an events handler"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("n/a   retry"))
+        let statusOk = try ExampleGameServer(flaw: "status-ok")
+        let answer = try paylinks(["check-award", statusOk.url, "--case", "valid"], environment: Self.studioKeys)
+        #expect(answer.stdout.hasPrefix("FAIL  valid  a valid callback was not granted: answered 200 without"))
+        #expect(!answer.stdout.contains("events handler"), "\(answer.stdout)")
+    }
+
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
         let receiver = try ExampleGameServer(flaw: "no-time-check")

@@ -99,6 +99,30 @@ struct EventAuditTests {
             "\(String(decoding: body, as: UTF8.self))")
     }
 
+    @Test("check-events pointed at an award endpoint says so in valid, and the rest is not meaningful")
+    func awardEndpointGiven() throws {
+        // An award endpoint that grants whatever is signed, as the studio's did.
+        let grants = try EventReceiver { _, _ in
+            HTTPServerResponse(
+                status: 200, contentType: "application/json",
+                body: Array(#"{"publisherPurchaseId":"grant_1","purchaseTime":1718182312000}"#.utf8))
+        }
+        let outcome = try audit([grants.url, "--json"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stdout)")
+        let findings = try Self.findings(outcome)
+        #expect(findings.first?.name == "valid")
+        #expect(findings.first?.verdict == "fail")
+        let summary = findings.first?.line["summary"] as? String ?? ""
+        #expect(summary.hasPrefix("this URL answers like an award endpoint"), "\(summary)")
+        #expect((findings.first?.line["why"] as? String)?.contains("--award-url") == true)
+        #expect(!findings.contains { $0.verdict == "pass" }, "\(outcome.stdout)")
+        // The example's award endpoint refuses an event as no award: the same.
+        let example = try ExampleGameServer()
+        let text = try audit(["http://127.0.0.1:\(example.port)/award", "--case", "valid"])
+        #expect(text.status == ExitCode.expectationsFailed.rawValue)
+        #expect(text.stdout.hasPrefix("FAIL  valid  this URL answers like an award endpoint"), "\(text.stdout)")
+    }
+
     @Test("what each money flaw did is in its finding: the balances before and after")
     func moneyFindings() throws {
         let twiceServer = try ExampleGameServer(flaw: "revoke-twice")

@@ -141,11 +141,16 @@ public final class EventAudit {
 
     /// Why the money cases cannot run, or nil when they can.
     private var missingEndpoints: String? {
+        missingOptions.map { "it needs \($0.options), \($0.purpose)" }
+    }
+
+    /// What the money cases need and were not given: the options, and what for; nil when
+    /// they have all they need.
+    public var missingOptions: (options: String, purpose: String)? {
         switch (endpoints.award, endpoints.ledger) {
-        case (nil, nil):
-            "it needs --award-url and --ledger-url, to grant an order and then read what its player holds"
-        case (nil, _): "it needs --award-url, to grant the order it then refunds or disputes"
-        case (_, nil): "it needs --ledger-url, to read what the player holds before and after"
+        case (nil, nil): ("--award-url and --ledger-url", "to grant an order and then read what its player holds")
+        case (nil, _): ("--award-url", "to grant the order it then refunds or disputes")
+        case (_, nil): ("--ledger-url", "to read what the player holds before and after")
         default: nil
         }
     }

@@ -165,10 +165,41 @@ struct EventAuditTests {
         }
         #expect(!outcome.stdout.contains("        sent "), "a not-checked case sent nothing")
         #expect(outcome.stdout.hasSuffix(": 27 cases: 19 pass, 0 FAIL, 0 warn, 8 not checked\n"), "\(outcome.stdout)")
-        let ledgerOnly = try audit([events, "--ledger-url", Self.urls(receiver)[4], "--case", "refund"])
+        let ledgerOnly = try audit([events, "--ledger-url", Self.urls(receiver)[4]])
         #expect(
-            ledgerOnly.stdout.hasPrefix(
-                "----  refund  not checked: it needs --award-url, to grant the order it then refunds or disputes\n"))
+            ledgerOnly.stdout.contains(
+                "----  refund              not checked: it needs --award-url, to grant the order it then refunds or "
+                    + "disputes\n"), "\(ledgerOnly.stdout)")
+    }
+
+    @Test("a run whose every case would be 'not checked' is a usage error naming what is missing, and sends nothing")
+    func nothingToCheck() throws {
+        let handler = try EventReceiver()
+        let bare = try audit([handler.url, "--case", "refund"])
+        #expect(bare.status == ExitCode.usage.rawValue, "\(bare.stdout)")
+        #expect(bare.stdout.isEmpty)
+        #expect(
+            bare.stderr
+                == "error: --case refund needs --award-url and --ledger-url, to grant an order and then read what its "
+                + "player holds; give them, or leave the case out (see 'paylinks check-events --help')\n")
+        let ledgerOnly = try audit([
+            handler.url, "--ledger-url", "http://127.0.0.1:1/ledger", "--case", "dispute-lost", "--case", "refund",
+        ])
+        #expect(ledgerOnly.status == ExitCode.usage.rawValue)
+        #expect(
+            ledgerOnly.stderr.hasPrefix(
+                "error: --case refund and dispute-lost need --award-url, to grant the order it then refunds or disputes;"
+            ), "\(ledgerOnly.stderr)")
+        let v1 = try audit([
+            handler.url, "--award-url", "http://127.0.0.1:1/award", "--ledger-url", "http://127.0.0.1:1/ledger",
+            "--events-version", "v1", "--case", "partial-refund",
+        ])
+        #expect(v1.status == ExitCode.usage.rawValue)
+        #expect(
+            v1.stderr.hasPrefix(
+                "error: --case partial-refund checks nothing with --events-version v1: a V1 refund carries no amount, "
+                    + "so it cannot be partial;"), "\(v1.stderr)")
+        #expect(handler.received.isEmpty, "nothing is sent")
     }
 
     @Test(

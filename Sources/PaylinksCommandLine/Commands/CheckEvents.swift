@@ -18,9 +18,11 @@ enum CheckEventsCommand: Subcommand {
                 mainKey: signing.key, eventsKey: events.key, publisherToken: signing.publisherToken,
                 projectId: events.projectId),
             seed: context.entropy())
+        let cases = chosen(EventAuditCase.self, options)
+        if !options.auditCases.isEmpty { try checkable(cases, audit: audit, version: events.version) }
         let findings: [AuditFinding]
         do {
-            findings = try audit.run(chosen(EventAuditCase.self, options))
+            findings = try audit.run(cases)
         } catch {
             // The URLs were checked when they were read: their hosts and ports hold no control characters.
             throw .unavailable("\(error); start the game's server, or check the URLs")
@@ -31,6 +33,31 @@ enum CheckEventsCommand: Subcommand {
                 color: PaylinksCLI.usesColor(options, context: context)),
             to: context.standardOutput)
         return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success
+    }
+
+    /// Refuses a `--case` that would be "not checked": the run would check nothing the
+    /// command line asked for, and pass.
+    private static func checkable(_ cases: [EventAuditCase], audit: EventAudit, version: OrderEvent.Version)
+        throws(CLIError)
+    {
+        func named(_ cases: [EventAuditCase]) -> String {
+            let names = cases.map(\.name)
+            return names.count == 1
+                ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        }
+        let money = cases.filter(\.followsMoney)
+        if let missing = audit.missingOptions, !money.isEmpty {
+            throw .usage(
+                "--case \(named(money)) \(money.count == 1 ? "needs" : "need") \(missing.options), \(missing.purpose); "
+                    + "give \(missing.options.contains(" and ") ? "them" : "it"), or leave the case out",
+                command: .checkEvents)
+        }
+        if version == .v1, cases.contains(.partialRefund) {
+            throw .usage(
+                "--case partial-refund checks nothing with --events-version v1: a V1 refund carries no amount, so it "
+                    + "cannot be partial; audit V2 events, or leave the case out",
+                command: .checkEvents)
+        }
     }
 
     /// The command line that runs a case again: the same endpoints and version.

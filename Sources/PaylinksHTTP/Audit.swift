@@ -96,20 +96,38 @@ struct AuditExchange: Sendable {
 }
 
 /// The endpoint an audit talks to: each request on a connection of its own, with
-/// Appcharge's 10 s for the connection and for the answer.
-struct AuditPeer: Sendable {
+/// Appcharge's 10 s for the connection and for the answer. It counts its requests that were
+/// answered and those that reached it (a connection opened) but were not, so that an audit
+/// can tell an endpoint that misbehaves from one that went away.
+@MainActor
+final class AuditPeer {
     let url: HTTPURL
+    /// What findings and messages call it: "the endpoint", "the ledger".
+    let role: String
+    /// How many requests got an answer.
+    private(set) var answered = 0
+    /// How many requests reached the endpoint, answered or not.
+    private(set) var reached = 0
+    /// How many requests got no answer, whether they reached it or not.
+    private(set) var unanswered = 0
 
-    func send(body: [UInt8], headers: [HTTPHeader]) -> AuditExchange {
-        let client = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
+    init(url: HTTPURL, role: String) {
+        self.url = url
+        self.role = role
+    }
+
+    /// Sends one request to the endpoint, or to `at`, a URL of it with a query.
+    func send(method: HTTPMethod = .post, at: HTTPURL? = nil, body: [UInt8], headers: [HTTPHeader]) -> AuditExchange {
+        let client = HTTPClient(url: at ?? url, connectTimeout: 10, responseTimeout: 10)
         defer { client.close() }
         let start = Deadline.nowMilliseconds()
         do {
-            let response = try client.send(headers: headers, body: body)
-            return AuditExchange(
-                status: response.status, body: response.body, milliseconds: Deadline.nowMilliseconds() - start)
+            let response = try client.send(method: method, headers: headers, body: body)
+            return count(
+                AuditExchange(
+                    status: response.status, body: response.body, milliseconds: Deadline.nowMilliseconds() - start))
         } catch {
-            return AuditExchange(status: nil, milliseconds: Deadline.nowMilliseconds() - start, failure: error)
+            return count(AuditExchange(status: nil, milliseconds: Deadline.nowMilliseconds() - start, failure: error))
         }
     }
 
@@ -138,7 +156,91 @@ struct AuditPeer: Sendable {
                 return AuditExchange(status: nil, failure: error)
             }
         }
-        return (finish(clients[0], started[0]), finish(clients[1], started[1]))
+        return (count(finish(clients[0], started[0])), count(finish(clients[1], started[1])))
+    }
+
+    private func count(_ exchange: AuditExchange) -> AuditExchange {
+        if exchange.status != nil { answered += 1 } else { unanswered += 1 }
+        if !(exchange.failure?.meansNothingListens ?? false) { reached += 1 }
+        return exchange
+    }
+
+    /// Why nothing listens at the endpoint now, or nil when connections still open there:
+    /// what an audit asks once a request of a case got no answer. A process that is going
+    /// away may still take a connection for a moment after it dropped one, so that a
+    /// connection must open five times over 200 ms.
+    func nothingListens() -> HTTPError? {
+        for attempt in 0..<5 {
+            if attempt > 0 { pause(milliseconds: 50) }
+            do {
+                try Socket.connect(host: url.host, port: url.port, timeout: 2).close()
+            } catch {
+                if error.meansNothingListens { return error }
+            }
+        }
+        return nil
+    }
+}
+
+/// An endpoint that stopped answering in the middle of an audit: the cases after it are
+/// not checked.
+public struct AuditStop: Sendable {
+    /// What the audit calls the endpoint: "the endpoint", "the ledger".
+    public var role: String
+    /// Its URL.
+    public var url: String
+    /// When, as a finding says it: "after valid", "during refund".
+    public var when: String
+    /// Why nothing answers: "connection refused by 127.0.0.1:8080: is the server running?".
+    public var reason: String
+
+    /// The summary of each case not checked for it.
+    public var summary: String { "not checked: \(role) stopped answering \(when)" }
+}
+
+/// What an audit keeps an eye on between its cases: whether an endpoint that reached an
+/// answer before has gone, so that the cases after it say "not checked" rather than fail
+/// as if the endpoint had refused them.
+@MainActor
+final class AuditWatch {
+    private let peers: [AuditPeer]
+    private var marks: [(answered: Int, unanswered: Int)] = []
+    /// The last case some endpoint answered.
+    private var lastAnswered = "valid"
+    /// The endpoint that stopped answering, once one has.
+    private(set) var stop: AuditStop?
+
+    init(_ peers: [AuditPeer]) {
+        self.peers = peers
+    }
+
+    /// Notes where the endpoints stand before a case.
+    func begin() {
+        marks = peers.map { ($0.answered, $0.unanswered) }
+    }
+
+    /// After the case `name`: whether an endpoint that was reached before and left one of
+    /// the case's requests unanswered listens no more. It then stopped answering during
+    /// the case, when the case had an answer first, else after the last case that had one.
+    func end(_ name: String) -> Bool {
+        let answeredNow = zip(peers, marks).contains { $0.answered > $1.answered }
+        defer { if answeredNow { lastAnswered = name } }
+        for (peer, mark) in zip(peers, marks) where peer.unanswered > mark.unanswered && peer.reached > 0 {
+            guard let error = peer.nothingListens() else { continue }
+            stop = AuditStop(
+                role: peer.role, url: peer.url.description,
+                when: answeredNow ? "during \(name)" : "after \(lastAnswered)",
+                reason: error.description)
+            return true
+        }
+        return false
+    }
+
+    /// The finding of `name`, a case not checked since the endpoint stopped answering.
+    func notChecked(_ name: String) -> AuditFinding {
+        AuditFinding(
+            name: name, verdict: .notChecked, summary: stop?.summary ?? "not checked", sent: "nothing",
+            received: "nothing", why: "")
     }
 }
 

@@ -16,6 +16,11 @@ public final class AwardAudit {
     private let clock: () -> Int
     private let seed: UInt64
     private let orders: AuditOrders
+    private let watch: AuditWatch
+
+    /// The endpoint, when it stopped answering in the middle of the run: the cases after
+    /// it were not checked.
+    public var stop: AuditStop? { watch.stop }
 
     /// An audit of `url`, signing with `key`; orders come from a simulator seeded with
     /// `seed`, so that every run sends fresh order ids.
@@ -24,7 +29,8 @@ public final class AwardAudit {
         clock: @escaping () -> Int = wallClockMilliseconds
     ) {
         self.url = url
-        peer = AuditPeer(url: url)
+        peer = AuditPeer(url: url, role: "the endpoint")
+        watch = AuditWatch([peer])
         self.key = key
         self.publisherToken = publisherToken
         self.clock = clock
@@ -35,14 +41,21 @@ public final class AwardAudit {
     /// Runs the named cases, or all of them, after the `valid` case, which every other
     /// stands on (it is reported when asked for or when it fails).
     ///
+    /// When the endpoint stops answering (a connection refused) after it was reached, the
+    /// cases after that are not checked, and ``stop`` says when.
+    ///
     /// - Throws: ``AuditCannotRun`` when the valid callback gets no connection at all.
     public func run(_ cases: [AwardAuditCase] = AwardAuditCase.allCases) throws(AuditCannotRun) -> [AuditFinding] {
+        watch.begin()
         let exchange = send(freshAward())
         if let failure = exchange.failure, failure.meansNothingListens {
             throw AuditCannotRun(reason: "nothing answers at \(url): \(failure)")
         }
         let sent = "a valid callback for a new order"
-        let valid = eventsLike(exchange, sent: sent) ?? grantCheck("valid", exchange, sent: sent)
+        var valid = eventsLike(exchange, sent: sent) ?? grantCheck("valid", exchange, sent: sent)
+        if watch.end("valid") {
+            valid.summary += "; and nothing answers since: did the callback bring the endpoint down?"
+        }
         let baseline = valid.verdict != .fail
         var findings: [AuditFinding] = []
         for auditCase in cases {
@@ -50,11 +63,13 @@ public final class AwardAudit {
                 findings.append(valid)
                 continue
             }
-            guard baseline else {
-                findings.append(notMeaningful(auditCase))
+            if watch.stop != nil {
+                findings.append(watch.notChecked(auditCase.name))
                 continue
             }
-            findings.append(runCase(auditCase))
+            watch.begin()
+            let finding = baseline ? runCase(auditCase) : notMeaningful(auditCase)
+            findings.append(watch.end(auditCase.name) ? watch.notChecked(auditCase.name) : finding)
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
         return findings

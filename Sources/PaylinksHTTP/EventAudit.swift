@@ -56,6 +56,13 @@ public final class EventAudit {
     private let clock: () -> Int
     private let orders: AuditOrders
     private let handler: AuditPeer
+    private let awardPeer: AuditPeer?
+    private let ledgerPeer: AuditPeer?
+    private let watch: AuditWatch
+
+    /// The endpoint, when one stopped answering in the middle of the run: the cases after
+    /// it were not checked.
+    public var stop: AuditStop? { watch.stop }
     /// How many events and players the audit has made, so that each is new.
     private var made = 0
 
@@ -71,30 +78,44 @@ public final class EventAudit {
         self.seed = seed
         self.clock = clock
         orders = AuditOrders(seed: seed, clock: clock)
-        handler = AuditPeer(url: endpoints.events)
+        handler = AuditPeer(url: endpoints.events, role: "the events handler")
+        awardPeer = endpoints.award.map { AuditPeer(url: $0, role: "the award endpoint") }
+        ledgerPeer = endpoints.ledger.map { AuditPeer(url: $0, role: "the ledger") }
+        watch = AuditWatch([handler] + [awardPeer, ledgerPeer].compactMap { $0 })
     }
 
     /// Runs the named cases, or all of them, after the `valid` case, which every other
     /// stands on (it is reported when asked for or when it fails).
     ///
+    /// When one of the endpoints stops answering (a connection refused) after it was
+    /// reached, the cases after that are not checked, and ``stop`` says when.
+    ///
     /// - Throws: ``AuditCannotRun`` when nothing answers at the handler, the award endpoint
     ///   or the ledger, or the ledger does not answer in its contract's shape.
     public func run(_ cases: [EventAuditCase] = EventAuditCase.allCases) throws(AuditCannotRun) -> [AuditFinding] {
         let order = orders.fresh(player: newPlayer())
+        watch.begin()
         let exchange = send(event(.created, of: order))
         if let failure = exchange.failure, failure.meansNothingListens {
             throw AuditCannotRun(reason: "nothing answers at \(endpoints.events): \(failure)")
         }
         let sent = "a valid \(called(.created)) event for a new order"
-        let valid = awardLike(exchange, sent: sent) ?? acceptance("valid", exchange, sent: sent)
+        var valid = awardLike(exchange, sent: sent) ?? acceptance("valid", exchange, sent: sent)
+        if watch.end("valid") {
+            valid.summary += "; and nothing answers since: did the event bring the handler down?"
+        }
         let baseline = valid.verdict != .fail
-        if baseline, cases.contains(where: \.followsMoney), let ledger = endpoints.ledger, endpoints.award != nil {
+        if baseline, watch.stop == nil, cases.contains(where: \.followsMoney), let ledger = endpoints.ledger,
+            endpoints.award != nil
+        {
             _ = try checkedBalances(of: newPlayer(), at: ledger)
         }
         var findings: [AuditFinding] = []
         for auditCase in cases {
             if auditCase == .valid {
                 findings.append(valid)
+            } else if watch.stop != nil {
+                findings.append(watch.notChecked(auditCase.name))
             } else if auditCase.followsMoney, let missing = missingEndpoints {
                 findings.append(
                     AuditFinding(
@@ -107,13 +128,22 @@ public final class EventAudit {
                         summary: "not run: it needs a valid event to be accepted", sent: "nothing",
                         received: "nothing", why: Self.fixValidFirst))
             } else {
-                var finding = try runCase(auditCase)
+                watch.begin()
+                var finding: AuditFinding
+                do {
+                    finding = try runCase(auditCase)
+                } catch {
+                    // An endpoint that answered before and listens no more is not a reason to stop the run.
+                    guard watch.end(auditCase.name) else { throw error }
+                    findings.append(watch.notChecked(auditCase.name))
+                    continue
+                }
                 if !baseline && finding.verdict != .fail {
                     finding.verdict = .notMeaningful
                     finding.summary += ", as a valid event was"
                     finding.why = Self.fixValidFirst
                 }
-                findings.append(finding)
+                findings.append(watch.end(auditCase.name) ? watch.notChecked(auditCase.name) : finding)
             }
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
@@ -546,11 +576,11 @@ public final class EventAudit {
 
     /// Grants `order` through the award endpoint; nil when granted, else why not.
     private func grant(_ order: OrderResponseModel) throws(AuditCannotRun) -> String? {
-        guard let url = endpoints.award else { return "no --award-url" }
+        guard let url = endpoints.award, let awardPeer else { return "no --award-url" }
         _ = send(event(.created, of: order))
         _ = send(event(.paymentSucceeded, of: order))
         let award = GrantAward(order: order, basePriceInUSD: "4.99")
-        let exchange = AuditPeer(url: url).send(
+        let exchange = awardPeer.send(
             body: award.body,
             headers: [
                 HTTPHeader("Content-Type", "application/json"),
@@ -574,21 +604,19 @@ public final class EventAudit {
     private func checkedBalances(of player: String, at ledger: HTTPURL) throws(AuditCannotRun) -> Balances {
         var url = ledger
         url.target += (url.target.contains("?") ? "&" : "?") + "playerId=" + player
-        let client = HTTPClient(url: url, connectTimeout: 10, responseTimeout: 10)
-        defer { client.close() }
         let contract = "the ledger must answer GET \(ledger)?playerId=ID with 200 {\"balances\": {\"SKU\": n, ...}}"
-        let response: HTTPResponse
-        do {
-            response = try client.send(method: .get, headers: [], body: [])
-        } catch {
+        let exchange = (ledgerPeer ?? AuditPeer(url: ledger, role: "the ledger")).send(
+            method: .get, at: url, body: [], headers: [])
+        guard let status = exchange.status else {
+            let error = exchange.failure.map { "\($0)" } ?? "no answer"
             throw AuditCannotRun(
-                reason: error.meansNothingListens
+                reason: exchange.failure?.meansNothingListens ?? false
                     ? "nothing answers at the ledger \(ledger): \(error)" : "the ledger \(ledger): \(error)")
         }
-        guard response.status == 200 else {
-            throw AuditCannotRun(reason: "the ledger answered \(response.status); \(contract)")
+        guard status == 200 else {
+            throw AuditCannotRun(reason: "the ledger answered \(status); \(contract)")
         }
-        guard let value = try? JSONParser.parse(response.body), case .object(let members) = value.kind,
+        guard let value = try? JSONParser.parse(exchange.body), case .object(let members) = value.kind,
             let balances = members.first(where: { $0.key == "balances" }),
             case .object(let entries) = balances.value.kind
         else {

@@ -16,10 +16,13 @@ final class ExampleGameServer {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    init(flaw: String? = nil, environment: [String: String] = [:]) throws {
-        let script = DocumentedCommands.root.appendingPathComponent("Examples/game-server/server.py")
+    /// The example server, with `flaw` switched on; or, given `script`, that Python program,
+    /// which prints the port it listens on first, as the example does.
+    init(flaw: String? = nil, script: String? = nil, environment: [String: String] = [:]) throws {
+        let example = DocumentedCommands.root.appendingPathComponent("Examples/game-server/server.py")
         process.executableURL = URL(fileURLWithPath: try #require(Self.python))
-        process.arguments = [script.path, "0"] + (flaw.map { ["--flaw", $0] } ?? [])
+        process.arguments =
+            script.map { ["-c", $0] } ?? [example.path, "0"] + (flaw.map { ["--flaw", $0] } ?? [])
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
@@ -44,8 +47,9 @@ final class ExampleGameServer {
     }
 
     deinit {
-        // SIGKILL: the test process may block SIGTERM for its children.
-        kill(process.processIdentifier, SIGKILL)
+        // SIGKILL: the test process may block SIGTERM for its children. One that has exited
+        // (a flaw that ends the server) is left alone: its number may be another's by now.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }
@@ -307,6 +311,60 @@ struct AwardTests {
         let answer = try paylinks(["check-award", statusOk.url, "--case", "valid"], environment: Self.studioKeys)
         #expect(answer.stdout.hasPrefix("FAIL  valid  a valid callback was not granted: answered 200 without"))
         #expect(!answer.stdout.contains("events handler"), "\(answer.stdout)")
+    }
+
+    @Test(
+        "an endpoint that stops answering mid-audit leaves the rest 'not checked', says so in one line, and is not green"
+    )
+    func endpointStops() throws {
+        let receiver = try ExampleGameServer(flaw: "die-after-grant")
+        let outcome = try paylinks(["check-award", receiver.url, "--json"], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.unavailable.rawValue, "\(outcome.stdout)")
+        let lines = try Self.lines(outcome.stdout)
+        let findings = lines.dropLast()
+        #expect(findings.map { $0["case"] as? String } == AwardAudit.caseNames.map { $0 })
+        #expect(findings.first?["verdict"] as? String == "pass")
+        for finding in findings.dropFirst() {
+            #expect(finding["verdict"] as? String == "not-checked", "\(finding)")
+            #expect(finding["summary"] as? String == "not checked: the endpoint stopped answering after valid")
+        }
+        let summary = try #require(lines.last?["summary"] as? [String: Any])
+        #expect(summary["notChecked"] as? Int == AwardAudit.caseNames.count - 1)
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix(
+                "error: the endpoint \(receiver.url) stopped answering after valid (connection refused by "),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.hasSuffix("; 19 cases were not checked: restart it and run the audit again\n"))
+    }
+
+    @Test(
+        "an endpoint that crashes on its first valid callback fails valid saying so, and the forgeries are not checked, not failed"
+    )
+    func endpointCrashesOnValid() throws {
+        // An agent that crashes on the first callback it verifies: the connection drops, unanswered,
+        // and nothing listens any more.
+        let crashing = try ExampleGameServer(
+            script: """
+                import os, socket
+                server = socket.socket()
+                server.bind(("127.0.0.1", 0))
+                server.listen(8)
+                print(server.getsockname()[1], flush=True)
+                connection, _ = server.accept()
+                connection.recv(65536)
+                os._exit(1)
+                """)
+        let outcome = try paylinks(["check-award", crashing.url], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stdout)")
+        #expect(outcome.stdout.hasPrefix("FAIL  valid  "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("nothing answers since: did the callback bring the endpoint down?"))
+        #expect(!outcome.stdout.contains("break the connection"), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains(
+                "----  signature-digit     not checked: the endpoint stopped answering after valid\n"))
+        #expect(outcome.stdout.hasSuffix(": 20 cases: 0 pass, 1 FAIL, 0 warn, 19 not checked\n"), "\(outcome.stdout)")
+        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering after valid"))
     }
 
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")

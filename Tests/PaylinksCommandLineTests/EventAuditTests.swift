@@ -123,6 +123,29 @@ struct EventAuditTests {
         #expect(text.stdout.hasPrefix("FAIL  valid  this URL answers like an award endpoint"), "\(text.stdout)")
     }
 
+    @Test(
+        "a game server that stops answering mid-audit leaves the rest 'not checked', says so in one line, and is not green"
+    )
+    func serverStops() throws {
+        let receiver = try ExampleGameServer(flaw: "die-after-grant")
+        let outcome = try audit(Self.urls(receiver) + ["--json"])
+        #expect(outcome.status == ExitCode.unavailable.rawValue, "\(outcome.stdout)")
+        let findings = try Self.findings(outcome)
+        #expect(findings.map(\.name) == EventAudit.caseNames)
+        let first = try #require(findings.firstIndex { $0.name == "refund" })
+        #expect(findings[..<first].allSatisfy { $0.verdict == "pass" }, "\(outcome.stdout)")
+        for finding in findings[first...] {
+            #expect(finding.verdict == "not-checked", "\(finding.line)")
+            #expect(finding.line["summary"] as? String == "not checked: the ledger stopped answering during refund")
+        }
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix(
+                "error: the ledger http://127.0.0.1:\(receiver.port)/ledger stopped answering during refund "),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.hasSuffix("; 9 cases were not checked: restart it and run the audit again\n"))
+    }
+
     @Test("what each money flaw did is in its finding: the balances before and after")
     func moneyFindings() throws {
         let twiceServer = try ExampleGameServer(flaw: "revoke-twice")

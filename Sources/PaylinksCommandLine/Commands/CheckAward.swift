@@ -24,7 +24,7 @@ enum CheckAwardCommand: Subcommand {
                 format: options.format,
                 color: PaylinksCLI.usesColor(options, context: context)),
             to: context.standardOutput)
-        return findings.contains { $0.verdict == .fail } ? .expectationsFailed : .success
+        return ended(findings, stop: audit.stop, context: context)
     }
 
 }

@@ -50,4 +50,18 @@ extension Subcommand {
         options.auditCases.isEmpty
             ? Case.allCases : Case.allCases.filter { options.auditCases.contains($0.name) }
     }
+
+    /// How an audit ended: 1 when a case failed; else, when an endpoint stopped answering
+    /// in the middle of it, 69, with one line on standard error that says so; else 0.
+    static func ended(_ findings: [AuditFinding], stop: AuditStop?, context: RunContext) -> ExitCode {
+        let failed = findings.contains { $0.verdict == .fail }
+        guard let stop else { return failed ? .expectationsFailed : .success }
+        let skipped = findings.filter { $0.verdict == .notChecked && $0.summary == stop.summary }.count
+        let cases = skipped == 1 ? "1 case was" : "\(skipped) cases were"
+        // The URL was checked when it was read: its host and port hold no control characters.
+        try? context.standardError.write(
+            "error: \(stop.role) \(stop.url) stopped answering \(stop.when) (\(stop.reason)); \(cases) not checked: "
+                + "restart it and run the audit again\n")
+        return failed ? .expectationsFailed : .unavailable
+    }
 }

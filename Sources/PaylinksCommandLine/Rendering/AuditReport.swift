@@ -41,7 +41,7 @@ enum AuditReport {
             writer.field("fail", counts.fail)
             writer.field("warn", counts.warn)
             writer.field("notMeaningful", counts.notMeaningful)
-            if audit == .checkEvents { writer.field("notChecked", counts.notChecked) }
+            writer.field("notChecked", counts.notChecked)
             writer.closeObject()
             writer.closeObject()
             lines.append(writer.output + "\n")

@@ -66,12 +66,18 @@ public final class EventAudit {
     /// How many events and players the audit has made, so that each is new.
     private var made = 0
 
+    /// How long a money case watches the ledger after the handler's answer, in
+    /// milliseconds: a handler may acknowledge an event at once and revoke from a queue.
+    private let ledgerWait: Int
+
     /// An audit of `endpoints.events` with events of `version`; orders and event ids come
-    /// from `seed`, so that every run sends fresh ones.
+    /// from `seed`, so that every run sends fresh ones. A money case watches the ledger for
+    /// `ledgerWait` milliseconds at most after the handler's answer.
     public init(
         endpoints: Endpoints, version: OrderEvent.Version, credentials: Credentials, seed: UInt64,
-        clock: @escaping () -> Int = wallClockMilliseconds
+        ledgerWait: Int = 5000, clock: @escaping () -> Int = wallClockMilliseconds
     ) {
+        self.ledgerWait = ledgerWait
         self.endpoints = endpoints
         self.version = version
         self.credentials = credentials
@@ -375,10 +381,13 @@ public final class EventAudit {
         }
         let order = granted[0]
         let products = Self.products(of: order)
-        let before = try checkedBalances(of: player, at: ledger)
         let grantedTotal = granted.reduce(into: Balances()) { total, order in
             for (sku, amount) in Self.products(of: order) { total[sku, default: 0] += amount }
         }
+        // A ledger that credits grants from a queue shows them a moment after the award's answer.
+        let before = try balances(of: player, at: ledger, within: ledgerWait) { held in
+            grantedTotal.allSatisfy { held[$0.key, default: 0] >= $0.value }
+        }.balances
         guard grantedTotal.allSatisfy({ before[$0.key, default: 0] >= $0.value }) else {
             return AuditFinding(
                 name: name, verdict: .notMeaningful,
@@ -395,7 +404,7 @@ public final class EventAudit {
             let exchange = send(event(.refunded, of: order))
             return judge(
                 name, sent: "\(called(.completed)), then \(refunded), of a granted order", exchange, before: before,
-                after: try checkedBalances(of: player, at: ledger), expected: before.minus(products),
+                after: try settled(player, at: ledger, from: before, changing: true), expected: before.minus(products),
                 products: products,
                 keeps: "the player keeps the items and their money back: revoke the order's products on a refund")
         case .duplicate, .duplicateRace:
@@ -410,7 +419,7 @@ public final class EventAudit {
             let how = auditCase == .duplicate ? "one after the other" : "at the same moment, over two connections"
             return judge(
                 name, sent: "one \(refunded) delivered twice, \(how), as Appcharge retries", exchange, before: before,
-                after: try checkedBalances(of: player, at: ledger), expected: before.minus(products),
+                after: try settled(player, at: ledger, from: before, changing: true), expected: before.minus(products),
                 products: products,
                 keeps: "the refund took nothing back: revoke the order's products on a refund",
                 twice: before.minus(products).minus(products),
@@ -425,7 +434,7 @@ public final class EventAudit {
             _ = send(event(.completed, of: order))
             return judge(
                 name, sent: "\(refunded) before \(called(.completed)), as when the completion's first delivery failed",
-                exchange, before: before, after: try checkedBalances(of: player, at: ledger),
+                exchange, before: before, after: try settled(player, at: ledger, from: before, changing: true),
                 expected: before.minus(products), products: products,
                 keeps: "a refund that arrives before the completion is dropped: events come in any order; "
                     + "revoke on the refund whatever came before it")
@@ -443,8 +452,8 @@ public final class EventAudit {
                 name,
                 sent: "\(refunded) of two orders never granted (Charge Failed): one of a player who holds "
                     + "another order's items, one of a player who holds nothing",
-                exchange, before: before, after: try checkedBalances(of: player, at: ledger), expected: before,
-                products: products, keeps: "", tooMuch: "took items the order never granted",
+                exchange, before: before, after: try settled(player, at: ledger, from: before, changing: false),
+                expected: before, products: products, keeps: "", tooMuch: "took items the order never granted",
                 tooMuchWhy: "the handler takes items the player never got for that order, and may drive a balance "
                     + "negative: revoke only what the order's own grant gave, found by its purchaseId")
             let held = try checkedBalances(of: newcomer, at: ledger)
@@ -463,7 +472,7 @@ public final class EventAudit {
             let exchange = send(event(.disputeLost, of: order))
             return judge(
                 name, sent: "\(called(.disputeOpened)), then \(called(.disputeLost))", exchange, before: before,
-                after: try checkedBalances(of: player, at: ledger), expected: before.minus(products),
+                after: try settled(player, at: ledger, from: before, changing: true), expected: before.minus(products),
                 products: products,
                 keeps: "the player won the chargeback and keeps the items: revoke on a dispute lost")
         case .disputeWon:
@@ -471,7 +480,8 @@ public final class EventAudit {
             let exchange = send(event(.disputeWon, of: order))
             return judge(
                 name, sent: "\(called(.disputeOpened)), then \(called(.disputeWon))", exchange, before: before,
-                after: try checkedBalances(of: player, at: ledger), expected: before, products: products, keeps: "",
+                after: try settled(player, at: ledger, from: before, changing: false), expected: before,
+                products: products, keeps: "",
                 tooMuch: "the items were not given back",
                 tooMuchWhy: "the studio won the dispute and the player lost the items: revoke on a dispute lost, not "
                     + "on one opened, or restore what was taken when it is won")
@@ -494,10 +504,11 @@ public final class EventAudit {
         }
         let half = order.price / 2
         let exchange = send(event(.refunded, of: order, refundAmount: half))
-        let after = try checkedBalances(of: player(of: order), at: ledger)
+        let reading = try settled(player(of: order), at: ledger, from: before, changing: false)
+        let after = reading.balances
         let taken = before.minus(after)
         if let harm = harm(after: after, before: before, limit: products) {
-            return finding(name, .fail, harm.summary, sent, exchange, harm.why)
+            return finding(name, .fail, harm.summary + reading.note, sent, exchange, harm.why)
         }
         let amount =
             "\(OrderEvent.decimal(half, currency: order.currency)) of "
@@ -508,17 +519,40 @@ public final class EventAudit {
             : taken == products ? "revoked all of the order's products" : "revoked \(Self.shown(taken))"
         let answered = exchange.accepted ? "" : ", and answered \(exchange.status.map { String($0) } ?? "nothing")"
         return finding(
-            name, exchange.accepted ? .pass : .warn, "a refund of \(amount): the handler \(did)\(answered)", sent,
-            exchange,
+            name, exchange.accepted ? .pass : .warn,
+            "a refund of \(amount): the handler \(did)\(answered)\(reading.note)",
+            sent, exchange,
             exchange.accepted
                 ? "" : "a non-2xx only makes Appcharge send the refund again: answer 2xx to every verified event")
     }
 
-    /// The verdict of a money case: the balances `after` against `expected`.
+    /// The verdict of a money case: the balances `reading` shows against `expected`; its
+    /// summary says how long the ledger took, when the audit waited for it.
     private func judge(
-        _ name: String, sent: String, _ exchange: AuditExchange, before: Balances, after: Balances,
+        _ name: String, sent: String, _ exchange: AuditExchange, before: Balances, after reading: LedgerReading,
         expected: Balances, products: Balances, keeps: String, twice: Balances? = nil, twiceWhy: String = "",
         tooMuch: String = "", tooMuchWhy: String = ""
+    ) -> AuditFinding {
+        var finding = judge(
+            name, sent: sent, exchange, before: before, after: reading.balances, expected: expected,
+            products: products, keeps: keeps, twice: twice, twiceWhy: twiceWhy, tooMuch: tooMuch,
+            tooMuchWhy: tooMuchWhy)
+        finding.summary += reading.note
+        if reading.timedOut, finding.verdict == .fail, reading.balances.same(as: before) {
+            finding.why +=
+                ledgerWait == 0
+                ? "; the ledger was read once, at the answer (--ledger-wait 0): a handler that revokes from a queue "
+                    + "needs a wait"
+                : "; the ledger was watched for \(Self.shown(milliseconds: ledgerWait)) after the answer: a handler "
+                    + "that revokes from a queue more slowly needs a longer --ledger-wait"
+        }
+        return finding
+    }
+
+    private func judge(
+        _ name: String, sent: String, _ exchange: AuditExchange, before: Balances, after: Balances,
+        expected: Balances, products: Balances, keeps: String, twice: Balances?, twiceWhy: String,
+        tooMuch: String, tooMuchWhy: String
     ) -> AuditFinding {
         let change = "\(Self.shown(before)) → \(Self.shown(after))"
         if let harm = harm(after: after, before: before, limit: nil) {
@@ -595,6 +629,82 @@ public final class EventAudit {
         guard let status = exchange.status else { return "no answer: \(exchange.error ?? "nothing came")" }
         let answer = AwardAnswer(status: status, body: exchange.body)
         return answer.grantId == nil ? answer.problem : nil
+    }
+
+    /// The longest the ledger took in this run to show what events did, in milliseconds
+    /// after the handler's answer: 0 when it showed it at once (the handler acts before it
+    /// answers), nil until a change was seen.
+    private var ledgerLag: Int?
+
+    /// What the ledger showed of a player after a case's events, and how long it was watched.
+    private struct LedgerReading {
+        var balances: Balances
+        /// What the summary adds, when the audit waited: " (the ledger changed 310 ms after
+        /// the answer)"; empty when the first reading showed the change.
+        var note: String
+        /// Whether it was watched for the whole ``ledgerWait`` and did not change.
+        var timedOut: Bool
+    }
+
+    /// What `player` holds once the ledger shows what the case's events did: read until it
+    /// differs from `before`, for ``ledgerWait`` at most when the case's events should
+    /// `change` it, else (a case whose events must take nothing) for about twice as long as
+    /// this handler's ledger took before, or ``ledgerWait`` while that is not known; once
+    /// only, when it showed a change at once before. Once it changes, it is watched as long
+    /// again, within the bound, as a second copy of an event may take effect a moment after
+    /// the first.
+    private func settled(_ player: String, at ledger: HTTPURL, from before: Balances, changing: Bool)
+        throws(AuditCannotRun) -> LedgerReading
+    {
+        // A handler whose ledger showed an earlier case's change at once acts before it answers:
+        // one reading says all. Otherwise a change may be on its way for the whole bound, or,
+        // where none is due, for about twice as long as this handler's changes took.
+        let limit =
+            switch (ledgerLag, changing) {
+            case (0?, _): 0
+            case (let lag?, false): min(ledgerWait, 2 * lag + 250)
+            default: ledgerWait
+            }
+        let first = try balances(of: player, at: ledger, within: limit) { !$0.same(as: before) }
+        guard !first.balances.same(as: before) else {
+            let waited = Self.shown(milliseconds: first.waited)
+            return LedgerReading(
+                balances: first.balances,
+                note: first.waited == 0 ? "" : " (no change in the ledger within \(waited) of the answer)",
+                timedOut: changing)
+        }
+        ledgerLag = max(ledgerLag ?? 0, first.waited)
+        guard first.waited > 0 else { return LedgerReading(balances: first.balances, note: "", timedOut: false) }
+        let watched = try balances(
+            of: player, at: ledger, within: min(ledgerWait, 2 * first.waited) - first.waited
+        ) { _ in false }
+        return LedgerReading(
+            balances: watched.balances,
+            note: " (the ledger changed \(Self.shown(milliseconds: first.waited)) after the answer)", timedOut: false)
+    }
+
+    /// What `player` holds, read from the ledger until `done` holds of it or `milliseconds`
+    /// have passed, every 50 ms; and how long after the first reading the last one came (0
+    /// when the first reading was it).
+    private func balances(
+        of player: String, at ledger: HTTPURL, within milliseconds: Int, until done: (Balances) -> Bool
+    ) throws(AuditCannotRun) -> (balances: Balances, waited: Int) {
+        let start = Deadline.nowMilliseconds()
+        var reading = try checkedBalances(of: player, at: ledger)
+        var waited = 0
+        while !done(reading), waited < milliseconds {
+            pause(milliseconds: min(50, milliseconds - waited))
+            reading = try checkedBalances(of: player, at: ledger)
+            waited = Deadline.nowMilliseconds() - start
+        }
+        return (reading, waited)
+    }
+
+    /// 310 ms, 5 s, 1.5 s.
+    private static func shown(milliseconds: Int) -> String {
+        guard milliseconds >= 1000 else { return "\(milliseconds) ms" }
+        let tenths = (milliseconds + 50) / 100
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// What `player` holds, read from the ledger.

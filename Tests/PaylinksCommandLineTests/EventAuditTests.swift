@@ -75,7 +75,8 @@ struct EventAuditTests {
         ])
     func catches(flaw: String, verdict: String, cases: [String]) throws {
         let receiver = try ExampleGameServer(flaw: flaw)
-        let outcome = try audit(Self.urls(receiver) + ["--json"])
+        // The example acts before it answers; a second is enough for a ledger that never changes.
+        let outcome = try audit(Self.urls(receiver) + ["--json", "--ledger-wait", "1"])
         #expect(outcome.status == (verdict == "fail" ? ExitCode.expectationsFailed.rawValue : 0))
         let findings = try Self.findings(outcome)
         #expect(findings.filter { $0.verdict != "pass" }.map(\.name) == cases, "\(outcome.stdout)")
@@ -84,7 +85,8 @@ struct EventAuditTests {
             #expect((finding.line["why"] as? String)?.isEmpty == false)
             #expect(
                 finding.line["again"] as? String
-                    == "paylinks check-events \(Self.urls(receiver).joined(separator: " ")) --case \(finding.name)")
+                    == "paylinks check-events \(Self.urls(receiver).joined(separator: " ")) --ledger-wait 1 --case "
+                    + finding.name)
         }
     }
 
@@ -146,6 +148,42 @@ struct EventAuditTests {
         #expect(outcome.stderr.hasSuffix("; 9 cases were not checked: restart it and run the audit again\n"))
     }
 
+    @Test(
+        "a handler that answers at once and revokes from a queue 300 ms later passes, each finding saying how long the ledger took"
+    )
+    func asyncLedger() throws {
+        let receiver = try ExampleGameServer(flaw: "async-ledger")
+        let outcome = try audit(Self.urls(receiver) + ["--json"])
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let findings = try Self.findings(outcome)
+        #expect(findings.filter { $0.verdict != "pass" }.map(\.name) == [], "\(outcome.stdout)")
+        for name in ["refund", "duplicate", "duplicate-race", "refund-first", "dispute-lost"] {
+            let summary = try #require(findings.first { $0.name == name }?.line["summary"] as? String)
+            #expect(
+                summary.hasPrefix("taken back once: 200 gem_01 → 100 gem_01 (the ledger changed ")
+                    || summary.hasPrefix("taken back once: 100 gem_01 → nothing (the ledger changed "), "\(summary)")
+            #expect(summary.hasSuffix(" ms after the answer)"), "\(summary)")
+        }
+    }
+
+    @Test("a handler whose ledger never changes fails after the wait, which the finding says")
+    func ledgerNeverChanges() throws {
+        let receiver = try ExampleGameServer(flaw: "no-revoke")
+        let outcome = try audit(Self.urls(receiver) + ["--case", "refund"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue)
+        #expect(
+            outcome.stdout.hasPrefix(
+                "FAIL  refund  nothing taken back: 100 gem_01 → 100 gem_01 (no change in the ledger within 5 s of the "
+                    + "answer)\n"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("needs a longer --ledger-wait"))
+        let once = try audit(Self.urls(receiver) + ["--case", "refund", "--ledger-wait", "0"])
+        #expect(once.stdout.hasPrefix("FAIL  refund  nothing taken back: 100 gem_01 → 100 gem_01\n"), "\(once.stdout)")
+        #expect(once.stdout.contains("--ledger-wait 0"))
+        let tooLong = try audit(Self.urls(receiver) + ["--ledger-wait", "61"])
+        #expect(tooLong.status == ExitCode.usage.rawValue)
+        #expect(tooLong.stderr.hasPrefix("error: --ledger-wait takes a whole number from 0 to 60, not '61'"))
+    }
+
     @Test("what each money flaw did is in its finding: the balances before and after")
     func moneyFindings() throws {
         let twiceServer = try ExampleGameServer(flaw: "revoke-twice")
@@ -163,10 +201,11 @@ struct EventAuditTests {
             )
         )
         let partialServer = try ExampleGameServer()
-        let partial = try audit(Self.urls(partialServer) + ["--case", "partial-refund"])
+        let partial = try audit(Self.urls(partialServer) + ["--case", "partial-refund", "--ledger-wait", "1"])
         #expect(
             partial.stdout.hasPrefix(
-                "pass  partial-refund  a refund of 2.49 of 4.99 USD: the handler revoked nothing\n"),
+                "pass  partial-refund  a refund of 2.49 of 4.99 USD: the handler revoked nothing (no change in the "
+                    + "ledger within 1 s of the answer)\n"),
             "\(partial.stdout)")
     }
 

@@ -210,6 +210,8 @@ package struct RunOptions: Equatable, Sendable {
     package var sessionBudget = Sandbox.Settings.defaultSessionByteBudget >> 20
     /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
     package var ledgerUrl: HTTPURL?
+    /// `--ledger-wait`: how many seconds check-events watches the ledger after an answer.
+    package var ledgerWait = 5
     /// `--events-version`: the envelope events are sent in.
     package var eventsVersion = OrderEvent.Version.v2
     /// `--events-key-file`: the file holding the key events are signed with; the main key when nil.

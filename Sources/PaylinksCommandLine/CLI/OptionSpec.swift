@@ -246,6 +246,14 @@ package struct OptionSpec: Sendable {
             options.ledgerUrl = try endpoint(value, option: "--ledger-url")
         },
         OptionSpec(
+            "--ledger-wait", "SECONDS",
+            "How long a money case watches the ledger, after the handler's answer, for what the events did (a handler "
+                + "may revoke from a queue); 0 reads it once.",
+            default: String(RunOptions().ledgerWait), commands: [.checkEvents]
+        ) { options, value throws(UsageProblem) in
+            options.ledgerWait = try number(value, option: "--ledger-wait", as: Int.self, in: 0...60)
+        },
+        OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
             default: "$PAYLINKS_MAIN_KEY, else the demo key",
             commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .serve],

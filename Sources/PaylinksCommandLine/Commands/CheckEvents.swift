@@ -17,7 +17,7 @@ enum CheckEventsCommand: Subcommand {
             credentials: EventAudit.Credentials(
                 mainKey: signing.key, eventsKey: events.key, publisherToken: signing.publisherToken,
                 projectId: events.projectId),
-            seed: context.entropy())
+            seed: context.entropy(), ledgerWait: options.ledgerWait * 1000)
         let cases = chosen(EventAuditCase.self, options)
         if !options.auditCases.isEmpty { try checkable(cases, audit: audit, version: events.version) }
         let findings: [AuditFinding]
@@ -66,6 +66,7 @@ enum CheckEventsCommand: Subcommand {
         if let award = options.awardUrl { words += ["--award-url", award.description] }
         if let ledger = options.ledgerUrl { words += ["--ledger-url", ledger.description] }
         if options.eventsVersion != .v2 { words += ["--events-version", options.eventsVersion.rawValue] }
+        if options.ledgerWait != RunOptions().ledgerWait { words += ["--ledger-wait", String(options.ledgerWait)] }
         return words.joined(separator: " ")
     }
 }

@@ -146,6 +146,27 @@ struct EventAuditTests {
                 "error: the ledger http://127.0.0.1:\(receiver.port)/ledger stopped answering during refund "),
             "\(outcome.stderr)")
         #expect(outcome.stderr.hasSuffix("; 9 cases were not checked: restart it and run the audit again\n"))
+        // A handler that crashes on the first event it gets: valid fails saying so, the rest are not checked.
+        let crashing = try ExampleGameServer(
+            script: """
+                import os, socket
+                server = socket.socket()
+                server.bind(("127.0.0.1", 0))
+                server.listen(8)
+                print(server.getsockname()[1], flush=True)
+                connection, _ = server.accept()
+                connection.recv(65536)
+                os._exit(1)
+                """)
+        let events = "http://127.0.0.1:\(crashing.port)/events"
+        let crashed = try audit([events])
+        #expect(crashed.status == ExitCode.expectationsFailed.rawValue, "\(crashed.stdout)")
+        #expect(crashed.stdout.hasPrefix("FAIL  valid  "))
+        #expect(crashed.stdout.contains("; and nothing answers since: did the event bring the handler down?"))
+        #expect(crashed.stdout.hasSuffix(": 27 cases: 0 pass, 1 FAIL, 0 warn, 26 not checked\n"), "\(crashed.stdout)")
+        #expect(
+            crashed.stderr.hasPrefix("error: the events handler \(events) stopped answering after valid"),
+            "\(crashed.stderr)")
     }
 
     @Test(

@@ -642,7 +642,8 @@ public final class EventAudit {
         /// What the summary adds, when the audit waited: " (the ledger changed 310 ms after
         /// the answer)"; empty when the first reading showed the change.
         var note: String
-        /// Whether it was watched for the whole ``ledgerWait`` and did not change.
+        /// Whether a change was due and the ledger was watched for the whole ``ledgerWait``
+        /// without one (read once, with a wait of 0).
         var timedOut: Bool
     }
 
@@ -671,7 +672,7 @@ public final class EventAudit {
             return LedgerReading(
                 balances: first.balances,
                 note: first.waited == 0 ? "" : " (no change in the ledger within \(waited) of the answer)",
-                timedOut: changing)
+                timedOut: changing && limit == ledgerWait)
         }
         ledgerLag = max(ledgerLag ?? 0, first.waited)
         guard first.waited > 0 else { return LedgerReading(balances: first.balances, note: "", timedOut: false) }

@@ -384,11 +384,12 @@ extension BadInput {
         ),
         BadInput(
             "matrix country that is no code", ["run", "s.json", "--matrix", "country=US,Germany"], .usage,
-            "--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not 'Germany'"),
+            "--matrix country: 'Germany' is not an ISO 3166-1 alpha-2 country code; use two letters such as US, GB, DE or JP"
+        ),
         BadInput(
             "matrix version its platform never had",
             ["run", "$DIR/s.json", "--matrix", "platform=unity", "--matrix", "sdkVersion=2.9"],
-            .dataError, "Unity SDK 2.9 is not a version paylinks knows",
+            .usage, "--matrix sdkVersion: Unity SDK 2.9 is not a version paylinks knows",
             files: ["s.json": scenario(#"{"step": "initialize"}"#)]),
         BadInput(
             "two reports to one file", ["run", "s.json", "--report", "junit=r", "--report", "json=r"], .usage,

@@ -179,6 +179,7 @@ package enum ArgumentParser {
         } catch {
             throw .usage("--sdk-version: \(error)", command: command)
         }
+        if let problem = OptionSpec.matrixVersionProblem(in: options) { throw .usage(problem, command: command) }
         if let conflict = conflict(in: options, seen: seenGroups, command: command) {
             throw .usage(conflict, command: command)
         }

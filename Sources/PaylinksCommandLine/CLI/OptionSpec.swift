@@ -641,38 +641,68 @@ package struct OptionSpec: Sendable {
                 "--matrix gives both \(other.key.rawValue) and \(key.rawValue), which each choose the SDK version; "
                     + "vary one of them")
         }
-        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        for item in values {
-            let shown = MessageText.sanitized(item)
-            switch key {
-            case _ where item.isEmpty:
+        var spelled: [String] = []
+        for item in parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard !item.isEmpty else {
                 throw UsageProblem("--matrix \(key.rawValue) has an empty value; as in '--matrix \(key.rawValue)=A,B'")
-            case .country where !(item.count == 2 && item.allSatisfy { $0.isASCII && $0.isLetter }):
-                throw UsageProblem("--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not '\(shown)'")
-            case .platform where Platform.named(item) == nil:
-                throw UsageProblem(
-                    "--matrix platform takes \(Platform.allCases.map(\.rawValue).joined(separator: ", ")), not '\(shown)'",
-                    suggestion: Suggestion.closest(to: item, among: Platform.allCases.map(\.rawValue)))
-            case .sdkVersion where SDKVersion(item) == nil:
-                throw UsageProblem("--matrix sdkVersion takes versions such as 1.9 or 2.0.0, not '\(shown)'")
-            case .generation where Generation(name: item) == nil:
-                throw UsageProblem(
-                    "--matrix generation takes G1, G2, G3, not '\(shown)'",
-                    suggestion: Suggestion.closest(to: item.uppercased(), among: Generation.allCases.map(\.name)))
-            default:
-                break
             }
-        }
-        guard Set(values.map { $0.lowercased() }).count == values.count else {
-            throw UsageProblem("--matrix \(key.rawValue) lists a value twice")
-        }
-        let spelled: [String] =
-            switch key {
-            case .platform: values.map { $0.lowercased() }
-            case .generation: values.map { $0.uppercased() }
-            default: values
+            let value = try matrixValue(item, of: key)
+            guard !spelled.contains(value) else {
+                throw UsageProblem(
+                    "--matrix \(key.rawValue) lists '\(MessageText.sanitized(value))' twice; give it once")
             }
+            spelled.append(value)
+        }
         return MatrixAxis(key: key, values: spelled)
+    }
+
+    /// One value of a `--matrix` axis, checked as the option that sets the same thing
+    /// checks it, and spelled as that option keeps it: a country upper case, a platform
+    /// lower case. A version is checked on its platforms once every option is read
+    /// (``matrixVersionProblem(in:)``).
+    private static func matrixValue(_ item: String, of key: MatrixKey) throws(UsageProblem) -> String {
+        let label = "--matrix \(key.rawValue)"
+        switch key {
+        case .country:
+            return try country(item, option: label)
+        case .platform:
+            return try choice(item, option: label, among: Platform.self).rawValue
+        case .sdkVersion:
+            let version = try text(item, option: label, allowEmpty: false)
+            guard SDKVersion(version) != nil else {
+                throw UsageProblem("\(label) takes versions such as 1.9 or 2.0.0, not '\(MessageText.sanitized(item))'")
+            }
+            return version
+        case .generation:
+            guard let generation = Generation(name: item) else {
+                throw UsageProblem(
+                    "\(label) takes G1, G2, G3, not '\(MessageText.sanitized(item))'",
+                    suggestion: Suggestion.closest(to: item.uppercased(), among: Generation.allCases.map(\.name)))
+            }
+            return generation.name
+        case .paymentMethod, .environment:
+            return try text(item, option: label, allowEmpty: false)
+        }
+    }
+
+    /// The first version of `--matrix sdkVersion` that is not one on a platform the run
+    /// gives it: each of `--matrix platform`'s, else `--platform`'s, else iOS's, as
+    /// `--sdk-version` is checked on `--platform`.
+    static func matrixVersionProblem(in options: RunOptions) -> String? {
+        guard let versions = options.matrix.first(where: { $0.key == .sdkVersion })?.values else { return nil }
+        let platforms =
+            options.matrix.first { $0.key == .platform }?.values.compactMap(Platform.named)
+            ?? [options.platform ?? .ios]
+        for platform in platforms {
+            for version in versions {
+                do {
+                    _ = try SDKTarget(platform: platform, version: version)
+                } catch {
+                    return "--matrix sdkVersion: \(error)"
+                }
+            }
+        }
+        return nil
     }
 
     /// A probability written as a decimal from 0 to 1: "0", "0.25", "1".
@@ -689,17 +719,19 @@ package struct OptionSpec: Sendable {
         return number
     }
 
-    private static func country(_ value: String) throws(UsageProblem) -> String {
+    /// A country code, upper case; `option` names where it was given when that is not `--country`.
+    private static func country(_ value: String, option: String? = nil) throws(UsageProblem) -> String {
         let code = value.uppercased()
+        let place = option.map { "\($0): " } ?? ""
         if let meant = CountryCodes.commonMistakes[code] {
             throw UsageProblem(
-                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code"
+                "\(place)'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code"
                     + Suggestion.didYouMean(meant, quoted: .bare))
         }
         guard CountryCodes.all.contains(code) else {
             throw UsageProblem(
-                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters such as US, GB, DE or JP"
-            )
+                "\(place)'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters "
+                    + "such as US, GB, DE or JP")
         }
         return code
     }

@@ -58,4 +58,47 @@ struct MatrixValueTests {
         #expect(result.exitCode == .success, "\(result.stderr)")
         #expect(result.stderr.contains("ok    happy path[country=DE]"), "\(result.stderr)")
     }
+
+    @Test("a file wrong on its own is said once under a matrix, without a combination, in stderr and both reports")
+    func brokenOnItsOwn() throws {
+        let path = try ScenarioTests.write([
+            (
+                "two.json",
+                #"{"steps": [{"step": "purchase", "sku": "nope"}, {"step": "purchase", "sku": "nada"}]}"#
+            )
+        ])[0]
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let result = runCLI(
+            [
+                "run", path, "--matrix", "platform=ios,android", "--report", "junit=\(directory)/r.xml", "--report",
+                "json=\(directory)/r.json",
+            ], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.exitCode == .dataError)
+        let errors = errorLines(result.stderr)
+        #expect(errors.count == 2, "one line per problem: \(result.stderr)")
+        #expect(!result.stderr.contains("--matrix"), "\(result.stderr)")
+        #expect(!result.stderr.contains("platform="), "\(result.stderr)")
+        let junit = try String(contentsOfFile: "\(directory)/r.xml", encoding: .utf8)
+        #expect(!junit.contains("--matrix"), "\(junit)")
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == 1, "\(junit)")
+        #expect(junit.components(separatedBy: "<error ").count - 1 == 1, "one <error> holds both problems: \(junit)")
+        #expect(junit.contains("unknown SKU &quot;nope&quot;") && junit.contains("unknown SKU &quot;nada&quot;"))
+        let json = try String(contentsOfFile: "\(directory)/r.json", encoding: .utf8)
+        #expect(!json.contains("--matrix"), "\(json)")
+        #expect(json.contains(#""name":"two","#), "\(json)")
+        try MatrixTests.expectValidReport(json)
+    }
+
+    @Test("a JUnit test case of a file with several problems holds one <error>, every problem in it")
+    func oneErrorElement() throws {
+        let paths = try ScenarioTests.write([
+            ("two.json", #"{"steps": [{"step": "purchase", "sku": "nope"}, {"step": "purchase", "sku": "nada"}]}"#)
+        ])
+        let directory = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().path
+        _ = runCLI("run", paths[0], "--report", "junit=\(directory)/r.xml")
+        let junit = try String(contentsOfFile: "\(directory)/r.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: "<error ").count - 1 == 1, "\(junit)")
+        #expect(junit.contains(#"errors="1""#))
+        #expect(junit.contains("steps[0].sku: unknown SKU") && junit.contains("steps[1].sku: unknown SKU"), "\(junit)")
+    }
 }

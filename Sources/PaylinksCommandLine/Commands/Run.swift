@@ -77,13 +77,21 @@ enum RunCommand: Subcommand {
                     scenario = try ScenarioLoader.load(
                         source, catalog: catalog, options: given, cell: options.matrix.isEmpty ? nil : cell)
                 } catch {
-                    // A file that is sound on its own, refused only in this combination of the
-                    // matrix, does not apply there: a step or code its generation lacks.
-                    guard !options.matrix.isEmpty, var sound = try? ScenarioLoader.load(source, catalog: catalog),
-                        let target = try? cell.target(file: sound.configuration.choice, options: given)
-                    else {
-                        var error = error
-                        if !options.matrix.isEmpty { error.appendToEveryReason(" (with --matrix \(cell.label))") }
+                    guard !options.matrix.isEmpty else {
+                        throw brokenFile(error, options: options, handBack: handBack, context: context)
+                    }
+                    // A file wrong on its own is wrong under every combination: said once, as
+                    // it is, with none of them.
+                    var sound: Scenario
+                    do {
+                        sound = try ScenarioLoader.load(source, catalog: catalog, options: given)
+                    } catch {
+                        throw brokenFile(error, options: options, handBack: handBack, context: context)
+                    }
+                    // One sound on its own, refused only in this combination, does not apply
+                    // there: a step or code its generation lacks. A combination that names no
+                    // SDK on the file's platform is the run's error, and says so.
+                    guard let target = try? cell.target(file: sound.configuration.choice, options: given) else {
                         throw brokenFile(error, options: options, handBack: handBack, context: context)
                     }
                     let first = error.problems[0]

@@ -202,15 +202,26 @@ package enum RunReport {
                     continue
                 }
                 xml += ">\n"
-                // A file that did not load is an error of the suite; an expectation that did
-                // not hold, a failure of its case.
-                let (element, type) = entry.status == .broken ? ("error", "load") : ("failure", "expectation")
-                for mismatch in result.mismatches {
-                    let place = mismatch.position.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-                    let short = mismatch.step.isEmpty ? mismatch.message : "step \(mismatch.step): \(mismatch.message)"
+                func place(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch) -> String {
+                    mismatch.position.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+                }
+                // A file that did not load is an error of its case, one element whatever the
+                // problems (a case holds one error), each problem a line of it with its place;
+                // an expectation that did not hold, a failure of its case.
+                if entry.status == .broken, let first = result.mismatches.first {
+                    let more = result.mismatches.count > 1 ? " (and \(result.mismatches.count - 1) more)" : ""
+                    let text = result.mismatches.map { place($0) + $0.summary }.joined(separator: "\n")
                     xml +=
-                        "      <\(element) message=\"\(escaped(short))\" "
-                        + "type=\"\(type)\">\(escaped(place + mismatch.summary))</\(element)>\n"
+                        "      <error message=\"\(escaped(first.message + more))\" type=\"load\">"
+                        + "\(escaped(text))</error>\n"
+                } else {
+                    for mismatch in result.mismatches {
+                        let short =
+                            mismatch.step.isEmpty ? mismatch.message : "step \(mismatch.step): \(mismatch.message)"
+                        xml +=
+                            "      <failure message=\"\(escaped(short))\" "
+                            + "type=\"expectation\">\(escaped(place(mismatch) + mismatch.summary))</failure>\n"
+                    }
                 }
                 xml += "    </testcase>\n"
             }

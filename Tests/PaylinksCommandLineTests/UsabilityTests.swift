@@ -7,6 +7,14 @@ import Testing
 @testable import PaylinksHTTP
 @testable import PaylinksKit
 
+/// A scenario that fails on every platform and in every country: it expects a price no
+/// offer has.
+private let wrongPrice = """
+    {"name": "wrong price", "steps": [
+      {"step": "initialize"},
+      {"step": "purchase", "sku": "starter_pack_001", "expect": {"order": {"price": 1}}}]}
+    """
+
 /// The `error:` lines of `text`.
 private func errorLines(_ text: String) -> [Substring] {
     text.split(separator: "\n").filter { $0.hasPrefix("error:") }
@@ -57,6 +65,48 @@ struct MatrixValueTests {
         let result = runCLI("run", Self.happyPath, "--matrix", "country=de")
         #expect(result.exitCode == .success, "\(result.stderr)")
         #expect(result.stderr.contains("ok    happy path[country=DE]"), "\(result.stderr)")
+    }
+
+    @Test("under --matrix, each mismatch line and each annotation names its combination")
+    func mismatchesNameTheCombination() throws {
+        let path = try ScenarioTests.write([("wrong-price.json", wrongPrice)])[0]
+        let result = runCLI(
+            ["run", path, "--matrix", "platform=ios,android,unity"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.exitCode == .expectationsFailed)
+        let mismatches = result.stderr.split(separator: "\n").filter { $0.hasPrefix("mismatch:") }
+        let annotations = result.stderr.split(separator: "\n").filter { $0.hasPrefix("::error") }
+        #expect(mismatches.count == 3 && Set(mismatches).count == 3, "\(result.stderr)")
+        #expect(annotations.count == 3 && Set(annotations).count == 3, "\(result.stderr)")
+        for platform in ["ios", "android", "unity"] {
+            #expect(
+                mismatches.contains { $0.contains("[platform=\(platform)]") && $0.contains("order.price") },
+                "\(result.stderr)")
+            #expect(
+                annotations.contains { $0.contains("[platform=\(platform)]") && $0.contains("order.price") },
+                "\(result.stderr)")
+        }
+        // Without a matrix there is no combination to name.
+        let plain = runCLI(["run", path], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(
+            plain.stderr.contains("mismatch: \(path): step 2 (purchase): order.price: expected 1, got 499"),
+            "\(plain.stderr)")
+        #expect(plain.stderr.contains("::step 2 (purchase): order.price: expected 1, got 499\n"), "\(plain.stderr)")
+    }
+
+    @Test("the combinations' annotations are the same bytes when copies of paylinks run the scenarios")
+    func combinationsAcrossCopies() throws {
+        let paths = try ScenarioTests.write([("a.json", wrongPrice), ("b.json", wrongPrice)])
+        var outcomes: [BinaryTests.Outcome] = []
+        for jobs in ["1", "2"] {
+            outcomes.append(
+                try BinaryTests.run(
+                    ["run"] + paths + ["--jobs", jobs, "--seed", "5", "--matrix", "country=US,DE"],
+                    environment: ["GITHUB_ACTIONS": "true", "SOURCE_DATE_EPOCH": "1718182312"]))
+        }
+        #expect(outcomes[0].stderr == outcomes[1].stderr)
+        let annotations = outcomes[1].stderr.split(separator: "\n").filter { $0.hasPrefix("::error") }
+        #expect(annotations.count == 4 && Set(annotations).count == 4, "\(outcomes[1].stderr)")
+        #expect(annotations.filter { $0.contains("[country=DE]") }.count == 2, "\(outcomes[1].stderr)")
     }
 
     @Test("a file wrong on its own is said once under a matrix, without a combination, in stderr and both reports")

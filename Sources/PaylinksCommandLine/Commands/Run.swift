@@ -96,6 +96,7 @@ enum RunCommand: Subcommand {
                     }
                     let first = error.problems[0]
                     sound.name += "[\(cell.label)]"
+                    sound.combination = cell.label
                     sound.doesNotApply =
                         "does not apply to \(target): \(first.path.map { "\($0): " } ?? "")\(first.reason)"
                     scenario = sound
@@ -348,7 +349,9 @@ enum RunCommand: Subcommand {
         guard context.value(of: .githubActions) == "true" else { return }
         for entry in outcome.entries where !entry.skipped {
             for mismatch in entry.result.mismatches {
-                try? context.standardError.write(RunReport.annotation(mismatch, file: entry.result.file) + "\n")
+                try? context.standardError.write(
+                    RunReport.annotation(mismatch, file: entry.result.file, combination: entry.result.combination)
+                        + "\n")
             }
         }
     }

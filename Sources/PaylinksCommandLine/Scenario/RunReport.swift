@@ -127,6 +127,7 @@ package enum RunReport {
                 let status = string("status", in: fields)
             else { return nil }
             var result = ScenarioRunner.ScenarioResult(name: name, file: file)
+            result.combination = string("combination", in: fields)
             guard status != "skipped" else {
                 entries.append(Entry(result: result, status: .skipped(string("reason", in: fields))))
                 continue
@@ -156,8 +157,12 @@ package enum RunReport {
     // MARK: GitHub Actions
 
     /// A GitHub Actions workflow command that annotates the expectation in the scenario
-    /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner reads it.
-    package static func annotation(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String) -> String {
+    /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner
+    /// reads it. Under `--matrix`, the message starts with its `combination`,
+    /// `[platform=ios] step 3 (purchase): ...`, as one line of the file fails in several.
+    package static func annotation(
+        _ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String, combination: String? = nil
+    ) -> String {
         func property(_ text: String) -> String {
             message(text).replacingEvery(":", with: "%3A").replacingEvery(",", with: "%2C")
         }
@@ -167,7 +172,8 @@ package enum RunReport {
         var properties = "file=\(property(file))"
         if let position = mismatch.position { properties += ",line=\(position.line),col=\(position.column)" }
         // Line breaks are the runner's %0A; every other control is escaped as the log's are.
-        return MessageText.oneLine("::error \(properties)::\(message(mismatch.summary))")
+        let summary = (combination.map { "[\($0)] " } ?? "") + mismatch.summary
+        return MessageText.oneLine("::error \(properties)::\(message(summary))")
     }
 
     // MARK: JUnit
@@ -244,10 +250,11 @@ package enum RunReport {
 
     // MARK: JSON
 
-    /// The JSON report; `withWallTime` adds each scenario's wall-clock time, which a copy
-    /// of `run --jobs` hands back for the JUnit report (the JSON report's bytes stay the
-    /// same however the run was shared out).
-    static func json(_ entries: [Entry], withWallTime: Bool = false) -> String {
+    /// The JSON report; `handedBack` adds what a copy of `run --jobs` hands back beside it:
+    /// each scenario's wall-clock time, for the JUnit report, and its `--matrix` combination,
+    /// for the annotations (the JSON report's bytes stay the same however the run was
+    /// shared out).
+    static func json(_ entries: [Entry], handedBack: Bool = false) -> String {
         var writer = JSONWriter()
         writer.openObject()
         var (ran, passed, broken) = (0, 0, 0)
@@ -267,6 +274,7 @@ package enum RunReport {
             writer.openObject()
             writer.field("name", result.name)
             writer.field("file", result.file)
+            if handedBack, let combination = result.combination { writer.field("combination", combination) }
             switch entry.status {
             case .ran: writer.field("status", result.passed ? "passed" : "failed")
             case .skipped(let reason):
@@ -279,7 +287,7 @@ package enum RunReport {
                 writer.field("attempts", result.attempts)
                 writer.field("met", result.met)
                 writer.field("milliseconds", result.milliseconds)
-                if withWallTime { writer.field("wallMilliseconds", result.wallMilliseconds) }
+                if handedBack { writer.field("wallMilliseconds", result.wallMilliseconds) }
             }
             // What did not hold, or what is wrong with a file that did not load.
             if !entry.skipped {

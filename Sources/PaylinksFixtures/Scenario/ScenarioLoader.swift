@@ -112,6 +112,7 @@ public enum ScenarioLoader {
         let ownName = try object.optional("name")?.nonEmptyString() ?? baseName(file)
         let name = cell.values.isEmpty ? ownName : "\(ownName)[\(cell.label)]"
         var scenario = Scenario(name: name, file: file, configuration: configuration, steps: steps)
+        if !cell.values.isEmpty { scenario.combination = cell.label }
         // A version carried to another platform as another number is said, not done silently.
         if let given = configuration.choice.version ?? options.version, let target = configuration.target,
             target.platform != given.platform, target.version != given.version

@@ -152,3 +152,41 @@ struct MatrixValueTests {
         #expect(junit.contains("steps[0].sku: unknown SKU") && junit.contains("steps[1].sku: unknown SKU"), "\(junit)")
     }
 }
+
+/// An event the game's server refused on every attempt is said on stderr, whichever command sent it.
+@Suite("Refused events")
+@MainActor
+struct RefusedEventTests {
+    @Test(
+        "trigger, purchase and cancel say which event was refused, as run does, in one error line",
+        arguments: [
+            (["trigger", "order.created"], ExitCode.eventRefused),
+            (["purchase", "--sku", "starter_pack_001"], ExitCode.eventRefused),
+            (["cancel", "--sku", "starter_pack_001"], ExitCode.purchaseCanceled),
+        ])
+    func saidOnStderr(command: [String], exitCode: ExitCode) throws {
+        let receiver = try EventReceiver { _, _ in 500 }
+        let result = runCLI(command + ["--events-url", receiver.url, "--json"] + EventTests.seeded)
+        #expect(result.exitCode == exitCode, "\(result.stderr)")
+        let errors = errorLines(result.stderr)
+        #expect(errors.count == 1, "\(result.stderr)")
+        #expect(
+            errors.first?.hasPrefix("error: order.created was refused on every attempt: the server answered 500")
+                == true,
+            "\(result.stderr)")
+        // What run says of the same refusal.
+        let scenario = try ScenarioTests.write([
+            ("s.json", #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}]}"#)
+        ])[0]
+        let run = runCLI(["run", scenario, "--events-url", receiver.url] + EventTests.seeded)
+        #expect(run.stderr.contains("order.created was refused on every attempt: the server answered 500"))
+    }
+
+    @Test("an event accepted after a retry is no error")
+    func acceptedLate() throws {
+        let receiver = try EventReceiver { count, _ in count.isMultiple(of: 2) ? 200 : 503 }
+        let result = runCLI(["trigger", "order.created", "--events-url", receiver.url] + EventTests.seeded)
+        #expect(result.exitCode == .success)
+        #expect(errorLines(result.stderr).isEmpty, "\(result.stderr)")
+    }
+}

@@ -190,3 +190,51 @@ struct RefusedEventTests {
         #expect(errorLines(result.stderr).isEmpty, "\(result.stderr)")
     }
 }
+
+/// `--now`: Unix seconds, or an ISO 8601 UTC time.
+@Suite("The clock option")
+@MainActor
+struct ClockOptionTests {
+    static let purchase = ["purchase", "--sku", "starter_pack_001", "--seed", "7", "--json"]
+
+    @Test(
+        "an ISO 8601 UTC time, or a date alone for its midnight, is the same clock as its Unix seconds",
+        arguments: [
+            ("2024-06-12T08:51:52Z", "1718182312"), ("2024-06-12t08:51:52z", "1718182312"),
+            ("2024-06-12T10:51:52+02:00", "1718182312"), ("2024-06-12", "1718150400"),
+            ("1970-01-01T00:00:00Z", "0"), ("9999-12-31T23:59:59Z", "253402300799"),
+        ])
+    func isoTime(iso: String, seconds: String) {
+        let iso = runCLI(Self.purchase + ["--now", iso])
+        let unix = runCLI(Self.purchase + ["--now", seconds])
+        #expect(iso.exitCode == .success, "\(iso.stderr)")
+        #expect(iso.stdout == unix.stdout)
+        #expect(iso.stdout.contains(#""date":\#(seconds)"#))
+    }
+
+    @Test(
+        "a clock that is not one says what --now takes; milliseconds get their seconds suggested",
+        arguments: [
+            (
+                "1718182312000",
+                "--now takes Unix seconds; '1718182312000' looks like Unix milliseconds (2024-06-12 08:51:52 UTC); "
+                    + "did you mean 1718182312?"
+            ),
+            ("1718182312345", "did you mean 1718182312?"),
+            (
+                "2024-06-12 08:51",
+                "--now takes Unix seconds (0 to 253402300799) or an ISO 8601 UTC time such as 2024-06-12T08:51:52Z, "
+                    + "not '2024-06-12 08:51'"
+            ),
+            ("2024-02-30", "not '2024-02-30'"), ("2024-06-12T25:00:00Z", "not '2024-06-12T25:00:00Z'"),
+            ("-1", "--now takes Unix seconds"), ("1969-12-31T23:59:59Z", "--now takes Unix seconds"),
+        ])
+    func refused(value: String, message: String) {
+        let result = runCLI(Self.purchase + ["--now", value])
+        #expect(result.exitCode == .usage)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: \(message)") || result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("whole number"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+}

@@ -238,3 +238,65 @@ struct ClockOptionTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 }
+
+/// Fixed names are read in any case, and a suggestion is made only when one is close.
+@Suite("Names and suggestions")
+@MainActor
+struct NameTests {
+    @Test("trigger takes an event's name in any case")
+    func eventInAnyCase() {
+        let upper = runCLI(["trigger", "ORDER.REFUNDED", "--json"] + EventTests.seeded)
+        let lower = runCLI(["trigger", "order.refunded", "--json"] + EventTests.seeded)
+        #expect(upper.exitCode == .success, "\(upper.stderr)")
+        #expect(upper.stdout == lower.stdout)
+        let resolved = runCLI(["trigger", "Order.Dispute.Resolved", "--result", "WON", "--json"] + EventTests.seeded)
+        #expect(resolved.exitCode == .success, "\(resolved.stderr)")
+        #expect(resolved.stdout.contains(#""result":"won""#), "\(resolved.stdout)")
+        let v1 = runCLI(["trigger", "ORDER_REFUNDED"])
+        #expect(v1.exitCode == .usage)
+        #expect(v1.stderr.contains("is the V1 name of order.refunded"), "\(v1.stderr)")
+    }
+
+    @Test("a scenario's expected events are read in any case")
+    func scenarioEventsInAnyCase() throws {
+        let path = try ScenarioTests.write([
+            (
+                "s.json",
+                #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}, "#
+                    + #"{"step": "refund", "expect": {"events": ["Order.Refunded"]}}]}"#
+            )
+        ])[0]
+        let result = runCLI("run", path)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+    }
+
+    @Test("a value with nothing close gets the list of values, not a far-fetched suggestion")
+    func noFarFetchedSuggestion() {
+        let result = runCLI("trigger", "order.created", "--events-version", "v3")
+        #expect(result.exitCode == .usage)
+        #expect(result.stderr.hasPrefix("error: --events-version takes v1, v2, not 'v3'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("did you mean"), "\(result.stderr)")
+        #expect(Suggestion.closest(to: "v3", among: ["v2", "v1"]) == nil)
+        #expect(Suggestion.closest(to: "G4", among: ["G1", "G2", "G3"]) == nil)
+        // What is close is still suggested.
+        #expect(Suggestion.closest(to: "androd", among: ["ios", "android", "unity"]) == "android")
+        #expect(Suggestion.closest(to: "jsno", among: ["text", "json", "wire"]) == "json")
+    }
+
+    @Test("a state named by its last word gets its full name suggested, when only one state ends so")
+    func stateByItsLastWord() throws {
+        #expect(Suggestion.closest(to: "refunded", among: OrderState.allCases.map(\.rawValue)) == "payment_refunded")
+        #expect(Suggestion.closest(to: "lost", among: OrderState.allCases.map(\.rawValue)) == "payment_dispute_lost")
+        #expect(Suggestion.closest(to: "pending", among: OrderState.allCases.map(\.rawValue)) == nil, "three end so")
+        let path = try ScenarioTests.write([
+            (
+                "s.json",
+                #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}, "#
+                    + #"{"step": "refund", "expect": {"state": "refunded"}}]}"#
+            )
+        ])[0]
+        let result = runCLI("run", path)
+        #expect(result.exitCode == .dataError)
+        #expect(result.stderr.contains(#"got "refunded"; did you mean "payment_refunded"?"#), "\(result.stderr)")
+    }
+}

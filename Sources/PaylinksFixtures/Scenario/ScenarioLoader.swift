@@ -417,12 +417,13 @@ public enum ScenarioLoader {
             var names: [String] = []
             for element in try value.array() {
                 let name = try element.string()
-                guard eventNames.contains(name) else {
+                // Read in any case, as the other names paylinks knows.
+                guard let known = eventNames.first(where: { $0.lowercased() == name.lowercased() }) else {
                     let hint = Suggestion.hint(for: name, among: eventNames, quoted: .double) ?? ""
                     throw element.error(
                         "\"\(name)\" is not a V2 event name (\(eventNames.joined(separator: ", ")))\(hint)")
                 }
-                names.append(name)
+                names.append(known)
             }
             return names
         }

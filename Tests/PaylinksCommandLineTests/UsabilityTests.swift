@@ -300,3 +300,32 @@ struct NameTests {
         #expect(result.stderr.contains(#"got "refunded"; did you mean "payment_refunded"?"#), "\(result.stderr)")
     }
 }
+
+/// What the help promises, plainly, and what trigger shows.
+@Suite("Help wording")
+@MainActor
+struct HelpWordingTests {
+    @Test("no default in any help is written as 'X (or Y)': each says what it is and when the other applies")
+    func plainDefaults() {
+        for command in Command.allCases {
+            let help = Help.command(command)
+            for line in help.split(separator: "\n") where line.contains("Default:") {
+                #expect(!line.contains(" (or "), "\(command.rawValue): \(line)")
+            }
+        }
+        let purchase = Help.command(.purchase)
+        #expect(purchase.contains("Default: sandbox; "), "\(purchase)")
+        #expect(purchase.contains("Default: virtual, "), "\(purchase)")
+    }
+
+    @Test("trigger --format wire shows each event it does not send with its headers and body, as the help says")
+    func wireShowsUnsentEvents() throws {
+        let result = runCLI(["trigger", "order.created", "--format", "wire"] + EventTests.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("// signature: t=") }, "\(result.stdout)")
+        #expect(lines.contains("// x-project-id: \(DemoCredentials.projectId)"), "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix(#"// {"eventName":"order.created","eventId":""#) }, "\(result.stdout)")
+        #expect(Help.command(.trigger).contains("trigger shows them, headers and body"))
+    }
+}

@@ -102,7 +102,8 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
-            default: "\(defaults.environment) (or production)", commands: Command.simulations
+            default: "\(defaults.environment); give production to initialize as a live game does",
+            commands: Command.simulations
         ) { options, value throws(UsageProblem) in
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
@@ -157,7 +158,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--platform", "PLATFORM",
             "The platform the game is built for: its callback names, payloads and wire format.",
-            default: "\(Platform.ios.rawValue) (or android, unity)", commands: platformCommands
+            default: "\(Platform.ios.rawValue); give android or unity for a game built for them",
+            commands: platformCommands
         ) { options, value throws(UsageProblem) in
             options.platform = try choice(value, option: "--platform", among: Platform.self)
         },
@@ -263,7 +265,8 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--award-wait", "WAIT", "How the 10 s pauses between award retries pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: [.purchase, .trigger, .run, .serve], traits: .awardSending
+            default: "virtual, the retries follow at once; give real for a server that must see the 10 s pauses",
+            commands: [.purchase, .trigger, .run, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
         },
@@ -279,7 +282,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--events-version", "VERSION",
             "The events' envelope: v2 (eventName, eventId, timestamp in ms) or v1 (the older flat payload).",
-            default: "v2 (or v1)", commands: eventCommands + [.checkEvents], traits: .eventsSending
+            default: "v2; give v1 for a game server that reads the older payload",
+            commands: eventCommands + [.checkEvents], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsVersion = try choice(value, option: "--events-version", among: OrderEvent.Version.self)
         },
@@ -298,7 +302,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--events-wait", "WAIT",
             "How the pauses between event retries (15 s, 15 s, 15 min; v1: 5 min) pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: eventCommands, traits: .eventsSending
+            default: "virtual, the retries follow at once; give real for a server that must see the pauses",
+            commands: eventCommands, traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsWait = try choice(value, option: "--events-wait", among: AwardWait.self)
         },
@@ -444,7 +449,8 @@ package struct OptionSpec: Sendable {
         format(
             "text: readable blocks; json: one JSON object per line; wire: each callback as the platform hands it "
                 + "to the game.",
-            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: callbackCommands),
+            default: "\(RunOptions().format.rawValue); give json for scripts, wire to paste into a unit test",
+            commands: callbackCommands),
         OptionSpec(
             "--language", "LANGUAGE",
             "iOS: the delegate's language, swift or objc; objc names each callback by its Objective-C selector, "
@@ -456,7 +462,7 @@ package struct OptionSpec: Sendable {
         // The listings print no callbacks, so they have no wire format to offer.
         format(
             "text: a readable table or report; json: one JSON object per line.",
-            default: "\(RunOptions().format.rawValue) (or json)",
+            default: "\(RunOptions().format.rawValue); give json for scripts",
             commands: listingCommands.filter { !callbackCommands.contains($0) }),
         OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: .format) {
             options, _ in

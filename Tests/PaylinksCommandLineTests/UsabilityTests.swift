@@ -329,3 +329,80 @@ struct HelpWordingTests {
         #expect(Help.command(.trigger).contains("trigger shows them, headers and body"))
     }
 }
+
+/// `--trace` during an award's retries: every poll it names happened, showing the state
+/// the order had then.
+@Suite("Award trace")
+@MainActor
+struct AwardTraceTests {
+    /// A receiver of awards that grants on the `grantAt`-th attempt (never when nil).
+    static func awards(grantAt: Int?) throws -> EventReceiver {
+        try EventReceiver { count, _ in
+            guard count == grantAt else {
+                return HTTPServerResponse(status: 500, contentType: "application/json", body: Array("{}".utf8))
+            }
+            return HTTPServerResponse(
+                status: 200, contentType: "application/json", body: Array(#"{"publisherPurchaseId":"g1"}"#.utf8))
+        }
+    }
+
+    /// The trace's lines of a purchase whose award goes to `receiver`.
+    static func trace(_ receiver: EventReceiver) -> (result: RunResult, lines: [String]) {
+        let result = runCLI(
+            ["purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--trace"] + EventTests.seeded)
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("trace") }.map(String.init)
+        return (result, lines)
+    }
+
+    @Test("an award that fails on every attempt: polls show charge_pending through the retries, then charge_failed")
+    func failedAward() throws {
+        let (result, lines) = Self.trace(try Self.awards(grantAt: nil))
+        #expect(result.exitCode == .purchaseFailed)
+        #expect(!lines.contains { $0.contains("charge_succeed") }, "\(lines.joined(separator: "\n"))")
+        let first = try #require(lines.firstIndex { $0.contains("award attempt 1: POST") })
+        let failed = try #require(lines.firstIndex { $0.contains("every award attempt failed") })
+        let between = lines[first..<failed].filter { $0.contains("poll") }
+        #expect(!between.isEmpty, "the SDK polls while the retries wait: \(lines.joined(separator: "\n"))")
+        #expect(between.allSatisfy { $0.contains("charge_pending") }, "\(lines.joined(separator: "\n"))")
+        #expect(
+            lines[failed...].contains { $0.contains("poll") && $0.contains("charge_failed") },
+            "\(lines.joined(separator: "\n"))")
+        #expect(!lines[..<first].contains { $0.contains("charge_failed") })
+    }
+
+    @Test("checkouts of a --count run each wait for their award under --trace, which claims no state they lacked")
+    func countedCheckouts() throws {
+        let receiver = try Self.awards(grantAt: nil)
+        let result = runCLI(
+            ["purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--trace", "--count", "2"]
+                + EventTests.seeded)
+        #expect(result.exitCode == .purchaseFailed, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("trace") }
+        #expect(!lines.contains { $0.contains("charge_succeed") || $0.contains("validated") }, "\(result.stderr)")
+        #expect(lines.filter { $0.contains("poll #") && $0.contains("charge_failed") }.count == 2, "\(result.stderr)")
+        let many = runCLI(
+            [
+                "purchase", "--sku", "starter_pack_001", "--award-url", receiver.url, "--trace", "--count", "2",
+                "--concurrency", "4",
+            ])
+        #expect(many.exitCode == .usage)
+        #expect(many.stderr.hasPrefix("error: --trace follows each award as it goes"), "\(many.stderr)")
+    }
+
+    @Test("an award granted on its second attempt: charge_succeed is polled only after the grant")
+    func grantedOnRetry() throws {
+        let (result, lines) = Self.trace(try Self.awards(grantAt: 2))
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let granted = try #require(lines.firstIndex { $0.contains("award attempt 2: granted") })
+        let succeed = try #require(lines.firstIndex { $0.contains("charge_succeed") })
+        #expect(succeed > granted, "\(lines.joined(separator: "\n"))")
+        #expect(
+            lines[..<granted].filter { $0.contains("poll") }.allSatisfy { !$0.contains("charge_succeed") },
+            "\(lines.joined(separator: "\n"))")
+        let times = lines.compactMap { line -> Double? in
+            guard let plus = line.firstIndex(of: "+") else { return nil }
+            return Double(line[line.index(after: plus)...].prefix { $0 != "s" })
+        }
+        #expect(times == times.sorted(), "the trace's times never go back: \(lines.joined(separator: "\n"))")
+    }
+}

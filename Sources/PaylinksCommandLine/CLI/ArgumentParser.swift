@@ -221,6 +221,10 @@ package enum ArgumentParser {
         if let fault = options.eventFault, [.dropFirst, .delay].contains(fault), options.eventsUrl == nil {
             return "--fault \(fault.rawValue) acts on the way to the game's server; give --events-url too"
         }
+        if options.concurrency > 1 && options.trace && options.awardUrl != nil {
+            return "--trace follows each award as it goes, one checkout at a time; --concurrency sends many at once: "
+                + "give one of them"
+        }
         if options.concurrency > 1 && options.awardWait == .real {
             return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }

@@ -72,6 +72,8 @@ package struct ScenarioRunner {
         package var name: String
         /// The file it came from.
         package var file: String
+        /// The combination of `--matrix` it ran in, `platform=ios`; nil without a matrix.
+        package var combination: String?
         /// Steps run.
         package var steps = 0
         /// Attempts run.
@@ -223,6 +225,9 @@ package struct ScenarioRunner {
         }
         var faults = SeededGenerator(seed: seed ^ 0x0FA0_17FA_017F_A017)
         var result = ScenarioResult(name: scenario.name, file: scenario.file)
+        result.combination = scenario.combination
+        // Under a matrix, the file's every combination reports on it: each line names its own.
+        let place = scenario.file + (scenario.combination.map { " [\($0)]" } ?? "")
         let started = settings.monotonicMilliseconds()
         defer {
             result.wallMilliseconds = max(0, settings.monotonicMilliseconds() - started)
@@ -296,7 +301,8 @@ package struct ScenarioRunner {
                         step: step.label, kind: step.kind.rawValue, message: failure,
                         position: step.expectation?.positions["expect"]))
                 try? diagnostics.write(
-                    "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(MessageText.oneLine(failure))\n")
+                    "mismatch: \(MessageText.oneLine(place)): step \(step.label) (\(step.kind)): "
+                        + "\(MessageText.oneLine(failure))\n")
             }
             if let expectation = step.expectation {
                 let checks = Self.check(
@@ -316,7 +322,7 @@ package struct ScenarioRunner {
                     result.mismatches.append(
                         .init(step: step.label, kind: step.kind.rawValue, message: mismatch, position: position))
                     try? diagnostics.write(
-                        "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(mismatch)\n")
+                        "mismatch: \(MessageText.oneLine(place)): step \(step.label) (\(step.kind)): \(mismatch)\n")
                 }
             }
         }

@@ -96,12 +96,14 @@ public final class PaymentLinksSimulator {
     /// Stands in for Appcharge granting the award of a paid order on the game's server.
     ///
     /// When nil, every validated payment is granted. When set, it is called once for
-    /// each payment the SDK validates, after the order's last poll, with the order the
-    /// client will receive; whatever it does (send a real Grant Award Callback to a game's
-    /// server, or decide at once) happens before the purchase ends. A `.granted` verdict
-    /// ends the purchase in `onPurchaseSuccess`; a `.failed` one in `onPurchaseFailed`
-    /// with 3003, the whole order and the verdict's data (see ``awardFailure(of:data:)``).
-    /// The verdict's events go to ``trace``, each after its virtual milliseconds.
+    /// each payment the SDK validates, once a poll has seen the order `charge_pending`,
+    /// with the order the client will receive; whatever it does (send a real Grant Award
+    /// Callback to a game's server, or decide at once) happens before the purchase ends. A
+    /// `.granted` verdict ends the purchase in `onPurchaseSuccess`; a `.failed` one in
+    /// `onPurchaseFailed` with 3003, the whole order and the verdict's data (see
+    /// ``awardFailure(of:data:)``). The verdict's events go to ``trace``, each after its
+    /// virtual milliseconds, with the polls made meanwhile (`charge_pending`), then the
+    /// poll that sees how it ended (`charge_succeed` or `charge_failed`).
     ///
     /// ```swift
     /// sdk.awardGranter = { order in

@@ -109,7 +109,9 @@ public enum Reports {
             if writer.bytes.count >= pageBytes { break }
             let cents = session.pricePointMetadata ?? 0
             writer.openObject()
-            writer.field("acOrderId", session.orderId)
+            // A checkout closed before paying has no order: no id, receipt or payment method.
+            writer.key("acOrderId")
+            if let orderId = session.shownOrderId { writer.string(orderId) } else { writer.null() }
             writer.field("publisherId", DemoCredentials.projectId)
             writer.field("currency", session.currency)
             writer.field("priceInCents", session.price)
@@ -144,7 +146,8 @@ public enum Reports {
             writer.closeObject()
             writer.field("tax", 0)
             writer.field("taxInDollar", 0)
-            writer.field("paymentMethod", session.paymentMethod)
+            writer.key("paymentMethod")
+            if let method = session.shownPaymentMethod { writer.string(method) } else { writer.null() }
             if let email = session.email {
                 writer.field("playerEmail", email)
             } else {
@@ -154,7 +157,12 @@ public enum Reports {
             writer.rawNumber(GrantAward.share(85, of: cents))
             writer.key("estimatedAppchargeFee")
             writer.rawNumber(GrantAward.share(15, of: cents))
-            writer.field("receiptId", GrantAward.receiptId(orderId: session.orderId))
+            writer.key("receiptId")
+            if let orderId = session.shownOrderId {
+                writer.string(GrantAward.receiptId(orderId: orderId))
+            } else {
+                writer.null()
+            }
             writer.field("discount", 0)
             writer.key("promoCodeName")
             writer.null()

@@ -708,9 +708,7 @@ public final class Sandbox {
         writer.field("currency", session.currency)
         writer.field("customerId", session.customerId)
         writer.field("countryCode2", session.country)
-        if session.state != .created && session.state != .paymentCanceled {
-            writer.field("orderId", session.orderId)
-        }
+        if let orderId = session.shownOrderId { writer.field("orderId", orderId) }
         if let amount = session.life?.refundAmount { writer.field("refundAmount", amount) }
         writer.closeObject()
         return writer.bytes

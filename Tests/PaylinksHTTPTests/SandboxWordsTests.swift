@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import PaylinksAppcharge
+@testable import PaylinksHTTP
+@testable import PaylinksKit
+
+/// What the sandbox says: the orders it reports, the rules it refuses with, and its
+/// warnings, each as a user reads them.
+@Suite("Sandbox words")
+@MainActor
+struct SandboxWordsTests {
+    let base = SandboxTests()
+
+    func post(_ path: String, _ body: String) -> HTTPServerResponse {
+        base.request(.post, path, body: body, headers: [HTTPHeader("Content-Type", "application/json")])
+    }
+
+    /// The `errorMessage` of a problem answer.
+    static func problem(_ response: HTTPServerResponse) throws -> String {
+        try #require(try SandboxTests.json(response)["errorMessage"] as? String)
+    }
+
+    /// The orders report's results for every order of 2024.
+    func reported() throws -> [[String: Any]] {
+        let report = base.report(orders: #"{"startDate": "2024-01-01", "endDate": "2024-12-31"}"#)
+        #expect(report.status == 200)
+        return try #require(try SandboxTests.json(report)["results"] as? [[String: Any]])
+    }
+
+    // MARK: An order that never was
+
+    @Test("a checkout closed, cancelled or expired before paying has no order id and no payment method, anywhere")
+    func noOrderBeforePaying() throws {
+        let (_, closed) = try base.session()
+        #expect(base.complete(closed, #"{"choice": "close"}"#).status == 200)
+        let (cancelToken, cancelled) = try base.session()
+        #expect(
+            base.request(
+                .post, "/checkout/v3/cancel",
+                headers: [
+                    HTTPHeader("Authorization", "Bearer \(cancelToken)"), HTTPHeader("x-publisher-token", "token-1"),
+                ]
+            ).status == 200)
+        let (_, declined) = try base.session()
+        #expect(base.complete(declined, #"{"choice": "decline", "paymentMethod": "PayPal"}"#).status == 200)
+        let (_, expired) = try base.session()
+        base.recorder.now += 3_600_000
+        #expect(base.request(.get, "/control/v1/sessions/\(expired)").status == 200)
+
+        let results = try reported()
+        let byPurchase = Dictionary(
+            uniqueKeysWithValues: base.sandbox.heldSessions.map { ($0.orderId, $0.purchaseId) })
+        for purchaseId in [closed, cancelled, expired] {
+            let state = try SandboxTests.json(base.request(.get, "/control/v1/sessions/\(purchaseId)"))
+            #expect(state["state"] as? String == "payment_canceled")
+            #expect(state["orderId"] == nil, "the control API shows no order id")
+            let rows = results.filter { ($0["acOrderId"] as? String).flatMap { byPurchase[$0] } == purchaseId }
+            #expect(rows.isEmpty, "the report shows the order id the control API does not: \(rows)")
+            let page = base.page("/orders/\(purchaseId)")
+            let held = try #require(base.sandbox.heldSessions.first { $0.purchaseId == purchaseId })
+            #expect(!page.contains(held.orderId), "the dashboard shows no order id")
+            #expect(!page.contains("the player chose, with"), "the dashboard shows no payment method")
+            // Nor does Initiate Refund find an order by it.
+            let refund = base.request(
+                .post, "/checkout/api/v1/order/\(held.orderId)/refund",
+                headers: [HTTPHeader("x-publisher-token", "token-1"), HTTPHeader("x-user-id", "player-1")])
+            #expect(refund.status == 404)
+        }
+        let canceled = results.filter { $0["state"] as? String == "payment_canceled" }
+        #expect(canceled.count == 3)
+        for row in canceled {
+            #expect(row["acOrderId"] is NSNull, "\(row)")
+            #expect(row["paymentMethod"] is NSNull, "\(row)")
+            #expect(row["receiptId"] is NSNull, "\(row)")
+        }
+        // A declined payment had an order, paid with what the player chose.
+        let failed = try #require(results.first { $0["state"] as? String == "payment_failed" })
+        let declinedState = try SandboxTests.json(base.request(.get, "/control/v1/sessions/\(declined)"))
+        #expect(failed["acOrderId"] as? String == declinedState["orderId"] as? String)
+        #expect(failed["paymentMethod"] as? String == "PayPal")
+    }
+}

@@ -80,4 +80,33 @@ struct SandboxWordsTests {
         #expect(failed["acOrderId"] as? String == declinedState["orderId"] as? String)
         #expect(failed["paymentMethod"] as? String == "PayPal")
     }
+
+    // MARK: Replays
+
+    @Test("a replay's body may be empty, {} or name resign; anything else is 400 naming what is wrong")
+    func replayBodies() throws {
+        let (_, purchaseId) = try base.session()
+        var replays: [Bool] = []
+        base.sandbox.onReplay = { _, resign in replays.append(resign) }
+        _ = base.sandbox.delivered(
+            .award, purchaseId: purchaseId, name: "award", url: "http://127.0.0.1:8080/award",
+            body: Array("{}".utf8), attempts: [DeliveryAttempt(number: 1, sentAfter: 0, headers: [])])
+        let path = "/control/v1/deliveries/dl_1/replay"
+        for body in ["", "{}", #"{"resign": true}"#, #"{"resign": false}"#, " { } "] {
+            let answer = post(path, body)
+            #expect(answer.status == 202, "\(body): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        #expect(replays == [true, true, true, false, true])
+        let refused: [(String, String)] = [
+            (#"{"resign": "yes"}"#, #"resign must be true or false, not a string"#),
+            (#"{"resgin": true}"#, #"the replay takes only "resign", not "resgin""#),
+            ("[]", #"send {} (newly signed), {"resign": true} or {"resign": false} (exactly)"#),
+        ]
+        for (body, words) in refused {
+            let answer = post(path, body)
+            #expect(answer.status == 400, "\(body)")
+            let said = try Self.problem(answer)
+            #expect(said.contains(words), "\(said)")
+        }
+    }
 }

@@ -1033,14 +1033,22 @@ public final class Sandbox {
         guard let delivery = history.delivery(id: id) else {
             return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
+        // No body and {} mean the defaults: newly signed.
         var resign = true
         if !request.body.isEmpty {
-            guard let members = Self.jsonObject(request), members.allSatisfy({ $0.key == "resign" }),
-                let value = members.first?.value ?? nil as JSONValue?, case .bool(let flag) = value.kind
-            else {
-                return HTTPServer.problem(400, #"send {"resign": true} (newly signed) or {"resign": false} (exactly)"#)
+            let shape = #"send {} (newly signed), {"resign": true} or {"resign": false} (exactly), or no body"#
+            guard let members = Self.jsonObject(request) else { return HTTPServer.problem(400, shape) }
+            for (key, value) in members {
+                guard key == "resign" else {
+                    return HTTPServer.problem(
+                        400, #"the replay takes only "resign", not "\#(key.prefix(40))"; \#(shape)"#)
+                }
+                guard case .bool(let flag) = value.kind else {
+                    return HTTPServer.problem(
+                        400, "resign must be true or false, not \(value.typeDescription); \(shape)")
+                }
+                resign = flag
             }
-            resign = flag
         }
         guard onReplay != nil else {
             return HTTPServer.problem(

@@ -109,4 +109,22 @@ struct SandboxWordsTests {
             #expect(said.contains(words), "\(said)")
         }
     }
+
+    // MARK: Disputes
+
+    @Test("a second outcome of a resolved dispute is refused with that rule: the dispute was resolved already")
+    func secondDisputeOutcome() throws {
+        for (first, again) in [("lost", "won"), ("won", "lost"), ("lost", "open"), ("won", "won")] {
+            let (_, purchaseId) = try base.session()
+            #expect(base.complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+            let path = "/control/v1/sessions/\(purchaseId)/dispute"
+            #expect(post(path, #"{"outcome": "\#(first)"}"#).status == 200)
+            let refused = post(path, #"{"outcome": "\#(again)"}"#)
+            #expect(refused.status == 422)
+            #expect(
+                try Self.problem(refused)
+                    == "the order is payment_dispute_\(first): the dispute was already resolved (\(first)); "
+                    + "an order is disputed once")
+        }
+    }
 }

@@ -127,4 +127,43 @@ struct SandboxWordsTests {
                     + "an order is disputed once")
         }
     }
+
+    // MARK: The dashboard's refund
+
+    /// The notice the order's page shows after a form was sent.
+    func notice(after answer: HTTPServerResponse) throws -> String {
+        let location = try #require(answer.headers.first { $0.name == "Location" }?.value)
+        let page = base.page(location)
+        let start = try #require(page.firstRange(of: #"<p class="said"#))
+        return String(page[start.lowerBound...].prefix { $0 != "\n" })
+    }
+
+    @Test("the dashboard's refund amount takes spaces around the number, and a refusal says the whole rule")
+    func dashboardRefundAmount() throws {
+        let (_, purchaseId) = try base.session()
+        #expect(base.complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+        for typed in ["abc", "-5", "0", "550", "4.99"] {
+            let said = try notice(after: base.form(purchaseId, "refund", "amount=\(typed)&outcome=refunded"))
+            #expect(
+                said
+                    == #"<p class="said problem">the amount &#39;\#(typed)&#39; is not a whole number of minor units "#
+                    + "from 1 to 549, the order&#39;s price; leave it empty to refund all of it</p>",
+                "\(said)")
+        }
+        let done = try notice(after: base.form(purchaseId, "refund", "amount=+200+&outcome=refunded"))
+        #expect(done == #"<p class="said">done: the order is payment_refunded</p>"#, "\(done)")
+        #expect(base.sandbox.heldSessions.first { $0.purchaseId == purchaseId }?.life?.refundAmount == 200)
+    }
+
+    @Test("the control API's refund amount out of range says the whole rule, with the value sent")
+    func controlRefundAmount() throws {
+        let (_, purchaseId) = try base.session()
+        #expect(base.complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+        let answer = post("/control/v1/sessions/\(purchaseId)/refund", #"{"amount": 0}"#)
+        #expect(answer.status == 400)
+        let said = try Self.problem(answer)
+        #expect(
+            said.hasPrefix("amount 0 is not a whole number of minor units from 1 to 549, the order's price; send"),
+            "\(said)")
+    }
 }

@@ -752,8 +752,10 @@ public final class Sandbox {
             case ("outcome", .string("refunded")): succeeds = true
             case ("outcome", .string("failed")): succeeds = false
             case ("amount", .number(let text)):
-                guard let number = Int(text), (1...SessionRequest.maximumAmount).contains(number) else {
-                    return HTTPServer.problem(400, "amount is a whole number of minor units from 1; \(shape)")
+                guard let session = live(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
+                guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
+                    return HTTPServer.problem(
+                        400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)")
                 }
                 amount = number
             default: return HTTPServer.problem(400, shape)
@@ -773,6 +775,24 @@ public final class Sandbox {
         }
         let life = session.life ?? OrderLife(state: session.state, price: session.price)
         return control(purchaseId: purchaseId, life.dispute(to: goal))
+    }
+
+    /// What a refund's amount must be, for `session`'s order: "a whole number of minor
+    /// units from 1 to 549, the order's price".
+    private static func amountRule(_ session: CheckoutSessions.Session) -> String {
+        "a whole number of minor units from 1 to \(max(1, session.price)), the order's price"
+    }
+
+    /// `text` without the white space around it.
+    static func trimmed(_ text: String) -> String {
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start
+        return String(text[start..<end])
+    }
+
+    /// What a peer typed, short enough to quote in a message: its first 24 characters.
+    private static func quoted(_ text: String) -> String {
+        text.count > 24 ? text.prefix(24) + "…" : text
     }
 
     /// Takes `actions` on the session's order; 200 with its state, or the rule refused.
@@ -840,9 +860,18 @@ public final class Sandbox {
         switch action {
         case "refund":
             var amount: Int?
-            if let text = form["amount"], !text.isEmpty {
-                guard let number = Int(text), (1...SessionRequest.maximumAmount).contains(number) else {
-                    return back(to: purchaseId, "the amount is a whole number of minor units from 1", problem: true)
+            // A number pasted with spaces around it is still that number.
+            let typed = Self.trimmed(form["amount"] ?? "")
+            if !typed.isEmpty {
+                guard let session = live(purchaseId: purchaseId) else {
+                    return orderPage(purchaseId: purchaseId, request).response
+                }
+                guard let number = Int(typed), (1...max(1, session.price)).contains(number) else {
+                    return back(
+                        to: purchaseId,
+                        "the amount '\(Self.quoted(typed))' is not \(Self.amountRule(session)); leave it empty to "
+                            + "refund all of it",
+                        problem: true)
                 }
                 amount = number
             }

@@ -166,4 +166,66 @@ struct SandboxWordsTests {
             said.hasPrefix("amount 0 is not a whole number of minor units from 1 to 549, the order's price; send"),
             "\(said)")
     }
+
+    // MARK: Reporting
+
+    /// The errors of a refused orders report.
+    func reasons(_ body: String) throws -> [String] {
+        let answer = base.report(orders: body)
+        #expect(answer.status == 400)
+        let listed = try #require(try SandboxTests.json(answer)["message"] as? [[String: Any]])
+        return listed.compactMap { $0["error"] as? String }
+    }
+
+    @Test(
+        "a status that is not an order state is named by its place, with the state meant",
+        arguments: [
+            (#"["refunded"]"#, "statuses[0] 'refunded' is not an order state; did you mean payment_refunded?"),
+            (
+                #"["charge_succeed", "dispute_lost"]"#,
+                "statuses[1] 'dispute_lost' is not an order state; did you mean payment_dispute_lost?"
+            ),
+            (#"["Refunded"]"#, "statuses[0] 'Refunded' is not an order state; did you mean payment_refunded?"),
+            (
+                #"["charge_succeeded"]"#,
+                "statuses[0] 'charge_succeeded' is not an order state; did you mean charge_succeed?"
+            ),
+            (#"["spent"]"#, "statuses[0] 'spent' is not an order state; states: created, payment_pending"),
+            (#"[5]"#, "statuses[0] must be an order state as a string, such as \"charge_succeed\", not a number"),
+        ])
+    func unknownStatus(statuses: String, words: String) throws {
+        let said = try reasons(#"{"startDate": "2024-01-01", "endDate": "2024-12-31", "statuses": \#(statuses)}"#)
+        #expect(said.count == 1)
+        #expect(said.first?.hasPrefix(words) == true, "\(said)")
+    }
+
+    @Test(
+        "a date that is ISO 8601 but not in UTC says to give it in UTC, ending in Z, and what that is",
+        arguments: [
+            (
+                "2026-12-01T00:00:00+02:00",
+                "startDate '2026-12-01T00:00:00+02:00' is not in UTC: give it in UTC, ending in Z: 2026-11-30T22:00:00Z"
+            ),
+            (
+                "2026-12-01T08:30:00-0530",
+                "startDate '2026-12-01T08:30:00-0530' is not in UTC: give it in UTC, ending in Z: 2026-12-01T14:00:00Z"
+            ),
+            (
+                "2026-12-01T08:30:00",
+                "startDate '2026-12-01T08:30:00' has no time zone: give it in UTC, ending in Z: 2026-12-01T08:30:00Z"
+            ),
+            (
+                "June",
+                "startDate 'June' is not an ISO 8601 date in UTC, such as 2024-06-12 or 2024-06-12T08:00:00Z"
+            ),
+        ])
+    func dateNotInUTC(date: String, words: String) throws {
+        let said = try reasons(#"{"startDate": "\#(date)", "endDate": "2026-12-31"}"#)
+        #expect(said == [words])
+        let query = "startDate=\(date.replacingOccurrences(of: "+", with: "%2B"))&endDate=2026-12-31"
+        let transactions = base.report(transactions: query)
+        #expect(transactions.status == 400)
+        let listed = try #require(try SandboxTests.json(transactions)["message"] as? [[String: Any]])
+        #expect(listed.compactMap { $0["error"] as? String } == [words])
+    }
 }

@@ -143,8 +143,10 @@ public struct CheckoutSessions {
         /// The game's server cancelled a session before the player chose.
         case cancelled(purchaseId: String)
         /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
-        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0.
-        case paid(purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool)
+        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0;
+        /// `withoutItems`, that it grants no products.
+        case paid(
+            purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool, withoutItems: Bool)
         /// Something happened to the session's order that Appcharge sends an event about;
         /// `sequence` counts the order's events, from 0.
         case order(OrderEvent.Name, session: Session, sequence: Int)
@@ -458,7 +460,7 @@ public struct CheckoutSessions {
                     resolved,
                     .paid(
                         purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
-                        withoutPricePoint: session.pricePointMetadata == nil),
+                        withoutPricePoint: session.pricePointMetadata == nil, withoutItems: session.items.isEmpty),
                 ]
             )
         case .decline:

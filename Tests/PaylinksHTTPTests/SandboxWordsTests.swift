@@ -228,4 +228,24 @@ struct SandboxWordsTests {
         let listed = try #require(try SandboxTests.json(transactions)["message"] as? [[String: Any]])
         #expect(listed.compactMap { $0["error"] as? String } == [words])
     }
+
+    // MARK: Warnings
+
+    @Test("a paid session without items is awarded no products, and serve's log warns of it")
+    func paidWithoutItems() throws {
+        let body =
+            #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a", "pricePointMetadata": 499}, "customer": {"id": "c"}}"#
+        let created = try SandboxTests.json(base.create(body))
+        let purchaseId = try #require(created["purchaseId"] as? String)
+        #expect(base.complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
+        #expect(
+            base.recorder.logs.contains(
+                "warning: the session \(purchaseId) had no items, so its award grants no products (\"products\": []); "
+                    + "send what the offer gives, such as \"items\": [{\"name\": \"Gems\", \"sku\": \"gem_01\", "
+                    + "\"quantity\": 100}]"),
+            "\(base.recorder.logs)")
+        let (_, withItems) = try base.session()
+        #expect(base.complete(withItems, #"{"choice": "pay"}"#).status == 200)
+        #expect(base.recorder.logs.filter { $0.contains("had no items") }.count == 1)
+    }
 }

@@ -285,7 +285,7 @@ public final class Sandbox {
                 effects.append(.log("session \(purchaseId) expired unpaid"))
             case .cancelled(let purchaseId):
                 effects.append(.log("session \(purchaseId) cancelled by the game's server"))
-            case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint):
+            case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint, let withoutItems):
                 effects.append(.log("session \(purchaseId) paid with \(paymentMethod)"))
                 if withoutPricePoint {
                     effects.append(
@@ -293,6 +293,13 @@ public final class Sandbox {
                             "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
                                 + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, "
                                 + "such as 499"))
+                }
+                if withoutItems {
+                    effects.append(
+                        .log(
+                            "warning: the session \(purchaseId) had no items, so its award grants no products "
+                                + "(\"products\": []); send what the offer gives, such as \"items\": [{\"name\": "
+                                + "\"Gems\", \"sku\": \"gem_01\", \"quantity\": 100}]"))
                 }
                 due(purchaseId: purchaseId, award: award)
             case .ended(let callback):

@@ -231,6 +231,10 @@ package enum ArgumentParser {
         if command == .pricePoints && options.target.generation == .g3 {
             return PricePointsRemoved.message(options.target)
         }
+        if command == .initialize && options.target.generation == .g3 && seen["--customer-id"] != nil {
+            return "--customer-id: \(options.target) initializes without a customer id, which it takes at "
+                + "openCheckout instead: leave --customer-id out of init, or give it to purchase or cancel"
+        }
         if options.format == .wire && !OptionSpec.callbackCommands.contains(command) {
             return "--format wire shows callbacks as the platform delivers them; \(command.rawValue) prints none: "
                 + "use text or json"

@@ -275,7 +275,15 @@ package struct OptionSpec: Sendable {
             "Send each order's events (order.created, order.completed, ...) to this http:// endpoint of the game's "
                 + "server, signed as Appcharge signs them.",
             default: "none (trigger shows them, headers and body; purchase and cancel send none)",
-            commands: eventCommands
+            commands: eventCommands.filter { $0 != .serve }
+        ) { options, value throws(UsageProblem) in
+            options.eventsUrl = try endpoint(value, option: "--events-url")
+        },
+        OptionSpec(
+            "--events-url", "URL",
+            "Send each order's events to this http:// endpoint of the game's server as the sandbox's sessions move "
+                + "(created, paid, granted, refunded, disputed, closed or expired), signed as Appcharge signs them.",
+            default: "none (the sandbox sends no events)", commands: [.serve]
         ) { options, value throws(UsageProblem) in
             options.eventsUrl = try endpoint(value, option: "--events-url")
         },

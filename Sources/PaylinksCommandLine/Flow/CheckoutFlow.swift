@@ -95,11 +95,15 @@ final class CheckoutFlow {
             awards = nil
             sender = nil
         }
-        sdk.initialize(
-            configModel: ACConfigModel(
-                checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
-                redirectUrl: options.redirectUrl),
-            customerId: options.customerId, delegate: delegate)
+        let configModel = ACConfigModel(
+            checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
+            redirectUrl: options.redirectUrl)
+        // G3 initializes without a customer id: each checkout hands it to openCheckout.
+        if options.target.generation == .g3 {
+            sdk.initialize(configModel: configModel, delegate: delegate)
+        } else {
+            sdk.initialize(configModel: configModel, customerId: options.customerId, delegate: delegate)
+        }
     }
 
     /// Whether the SDK initialized, so that the command's calls can follow.
@@ -120,7 +124,7 @@ final class CheckoutFlow {
                 environment: options.sessionEnvironment ?? options.environment,
                 player: player.paying(
                     for: failure?.step == .purchase ? failure?.statusCode : nil, with: options.paymentMethod),
-                deliverTwice: false)
+                deliverTwice: false, sdkCustomerId: options.customerId)
         } catch {
             throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }

@@ -233,6 +233,8 @@ package struct ScenarioRunner {
             result.wallMilliseconds = max(0, settings.monotonicMilliseconds() - started)
             summary.results.append(result)
         }
+        // A G3 app's customer id, from its last initialize step, which openCheckout takes.
+        var checkoutCustomerId: String?
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
@@ -251,19 +253,27 @@ package struct ScenarioRunner {
             if let injected { sdk.injectFailure(code: injected, at: step.failureStep) }
             switch step.action {
             case .initialize(let configuration, let customerId):
-                sdk.initialize(configModel: configuration, customerId: customerId, delegate: collector)
+                // G3 initializes without a customer id; the app hands it to openCheckout.
+                if sdk.target.generation == .g3 {
+                    sdk.initialize(configModel: configuration, delegate: collector)
+                    checkoutCustomerId = customerId
+                } else {
+                    sdk.initialize(configModel: configuration, customerId: customerId, delegate: collector)
+                }
             case .pricePoints:
                 sdk.getPricePoints()
             case .checkout(let checkout):
                 do {
                     try sdk.runCheckout(
                         offerSku: checkout.sku,
-                        customerId: checkout.orderCustomerId ?? sdk.customerId ?? scenario.configuration.customerId,
+                        customerId: checkout.orderCustomerId ?? sdk.customerId ?? checkoutCustomerId
+                            ?? scenario.configuration.customerId,
                         environment: checkout.sessionEnvironment ?? sdk.configuration?.environment
                             ?? scenario.configuration.environment,
                         player: checkout.player.paying(
                             for: injected.flatMap(catalog.statusCode), with: scenario.configuration.paymentMethod),
-                        deliverTwice: step.deliverTwice, purchaseId: checkout.purchaseId, parsedUrl: checkout.parsedUrl)
+                        deliverTwice: step.deliverTwice, purchaseId: checkout.purchaseId, parsedUrl: checkout.parsedUrl,
+                        sdkCustomerId: checkoutCustomerId)
                 } catch {
                     // The loader checked every SKU against this catalog, and every offer has a
                     // price in the fallback country; report rather than trap if that changes.

@@ -88,6 +88,19 @@ public struct CheckoutSessions {
             }
         }
 
+        /// Whether the session has an order, with an order id and a way of paying: once the
+        /// player chose to pay (paid, declined or left pending). A checkout closed, cancelled
+        /// or expired before that has none, and shows neither anywhere.
+        public var hasOrder: Bool {
+            state != .created && state != .paymentCanceled
+        }
+
+        /// The order id, or nil while the session has no order.
+        public var shownOrderId: String? { hasOrder ? orderId : nil }
+
+        /// How the player paid, or nil while the session has no order.
+        public var shownPaymentMethod: String? { hasOrder ? paymentMethod : nil }
+
         /// The order the game's client receives.
         public var order: OrderResponseModel {
             OrderResponseModel(
@@ -130,8 +143,10 @@ public struct CheckoutSessions {
         /// The game's server cancelled a session before the player chose.
         case cancelled(purchaseId: String)
         /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
-        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0.
-        case paid(purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool)
+        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0;
+        /// `withoutItems`, that it grants no products.
+        case paid(
+            purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool, withoutItems: Bool)
         /// Something happened to the session's order that Appcharge sends an event about;
         /// `sequence` counts the order's events, from 0.
         case order(OrderEvent.Name, session: Session, sequence: Int)
@@ -430,7 +445,9 @@ public struct CheckoutSessions {
     ) -> (Session, [Event]) {
         var session = session
         guard session.state == .created else { return (session, []) }
-        session.paymentMethod = paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
+        // A player who closes the checkout paid with nothing.
+        session.paymentMethod =
+            choice == .close ? "" : paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
         session.date = now / 1000
         switch choice {
         case .pay:
@@ -443,7 +460,7 @@ public struct CheckoutSessions {
                     resolved,
                     .paid(
                         purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
-                        withoutPricePoint: session.pricePointMetadata == nil),
+                        withoutPricePoint: session.pricePointMetadata == nil, withoutItems: session.items.isEmpty),
                 ]
             )
         case .decline:
@@ -530,7 +547,9 @@ public struct CheckoutSessions {
     public mutating func act(_ action: OrderLife.Action, on id: String, byOrderId: Bool = false, now: Int = 0)
         throws(LifeProblem) -> (Session, [Event])
     {
-        guard let token = byOrderId ? orderIds[id] : purchaseIds[id], var session = sessions[token] else {
+        guard let token = byOrderId ? orderIds[id] : purchaseIds[id], var session = sessions[token],
+            session.hasOrder || !byOrderId
+        else {
             throw .noOrder
         }
         // An order not paid yet, or still waiting for its award, has no life to act on.

@@ -77,8 +77,10 @@ public struct OrderLife: Sendable {
                 switch state {
                 case .paymentDisputeOpen, .paymentDisputeEvidenceSubmitted:
                     "the order is \(state.rawValue); its dispute is open already: resolve it, won or lost"
-                case .paymentDisputeWon, .paymentDisputeLost:
-                    "the order is \(state.rawValue); its dispute was resolved, and an order is disputed once"
+                case .paymentDisputeWon:
+                    "the order is \(state.rawValue): the dispute was already resolved (won); an order is disputed once"
+                case .paymentDisputeLost:
+                    "the order is \(state.rawValue): the dispute was already resolved (lost); an order is disputed once"
                 default:
                     "the order is \(state.rawValue); a dispute needs a paid order (charge_succeed or charge_failed)"
                 }

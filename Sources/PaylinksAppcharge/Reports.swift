@@ -66,12 +66,21 @@ public enum Reports {
                     continue
                 }
                 var states = Set<OrderState>()
-                for item in items {
-                    guard case .string(let name) = item.kind, let state = OrderState(rawValue: name) else {
+                // Each entry that is not a state is named by its place, with the state meant.
+                for (index, item) in items.enumerated() {
+                    guard case .string(let name) = item.kind else {
                         reasons.append(
-                            "statuses holds something that is not an order state; states: "
-                                + OrderState.allCases.map(\.rawValue).joined(separator: ", "))
-                        break
+                            "statuses[\(index)] must be an order state as a string, such as \"charge_succeed\", not "
+                                + item.typeDescription)
+                        continue
+                    }
+                    guard let state = OrderState(rawValue: name) else {
+                        let shown = name.count > 40 ? name.prefix(40) + "…" : name
+                        reasons.append(
+                            "statuses[\(index)] '\(shown)' is not an order state; "
+                                + (meantState(name).map { "did you mean \($0.rawValue)?" }
+                                    ?? "states: " + OrderState.allCases.map(\.rawValue).joined(separator: ", ")))
+                        continue
                     }
                     states.insert(state)
                 }
@@ -109,7 +118,9 @@ public enum Reports {
             if writer.bytes.count >= pageBytes { break }
             let cents = session.pricePointMetadata ?? 0
             writer.openObject()
-            writer.field("acOrderId", session.orderId)
+            // A checkout closed before paying has no order: no id, receipt or payment method.
+            writer.key("acOrderId")
+            if let orderId = session.shownOrderId { writer.string(orderId) } else { writer.null() }
             writer.field("publisherId", DemoCredentials.projectId)
             writer.field("currency", session.currency)
             writer.field("priceInCents", session.price)
@@ -144,7 +155,8 @@ public enum Reports {
             writer.closeObject()
             writer.field("tax", 0)
             writer.field("taxInDollar", 0)
-            writer.field("paymentMethod", session.paymentMethod)
+            writer.key("paymentMethod")
+            if let method = session.shownPaymentMethod { writer.string(method) } else { writer.null() }
             if let email = session.email {
                 writer.field("playerEmail", email)
             } else {
@@ -154,7 +166,12 @@ public enum Reports {
             writer.rawNumber(GrantAward.share(85, of: cents))
             writer.key("estimatedAppchargeFee")
             writer.rawNumber(GrantAward.share(15, of: cents))
-            writer.field("receiptId", GrantAward.receiptId(orderId: session.orderId))
+            writer.key("receiptId")
+            if let orderId = session.shownOrderId {
+                writer.string(GrantAward.receiptId(orderId: orderId))
+            } else {
+                writer.null()
+            }
             writer.field("discount", 0)
             writer.key("promoCodeName")
             writer.null()
@@ -368,6 +385,26 @@ public enum Reports {
             ?? currency
     }
 
+    /// The order state `name` most likely means: the same words in another case or with
+    /// spaces, a state's last words (`refunded` for `payment_refunded`), the dashboard's
+    /// name (`Succeeded`), or a state it starts or ends (`charge_succeeded`); nil when
+    /// none, or more than one, fits.
+    static func meantState(_ name: String) -> OrderState? {
+        let words = String(
+            name.lowercased().unicodeScalars.map { $0 == " " || $0 == "-" ? "_" : Character($0) }
+        ).filter { $0 != "(" && $0 != ")" }
+        guard words.count >= 3 else { return nil }
+        if let state = OrderState(rawValue: words) { return state }
+        let dashboard: [String: OrderState] = ["succeeded": .chargeSucceed, "failed_charged": .chargeFailed]
+        if let state = dashboard[words] { return state }
+        func unique(_ fits: (String) -> Bool) -> OrderState? {
+            let found = OrderState.allCases.filter { fits($0.rawValue) }
+            return found.count == 1 ? found[0] : nil
+        }
+        return unique { $0.hasSuffix("_" + words) }
+            ?? unique { words.count >= 6 && ($0.hasPrefix(words) || words.hasPrefix($0)) }
+    }
+
     // MARK: Dates
 
     /// `startDate` and `endDate` as a window of Unix milliseconds, `endDate`'s day whole
@@ -375,13 +412,26 @@ public enum Reports {
     private static func dates(_ start: JSONValue?, _ end: JSONValue?, reasons: inout ProblemList)
         -> (start: Int, end: Int)
     {
+        let example = "an ISO 8601 date in UTC, such as 2024-06-12 or 2024-06-12T08:00:00Z"
         func read(_ value: JSONValue?, _ name: String) -> (seconds: Int, dateOnly: Bool)? {
             guard let value else {
-                reasons.append("\(name) is required: an ISO 8601 date, such as 2024-06-12 or 2024-06-12T08:00:00Z")
+                reasons.append("\(name) is required: \(example)")
                 return nil
             }
-            guard case .string(let text) = value.kind, let seconds = UTCDate.parse(text) else {
-                reasons.append("\(name) must be an ISO 8601 date, such as 2024-06-12 or 2024-06-12T08:00:00Z")
+            guard case .string(let text) = value.kind else {
+                reasons.append("\(name) must be \(example), as a string, not \(value.typeDescription)")
+                return nil
+            }
+            guard let seconds = UTCDate.parse(text) else {
+                let shown = text.count > 40 ? text.prefix(40) + "…" : text
+                // A date and time of another zone, or of none, is ISO 8601 all the same: say what it is in UTC.
+                if let utc = inUTC(text) {
+                    reasons.append(
+                        "\(name) '\(shown)' \(utc.zoned ? "is not in UTC" : "has no time zone"): give it in UTC, "
+                            + "ending in Z: \(utc.text)")
+                } else {
+                    reasons.append("\(name) '\(shown)' is not \(example)")
+                }
                 return nil
             }
             return (seconds, text.utf8.count == 10)
@@ -392,5 +442,29 @@ public enum Reports {
         let window = (from.seconds * 1000, to.seconds * 1000 + (to.dateOnly ? 86_400_000 - 1 : 999))
         if window.0 > window.1 { reasons.append("startDate is after endDate") }
         return window
+    }
+
+    /// An ISO 8601 date and time with a zone other than `Z` (`+02:00`, `-0530`, `+02`; a
+    /// space for a `+` a query string decoded), or with none, as the same moment in UTC:
+    /// `2026-11-30T22:00:00Z` for `2026-12-01T00:00:00+02:00`. Nil for anything else.
+    static func inUTC(_ text: String) -> (text: String, zoned: Bool)? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19, bytes[10] == UInt8(ascii: "T") else { return nil }
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        func number(_ digits: ArraySlice<UInt8>) -> Int { digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } }
+        var end = bytes.count
+        var offset = 0
+        let signs: [UInt8] = [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: " ")]
+        if let sign = bytes[19...].firstIndex(where: { signs.contains($0) }) {
+            let digits = bytes[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
+            guard digits.count == 2 || digits.count == 4, digits.allSatisfy(isDigit) else { return nil }
+            let hours = number(digits[0..<2])
+            let minutes = digits.count == 4 ? number(digits[2..<4]) : 0
+            guard hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (bytes[sign] == UInt8(ascii: "-") ? -1 : 1)
+            end = sign
+        }
+        guard let local = UTCDate.parse(String(decoding: bytes[..<end], as: UTF8.self) + "Z") else { return nil }
+        return (String(UTCDate.iso8601(unixSeconds: local - offset).dropLast(5)) + "Z", end < bytes.count)
     }
 }

@@ -3,24 +3,34 @@ public enum Suggestion {
     /// The candidate closest to `input`, if one is close enough to be a likely typo.
     ///
     /// Comparison ignores case. A candidate qualifies when its distance is at most a
-    /// third of the longer word (at least 1), or when one word starts with the other.
+    /// third of the longer word (at least 1 when that word has three letters or more: in
+    /// a shorter one, one letter of two is not a typo), or when one word starts with the
+    /// other. Failing those, a candidate whose last words are the input (`refunded` for
+    /// `payment_refunded`) qualifies when it is the only one.
     public static func closest(to input: String, among candidates: some Sequence<String>) -> String? {
         let needle = Array(input.lowercased().unicodeScalars)
         guard !needle.isEmpty else { return nil }
         var best: (candidate: String, distance: Int)?
+        var endings: [String] = []
         for candidate in candidates {
             let other = Array(candidate.lowercased().unicodeScalars)
             let distance = editDistance(needle, other)
-            let limit = max(1, max(needle.count, other.count) / 3)
+            let longer = max(needle.count, other.count)
+            let limit = longer >= 3 ? max(1, longer / 3) : 0
             let isPrefix =
                 other.count >= 3 && needle.count >= 3
                 && (other.starts(with: needle) || needle.starts(with: other))
+            if needle.count >= 3, other.count > needle.count, other.suffix(needle.count).elementsEqual(needle),
+                "_.- ".unicodeScalars.contains(other[other.count - needle.count - 1])
+            {
+                endings.append(candidate)
+            }
             guard distance <= limit || isPrefix else { continue }
             if distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
             }
         }
-        return best?.candidate
+        return best?.candidate ?? (endings.count == 1 ? endings[0] : nil)
     }
 
     /// The Damerau-Levenshtein distance (with adjacent transpositions) between two words.

@@ -47,6 +47,15 @@ public struct AuditFinding: Sendable {
 public struct AuditCannotRun: Error, Sendable, CustomStringConvertible {
     /// What went wrong: "nothing answers at ...: connection refused", say.
     public var reason: String
+    /// What to do about it, when the audit knows better than "start the server": a server
+    /// that answers off its contract is running already.
+    public var advice: String?
+
+    /// Why the audit cannot run, and what to do about it when the audit knows.
+    public init(reason: String, advice: String? = nil) {
+        self.reason = reason
+        self.advice = advice
+    }
 
     /// The reason.
     public var description: String { reason }

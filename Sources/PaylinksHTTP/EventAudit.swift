@@ -715,35 +715,48 @@ public final class EventAudit {
     private func checkedBalances(of player: String, at ledger: HTTPURL) throws(AuditCannotRun) -> Balances {
         var url = ledger
         url.target += (url.target.contains("?") ? "&" : "?") + "playerId=" + player
-        let contract = "the ledger must answer GET \(ledger)?playerId=ID with 200 {\"balances\": {\"SKU\": n, ...}}"
+        // The server answers, so the advice is the contract, never to start it.
+        let contract =
+            "its contract: GET \(ledger)?playerId=ID answers 200 {\"balances\": {\"SKU\": n, ...}}, what the player "
+            + "holds now"
+        let advice =
+            "The game's server answers there but not as that ledger: point --ledger-url at the route that does, or "
+            + "make it answer so"
+        func offContract(_ what: String) -> AuditCannotRun {
+            AuditCannotRun(reason: "the ledger \(ledger) \(what); \(contract)", advice: advice)
+        }
         let exchange = (ledgerPeer ?? AuditPeer(url: ledger, role: "the ledger")).send(
             method: .get, at: url, body: [], headers: [])
         guard let status = exchange.status else {
             let error = exchange.failure.map { "\($0)" } ?? "no answer"
-            throw AuditCannotRun(
-                reason: exchange.failure?.meansNothingListens ?? false
-                    ? "nothing answers at the ledger \(ledger): \(error)" : "the ledger \(ledger): \(error)")
+            guard exchange.failure?.meansNothingListens ?? false else {
+                throw AuditCannotRun(
+                    reason: "the ledger \(ledger): \(error)",
+                    advice: "The game's server took the request but gave no whole answer: check its log, and "
+                        + "that --ledger-url names its ledger")
+            }
+            throw AuditCannotRun(reason: "nothing answers at the ledger \(ledger): \(error)")
         }
         guard status == 200 else {
-            throw AuditCannotRun(reason: "the ledger answered \(status); \(contract)")
+            throw offContract("answered \(status) \(HTTPServerResponse.reason(status))")
         }
         guard let value = try? JSONParser.parse(exchange.body), case .object(let members) = value.kind,
             let balances = members.first(where: { $0.key == "balances" }),
             case .object(let entries) = balances.value.kind
         else {
-            throw AuditCannotRun(reason: "the ledger's answer has no \"balances\" object; \(contract)")
+            throw offContract("answered without a \"balances\" object")
         }
         var result: Balances = [:]
         for entry in entries {
             guard case .number(let text) = entry.value.kind, let amount = Int(text) else {
                 throw AuditCannotRun(
-                    reason: "a balance in the ledger's answer is not an integer; \(contract)")
+                    reason: "a balance in the ledger's answer is not an integer; \(contract)", advice: advice)
             }
             // No game holds more; the bound keeps every sum and difference of balances far
             // from overflowing, and shows a ledger that answers garbage for what it is.
             guard Self.balanceRange.contains(amount) else {
                 throw AuditCannotRun(
-                    reason: "a balance in the ledger's answer is \(amount), beyond ±10^15; \(contract)")
+                    reason: "a balance in the ledger's answer is \(amount), beyond ±10^15; \(contract)", advice: advice)
             }
             result[entry.key] = amount
         }

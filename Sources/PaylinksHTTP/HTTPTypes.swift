@@ -174,30 +174,66 @@ public struct HTTPServerResponse: Equatable, Sendable {
         return bytes
     }
 
-    /// The reason phrase of a status.
+    /// The reason phrase of a status: RFC 9110's (section 15), or RFC 6585's for the four
+    /// it adds; any other code is named by its class, as a client treats an unknown code
+    /// as its class's x00 (section 15): `Client Error` for 499.
     static func reason(_ status: Int) -> String {
         switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
         case 200: "OK"
         case 201: "Created"
+        case 202: "Accepted"
+        case 203: "Non-Authoritative Information"
         case 204: "No Content"
+        case 205: "Reset Content"
+        case 206: "Partial Content"
+        case 300: "Multiple Choices"
+        case 301: "Moved Permanently"
+        case 302: "Found"
         case 303: "See Other"
+        case 304: "Not Modified"
+        case 305: "Use Proxy"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 402: "Payment Required"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 407: "Proxy Authentication Required"
         case 408: "Request Timeout"
         case 409: "Conflict"
         case 410: "Gone"
         case 411: "Length Required"
+        case 412: "Precondition Failed"
         case 413: "Content Too Large"
+        case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
+        case 417: "Expectation Failed"
         case 421: "Misdirected Request"
+        case 422: "Unprocessable Content"
+        case 426: "Upgrade Required"
+        case 428: "Precondition Required"
+        case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
         case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
-        default: "Status"
+        case 511: "Network Authentication Required"
+        // 306 and 418 are reserved, unused: named by their class, as every other code.
+        case 100..<200: "Informational"
+        case 200..<300: "Successful"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        case 500..<600: "Server Error"
+        default: "Unknown"
         }
     }
 }

@@ -45,7 +45,7 @@ struct CheckoutSessionsTests {
         let (chosen, events) = sessions.choose(.pay, paymentMethod: "", for: session, now: 5_000)
         #expect(chosen.state == .chargePending && chosen.paymentMethod == "Visa" && chosen.date == 5)
         #expect(Self.orderEvents(events) == [.paymentSucceeded])
-        guard case .paid(let purchaseId, _, let award, let withoutPricePoint)? = Self.outcomes(events).first else {
+        guard case .paid(let purchaseId, _, let award, let withoutPricePoint, _)? = Self.outcomes(events).first else {
             Issue.record("expected the award to be due, got \(events)")
             return
         }

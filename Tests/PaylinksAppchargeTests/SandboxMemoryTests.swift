@@ -137,11 +137,11 @@ struct SandboxMemoryTests {
         } catch {
             #expect(error.reasons.count == 5, "\(error.reasons)")
             #expect(
-                error.reasons.contains("startDate must be an ISO 8601 date, such as 2024-06-12 or 2024-06-12T08:00:00Z")
-            )
+                error.reasons.contains(
+                    "startDate 'June' is not an ISO 8601 date in UTC, such as 2024-06-12 or 2024-06-12T08:00:00Z"))
             #expect(error.reasons.contains { $0.hasPrefix("endDate is required") })
             #expect(error.reasons.contains("recordLimit must be a whole number from 1 to 1000"))
-            #expect(error.reasons.contains { $0.hasPrefix("statuses holds something that is not an order state") })
+            #expect(error.reasons.contains { $0.hasPrefix("statuses[0] 'spent' is not an order state; states: ") })
             #expect(error.reasons.contains { $0.hasPrefix("x is not a field of the orders report") })
         }
     }

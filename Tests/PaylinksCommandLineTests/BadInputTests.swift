@@ -140,9 +140,18 @@ extension BadInput {
         BadInput("seed overflow", ["init", "--seed", "18446744073709551616"], .usage, "--seed takes a whole number"),
         BadInput("negative seed", ["init", "--seed", "-1"], .usage, "--seed takes a whole number"),
         BadInput("seed in hex", ["init", "--seed", "0x1F"], .usage, "--seed takes a whole number"),
-        BadInput("now overflow", ["init", "--now", "99999999999999999999"], .usage, "--now takes a whole number"),
-        BadInput("negative now", ["init", "--now=-5"], .usage, "--now takes a whole number"),
-        BadInput("now past 9999", ["init", "--now", "253402300800"], .usage, "--now takes a whole number"),
+        BadInput(
+            "now overflow", ["init", "--now", "99999999999999999999"], .usage,
+            "--now takes Unix seconds (0 to 253402300799) or an ISO 8601 UTC time"),
+        BadInput("negative now", ["init", "--now=-5"], .usage, "--now takes Unix seconds (0 to 253402300799)"),
+        BadInput(
+            "now past 9999", ["init", "--now", "253402300800"], .usage,
+            "--now takes Unix seconds (0 to 253402300799) or an ISO 8601 UTC time such as 2024-06-12T08:51:52Z, "
+                + "not '253402300800'"),
+        BadInput(
+            "now in milliseconds", ["init", "--now", "1718182312000"], .usage,
+            "--now takes Unix seconds; '1718182312000' looks like Unix milliseconds (2024-06-12 08:51:52 UTC); "
+                + "did you mean 1718182312?"),
         BadInput("count overflow", ["purchase", "--sku", "a", "--count", "99999999999999999999"], .usage, "--count"),
         BadInput("negative count", ["purchase", "--sku", "a", "--count", "-3"], .usage, "--count takes"),
         BadInput(
@@ -384,11 +393,12 @@ extension BadInput {
         ),
         BadInput(
             "matrix country that is no code", ["run", "s.json", "--matrix", "country=US,Germany"], .usage,
-            "--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not 'Germany'"),
+            "--matrix country: 'Germany' is not an ISO 3166-1 alpha-2 country code; use two letters such as US, GB, DE or JP"
+        ),
         BadInput(
             "matrix version its platform never had",
             ["run", "$DIR/s.json", "--matrix", "platform=unity", "--matrix", "sdkVersion=2.9"],
-            .dataError, "Unity SDK 2.9 is not a version paylinks knows",
+            .usage, "--matrix sdkVersion: Unity SDK 2.9 is not a version paylinks knows",
             files: ["s.json": scenario(#"{"step": "initialize"}"#)]),
         BadInput(
             "two reports to one file", ["run", "s.json", "--report", "junit=r", "--report", "json=r"], .usage,

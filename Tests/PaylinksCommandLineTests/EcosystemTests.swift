@@ -48,7 +48,8 @@ struct EcosystemTests {
     func acceptedValues() {
         let help = runCLI("purchase", "--help").stdout
         for fragment in [
-            "succeeded; declined", "text (or json, wire)", "ios (or android, unity)", "auto (on a terminal",
+            "succeeded; declined", "text; give json for scripts, wire", "ios; give android or unity",
+            "auto (on a terminal",
             "init, price-points, purchase",
         ] {
             #expect(help.contains(fragment), "\(fragment)")

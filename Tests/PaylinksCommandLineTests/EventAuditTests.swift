@@ -302,11 +302,11 @@ struct EventAuditTests {
             ),
             (
                 ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/grants"],
-                "error: the ledger's answer has no \"balances\" object; the ledger must answer GET \(base)/grants?playerId=ID"
+                "error: the ledger \(base)/grants answered without a \"balances\" object"
             ),
             (
                 ["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/nowhere"],
-                "error: the ledger answered 404; the ledger must answer GET \(base)/nowhere?playerId=ID with 200"
+                "error: the ledger \(base)/nowhere answered 404 Not Found"
             ),
         ]
         for (arguments, message) in cases {
@@ -316,6 +316,25 @@ struct EventAuditTests {
             #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
             #expect(outcome.stderr.split(separator: "\n").count == 1)
         }
+    }
+
+    @Test(
+        "a ledger that answers off its contract is told what the contract expects at its URL, not to start the server",
+        arguments: [
+            ("nowhere", "answered 404 Not Found"), ("grants", "answered without a \"balances\" object"),
+        ])
+    func ledgerOffContract(path: String, answered: String) throws {
+        let receiver = try ExampleGameServer()
+        let base = "http://127.0.0.1:\(receiver.port)"
+        let outcome = try audit(["\(base)/events", "--award-url", "\(base)/award", "--ledger-url", "\(base)/\(path)"])
+        #expect(outcome.status == ExitCode.unavailable.rawValue)
+        #expect(
+            outcome.stderr
+                == "error: the ledger \(base)/\(path) \(answered); its contract: GET \(base)/\(path)?playerId=ID "
+                + "answers 200 {\"balances\": {\"SKU\": n, ...}}, what the player holds now. The game's server answers "
+                + "there but not as that ledger: point --ledger-url at the route that does, or make it answer so\n",
+            "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("start the game's server"))
     }
 
     @Test(

@@ -133,7 +133,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
             "purchase-g3-no-customer-json",
             ["purchase", "--sku", "starter_pack_001", "--sdk-version", "2.0", "--customer-id=", "--json"],
             .purchaseFailed),
-        GoldenCase("init-g3-no-customer", ["init", "--sdk-version", "2.0", "--customer-id="]),
+        GoldenCase("init-g3", ["init", "--sdk-version", "2.0"]),
         GoldenCase(
             "errors-g3-json", ["errors", "--platform", "android", "--sdk-version", "2.0", "--json"], seeded: false),
         GoldenCase("run-cancels-g3-json", ["run", scenario("cancels.json"), "--sdk-version", "2.0", "--json"]),

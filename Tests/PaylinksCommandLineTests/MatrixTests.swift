@@ -103,7 +103,7 @@ struct MatrixTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test("a file broken on its own is an error under a matrix too, every problem with the combination")
+    @Test("a file broken on its own is an error under a matrix too, every problem said once, with no combination")
     func brokenUnderMatrix() throws {
         let path = try ScenarioTests.write([
             (
@@ -115,7 +115,7 @@ struct MatrixTests {
         #expect(result.exitCode == .dataError)
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
         #expect(errors.count == 2, "\(result.stderr)")
-        #expect(errors.allSatisfy { $0.hasSuffix("(with --matrix generation=G1)") }, "\(result.stderr)")
+        #expect(errors.allSatisfy { !$0.contains("--matrix") && !$0.contains("generation=") }, "\(result.stderr)")
     }
 
     @Test("without expectations, the exit code does not depend on the order of the files")

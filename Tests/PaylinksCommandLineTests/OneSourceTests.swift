@@ -14,8 +14,10 @@ struct OneSourceTests {
     nonisolated static let valueDefaults: [(option: String, value: String, command: Command)] = OptionSpec.all
         .compactMap {
             spec in
-            guard spec.placeholder != nil, let text = spec.defaultText,
-                let value = text.split(separator: " ").first.map(String.init),
+            // "sandbox; give production ...": the default is the first word, without the punctuation after it.
+            let word = spec.defaultText?.split(separator: " ").first
+            guard spec.placeholder != nil, let word,
+                case let value = String(word.hasSuffix(",") || word.hasSuffix(";") ? word.dropLast() : word),
                 !value.hasPrefix("--"), !value.hasPrefix("$"), !["none", "random", "the"].contains(value),
                 // They only say how awards are sent, and a purchase takes them with --award-url alone.
                 !["--award-wait", "--concurrency"].contains(spec.name)

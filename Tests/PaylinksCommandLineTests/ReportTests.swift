@@ -147,9 +147,10 @@ struct ReportTests {
             "run", ScenarioTests.examples.appendingPathComponent("switch-player.json").path, "--matrix",
             "country=US,de",
             "--matrix", "platform=ios,Unity", "--json", "--report", "json=\(directory)/r.json", "--seed", "1")
+        // The country is named upper case, as --country reads it; the platform lower case.
         let names = [
             "switch player[country=US,platform=ios]", "switch player[country=US,platform=unity]",
-            "switch player[country=de,platform=ios]", "switch player[country=de,platform=unity]",
+            "switch player[country=DE,platform=ios]", "switch player[country=DE,platform=unity]",
         ]
         var tagged: [String] = []
         for line in result.stdout.split(separator: "\n") {
@@ -165,12 +166,12 @@ struct ReportTests {
         // Each combination really runs as it says: German prices in euros, Unity's names.
         #expect(
             result.stdout.contains(
-                #""scenario":"switch player[country=de,platform=unity]","step":1,"callback":"OnInitialized""#))
+                #""scenario":"switch player[country=DE,platform=unity]","step":1,"callback":"OnInitialized""#))
         #expect(
-            result.stdout.contains(#"[country=de,platform=ios]","step":4,"callback":"onPurchaseSuccess","order":{"#))
+            result.stdout.contains(#"[country=DE,platform=ios]","step":4,"callback":"onPurchaseSuccess","order":{"#))
         #expect(
             result.stdout.split(separator: "\n").filter {
-                $0.contains("[country=de") && $0.contains(#""currency":"EUR""#)
+                $0.contains("[country=DE") && $0.contains(#""currency":"EUR""#)
             }.count > 0)
         for name in names { #expect(result.stderr.contains(name), "\(name)") }
         #expect(MatrixCell.cells(of: []).count == 1)

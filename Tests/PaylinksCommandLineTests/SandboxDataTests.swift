@@ -285,6 +285,32 @@ struct SandboxDataTests {
         #expect(again.stop().status == 0)
     }
 
+    /// The journal's file number: a rewrite puts another file in its place.
+    static func inode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]) as? Int
+    }
+
+    @Test(
+        "a start rewrites the journal only when it holds more than is kept, so a fresh one is never replaced under a run"
+    )
+    func rewriteOnlyWhatShrinks() throws {
+        let data = DataDirectory("rewrite-when-due")
+        let fresh = try SandboxProcess(["--data", data.path])
+        let first = try #require(Self.inode(data.journal))
+        let purchaseId = try Self.create(fresh.port)
+        #expect(fresh.stop().status == 0)
+        #expect(Self.inode(data.journal) == first, "a journal holding only what is kept stays the same file")
+        // A payment supersedes the session's first record: the next start drops it.
+        let second = try SandboxProcess(["--data", data.path])
+        _ = try Self.call(second.port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice":"pay"}"#)
+        #expect(second.stop().status == 0)
+        #expect(try data.lines().count == 3)
+        let third = try SandboxProcess(["--data", data.path])
+        #expect(third.stop().status == 0)
+        #expect(Self.inode(data.journal) != first, "the superseded record was dropped by a rewrite")
+        #expect(try data.lines().count == 2)
+    }
+
     @Test("a second sandbox on the same directory is refused while the first runs")
     func locked() throws {
         let data = DataDirectory("lock")

@@ -521,7 +521,8 @@ struct SandboxTests {
         #expect(!badAmount.contains("problem"))
         #expect(
             page(badAmount).contains(
-                #"<p class="said problem">the amount is a whole number of minor units from 1</p>"#))
+                #"<p class="said problem">the amount &#39;-5&#39; is not a whole number of minor units from 1 to 549, "#
+                    + "the order&#39;s price; leave it empty to refund all of it</p>"))
         // Another order's page shows nothing of this one's notices.
         let (_, other) = try session()
         #expect(complete(other, #"{"choice": "pay"}"#).status == 200)

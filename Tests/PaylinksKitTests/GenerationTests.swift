@@ -82,10 +82,10 @@ struct GenerationTests {
 
         let other = try simulator("2.0")
         let recorder = RecordingDelegate()
-        other.initialize(configModel: config, customerId: "cust_7", delegate: recorder)
+        other.initialize(configModel: config, delegate: recorder)
         other.scriptCheckout(.closeCheckout())
         let session = try other.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
-        other.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl)
+        other.openCheckout(purchaseId: session.purchaseId, parsedUrl: session.parsedUrl, customerId: "cust_7")
         #expect(recorder.callbacks.map(\.name) == [.onInitialized, .onPurchaseCanceled])
 
         final class OldStore: ACPaymentLinksDelegate {
@@ -99,10 +99,10 @@ struct GenerationTests {
         }
         let old = OldStore()
         let third = try simulator("2.0")
-        third.initialize(configModel: config, customerId: "cust_7", delegate: old)
+        third.initialize(configModel: config, delegate: old)
         third.scriptCheckout(.closeCheckout())
         let next = try third.createCheckoutSession(offerSku: "starter_pack_001", customerId: "cust_7")
-        third.openCheckout(purchaseId: next.purchaseId, parsedUrl: next.parsedUrl)
+        third.openCheckout(purchaseId: next.purchaseId, parsedUrl: next.parsedUrl, customerId: "cust_7")
         #expect(old.failures == [3002])
     }
 
@@ -120,15 +120,60 @@ struct GenerationTests {
         #expect(sdk.configuration != nil)
     }
 
-    @Test("G3: no price points, and an empty customer id no longer fails initialize")
-    func g3NoPricePoints() throws {
+    @Test("G3: the catalog's own codes: 2005, and the player's cancels on onPurchaseCanceled")
+    func g3Catalog() throws {
         let sdk = try simulator("3.0", platform: .unity)
-        let recorder = RecordingDelegate()
-        sdk.initialize(configModel: config, customerId: "", delegate: recorder)
-        sdk.getPricePoints()
-        #expect(recorder.callbacks == [.onInitialized])
         #expect(sdk.catalog.statusCode(2005)?.name == "BOOT_INIT_ALREADY_IN_PROGRESS")
         #expect(sdk.catalog.statusCode(3002)?.callbacks == [.onPurchaseCanceled])
+    }
+
+    @Test(
+        "G3: getPricePoints ends in exactly one result, onPricePointsFailed with 9999 saying G3 has no price points",
+        arguments: ["2.0", "3.0"])
+    func g3PricePointsFail(version: String) throws {
+        let sdk = try simulator(version, platform: version == "3.0" ? .unity : .ios)
+        let recorder = RecordingDelegate()
+        sdk.delegate = recorder
+        sdk.getPricePoints()
+        sdk.initialize(configModel: config, delegate: recorder)
+        sdk.getPricePoints()
+        #expect(recorder.callbacks.map(\.name) == [.onPricePointsFailed, .onInitialized, .onPricePointsFailed])
+        for callback in recorder.callbacks where callback.name == .onPricePointsFailed {
+            let error = try #require(callback.error)
+            #expect(error.code == 9999)
+            #expect(error.message.contains("no price points"), "\(error.message)")
+            #expect(error.data?.contains(#""request":"getPricePoints""#) == true, "\(error.data ?? "no data")")
+        }
+        #expect(sdk.catalog.statusCode(9999)?.callbacks == [.onPricePointsFailed])
+    }
+
+    @Test("G3: the G2 and G1 initializers, which take a customer id, are refused with 2000 and what to call instead")
+    func g3RefusesCustomerIdAtInitialize() throws {
+        let sdk = try simulator("2.0")
+        let recorder = RecordingDelegate()
+        sdk.initialize(configModel: config, customerId: "cust_7", delegate: recorder)
+        #expect(sdk.configuration == nil)
+        #expect(recorder.callbacks.map(\.name) == [.onInitializeFailed])
+        let error = try #require(recorder.callbacks.first?.error)
+        #expect(error.code == 2000)
+        #expect(error.message.contains("initialize(configModel:delegate:)"), "\(error.message)")
+        #expect(error.message.contains("openCheckout(purchaseId:parsedUrl:customerId:)"), "\(error.message)")
+        let store = G1Store()
+        sdk.initialize(configModel: config, customerId: "cust_7", g1Delegate: store)
+        #expect(store.events == ["initializeFailed 2000"])
+        #expect(sdk.configuration == nil)
+        // The G3 initializer on the same simulator boots it.
+        sdk.initialize(configModel: config, delegate: recorder)
+        #expect(recorder.callbacks.last?.name == .onInitialized)
+    }
+
+    @Test("before G3, the initializer without a customer id fails as a missing customer id does: 2003")
+    func customerIdMissingBeforeG3() throws {
+        let sdk = try simulator("1.9")
+        let recorder = RecordingDelegate()
+        sdk.initialize(configModel: config, delegate: recorder)
+        #expect(recorder.callbacks.map { $0.error?.code } == [2003])
+        #expect(sdk.configuration == nil)
     }
 
     @Test("G1: the old table's codes, and a failed purchase without its order")

@@ -43,7 +43,7 @@ struct EventLoadRun {
                 for event in result.events {
                     let tries = attempts.next() ?? []
                     for attempt in tries { events.write(attempt, of: event) }
-                    if let last = tries.last, !last.succeeded { events.countRefused() }
+                    if let last = tries.last, !last.succeeded { events.countRefused(event, last: last) }
                 }
             }
         }

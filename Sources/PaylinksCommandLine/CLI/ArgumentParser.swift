@@ -179,6 +179,7 @@ package enum ArgumentParser {
         } catch {
             throw .usage("--sdk-version: \(error)", command: command)
         }
+        if let problem = OptionSpec.matrixVersionProblem(in: options) { throw .usage(problem, command: command) }
         if let conflict = conflict(in: options, seen: seenGroups, command: command) {
             throw .usage(conflict, command: command)
         }
@@ -220,11 +221,19 @@ package enum ArgumentParser {
         if let fault = options.eventFault, [.dropFirst, .delay].contains(fault), options.eventsUrl == nil {
             return "--fault \(fault.rawValue) acts on the way to the game's server; give --events-url too"
         }
+        if options.concurrency > 1 && options.trace && options.awardUrl != nil {
+            return "--trace follows each award as it goes, one checkout at a time; --concurrency sends many at once: "
+                + "give one of them"
+        }
         if options.concurrency > 1 && options.awardWait == .real {
             return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }
         if command == .pricePoints && options.target.generation == .g3 {
             return PricePointsRemoved.message(options.target)
+        }
+        if command == .initialize && options.target.generation == .g3 && seen["--customer-id"] != nil {
+            return "--customer-id: \(options.target) initializes without a customer id, which it takes at "
+                + "openCheckout instead: leave --customer-id out of init, or give it to purchase or cancel"
         }
         if options.format == .wire && !OptionSpec.callbackCommands.contains(command) {
             return "--format wire shows callbacks as the platform delivers them; \(command.rawValue) prints none: "
@@ -243,18 +252,19 @@ package enum ArgumentParser {
 
     /// The event `trigger EVENT` leads to, with `--result`, and `--amount` checked against it.
     private static func triggerEvent(_ options: RunOptions) throws(UsageProblem) -> OrderEvent.Name {
-        let given = options.operands.first ?? ""
+        let typed = options.operands.first ?? ""
         let names = OrderEvent.Name.v2Names
-        guard names.contains(given) else {
-            if let v1 = OrderEvent.Name.allCases.first(where: { $0.v1Name == given }) {
+        // Event names and results are names Appcharge chose: read in any case, as other fixed values are.
+        guard let given = names.first(where: { $0.lowercased() == typed.lowercased() }) else {
+            if let v1 = OrderEvent.Name.allCases.first(where: { $0.v1Name.lowercased() == typed.lowercased() }) {
                 throw UsageProblem(
-                    "'\(given)' is the V1 name of \(v1.v2Name); trigger takes V2 names: "
+                    "'\(MessageText.sanitized(typed))' is the V1 name of \(v1.v2Name); trigger takes V2 names: "
                         + "'paylinks trigger \(v1.v2Name)\(v1.result.map { " --result \($0)" } ?? "")', "
                         + "with --events-version v1 for V1 payloads")
             }
             throw UsageProblem(
-                "unknown event '\(MessageText.sanitized(given))'; events: \(names.joined(separator: ", "))",
-                suggestion: Suggestion.closest(to: given, among: names))
+                "unknown event '\(MessageText.sanitized(typed))'; events: \(names.joined(separator: ", "))",
+                suggestion: Suggestion.closest(to: typed, among: names))
         }
         let results = OrderEvent.Name.results(of: given)
         if results.isEmpty, let result = options.result {
@@ -262,7 +272,8 @@ package enum ArgumentParser {
                 "\(given) has no result, but --result is '\(MessageText.sanitized(result))'; --result goes with "
                     + "order.payment.resolved (success, failed) and order.dispute.resolved (won, lost)")
         }
-        let result = options.result ?? (given == "order.dispute.resolved" ? "lost" : results.first)
+        let typedResult = options.result ?? (given == "order.dispute.resolved" ? "lost" : results.first)
+        let result = typedResult.map { typed in results.first { $0.lowercased() == typed.lowercased() } ?? typed }
         if let result, !results.contains(result) {
             throw UsageProblem(
                 "--result for \(given) takes \(results.joined(separator: " or ")), not '\(MessageText.sanitized(result))'",

@@ -102,7 +102,8 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--environment", "ENV", "The SDK environment; anything else fails with 2001.",
-            default: "\(defaults.environment) (or production)", commands: Command.simulations
+            default: "\(defaults.environment); give production to initialize as a live game does",
+            commands: Command.simulations
         ) { options, value throws(UsageProblem) in
             options.environment = try text(value, option: "--environment", allowEmpty: true)
         },
@@ -157,7 +158,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--platform", "PLATFORM",
             "The platform the game is built for: its callback names, payloads and wire format.",
-            default: "\(Platform.ios.rawValue) (or android, unity)", commands: platformCommands
+            default: "\(Platform.ios.rawValue); give android or unity for a game built for them",
+            commands: platformCommands
         ) { options, value throws(UsageProblem) in
             options.platform = try choice(value, option: "--platform", among: Platform.self)
         },
@@ -271,7 +273,8 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--award-wait", "WAIT", "How the 10 s pauses between award retries pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: [.purchase, .trigger, .run, .serve], traits: .awardSending
+            default: "virtual, the retries follow at once; give real for a server that must see the 10 s pauses",
+            commands: [.purchase, .trigger, .run, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.awardWait = try choice(value, option: "--award-wait", among: AwardWait.self)
         },
@@ -280,14 +283,23 @@ package struct OptionSpec: Sendable {
             "Send each order's events (order.created, order.completed, ...) to this http:// endpoint of the game's "
                 + "server, signed as Appcharge signs them.",
             default: "none (trigger shows them, headers and body; purchase and cancel send none)",
-            commands: eventCommands
+            commands: eventCommands.filter { $0 != .serve }
+        ) { options, value throws(UsageProblem) in
+            options.eventsUrl = try endpoint(value, option: "--events-url")
+        },
+        OptionSpec(
+            "--events-url", "URL",
+            "Send each order's events to this http:// endpoint of the game's server as the sandbox's sessions move "
+                + "(created, paid, granted, refunded, disputed, closed or expired), signed as Appcharge signs them.",
+            default: "none (the sandbox sends no events)", commands: [.serve]
         ) { options, value throws(UsageProblem) in
             options.eventsUrl = try endpoint(value, option: "--events-url")
         },
         OptionSpec(
             "--events-version", "VERSION",
             "The events' envelope: v2 (eventName, eventId, timestamp in ms) or v1 (the older flat payload).",
-            default: "v2 (or v1)", commands: eventCommands + [.checkEvents], traits: .eventsSending
+            default: "v2; give v1 for a game server that reads the older payload",
+            commands: eventCommands + [.checkEvents], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsVersion = try choice(value, option: "--events-version", among: OrderEvent.Version.self)
         },
@@ -306,7 +318,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--events-wait", "WAIT",
             "How the pauses between event retries (15 s, 15 s, 15 min; v1: 5 min) pass: virtual (at once) or real.",
-            default: "virtual (or real)", commands: eventCommands, traits: .eventsSending
+            default: "virtual, the retries follow at once; give real for a server that must see the pauses",
+            commands: eventCommands, traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsWait = try choice(value, option: "--events-wait", among: AwardWait.self)
         },
@@ -442,15 +455,18 @@ package struct OptionSpec: Sendable {
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
         OptionSpec(
-            "--now", "UNIX_SECONDS", "The clock, for the order's date.", default: "the current time",
-            commands: Command.simulations + [.run], traits: .stopsAtCopies
+            "--now", "TIME",
+            "The clock, for the order's date: Unix seconds, or an ISO 8601 time such as 2024-06-12T08:51:52Z; "
+                + "a date alone is its midnight, UTC.",
+            default: "the current time", commands: Command.simulations + [.run], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
-            options.now = try number(value, option: "--now", as: Int.self, in: 0...maximumTimestamp)
+            options.now = try clock(value)
         },
         format(
             "text: readable blocks; json: one JSON object per line; wire: each callback as the platform hands it "
                 + "to the game.",
-            default: "\(RunOptions().format.rawValue) (or json, wire)", commands: callbackCommands),
+            default: "\(RunOptions().format.rawValue); give json for scripts, wire to paste into a unit test",
+            commands: callbackCommands),
         OptionSpec(
             "--language", "LANGUAGE",
             "iOS: the delegate's language, swift or objc; objc names each callback by its Objective-C selector, "
@@ -462,7 +478,7 @@ package struct OptionSpec: Sendable {
         // The listings print no callbacks, so they have no wire format to offer.
         format(
             "text: a readable table or report; json: one JSON object per line.",
-            default: "\(RunOptions().format.rawValue) (or json)",
+            default: "\(RunOptions().format.rawValue); give json for scripts",
             commands: listingCommands.filter { !callbackCommands.contains($0) }),
         OptionSpec("--json", nil, "Shorthand for --format json.", commands: listingCommands, group: .format) {
             options, _ in
@@ -577,6 +593,51 @@ package struct OptionSpec: Sendable {
         return number
     }
 
+    /// `--now`: Unix seconds; or an ISO 8601 time, `2024-06-12T08:51:52Z` (in UTC, or
+    /// with an offset such as `+02:00`; a fraction of a second is dropped); or a date
+    /// alone, `2024-06-12`, for its midnight in UTC. From 1970 to the end of 9999.
+    static func clock(_ value: String) throws(UsageProblem) -> Int {
+        let range = 0...maximumTimestamp
+        let shown = MessageText.sanitized(value)
+        if !value.isEmpty && value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(value) {
+            if range.contains(number) { return number }
+            // Unix milliseconds, as JavaScript's Date.now() and the events' timestamps have them:
+            // thirteen digits since 2001; twelve are more likely a year past 9999 in seconds.
+            if number >= 1_000_000_000_000, range.contains(number / 1000) {
+                throw UsageProblem(
+                    "--now takes Unix seconds; '\(shown)' looks like Unix milliseconds "
+                        + "(\(UTCDate.format(unixSeconds: number / 1000)))"
+                        + Suggestion.didYouMean(String(number / 1000), quoted: .bare))
+            }
+        } else if let seconds = isoSeconds(value), range.contains(seconds) {
+            return seconds
+        }
+        throw UsageProblem(
+            "--now takes Unix seconds (0 to \(maximumTimestamp)) or an ISO 8601 UTC time such as "
+                + "2024-06-12T08:51:52Z, not '\(shown)'")
+    }
+
+    /// The Unix seconds of an ISO 8601 date or time, in any letter case, its offset from
+    /// UTC (`+02:00`) taken off; nil for anything else.
+    private static func isoSeconds(_ value: String) -> Int? {
+        var text = Array(value.uppercased().utf8)
+        var offset = 0
+        // `...T08:51:52+02:00`: the time is two hours ahead of UTC.
+        if text.count > 16, text.contains(UInt8(ascii: "T")), text[text.count - 3] == UInt8(ascii: ":") {
+            let sign = text[text.count - 6]
+            let digits = [1, 2, 4, 5].map { text[text.count - 6 + $0] }
+            guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+                digits.allSatisfy({ (0x30...0x39).contains($0) })
+            else { return nil }
+            let values = digits.map { Int($0) - 0x30 }
+            let (hours, minutes) = (values[0] * 10 + values[1], values[2] * 10 + values[3])
+            guard hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
+            text = Array(text.dropLast(6)) + [UInt8(ascii: "Z")]
+        }
+        return UTCDate.parse(String(decoding: text, as: UTF8.self)).map { $0 - offset }
+    }
+
     private static func choice<Value: RawRepresentable & CaseIterable>(
         _ value: String, option: String, among: Value.Type
     ) throws(UsageProblem) -> Value where Value.RawValue == String {
@@ -650,38 +711,68 @@ package struct OptionSpec: Sendable {
                 "--matrix gives both \(other.key.rawValue) and \(key.rawValue), which each choose the SDK version; "
                     + "vary one of them")
         }
-        let values = parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        for item in values {
-            let shown = MessageText.sanitized(item)
-            switch key {
-            case _ where item.isEmpty:
+        var spelled: [String] = []
+        for item in parts[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard !item.isEmpty else {
                 throw UsageProblem("--matrix \(key.rawValue) has an empty value; as in '--matrix \(key.rawValue)=A,B'")
-            case .country where !(item.count == 2 && item.allSatisfy { $0.isASCII && $0.isLetter }):
-                throw UsageProblem("--matrix country takes ISO 3166-1 alpha-2 codes such as US or DE, not '\(shown)'")
-            case .platform where Platform.named(item) == nil:
-                throw UsageProblem(
-                    "--matrix platform takes \(Platform.allCases.map(\.rawValue).joined(separator: ", ")), not '\(shown)'",
-                    suggestion: Suggestion.closest(to: item, among: Platform.allCases.map(\.rawValue)))
-            case .sdkVersion where SDKVersion(item) == nil:
-                throw UsageProblem("--matrix sdkVersion takes versions such as 1.9 or 2.0.0, not '\(shown)'")
-            case .generation where Generation(name: item) == nil:
-                throw UsageProblem(
-                    "--matrix generation takes G1, G2, G3, not '\(shown)'",
-                    suggestion: Suggestion.closest(to: item.uppercased(), among: Generation.allCases.map(\.name)))
-            default:
-                break
             }
-        }
-        guard Set(values.map { $0.lowercased() }).count == values.count else {
-            throw UsageProblem("--matrix \(key.rawValue) lists a value twice")
-        }
-        let spelled: [String] =
-            switch key {
-            case .platform: values.map { $0.lowercased() }
-            case .generation: values.map { $0.uppercased() }
-            default: values
+            let value = try matrixValue(item, of: key)
+            guard !spelled.contains(value) else {
+                throw UsageProblem(
+                    "--matrix \(key.rawValue) lists '\(MessageText.sanitized(value))' twice; give it once")
             }
+            spelled.append(value)
+        }
         return MatrixAxis(key: key, values: spelled)
+    }
+
+    /// One value of a `--matrix` axis, checked as the option that sets the same thing
+    /// checks it, and spelled as that option keeps it: a country upper case, a platform
+    /// lower case. A version is checked on its platforms once every option is read
+    /// (``matrixVersionProblem(in:)``).
+    private static func matrixValue(_ item: String, of key: MatrixKey) throws(UsageProblem) -> String {
+        let label = "--matrix \(key.rawValue)"
+        switch key {
+        case .country:
+            return try country(item, option: label)
+        case .platform:
+            return try choice(item, option: label, among: Platform.self).rawValue
+        case .sdkVersion:
+            let version = try text(item, option: label, allowEmpty: false)
+            guard SDKVersion(version) != nil else {
+                throw UsageProblem("\(label) takes versions such as 1.9 or 2.0.0, not '\(MessageText.sanitized(item))'")
+            }
+            return version
+        case .generation:
+            guard let generation = Generation(name: item) else {
+                throw UsageProblem(
+                    "\(label) takes G1, G2, G3, not '\(MessageText.sanitized(item))'",
+                    suggestion: Suggestion.closest(to: item.uppercased(), among: Generation.allCases.map(\.name)))
+            }
+            return generation.name
+        case .paymentMethod, .environment:
+            return try text(item, option: label, allowEmpty: false)
+        }
+    }
+
+    /// The first version of `--matrix sdkVersion` that is not one on a platform the run
+    /// gives it: each of `--matrix platform`'s, else `--platform`'s, else iOS's, as
+    /// `--sdk-version` is checked on `--platform`.
+    static func matrixVersionProblem(in options: RunOptions) -> String? {
+        guard let versions = options.matrix.first(where: { $0.key == .sdkVersion })?.values else { return nil }
+        let platforms =
+            options.matrix.first { $0.key == .platform }?.values.compactMap(Platform.named)
+            ?? [options.platform ?? .ios]
+        for platform in platforms {
+            for version in versions {
+                do {
+                    _ = try SDKTarget(platform: platform, version: version)
+                } catch {
+                    return "--matrix sdkVersion: \(error)"
+                }
+            }
+        }
+        return nil
     }
 
     /// A probability written as a decimal from 0 to 1: "0", "0.25", "1".
@@ -698,17 +789,19 @@ package struct OptionSpec: Sendable {
         return number
     }
 
-    private static func country(_ value: String) throws(UsageProblem) -> String {
+    /// A country code, upper case; `option` names where it was given when that is not `--country`.
+    private static func country(_ value: String, option: String? = nil) throws(UsageProblem) -> String {
         let code = value.uppercased()
+        let place = option.map { "\($0): " } ?? ""
         if let meant = CountryCodes.commonMistakes[code] {
             throw UsageProblem(
-                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code"
+                "\(place)'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code"
                     + Suggestion.didYouMean(meant, quoted: .bare))
         }
         guard CountryCodes.all.contains(code) else {
             throw UsageProblem(
-                "'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters such as US, GB, DE or JP"
-            )
+                "\(place)'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters "
+                    + "such as US, GB, DE or JP")
         }
         return code
     }

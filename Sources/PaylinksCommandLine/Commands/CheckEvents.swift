@@ -25,7 +25,8 @@ enum CheckEventsCommand: Subcommand {
             findings = try audit.run(cases)
         } catch {
             // The URLs were checked when they were read: their hosts and ports hold no control characters.
-            throw .unavailable("\(error); start the game's server, or check the URLs")
+            throw .unavailable(
+                error.advice.map { "\(error). \($0)" } ?? "\(error); start the game's server, or check the URLs")
         }
         try PaylinksCLI.write(
             AuditReport.render(

@@ -3,14 +3,16 @@ import PaylinksKit
 /// `paylinks purchase --sku SKU`: initialize, open the offer's checkout, the player pays;
 /// `--count N` checkouts, and with `--award-url` each paid order's award (else, with
 /// `--events-url`, each order's events) sent to the game's server, one after another or,
-/// for more than one, as a load.
+/// for more than one, as a load (awards one after another with `--trace`).
 enum PurchaseCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let flow = try CheckoutFlow(.purchase, options: options, catalog: catalog, context: context)
         defer { flow.close() }
         guard flow.initialized else { return try flow.finish() }
         let player = PlayerAction.pay(paymentMethodName: options.paymentMethod, outcome: options.outcome ?? .succeeded)
-        if options.count > 1, let awards = flow.awards {
+        // A load learns how its awards ended after the checkouts ran; with --trace, each
+        // checkout waits for its award, so that the timeline says what happened.
+        if options.count > 1, !options.trace, let awards = flow.awards {
             let summary = try AwardLoadRun(flow: flow, settings: awards, player: player).run()
             try flow.flush()
             try? context.standardError.write(summary + "\n")

@@ -77,17 +77,26 @@ enum RunCommand: Subcommand {
                     scenario = try ScenarioLoader.load(
                         source, catalog: catalog, options: given, cell: options.matrix.isEmpty ? nil : cell)
                 } catch {
-                    // A file that is sound on its own, refused only in this combination of the
-                    // matrix, does not apply there: a step or code its generation lacks.
-                    guard !options.matrix.isEmpty, var sound = try? ScenarioLoader.load(source, catalog: catalog),
-                        let target = try? cell.target(file: sound.configuration.choice, options: given)
-                    else {
-                        var error = error
-                        if !options.matrix.isEmpty { error.appendToEveryReason(" (with --matrix \(cell.label))") }
+                    guard !options.matrix.isEmpty else {
+                        throw brokenFile(error, options: options, handBack: handBack, context: context)
+                    }
+                    // A file wrong on its own is wrong under every combination: said once, as
+                    // it is, with none of them.
+                    var sound: Scenario
+                    do {
+                        sound = try ScenarioLoader.load(source, catalog: catalog, options: given)
+                    } catch {
+                        throw brokenFile(error, options: options, handBack: handBack, context: context)
+                    }
+                    // One sound on its own, refused only in this combination, does not apply
+                    // there: a step or code its generation lacks. A combination that names no
+                    // SDK on the file's platform is the run's error, and says so.
+                    guard let target = try? cell.target(file: sound.configuration.choice, options: given) else {
                         throw brokenFile(error, options: options, handBack: handBack, context: context)
                     }
                     let first = error.problems[0]
                     sound.name += "[\(cell.label)]"
+                    sound.combination = cell.label
                     sound.doesNotApply =
                         "does not apply to \(target): \(first.path.map { "\($0): " } ?? "")\(first.reason)"
                     scenario = sound
@@ -340,7 +349,9 @@ enum RunCommand: Subcommand {
         guard context.value(of: .githubActions) == "true" else { return }
         for entry in outcome.entries where !entry.skipped {
             for mismatch in entry.result.mismatches {
-                try? context.standardError.write(RunReport.annotation(mismatch, file: entry.result.file) + "\n")
+                try? context.standardError.write(
+                    RunReport.annotation(mismatch, file: entry.result.file, combination: entry.result.combination)
+                        + "\n")
             }
         }
     }

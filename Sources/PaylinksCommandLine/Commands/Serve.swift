@@ -101,8 +101,11 @@ enum ServeCommand: Subcommand {
                         + "--session-budget \(options.sessionBudget) MiB: a new session gets 503 until serve starts "
                         + "with a larger --session-budget\n")
             }
-            // Rewritten while the sandbox answers: the forgotten and the superseded go.
-            store.startRewrite((sandbox.snapshot, sandbox.heldDeliveries))
+            // Rewritten while the sandbox answers when it held more than is kept: the
+            // forgotten and the superseded go.
+            if store.recordsRead > sandbox.sessionCount + sandbox.heldDeliveries.count {
+                store.startRewrite((sandbox.snapshot, sandbox.heldDeliveries))
+            }
         }
         server.onProblem = { line in try? standardError.write("warning: \(MessageText.oneLine(line))\n") }
         let renderer = options.format.renderer(

@@ -95,11 +95,15 @@ final class CheckoutFlow {
             awards = nil
             sender = nil
         }
-        sdk.initialize(
-            configModel: ACConfigModel(
-                checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
-                redirectUrl: options.redirectUrl),
-            customerId: options.customerId, delegate: delegate)
+        let configModel = ACConfigModel(
+            checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
+            redirectUrl: options.redirectUrl)
+        // G3 initializes without a customer id: each checkout hands it to openCheckout.
+        if options.target.generation == .g3 {
+            sdk.initialize(configModel: configModel, delegate: delegate)
+        } else {
+            sdk.initialize(configModel: configModel, customerId: options.customerId, delegate: delegate)
+        }
     }
 
     /// Whether the SDK initialized, so that the command's calls can follow.
@@ -120,7 +124,7 @@ final class CheckoutFlow {
                 environment: options.sessionEnvironment ?? options.environment,
                 player: player.paying(
                     for: failure?.step == .purchase ? failure?.statusCode : nil, with: options.paymentMethod),
-                deliverTwice: false)
+                deliverTwice: false, sdkCustomerId: options.customerId)
         } catch {
             throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }
@@ -145,12 +149,20 @@ final class CheckoutFlow {
         }
     }
 
-    /// Writes the rest and returns the exit code of the last callback delivered.
+    /// Writes the rest and returns the exit code of the last callback delivered; an event
+    /// the game's server refused on every attempt is said on stderr, as `run` says it, and
+    /// ends a flow that ended well in exit 14.
     func finish() throws(CLIError) -> ExitCode {
         try flush()
         guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
         let code = ExitCode(finishingWith: last, catalog: catalog)
-        if code == .success, let events, events.refusedCount > 0 { return .eventRefused }
-        return code
+        guard let events, let refusal = events.firstRefusal else { return code }
+        let others = events.refusedCount - 1
+        let more = others == 0 ? "" : " (and \(others) more event\(others == 1 ? "" : "s"))"
+        let audit = options.eventsUrl.map { " 'paylinks check-events \($0)' audits it" } ?? ""
+        try? context.standardError.write(
+            "error: \(MessageText.oneLine(refusal))\(more); the game's events handler must accept each event with "
+                + "a 2xx\(audit.isEmpty ? "" : ";\(audit)")\n")
+        return code == .success ? .eventRefused : code
     }
 }

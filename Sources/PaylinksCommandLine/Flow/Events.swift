@@ -59,6 +59,8 @@ final class EventOutlet {
     private(set) var lastState: OrderState?
     /// How many events were refused on every attempt.
     private(set) var refusedCount = 0
+    /// What was said of the first event refused on every attempt, as ``takeRefusals()`` says it.
+    private(set) var firstRefusal: String?
     /// The events refused on every attempt since the last ``takeRefusals()``.
     private var refusals: [String] = []
     /// The names of the events delivered since the last ``takeDelivered()``.
@@ -175,9 +177,18 @@ final class EventOutlet {
         return collected
     }
 
-    /// Counts an event refused on every attempt, which a load delivered.
-    func countRefused() {
+    /// Counts `event`, which a load delivered, refused on every attempt, the last being `last`.
+    func countRefused(_ event: OrderEvent, last: DeliveryAttempt) {
+        _ = refusal(of: event, last: last)
+    }
+
+    /// Counts `event` refused on every attempt, the last being `last`, and says so:
+    /// "order.refunded was refused on every attempt: the server answered 401".
+    private func refusal(of event: OrderEvent, last: DeliveryAttempt) -> String {
         refusedCount += 1
+        let said = "\(event.label) was refused on every attempt: \(last.failure ?? "")"
+        if firstRefusal == nil { firstRefusal = said }
+        return said
     }
 
     /// Writes an attempt at delivering `event` to the outlet's endpoint, in its place.
@@ -268,10 +279,7 @@ final class EventOutlet {
             }
             delegate.write(renderer.render(event: event, attempt: attempt, url: url, tag: tag))
         }
-        if let last = attempts.last, !last.succeeded {
-            refusedCount += 1
-            refusals.append("\(event.label) was refused on every attempt: \(last.failure ?? "")")
-        }
+        if let last = attempts.last, !last.succeeded { refusals.append(refusal(of: event, last: last)) }
     }
 
     /// What was refused since the last call, one phrase per event: "order.refunded was

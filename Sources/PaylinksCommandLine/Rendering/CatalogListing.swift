@@ -48,7 +48,7 @@ package enum CatalogListing {
             ("message", code.message),
             ("order", orderDescription(code.orderAtFailure)),
             ("data", code.dataTemplate.map(describedData) ?? "(none)"),
-            ("reproduce", reproduce.first ?? ""),
+            ("reproduce", reproduce.first ?? "(no command: PaymentLinksSimulator.getPricePoints() in a test)"),
         ]
         fields += reproduce.dropFirst().map { ("", $0) }
         if let advice = code.advice { fields.append(("advice", advice)) }

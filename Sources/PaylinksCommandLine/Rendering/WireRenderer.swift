@@ -55,10 +55,15 @@ package struct WireRenderer: CallbackRenderer {
         return Self.comment("award attempt \(attempt.number) to \(url)\(source): \(status), \(result)")
     }
 
-    /// An event, as a comment: the game's server receives it, not the app.
+    /// An event, as comments: the game's server receives it, not the app. One not sent is
+    /// shown as it would be, a header a line, then the body, for a test of the server.
     package func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String {
         let source = tag.map { " [\(Self.label($0))]" } ?? ""
-        guard let url else { return Self.comment("event \(event.label)\(source): not sent (no --events-url)") }
+        guard let url else {
+            return Self.comment("event \(event.label)\(source): not sent (no --events-url); as it would be sent:")
+                + attempt.headers.map { Self.comment("\($0.name): \($0.value)") }.joined()
+                + Self.comment(String(decoding: event.body, as: UTF8.self))
+        }
         let status = attempt.status.map(String.init) ?? "no response"
         let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
         return Self.comment("event \(event.label) attempt \(attempt.number) to \(url)\(source): \(status), \(result)")

@@ -32,6 +32,8 @@ struct JournalReader {
     private(set) var seed: UInt64?
     /// Lines read whole so far, the first among them.
     private(set) var lines = 0
+    /// Records handed over so far: sessions and deliveries, superseded ones among them.
+    private(set) var records = 0
     /// The bytes after the last line feed so far.
     private var partial: [UInt8] = []
 
@@ -112,8 +114,12 @@ struct JournalReader {
                 throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)
             }
             switch members[0].key {
-            case "session": each(.session(try CheckoutSessions.Session(record: members[0].value)))
-            case "delivery": each(.delivery(try DeliveryHistory.Delivery(json: members[0].value)))
+            case "session":
+                records += 1
+                each(.session(try CheckoutSessions.Session(record: members[0].value)))
+            case "delivery":
+                records += 1
+                each(.delivery(try DeliveryHistory.Delivery(json: members[0].value)))
             default: throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)
             }
         } catch {

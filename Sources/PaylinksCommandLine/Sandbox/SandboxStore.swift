@@ -52,6 +52,9 @@ final class SandboxStore {
 
     /// What changed, to write: sessions as they now stand, and deliveries.
     typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
+    /// The records the journal held at the start, superseded and forgotten ones among them.
+    let recordsRead: Int
+
     /// Everything the sandbox holds, taken at once, for a rewrite to read on its own thread.
     typealias Snapshot = (sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery])
 
@@ -152,7 +155,11 @@ final class SandboxStore {
                 try file.append(header(seed: storeSeed))
                 System.syncDirectory(of: path)
             }
-            return (SandboxStore(directory: directory, folder: folder, file: file, seed: storeSeed), warnings)
+            return (
+                SandboxStore(
+                    directory: directory, folder: folder, file: file, seed: storeSeed, recordsRead: reader.records),
+                warnings
+            )
         } catch {
             throw .cannotCreate("\(journal) cannot be written: \(Inputs.describe(error))")
         }
@@ -177,8 +184,9 @@ final class SandboxStore {
         }
     }
 
-    private init(directory: String, folder: Int32, file: AppendFile, seed: UInt64) {
+    private init(directory: String, folder: Int32, file: AppendFile, seed: UInt64, recordsRead: Int) {
         self.directory = directory
+        self.recordsRead = recordsRead
         self.folder = folder
         self.file = file
         self.seed = seed

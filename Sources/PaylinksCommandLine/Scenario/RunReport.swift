@@ -127,6 +127,7 @@ package enum RunReport {
                 let status = string("status", in: fields)
             else { return nil }
             var result = ScenarioRunner.ScenarioResult(name: name, file: file)
+            result.combination = string("combination", in: fields)
             guard status != "skipped" else {
                 entries.append(Entry(result: result, status: .skipped(string("reason", in: fields))))
                 continue
@@ -156,8 +157,12 @@ package enum RunReport {
     // MARK: GitHub Actions
 
     /// A GitHub Actions workflow command that annotates the expectation in the scenario
-    /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner reads it.
-    package static func annotation(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String) -> String {
+    /// file: `::error file=F,line=L,col=C::step 3 (purchase): ...`, escaped as the runner
+    /// reads it. Under `--matrix`, the message starts with its `combination`,
+    /// `[platform=ios] step 3 (purchase): ...`, as one line of the file fails in several.
+    package static func annotation(
+        _ mismatch: ScenarioRunner.ScenarioResult.Mismatch, file: String, combination: String? = nil
+    ) -> String {
         func property(_ text: String) -> String {
             message(text).replacingEvery(":", with: "%3A").replacingEvery(",", with: "%2C")
         }
@@ -167,7 +172,8 @@ package enum RunReport {
         var properties = "file=\(property(file))"
         if let position = mismatch.position { properties += ",line=\(position.line),col=\(position.column)" }
         // Line breaks are the runner's %0A; every other control is escaped as the log's are.
-        return MessageText.oneLine("::error \(properties)::\(message(mismatch.summary))")
+        let summary = (combination.map { "[\($0)] " } ?? "") + mismatch.summary
+        return MessageText.oneLine("::error \(properties)::\(message(summary))")
     }
 
     // MARK: JUnit
@@ -202,15 +208,26 @@ package enum RunReport {
                     continue
                 }
                 xml += ">\n"
-                // A file that did not load is an error of the suite; an expectation that did
-                // not hold, a failure of its case.
-                let (element, type) = entry.status == .broken ? ("error", "load") : ("failure", "expectation")
-                for mismatch in result.mismatches {
-                    let place = mismatch.position.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-                    let short = mismatch.step.isEmpty ? mismatch.message : "step \(mismatch.step): \(mismatch.message)"
+                func place(_ mismatch: ScenarioRunner.ScenarioResult.Mismatch) -> String {
+                    mismatch.position.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+                }
+                // A file that did not load is an error of its case, one element whatever the
+                // problems (a case holds one error), each problem a line of it with its place;
+                // an expectation that did not hold, a failure of its case.
+                if entry.status == .broken, let first = result.mismatches.first {
+                    let more = result.mismatches.count > 1 ? " (and \(result.mismatches.count - 1) more)" : ""
+                    let text = result.mismatches.map { place($0) + $0.summary }.joined(separator: "\n")
                     xml +=
-                        "      <\(element) message=\"\(escaped(short))\" "
-                        + "type=\"\(type)\">\(escaped(place + mismatch.summary))</\(element)>\n"
+                        "      <error message=\"\(escaped(first.message + more))\" type=\"load\">"
+                        + "\(escaped(text))</error>\n"
+                } else {
+                    for mismatch in result.mismatches {
+                        let short =
+                            mismatch.step.isEmpty ? mismatch.message : "step \(mismatch.step): \(mismatch.message)"
+                        xml +=
+                            "      <failure message=\"\(escaped(short))\" "
+                            + "type=\"expectation\">\(escaped(place(mismatch) + mismatch.summary))</failure>\n"
+                    }
                 }
                 xml += "    </testcase>\n"
             }
@@ -233,10 +250,11 @@ package enum RunReport {
 
     // MARK: JSON
 
-    /// The JSON report; `withWallTime` adds each scenario's wall-clock time, which a copy
-    /// of `run --jobs` hands back for the JUnit report (the JSON report's bytes stay the
-    /// same however the run was shared out).
-    static func json(_ entries: [Entry], withWallTime: Bool = false) -> String {
+    /// The JSON report; `handedBack` adds what a copy of `run --jobs` hands back beside it:
+    /// each scenario's wall-clock time, for the JUnit report, and its `--matrix` combination,
+    /// for the annotations (the JSON report's bytes stay the same however the run was
+    /// shared out).
+    static func json(_ entries: [Entry], handedBack: Bool = false) -> String {
         var writer = JSONWriter()
         writer.openObject()
         var (ran, passed, broken) = (0, 0, 0)
@@ -256,6 +274,7 @@ package enum RunReport {
             writer.openObject()
             writer.field("name", result.name)
             writer.field("file", result.file)
+            if handedBack, let combination = result.combination { writer.field("combination", combination) }
             switch entry.status {
             case .ran: writer.field("status", result.passed ? "passed" : "failed")
             case .skipped(let reason):
@@ -268,7 +287,7 @@ package enum RunReport {
                 writer.field("attempts", result.attempts)
                 writer.field("met", result.met)
                 writer.field("milliseconds", result.milliseconds)
-                if withWallTime { writer.field("wallMilliseconds", result.wallMilliseconds) }
+                if handedBack { writer.field("wallMilliseconds", result.wallMilliseconds) }
             }
             // What did not hold, or what is wrong with a file that did not load.
             if !entry.skipped {

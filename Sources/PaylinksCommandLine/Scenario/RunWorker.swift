@@ -79,7 +79,7 @@ enum RunWorker {
         writer.key("finalExit")
         if let exit = outcome.finalExit { writer.int(Int(exit.rawValue)) } else { writer.null() }
         writer.key("report")
-        writer.json(Array(RunReport.json(outcome.entries, withWallTime: true).utf8.dropLast()))
+        writer.json(Array(RunReport.json(outcome.entries, handedBack: true).utf8.dropLast()))
         writer.closeObject()
         return frame(.outcome, writer.output)
     }

@@ -72,6 +72,8 @@ package struct ScenarioRunner {
         package var name: String
         /// The file it came from.
         package var file: String
+        /// The combination of `--matrix` it ran in, `platform=ios`; nil without a matrix.
+        package var combination: String?
         /// Steps run.
         package var steps = 0
         /// Attempts run.
@@ -223,11 +225,16 @@ package struct ScenarioRunner {
         }
         var faults = SeededGenerator(seed: seed ^ 0x0FA0_17FA_017F_A017)
         var result = ScenarioResult(name: scenario.name, file: scenario.file)
+        result.combination = scenario.combination
+        // Under a matrix, the file's every combination reports on it: each line names its own.
+        let place = scenario.file + (scenario.combination.map { " [\($0)]" } ?? "")
         let started = settings.monotonicMilliseconds()
         defer {
             result.wallMilliseconds = max(0, settings.monotonicMilliseconds() - started)
             summary.results.append(result)
         }
+        // A G3 app's customer id, from its last initialize step, which openCheckout takes.
+        var checkoutCustomerId: String?
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
@@ -246,19 +253,27 @@ package struct ScenarioRunner {
             if let injected { sdk.injectFailure(code: injected, at: step.failureStep) }
             switch step.action {
             case .initialize(let configuration, let customerId):
-                sdk.initialize(configModel: configuration, customerId: customerId, delegate: collector)
+                // G3 initializes without a customer id; the app hands it to openCheckout.
+                if sdk.target.generation == .g3 {
+                    sdk.initialize(configModel: configuration, delegate: collector)
+                    checkoutCustomerId = customerId
+                } else {
+                    sdk.initialize(configModel: configuration, customerId: customerId, delegate: collector)
+                }
             case .pricePoints:
                 sdk.getPricePoints()
             case .checkout(let checkout):
                 do {
                     try sdk.runCheckout(
                         offerSku: checkout.sku,
-                        customerId: checkout.orderCustomerId ?? sdk.customerId ?? scenario.configuration.customerId,
+                        customerId: checkout.orderCustomerId ?? sdk.customerId ?? checkoutCustomerId
+                            ?? scenario.configuration.customerId,
                         environment: checkout.sessionEnvironment ?? sdk.configuration?.environment
                             ?? scenario.configuration.environment,
                         player: checkout.player.paying(
                             for: injected.flatMap(catalog.statusCode), with: scenario.configuration.paymentMethod),
-                        deliverTwice: step.deliverTwice, purchaseId: checkout.purchaseId, parsedUrl: checkout.parsedUrl)
+                        deliverTwice: step.deliverTwice, purchaseId: checkout.purchaseId, parsedUrl: checkout.parsedUrl,
+                        sdkCustomerId: checkoutCustomerId)
                 } catch {
                     // The loader checked every SKU against this catalog, and every offer has a
                     // price in the fallback country; report rather than trap if that changes.
@@ -296,7 +311,8 @@ package struct ScenarioRunner {
                         step: step.label, kind: step.kind.rawValue, message: failure,
                         position: step.expectation?.positions["expect"]))
                 try? diagnostics.write(
-                    "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(MessageText.oneLine(failure))\n")
+                    "mismatch: \(MessageText.oneLine(place)): step \(step.label) (\(step.kind)): "
+                        + "\(MessageText.oneLine(failure))\n")
             }
             if let expectation = step.expectation {
                 let checks = Self.check(
@@ -316,7 +332,7 @@ package struct ScenarioRunner {
                     result.mismatches.append(
                         .init(step: step.label, kind: step.kind.rawValue, message: mismatch, position: position))
                     try? diagnostics.write(
-                        "mismatch: \(scenario.file): step \(step.label) (\(step.kind)): \(mismatch)\n")
+                        "mismatch: \(MessageText.oneLine(place)): step \(step.label) (\(step.kind)): \(mismatch)\n")
                 }
             }
         }

@@ -83,12 +83,6 @@ public struct FixtureError: Error, Equatable, Sendable, CustomStringConvertible 
     /// How many more problems were found than are listed.
     public var uncounted = 0
 
-    /// Adds `text` to the reason of this problem and of every other one.
-    public mutating func appendToEveryReason(_ text: String) {
-        reason += text
-        for index in others.indices { others[index].reason += text }
-    }
-
     /// Every problem listed: this one, then the others.
     public var problems: [FixtureError] {
         var first = self

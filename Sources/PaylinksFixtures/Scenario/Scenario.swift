@@ -14,6 +14,9 @@ public struct Scenario: Sendable {
     public var configuration: Configuration
     /// The steps, in order, with repeated steps already expanded into their attempts.
     public var steps: [ScenarioStep]
+    /// The combination of `--matrix` the scenario runs in, as its name carries it
+    /// (`country=DE,platform=unity`); nil without a matrix.
+    public var combination: String?
     /// The scenario's place among all a run loaded, which its seed derives from; its
     /// place among those that run when nil.
     public var ordinal: Int?

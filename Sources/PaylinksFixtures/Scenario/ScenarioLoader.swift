@@ -112,6 +112,7 @@ public enum ScenarioLoader {
         let ownName = try object.optional("name")?.nonEmptyString() ?? baseName(file)
         let name = cell.values.isEmpty ? ownName : "\(ownName)[\(cell.label)]"
         var scenario = Scenario(name: name, file: file, configuration: configuration, steps: steps)
+        if !cell.values.isEmpty { scenario.combination = cell.label }
         // A version carried to another platform as another number is said, not done silently.
         if let given = configuration.choice.version ?? options.version, let target = configuration.target,
             target.platform != given.platform, target.version != given.version
@@ -416,12 +417,13 @@ public enum ScenarioLoader {
             var names: [String] = []
             for element in try value.array() {
                 let name = try element.string()
-                guard eventNames.contains(name) else {
+                // Read in any case, as the other names paylinks knows.
+                guard let known = eventNames.first(where: { $0.lowercased() == name.lowercased() }) else {
                     let hint = Suggestion.hint(for: name, among: eventNames, quoted: .double) ?? ""
                     throw element.error(
                         "\"\(name)\" is not a V2 event name (\(eventNames.joined(separator: ", ")))\(hint)")
                 }
-                names.append(name)
+                names.append(known)
             }
             return names
         }

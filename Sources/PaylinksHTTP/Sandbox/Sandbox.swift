@@ -285,7 +285,7 @@ public final class Sandbox {
                 effects.append(.log("session \(purchaseId) expired unpaid"))
             case .cancelled(let purchaseId):
                 effects.append(.log("session \(purchaseId) cancelled by the game's server"))
-            case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint):
+            case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint, let withoutItems):
                 effects.append(.log("session \(purchaseId) paid with \(paymentMethod)"))
                 if withoutPricePoint {
                     effects.append(
@@ -293,6 +293,13 @@ public final class Sandbox {
                             "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
                                 + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, "
                                 + "such as 499"))
+                }
+                if withoutItems {
+                    effects.append(
+                        .log(
+                            "warning: the session \(purchaseId) had no items, so its award grants no products "
+                                + "(\"products\": []); send what the offer gives, such as \"items\": [{\"name\": "
+                                + "\"Gems\", \"sku\": \"gem_01\", \"quantity\": 100}]"))
                 }
                 due(purchaseId: purchaseId, award: award)
             case .ended(let callback):
@@ -708,9 +715,7 @@ public final class Sandbox {
         writer.field("currency", session.currency)
         writer.field("customerId", session.customerId)
         writer.field("countryCode2", session.country)
-        if session.state != .created && session.state != .paymentCanceled {
-            writer.field("orderId", session.orderId)
-        }
+        if let orderId = session.shownOrderId { writer.field("orderId", orderId) }
         if let amount = session.life?.refundAmount { writer.field("refundAmount", amount) }
         writer.closeObject()
         return writer.bytes
@@ -754,8 +759,10 @@ public final class Sandbox {
             case ("outcome", .string("refunded")): succeeds = true
             case ("outcome", .string("failed")): succeeds = false
             case ("amount", .number(let text)):
-                guard let number = Int(text), (1...SessionRequest.maximumAmount).contains(number) else {
-                    return HTTPServer.problem(400, "amount is a whole number of minor units from 1; \(shape)")
+                guard let session = live(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
+                guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
+                    return HTTPServer.problem(
+                        400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)")
                 }
                 amount = number
             default: return HTTPServer.problem(400, shape)
@@ -775,6 +782,24 @@ public final class Sandbox {
         }
         let life = session.life ?? OrderLife(state: session.state, price: session.price)
         return control(purchaseId: purchaseId, life.dispute(to: goal))
+    }
+
+    /// What a refund's amount must be, for `session`'s order: "a whole number of minor
+    /// units from 1 to 549, the order's price".
+    private static func amountRule(_ session: CheckoutSessions.Session) -> String {
+        "a whole number of minor units from 1 to \(max(1, session.price)), the order's price"
+    }
+
+    /// `text` without the white space around it.
+    static func trimmed(_ text: String) -> String {
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start
+        return String(text[start..<end])
+    }
+
+    /// What a peer typed, short enough to quote in a message: its first 24 characters.
+    private static func quoted(_ text: String) -> String {
+        text.count > 24 ? text.prefix(24) + "…" : text
     }
 
     /// Takes `actions` on the session's order; 200 with its state, or the rule refused.
@@ -842,9 +867,18 @@ public final class Sandbox {
         switch action {
         case "refund":
             var amount: Int?
-            if let text = form["amount"], !text.isEmpty {
-                guard let number = Int(text), (1...SessionRequest.maximumAmount).contains(number) else {
-                    return back(to: purchaseId, "the amount is a whole number of minor units from 1", problem: true)
+            // A number pasted with spaces around it is still that number.
+            let typed = Self.trimmed(form["amount"] ?? "")
+            if !typed.isEmpty {
+                guard let session = live(purchaseId: purchaseId) else {
+                    return orderPage(purchaseId: purchaseId, request).response
+                }
+                guard let number = Int(typed), (1...max(1, session.price)).contains(number) else {
+                    return back(
+                        to: purchaseId,
+                        "the amount '\(Self.quoted(typed))' is not \(Self.amountRule(session)); leave it empty to "
+                            + "refund all of it",
+                        problem: true)
                 }
                 amount = number
             }
@@ -1035,14 +1069,22 @@ public final class Sandbox {
         guard let delivery = history.delivery(id: id) else {
             return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
+        // No body and {} mean the defaults: newly signed.
         var resign = true
         if !request.body.isEmpty {
-            guard let members = Self.jsonObject(request), members.allSatisfy({ $0.key == "resign" }),
-                let value = members.first?.value ?? nil as JSONValue?, case .bool(let flag) = value.kind
-            else {
-                return HTTPServer.problem(400, #"send {"resign": true} (newly signed) or {"resign": false} (exactly)"#)
+            let shape = #"send {} (newly signed), {"resign": true} or {"resign": false} (exactly), or no body"#
+            guard let members = Self.jsonObject(request) else { return HTTPServer.problem(400, shape) }
+            for (key, value) in members {
+                guard key == "resign" else {
+                    return HTTPServer.problem(
+                        400, #"the replay takes only "resign", not "\#(key.prefix(40))"; \#(shape)"#)
+                }
+                guard case .bool(let flag) = value.kind else {
+                    return HTTPServer.problem(
+                        400, "resign must be true or false, not \(value.typeDescription); \(shape)")
+                }
+                resign = flag
             }
-            resign = flag
         }
         guard onReplay != nil else {
             return HTTPServer.problem(

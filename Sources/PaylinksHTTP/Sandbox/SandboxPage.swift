@@ -264,7 +264,11 @@ enum SandboxPage {
         ]
         if session.date > 0 {
             moments.append(
-                (session.date * 1000, "the player chose, with \(escaped(session.paymentMethod))"))
+                (
+                    session.date * 1000,
+                    session.shownPaymentMethod.map { "the player chose, with \(escaped($0))" }
+                        ?? "the player closed the checkout"
+                ))
         }
         for (index, transition) in (session.life?.transitions ?? []).enumerated() {
             let at = index < session.lifeTimes.count ? session.lifeTimes[index] : session.date * 1000
@@ -291,7 +295,7 @@ enum SandboxPage {
             <h1>\(escaped(shortened(session.offerName, to: 4 * nameLimit))) · <span class="mono">\(id)</span></h1>
             \(banner)
             <p>\(escaped(price(session, catalog: page.catalog))) · \(escaped(shortened(session.customerId))) in \(escaped(session.country)) · \
-            order <span class="mono">\(escaped(session.orderId))</span> · state <span class="state">\(session.state.rawValue)</span>\
+            \(session.shownOrderId.map { "order <span class=\"mono\">\(escaped($0))</span>" } ?? "no order") · state <span class="state">\(session.state.rawValue)</span>\
             \(session.life?.refundAmount.map { " · refund \(escaped(PriceFormatter.formatMinorUnits($0, currency: session.currency)))" } ?? "")</p>
             <h2>Actions</h2>
             <div class="actions">

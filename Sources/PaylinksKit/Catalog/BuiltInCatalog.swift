@@ -404,6 +404,14 @@ enum BuiltInCatalog {
                 orderAtFailure: .none,
                 dataTemplate: nil,
                 advice: "Pass the player's customer id to openCheckout; in G3 it no longer goes to initialize."),
+            StatusCode(
+                code: 9999, name: "UNKNOWN_ERROR",
+                meaning: "paylinks sends it for getPricePoints on a G3 SDK, whose interface has no price points",
+                message: "This SDK has no price points: G3 removed getPricePoints and its callbacks.",
+                callbacks: [.onPricePointsFailed],
+                orderAtFailure: .none,
+                dataTemplate: "{\"request\":\"${request}\"}",
+                advice: "Show your own prices, or target an SDK before G3 (iOS 1.9, Android 1.x, Unity 2.x) for price points."),
         ],
         tiers: ["0.99", "1.99", "2.99", "4.99", "9.99", "19.99", "49.99", "99.99"],
         localizations: [

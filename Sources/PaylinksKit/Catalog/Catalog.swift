@@ -50,15 +50,15 @@ public struct Catalog: Equatable, Sendable {
         case .g2:
             break
         case .g3:
-            // G3 has no price points, so no code arrives on their failure.
+            // G3 has no price points, so no code of the current table arrives on their
+            // failure; G3's own table says what a call of getPricePoints gets.
             let changed = Set(g3StatusCodes.map(\.code))
-            catalog.statusCodes = (statusCodes.filter { !changed.contains($0.code) } + g3StatusCodes).sorted {
-                $0.code < $1.code
-            }.map { code in
+            let current = statusCodes.filter { !changed.contains($0.code) }.map { code in
                 var code = code
                 code.callbacks.removeAll { $0 == .onPricePointsFailed }
                 return code
             }
+            catalog.statusCodes = (current + g3StatusCodes).sorted { $0.code < $1.code }
         }
         return catalog
     }

@@ -19,23 +19,23 @@ extension PaymentLinksSimulator {
         }
         switch outcome {
         case .succeeded:
-            poll([(.created, 1), (.paymentPending, 2), (.chargePending, 1), (.chargeSucceed, 1)])
+            // With a granter, the charge waits on the award: polls see charge_pending until
+            // it is decided; without one, it is granted at once.
+            let beforeAward: [(state: OrderState, polls: Int)] = [
+                (.created, 1), (.paymentPending, 2), (.chargePending, 1),
+            ]
+            poll(awardGranter == nil ? beforeAward + [(.chargeSucceed, 1)] : beforeAward)
             guard session.customerId == customerId else {
                 record("the order belongs to \(session.customerId), the SDK to \(customerId)")
                 endPurchase(failing: 3007, order: order, link: link, details: details)
                 return
             }
             if let awardGranter {
-                record("award: Appcharge sends the Grant Award Callback to the game's server")
-                let verdict = awardGranter(order)
-                for event in verdict.events {
-                    advance(by: event.after)
-                    record(event.message)
-                }
-                if case .failed(let data) = verdict.outcome {
-                    record("every award attempt failed: the order is charge_failed")
+                let polled = beforeAward.reduce(0) { $0 + $1.polls }
+                let failure = award(order, with: awardGranter, afterPolls: polled)
+                if let failure {
                     record("result: 3003 \(catalog.statusCode(3003)?.name ?? "")")
-                    endPurchase(with: awardFailure(of: order, data: data), link: link)
+                    endPurchase(with: awardFailure(of: order, data: failure), link: link)
                     return
                 }
             }
@@ -49,6 +49,46 @@ extension PaymentLinksSimulator {
                 after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
             endPurchase(failing: 3004, order: order, link: link, details: details)
         }
+    }
+
+    /// Has `granter` decide the award of `order`, sent while the order is charge_pending,
+    /// right after the SDK's poll number `polled` saw it so. The SDK keeps polling every
+    /// ``pollInterval`` while the retries wait, and each of those polls sees charge_pending;
+    /// the first poll after the verdict sees charge_succeed, or charge_failed. The data of
+    /// the client's 3003 when the award failed; nil when it was granted.
+    func award(
+        _ order: OrderResponseModel, with granter: (OrderResponseModel) -> AwardVerdict, afterPolls polled: Int
+    ) -> String? {
+        record("award: Appcharge sends the Grant Award Callback to the game's server")
+        let verdict = granter(order)
+        var lastPoll = elapsedMilliseconds
+        var polls = polled
+        for event in verdict.events {
+            if event.after > 0 {
+                // The polls made while the award waited to be retried, each before its attempt.
+                let target = elapsedMilliseconds + event.after
+                let count = (target - lastPoll) / Self.pollInterval
+                if count > 0 {
+                    recordPolls(
+                        from: polls + 1, count: count, showing: OrderState.chargePending.rawValue, after: lastPoll)
+                    polls += count
+                    lastPoll = elapsedMilliseconds
+                }
+                advance(by: target - elapsedMilliseconds)
+            }
+            record(event.message)
+        }
+        let failure: String?
+        if case .failed(let data) = verdict.outcome {
+            record("every award attempt failed: the order is charge_failed")
+            failure = data
+        } else {
+            failure = nil
+        }
+        // The SDK's next poll sees how the award ended.
+        advance(by: lastPoll + Self.pollInterval - elapsedMilliseconds)
+        record("poll #\(polls + 1): \((failure == nil ? OrderState.chargeSucceed : .chargeFailed).rawValue)")
+        return failure
     }
 
     /// Delivers an injected failure of the purchase step at the moment its code's
@@ -111,8 +151,14 @@ extension PaymentLinksSimulator {
     }
 
     func recordPolls(from first: Int, count: Int, showing state: String) {
+        recordPolls(from: first, count: count, showing: state, after: elapsedMilliseconds)
+    }
+
+    /// Records `count` polls from number `first`, each ``pollInterval`` after the one
+    /// before, the first that long after `previous`, the time of the poll before it.
+    func recordPolls(from first: Int, count: Int, showing state: String, after previous: Int) {
         guard count > 0 else { return }
-        advance(by: Self.pollInterval)
+        advance(by: previous + Self.pollInterval - elapsedMilliseconds)
         if count == 1 {
             record("poll #\(first): \(state)")
         } else {

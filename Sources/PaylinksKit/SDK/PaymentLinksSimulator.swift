@@ -40,9 +40,9 @@ public final class PaymentLinksSimulator {
     package nonisolated static let ownStatusCodes: Set<Int> = [
         2000, 2001, 2002, 2003, 2004, 3000, 3002, 3003, 3004, 3005, 3006, 3007, 4002,
     ]
-    /// The codes a G3 simulator adds: a second initialize while one runs, and the
-    /// arguments `openCheckout` checks.
-    package nonisolated static let ownG3StatusCodes: Set<Int> = [2005, 8000, 8001, 8002]
+    /// The codes a G3 simulator adds: a second initialize while one runs, the arguments
+    /// `openCheckout` checks, and `getPricePoints`, which G3 does not have.
+    package nonisolated static let ownG3StatusCodes: Set<Int> = [2005, 8000, 8001, 8002, 9999]
     /// The latest clock the simulator accepts: 9999-12-31T23:59:59Z, in Unix seconds.
     package nonisolated static let latestDate = 253_402_300_799
 
@@ -96,12 +96,14 @@ public final class PaymentLinksSimulator {
     /// Stands in for Appcharge granting the award of a paid order on the game's server.
     ///
     /// When nil, every validated payment is granted. When set, it is called once for
-    /// each payment the SDK validates, after the order's last poll, with the order the
-    /// client will receive; whatever it does (send a real Grant Award Callback to a game's
-    /// server, or decide at once) happens before the purchase ends. A `.granted` verdict
-    /// ends the purchase in `onPurchaseSuccess`; a `.failed` one in `onPurchaseFailed`
-    /// with 3003, the whole order and the verdict's data (see ``awardFailure(of:data:)``).
-    /// The verdict's events go to ``trace``, each after its virtual milliseconds.
+    /// each payment the SDK validates, once a poll has seen the order `charge_pending`,
+    /// with the order the client will receive; whatever it does (send a real Grant Award
+    /// Callback to a game's server, or decide at once) happens before the purchase ends. A
+    /// `.granted` verdict ends the purchase in `onPurchaseSuccess`; a `.failed` one in
+    /// `onPurchaseFailed` with 3003, the whole order and the verdict's data (see
+    /// ``awardFailure(of:data:)``). The verdict's events go to ``trace``, each after its
+    /// virtual milliseconds, with the polls made meanwhile (`charge_pending`), then the
+    /// poll that sees how it ended (`charge_succeed` or `charge_failed`).
     ///
     /// ```swift
     /// sdk.awardGranter = { order in
@@ -185,8 +187,10 @@ public final class PaymentLinksSimulator {
     /// Re-initializing is allowed, to switch player or environment; a failed attempt
     /// leaves the SDK uninitialized.
     ///
-    /// G3 takes no customer id here; on a G3 simulator, `customerId` is only the default
-    /// for ``openCheckout(purchaseId:parsedUrl:)``.
+    /// G3 takes no customer id here: on a G3 simulator this initializer is refused with
+    /// `onInitializeFailed` 2000, whose message says to call
+    /// ``initialize(configModel:delegate:)`` and pass the customer id to
+    /// ``openCheckout(purchaseId:parsedUrl:customerId:)``.
     public func initialize(configModel: ACConfigModel, customerId: String, delegate: any ACPaymentLinksDelegate) {
         boot(configModel, customerId: customerId, delegate: delegate)
     }
@@ -194,6 +198,9 @@ public final class PaymentLinksSimulator {
     /// Boots the SDK, the G3 way: without a customer id, which goes to
     /// ``openCheckout(purchaseId:parsedUrl:customerId:)``. A second call while the first
     /// one's result has not arrived yet fails with 2005.
+    ///
+    /// SDKs before G3 need the customer id here: on such a simulator this fails with 2003,
+    /// as an empty customer id does.
     public func initialize(configModel: ACConfigModel, delegate: any ACPaymentLinksDelegate) {
         boot(configModel, customerId: nil, delegate: delegate)
     }
@@ -205,7 +212,7 @@ public final class PaymentLinksSimulator {
     }
 
     /// Boots the SDK for a G1 game, whose delegate hears of a failed purchase without its
-    /// order.
+    /// order. Refused with 2000 on a G3 simulator, as the G2 initializer with a customer id is.
     public func initialize(
         configModel: ACConfigModel, customerId: String, g1Delegate: any ACPaymentLinksDelegateG1
     ) {
@@ -213,6 +220,20 @@ public final class PaymentLinksSimulator {
     }
 
     func boot(_ configModel: ACConfigModel, customerId: String?, delegate: any ACPaymentLinksDelegate) {
+        if target.generation == .g3, customerId != nil {
+            // The G3 SDK has no initializer that takes a customer id: refused, so that a test
+            // written for an earlier SDK fails where it differs.
+            record("initialize: \(target) takes no customer id at initialize, so no boot request is sent")
+            self.delegate = delegate
+            configuration = nil
+            self.customerId = nil
+            var error = failure(2000, details: ["request": "initialize"])
+            error.message =
+                "\(target) takes no customer id at initialize: call initialize(configModel:delegate:) and pass the "
+                + "customer id to openCheckout(purchaseId:parsedUrl:customerId:)."
+            deliver(.onInitializeFailed(error: error))
+            return
+        }
         if target.generation == .g3, queue.contains(where: { $0.callback.name == .onInitialized }) {
             record("initialize: the first initialize is still running")
             deliver(.onInitializeFailed(error: failure(2005, details: ["request": "initialize"])))
@@ -227,8 +248,8 @@ public final class PaymentLinksSimulator {
             "sdkCustomerId": customerId ?? "", "sdkEnvironment": configModel.environment,
             "redirectUrl": configModel.redirectUrl ?? "", "request": "initialize",
         ]
-        // G3 checks the customer id at openCheckout instead.
-        let checked = target.generation == .g3 ? nil : customerId
+        // G3 checks the customer id at openCheckout instead; earlier SDKs need one here.
+        let checked = target.generation == .g3 ? nil : customerId ?? ""
         if let code = Self.configurationProblem(in: configModel, customerId: checked ?? "-") {
             record("initialize: the configuration is invalid, so no boot request is sent")
             deliver(.onInitializeFailed(error: failure(catalog.code(reporting: code), details: details)))
@@ -251,11 +272,14 @@ public final class PaymentLinksSimulator {
     /// Fetches the price points for the player's country: ends in
     /// `onPricePointsSuccess`, or `onPricePointsFailed`.
     ///
-    /// G3 has no price points: on a G3 simulator the call does nothing, as the method is
-    /// not there.
+    /// G3 has no price points (its interface has neither this call nor its callbacks): on
+    /// a G3 simulator the call still ends in exactly one result, `onPricePointsFailed`
+    /// with 9999, whose message says so. A ``ACPaymentLinksDelegateG3`` has no such
+    /// callback, and hears nothing.
     public func getPricePoints() {
         guard target.generation != .g3 else {
-            record("getPricePoints: \(target) has no price points")
+            record("getPricePoints: \(target) has no price points, so nothing is requested")
+            deliver(.onPricePointsFailed(error: failure(9999, details: ["request": "getPricePoints"])))
             return
         }
         guard let configuration, let customerId else {

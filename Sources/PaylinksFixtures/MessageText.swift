@@ -9,8 +9,9 @@ public enum MessageText {
 
     /// `line` as one line of a log or a terminal, whatever it quotes: every control
     /// character (C0, DEL and C1: line feeds, carriage returns, escape sequences, U+0085's
-    /// next line, U+009B's control sequence introducer) and every bidirectional control
-    /// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) written as `\u{1B}`,
+    /// next line, U+009B's control sequence introducer), the line and paragraph separators
+    /// (U+2028, U+2029) and every bidirectional control (U+061C, U+200E, U+200F, U+202A to
+    /// U+202E, U+2066 to U+2069) written as `\u{1B}`,
     /// so that nothing from outside can end a line, forge another, move the cursor, or
     /// show the text after it in another order than it has.
     ///
@@ -41,7 +42,7 @@ public enum MessageText {
     /// Whether `oneLine` writes `scalar` as an escape.
     private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

@@ -133,9 +133,10 @@ struct RenderingTests {
     }
 
     @Test(
-        "text shows every C0, DEL, C1 and bidirectional control as \\u{...}: in a block, a table and a log line",
+        "text shows every C0, DEL, C1, line separator and bidirectional control as \\u{...}: in a block, a table and a log line",
         arguments: [
-            0x00, 0x1B, 0x1F, 0x7F, 0x80, 0x85, 0x9B, 0x9F, 0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069,
+            0x00, 0x1B, 0x1F, 0x7F, 0x80, 0x85, 0x9B, 0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202E,
+            0x2066, 0x2069,
         ] as [UInt32])
     func textEscapes(value: UInt32) throws {
         let scalar = try #require(Unicode.Scalar(value))
@@ -147,6 +148,16 @@ struct RenderingTests {
         #expect(!block.unicodeScalars.contains(scalar))
         #expect(TextTable.render(header: ["A"], rows: [[raw]], indent: 0) == "A\n\(escaped)\n")
         #expect(MessageText.oneLine(raw) == escaped)
+    }
+
+    @Test("an error that quotes a peer's line feed stays one line; a fixture's problems stay a line each")
+    func errorLinesStayLines() {
+        let forged = "malformed response: the status line is 'HTTP/1.1 2OO\n::error file=README.md::forged'"
+        #expect(
+            CLIError.unavailable(forged).message == "error: \(forged.replacingOccurrences(of: "\n", with: "\\u{A}"))")
+        var fixture = FixtureError(file: "f.json", position: nil, path: "a", reason: "x\u{2028}y")
+        fixture.others = [FixtureError(file: "f.json", position: nil, path: "b", reason: "z")]
+        #expect(CLIError.invalidFixture(fixture).message == "error: f.json: a: x\\u{2028}y\nerror: f.json: b: z")
     }
 
     @Test(

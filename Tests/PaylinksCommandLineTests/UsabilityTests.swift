@@ -49,6 +49,15 @@ struct MatrixValueTests {
         #expect(errors.first?.hasPrefix("error: \(message)") == true, "\(result.stderr)")
     }
 
+    @Test("a mismatch line quotes a value with a C1 control escaped, as the FAIL line does")
+    func mismatchEscaped() {
+        let result = runCLI("run", Self.happyPath, "--matrix", "paymentMethod=\u{9B}31mRED", "--seed", "1")
+        #expect(result.exitCode == .expectationsFailed, "\(result.stderr)")
+        let mismatch = result.stderr.split(separator: "\n").first { $0.hasPrefix("mismatch: ") }
+        #expect(mismatch?.hasSuffix(#"got "\u{9B}31mRED""#) == true, "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains("\u{9B}"))
+    }
+
     @Test("a matrix version is checked on each platform the matrix names, whichever --matrix comes first")
     func versionOnEveryPlatform() {
         // 2.6 is a Unity version, not an iOS one.

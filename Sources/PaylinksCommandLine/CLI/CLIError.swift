@@ -41,28 +41,34 @@ package enum CLIError: Error, Equatable, Sendable {
         }
     }
 
-    /// The one line written to standard error, or nil when paylinks should stop quietly.
+    /// What is written to standard error, or nil when paylinks should stop quietly: one
+    /// line, or for a fixture one line per problem. Each line stays one whatever it quotes:
+    /// a line feed or control character from a peer or a file is written as an escape.
     package var message: String? {
+        lines?.map(MessageText.oneLine).joined(separator: "\n")
+    }
+
+    private var lines: [String]? {
         switch self {
         case .usage(let text, let command):
             let help = command.map { "paylinks \($0.rawValue) --help" } ?? "paylinks --help"
-            return "error: \(text) (see '\(help)')"
+            return ["error: \(text) (see '\(help)')"]
         case .invalidFixture(let error):
             // One line per problem, so that one run shows everything to fix in a file.
             var lines = error.problems.map { "error: \($0)" }
             if error.uncounted > 0 {
                 lines.append("error: \(error.file): \(error.uncounted) more problems not shown; fix these first")
             }
-            return lines.joined(separator: "\n")
+            return lines
         case .noInput(let text), .unavailable(let text), .cannotWrite(let text), .invalidData(let text),
             .cannotCreate(let text):
-            return "error: \(text)"
+            return ["error: \(text)"]
         case .output(.brokenPipe), .exited:
             return nil
         case .output(.failed(let reason)):
-            return "error: could not write the output: \(reason); check the disk or the file it goes to"
+            return ["error: could not write the output: \(reason); check the disk or the file it goes to"]
         case .internal(let text):
-            return "error: internal error: \(text); please report it with the command that caused it"
+            return ["error: internal error: \(text); please report it with the command that caused it"]
         }
     }
 }

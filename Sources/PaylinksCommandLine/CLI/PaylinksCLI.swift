@@ -80,11 +80,8 @@ package enum PaylinksCLI {
             return try execute(ArgumentParser.parse(arguments), context: context)
         } catch {
             if let message = error.message {
-                // Each line of a message one line, whatever it quotes. If even standard
-                // error is gone, the exit code is all that is left to say it.
-                let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-                try? context.standardError.write(
-                    lines.map { MessageText.oneLine(String($0)) }.joined(separator: "\n") + "\n")
+                // If even standard error is gone, the exit code is all that is left to say it.
+                try? context.standardError.write(message + "\n")
             }
             return error.exitCode
         }

@@ -332,7 +332,8 @@ package struct ScenarioRunner {
                     result.mismatches.append(
                         .init(step: step.label, kind: step.kind.rawValue, message: mismatch, position: position))
                     try? diagnostics.write(
-                        "mismatch: \(MessageText.oneLine(place)): step \(step.label) (\(step.kind)): \(mismatch)\n")
+                        MessageText.oneLine("mismatch: \(place): step \(step.label) (\(step.kind)): \(mismatch)") + "\n"
+                    )
                 }
             }
         }

@@ -1,6 +1,7 @@
 // libFuzzer target: the HTTP response parser. The input is what a server sent; the first
 // byte chooses the method and where the connection split it. The parser must never trap,
-// must read a response from its own bytes alone, and must never claim more bytes than it was given.
+// must read a response from its own bytes alone, must never claim more bytes than it was given,
+// and must read in two reads what it reads in one.
 
 @testable import PaylinksHTTP
 
@@ -23,6 +24,13 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     let split = bytes.isEmpty ? 0 : Int(control >> 2) % (bytes.count + 1)
     if case .complete(_, let length, _)? = try? parser.parse(bytes[..<split], closed: false) {
         precondition(length <= split, "a response longer than the bytes split")
+    }
+    // Read in two reads, the second going on from the first: what one read of it all gives.
+    var progress = HTTPResponseParser.Progress()
+    if (try? parser.parse(bytes[..<split], closed: false, resuming: &progress)) == .incomplete,
+        let whole, let resumed = try? parser.parse(bytes[...], closed: closed, resuming: &progress)
+    {
+        precondition(resumed == whole, "a response read in two reads differs from one read")
     }
     return 0
 }

@@ -77,6 +77,7 @@ public final class HTTPClient {
         guard let socket, let deadline = pendingDeadline else { throw .connectionClosed }
         pendingDeadline = nil
         let parser = HTTPResponseParser(maximumResponseSize: maximumResponseSize, method: pendingMethod)
+        var progress = HTTPResponseParser.Progress()
         var closed = false
         // Interim responses count toward the size limit, and the deadline holds however
         // many arrive: a server cannot keep the exchange going by talking.
@@ -87,9 +88,10 @@ public final class HTTPClient {
                 guard deadline.remainingMilliseconds() > 0 else {
                     throw .timedOut(phase: phase, seconds: responseTimeout)
                 }
-                switch try parser.parse(buffered[...], closed: closed) {
+                switch try parser.parse(buffered[...], closed: closed, resuming: &progress) {
                 case .complete(let response, let length, let keepAlive):
                     buffered.removeFirst(length)
+                    progress = HTTPResponseParser.Progress()
                     // An interim response (100 Continue) comes before the real one.
                     if (100..<200).contains(response.status) {
                         interim += length

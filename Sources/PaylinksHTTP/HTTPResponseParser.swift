@@ -16,22 +16,55 @@ struct HTTPResponseParser {
     /// The request's method: the response to `HEAD` has no body.
     let method: HTTPMethod
 
+    /// How far earlier reads of the same bytes got, each time with more of them: where the
+    /// search for the head's end stopped, the head once read, and the chunks read whole, so
+    /// that a response arriving in a thousand reads is read once, not from its start at
+    /// every read.
+    struct Progress {
+        fileprivate var searchedTo: Int?
+        fileprivate var head: (Head, bodyStart: Int)?
+        fileprivate var chunks: (position: Int, body: [UInt8])?
+
+        /// Nothing read yet.
+        init() {}
+    }
+
     /// The response at the start of `bytes`. `closed` says the connection has ended, so
     /// that a body without a length ends with the bytes.
     func parse(_ bytes: ArraySlice<UInt8>, closed: Bool) throws(HTTPError) -> Result {
-        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: bytes.startIndex) else {
-            guard bytes.count <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
-            return .incomplete
+        var progress = Progress()
+        return try parse(bytes, closed: closed, resuming: &progress)
+    }
+
+    /// The response at the start of `bytes`, going on from `progress`, which an earlier
+    /// call left from a prefix of the same bytes (start afresh with a new one once a
+    /// response was taken off their front).
+    func parse(_ bytes: ArraySlice<UInt8>, closed: Bool, resuming progress: inout Progress) throws(HTTPError)
+        -> Result
+    {
+        let head: Head
+        let bodyStart: Int
+        if let known = progress.head {
+            (head, bodyStart) = known
+        } else {
+            // The end may straddle the bytes searched before and the new ones.
+            let from = max(bytes.startIndex, (progress.searchedTo ?? bytes.startIndex) - 3)
+            guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: from) else {
+                guard bytes.count <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
+                progress.searchedTo = bytes.endIndex
+                return .incomplete
+            }
+            head = try Self.head(bytes[bytes.startIndex..<headEnd])
+            bodyStart = headEnd + 4
+            progress.head = (head, bodyStart)
         }
-        let head = try Self.head(bytes[bytes.startIndex..<headEnd])
-        let bodyStart = headEnd + 4
         var response = HTTPResponse(status: head.status, headers: head.headers, body: [])
         let keepAlive = !head.closes
         if method == .head || head.status == 204 || head.status == 304 || (100..<200).contains(head.status) {
             return .complete(response, length: bodyStart - bytes.startIndex, keepAlive: keepAlive)
         }
         if head.chunked {
-            guard let (body, end) = try chunkedBody(bytes, from: bodyStart) else {
+            guard let (body, end) = try chunkedBody(bytes, from: bodyStart, resuming: &progress.chunks) else {
                 guard bytes.count <= maximumResponseSize + 65_536 else {
                     throw .responseTooLarge(limit: maximumResponseSize)
                 }
@@ -56,7 +89,7 @@ struct HTTPResponseParser {
     }
 
     /// What the status line and headers say.
-    private struct Head {
+    fileprivate struct Head {
         var status: Int
         var headers: [HTTPHeader]
         var closes: Bool
@@ -110,12 +143,26 @@ struct HTTPResponseParser {
     }
 
     /// A chunked body that starts at `start`, and where it ends, trailers included; nil
-    /// when the bytes end before it does.
-    private func chunkedBody(_ bytes: ArraySlice<UInt8>, from start: Int) throws(HTTPError) -> ([UInt8], Int)? {
-        var body: [UInt8] = []
-        var position = start
+    /// when the bytes end before it does, and then `resumed` holds the chunks read whole,
+    /// to go on from at the next call.
+    private func chunkedBody(
+        _ bytes: ArraySlice<UInt8>, from start: Int, resuming resumed: inout (position: Int, body: [UInt8])?
+    ) throws(HTTPError) -> ([UInt8], Int)? {
+        var (position, body) = resumed ?? (start, [])
+        resumed = nil
+        // Bytes not read whole yet: the chunks before `position` are in `body`.
+        func later() -> ([UInt8], Int)? {
+            resumed = (position, body)
+            return nil
+        }
         while true {
-            guard let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: position) else { return nil }
+            guard let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: position) else {
+                guard bytes.endIndex - position <= Self.chunkLineLimit else {
+                    throw .malformedResponse("a chunk's size line is longer than \(Self.chunkLineLimit) bytes")
+                }
+                return later()
+            }
+            let lineStart = position
             let line = bytes[position..<lineEnd]
             let sizeEnd = line.firstIndex(of: UInt8(ascii: ";")) ?? line.endIndex
             var digitsStart = position
@@ -133,18 +180,29 @@ struct HTTPResponseParser {
             position = lineEnd + 2
             if size == 0 {
                 // Trailers, if any, end with an empty line.
+                var trailer = position
                 while true {
-                    guard let end = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: position) else { return nil }
-                    defer { position = end + 2 }
-                    if end == position { return (body, end + 2) }
+                    guard let end = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: trailer) else {
+                        position = lineStart
+                        return later()
+                    }
+                    if end == trailer { return (body, end + 2) }
+                    trailer = end + 2
                 }
             }
             guard body.count + size <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
-            guard bytes.endIndex - position >= size + 2 else { return nil }
+            guard bytes.endIndex - position >= size + 2 else {
+                position = lineStart
+                return later()
+            }
             body += bytes[position..<position + size]
             position += size + 2
         }
     }
+
+    /// The longest line a chunk's size (and its extensions) may take: far more than a
+    /// server writes, and short enough that waiting for its end is cheap.
+    static let chunkLineLimit = 4096
 
     private static func hexDigit(_ byte: UInt8) -> Int? {
         switch byte {

@@ -24,7 +24,26 @@ struct HTTPResponseParserTests {
             Issue.record("no response in \(text.debugDescription)")
             throw HTTPError.connectionClosed
         }
+        // Read as a connection delivers it, a byte more at each read, going on from where
+        // the last read stopped: the same response, once the last byte is in.
+        var progress = HTTPResponseParser.Progress()
+        let all = Array((text + next).utf8)
+        for end in 0..<bytes.count {
+            #expect(try parser.parse(all[..<end], closed: false, resuming: &progress) == .incomplete)
+        }
+        #expect(
+            try parser.parse(all[...], closed: false, resuming: &progress)
+                == .complete(response, length: length, keepAlive: keepAlive))
         return (response, length, keepAlive)
+    }
+
+    @Test("a chunk's size line that goes on past 4 KiB is refused at once, not waited for to the size limit")
+    func longChunkLine() throws {
+        let parser = HTTPResponseParser(maximumResponseSize: 1 << 20, method: .post)
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "x", count: 5000)
+        #expect(throws: HTTPError.malformedResponse("a chunk's size line is longer than 4096 bytes")) {
+            try parser.parse(Array(text.utf8)[...], closed: false)
+        }
     }
 
     @Test("a Content-Length body ends at its length, and the next response's bytes are left")

@@ -49,6 +49,20 @@ struct MatrixValueTests {
         #expect(errors.first?.hasPrefix("error: \(message)") == true, "\(result.stderr)")
     }
 
+    @Test("a matrix of more than 10,000 combinations is refused before anything runs, naming its product")
+    func combinationLimit() {
+        let many = (1...3000).map { "pm\($0)" }.joined(separator: ",")
+        let environments = (1...4).map { "env\($0)" }.joined(separator: ",")
+        let result = runCLI(
+            "run", Self.happyPath, "--matrix", "paymentMethod=\(many)", "--matrix", "environment=\(environments)")
+        #expect(result.exitCode == .usage, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: --matrix makes 12000 combinations (3000 × 4); one run takes at most 10000: split the matrix "
+                    + "across runs"), "\(result.stderr)")
+    }
+
     @Test("a mismatch line quotes a value with a C1 control escaped, as the FAIL line does")
     func mismatchEscaped() {
         let result = runCLI("run", Self.happyPath, "--matrix", "paymentMethod=\u{9B}31mRED", "--seed", "1")

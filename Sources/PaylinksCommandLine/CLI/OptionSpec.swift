@@ -723,8 +723,19 @@ package struct OptionSpec: Sendable {
             }
             spelled.append(value)
         }
+        let counts = (given.map(\.values.count) + [spelled.count])
+        let combinations = counts.reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
+        guard combinations <= matrixCombinationLimit else {
+            let product = counts.map(String.init).joined(separator: " × ")
+            throw UsageProblem(
+                "--matrix makes \(combinations) combinations (\(product)); one run takes at most "
+                    + "\(matrixCombinationLimit): split the matrix across runs")
+        }
         return MatrixAxis(key: key, values: spelled)
     }
+
+    /// The most combinations one `run --matrix` takes: each runs every scenario.
+    static let matrixCombinationLimit = 10_000
 
     /// One value of a `--matrix` axis, checked as the option that sets the same thing
     /// checks it, and spelled as that option keeps it: a country upper case, a platform

@@ -15,14 +15,17 @@ import PackageDescription
 //                        retry loop and schedule, the credentials and their precedence, the
 //                        audit's cases. No sockets, no files.
 //   PaylinksHTTP         transport: HTTP's values (HTTPTypes.swift), the parsers, the client,
-//                        the server, sockets, threads and clocks; awards sent and audited,
-//                        the sandbox's routes. It imports JSON, the core and Appcharge's
-//                        side, not the fixtures.
+//                        the server, sockets, threads and clocks; the sandbox's routes. It
+//                        imports JSON, the core and Appcharge's side, not the fixtures.
+//   PaylinksDelivery     Appcharge's requests to the game's server, on the wire: awards and
+//                        events signed and sent (one at a time, queued, or in loads over
+//                        several connections), replays, and the audits of an award or events
+//                        endpoint. It imports JSON, the core, Appcharge's side and HTTP.
 //   PaylinksCommandLine  argv, one file per command, the checkout flow and the bulk paths,
 //                        rendering, help, completions, the man page, output and exit codes;
-//                        nothing public (main.swift reaches it with package access). It and
-//                        the HTTP layer are the ones that touch the C library, each in one
-//                        file.
+//                        nothing public (main.swift reaches it with package access). It
+//                        (System.swift), the HTTP layer (Socket.swift, and HTTPFields.swift's
+//                        memchr) and the delivery queue's lock are what touch the C library.
 //   paylinks             main.swift alone.
 //
 // The core never sees HTTP: the simulator's awardGranter is one closure the command line
@@ -62,8 +65,15 @@ let package = Package(
             name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge"],
             swiftSettings: strict),
         .target(
+            name: "PaylinksDelivery",
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
+            swiftSettings: strict),
+        .target(
             name: "PaylinksCommandLine",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP"],
+            dependencies: [
+                "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
+                "PaylinksDelivery",
+            ],
             swiftSettings: strict),
         // startup-order.txt: the functions a start runs, which the release build lays out
         // together (the Makefile's RELEASEFLAGS, written by `make startup-order`).
@@ -80,7 +90,9 @@ let package = Package(
         .target(name: "_APIListing", swiftSettings: strict),
         .executableTarget(name: "api-listing", dependencies: ["_APIListing"], swiftSettings: strict),
 
-        // One test target per layer. The core's tests import only its public API.
+        // One test target per layer, but for what runs on the transport: PaylinksHTTPTests tests
+        // HTTP and the deliveries together, over the loopback servers they share. The core's
+        // tests import only its public API.
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
         .testTarget(
             name: "PaylinksFixturesTests",
@@ -88,13 +100,13 @@ let package = Package(
         .testTarget(name: "PaylinksAppchargeTests", dependencies: ["PaylinksKit", "PaylinksAppcharge"]),
         .testTarget(
             name: "PaylinksHTTPTests",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery"],
             exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
-                "PaylinksCommandLine", "paylinks",
+                "PaylinksDelivery", "PaylinksCommandLine", "paylinks",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with.

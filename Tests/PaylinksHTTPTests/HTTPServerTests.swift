@@ -1,5 +1,6 @@
 import Foundation
 import PaylinksAppcharge
+import PaylinksDelivery
 import PaylinksKit
 import Testing
 

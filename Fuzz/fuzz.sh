@@ -42,7 +42,8 @@ compile() {
 }
 
 # The layers, each a static library instrumented for the fuzzer, in the order they import each other.
-for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksAppcharge PaylinksHTTP PaylinksDelivery PaylinksCommandLine; do
+for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksAppcharge PaylinksHTTP PaylinksDelivery PaylinksSandbox \
+    PaylinksCommandLine; do
     echo "== building $module for fuzzing" >&2
     # A static library is added to, not replaced: an object of a file since renamed would stay.
     rm -f "$modules/lib$module.a"
@@ -75,7 +76,7 @@ done
 for target in $targets; do
     echo "== building the $target fuzzer" >&2
     compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
-        -lPaylinksCommandLine -lPaylinksDelivery -lPaylinksHTTP -lPaylinksAppcharge -lPaylinksFixtures -lPaylinksKit -lPaylinksJSON "${libc[@]}" -o "$out/$target"
+        -lPaylinksCommandLine -lPaylinksSandbox -lPaylinksDelivery -lPaylinksHTTP -lPaylinksAppcharge -lPaylinksFixtures -lPaylinksKit -lPaylinksJSON "${libc[@]}" -o "$out/$target"
     corpus="$out/corpus-$target"
     mkdir -p "$corpus"
     for dir in ${seeds[$target]}; do

@@ -4,6 +4,7 @@ import PaylinksKit
 import Testing
 
 @testable import PaylinksHTTP
+@testable import PaylinksSandbox
 
 /// What a web page the developer opens can do to a sandbox on their machine, over real
 /// sockets: a sandbox on an `HTTPServer` on loopback, and raw requests that name the

@@ -32,6 +32,7 @@ struct PublicAPITests {
     /// import; the command-line module exports nothing.
     static let libraries = [
         "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery",
+        "PaylinksSandbox",
     ]
 
     /// Names an app's tests already use, from the test frameworks, Foundation, and the

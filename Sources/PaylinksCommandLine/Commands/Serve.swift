@@ -3,6 +3,7 @@ import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
+import PaylinksSandbox
 
 /// `paylinks serve`: the sandbox on an HTTP server until SIGINT or SIGTERM; requests,
 /// warnings and award attempts on stderr, a line each; the callbacks the game's client

@@ -1,3 +1,5 @@
+import PaylinksHTTP
+
 /// The checks every request to the sandbox passes before it is routed, written once, as a
 /// server's middleware is. Any web page the developer opens can send requests to a sandbox
 /// on their machine, so, as Vite's and webpack-dev-server's development servers had to

@@ -15,8 +15,9 @@ import PackageDescription
 //                        retry loop and schedule, the credentials and their precedence, the
 //                        audit's cases. No sockets, no files.
 //   PaylinksHTTP         transport: HTTP's values (HTTPTypes.swift), the parsers, the client,
-//                        the server, sockets, threads and clocks. It imports JSON and the
-//                        core, for the JSON problem the server answers on its own.
+//                        the server, sockets, threads and clocks. It imports no other module
+//                        of the project (LayerTests reads its imports): what the server
+//                        answers on its own is worded by its user, the sandbox's JSON problems.
 //   PaylinksDelivery     Appcharge's requests to the game's server, on the wire: awards and
 //                        events signed and sent (one at a time, queued, or in loads over
 //                        several connections), replays, and the audits of an award or events
@@ -34,7 +35,7 @@ import PackageDescription
 //   paylinks             main.swift alone.
 //
 // The core never sees HTTP: the simulator's awardGranter is one closure the command line
-// sets, into Appcharge's side, with HTTP as its transport.
+// sets, into Appcharge's side, with PaylinksDelivery's sender over HTTP as its transport.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -66,9 +67,7 @@ let package = Package(
         .target(
             name: "PaylinksAppcharge", dependencies: ["PaylinksJSON", "PaylinksKit"],
             swiftSettings: strict + hardwareHashing),
-        .target(
-            name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit"],
-            swiftSettings: strict),
+        .target(name: "PaylinksHTTP", swiftSettings: strict),
         .target(
             name: "PaylinksDelivery",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],

@@ -73,9 +73,9 @@ struct SandboxBrowserTests {
             sandbox.onReplay = { _, _ in sends.add() }
             self.sandbox = sandbox
             let box = Box(sandbox)
-            running = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { request in
-                box.sandbox.handle(request)
-            }
+            running = try HTTPServerTests.Running(
+                limits: HTTPServer.Limits(), handle: { request in box.sandbox.handle(request) },
+                refusal: Sandbox.answer(to:))
         }
 
         /// The state of a session, as the control API answers it.

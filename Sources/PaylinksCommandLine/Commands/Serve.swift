@@ -29,7 +29,8 @@ enum ServeCommand: Subcommand {
         }
         let server: HTTPServer
         do {
-            server = try HTTPServer(host: options.host, port: options.port)
+            // What the server refuses on its own is answered as the sandbox answers its errors.
+            server = try HTTPServer(host: options.host, port: options.port, refusal: Sandbox.answer(to:))
         } catch {
             switch error {
             case .addressInUse(let address):

@@ -81,9 +81,11 @@ docs:
 		--output-path .build/docs --warnings-as-errors
 	@echo "documentation: .build/docs"
 
-# libFuzzer targets for the argument parser, the fixtures, the scenarios and the HTTP
-# parsers: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS executions each when given
-# (make fuzz FUZZ_RUNS=10000000); FUZZ_TARGETS="fixtures requests" runs only those.
+# libFuzzer targets for the argument parser, the fixtures, the scenarios, the HTTP parsers
+# (the response parser linked with the transport alone, the requests handed on to the
+# sandbox) and the sandbox's journals: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS
+# executions each when given (make fuzz FUZZ_RUNS=10000000); FUZZ_TARGETS="fixtures
+# requests" runs only those.
 FUZZ_SECONDS ?= 60
 export FUZZ_RUNS FUZZ_TARGETS
 fuzz:

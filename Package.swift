@@ -15,18 +15,27 @@ import PackageDescription
 //                        retry loop and schedule, the credentials and their precedence, the
 //                        audit's cases. No sockets, no files.
 //   PaylinksHTTP         transport: HTTP's values (HTTPTypes.swift), the parsers, the client,
-//                        the server, sockets, threads and clocks; awards sent and audited,
-//                        the sandbox's routes. It imports JSON, the core and Appcharge's
-//                        side, not the fixtures.
+//                        the server, sockets, threads and clocks. It imports no other module
+//                        of the project (LayerTests reads its imports): what the server
+//                        answers on its own is worded by its user, the sandbox's JSON problems.
+//   PaylinksDelivery     Appcharge's requests to the game's server, on the wire: awards and
+//                        events signed and sent (one at a time, queued, or in loads over
+//                        several connections), replays, and the audits of an award or events
+//                        endpoint. It imports JSON, the core, Appcharge's side and HTTP.
+//   PaylinksSandbox      the game's server's requests to Appcharge, answered locally: the
+//                        sandbox's routes (the checkout session, reporting, refund and control
+//                        APIs, onto Appcharge's values), its pages, and the guard every request
+//                        passes. It imports JSON, the core, Appcharge's side and HTTP; the
+//                        command line serves it and hands its deliveries to PaylinksDelivery.
 //   PaylinksCommandLine  argv, one file per command, the checkout flow and the bulk paths,
 //                        rendering, help, completions, the man page, output and exit codes;
-//                        nothing public (main.swift reaches it with package access). It and
-//                        the HTTP layer are the ones that touch the C library, each in one
-//                        file.
+//                        nothing public (main.swift reaches it with package access). It
+//                        (System.swift), the HTTP layer (Socket.swift, and HTTPFields.swift's
+//                        memchr) and the delivery queue's lock are what touch the C library.
 //   paylinks             main.swift alone.
 //
 // The core never sees HTTP: the simulator's awardGranter is one closure the command line
-// sets, into Appcharge's side, with HTTP as its transport.
+// sets, into Appcharge's side, with PaylinksDelivery's sender over HTTP as its transport.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -58,12 +67,21 @@ let package = Package(
         .target(
             name: "PaylinksAppcharge", dependencies: ["PaylinksJSON", "PaylinksKit"],
             swiftSettings: strict + hardwareHashing),
+        .target(name: "PaylinksHTTP", swiftSettings: strict),
         .target(
-            name: "PaylinksHTTP", dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge"],
+            name: "PaylinksDelivery",
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
+            swiftSettings: strict),
+        .target(
+            name: "PaylinksSandbox",
+            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
             swiftSettings: strict),
         .target(
             name: "PaylinksCommandLine",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP"],
+            dependencies: [
+                "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
+                "PaylinksDelivery", "PaylinksSandbox",
+            ],
             swiftSettings: strict),
         // startup-order.txt: the functions a start runs, which the release build lays out
         // together (the Makefile's RELEASEFLAGS, written by `make startup-order`).
@@ -80,7 +98,9 @@ let package = Package(
         .target(name: "_APIListing", swiftSettings: strict),
         .executableTarget(name: "api-listing", dependencies: ["_APIListing"], swiftSettings: strict),
 
-        // One test target per layer. The core's tests import only its public API.
+        // One test target per layer, but for what runs on the transport: PaylinksHTTPTests tests
+        // HTTP, the deliveries and the sandbox together, over the loopback servers they share.
+        // The core's tests import only its public API.
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
         .testTarget(
             name: "PaylinksFixturesTests",
@@ -88,13 +108,16 @@ let package = Package(
         .testTarget(name: "PaylinksAppchargeTests", dependencies: ["PaylinksKit", "PaylinksAppcharge"]),
         .testTarget(
             name: "PaylinksHTTPTests",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
+            dependencies: [
+                "PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery",
+                "PaylinksSandbox",
+            ],
             exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
-                "PaylinksCommandLine", "paylinks",
+                "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with.

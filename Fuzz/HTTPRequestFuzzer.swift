@@ -4,6 +4,7 @@
 // was given.
 
 import PaylinksKit
+import PaylinksSandbox
 
 @testable import PaylinksHTTP
 

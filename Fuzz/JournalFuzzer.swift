@@ -5,6 +5,7 @@
 import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksKit
+import PaylinksSandbox
 
 @testable import PaylinksCommandLine
 

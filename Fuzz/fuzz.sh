@@ -42,7 +42,8 @@ compile() {
 }
 
 # The layers, each a static library instrumented for the fuzzer, in the order they import each other.
-for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksAppcharge PaylinksHTTP PaylinksCommandLine; do
+for module in PaylinksJSON PaylinksKit PaylinksFixtures PaylinksAppcharge PaylinksHTTP PaylinksDelivery PaylinksSandbox \
+    PaylinksCommandLine; do
     echo "== building $module for fuzzing" >&2
     # A static library is added to, not replaced: an object of a file since renamed would stay.
     rm -f "$modules/lib$module.a"
@@ -62,6 +63,14 @@ declare -A seeds=(
 declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
     [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer [journals]=JournalFuzzer)
 
+# The libraries each target links, each before those it imports: the response parser's
+# target links the transport alone; the request parser's hands what it parses to the sandbox.
+everything="PaylinksCommandLine PaylinksSandbox PaylinksDelivery PaylinksHTTP PaylinksAppcharge PaylinksFixtures
+    PaylinksKit PaylinksJSON"
+declare -A libraries=([arguments]=$everything [fixtures]=$everything [scenarios]=$everything
+    [responses]="PaylinksHTTP" [requests]="PaylinksSandbox PaylinksHTTP PaylinksAppcharge PaylinksKit PaylinksJSON"
+    [journals]=$everything)
+
 # The longest input of a target: a journal of 16 KiB holds a dozen records of every kind,
 # and is read a few times faster than one of 64 KiB.
 declare -A max_len=([journals]=16384)
@@ -74,8 +83,10 @@ done
 
 for target in $targets; do
     echo "== building the $target fuzzer" >&2
-    compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" \
-        -lPaylinksCommandLine -lPaylinksHTTP -lPaylinksAppcharge -lPaylinksFixtures -lPaylinksKit -lPaylinksJSON "${libc[@]}" -o "$out/$target"
+    links=()
+    for library in ${libraries[$target]}; do links+=("-l$library"); done
+    compile -module-name "${files[$target]}" "Fuzz/${files[$target]}.swift" -L "$modules" "${links[@]}" "${libc[@]}" \
+        -o "$out/$target"
     corpus="$out/corpus-$target"
     mkdir -p "$corpus"
     for dir in ${seeds[$target]}; do

@@ -115,7 +115,7 @@ public final class HTTPClient {
 
     /// The connection a sent request's response will come on, while ``finish()`` would
     /// wait for it; nil when it would not (no request, or its time is up).
-    var awaitedSocket: Socket? {
+    package var awaitedSocket: Socket? {
         guard let deadline = pendingDeadline, deadline.remainingMilliseconds() > 0 else { return nil }
         return socket
     }
@@ -168,7 +168,7 @@ public final class HTTPClient {
 
     /// A request from its ``head(method:url:headers:)``, the header lines `fields` appends
     /// (each ending in CRLF), `Content-Length` and `body`, written in one buffer.
-    static func encode(head: [UInt8], body: [UInt8], fields: (inout [UInt8]) -> Void) -> [UInt8] {
+    package static func encode(head: [UInt8], body: [UInt8], fields: (inout [UInt8]) -> Void) -> [UInt8] {
         var request: [UInt8] = []
         request.reserveCapacity(head.count + 160 + body.count)
         request += head

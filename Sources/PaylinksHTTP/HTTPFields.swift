@@ -1,5 +1,3 @@
-import PaylinksKit
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,6 +1,3 @@
-import PaylinksJSON
-import PaylinksKit
-
 /// An HTTP/1.1 server on a loop per core: it accepts connections and spreads them over
 /// the loops, each of which reads its connections' requests whole, hands each to the
 /// handler (one at a time, whichever loop it came to) and writes the answer, with
@@ -8,10 +5,12 @@ import PaylinksKit
 /// clients that misbehave: a request line and headers over the limit get 431, a body
 /// over it 413, a malformed request 400, a request that trickles in slower than the
 /// read time 408, and connections beyond the limit 503; none of them can stall the
-/// others. Answers go out without waiting: each connection keeps what it has not taken
-/// yet, reads no further request while that is more than a little, makes an answer the
-/// handler left to make later only when it has taken those before it, and is closed once
-/// it takes nothing for the read time. So a connection holds at most one turn's answers
+/// others. It says what it refused and why (``Refusal``); the answer's shape and body
+/// are its user's, given when the server is made.
+/// Answers go out without waiting: each connection keeps what it has not taken yet, reads
+/// no further request while that is more than a little, makes an answer the handler left
+/// to make later only when it has taken those before it, and is closed once it takes
+/// nothing for the read time. So a connection holds at most one turn's answers
 /// however few it takes, and an answer of any size goes out whole to one that takes it.
 public final class HTTPServer {
     /// What the server takes from its clients.
@@ -42,6 +41,40 @@ public final class HTTPServer {
         public init() {}
     }
 
+    /// What the server answers on its own, without its handler: a request it cannot take,
+    /// one that takes too long to arrive, a connection past the limit, a request its handler
+    /// gave no answer to. Its user words each, with ``status`` and ``message``.
+    public enum Refusal: Equatable, Sendable {
+        /// The request cannot be taken: 400, 411, 413, 431, 501 or 505, as the error says.
+        case cannotTake(HTTPRequestError)
+        /// The request took longer than the read time to arrive, in seconds: 408.
+        case tooSlow(seconds: Int)
+        /// The server has its limit of connections open, none of them idle: 503.
+        case tooManyConnections(limit: Int)
+        /// The handler gave no answer to the request: 500.
+        case noAnswer
+
+        /// The status code that answers it.
+        public var status: Int {
+            switch self {
+            case .cannotTake(let error): error.status
+            case .tooSlow: 408
+            case .tooManyConnections: 503
+            case .noAnswer: 500
+            }
+        }
+
+        /// The reason, in a phrase.
+        public var message: String {
+            switch self {
+            case .cannotTake(let error): error.message
+            case .tooSlow(let seconds): "the request took longer than \(seconds) s to arrive"
+            case .tooManyConnections(let limit): "the server has \(limit) connections open; try again"
+            case .noAnswer: "the handler gave no answer"
+            }
+        }
+    }
+
     private var listener: Listener?
     private let limits: Limits
     /// The loops that serve connections, each on a thread of its own; the first runs on
@@ -63,8 +96,12 @@ public final class HTTPServer {
     public static var defaultLoops: Int { onlineProcessors() }
 
     /// Listens on `host` and `port` (0 picks a free port), to serve on `loops` threads;
-    /// nothing is served until ``run(until:tick:handle:)``.
-    public init(host: String, port: Int, limits: Limits = Limits(), loops: Int = defaultLoops) throws(HTTPError) {
+    /// nothing is served until ``run(until:tick:handle:)``. `refusal` words what the server
+    /// answers on its own; it is called on any loop's thread, several at once.
+    public init(
+        host: String, port: Int, limits: Limits = Limits(), loops: Int = defaultLoops,
+        refusal: @escaping @Sendable (Refusal) -> HTTPServerResponse
+    ) throws(HTTPError) {
         let listener = try Listener.open(host: host, port: port)
         self.listener = listener
         self.port = listener.port
@@ -76,7 +113,7 @@ public final class HTTPServer {
                 if made.isEmpty { throw .system("cannot make a pipe to wake the server: \(Socket.lastErrorText())") }
                 break
             }
-            made.append(EventLoop(number: number, waker: waker, limits: limits))
+            made.append(EventLoop(number: number, waker: waker, limits: limits, refusal: refusal))
         }
         self.loops = made
         shared.counts = made.map { _ in 0 }
@@ -270,23 +307,6 @@ public final class HTTPServer {
     }
 
     fileprivate var othersFinished: Bool { shared.lock.withLock { shared.finished == loops.count - 1 } }
-
-    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
-    /// several `problems`, each of them in a list.
-    public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {
-        var writer = JSONWriter()
-        writer.openObject()
-        writer.field("errorCode", status)
-        writer.field("errorMessage", message)
-        if problems.count > 1 {
-            writer.key("problems")
-            writer.openArray()
-            for problem in problems { writer.string(problem) }
-            writer.closeArray()
-        }
-        writer.closeObject()
-        return HTTPServerResponse(status: status, body: writer.bytes)
-    }
 }
 
 /// An answer to a request: made already, or its status and headers decided now and its
@@ -365,6 +385,8 @@ private final class EventLoop: @unchecked Sendable {
     let number: Int
     let waker: Waker
     private let limits: HTTPServer.Limits
+    /// Words what the server answers on its own.
+    private let refusal: @Sendable (HTTPServer.Refusal) -> HTTPServerResponse
     private var connections: [Connection] = []
     /// Connections handed over and not taken yet, each with how many loops may still be
     /// asked to make room for it (0: it has its place).
@@ -373,10 +395,14 @@ private final class EventLoop: @unchecked Sendable {
     /// The server it serves, while it runs.
     private weak var server: HTTPServer?
 
-    init(number: Int, waker: Waker, limits: HTTPServer.Limits) {
+    init(
+        number: Int, waker: Waker, limits: HTTPServer.Limits,
+        refusal: @escaping @Sendable (HTTPServer.Refusal) -> HTTPServerResponse
+    ) {
         self.number = number
         self.waker = waker
         self.limits = limits
+        self.refusal = refusal
     }
 
     /// Gives the loop a connection, from any thread.
@@ -495,7 +521,7 @@ private final class EventLoop: @unchecked Sendable {
             } else if makingRoom > 1 {
                 server.forward(socket, from: number, tries: makingRoom - 1)
             } else {
-                let busy = HTTPServer.problem(503, "the server has \(limits.connections) connections open; try again")
+                let busy = refusal(.tooManyConnections(limit: limits.connections))
                 try? socket.write(busy.encoded(closing: true), until: Deadline(seconds: 1))
                 socket.close()
             }
@@ -542,7 +568,7 @@ private final class EventLoop: @unchecked Sendable {
             do {
                 result = try parser.parse(connection.buffer[...])
             } catch {
-                queue(connection, .ready(HTTPServer.problem(error.status, error.message)), closing: true, head: false)
+                queue(connection, .ready(refusal(.cannotTake(error))), closing: true, head: false)
                 return
             }
             guard case .complete(let request, let length) = result else {
@@ -595,7 +621,7 @@ private final class EventLoop: @unchecked Sendable {
             for entry in taken {
                 let answer: HTTPAnswer
                 switch entry.owed {
-                case .request: answer = answers.next() ?? .ready(HTTPServer.problem(500, "the handler gave no answer"))
+                case .request: answer = answers.next() ?? .ready(refusal(.noAnswer))
                 case .ready(let ready): answer = .ready(ready)
                 }
                 entry.connection.queued -= 1
@@ -701,10 +727,7 @@ private final class EventLoop: @unchecked Sendable {
             if connection.buffer.isEmpty {
                 if now - connection.since > limits.idleMilliseconds { connection.closing = true }
             } else if now - connection.since > limits.readMilliseconds {
-                let seconds = limits.readMilliseconds / 1000
-                answer(
-                    connection, HTTPServer.problem(408, "the request took longer than \(seconds) s to arrive"),
-                    closing: true)
+                answer(connection, refusal(.tooSlow(seconds: limits.readMilliseconds / 1000)), closing: true)
             }
         }
     }

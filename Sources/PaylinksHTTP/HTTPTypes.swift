@@ -177,7 +177,7 @@ public struct HTTPServerResponse: Equatable, Sendable {
     /// The reason phrase of a status: RFC 9110's (section 15), or RFC 6585's for the four
     /// it adds; any other code is named by its class, as a client treats an unknown code
     /// as its class's x00 (section 15): `Client Error` for 499.
-    static func reason(_ status: Int) -> String {
+    package static func reason(_ status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 101: "Switching Protocols"

@@ -15,7 +15,7 @@
 #endif
 
 /// A connected TCP socket with deadlines on every wait.
-final class Socket {
+package final class Socket {
     /// The file descriptor; -1 once closed.
     private(set) var descriptor: Int32
     /// Where `read` receives, kept between reads.
@@ -29,7 +29,7 @@ final class Socket {
 
     /// Connects to `host` (a name or an IP literal) on `port`, trying each address the
     /// resolver gives, within `timeout` seconds.
-    static func connect(host: String, port: Int, timeout: Double) throws(HTTPError) -> Socket {
+    package static func connect(host: String, port: Int, timeout: Double) throws(HTTPError) -> Socket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamType
@@ -119,7 +119,7 @@ final class Socket {
 
     /// Waits up to `milliseconds` until any of `sockets` has bytes to read or has closed;
     /// the indexes of those that have, in order.
-    static func readable(_ sockets: [Socket], milliseconds: Int) -> [Int] {
+    package static func readable(_ sockets: [Socket], milliseconds: Int) -> [Int] {
         readable(descriptors: sockets.map(\.descriptor), milliseconds: milliseconds)
     }
 
@@ -186,7 +186,7 @@ final class Socket {
         }
     }
 
-    func close() {
+    package func close() {
         if descriptor >= 0 {
             _ = systemClose(descriptor)
             descriptor = -1
@@ -335,7 +335,7 @@ final class Listener {
 }
 
 /// A moment on the monotonic clock by which a wait must end.
-struct Deadline {
+package struct Deadline {
     /// How long the wait was allowed, for messages.
     let seconds: Double
     private let end: Int
@@ -350,14 +350,14 @@ struct Deadline {
     }
 
     /// Microseconds on the monotonic clock.
-    static func nowMicroseconds() -> Int {
+    package static func nowMicroseconds() -> Int {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int(time.tv_sec) * 1_000_000 + Int(time.tv_nsec) / 1000
     }
 
     /// Milliseconds on the monotonic clock.
-    static func nowMilliseconds() -> Int {
+    package static func nowMilliseconds() -> Int {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int(time.tv_sec) * 1000 + Int(time.tv_nsec) / 1_000_000
@@ -386,7 +386,7 @@ public func wallClockMilliseconds() -> Int {
 
 /// Sleeps for real, for `--award-wait real` where nothing can stop the pause (a command
 /// that ends with its deliveries); a queue's pauses wait on its ``DeliveryStop`` instead.
-func pause(milliseconds: Int) {
+package func pause(milliseconds: Int) {
     var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }

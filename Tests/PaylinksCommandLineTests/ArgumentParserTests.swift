@@ -1,3 +1,4 @@
+import PaylinksSandbox
 import Testing
 
 @testable import PaylinksCommandLine

@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksAppcharge
 @testable import PaylinksCommandLine
+@testable import PaylinksDelivery
 @testable import PaylinksFixtures
 @testable import PaylinksHTTP
 @testable import PaylinksKit

@@ -3,6 +3,7 @@ import Testing
 
 @testable import PaylinksAppcharge
 @testable import PaylinksCommandLine
+@testable import PaylinksDelivery
 @testable import PaylinksHTTP
 
 /// `check-events` against the example game server, correct and with each of its flaws.

@@ -56,7 +56,9 @@ final class EventReceiver: @unchecked Sendable {
 
     /// A receiver answering the `n`-th request (from 1) with `respond(n, request)`.
     init(respond: @escaping @Sendable (Int, HTTPRequest) -> HTTPServerResponse) throws {
-        server = try HTTPServer(host: "127.0.0.1", port: 0)
+        server = try HTTPServer(host: "127.0.0.1", port: 0) { refused in
+            HTTPServerResponse(status: refused.status, contentType: "text/plain", body: Array(refused.message.utf8))
+        }
         port = server.port
         let thread = Thread { [self] in
             server.run(

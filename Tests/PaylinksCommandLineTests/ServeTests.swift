@@ -193,6 +193,25 @@ struct ServeTests {
         #expect(sandbox.stop(with: SIGINT).status == 0)
     }
 
+    @Test(
+        "a request the server refuses before the sandbox sees it is answered in the sandbox's JSON problem shape",
+        arguments: [
+            (
+                ["X-Big": String(repeating: "a", count: 20_000)], 431,
+                "the request line and headers are larger than 16 KiB"
+            ),
+            (["Bad Name": "x"], 400, "malformed request: a header's name is empty or holds a blank"),
+        ])
+    func refusedInTheSandboxsWords(headers: [String: String], status: Int, message: String) throws {
+        let sandbox = try SandboxProcess()
+        let answers = try sandbox.send([("GET", "/", ["Host": "127.0.0.1"].merging(headers) { $1 }, "")])
+        #expect(answers.map(\.status) == [status])
+        #expect(answers.first?.headers["Content-Type"] == "application/json")
+        #expect(answers.first?.headers["Connection"] == "close")
+        #expect(answers.first?.body == #"{"errorCode":\#(status),"errorMessage":"\#(message)"}"#)
+        #expect(sandbox.stop(with: SIGINT).status == 0)
+    }
+
     // The connection limit, the read time and a stop while a request arrives are tested in
     // process, with short limits and no waiting but for what the server sends:
     // PaylinksHTTPTests' HTTPServerTests.

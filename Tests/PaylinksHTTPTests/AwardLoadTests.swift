@@ -1,3 +1,4 @@
+import PaylinksDelivery
 import PaylinksHTTP
 import PaylinksKit
 import Testing

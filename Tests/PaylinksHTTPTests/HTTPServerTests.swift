@@ -1,5 +1,6 @@
 import Foundation
 import PaylinksAppcharge
+import PaylinksDelivery
 import PaylinksKit
 import Testing
 
@@ -26,15 +27,17 @@ struct HTTPServerTests {
         private let stopSeen = DispatchSemaphore(value: 0)
         private var answered = 0
 
-        /// A server answering with `handle` (`ok` to everything by default); with `stopOnceARequestArrives`, it is told
-        /// to stop as soon as a request has begun to arrive, as a signal would come then.
+        /// A server answering with `handle` (`ok` to everything by default), and what it refuses
+        /// on its own with `refusal`; with `stopOnceARequestArrives`, it is told to stop as soon
+        /// as a request has begun to arrive, as a signal would come then.
         init(
             limits: HTTPServer.Limits, loops: Int = 2, stopOnceARequestArrives: Bool = false,
             handle: @escaping @Sendable (HTTPRequest) -> HTTPServerResponse = { _ in
                 HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
-            }
+            },
+            refusal: @escaping @Sendable (HTTPServer.Refusal) -> HTTPServerResponse = HTTPServerTests.plainRefusal
         ) throws {
-            server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: loops)
+            server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: loops, refusal: refusal)
             port = server.port
             let thread = Thread { [self] in
                 server.run(
@@ -72,6 +75,13 @@ struct HTTPServerTests {
             lock.withLock { stopping = true }
             return finished.wait(timeout: .now() + 5) == .success
         }
+    }
+
+    /// What the tests' servers answer to what they refuse on their own: the status and the
+    /// reason in plain text.
+    @Sendable static func plainRefusal(_ refusal: HTTPServer.Refusal) -> HTTPServerResponse {
+        HTTPServerResponse(
+            status: refusal.status, contentType: "text/plain", body: Array("refused: \(refusal.message)".utf8))
     }
 
     /// A client connection on loopback, with bounded reads.
@@ -198,7 +208,8 @@ struct HTTPServerTests {
         }
         let made = Counter()
         let stopping = Counter()
-        let box = Box(try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: 2))
+        let box = Box(
+            try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: 2, refusal: HTTPServerTests.plainRefusal))
         let done = DispatchSemaphore(value: 0)
         // Far larger than what the system's socket buffers take of it (4 MiB at most on Linux),
         // so that most of each waits in the server.
@@ -319,6 +330,46 @@ struct HTTPServerTests {
         #expect(server.stop())
     }
 
+    @Test(
+        "what the server refuses on its own is answered in its user's words, as the status and reason say",
+        arguments: [
+            HTTPServer.Refusal.cannotTake(.malformed("a header's name is empty or holds a blank")),
+            .tooSlow(seconds: 1), .tooManyConnections(limit: 1),
+        ])
+    func refusalsInTheUsersWords(refusal: HTTPServer.Refusal) throws {
+        var limits = HTTPServer.Limits()
+        limits.readMilliseconds = 1000
+        if case .tooManyConnections(let limit) = refusal { limits.connections = limit }
+        let server = try Running(
+            limits: limits,
+            refusal: { refused in
+                HTTPServerResponse(
+                    status: refused.status, contentType: "text/x-refusal", body: Array(refused.message.utf8))
+            })
+        let client = try Client(port: server.port)
+        let answer: String
+        switch refusal {
+        case .cannotTake:
+            client.send("GET / HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n")
+            answer = client.read(within: 5000)
+        case .tooSlow:
+            client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{")
+            answer = client.read(within: 5000)
+        case .tooManyConnections:
+            // The first connection keeps its place, a request arriving on it: it makes no room.
+            client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{")
+            answer = try Client(port: server.port).read(within: 5000)
+        case .noAnswer:
+            Issue.record("a handler of run(until:handle:) answers every request")
+            return
+        }
+        let reason = HTTPServerResponse.reason(refusal.status)
+        #expect(
+            answer.hasPrefix("HTTP/1.1 \(refusal.status) \(reason)\r\nContent-Type: text/x-refusal\r\n"), "\(answer)")
+        #expect(answer.hasSuffix("Connection: close\r\n\r\n\(refusal.message)"), "\(answer)")
+        #expect(server.stop())
+    }
+
     @Test("a request that trickles in slower than the read time is answered 408 once the time is up")
     func readTime() throws {
         var limits = HTTPServer.Limits()
@@ -421,7 +472,7 @@ struct HTTPServerTests {
         let calls = Counter()
         let server = try Running(limits: HTTPServer.Limits()) { request in
             let number = calls.next()
-            guard number > 1 else { return HTTPServer.problem(500, "not yet") }
+            guard number > 1 else { return errorAnswer(500, "not yet") }
             #expect(request.header("signature")?.hasPrefix("t=") == true)
             return HTTPServerResponse(
                 status: 200, contentType: "application/json",
@@ -533,7 +584,7 @@ struct AwardQueueTests {
         let refused = DispatchSemaphore(value: 0)
         let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
             refused.signal()
-            return HTTPServer.problem(500, "down")
+            return errorAnswer(500, "down")
         }
         let url = try HTTPURL("http://127.0.0.1:\(server.port)/deliveries")
         let (inTime, attempts) =
@@ -618,7 +669,7 @@ struct EventDeliveryTests {
         let calls = Counter()
         let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { request in
             received.add(request)
-            return calls.next() <= 2 ? HTTPServer.problem(503, "busy") : HTTPServerResponse(status: 204, body: [])
+            return calls.next() <= 2 ? errorAnswer(503, "busy") : HTTPServerResponse(status: 204, body: [])
         }
         let sender = EventSender(
             url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("events-key".utf8),
@@ -643,7 +694,7 @@ struct EventDeliveryTests {
     func v1Retries() throws {
         let calls = Counter()
         let server = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { _ in
-            calls.next() == 1 ? HTTPServer.problem(404, "no") : HTTPServer.problem(500, "down")
+            calls.next() == 1 ? errorAnswer(404, "no") : errorAnswer(500, "down")
         }
         let sender = EventSender(
             url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("k".utf8), publisherToken: "t",
@@ -655,6 +706,11 @@ struct EventDeliveryTests {
         #expect(attempts.map(\.sentAfter) == [0, 300_000, 600_000, 900_000])
         #expect(server.stop())
     }
+}
+
+/// An error answer as a game server gives one: `{"errorCode": status, "errorMessage": message}`.
+func errorAnswer(_ status: Int, _ message: String) -> HTTPServerResponse {
+    HTTPServerResponse(status: status, body: Array(#"{"errorCode":\#(status),"errorMessage":"\#(message)"}"#.utf8))
 }
 
 /// A count shared with the server's thread.

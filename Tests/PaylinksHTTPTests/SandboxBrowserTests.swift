@@ -4,6 +4,7 @@ import PaylinksKit
 import Testing
 
 @testable import PaylinksHTTP
+@testable import PaylinksSandbox
 
 /// What a web page the developer opens can do to a sandbox on their machine, over real
 /// sockets: a sandbox on an `HTTPServer` on loopback, and raw requests that name the
@@ -72,9 +73,9 @@ struct SandboxBrowserTests {
             sandbox.onReplay = { _, _ in sends.add() }
             self.sandbox = sandbox
             let box = Box(sandbox)
-            running = try HTTPServerTests.Running(limits: HTTPServer.Limits()) { request in
-                box.sandbox.handle(request)
-            }
+            running = try HTTPServerTests.Running(
+                limits: HTTPServer.Limits(), handle: { request in box.sandbox.handle(request) },
+                refusal: Sandbox.answer(to:))
         }
 
         /// The state of a session, as the control API answers it.

@@ -4,6 +4,7 @@ import Testing
 @testable import PaylinksAppcharge
 @testable import PaylinksHTTP
 @testable import PaylinksKit
+@testable import PaylinksSandbox
 
 /// The sandbox after the purchase: Initiate Refund as the game's server calls it, the
 /// control API's refunds and disputes, and the event each transition makes.

@@ -1,6 +1,7 @@
 import Foundation
 import PaylinksHTTP
 import PaylinksKit
+import PaylinksSandbox
 import Testing
 
 @testable import PaylinksAppcharge

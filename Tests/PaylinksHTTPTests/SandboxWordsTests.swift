@@ -4,6 +4,7 @@ import Testing
 @testable import PaylinksAppcharge
 @testable import PaylinksHTTP
 @testable import PaylinksKit
+@testable import PaylinksSandbox
 
 /// What the sandbox says: the orders it reports, the rules it refuses with, and its
 /// warnings, each as a user reads them.

@@ -30,7 +30,10 @@ struct PublicAPITests {
 
     /// The library modules below the command line, whose public names an app's tests may
     /// import; the command-line module exports nothing.
-    static let libraries = ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP"]
+    static let libraries = [
+        "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery",
+        "PaylinksSandbox",
+    ]
 
     /// Names an app's tests already use, from the test frameworks, Foundation, and the
     /// command-line packages a game's tooling links.

@@ -1,5 +1,5 @@
 import PaylinksAppcharge
-import PaylinksHTTP
+import PaylinksDelivery
 import PaylinksKit
 
 /// `purchase --count N --award-url URL`: a load of awards. The checkouts run on this

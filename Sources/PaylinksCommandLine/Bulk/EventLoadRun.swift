@@ -1,5 +1,5 @@
 import PaylinksAppcharge
-import PaylinksHTTP
+import PaylinksDelivery
 import PaylinksKit
 
 /// `purchase --count N --events-url URL` without `--award-url`: a load of events. The

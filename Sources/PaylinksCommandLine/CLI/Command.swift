@@ -2,6 +2,7 @@ package import PaylinksAppcharge
 package import PaylinksFixtures
 package import PaylinksHTTP
 package import PaylinksKit
+import PaylinksSandbox
 
 /// The subcommands.
 package enum Command: String, CaseIterable, Sendable {

@@ -1,6 +1,6 @@
 import PaylinksAppcharge
+import PaylinksDelivery
 import PaylinksFixtures
-import PaylinksHTTP
 package import PaylinksKit
 
 /// Shell completion scripts, made from the same option table as the parser and the help,

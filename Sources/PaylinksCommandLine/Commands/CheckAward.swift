@@ -1,5 +1,5 @@
 import PaylinksAppcharge
-import PaylinksHTTP
+import PaylinksDelivery
 import PaylinksKit
 
 /// `paylinks check-award URL`: the audit of a game's award endpoint; its findings on

@@ -1,7 +1,9 @@
 import PaylinksAppcharge
+import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
+import PaylinksSandbox
 
 /// `paylinks serve`: the sandbox on an HTTP server until SIGINT or SIGTERM; requests,
 /// warnings and award attempts on stderr, a line each; the callbacks the game's client
@@ -27,7 +29,8 @@ enum ServeCommand: Subcommand {
         }
         let server: HTTPServer
         do {
-            server = try HTTPServer(host: options.host, port: options.port)
+            // What the server refuses on its own is answered as the sandbox answers its errors.
+            server = try HTTPServer(host: options.host, port: options.port, refusal: Sandbox.answer(to:))
         } catch {
             switch error {
             case .addressInUse(let address):

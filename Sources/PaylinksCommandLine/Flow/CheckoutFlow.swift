@@ -1,6 +1,6 @@
 import PaylinksAppcharge
+import PaylinksDelivery
 import PaylinksFixtures
-import PaylinksHTTP
 import PaylinksKit
 
 /// What `init`, `price-points`, `purchase` and `cancel` share: a simulator set up as the

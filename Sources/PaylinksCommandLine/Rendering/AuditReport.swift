@@ -1,4 +1,4 @@
-import PaylinksHTTP
+import PaylinksDelivery
 import PaylinksJSON
 import PaylinksKit
 

@@ -1,6 +1,6 @@
 import PaylinksAppcharge
-import PaylinksHTTP
 import PaylinksJSON
+import PaylinksSandbox
 
 /// A sandbox journal read as its bytes come, a line at a time, so that a start holds one
 /// record in memory beside what the sandbox keeps, however long the journal has grown.

@@ -1,6 +1,7 @@
 import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksHTTP
+import PaylinksSandbox
 
 /// What `serve --data DIR` keeps: one journal, `DIR/sandbox.jsonl`, of JSON lines that
 /// `jq` reads. The first line names the format and its version and the seed the

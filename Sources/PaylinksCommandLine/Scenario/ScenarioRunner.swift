@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksDelivery
 package import PaylinksFixtures
 import PaylinksHTTP
 package import PaylinksJSON

@@ -1,4 +1,5 @@
 public import PaylinksAppcharge
+public import PaylinksHTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import PaylinksHTTP
+
 /// The checks every request to the sandbox passes before it is routed, written once, as a
 /// server's middleware is. Any web page the developer opens can send requests to a sandbox
 /// on their machine, so, as Vite's and webpack-dev-server's development servers had to
@@ -80,7 +82,7 @@ struct SandboxGuard: Sendable {
             // No page can send another site JSON without a preflight, which the sandbox
             // never grants: an empty body too, or a page's fetch would reach the route.
             guard Sandbox.isJSON(request) else {
-                return HTTPServer.problem(
+                return Sandbox.problem(
                     415, "the control API takes Content-Type: application/json, with an empty body too; send it")
             }
         case .gameServer?, nil:
@@ -145,7 +147,7 @@ struct SandboxGuard: Sendable {
 
     /// 403, a short page or a JSON problem as the path's audience reads it.
     private func forbidden(audience: Audience?, _ message: String, page: String) -> HTTPServerResponse {
-        guard audience == .browser else { return HTTPServer.problem(403, message) }
+        guard audience == .browser else { return Sandbox.problem(403, message) }
         return HTTPServerResponse(
             status: 403, contentType: "text/html; charset=utf-8",
             body: Array(SandboxPage.refused(title: "Refused", SandboxPage.escaped(page)).utf8))
@@ -158,7 +160,7 @@ struct SandboxGuard: Sendable {
         let name = Authority(Substring(host))?.host ?? "NAME"
         let advice = "start serve with --allowed-host \(name) to reach it by that name, or use its address"
         guard audience == .browser else {
-            return HTTPServer.problem(421, "the sandbox does not answer to the host '\(shown)'; \(advice)")
+            return Sandbox.problem(421, "the sandbox does not answer to the host '\(shown)'; \(advice)")
         }
         return HTTPServerResponse(
             status: 421, contentType: "text/html; charset=utf-8",

@@ -1,4 +1,5 @@
 public import PaylinksAppcharge
+public import PaylinksHTTP
 import PaylinksJSON
 public import PaylinksKit
 
@@ -371,7 +372,7 @@ public final class Sandbox {
         if let failure = keep(undoing: true) {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
             answer = .ready(
-                HTTPServer.problem(
+                Sandbox.problem(
                     503,
                     "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
                         + "then try again"))
@@ -388,10 +389,34 @@ public final class Sandbox {
         return answer
     }
 
+    /// The answer to what the server refused on its own (a request it cannot take, one too
+    /// slow to arrive, a connection past its limit): a JSON problem, as the sandbox's own
+    /// refusals are, so that a client reads every error one way.
+    public static func answer(to refusal: HTTPServer.Refusal) -> HTTPServerResponse {
+        problem(refusal.status, refusal.message)
+    }
+
+    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
+    /// several `problems`, each of them in a list.
+    public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("errorCode", status)
+        writer.field("errorMessage", message)
+        if problems.count > 1 {
+            writer.key("problems")
+            writer.openArray()
+            for problem in problems { writer.string(problem) }
+            writer.closeArray()
+        }
+        writer.closeObject()
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+
     private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard HTTPMethod.registered.contains(request.method) else {
-            return .ready(HTTPServer.problem(501, "the sandbox does not implement the method \(request.method)"))
+            return .ready(Sandbox.problem(501, "the sandbox does not implement the method \(request.method)"))
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch parts {
@@ -436,7 +461,7 @@ public final class Sandbox {
         case [""]:
             return only([.get, .head], request) { home() }
         default:
-            return .ready(HTTPServer.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
+            return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
         }
     }
 
@@ -460,7 +485,7 @@ public final class Sandbox {
     private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPAnswer) -> HTTPAnswer {
         guard methods.contains(request.method) else {
             let names = methods.map(\.rawValue).joined(separator: ", ")
-            var response = HTTPServer.problem(405, "\(request.path) takes \(names), not \(request.method)")
+            var response = Sandbox.problem(405, "\(request.path) takes \(names), not \(request.method)")
             response.headers.append(HTTPHeader("Allow", names))
             return .ready(response)
         }
@@ -498,13 +523,13 @@ public final class Sandbox {
                     ? "Publisher token is required." : "Publisher token is invalid.")
         }
         guard Self.isJSON(request) else {
-            return HTTPServer.problem(415, "send the body as Content-Type: application/json")
+            return Sandbox.problem(415, "send the body as Content-Type: application/json")
         }
         let body: SessionRequest
         let parsed = arrival.session ?? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
         switch parsed {
         case .success(let parsed): body = parsed
-        case .failure(let error): return HTTPServer.problem(400, error.message, each: error.all)
+        case .failure(let error): return Sandbox.problem(400, error.message, each: error.all)
         }
         let session: CheckoutSessions.Session
         do throws(CheckoutSessions.Full) {
@@ -520,7 +545,7 @@ public final class Sandbox {
             }
             report(events)
         } catch {
-            return HTTPServer.problem(
+            return Sandbox.problem(
                 503,
                 "paid orders fill the sandbox: \(error.paidOrders) of them take all of its session budget "
                     + "(\(error.byteBudget >> 20) MiB), and a paid order is never forgotten; start serve with a larger "
@@ -623,7 +648,7 @@ public final class Sandbox {
 
     /// 404 for a purchase id the sandbox holds no session of, saying why one may be gone.
     static func noSession(_ purchaseId: String) -> HTTPServerResponse {
-        HTTPServer.problem(
+        Sandbox.problem(
             404,
             "no checkout session has the purchase id '\(purchaseId)'; the sandbox forgets unpaid "
                 + "sessions two hours old, and the oldest past 10,000 or past its --session-budget")
@@ -655,11 +680,11 @@ public final class Sandbox {
         }
         guard let choice = form["choice"].flatMap(CheckoutSessions.Choice.init(rawValue:)) else {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            return HTTPServer.problem(400, "choose one of: \(choices)")
+            return Sandbox.problem(400, "choose one of: \(choices)")
         }
         let method = form["paymentMethod"] ?? ""
         guard method.utf8.count <= Self.paymentMethodLimit else {
-            return HTTPServer.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
+            return Sandbox.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
         }
         _ = apply(choice, paymentMethod: method, to: session)
         return HTTPServerResponse(
@@ -685,13 +710,13 @@ public final class Sandbox {
             let choiceValue = members.first(where: { $0.key == "choice" })?.value,
             case .string(let choiceText) = choiceValue.kind, let choice = CheckoutSessions.Choice(rawValue: choiceText)
         else {
-            return HTTPServer.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
+            return Sandbox.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
             guard case .string(let text) = methodValue.kind, (1...Self.paymentMethodLimit).contains(text.utf8.count)
             else {
-                return HTTPServer.problem(
+                return Sandbox.problem(
                     400,
                     "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
                 )
@@ -699,7 +724,7 @@ public final class Sandbox {
             method = text
         }
         guard session.state == .created else {
-            return HTTPServer.problem(409, "the session is already \(session.state.rawValue); create a new one")
+            return Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one")
         }
         let finished = apply(choice, paymentMethod: method, to: session)
         return HTTPServerResponse(status: 200, body: Self.stateJSON(finished))
@@ -751,7 +776,7 @@ public final class Sandbox {
     /// `{"outcome": "refunded" | "failed", "amount": N}`: a refund of the session's order.
     private func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let shape = #"send {"outcome": "refunded" or "failed", "amount": N (minor units, optional)}"#
-        guard let members = Self.jsonObject(request) else { return HTTPServer.problem(400, shape) }
+        guard let members = Self.jsonObject(request) else { return Sandbox.problem(400, shape) }
         var succeeds = true
         var amount: Int?
         for (key, value) in members {
@@ -761,11 +786,11 @@ public final class Sandbox {
             case ("amount", .number(let text)):
                 guard let session = live(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
                 guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
-                    return HTTPServer.problem(
+                    return Sandbox.problem(
                         400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)")
                 }
                 amount = number
-            default: return HTTPServer.problem(400, shape)
+            default: return Sandbox.problem(400, shape)
             }
         }
         return control(purchaseId: purchaseId, OrderLife.refund(amount: amount, succeeds: succeeds))
@@ -776,7 +801,7 @@ public final class Sandbox {
         let shape = #"send {"outcome": "open", "won" or "lost"}"#
         guard let members = Self.jsonObject(request), members.count == 1, members[0].key == "outcome",
             case .string(let text) = members[0].value.kind, let goal = OrderLife.DisputeGoal(rawValue: text)
-        else { return HTTPServer.problem(400, shape) }
+        else { return Sandbox.problem(400, shape) }
         guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
@@ -809,7 +834,7 @@ public final class Sandbox {
         } catch {
             switch error {
             case .noOrder: return Self.noSession(purchaseId)
-            case .refused(let refusal): return HTTPServer.problem(422, refusal.message)
+            case .refused(let refusal): return Sandbox.problem(422, refusal.message)
             }
         }
         guard let session = live(purchaseId: purchaseId) else {
@@ -897,7 +922,7 @@ public final class Sandbox {
         case "retry-award":
             answer = retryAward(purchaseId: purchaseId)
         default:
-            return HTTPServer.problem(
+            return Sandbox.problem(
                 404, "nothing at \(request.path); an order's page has refund, dispute and retry-award")
         }
         guard (200..<300).contains(answer.status) else {
@@ -909,7 +934,7 @@ public final class Sandbox {
 
     private func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let delivery = history.delivery(id: id) else {
-            return HTTPServer.problem(404, "no delivery has the id '\(id)'")
+            return Sandbox.problem(404, "no delivery has the id '\(id)'")
         }
         let resign = Self.form(request.body)["resign"] != "false"
         guard onReplay != nil else {
@@ -993,27 +1018,27 @@ public final class Sandbox {
             case "purchaseId": filter.purchaseId = value
             case "kind":
                 guard let kind = DeliveryHistory.Kind(rawValue: value) else {
-                    return .ready(HTTPServer.problem(400, "kind is award or event"))
+                    return .ready(Sandbox.problem(400, "kind is award or event"))
                 }
                 filter.kind = kind
             case "failed":
                 guard value == "true" || value == "false" else {
-                    return .ready(HTTPServer.problem(400, "failed is true or false"))
+                    return .ready(Sandbox.problem(400, "failed is true or false"))
                 }
                 filter.failedOnly = value == "true"
             case "limit":
                 guard let number = Int(value), (1...Self.deliveryPageLimit).contains(number) else {
-                    return .ready(HTTPServer.problem(400, "limit is a number from 1 to \(Self.deliveryPageLimit)"))
+                    return .ready(Sandbox.problem(400, "limit is a number from 1 to \(Self.deliveryPageLimit)"))
                 }
                 limit = number
             case "cursor":
                 guard value.hasPrefix("dl_"), let number = Int(value.dropFirst(3)) else {
-                    return .ready(HTTPServer.problem(400, "cursor is a nextCursor a listing gave, such as dl_20"))
+                    return .ready(Sandbox.problem(400, "cursor is a nextCursor a listing gave, such as dl_20"))
                 }
                 before = number
             default:
                 return .ready(
-                    HTTPServer.problem(
+                    Sandbox.problem(
                         400, "the deliveries take purchaseId, kind, failed, limit and cursor, not \(name)"))
             }
         }
@@ -1038,7 +1063,7 @@ public final class Sandbox {
     private func delivery(id: String) -> HTTPAnswer {
         guard let delivery = history.delivery(id: id) else {
             return .ready(
-                HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them"))
+                Sandbox.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them"))
         }
         return Self.later { Self.shown(delivery).json }
     }
@@ -1067,27 +1092,27 @@ public final class Sandbox {
     /// `{"resign": true}` (the default) or `{"resign": false}`: the delivery sent again.
     private func replay(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let delivery = history.delivery(id: id) else {
-            return HTTPServer.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
+            return Sandbox.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
         // No body and {} mean the defaults: newly signed.
         var resign = true
         if !request.body.isEmpty {
             let shape = #"send {} (newly signed), {"resign": true} or {"resign": false} (exactly), or no body"#
-            guard let members = Self.jsonObject(request) else { return HTTPServer.problem(400, shape) }
+            guard let members = Self.jsonObject(request) else { return Sandbox.problem(400, shape) }
             for (key, value) in members {
                 guard key == "resign" else {
-                    return HTTPServer.problem(
+                    return Sandbox.problem(
                         400, #"the replay takes only "resign", not "\#(key.prefix(40))"; \#(shape)"#)
                 }
                 guard case .bool(let flag) = value.kind else {
-                    return HTTPServer.problem(
+                    return Sandbox.problem(
                         400, "resign must be true or false, not \(value.typeDescription); \(shape)")
                 }
                 resign = flag
             }
         }
         guard onReplay != nil else {
-            return HTTPServer.problem(
+            return Sandbox.problem(
                 409, "the sandbox has nowhere to send it: start serve with --award-url or --events-url")
         }
         effects.append(.replay(delivery, resign: resign))
@@ -1103,13 +1128,13 @@ public final class Sandbox {
             return Self.noSession(purchaseId)
         }
         guard onPaid != nil else {
-            return HTTPServer.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
+            return Sandbox.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
         }
         let award: GrantAward
         do throws(CheckoutSessions.RetryProblem) {
             award = try sessions.retryAward(purchaseId: purchaseId)
         } catch {
-            return HTTPServer.problem(409, error.message)
+            return Sandbox.problem(409, error.message)
         }
         effects.append(.log("session \(purchaseId): Retry Award"))
         effects.append(.award(purchaseId: purchaseId, award))

@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksHTTP
 import PaylinksKit
 
 /// The sandbox's pages: plain HTML and CSS, usable without JavaScript, every value that

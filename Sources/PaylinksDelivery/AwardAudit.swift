@@ -1,4 +1,5 @@
 public import PaylinksAppcharge
+public import PaylinksHTTP
 import PaylinksKit
 
 /// An audit of a game's Grant Award endpoint: valid callbacks must be granted, exactly

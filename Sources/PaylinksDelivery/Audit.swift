@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksHTTP
 import PaylinksKit
 
 /// What one case of an audit (`check-award`, `check-events`) found.

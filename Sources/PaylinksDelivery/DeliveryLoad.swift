@@ -1,4 +1,5 @@
 public import PaylinksAppcharge
+public import PaylinksHTTP
 
 /// Delivers many awards (or events) over several kept-alive connections at once, and
 /// measures it: items per second, latency percentiles, attempts, and failures by cause.

@@ -1,4 +1,5 @@
 public import PaylinksAppcharge
+public import PaylinksHTTP
 import PaylinksJSON
 
 /// Signs what Appcharge sends the game's server: the headers it sends, the signature

@@ -243,6 +243,18 @@ struct StatusCodeTests {
         #expect(unreached.stderr.contains("init does not reach that step"))
     }
 
+    @Test("on G3 a price-points code names no command to run, as errors CODE says, since price-points refuses G3")
+    func unreachableCodeOnG3() {
+        let result = runCLI("purchase", "--sku", "starter_pack_001", "--sdk-version", "2.0", "--error", "9999")
+        #expect(result.exitCode == .usage)
+        #expect(!result.stderr.contains("use 'paylinks price-points"))
+        #expect(result.stderr.contains("no command: PaymentLinksSimulator.getPricePoints() in a test"))
+        let explained = runCLI("errors", "9999", "--sdk-version", "2.0")
+        #expect(explained.stdout.contains("no command: PaymentLinksSimulator.getPricePoints() in a test"))
+        let old = runCLI("init", "--sdk-version", "1.7", "--error", "3002")
+        #expect(old.stderr.contains("use 'paylinks purchase --sku starter_pack_001 --error 3002 --sdk-version 1.7'"))
+    }
+
     @Test("a code not in the catalog is a usage error naming the nearest codes")
     func unknownCode() {
         let result = runCLI("purchase", "--sku", "starter_pack_001", "--error", "3008")

@@ -417,7 +417,7 @@ public enum Reports {
     /// A value a caller sent, as a refusal quotes it: its first 40 characters, every
     /// control and format character (line breaks, escapes, bidirectional controls) written
     /// as `\u{1B}`.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars.prefix(40) {
             switch scalar.properties.generalCategory {

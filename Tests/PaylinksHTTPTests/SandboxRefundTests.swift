@@ -146,6 +146,26 @@ struct SandboxRefundTests {
         #expect(base.request(.get, "/control/v1/sessions/\(purchaseId)/refund").status == 405)
     }
 
+    @Test("a refused dispute says what was sent that is wrong, then the shape")
+    func disputeRefusalSaysWhatIsWrong() throws {
+        let (purchaseId, _) = try granted()
+        let cases = [
+            (#"{"outcome": "LOST"}"#, "outcome 'LOST' is not one of open, won, lost; did you mean lost?"),
+            (#"{"outcome": "draw"}"#, "outcome 'draw' is not one of open, won, lost"),
+            (#"{"outcome": "won", "amount": 5}"#, "unknown key 'amount'"),
+            ("{}", "outcome is missing"),
+            (#"{"outcome": 3}"#, "outcome must be a string, not a number"),
+            ("not json", "the body is not a JSON object"),
+        ]
+        for (body, words) in cases {
+            let answer = control(purchaseId, "dispute", body)
+            #expect(answer.status == 400, "\(body)")
+            let message = try SandboxTests.json(answer)["errorMessage"] as? String ?? ""
+            #expect(message.hasPrefix(words), "\(body): \(message)")
+            #expect(message.hasSuffix(#"; send {"outcome": "open", "won" or "lost"}"#), "\(body): \(message)")
+        }
+    }
+
     @Test("a sandbox set to V1 makes V1 events: the old names, and the award's orderId")
     func versionOne() throws {
         let recorder = SandboxTests.Recorder()

@@ -774,9 +774,27 @@ public final class Sandbox {
     /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
     private func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let shape = #"send {"outcome": "open", "won" or "lost"}"#
-        guard let members = Self.jsonObject(request), members.count == 1, members[0].key == "outcome",
-            case .string(let text) = members[0].value.kind, let goal = OrderLife.DisputeGoal(rawValue: text)
-        else { return HTTPServer.problem(400, shape) }
+        guard let members = Self.jsonObject(request) else {
+            return HTTPServer.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        // What is wrong first, quoted as sent, then the shape.
+        let names = OrderLife.DisputeGoal.allCases.map(\.rawValue)
+        var goal: OrderLife.DisputeGoal?
+        var wrong = "outcome is missing"
+        if let unknown = members.first(where: { $0.key != "outcome" }) {
+            wrong = "unknown key '\(Reports.quoted(unknown.key))'"
+        } else if let outcome = members.first?.value {
+            if case .string(let text) = outcome.kind {
+                goal = OrderLife.DisputeGoal(rawValue: text)
+                let meant = OrderLife.DisputeGoal(rawValue: Self.trimmed(text).lowercased())
+                wrong =
+                    "outcome '\(Reports.quoted(text))' is not one of \(names.joined(separator: ", "))"
+                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "")
+            } else {
+                wrong = "outcome must be a string, not \(outcome.typeDescription)"
+            }
+        }
+        guard let goal else { return HTTPServer.problem(400, "\(wrong); \(shape)") }
         guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }

@@ -166,6 +166,26 @@ struct SandboxRefundTests {
         }
     }
 
+    @Test("a refused complete says what was sent that is wrong, then the shape")
+    func completeRefusalSaysWhatIsWrong() throws {
+        let (_, purchaseId) = try base.session()
+        let cases = [
+            (#"{"choice": "Pay"}"#, "choice 'Pay' is not one of "),
+            ("{}", "choice is missing"),
+            (#"{"choice": 1}"#, "choice must be a string, not a number"),
+            ("not json", "the body is not a JSON object"),
+        ]
+        for (body, words) in cases {
+            let answer = base.complete(purchaseId, body)
+            #expect(answer.status == 400, "\(body)")
+            let message = try SandboxTests.json(answer)["errorMessage"] as? String ?? ""
+            #expect(message.hasPrefix(words), "\(body): \(message)")
+            #expect(message.contains(#"; send {"choice": "..."} with one of: pay"#), "\(body): \(message)")
+        }
+        let meant = try SandboxTests.json(base.complete(purchaseId, #"{"choice": "Pay"}"#))["errorMessage"] as? String
+        #expect(meant?.contains("; did you mean pay?; send") == true, "\(meant ?? "")")
+    }
+
     @Test("a sandbox set to V1 makes V1 events: the old names, and the award's orderId")
     func versionOne() throws {
         let recorder = SandboxTests.Recorder()

@@ -681,11 +681,23 @@ public final class Sandbox {
             return Self.noSession(purchaseId)
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,
-            let choiceValue = members.first(where: { $0.key == "choice" })?.value,
-            case .string(let choiceText) = choiceValue.kind, let choice = CheckoutSessions.Choice(rawValue: choiceText)
-        else {
-            return HTTPServer.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
+        let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
+        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind else {
+            return HTTPServer.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        // What is wrong first, quoted as sent, then the shape.
+        guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
+            return HTTPServer.problem(400, "choice is missing; \(shape)")
+        }
+        guard case .string(let choiceText) = choiceValue.kind else {
+            return HTTPServer.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)")
+        }
+        guard let choice = CheckoutSessions.Choice(rawValue: choiceText) else {
+            let meant = CheckoutSessions.Choice(rawValue: Self.trimmed(choiceText).lowercased())
+            return HTTPServer.problem(
+                400,
+                "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
+                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)")
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {

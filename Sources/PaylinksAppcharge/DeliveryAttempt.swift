@@ -219,8 +219,15 @@ public enum AwardDelivery {
         for attempt in attempts {
             let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
             events.append((attempt.sentAfter - previous, "award attempt \(attempt.number): POST \(url) (\(headers))"))
-            let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
-            events.append((0, "award attempt \(attempt.number): \(result) after \(attempt.milliseconds) ms"))
+            // Stamped when it was sent, as the simulator's clock keeps the retry schedule, not
+            // the exchange's real time: the line says how long after that it ended, once (a
+            // time-out's reason says it already).
+            let failure = attempt.failure ?? ""
+            let statesTime =
+                attempt.publisherPurchaseId == nil && (failure.contains(" after ") || failure.contains(" within "))
+            let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(failure)"
+            let ended = statesTime ? "" : ", \(attempt.milliseconds) ms after it was sent"
+            events.append((0, "award attempt \(attempt.number): \(result)\(ended)"))
             previous = attempt.sentAfter
         }
         guard let data = failureData(attempts) else { return AwardVerdict(outcome: .granted, events: events) }

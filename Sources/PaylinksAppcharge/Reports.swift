@@ -55,8 +55,8 @@ public enum Reports {
                 let range = key == "recordLimit" ? 1...orderLimit : 0...Int.max
                 guard case .number(let text) = member.kind, let number = Int(text), range.contains(number) else {
                     reasons.append(
-                        "\(key) must be a whole number from \(range.lowerBound)\(key == "offset" ? "" : " to \(range.upperBound)")"
-                    )
+                        "\(key) must be a whole number from \(range.lowerBound)\(key == "offset" ? "" : " to \(range.upperBound)"), "
+                            + "not \(sent(member))")
                     continue
                 }
                 if key == "recordLimit" { query.recordLimit = number } else { query.offset = number }
@@ -206,7 +206,14 @@ public enum Reports {
     {
         var reasons = ProblemList()
         var values: [String: String] = [:]
-        for (name, value) in pairs { values[name] = value }
+        for (name, value) in pairs {
+            // A parameter given twice is one the caller did not mean: neither value is taken.
+            if values[name] != nil, !reasons.reasons.contains(where: { $0.hasPrefix("\(quoted(name)) is given twice") })
+            {
+                reasons.append("\(quoted(name)) is given twice; give each parameter once")
+            }
+            values[name] = value
+        }
         let window = dates(
             values["startDate"].map { JSONValue(.string($0), at: 0) },
             values["endDate"].map { JSONValue(.string($0), at: 0) },
@@ -217,19 +224,19 @@ public enum Reports {
             case "startDate", "endDate": break
             case "limit":
                 guard let number = Int(value), (1...transactionLimit).contains(number) else {
-                    reasons.append("limit must be a whole number from 1 to \(transactionLimit)")
+                    reasons.append("limit must be a whole number from 1 to \(transactionLimit), not '\(quoted(value))'")
                     continue
                 }
                 query.limit = number
             case "sortDirection":
                 guard value == "asc" || value == "desc" else {
-                    reasons.append("sortDirection must be asc or desc")
+                    reasons.append("sortDirection must be asc or desc, not '\(quoted(value))'")
                     continue
                 }
                 query.ascending = value == "asc"
             case "cursor":
                 guard value.hasPrefix("c_"), let number = Int(value.dropFirst(2)), number >= 0 else {
-                    reasons.append("cursor must be a nextCursor the page before gave")
+                    reasons.append("cursor must be a nextCursor the page before gave, not '\(quoted(value))'")
                     continue
                 }
                 query.offset = number
@@ -405,6 +412,32 @@ public enum Reports {
             ?? unique { words.count >= 6 && ($0.hasPrefix(words) || words.hasPrefix($0)) }
     }
 
+    // MARK: Values sent
+
+    /// A value a caller sent, as a refusal quotes it: its first 40 characters, every
+    /// control and format character (line breaks, escapes, bidirectional controls) written
+    /// as `\u{1B}`.
+    package static func quoted(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars.prefix(40) {
+            switch scalar.properties.generalCategory {
+            case .control, .format: shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > 40 ? shown + "…" : shown
+    }
+
+    /// A JSON value sent where a number belongs, as a refusal names it: `'0'`, `'ten' (a
+    /// string)`, `an array`.
+    private static func sent(_ value: JSONValue) -> String {
+        switch value.kind {
+        case .number(let text): "'\(quoted(text))'"
+        case .string(let text): "'\(quoted(text))' (a string)"
+        default: value.typeDescription
+        }
+    }
+
     // MARK: Dates
 
     /// `startDate` and `endDate` as a window of Unix milliseconds, `endDate`'s day whole
@@ -440,7 +473,9 @@ public enum Reports {
         let to = read(end, "endDate")
         guard let from, let to else { return (0, 0) }
         let window = (from.seconds * 1000, to.seconds * 1000 + (to.dateOnly ? 86_400_000 - 1 : 999))
-        if window.0 > window.1 { reasons.append("startDate is after endDate") }
+        if window.0 > window.1, case .string(let from) = start?.kind, case .string(let to) = end?.kind {
+            reasons.append("startDate '\(quoted(from))' is after endDate '\(quoted(to))'")
+        }
         return window
     }
 

@@ -132,9 +132,13 @@ package struct SessionRequest {
                 noted { () throws(Problem) in
                     let country = try Self.string(value, "countryCode2")
                     guard CountryCodes.all.contains(country) else {
+                        // The mistakes the CLI's --country knows (UK for GB, ...), with its suggestion.
+                        let advice =
+                            CountryCodes.commonMistakes[country.uppercased()].map { "; did you mean \($0)?" }
+                            ?? ", such as US or DE"
                         throw Problem(
                             message:
-                                "countryCode2 '\(country.prefix(12))' is not an ISO 3166-1 alpha-2 code, such as US or DE"
+                                "countryCode2 '\(Reports.quoted(String(country.prefix(12))))' is not an ISO 3166-1 alpha-2 code\(advice)"
                         )
                     }
                     return country

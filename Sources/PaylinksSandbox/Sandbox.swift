@@ -706,11 +706,23 @@ public final class Sandbox {
             return Self.noSession(purchaseId)
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind,
-            let choiceValue = members.first(where: { $0.key == "choice" })?.value,
-            case .string(let choiceText) = choiceValue.kind, let choice = CheckoutSessions.Choice(rawValue: choiceText)
-        else {
-            return Sandbox.problem(400, "send {\"choice\": \"...\"} with one of: \(choices)")
+        let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
+        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind else {
+            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        // What is wrong first, quoted as sent, then the shape.
+        guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
+            return Sandbox.problem(400, "choice is missing; \(shape)")
+        }
+        guard case .string(let choiceText) = choiceValue.kind else {
+            return Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)")
+        }
+        guard let choice = CheckoutSessions.Choice(rawValue: choiceText) else {
+            let meant = CheckoutSessions.Choice(rawValue: Self.trimmed(choiceText).lowercased())
+            return Sandbox.problem(
+                400,
+                "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
+                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)")
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
@@ -799,9 +811,27 @@ public final class Sandbox {
     /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
     private func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let shape = #"send {"outcome": "open", "won" or "lost"}"#
-        guard let members = Self.jsonObject(request), members.count == 1, members[0].key == "outcome",
-            case .string(let text) = members[0].value.kind, let goal = OrderLife.DisputeGoal(rawValue: text)
-        else { return Sandbox.problem(400, shape) }
+        guard let members = Self.jsonObject(request) else {
+            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        // What is wrong first, quoted as sent, then the shape.
+        let names = OrderLife.DisputeGoal.allCases.map(\.rawValue)
+        var goal: OrderLife.DisputeGoal?
+        var wrong = "outcome is missing"
+        if let unknown = members.first(where: { $0.key != "outcome" }) {
+            wrong = "unknown key '\(Reports.quoted(unknown.key))'"
+        } else if let outcome = members.first?.value {
+            if case .string(let text) = outcome.kind {
+                goal = OrderLife.DisputeGoal(rawValue: text)
+                let meant = OrderLife.DisputeGoal(rawValue: Self.trimmed(text).lowercased())
+                wrong =
+                    "outcome '\(Reports.quoted(text))' is not one of \(names.joined(separator: ", "))"
+                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "")
+            } else {
+                wrong = "outcome must be a string, not \(outcome.typeDescription)"
+            }
+        }
+        guard let goal else { return Sandbox.problem(400, "\(wrong); \(shape)") }
         guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }

@@ -67,7 +67,7 @@ struct AwardDeliveryTests {
         )
     }
 
-    @Test("the verdict traces each attempt's request and result at the moment it was sent")
+    @Test("the verdict traces each attempt's request and result when it was sent, the result saying how long after")
     func verdict() {
         let attempts = [
             Self.answered(1, 0, status: 500, body: "{}"),
@@ -82,10 +82,21 @@ struct AwardDeliveryTests {
         #expect(
             verdict.events.map(\.message) == [
                 "award attempt 1: POST http://127.0.0.1:9/award (signature: t=1,v1=ab)",
-                "award attempt 1: failed: the server answered 500 after 0 ms",
+                "award attempt 1: failed: the server answered 500, 0 ms after it was sent",
                 "award attempt 2: POST http://127.0.0.1:9/award (signature: t=1,v1=ab)",
-                "award attempt 2: granted as g_2 after 0 ms",
+                "award attempt 2: granted as g_2, 0 ms after it was sent",
             ])
+    }
+
+    @Test("an attempt that timed out says the time once, as its reason gives it")
+    func timedOutAttempt() {
+        var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: [])
+        attempt.failure = "timed out after 10 s waiting for the response"
+        attempt.microseconds = 10_009_000
+        let verdict = AwardDelivery.verdict([attempt], url: "http://127.0.0.1:9/award")
+        #expect(
+            verdict.events.map(\.message).last
+                == "award attempt 1: failed: timed out after 10 s waiting for the response")
     }
 }
 

@@ -140,7 +140,7 @@ struct SandboxMemoryTests {
                 error.reasons.contains(
                     "startDate 'June' is not an ISO 8601 date in UTC, such as 2024-06-12 or 2024-06-12T08:00:00Z"))
             #expect(error.reasons.contains { $0.hasPrefix("endDate is required") })
-            #expect(error.reasons.contains("recordLimit must be a whole number from 1 to 1000"))
+            #expect(error.reasons.contains("recordLimit must be a whole number from 1 to 1000, not '0'"))
             #expect(error.reasons.contains { $0.hasPrefix("statuses[0] 'spent' is not an order state; states: ") })
             #expect(error.reasons.contains { $0.hasPrefix("x is not a field of the orders report") })
         }
@@ -185,6 +185,39 @@ struct SandboxMemoryTests {
         #expect(throws: Reports.Problem.self) {
             try Reports.transactionsQuery([("startDate", "2024-06-12"), ("endDate", "2024-06-12"), ("limit", "10001")])
         }
+    }
+
+    @Test("a refused report query names the value sent, quoted, and a parameter given twice is refused")
+    func reportRefusalsNameTheValue() {
+        func transactions(_ pairs: [(String, String)]) -> [String] {
+            do {
+                _ = try Reports.transactionsQuery(pairs.map { (name: $0.0, value: $0.1) })
+                return []
+            } catch { return error.reasons }
+        }
+        func orders(_ body: String) -> [String] {
+            do {
+                _ = try Reports.ordersQuery(Array(body.utf8))
+                return []
+            } catch { return error.reasons }
+        }
+        let day = [("startDate", "2024-06-12"), ("endDate", "2024-06-12")]
+        #expect(
+            transactions(day + [("sortDirection", "up")]) == ["sortDirection must be asc or desc, not 'up'"])
+        #expect(
+            transactions(day + [("limit", "0")]) == ["limit must be a whole number from 1 to 10000, not '0'"])
+        #expect(
+            transactions([("startDate", "2024-06-13"), ("endDate", "2024-06-12")])
+                == ["startDate '2024-06-13' is after endDate '2024-06-12'"])
+        #expect(
+            transactions(day + [("startDate", "2024-06-11")])
+                == ["startDate is given twice; give each parameter once"])
+        #expect(
+            orders(#"{"startDate": "2024-06-12", "endDate": "2024-06-12", "recordLimit": 0}"#)
+                == ["recordLimit must be a whole number from 1 to 1000, not '0'"])
+        #expect(
+            orders(#"{"startDate": "2024-06-12", "endDate": "2024-06-12", "recordLimit": "ten\u001b"}"#)
+                == [#"recordLimit must be a whole number from 1 to 1000, not 'ten\u{1B}' (a string)"#])
     }
 
     @Test("a page of either report stops at its bytes however long the names, and the next page goes on from there")

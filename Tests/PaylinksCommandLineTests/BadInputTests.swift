@@ -142,12 +142,15 @@ extension BadInput {
         BadInput("seed in hex", ["init", "--seed", "0x1F"], .usage, "--seed takes a whole number"),
         BadInput(
             "now overflow", ["init", "--now", "99999999999999999999"], .usage,
-            "--now takes Unix seconds (0 to 253402300799) or an ISO 8601 UTC time"),
+            "--now takes Unix seconds (0 to 253402300799), an ISO 8601 time"),
         BadInput("negative now", ["init", "--now=-5"], .usage, "--now takes Unix seconds (0 to 253402300799)"),
         BadInput(
             "now past 9999", ["init", "--now", "253402300800"], .usage,
-            "--now takes Unix seconds (0 to 253402300799) or an ISO 8601 UTC time such as 2024-06-12T08:51:52Z, "
-                + "not '253402300800'"),
+            "--now takes Unix seconds (0 to 253402300799), an ISO 8601 time such as 2024-06-12T08:51:52Z "
+                + "or 2024-06-12T10:51:52+02:00, or a date such as 2024-06-12, not '253402300800'"),
+        BadInput(
+            "now without a zone", ["init", "--now", "2024-06-12T08:51:52"], .usage,
+            "--now: '2024-06-12T08:51:52' has no time zone; add Z (UTC) or an offset such as +02:00"),
         BadInput(
             "now in milliseconds", ["init", "--now", "1718182312000"], .usage,
             "--now takes Unix seconds; '1718182312000' looks like Unix milliseconds (2024-06-12 08:51:52 UTC); "
@@ -176,7 +179,10 @@ extension BadInput {
             "give either --before-order or --via"),
         BadInput("--fail-at alone", ["init", "--fail-at", "init"], .usage, "give --error CODE too"),
         BadInput("code of another step", ["init", "--error", "3002"], .usage, "which init does not reach"),
-        BadInput("unknown code", ["init", "--error", "9999"], .usage, "unknown status code 9999; the nearest are"),
+        BadInput("unknown code", ["init", "--error", "9998"], .usage, "unknown status code 9998; the nearest are"),
+        BadInput(
+            "code of G1 and G3 only", ["init", "--error", "9999"], .usage,
+            "9999 is a code of G1 and G3 (UNKNOWN_ERROR; G3 is SDK 2.0 and later, Unity 3.0): give --sdk-version 2.0"),
         BadInput(
             "misspelled code name", ["init", "--error", "BOOT_TOKEN_EROR"], .usage, "did you mean BOOT_TOKEN_ERROR?"),
         BadInput(

@@ -431,6 +431,8 @@ struct EventTests {
         #expect(result.exitCode == .purchaseCanceled, "\(result.stderr)")
         #expect(receiver.received.map(\.label) == ["order.created", "order.canceled"])
         #expect(result.stderr.hasPrefix("note: events use the demo main key"))
+        // The note ends on a whole phrase.
+        #expect(result.stderr.contains("or --publisher-token, to your studio's own\n"), "\(result.stderr)")
     }
 
     @Test("the scenario files' event names and states are the events' and the orders' own")

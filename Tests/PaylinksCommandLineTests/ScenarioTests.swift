@@ -294,6 +294,25 @@ struct ScenarioTests {
                 ).stdout)
     }
 
+    @Test("a scenario's configuration.now takes what --now takes: Unix seconds, ISO 8601 with Z or an offset, a date")
+    func nowForms() throws {
+        let forms = ["1718182312", #""2024-06-12T08:51:52Z""#, #""2024-06-12T10:51:52+02:00""#, #""2024-06-12""#]
+        let paths = try Self.write(
+            forms.enumerated().map { index, form in
+                (
+                    "now\(index).json",
+                    #"{"configuration": {"now": "# + form
+                        + #"}, "steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"}]}"#
+                )
+            })
+        let dates = ["1718182312", "1718182312", "1718182312", "1718150400"]
+        for (path, date) in zip(paths, dates) {
+            let result = runCLI("run", path, "--json", "--seed", "1")
+            #expect(result.exitCode == .success, "\(path): \(result.stderr)")
+            #expect(result.stdout.contains(#""date":"# + date), "\(path): \(result.stdout)")
+        }
+    }
+
     @Test("an expectation on a key the callback lacks, or on a wrong price point, fails and says so")
     func expectationsThatCannotHold() throws {
         let paths = try Self.write([
@@ -441,6 +460,18 @@ struct ScenarioTests {
             ),
             (#"{"steps": [{"step": "initialize", "expect": {}}]}"#, "needs at least one of"),
             (#"{"configuration": {"faultRate": 2}, "steps": [{"step": "initialize"}]}"#, "out of range"),
+            (
+                #"{"configuration": {"now": 1718182312000}, "steps": [{"step": "initialize"}]}"#,
+                "configuration.now: takes Unix seconds; '1718182312000' looks like Unix milliseconds (2024-06-12 08:51:52 UTC); did you mean 1718182312?"
+            ),
+            (
+                #"{"configuration": {"now": "2024-06-12T08:51:52"}, "steps": [{"step": "initialize"}]}"#,
+                "configuration.now: '2024-06-12T08:51:52' has no time zone; add Z (UTC) or an offset such as +02:00"
+            ),
+            (
+                #"{"configuration": {"now": "June"}, "steps": [{"step": "initialize"}]}"#,
+                "configuration.now: takes Unix seconds (0 to 253402300799), an ISO 8601 time such as"
+            ),
             (
                 #"{"steps": [{"step": "cancel", "sku": "starter_pack_001", "via": "browser", "leaveOpen": true}]}"#,
                 "give only one of"

@@ -243,6 +243,35 @@ struct StatusCodeTests {
         #expect(unreached.stderr.contains("init does not reach that step"))
     }
 
+    @Test("on G3 a price-points code names no command to run, as errors CODE says, since price-points refuses G3")
+    func unreachableCodeOnG3() {
+        let result = runCLI("purchase", "--sku", "starter_pack_001", "--sdk-version", "2.0", "--error", "9999")
+        #expect(result.exitCode == .usage)
+        #expect(!result.stderr.contains("use 'paylinks price-points"))
+        #expect(result.stderr.contains("no command: PaymentLinksSimulator.getPricePoints() in a test"))
+        let explained = runCLI("errors", "9999", "--sdk-version", "2.0")
+        #expect(explained.stdout.contains("no command: PaymentLinksSimulator.getPricePoints() in a test"))
+        let old = runCLI("init", "--sdk-version", "1.7", "--error", "3002")
+        #expect(old.stderr.contains("use 'paylinks purchase --sku starter_pack_001 --error 3002 --sdk-version 1.7'"))
+    }
+
+    @Test("2003 is no code of G3, whose initialize takes no customer id, and 8002 is named a code of G3")
+    func customerIdCodesByGeneration() {
+        let explained = runCLI("errors", "2003", "--sdk-version", "2.0")
+        #expect(explained.exitCode == .usage)
+        #expect(!explained.stdout.contains("paylinks init --error 2003"))
+        #expect(explained.stderr.contains("2003 is not a code of G3"), "\(explained.stderr)")
+        #expect(explained.stderr.contains("8002"))
+        let injected = runCLI("init", "--error", "2003", "--sdk-version", "2.0")
+        #expect(injected.exitCode == .usage)
+        #expect(injected.stdout == "")
+        let g3Only = runCLI("errors", "8002")
+        #expect(g3Only.exitCode == .usage)
+        #expect(g3Only.stderr.contains("8002 is a code of G3"), "\(g3Only.stderr)")
+        #expect(g3Only.stderr.contains("--sdk-version 2.0"))
+        #expect(runCLI("errors", "8002", "--sdk-version", "2.0").exitCode == .success)
+    }
+
     @Test("a code not in the catalog is a usage error naming the nearest codes")
     func unknownCode() {
         let result = runCLI("purchase", "--sku", "starter_pack_001", "--error", "3008")

@@ -214,7 +214,7 @@ struct RefusedEventTests {
     }
 }
 
-/// `--now`: Unix seconds, or an ISO 8601 UTC time.
+/// `--now`: Unix seconds, an ISO 8601 time with Z or an offset, or a date.
 @Suite("The clock option")
 @MainActor
 struct ClockOptionTests {
@@ -246,8 +246,8 @@ struct ClockOptionTests {
             ("1718182312345", "did you mean 1718182312?"),
             (
                 "2024-06-12 08:51",
-                "--now takes Unix seconds (0 to 253402300799) or an ISO 8601 UTC time such as 2024-06-12T08:51:52Z, "
-                    + "not '2024-06-12 08:51'"
+                "--now takes Unix seconds (0 to 253402300799), an ISO 8601 time such as 2024-06-12T08:51:52Z or "
+                    + "2024-06-12T10:51:52+02:00, or a date such as 2024-06-12, not '2024-06-12 08:51'"
             ),
             ("2024-02-30", "not '2024-02-30'"), ("2024-06-12T25:00:00Z", "not '2024-06-12T25:00:00Z'"),
             ("-1", "--now takes Unix seconds"), ("1969-12-31T23:59:59Z", "--now takes Unix seconds"),

@@ -147,6 +147,46 @@ struct SandboxRefundTests {
         #expect(base.request(.get, "/control/v1/sessions/\(purchaseId)/refund").status == 405)
     }
 
+    @Test("a refused dispute says what was sent that is wrong, then the shape")
+    func disputeRefusalSaysWhatIsWrong() throws {
+        let (purchaseId, _) = try granted()
+        let cases = [
+            (#"{"outcome": "LOST"}"#, "outcome 'LOST' is not one of open, won, lost; did you mean lost?"),
+            (#"{"outcome": "draw"}"#, "outcome 'draw' is not one of open, won, lost"),
+            (#"{"outcome": "won", "amount": 5}"#, "unknown key 'amount'"),
+            ("{}", "outcome is missing"),
+            (#"{"outcome": 3}"#, "outcome must be a string, not a number"),
+            ("not json", "the body is not a JSON object"),
+        ]
+        for (body, words) in cases {
+            let answer = control(purchaseId, "dispute", body)
+            #expect(answer.status == 400, "\(body)")
+            let message = try SandboxTests.json(answer)["errorMessage"] as? String ?? ""
+            #expect(message.hasPrefix(words), "\(body): \(message)")
+            #expect(message.hasSuffix(#"; send {"outcome": "open", "won" or "lost"}"#), "\(body): \(message)")
+        }
+    }
+
+    @Test("a refused complete says what was sent that is wrong, then the shape")
+    func completeRefusalSaysWhatIsWrong() throws {
+        let (_, purchaseId) = try base.session()
+        let cases = [
+            (#"{"choice": "Pay"}"#, "choice 'Pay' is not one of "),
+            ("{}", "choice is missing"),
+            (#"{"choice": 1}"#, "choice must be a string, not a number"),
+            ("not json", "the body is not a JSON object"),
+        ]
+        for (body, words) in cases {
+            let answer = base.complete(purchaseId, body)
+            #expect(answer.status == 400, "\(body)")
+            let message = try SandboxTests.json(answer)["errorMessage"] as? String ?? ""
+            #expect(message.hasPrefix(words), "\(body): \(message)")
+            #expect(message.contains(#"; send {"choice": "..."} with one of: pay"#), "\(body): \(message)")
+        }
+        let meant = try SandboxTests.json(base.complete(purchaseId, #"{"choice": "Pay"}"#))["errorMessage"] as? String
+        #expect(meant?.contains("; did you mean pay?; send") == true, "\(meant ?? "")")
+    }
+
     @Test("a sandbox set to V1 makes V1 events: the old names, and the award's orderId")
     func versionOne() throws {
         let recorder = SandboxTests.Recorder()

@@ -134,7 +134,11 @@ struct SandboxTests {
             ),
             (
                 #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}, "countryCode2": "UK"}"#,
-                "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code, such as US or DE"
+                "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code; did you mean GB?"
+            ),
+            (
+                #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}, "countryCode2": "XQ"}"#,
+                "countryCode2 'XQ' is not an ISO 3166-1 alpha-2 code, such as US or DE"
             ),
         ])
     func invalid(body: String, message: String) throws {
@@ -159,7 +163,7 @@ struct SandboxTests {
                 "priceDetails.currency 'usd' is not an ISO 4217 code, such as USD or EUR",
                 "offer.name is empty; give the offer's name",
                 "customer.id is empty; send the player's id, the customerId the app gives the SDK",
-                "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code, such as US or DE",
+                "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code; did you mean GB?",
             ])
         #expect(json["errorMessage"] as? String == problems.joined(separator: "; "))
     }
@@ -201,7 +205,7 @@ struct SandboxTests {
         let reasons = try #require(try Self.json(orders)["message"] as? [[String: Any]])
         #expect(reasons.map { $0["validationErrorNumber"] as? Int } == Array(1...21))
         let words = reasons.compactMap { $0["error"] as? String }
-        #expect(words.first == "recordLimit must be a whole number from 1 to 1000")
+        #expect(words.first == "recordLimit must be a whole number from 1 to 1000, not '0'")
         #expect(words.dropFirst().prefix(19).map { String($0.prefix { $0 != " " }) } == (0..<19).map { "k\($0)" })
         #expect(words.last == "and 9981 more, not listed: correct these and send it again")
 

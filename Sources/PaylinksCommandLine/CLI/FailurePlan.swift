@@ -15,7 +15,7 @@ package struct FailurePlan: Equatable, Sendable {
     ///   ones), a code that cannot arrive on any step `command` reaches (naming the
     ///   subcommand that does), or a `--fail-at` step the code or the command cannot fail.
     package static func resolve(
-        _ requested: String, failAt: Step?, command: Command, catalog: Catalog
+        _ requested: String, failAt: Step?, command: Command, catalog: Catalog, target: SDKTarget = .standard
     ) throws(CLIError) -> FailurePlan {
         guard let statusCode = catalog.statusCode(matching: requested) else {
             throw .usage(catalog.unknownStatusCodeMessage(requested), command: command)
@@ -40,7 +40,7 @@ package struct FailurePlan: Equatable, Sendable {
             throw .usage(
                 "\(label) arrives on \(statusCode.callbacks.map(\.rawValue).joined(separator: ", ")) "
                     + "at \(describe(statusCode.steps)), which \(command.rawValue) does not reach; "
-                    + "use '\(Reproduction.injecting(statusCode.code, at: statusCode.steps[0]))'",
+                    + Reproduction.suggestion(for: statusCode, target: target),
                 command: command)
         }
         return FailurePlan(statusCode: statusCode, step: step)
@@ -71,6 +71,25 @@ package enum Reproduction {
         3007: "paylinks purchase --sku \(exampleSku) --order-customer-id cust_12345",
     ]
 
+    /// What `errors CODE` shows when no command reproduces a code: on G3, a code that
+    /// arrives only at the price-points step, which only the library's call reaches.
+    package static let noCommand = "no command: PaymentLinksSimulator.getPricePoints() in a test"
+
+    /// What a command that does not reach `statusCode` suggests instead: the first command
+    /// that delivers it with `--error` on `target` (with the options that select it), the
+    /// same one `errors CODE` lists, or that no command does.
+    package static func suggestion(for statusCode: StatusCode, target: SDKTarget) -> String {
+        guard let step = injectedSteps(of: statusCode, on: target).first else { return Self.noCommand }
+        return "use '\(injecting(statusCode.code, at: step))\(options(selecting: target))'"
+    }
+
+    /// The steps at which `--error` delivers `statusCode` on `target`: price-points refuses
+    /// a G3 target, which has no price points, so only the library's getPricePoints()
+    /// reaches such a code there.
+    static func injectedSteps(of statusCode: StatusCode, on target: SDKTarget) -> [Step] {
+        statusCode.steps.filter { target.generation != .g3 || $0 != .pricePoints }
+    }
+
     /// The command that delivers `code` at `step` with `--error`.
     package static func injecting(_ code: Int, at step: Step) -> String {
         switch step {
@@ -95,9 +114,7 @@ package enum Reproduction {
         let sku =
             catalog.map { $0.offer(sku: exampleSku) == nil ? $0.offers.first?.sku ?? exampleSku : exampleSku }
             ?? exampleSku
-        // price-points refuses a G3 target, which has no price points: only the library's
-        // getPricePoints() reaches such a code there.
-        let steps = statusCode.steps.filter { target.generation != .g3 || $0 != .pricePoints }
+        let steps = injectedSteps(of: statusCode, on: target)
         return (real + steps.map { injecting(statusCode.code, at: $0) }).map { command in
             let named =
                 sku == exampleSku

@@ -593,49 +593,9 @@ package struct OptionSpec: Sendable {
         return number
     }
 
-    /// `--now`: Unix seconds; or an ISO 8601 time, `2024-06-12T08:51:52Z` (in UTC, or
-    /// with an offset such as `+02:00`; a fraction of a second is dropped); or a date
-    /// alone, `2024-06-12`, for its midnight in UTC. From 1970 to the end of 9999.
+    /// `--now`: what ``ClockText`` reads, as a scenario's `configuration.now` takes it.
     static func clock(_ value: String) throws(UsageProblem) -> Int {
-        let range = 0...maximumTimestamp
-        let shown = MessageText.sanitized(value)
-        if !value.isEmpty && value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(value) {
-            if range.contains(number) { return number }
-            // Unix milliseconds, as JavaScript's Date.now() and the events' timestamps have them:
-            // thirteen digits since 2001; twelve are more likely a year past 9999 in seconds.
-            if number >= 1_000_000_000_000, range.contains(number / 1000) {
-                throw UsageProblem(
-                    "--now takes Unix seconds; '\(shown)' looks like Unix milliseconds "
-                        + "(\(UTCDate.format(unixSeconds: number / 1000)))"
-                        + Suggestion.didYouMean(String(number / 1000), quoted: .bare))
-            }
-        } else if let seconds = isoSeconds(value), range.contains(seconds) {
-            return seconds
-        }
-        throw UsageProblem(
-            "--now takes Unix seconds (0 to \(maximumTimestamp)) or an ISO 8601 UTC time such as "
-                + "2024-06-12T08:51:52Z, not '\(shown)'")
-    }
-
-    /// The Unix seconds of an ISO 8601 date or time, in any letter case, its offset from
-    /// UTC (`+02:00`) taken off; nil for anything else.
-    private static func isoSeconds(_ value: String) -> Int? {
-        var text = Array(value.uppercased().utf8)
-        var offset = 0
-        // `...T08:51:52+02:00`: the time is two hours ahead of UTC.
-        if text.count > 16, text.contains(UInt8(ascii: "T")), text[text.count - 3] == UInt8(ascii: ":") {
-            let sign = text[text.count - 6]
-            let digits = [1, 2, 4, 5].map { text[text.count - 6 + $0] }
-            guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
-                digits.allSatisfy({ (0x30...0x39).contains($0) })
-            else { return nil }
-            let values = digits.map { Int($0) - 0x30 }
-            let (hours, minutes) = (values[0] * 10 + values[1], values[2] * 10 + values[3])
-            guard hours < 24, minutes < 60 else { return nil }
-            offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "+") ? 1 : -1)
-            text = Array(text.dropLast(6)) + [UInt8(ascii: "Z")]
-        }
-        return UTCDate.parse(String(decoding: text, as: UTF8.self)).map { $0 - offset }
+        do { return try ClockText.unixSeconds(value) } catch { throw UsageProblem(error.message(for: "--now")) }
     }
 
     private static func choice<Value: RawRepresentable & CaseIterable>(

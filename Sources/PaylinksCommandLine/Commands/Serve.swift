@@ -61,7 +61,7 @@ enum ServeCommand: Subcommand {
         if signing == nil && credentials.usesDemoToken {
             try? context.standardError.write(
                 "note: the sandbox takes the demo publisher token '\(token)' (see the README); set "
-                    + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's\n")
+                    + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's own\n")
         }
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(options.host) || options.host.hasPrefix("127.")
         if !loopback {

@@ -41,7 +41,7 @@ struct Signing {
         try? context.standardError.write(
             "note: \(uses) use the demo main key and publisher token (see the README); set "
                 + "PAYLINKS_MAIN_KEY or --main-key-file, and PAYLINKS_PUBLISHER_TOKEN or --publisher-token, "
-                + "to your studio's\n")
+                + "to your studio's own\n")
     }
 
     /// The key a key file holds, without the line end an editor adds.

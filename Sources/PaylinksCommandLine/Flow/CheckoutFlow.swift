@@ -42,7 +42,8 @@ final class CheckoutFlow {
             throw .usage("unknown SKU '\(MessageText.sanitized(sku))'\(hint)", command: command)
         }
         failure = try options.error.map { (code) throws(CLIError) in
-            try FailurePlan.resolve(code, failAt: options.failAt, command: command, catalog: catalog)
+            try FailurePlan.resolve(
+                code, failAt: options.failAt, command: command, catalog: catalog, target: options.target)
         }
         if command != .initialize { PaylinksCLI.noteFallback(for: options.country, catalog: catalog, context: context) }
         self.command = command

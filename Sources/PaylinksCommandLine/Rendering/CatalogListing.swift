@@ -48,7 +48,7 @@ package enum CatalogListing {
             ("message", code.message),
             ("order", orderDescription(code.orderAtFailure)),
             ("data", code.dataTemplate.map(describedData) ?? "(none)"),
-            ("reproduce", reproduce.first ?? "(no command: PaymentLinksSimulator.getPricePoints() in a test)"),
+            ("reproduce", reproduce.first ?? "(\(Reproduction.noCommand))"),
         ]
         fields += reproduce.dropFirst().map { ("", $0) }
         if let advice = code.advice { fields.append(("advice", advice)) }

@@ -133,6 +133,8 @@ public enum CatalogLoader {
         case g1
         /// G3's changes: the codes a G3 simulator adds, and entries of the `current`
         /// table delivered on other callbacks, given as just their code and callbacks.
+        /// An empty list of callbacks drops the code from G3's table (2003: G3's initialize
+        /// takes no customer id).
         case g3(current: [StatusCode])
 
         var isG1: Bool {
@@ -381,7 +383,9 @@ public enum CatalogLoader {
                         throw codeReader.error(
                             "code \(code) is not in status-codes.json; give its name, meaning, message and callbacks")
                     }
-                    changed.callbacks = try failureCallbacks(try entry.required("callbacks"))
+                    let callbacksReader = try entry.required("callbacks")
+                    let dropped = try callbacksReader.array().isEmpty
+                    changed.callbacks = dropped ? [] : try failureCallbacks(callbacksReader)
                     return changed
                 }
                 let nameReader = try entry.required("name")

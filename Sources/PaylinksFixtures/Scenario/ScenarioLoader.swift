@@ -124,6 +124,19 @@ public enum ScenarioLoader {
         return scenario
     }
 
+    /// `now`: what `--now` takes, as a number of Unix seconds or as a string.
+    private static func clock(_ reader: JSONReader) throws(JSONShapeError) -> Int {
+        let text: String
+        switch reader.value.kind {
+        case .number(let number): text = number
+        case .string(let string): text = string
+        default:
+            throw reader.error(
+                "expected Unix seconds, or an ISO 8601 time or date as a string, got \(reader.value.typeDescription)")
+        }
+        do { return try ClockText.unixSeconds(text) } catch { throw reader.error(error.reason) }
+    }
+
     private static func readConfiguration(_ reader: JSONReader) throws(JSONShapeError) -> Scenario.Configuration {
         let object = try reader.object(keys: configurationKeys)
         var configuration = Scenario.Configuration()
@@ -134,9 +147,7 @@ public enum ScenarioLoader {
         if let value = object.optional("country") { configuration.country = try country(value) }
         if let value = object.optional("paymentMethod") { configuration.paymentMethod = try value.nonEmptyString() }
         if let value = object.optional("seed") { configuration.seed = try value.uint64() }
-        if let value = object.optional("now") {
-            configuration.now = try value.int(in: 0...PaymentLinksSimulator.latestDate)
-        }
+        if let value = object.optional("now") { configuration.now = try clock(value) }
         if let value = object.optional("faultRate") { configuration.faultRate = try value.double(in: 0...1) }
         let platformReader = object.optional("platform")
         let versionReader = object.optional("sdkVersion")

@@ -363,6 +363,14 @@ enum BuiltInCatalog {
                 dataTemplate: nil,
                 advice: "Call initialize once and wait for its result; initializing again after it ended is allowed."),
             StatusCode(
+                code: 2003, name: "BOOT_CUSTOMER_ID_ERROR",
+                meaning: "customer ID missing or empty",
+                message: "SDK initialization failed: the customer ID is missing or empty.",
+                callbacks: [],
+                orderAtFailure: .none,
+                dataTemplate: nil,
+                advice: "Pass the player's customer ID to initialize; log the player in first if you have none yet."),
+            StatusCode(
                 code: 3000, name: "BROWSER_CLOSED",
                 meaning: "player closed the browser with OS controls",
                 message: "Purchase canceled because the user closed the browser.",

@@ -58,7 +58,10 @@ public struct Catalog: Equatable, Sendable {
                 code.callbacks.removeAll { $0 == .onPricePointsFailed }
                 return code
             }
-            catalog.statusCodes = (current + g3StatusCodes).sorted { $0.code < $1.code }
+            // A G3 change with no callbacks is a code G3 never sends.
+            catalog.statusCodes = (current + g3StatusCodes.filter { !$0.callbacks.isEmpty }).sorted {
+                $0.code < $1.code
+            }
         }
         return catalog
     }

@@ -207,6 +207,20 @@ public struct AuditStop: Sendable {
     public var summary: String { "not checked: \(role) stopped answering \(when)" }
 }
 
+/// What kept the money cases of `check-events` from running although the audit was given
+/// what they need: the award endpoint did not grant the order a case refunds, or the ledger
+/// did not show the grant. The cases say "not checked" with why, and the run fails, as one
+/// that checks nothing it was asked for must not pass.
+public struct AuditHold: Sendable {
+    /// What went wrong, as the `error:` line says it: "the award endpoint URL did not grant
+    /// an order (answered 200 without a publisherPurchaseId ...)".
+    public var what: String
+    /// What to do about it: "point --award-url at the game's award endpoint".
+    public var fix: String
+    /// How many cases it kept from running.
+    public var cases: Int
+}
+
 /// What an audit keeps an eye on between its cases: whether an endpoint that reached an
 /// answer before has gone, so that the cases after it say "not checked" rather than fail
 /// as if the endpoint had refused them.

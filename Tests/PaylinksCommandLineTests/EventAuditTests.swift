@@ -255,6 +255,55 @@ struct EventAuditTests {
                     + "disputes\n"), "\(ledgerOnly.stdout)")
     }
 
+    @Test(
+        "a money case the award endpoint or the ledger kept from running is 'not checked' with why, and the run fails with one line naming what to fix"
+    )
+    func moneyBlocked() throws {
+        let receiver = try ExampleGameServer()
+        let base = "http://127.0.0.1:\(receiver.port)"
+        // The events handler given as the award endpoint: 200 to the award, but no grant.
+        let wrongAward = try audit([
+            "\(base)/events", "--award-url", "\(base)/events", "--ledger-url", "\(base)/ledger",
+        ])
+        #expect(wrongAward.status == ExitCode.expectationsFailed.rawValue, "\(wrongAward.stdout)")
+        #expect(
+            wrongAward.stdout.contains(
+                "----  refund              not checked: the award endpoint did not grant: answered 200 without a "
+                    + "publisherPurchaseId"), "\(wrongAward.stdout)")
+        #expect(!wrongAward.stdout.contains("n/a "), "\(wrongAward.stdout)")
+        #expect(
+            wrongAward.stdout.hasSuffix(": 27 cases: 19 pass, 0 FAIL, 0 warn, 8 not checked\n"), "\(wrongAward.stdout)")
+        #expect(wrongAward.stderr.split(separator: "\n").count == 1, "\(wrongAward.stderr)")
+        #expect(
+            wrongAward.stderr.hasPrefix(
+                "error: the award endpoint \(base)/events did not grant an order (answered 200 without a "),
+            "\(wrongAward.stderr)")
+        #expect(
+            wrongAward.stderr.hasSuffix(
+                "; 8 cases were not checked: point --award-url at the game's award endpoint (check-award audits it)\n"),
+            "\(wrongAward.stderr)")
+        // An award endpoint that answers its id as a number, with two money cases asked for.
+        let numeric = try ExampleGameServer(flaw: "numeric-id")
+        let asked = try audit(Self.urls(numeric) + ["--case", "refund", "--case", "dispute-lost"])
+        #expect(asked.status == ExitCode.expectationsFailed.rawValue, "\(asked.stdout)")
+        #expect(asked.stdout.hasSuffix(": 2 cases: 0 pass, 0 FAIL, 0 warn, 2 not checked\n"), "\(asked.stdout)")
+        #expect(asked.stderr.contains("publisherPurchaseId as a number"), "\(asked.stderr)")
+        // The ledger of another server, which never saw the grant.
+        let other = try ExampleGameServer()
+        let ledger = "http://127.0.0.1:\(other.port)/ledger"
+        let mixed = try audit(
+            Array(Self.urls(receiver).prefix(4)) + [ledger, "--case", "refund", "--ledger-wait", "0"])
+        #expect(mixed.status == ExitCode.expectationsFailed.rawValue, "\(mixed.stdout)")
+        #expect(
+            mixed.stdout.hasPrefix("----  refund  not checked: the ledger does not show what the award granted"),
+            "\(mixed.stdout)")
+        #expect(
+            mixed.stderr.hasPrefix(
+                "error: the ledger \(ledger) does not show what the award endpoint \(base)/award granted"),
+            "\(mixed.stderr)")
+        #expect(mixed.stderr.hasSuffix("point --award-url and --ledger-url at the same game's server\n"))
+    }
+
     @Test("a run whose every case would be 'not checked' is a usage error naming what is missing, and sends nothing")
     func nothingToCheck() throws {
         let handler = try EventReceiver()

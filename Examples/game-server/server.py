@@ -57,6 +57,7 @@ import http.server
 import json
 import os
 import queue
+import socket
 import socketserver
 import sys
 import threading
@@ -373,9 +374,13 @@ def make_handler(ledger, flaw, work=None):
                 return self.answer(200, {"publisherPurchaseId": int(grant_id.split("_")[1])})
             if flaw == "status-ok":
                 return self.answer(200, {"status": "ok"})
+            if flaw == "die-after-grant":
+                # The flaw: the server stops listening, as one whose process ends does, before the
+                # answer goes out, so that no request after it can reach the dying process.
+                self.server.socket.shutdown(socket.SHUT_RDWR)
             self.answer(201 if flaw == "created" else 200, {"publisherPurchaseId": grant_id, "purchaseTime": now})
             if flaw == "die-after-grant":
-                # The flaw: the answer is out, then the whole server is gone.
+                # The answer is out, then the whole server is gone.
                 self.wfile.flush()
                 os._exit(3)
 

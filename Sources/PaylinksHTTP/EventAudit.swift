@@ -144,7 +144,7 @@ public final class EventAudit {
                 } catch {
                     // An endpoint that answered before and listens no more is not a reason to stop the run.
                     guard watch.end(auditCase.name) else { throw error }
-                    findings.append(watch.notChecked(auditCase.name))
+                    findings.append(watch.stopped(auditCase.name, nil))
                     continue
                 }
                 if !baseline && finding.verdict != .fail {
@@ -152,7 +152,7 @@ public final class EventAudit {
                     finding.summary += ", as a valid event was"
                     finding.why = Self.fixValidFirst
                 }
-                findings.append(watch.end(auditCase.name) ? watch.notChecked(auditCase.name) : finding)
+                findings.append(watch.end(auditCase.name) ? watch.stopped(auditCase.name, finding) : finding)
             }
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }

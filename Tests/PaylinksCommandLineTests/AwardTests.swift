@@ -362,9 +362,46 @@ struct AwardTests {
         #expect(!outcome.stdout.contains("break the connection"), "\(outcome.stdout)")
         #expect(
             outcome.stdout.contains(
-                "----  signature-digit     not checked: the endpoint stopped answering after valid\n"))
+                "----  signature-digit     not checked: the endpoint stopped answering during valid\n"))
         #expect(outcome.stdout.hasSuffix(": 20 cases: 0 pass, 1 FAIL, 0 warn, 19 not checked\n"), "\(outcome.stdout)")
-        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering after valid"))
+        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering during valid"))
+    }
+
+    @Test("an endpoint that crashes on the first request of retry fails retry, saying so, not valid's 'after'")
+    func endpointCrashesOnRetry() throws {
+        // An endpoint that grants the first callback and exits on the second, unanswered.
+        let crashing = try ExampleGameServer(
+            script: """
+                import os, socket
+                server = socket.socket()
+                server.bind(("127.0.0.1", 0))
+                server.listen(8)
+                print(server.getsockname()[1], flush=True)
+                connection, _ = server.accept()
+                connection.recv(65536)
+                body = b'{"publisherPurchaseId":"grant_1"}'
+                connection.sendall(
+                    b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\n"
+                    + b"Content-Length: " + str(len(body)).encode() + b"\\r\\n\\r\\n" + body)
+                connection.close()
+                connection, _ = server.accept()
+                connection.recv(65536)
+                os._exit(1)
+                """)
+        let outcome = try paylinks(["check-award", crashing.url], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stdout)")
+        #expect(outcome.stdout.hasPrefix("pass  valid "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("\nFAIL  retry "), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("; and the endpoint went down on this request: did it bring it down?\n"),
+            "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains(
+                "----  race                not checked: the endpoint stopped answering during retry\n"),
+            "\(outcome.stdout)")
+        #expect(outcome.stdout.hasSuffix(": 20 cases: 1 pass, 1 FAIL, 0 warn, 18 not checked\n"), "\(outcome.stdout)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering during retry"))
     }
 
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")

@@ -165,8 +165,53 @@ struct EventAuditTests {
         #expect(crashed.stdout.contains("; and nothing answers since: did the event bring the handler down?"))
         #expect(crashed.stdout.hasSuffix(": 27 cases: 0 pass, 1 FAIL, 0 warn, 26 not checked\n"), "\(crashed.stdout)")
         #expect(
-            crashed.stderr.hasPrefix("error: the events handler \(events) stopped answering after valid"),
+            crashed.stderr.hasPrefix("error: the events handler \(events) stopped answering during valid"),
             "\(crashed.stderr)")
+    }
+
+    @Test(
+        "a handler that crashes on one case's event fails that case, saying so, and the cases after it are not checked 'during' it"
+    )
+    func crashOnCase() throws {
+        // A handler that accepts every event and exits on one with a field it does not know.
+        let crashing = try ExampleGameServer(
+            script: """
+                import http.server, os
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    def do_POST(self):
+                        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                        if b"futureField" in body:
+                            os._exit(1)
+                        self.send_response(200)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                    def log_message(self, *args):
+                        pass
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """)
+        let events = "http://127.0.0.1:\(crashing.port)/events"
+        let outcome = try audit([events, "--json"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stdout)")
+        let findings = try Self.findings(outcome)
+        let crashed = try #require(findings.firstIndex { $0.name == "unknown-fields" })
+        #expect(findings[crashed].verdict == "fail", "\(findings[crashed].line)")
+        let summary = findings[crashed].line["summary"] as? String ?? ""
+        #expect(
+            summary.hasSuffix("the events handler went down on this request: did it bring it down?"), "\(summary)")
+        let after = findings[(crashed + 1)...]
+        #expect(after.count == 15)
+        for finding in after {
+            #expect(
+                finding.line["summary"] as? String
+                    == "not checked: the events handler stopped answering during unknown-fields", "\(finding.line)")
+        }
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix("error: the events handler \(events) stopped answering during unknown-fields"),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.hasSuffix("; 15 cases were not checked: restart it and run the audit again\n"))
     }
 
     @Test(

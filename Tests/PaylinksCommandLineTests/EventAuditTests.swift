@@ -90,6 +90,17 @@ struct EventAuditTests {
         }
     }
 
+    @Test("the findings say 'an event', never 'a event'")
+    func article() throws {
+        let receiver = try ExampleGameServer(flaw: "any-signature")
+        let outcome = try audit([Self.urls(receiver)[0], "--json"])
+        let findings = try Self.findings(outcome)
+        let sent = Dictionary(findings.map { ($0.name, $0.line["sent"] as? String ?? "") }) { first, _ in first }
+        #expect(sent["body-changed"] == "an event whose body was changed after it was signed")
+        #expect(sent["other-key"] == "an event signed with another key")
+        #expect(!outcome.stdout.contains("a event"), "\(outcome.stdout)")
+    }
+
     @Test("valid is the plainest event: names of ASCII letters without spaces or slashes")
     func plainValid() throws {
         let handler = try EventReceiver()

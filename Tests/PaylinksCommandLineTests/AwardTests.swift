@@ -404,6 +404,41 @@ struct AwardTests {
         #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering during retry"))
     }
 
+    @Test("the example server's --help prints its usage; an unknown flaw or a bad port is one line and exit 2")
+    func exampleUsage() throws {
+        func example(_ arguments: [String]) throws -> BinaryTests.Outcome {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(ExampleGameServer.python))
+            process.arguments =
+                [DocumentedCommands.root.appendingPathComponent("Examples/game-server/server.py").path] + arguments
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let stdout = output.fileHandleForReading.readDataToEndOfFile()
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return BinaryTests.Outcome(
+                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: String(decoding: stderr, as: UTF8.self))
+        }
+        for help in ["--help", "-h"] {
+            let usage = try example([help])
+            #expect(usage.status == 0, "\(usage.stderr)")
+            #expect(usage.stdout.hasPrefix("Run it:  python3 server.py [PORT]"), "\(usage.stdout)")
+            #expect(usage.stdout.contains("`--flaw NAME` makes it wrong on purpose"))
+            #expect(usage.stderr.isEmpty, "\(usage.stderr)")
+        }
+        for arguments in [["--flaw", "no-such-flaw"], ["eighty"], ["70000"], ["--flaw"]] {
+            let refused = try example(arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("server.py: "), "\(refused.stderr)")
+        }
+    }
+
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
         let receiver = try ExampleGameServer(flaw: "no-time-check")

@@ -23,6 +23,22 @@ public enum SignatureForgery: String, CaseIterable, Sendable {
     /// The old scheme: `v1` over the body alone, without `t`.
     case bodyOnly = "body-only"
 
+    /// The forgery in a few words, as the audits' help lists it: "v1 with one hex digit changed".
+    public var summary: String {
+        switch self {
+        case .signatureDigit: "v1 with one hex digit changed"
+        case .bodyChanged: "the body changed after it was signed"
+        case .otherKey: "signed with another key"
+        case .staleT: "a correct signature whose t is ten minutes old"
+        case .tSeconds: "t in seconds instead of milliseconds"
+        case .noSignature: "no signature header"
+        case .malformedT: "a t that is not a number"
+        case .v1Only: "v1 alone, no t"
+        case .garbageSignature: "a header that is not t=...,v1=..."
+        case .bodyOnly: "the old scheme, v1 over the body alone"
+        }
+    }
+
     /// What is sent, in a phrase: "a request whose v1 has one hex digit changed".
     public func sent(_ what: String) -> String {
         // "an event", "a callback".

@@ -439,6 +439,22 @@ struct AwardTests {
         }
     }
 
+    @Test("check-award --help and check-events --help list every case, each with a few words")
+    func helpListsCases() throws {
+        for (command, names) in [("check-award", AwardAudit.caseNames), ("check-events", EventAudit.caseNames)] {
+            let help = try paylinks([command, "--help"])
+            #expect(help.status == 0)
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            let start = try #require(lines.firstIndex { $0.hasPrefix("CASES") }, "\(help.stdout)")
+            let listed = lines[(start + 1)...].prefix { !$0.isEmpty }
+            #expect(listed.count == names.count, "\(help.stdout)")
+            for (line, name) in zip(listed, names) {
+                #expect(line.hasPrefix("  \(name)  "), "\(line)")
+                #expect(line.split(separator: " ").count > 2, "\(line)")
+            }
+        }
+    }
+
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")
     func oneCase() throws {
         let receiver = try ExampleGameServer(flaw: "no-time-check")

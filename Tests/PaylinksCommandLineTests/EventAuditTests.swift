@@ -258,7 +258,20 @@ struct EventAuditTests {
         #expect(once.stdout.contains("--ledger-wait 0"))
         let tooLong = try audit(Self.urls(receiver) + ["--ledger-wait", "61"])
         #expect(tooLong.status == ExitCode.usage.rawValue)
-        #expect(tooLong.stderr.hasPrefix("error: --ledger-wait takes a whole number from 0 to 60, not '61'"))
+        #expect(tooLong.stderr.hasPrefix("error: --ledger-wait takes whole seconds, 0 to 60, not '61'"))
+    }
+
+    @Test("--ledger-wait takes whole seconds from 0 to 60, as its help and its refusal of 1.5 say")
+    func ledgerWaitWholeSeconds() throws {
+        let fraction = try audit(["http://127.0.0.1:1/events", "--ledger-wait", "1.5"])
+        #expect(fraction.status == ExitCode.usage.rawValue)
+        #expect(fraction.stdout.isEmpty)
+        #expect(
+            fraction.stderr.hasPrefix("error: --ledger-wait takes whole seconds, 0 to 60, not '1.5'"),
+            "\(fraction.stderr)")
+        let help = try audit(["--help"])
+        let line = help.stdout.split(separator: "\n").first { $0.hasPrefix("  --ledger-wait ") } ?? ""
+        #expect(line.contains("whole seconds, 0 to 60"), "\(line)")
     }
 
     @Test("what each money flaw did is in its finding: the balances before and after")

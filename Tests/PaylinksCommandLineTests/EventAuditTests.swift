@@ -90,6 +90,20 @@ struct EventAuditTests {
         }
     }
 
+    @Test("the README says every case the example's refuse-unknown warns on")
+    func readmeRefuseUnknown() throws {
+        let receiver = try ExampleGameServer(flaw: "refuse-unknown")
+        let outcome = try audit(Self.urls(receiver) + ["--json", "--ledger-wait", "1"])
+        let warned = try Self.findings(outcome).filter { $0.verdict == "warn" }.map { "`\($0.name)`" }
+        #expect(!warned.isEmpty)
+        let said =
+            warned.count == 1 ? warned[0] : warned.dropLast().joined(separator: ", ") + " and " + (warned.last ?? "")
+        let readme = try String(
+            contentsOf: DocumentedCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let flat = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("`refuse-unknown` warns on \(said):"), "\(said)")
+    }
+
     @Test("the findings say 'an event', never 'a event'")
     func article() throws {
         let receiver = try ExampleGameServer(flaw: "any-signature")

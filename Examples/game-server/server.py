@@ -25,7 +25,7 @@ effect for an `eventId` it has seen, even when two copies race, and takes items 
   not be taken back is recorded as a shortfall;
 - a dispute opened takes nothing, so one won restores nothing.
 
-Run it:  python3 server.py [PORT]   (PORT 0 picks a free one; the port is printed)
+Run it:  python3 server.py [PORT] [--flaw NAME]   (PORT 0 picks a free one; the port is printed)
 Look:    GET /grants lists every grant by order id, and how many grants were made;
          GET /ledger?playerId=ID answers {"balances": {SKU: amount}} for the player, and
          what the handler recorded (shortfalls, partial refunds, refunds of orders never
@@ -57,6 +57,7 @@ import http.server
 import json
 import os
 import queue
+import socket
 import socketserver
 import sys
 import threading
@@ -373,9 +374,13 @@ def make_handler(ledger, flaw, work=None):
                 return self.answer(200, {"publisherPurchaseId": int(grant_id.split("_")[1])})
             if flaw == "status-ok":
                 return self.answer(200, {"status": "ok"})
+            if flaw == "die-after-grant":
+                # The flaw: the server stops listening, as one whose process ends does, before the
+                # answer goes out, so that no request after it can reach the dying process.
+                self.server.socket.shutdown(socket.SHUT_RDWR)
             self.answer(201 if flaw == "created" else 200, {"publisherPurchaseId": grant_id, "purchaseTime": now})
             if flaw == "die-after-grant":
-                # The flaw: the answer is out, then the whole server is gone.
+                # The answer is out, then the whole server is gone.
                 self.wfile.flush()
                 os._exit(3)
 
@@ -387,16 +392,39 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+def usage():
+    """How to run the server and its flaws: the docstring's part from "Run it:"."""
+    return __doc__[__doc__.index("Run it:"):].strip() + "\n"
+
+
+def refuse(message):
+    """One line on stderr saying what was wrong, and exit 2, as for a bad command line."""
+    sys.stderr.write("server.py: %s; see python3 server.py --help\n" % message)
+    sys.exit(2)
+
+
 def main():
     args = sys.argv[1:]
+    if "--help" in args or "-h" in args:
+        sys.stdout.write(usage())
+        return
     flaw = None
     if "--flaw" in args:
         index = args.index("--flaw")
-        flaw = args[index + 1] if index + 1 < len(args) else ""
+        if index + 1 >= len(args):
+            refuse("--flaw needs a NAME, one of %s" % ", ".join(sorted(FLAWS)))
+        flaw = args[index + 1]
         del args[index:index + 2]
         if flaw not in FLAWS:
-            sys.exit("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
-    port = int(args[0]) if args else 8080
+            refuse("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
+    if len(args) > 1:
+        refuse("one PORT at most, not %s" % " ".join(repr(arg) for arg in args))
+    port = 8080
+    if args:
+        text = args[0]
+        if not text or any(c not in "0123456789" for c in text) or int(text) > 65535:
+            refuse("PORT is a whole number from 0 to 65535 (0 picks a free one), not %r" % text)
+        port = int(text)
     ledger = Ledger(grant_twice=(flaw == "grant-twice"))
     work = None
     if flaw == "async-ledger":
@@ -405,7 +433,11 @@ def main():
     # The flaw one-connection: a server that holds one kept-alive connection at a time.
     kind = http.server.HTTPServer if flaw == "one-connection" else Server
     kind.allow_reuse_address = True
-    server = kind(("127.0.0.1", port), make_handler(ledger, flaw, work))
+    try:
+        server = kind(("127.0.0.1", port), make_handler(ledger, flaw, work))
+    except OSError as error:
+        sys.stderr.write("server.py: cannot listen on 127.0.0.1:%d: %s\n" % (port, error.strerror or error))
+        sys.exit(1)
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever()

@@ -2,6 +2,8 @@
 public protocol AuditCase: CaseIterable, Hashable, Sendable where AllCases == [Self] {
     /// The case's name: `stale-t`.
     var name: String { get }
+    /// What the case checks, in a few words, as the help lists it.
+    var summary: String { get }
 }
 
 extension AuditCase {
@@ -61,6 +63,23 @@ public enum AwardAuditCase: AuditCase {
         case .numbers: "numbers"
         case .wrongToken: "wrong-token"
         case .missingToken: "missing-token"
+        }
+    }
+
+    /// What the case checks, in a few words, as the help lists it.
+    public var summary: String {
+        switch self {
+        case .valid: "a valid callback is granted"
+        case .retry: "a resend gets the same grant"
+        case .race: "two copies at the same moment get one grant"
+        case .differentOrder: "another order gets another grant"
+        case .forged(let forgery): "refused: \(forgery.summary)"
+        case .namesSpaces: "names with spaces are granted"
+        case .namesSlashQuotes: "names with / and quotes are granted"
+        case .namesUnicode: "names with accents and emoji are granted"
+        case .numbers: "amounts such as 850.5 and 100.0 are granted"
+        case .wrongToken: "a wrong x-publisher-token is refused"
+        case .missingToken: "a missing x-publisher-token is refused"
         }
     }
 
@@ -147,6 +166,30 @@ public enum EventAuditCase: AuditCase {
         case .disputeWon: "dispute-won"
         case .partialRefund: "partial-refund"
         case .businessFailure: "business-failure"
+        }
+    }
+
+    /// What the case checks, in a few words, as the help lists it.
+    public var summary: String {
+        switch self {
+        case .valid: "a valid event is accepted (2xx)"
+        case .forged(let forgery): "refused with a 4xx: \(forgery.summary)"
+        case .unknownFields: "fields the handler has never seen are accepted"
+        case .missingFields: "an event of only its name, id and time is accepted"
+        case .typeVariants: "the documented type variants are accepted"
+        case .namesSpaces: "names with spaces are accepted"
+        case .namesSlashQuotes: "names with / and quotes are accepted"
+        case .namesUnicode: "names with accents and emoji are accepted"
+        case .numbers: "numbers such as 100.0 and 0.00 are accepted"
+        case .refund: "a refund takes the order's products back"
+        case .duplicate: "a refund delivered twice takes them back once"
+        case .duplicateRace: "two copies of a refund at the same moment take them back once"
+        case .refundFirst: "a refund before the order's completion takes them back once"
+        case .refundUngranted: "a refund of an order never granted takes nothing"
+        case .disputeLost: "a dispute lost takes the order's products back"
+        case .disputeWon: "a dispute opened, then won, leaves the balance as it was"
+        case .partialRefund: "a refund of half an order: what the handler did"
+        case .businessFailure: "an event the handler cannot use is still answered 2xx"
         }
     }
 

@@ -23,15 +23,33 @@ public enum SignatureForgery: String, CaseIterable, Sendable {
     /// The old scheme: `v1` over the body alone, without `t`.
     case bodyOnly = "body-only"
 
+    /// The forgery in a few words, as the audits' help lists it: "v1 with one hex digit changed".
+    public var summary: String {
+        switch self {
+        case .signatureDigit: "v1 with one hex digit changed"
+        case .bodyChanged: "the body changed after it was signed"
+        case .otherKey: "signed with another key"
+        case .staleT: "a correct signature whose t is ten minutes old"
+        case .tSeconds: "t in seconds instead of milliseconds"
+        case .noSignature: "no signature header"
+        case .malformedT: "a t that is not a number"
+        case .v1Only: "v1 alone, no t"
+        case .garbageSignature: "a header that is not t=...,v1=..."
+        case .bodyOnly: "the old scheme, v1 over the body alone"
+        }
+    }
+
     /// What is sent, in a phrase: "a request whose v1 has one hex digit changed".
     public func sent(_ what: String) -> String {
-        switch self {
+        // "an event", "a callback".
+        let a = what.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        return switch self {
         case .signatureDigit: "a valid \(what) whose v1 has one hex digit changed"
-        case .bodyChanged: "a \(what) whose body was changed after it was signed"
-        case .otherKey: "a \(what) signed with another key"
+        case .bodyChanged: "\(a) \(what) whose body was changed after it was signed"
+        case .otherKey: "\(a) \(what) signed with another key"
         case .staleT: "a correctly signed \(what) whose t is ten minutes old"
-        case .tSeconds: "a \(what) signed with t in seconds instead of milliseconds"
-        case .noSignature: "a \(what) without a signature header"
+        case .tSeconds: "\(a) \(what) signed with t in seconds instead of milliseconds"
+        case .noSignature: "\(a) \(what) without a signature header"
         case .malformedT: "a signature whose t is not a number (t=abc)"
         case .v1Only: "a signature with v1 alone, no t"
         case .garbageSignature: "a signature header that is not t=...,v1=..."

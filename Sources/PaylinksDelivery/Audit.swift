@@ -120,6 +120,9 @@ final class AuditPeer {
     private(set) var reached = 0
     /// How many requests got no answer, whether they reached it or not.
     private(set) var unanswered = 0
+    /// How many requests reached the endpoint (a connection opened) and got no answer: the
+    /// connection broke, or the answer never came.
+    private(set) var dropped = 0
 
     init(url: HTTPURL, role: String) {
         self.url = url
@@ -171,7 +174,10 @@ final class AuditPeer {
 
     private func count(_ exchange: AuditExchange) -> AuditExchange {
         if exchange.status != nil { answered += 1 } else { unanswered += 1 }
-        if !(exchange.failure?.meansNothingListens ?? false) { reached += 1 }
+        if !(exchange.failure?.meansNothingListens ?? false) {
+            reached += 1
+            if exchange.status == nil { dropped += 1 }
+        }
         return exchange
     }
 
@@ -208,17 +214,34 @@ public struct AuditStop: Sendable {
     public var summary: String { "not checked: \(role) stopped answering \(when)" }
 }
 
+/// What kept the money cases of `check-events` from running although the audit was given
+/// what they need: the award endpoint did not grant the order a case refunds, or the ledger
+/// did not show the grant. The cases say "not checked" with why, and the run fails, as one
+/// that checks nothing it was asked for must not pass.
+public struct AuditHold: Sendable {
+    /// What went wrong, as the `error:` line says it: "the award endpoint URL did not grant
+    /// an order (answered 200 without a publisherPurchaseId ...)".
+    public var what: String
+    /// What to do about it: "point --award-url at the game's award endpoint".
+    public var fix: String
+    /// How many cases it kept from running.
+    public var cases: Int
+}
+
 /// What an audit keeps an eye on between its cases: whether an endpoint that reached an
 /// answer before has gone, so that the cases after it say "not checked" rather than fail
 /// as if the endpoint had refused them.
 @MainActor
 final class AuditWatch {
     private let peers: [AuditPeer]
-    private var marks: [(answered: Int, unanswered: Int)] = []
+    private var marks: [(answered: Int, unanswered: Int, dropped: Int)] = []
     /// The last case some endpoint answered.
     private var lastAnswered = "valid"
     /// The endpoint that stopped answering, once one has.
     private(set) var stop: AuditStop?
+    /// Whether the endpoint went down on a request of the case that stopped the run: the
+    /// request reached it, the connection broke unanswered, and nothing listens since.
+    private(set) var wentDownOnCase = false
 
     init(_ peers: [AuditPeer]) {
         self.peers = peers
@@ -226,20 +249,26 @@ final class AuditWatch {
 
     /// Notes where the endpoints stand before a case.
     func begin() {
-        marks = peers.map { ($0.answered, $0.unanswered) }
+        marks = peers.map { ($0.answered, $0.unanswered, $0.dropped) }
     }
 
     /// After the case `name`: whether an endpoint that was reached before and left one of
-    /// the case's requests unanswered listens no more. It then stopped answering during
-    /// the case, when the case had an answer first, else after the last case that had one.
+    /// the case's requests unanswered listens no more. When one of the case's own requests
+    /// reached it and got no answer, it went down on that request, during the case; so it
+    /// did when the case had an answer first; else (a connection refused at the case's
+    /// first request) it stopped after the last case that had one.
     func end(_ name: String) -> Bool {
         let answeredNow = zip(peers, marks).contains { $0.answered > $1.answered }
         defer { if answeredNow { lastAnswered = name } }
-        for (peer, mark) in zip(peers, marks) where peer.unanswered > mark.unanswered && peer.reached > 0 {
+        let changed = zip(peers, marks).filter { $0.unanswered > $1.unanswered && $0.reached > 0 }
+        // An endpoint a request of this case reached and left unanswered comes first.
+        let ordered = changed.filter { $0.dropped > $1.dropped } + changed.filter { $0.dropped == $1.dropped }
+        for (peer, mark) in ordered {
             guard let error = peer.nothingListens() else { continue }
+            wentDownOnCase = peer.dropped > mark.dropped
             stop = AuditStop(
                 role: peer.role, url: peer.url.description,
-                when: answeredNow ? "during \(name)" : "after \(lastAnswered)",
+                when: answeredNow || wentDownOnCase ? "during \(name)" : "after \(lastAnswered)",
                 reason: error.description)
             return true
         }
@@ -252,6 +281,26 @@ final class AuditWatch {
             name: name, verdict: .notChecked, summary: stop?.summary ?? "not checked", sent: "nothing",
             received: "nothing", why: "")
     }
+
+    /// What to report for the case `name` that has just ended with `finding` and stopped
+    /// the run: a failure, when the endpoint went down on one of its requests, saying so;
+    /// else not checked.
+    func stopped(_ name: String, _ finding: AuditFinding?) -> AuditFinding {
+        guard wentDownOnCase, let stop else { return notChecked(name) }
+        let down = "\(stop.role) went down on this request: did it bring it down?"
+        guard var finding, finding.verdict == .fail else {
+            return AuditFinding(
+                name: name, verdict: .fail, summary: down, sent: finding?.sent ?? "the case's requests",
+                received: finding?.received ?? "no response", why: Self.wentDownWhy)
+        }
+        finding.summary += "; and \(down)"
+        finding.why = Self.wentDownWhy
+        return finding
+    }
+
+    private static let wentDownWhy =
+        "a request Appcharge may send brought the server down, and every order after it is lost until it is back: "
+        + "find what this request does to it (its log)"
 }
 
 /// The orders an audit sends: each a real checkout of the simulated SDK, seeded so that

@@ -70,7 +70,7 @@ public final class AwardAudit {
             }
             watch.begin()
             let finding = baseline ? runCase(auditCase) : notMeaningful(auditCase)
-            findings.append(watch.end(auditCase.name) ? watch.notChecked(auditCase.name) : finding)
+            findings.append(watch.end(auditCase.name) ? watch.stopped(auditCase.name, finding) : finding)
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
         return findings

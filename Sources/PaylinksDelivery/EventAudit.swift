@@ -64,6 +64,9 @@ public final class EventAudit {
     /// The endpoint, when one stopped answering in the middle of the run: the cases after
     /// it were not checked.
     public var stop: AuditStop? { watch.stop }
+    /// What kept the money cases from running, given the award endpoint and the ledger: the
+    /// first thing that did, and how many cases it kept.
+    public private(set) var hold: AuditHold?
     /// How many events and players the audit has made, so that each is new.
     private var made = 0
 
@@ -142,7 +145,7 @@ public final class EventAudit {
                 } catch {
                     // An endpoint that answered before and listens no more is not a reason to stop the run.
                     guard watch.end(auditCase.name) else { throw error }
-                    findings.append(watch.notChecked(auditCase.name))
+                    findings.append(watch.stopped(auditCase.name, nil))
                     continue
                 }
                 if !baseline && finding.verdict != .fail {
@@ -150,7 +153,7 @@ public final class EventAudit {
                     finding.summary += ", as a valid event was"
                     finding.why = Self.fixValidFirst
                 }
-                findings.append(watch.end(auditCase.name) ? watch.notChecked(auditCase.name) : finding)
+                findings.append(watch.end(auditCase.name) ? watch.stopped(auditCase.name, finding) : finding)
             }
         }
         if !baseline && !cases.contains(.valid) { findings.insert(valid, at: 0) }
@@ -372,11 +375,11 @@ public final class EventAudit {
         for _ in 0..<grants {
             let order = orders.fresh(player: player)
             if let problem = try grant(order) {
-                return AuditFinding(
-                    name: name, verdict: .notMeaningful,
-                    summary: "not run: the award endpoint did not grant: \(problem)",
-                    sent: "a valid award for a new order", received: problem,
-                    why: "the money cases grant an order first: run check-award against the award endpoint")
+                return held(
+                    name, "the award endpoint did not grant: \(problem)",
+                    what:
+                        "the award endpoint \(endpoints.award.map { "\($0)" } ?? "") did not grant an order (\(problem))",
+                    fix: "point --award-url at the game's award endpoint (check-award audits it)")
             }
             granted.append(order)
         }
@@ -390,11 +393,11 @@ public final class EventAudit {
             grantedTotal.allSatisfy { held[$0.key, default: 0] >= $0.value }
         }.balances
         guard grantedTotal.allSatisfy({ before[$0.key, default: 0] >= $0.value }) else {
-            return AuditFinding(
-                name: name, verdict: .notMeaningful,
-                summary: "not run: the ledger does not show what the award granted (it shows \(Self.shown(before)))",
-                sent: "a valid award, then GET \(ledger)?playerId=\(player)", received: Self.shown(before),
-                why: "the money cases need the award endpoint and the ledger of the same game: check both URLs")
+            return held(
+                name, "the ledger does not show what the award granted (it shows \(Self.shown(before)))",
+                what: "the ledger \(ledger) does not show what the award endpoint "
+                    + "\(endpoints.award.map { "\($0)" } ?? "") granted (it shows \(Self.shown(before)) for the player)",
+                fix: "point --award-url and --ledger-url at the same game's server")
         }
         if auditCase != .refundFirst {
             for order in granted { _ = send(event(.completed, of: order)) }
@@ -491,6 +494,17 @@ public final class EventAudit {
         default:
             return notChecked(auditCase)
         }
+    }
+
+    /// The finding of a money case the award endpoint or the ledger kept from running:
+    /// not checked, saying `why`; the first such `what` and its `fix` are the run's
+    /// ``hold``.
+    private func held(_ name: String, _ why: String, what: String, fix: String) -> AuditFinding {
+        if hold == nil { hold = AuditHold(what: what, fix: fix, cases: 0) }
+        hold?.cases += 1
+        return AuditFinding(
+            name: name, verdict: .notChecked, summary: "not checked: \(why)", sent: "nothing", received: "nothing",
+            why: "")
     }
 
     private func partialRefund(

@@ -363,9 +363,97 @@ struct AwardTests {
         #expect(!outcome.stdout.contains("break the connection"), "\(outcome.stdout)")
         #expect(
             outcome.stdout.contains(
-                "----  signature-digit     not checked: the endpoint stopped answering after valid\n"))
+                "----  signature-digit     not checked: the endpoint stopped answering during valid\n"))
         #expect(outcome.stdout.hasSuffix(": 20 cases: 0 pass, 1 FAIL, 0 warn, 19 not checked\n"), "\(outcome.stdout)")
-        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering after valid"))
+        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering during valid"))
+    }
+
+    @Test("an endpoint that crashes on the first request of retry fails retry, saying so, not valid's 'after'")
+    func endpointCrashesOnRetry() throws {
+        // An endpoint that grants the first callback and exits on the second, unanswered.
+        let crashing = try ExampleGameServer(
+            script: """
+                import os, socket
+                server = socket.socket()
+                server.bind(("127.0.0.1", 0))
+                server.listen(8)
+                print(server.getsockname()[1], flush=True)
+                connection, _ = server.accept()
+                connection.recv(65536)
+                body = b'{"publisherPurchaseId":"grant_1"}'
+                connection.sendall(
+                    b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\n"
+                    + b"Content-Length: " + str(len(body)).encode() + b"\\r\\n\\r\\n" + body)
+                connection.close()
+                connection, _ = server.accept()
+                connection.recv(65536)
+                os._exit(1)
+                """)
+        let outcome = try paylinks(["check-award", crashing.url], environment: Self.studioKeys)
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stdout)")
+        #expect(outcome.stdout.hasPrefix("pass  valid "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("\nFAIL  retry "), "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains("; and the endpoint went down on this request: did it bring it down?\n"),
+            "\(outcome.stdout)")
+        #expect(
+            outcome.stdout.contains(
+                "----  race                not checked: the endpoint stopped answering during retry\n"),
+            "\(outcome.stdout)")
+        #expect(outcome.stdout.hasSuffix(": 20 cases: 1 pass, 1 FAIL, 0 warn, 18 not checked\n"), "\(outcome.stdout)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering during retry"))
+    }
+
+    @Test("the example server's --help prints its usage; an unknown flaw or a bad port is one line and exit 2")
+    func exampleUsage() throws {
+        func example(_ arguments: [String]) throws -> BinaryTests.Outcome {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(ExampleGameServer.python))
+            process.arguments =
+                [DocumentedCommands.root.appendingPathComponent("Examples/game-server/server.py").path] + arguments
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let stdout = output.fileHandleForReading.readDataToEndOfFile()
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return BinaryTests.Outcome(
+                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: String(decoding: stderr, as: UTF8.self))
+        }
+        for help in ["--help", "-h"] {
+            let usage = try example([help])
+            #expect(usage.status == 0, "\(usage.stderr)")
+            #expect(usage.stdout.hasPrefix("Run it:  python3 server.py [PORT]"), "\(usage.stdout)")
+            #expect(usage.stdout.contains("`--flaw NAME` makes it wrong on purpose"))
+            #expect(usage.stderr.isEmpty, "\(usage.stderr)")
+        }
+        for arguments in [["--flaw", "no-such-flaw"], ["eighty"], ["70000"], ["--flaw"]] {
+            let refused = try example(arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("server.py: "), "\(refused.stderr)")
+        }
+    }
+
+    @Test("check-award --help and check-events --help list every case, each with a few words")
+    func helpListsCases() throws {
+        for (command, names) in [("check-award", AwardAudit.caseNames), ("check-events", EventAudit.caseNames)] {
+            let help = try paylinks([command, "--help"])
+            #expect(help.status == 0)
+            let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            let start = try #require(lines.firstIndex { $0.hasPrefix("CASES") }, "\(help.stdout)")
+            let listed = lines[(start + 1)...].prefix { !$0.isEmpty }
+            #expect(listed.count == names.count, "\(help.stdout)")
+            for (line, name) in zip(listed, names) {
+                #expect(line.hasPrefix("  \(name)  "), "\(line)")
+                #expect(line.split(separator: " ").count > 2, "\(line)")
+            }
+        }
     }
 
     @Test("--case runs one case again; a case that does not exist is a usage error with the closest")

@@ -91,6 +91,31 @@ struct EventAuditTests {
         }
     }
 
+    @Test("the README says every case the example's refuse-unknown warns on")
+    func readmeRefuseUnknown() throws {
+        let receiver = try ExampleGameServer(flaw: "refuse-unknown")
+        let outcome = try audit(Self.urls(receiver) + ["--json", "--ledger-wait", "1"])
+        let warned = try Self.findings(outcome).filter { $0.verdict == "warn" }.map { "`\($0.name)`" }
+        #expect(!warned.isEmpty)
+        let said =
+            warned.count == 1 ? warned[0] : warned.dropLast().joined(separator: ", ") + " and " + (warned.last ?? "")
+        let readme = try String(
+            contentsOf: DocumentedCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let flat = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("`refuse-unknown` warns on \(said):"), "\(said)")
+    }
+
+    @Test("the findings say 'an event', never 'a event'")
+    func article() throws {
+        let receiver = try ExampleGameServer(flaw: "any-signature")
+        let outcome = try audit([Self.urls(receiver)[0], "--json"])
+        let findings = try Self.findings(outcome)
+        let sent = Dictionary(findings.map { ($0.name, $0.line["sent"] as? String ?? "") }) { first, _ in first }
+        #expect(sent["body-changed"] == "an event whose body was changed after it was signed")
+        #expect(sent["other-key"] == "an event signed with another key")
+        #expect(!outcome.stdout.contains("a event"), "\(outcome.stdout)")
+    }
+
     @Test("valid is the plainest event: names of ASCII letters without spaces or slashes")
     func plainValid() throws {
         let handler = try EventReceiver()
@@ -166,8 +191,53 @@ struct EventAuditTests {
         #expect(crashed.stdout.contains("; and nothing answers since: did the event bring the handler down?"))
         #expect(crashed.stdout.hasSuffix(": 27 cases: 0 pass, 1 FAIL, 0 warn, 26 not checked\n"), "\(crashed.stdout)")
         #expect(
-            crashed.stderr.hasPrefix("error: the events handler \(events) stopped answering after valid"),
+            crashed.stderr.hasPrefix("error: the events handler \(events) stopped answering during valid"),
             "\(crashed.stderr)")
+    }
+
+    @Test(
+        "a handler that crashes on one case's event fails that case, saying so, and the cases after it are not checked 'during' it"
+    )
+    func crashOnCase() throws {
+        // A handler that accepts every event and exits on one with a field it does not know.
+        let crashing = try ExampleGameServer(
+            script: """
+                import http.server, os
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    def do_POST(self):
+                        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                        if b"futureField" in body:
+                            os._exit(1)
+                        self.send_response(200)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                    def log_message(self, *args):
+                        pass
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+                """)
+        let events = "http://127.0.0.1:\(crashing.port)/events"
+        let outcome = try audit([events, "--json"])
+        #expect(outcome.status == ExitCode.expectationsFailed.rawValue, "\(outcome.stdout)")
+        let findings = try Self.findings(outcome)
+        let crashed = try #require(findings.firstIndex { $0.name == "unknown-fields" })
+        #expect(findings[crashed].verdict == "fail", "\(findings[crashed].line)")
+        let summary = findings[crashed].line["summary"] as? String ?? ""
+        #expect(
+            summary.hasSuffix("the events handler went down on this request: did it bring it down?"), "\(summary)")
+        let after = findings[(crashed + 1)...]
+        #expect(after.count == 15)
+        for finding in after {
+            #expect(
+                finding.line["summary"] as? String
+                    == "not checked: the events handler stopped answering during unknown-fields", "\(finding.line)")
+        }
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix("error: the events handler \(events) stopped answering during unknown-fields"),
+            "\(outcome.stderr)")
+        #expect(outcome.stderr.hasSuffix("; 15 cases were not checked: restart it and run the audit again\n"))
     }
 
     @Test(
@@ -203,7 +273,20 @@ struct EventAuditTests {
         #expect(once.stdout.contains("--ledger-wait 0"))
         let tooLong = try audit(Self.urls(receiver) + ["--ledger-wait", "61"])
         #expect(tooLong.status == ExitCode.usage.rawValue)
-        #expect(tooLong.stderr.hasPrefix("error: --ledger-wait takes a whole number from 0 to 60, not '61'"))
+        #expect(tooLong.stderr.hasPrefix("error: --ledger-wait takes whole seconds, 0 to 60, not '61'"))
+    }
+
+    @Test("--ledger-wait takes whole seconds from 0 to 60, as its help and its refusal of 1.5 say")
+    func ledgerWaitWholeSeconds() throws {
+        let fraction = try audit(["http://127.0.0.1:1/events", "--ledger-wait", "1.5"])
+        #expect(fraction.status == ExitCode.usage.rawValue)
+        #expect(fraction.stdout.isEmpty)
+        #expect(
+            fraction.stderr.hasPrefix("error: --ledger-wait takes whole seconds, 0 to 60, not '1.5'"),
+            "\(fraction.stderr)")
+        let help = try audit(["--help"])
+        let line = help.stdout.split(separator: "\n").first { $0.hasPrefix("  --ledger-wait ") } ?? ""
+        #expect(line.contains("whole seconds, 0 to 60"), "\(line)")
     }
 
     @Test("what each money flaw did is in its finding: the balances before and after")
@@ -254,6 +337,55 @@ struct EventAuditTests {
             ledgerOnly.stdout.contains(
                 "----  refund              not checked: it needs --award-url, to grant the order it then refunds or "
                     + "disputes\n"), "\(ledgerOnly.stdout)")
+    }
+
+    @Test(
+        "a money case the award endpoint or the ledger kept from running is 'not checked' with why, and the run fails with one line naming what to fix"
+    )
+    func moneyBlocked() throws {
+        let receiver = try ExampleGameServer()
+        let base = "http://127.0.0.1:\(receiver.port)"
+        // The events handler given as the award endpoint: 200 to the award, but no grant.
+        let wrongAward = try audit([
+            "\(base)/events", "--award-url", "\(base)/events", "--ledger-url", "\(base)/ledger",
+        ])
+        #expect(wrongAward.status == ExitCode.expectationsFailed.rawValue, "\(wrongAward.stdout)")
+        #expect(
+            wrongAward.stdout.contains(
+                "----  refund              not checked: the award endpoint did not grant: answered 200 without a "
+                    + "publisherPurchaseId"), "\(wrongAward.stdout)")
+        #expect(!wrongAward.stdout.contains("n/a "), "\(wrongAward.stdout)")
+        #expect(
+            wrongAward.stdout.hasSuffix(": 27 cases: 19 pass, 0 FAIL, 0 warn, 8 not checked\n"), "\(wrongAward.stdout)")
+        #expect(wrongAward.stderr.split(separator: "\n").count == 1, "\(wrongAward.stderr)")
+        #expect(
+            wrongAward.stderr.hasPrefix(
+                "error: the award endpoint \(base)/events did not grant an order (answered 200 without a "),
+            "\(wrongAward.stderr)")
+        #expect(
+            wrongAward.stderr.hasSuffix(
+                "; 8 cases were not checked: point --award-url at the game's award endpoint (check-award audits it)\n"),
+            "\(wrongAward.stderr)")
+        // An award endpoint that answers its id as a number, with two money cases asked for.
+        let numeric = try ExampleGameServer(flaw: "numeric-id")
+        let asked = try audit(Self.urls(numeric) + ["--case", "refund", "--case", "dispute-lost"])
+        #expect(asked.status == ExitCode.expectationsFailed.rawValue, "\(asked.stdout)")
+        #expect(asked.stdout.hasSuffix(": 2 cases: 0 pass, 0 FAIL, 0 warn, 2 not checked\n"), "\(asked.stdout)")
+        #expect(asked.stderr.contains("publisherPurchaseId as a number"), "\(asked.stderr)")
+        // The ledger of another server, which never saw the grant.
+        let other = try ExampleGameServer()
+        let ledger = "http://127.0.0.1:\(other.port)/ledger"
+        let mixed = try audit(
+            Array(Self.urls(receiver).prefix(4)) + [ledger, "--case", "refund", "--ledger-wait", "0"])
+        #expect(mixed.status == ExitCode.expectationsFailed.rawValue, "\(mixed.stdout)")
+        #expect(
+            mixed.stdout.hasPrefix("----  refund  not checked: the ledger does not show what the award granted"),
+            "\(mixed.stdout)")
+        #expect(
+            mixed.stderr.hasPrefix(
+                "error: the ledger \(ledger) does not show what the award endpoint \(base)/award granted"),
+            "\(mixed.stderr)")
+        #expect(mixed.stderr.hasSuffix("point --award-url and --ledger-url at the same game's server\n"))
     }
 
     @Test("a run whose every case would be 'not checked' is a usage error naming what is missing, and sends nothing")

@@ -148,6 +148,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("help", ["--help"], seeded: false),
         GoldenCase("help-purchase", ["purchase", "--help"], seeded: false),
         GoldenCase("help-trigger", ["trigger", "--help"], seeded: false),
+        GoldenCase("help-check-award", ["check-award", "--help"], seeded: false),
+        GoldenCase("help-check-events", ["check-events", "--help"], seeded: false),
     ]
 }
 

@@ -7,7 +7,8 @@ package import PaylinksKit
 package enum ExitCode: Int32, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
     case success = 0
-    /// `paylinks run`: an expectation of a scenario did not hold; `check-award`, `check-events`: a case failed.
+    /// `paylinks run`: an expectation of a scenario did not hold; `check-award`, `check-events`: a case failed,
+    /// or the award endpoint or the ledger kept a money case of `check-events` from running.
     case expectationsFailed = 1
     /// The flow ended in `onInitializeFailed`.
     case initializeFailed = 10
@@ -67,7 +68,9 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success:
             "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
-        case .expectationsFailed: "run: a scenario's expectation did not hold; check-award, check-events: a case failed"
+        case .expectationsFailed:
+            "run: a scenario's expectation did not hold; check-award, check-events: a case failed, or the award "
+                + "endpoint or the ledger kept a money case from running"
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"

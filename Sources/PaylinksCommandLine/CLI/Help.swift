@@ -79,7 +79,7 @@ package enum Help {
             USAGE
               \(command.usage)
 
-            \(command == .trigger ? triggerEvents : "")OPTIONS
+            \(command == .trigger ? triggerEvents : "")\(cases(of: command))OPTIONS
 
             """
         let labels = options.map { spec in spec.placeholder.map { "\(spec.name) \($0)" } ?? spec.name }
@@ -93,6 +93,24 @@ package enum Help {
         text += "  " + padded("-h, --help", to: width) + "Show this help.\n\n"
         text += "EXIT CODES\n  'paylinks --help' and 'man paylinks' list them.\n"
         return text
+    }
+
+    /// The cases of an audit, `check-award` or `check-events`, each with what it checks, in
+    /// the order they run; nothing for another command.
+    private static func cases(of command: Command) -> String {
+        let cases: [(name: String, summary: String)]
+        var text = "CASES\n"
+        switch command {
+        case .checkAward: cases = AwardAuditCase.allCases.map { ($0.name, $0.summary) }
+        case .checkEvents:
+            cases = EventAuditCase.allCases.map { ($0.name, $0.summary) }
+            let money = EventAuditCase.allCases.filter(\.followsMoney).map(\.name)
+            text = "CASES (\(money.first ?? "") to \(money.last ?? "") need --award-url and --ledger-url)\n"
+        default: return ""
+        }
+        let width = cases.map(\.name.count).max() ?? 0
+        for (name, summary) in cases { text += "  " + padded(name, to: width) + summary + "\n" }
+        return text + "\n"
     }
 
     /// The events `trigger` takes, each with the results it takes.

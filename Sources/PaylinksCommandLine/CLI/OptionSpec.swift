@@ -249,11 +249,15 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--ledger-wait", "SECONDS",
-            "How long a money case watches the ledger, after the handler's answer, for what the events did (a handler "
-                + "may revoke from a queue); 0 reads it once.",
+            "How long a money case watches the ledger, in whole seconds, 0 to 60, after the handler's answer, for what "
+                + "the events did (a handler may revoke from a queue); 0 reads it once.",
             default: String(RunOptions().ledgerWait), commands: [.checkEvents]
         ) { options, value throws(UsageProblem) in
-            options.ledgerWait = try number(value, option: "--ledger-wait", as: Int.self, in: 0...60)
+            do {
+                options.ledgerWait = try number(value, option: "--ledger-wait", as: Int.self, in: 0...60)
+            } catch {
+                throw UsageProblem("--ledger-wait takes whole seconds, 0 to 60, not '\(MessageText.sanitized(value))'")
+            }
         },
         OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",

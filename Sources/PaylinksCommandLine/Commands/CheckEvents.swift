@@ -34,7 +34,7 @@ enum CheckEventsCommand: Subcommand {
                 findings, of: .checkEvents, url: url.description, rerun: rerun(url, options), format: options.format,
                 color: PaylinksCLI.usesColor(options, context: context)),
             to: context.standardOutput)
-        return ended(findings, stop: audit.stop, context: context)
+        return ended(findings, stop: audit.stop, hold: audit.hold, context: context)
     }
 
     /// Refuses a `--case` that would be "not checked": the run would check nothing the

@@ -1,5 +1,6 @@
 import PaylinksAppcharge
 import PaylinksDelivery
+import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
 
@@ -52,11 +53,24 @@ extension Subcommand {
             ? Case.allCases : Case.allCases.filter { options.auditCases.contains($0.name) }
     }
 
-    /// How an audit ended: 1 when a case failed; else, when an endpoint stopped answering
-    /// in the middle of it, 69, with one line on standard error that says so; else 0.
-    static func ended(_ findings: [AuditFinding], stop: AuditStop?, context: RunContext) -> ExitCode {
+    /// How an audit ended: when an endpoint stopped answering in the middle of it, 1 when a
+    /// case failed, else 69, with one line on standard error that says so; else, when the
+    /// award endpoint or the ledger kept money cases from running (`hold`), 1, with one line
+    /// that says what to fix; else 1 when a case failed, and 0 when none did.
+    static func ended(_ findings: [AuditFinding], stop: AuditStop?, hold: AuditHold? = nil, context: RunContext)
+        -> ExitCode
+    {
         let failed = findings.contains { $0.verdict == .fail }
-        guard let stop else { return failed ? .expectationsFailed : .success }
+        guard let stop else {
+            if let hold {
+                let cases = hold.cases == 1 ? "1 case was" : "\(hold.cases) cases were"
+                // The URLs were checked when they were read: their hosts and ports hold no control characters.
+                try? context.standardError.write(
+                    "error: \(MessageText.oneLine(hold.what)); \(cases) not checked: \(hold.fix)\n")
+                return .expectationsFailed
+            }
+            return failed ? .expectationsFailed : .success
+        }
         let skipped = findings.filter { $0.verdict == .notChecked && $0.summary == stop.summary }.count
         let cases = skipped == 1 ? "1 case was" : "\(skipped) cases were"
         // The URL was checked when it was read: its host and port hold no control characters.

@@ -41,7 +41,8 @@ again), revoke-ungranted (a refund of an order never granted takes the event's p
 from the player, below zero), revoke-on-open (a dispute opened takes the items, one won
 never gives them back), in-order (a refund that arrives before the order's completion is
 dropped), strict-fields (a 500 for a field it does not know), refuse-unknown (a 404 for an
-event about an order it does not know), slow-events (each event answered after 2.1 s);
+event about an order it does not know), slow-events (each event answered after 2.1 s),
+grant-on-partial (a partial refund grants the order's products again);
 any-signature and reserialize apply to events too. And what paylinks must not misread:
 async-ledger (each verified event answered at once and handled from a queue 300 ms later,
 the usual design: correct, though the ledger lags), die-after-grant (the whole server exits
@@ -72,7 +73,7 @@ FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
     "strict-fields", "refuse-unknown", "slow-events", "async-ledger", "die-after-grant", "strip-spaces",
-    "reserialize-500",
+    "reserialize-500", "grant-on-partial",
 }
 # The flaw async-ledger: how long after its answer an event is handled.
 QUEUE_DELAY = 0.3
@@ -141,6 +142,16 @@ class Ledger:
     def note(self, player, text):
         with self.lock:
             self.notes.setdefault(player, []).append(text)
+
+    def regrant(self, order_id):
+        """The flaw grant-on-partial: give a granted order's products once more."""
+        with self.lock:
+            if order_id not in self.given:
+                return
+            player, products = self.given[order_id]
+            held = self.balances.setdefault(player, {})
+            for sku, amount in products.items():
+                held[sku] = held.get(sku, 0) + amount
 
     def revoke(self, order_id, twice=False):
         """Takes an order's products back once, never below zero; what is missing is a
@@ -267,6 +278,10 @@ def handle_event(ledger, flaw, event):
         # Both in the order's currency, as decimal strings: less back than paid is partial.
         if amounts["refund"] < amounts["paid"]:
             player = ledger.given.get(order_id, ("",))[0]
+            if flaw == "grant-on-partial":
+                # The flaw: the refund's products are added where they should stay as they are.
+                ledger.regrant(order_id)
+                return 200, {"handled": "a partial refund, granted again"}
             ledger.note(player, "partial refund of order %s recorded, nothing revoked" % order_id)
             return 200, {"handled": "a partial refund, recorded"}
     return 200, {"handled": ledger.revoke(order_id, twice=(flaw == "revoke-twice"))}

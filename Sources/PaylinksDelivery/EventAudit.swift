@@ -598,12 +598,19 @@ public final class EventAudit {
             keeps.isEmpty ? tooMuchWhy : keeps)
     }
 
-    /// What is wrong beyond a balance's value: one below zero, or more taken than `limit`.
+    /// What is wrong beyond a balance's value: one below zero, one that rose, or more
+    /// taken than `limit`.
     private func harm(after: Balances, before: Balances, limit: Balances?) -> (summary: String, why: String)? {
         if let negative = after.first(where: { $0.value < 0 }) {
             return (
                 "a balance went negative: \(negative.key) \(negative.value)",
                 "a player who spent the items owes them forever: clamp at zero and record the shortfall"
+            )
+        }
+        if let risen = after.sorted(by: { $0.key < $1.key }).first(where: { $0.value > before[$0.key, default: 0] }) {
+            return (
+                "a balance rose: \(risen.key) \(before[risen.key, default: 0]) → \(risen.value)",
+                "a refund or a dispute takes items back or leaves them; it never gives any"
             )
         }
         if let limit, before.minus(after).contains(where: { $0.value > limit[$0.key, default: 0] }) {

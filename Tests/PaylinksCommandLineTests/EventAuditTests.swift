@@ -69,6 +69,7 @@ struct EventAuditTests {
             ("any-signature", "fail", ["signature-digit", "body-changed", "other-key", "body-only"]),
             ("refuse-unknown", "warn", ["refund-ungranted", "business-failure"]),
             ("strip-spaces", "fail", ["names-spaces"]),
+            ("grant-on-partial", "fail", ["partial-refund"]),
             (
                 "reserialize-500", "fail",
                 SignatureForgery.allCases.map(\.rawValue) + ["names-slash-quotes", "names-unicode", "numbers"]

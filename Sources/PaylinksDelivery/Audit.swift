@@ -209,9 +209,14 @@ public struct AuditStop: Sendable {
     public var when: String
     /// Why nothing answers: "connection refused by 127.0.0.1:8080: is the server running?".
     public var reason: String
+    /// Whether the endpoint still answers, but no more as it did: not in time, or off its
+    /// contract (``reason`` says how), rather than not at all.
+    public var answersWrongly = false
 
     /// The summary of each case not checked for it.
-    public var summary: String { "not checked: \(role) stopped answering \(when)" }
+    public var summary: String {
+        answersWrongly ? "not checked: the audit stopped \(when)" : "not checked: \(role) stopped answering \(when)"
+    }
 }
 
 /// What kept the money cases of `check-events` from running although the audit was given
@@ -273,6 +278,17 @@ final class AuditWatch {
             return true
         }
         return false
+    }
+
+    /// Whether every endpoint of the audit has answered a request: an endpoint that fails
+    /// after that fails in the middle of the run, not at its start.
+    var everyEndpointAnswered: Bool { peers.allSatisfy { $0.answered > 0 } }
+
+    /// Stops the run at the case `name`, during which an endpoint that had answered as it
+    /// should failed to (`reason`): no whole answer in time, or one off its contract. What
+    /// the cases before found stands; those after are not checked.
+    func halt(during name: String, reason: String) {
+        stop = AuditStop(role: "an endpoint", url: "", when: "during \(name)", reason: reason, answersWrongly: true)
     }
 
     /// The finding of `name`, a case not checked since the endpoint stopped answering.

@@ -143,8 +143,13 @@ public final class EventAudit {
                 do {
                     finding = try runCase(auditCase)
                 } catch {
-                    // An endpoint that answered before and listens no more is not a reason to stop the run.
-                    guard watch.end(auditCase.name) else { throw error }
+                    // An endpoint that answered before and listens no more, or answers no more
+                    // as it did, ends the run with what it found; one that never answered is
+                    // the audit's start failing.
+                    if !watch.end(auditCase.name) {
+                        guard watch.everyEndpointAnswered else { throw error }
+                        watch.halt(during: auditCase.name, reason: error.reason)
+                    }
                     findings.append(watch.stopped(auditCase.name, nil))
                     continue
                 }

@@ -92,6 +92,29 @@ struct EventAuditTests {
         }
     }
 
+    @Test(
+        "a ledger that goes off its contract mid-audit ends the run with what it found, the cases after it not checked")
+    func ledgerFailsMidAudit() throws {
+        let receiver = try ExampleGameServer()
+        // A ledger in its contract for its first two reads (the start's and a case's), then a 404.
+        let ledger = try EventReceiver { count, _ in
+            count <= 2
+                ? HTTPServerResponse(status: 200, body: Array(#"{"balances": {}}"#.utf8))
+                : HTTPServerResponse(status: 404, body: Array("{}".utf8))
+        }
+        let base = "http://127.0.0.1:\(receiver.port)"
+        let outcome = try audit([
+            "\(base)/events", "--award-url", "\(base)/award", "--ledger-url", ledger.url, "--ledger-wait", "0",
+        ])
+        #expect(outcome.status == ExitCode.unavailable.rawValue, "no case failed: \(outcome.stdout)")
+        #expect(outcome.stdout.contains("pass  other-key"), "the findings before it stand: \(outcome.stdout)")
+        #expect(outcome.stdout.contains("not checked: the audit stopped during "), "\(outcome.stdout)")
+        let errors = outcome.stderr.split(separator: "\n")
+        #expect(errors.count == 1, "\(outcome.stderr)")
+        #expect(errors.first?.hasPrefix("error: the audit stopped during ") == true, "\(outcome.stderr)")
+        #expect(errors.first?.contains("answered 404 Not Found") == true, "\(outcome.stderr)")
+    }
+
     @Test("the README says every case the example's refuse-unknown warns on")
     func readmeRefuseUnknown() throws {
         let receiver = try ExampleGameServer(flaw: "refuse-unknown")
@@ -472,7 +495,7 @@ struct EventAuditTests {
     }
 
     @Test(
-        "a ledger balance beyond ±10^15 breaks the ledger's contract: one error line and 69, never a crash",
+        "a ledger balance beyond ±10^15 breaks the ledger's contract: the case not checked, one error line and 69, never a crash",
         arguments: [
             ("-9223372036854775808", true), ("9223372036854775807", true), ("-1000000000000001", true),
             ("1000000000000001", true), ("-1000000000000000", false), ("1000000000000000", false),
@@ -499,10 +522,13 @@ struct EventAuditTests {
             return
         }
         #expect(outcome.status == ExitCode.unavailable.rawValue, "\(outcome.stdout)\(outcome.stderr)")
-        #expect(outcome.stdout.isEmpty)
         #expect(
-            outcome.stderr.hasPrefix("error: a balance in the ledger's answer is \(balance), beyond ±10^15; "),
-            "\(outcome.stderr)")
+            outcome.stdout.hasPrefix("----  partial-refund  not checked: the audit stopped during partial-refund\n"),
+            "\(outcome.stdout)")
+        #expect(
+            outcome.stderr.hasPrefix(
+                "error: the audit stopped during partial-refund: a balance in the ledger's answer is \(balance), "
+                    + "beyond ±10^15; "), "\(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1)
     }
 

@@ -75,8 +75,12 @@ extension Subcommand {
         let cases = skipped == 1 ? "1 case was" : "\(skipped) cases were"
         // The URL was checked when it was read: its host and port hold no control characters.
         try? context.standardError.write(
-            "error: \(stop.role) \(stop.url) stopped answering \(stop.when) (\(stop.reason)); \(cases) not checked: "
-                + "restart it and run the audit again\n")
+            stop.answersWrongly
+                ? MessageText.oneLine(
+                    "error: the audit stopped \(stop.when): \(stop.reason); \(cases) not checked: fix it and run the "
+                        + "audit again") + "\n"
+                : "error: \(stop.role) \(stop.url) stopped answering \(stop.when) (\(stop.reason)); \(cases) not "
+                    + "checked: restart it and run the audit again\n")
         return failed ? .expectationsFailed : .unavailable
     }
 }

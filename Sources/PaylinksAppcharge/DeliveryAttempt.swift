@@ -224,7 +224,8 @@ public enum AwardDelivery {
             // time-out's reason says it already).
             let failure = attempt.failure ?? ""
             let statesTime =
-                attempt.publisherPurchaseId == nil && (failure.contains(" after ") || failure.contains(" within "))
+                attempt.publisherPurchaseId == nil
+                && (failure.firstOccurrence(of: " after ") != nil || failure.firstOccurrence(of: " within ") != nil)
             let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(failure)"
             let ended = statesTime ? "" : ", \(attempt.milliseconds) ms after it was sent"
             events.append((0, "award attempt \(attempt.number): \(result)\(ended)"))

@@ -51,7 +51,7 @@ enum CheckEventsCommand: Subcommand {
         if let missing = audit.missingOptions, !money.isEmpty {
             throw .usage(
                 "--case \(named(money)) \(money.count == 1 ? "needs" : "need") \(missing.options), \(missing.purpose); "
-                    + "give \(missing.options.contains(" and ") ? "them" : "it"), or leave the case out",
+                    + "give \(missing.options.firstOccurrence(of: " and ") != nil ? "them" : "it"), or leave the case out",
                 command: .checkEvents)
         }
         if version == .v1, cases.contains(.partialRefund) {

@@ -35,7 +35,9 @@ package enum ClockText {
             }
         } else if let seconds = isoSeconds(text) {
             if range.contains(seconds) { return seconds }
-        } else if text.uppercased().contains("T"), !text.uppercased().hasSuffix("Z"), isoSeconds(text + "Z") != nil {
+        } else if text.uppercased().contains(Character("T")), !text.uppercased().hasSuffix("Z"),
+            isoSeconds(text + "Z") != nil
+        {
             throw Problem(reason: "'\(shown)' has no time zone; add Z (UTC) or an offset such as +02:00")
         }
         throw Problem(

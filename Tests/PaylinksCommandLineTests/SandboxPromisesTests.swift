@@ -28,6 +28,7 @@ struct SandboxPromisesTests {
         let deadline = Date().addingTimeInterval(10)
         var state = try Data_.state(port, purchaseId)
         while state == "charge_pending" && Date() < deadline {
+            // A poll with a bound: the state is read again until it changes or 10 s pass.
             usleep(20_000)
             state = try Data_.state(port, purchaseId)
         }

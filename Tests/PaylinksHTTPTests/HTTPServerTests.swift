@@ -162,6 +162,8 @@ struct HTTPServerTests {
             guard poll(&poller, 1, milliseconds) >= 0 else { return true }
             let count = buffer.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return true }
+            // The pace of the slow reader under test, not a wait for something to happen: the
+            // verdict comes from the server closing the connection, within `seconds`.
             usleep(UInt32(milliseconds) * 1000)
         }
         return false

@@ -1,0 +1,40 @@
+/// What an ``HTTPServer`` serves: the application behind the transport. The server knows
+/// nothing of what a request means; it reads and writes bytes on its loops and calls these
+/// members, which is all an application gives it.
+///
+/// `prepare` runs on the loop a request came to, several loops at once: it reads the
+/// request and touches nothing that changes. `respond(to:)`, `tick()` and `isStopping` are
+/// called one at a time, never two at once, under the server's one serial lock, so what
+/// they change needs no lock of its own.
+public protocol HTTPResponder: Sendable {
+    /// A request as `prepare` read it, handed to `respond(to:)` on the same loop's thread.
+    associatedtype Arrival
+
+    /// Reads `request` on the loop it came to, concurrently with the other loops.
+    func prepare(_ request: HTTPRequest) -> Arrival
+
+    /// The answer to a prepared request; called one at a time with the other members.
+    func respond(to arrival: Arrival) -> HTTPAnswer
+
+    /// Called between events, at least every 100 ms, one at a time with `respond(to:)`.
+    func tick()
+
+    /// Whether the server should stop: asked between events, one at a time with `respond(to:)`.
+    var isStopping: Bool { get }
+}
+
+extension HTTPResponder {
+    /// Nothing to do between events.
+    public func tick() {}
+}
+
+extension HTTPServer {
+    /// Serves `responder` until it says it is stopping. Once stopping, the server takes no
+    /// new connection, finishes the requests already arriving (for up to the read time),
+    /// and returns.
+    public func run(_ responder: some HTTPResponder) {
+        run(
+            until: { responder.isStopping }, tick: { responder.tick() }, prepare: { responder.prepare($0) },
+            answer: { responder.respond(to: $0) })
+    }
+}

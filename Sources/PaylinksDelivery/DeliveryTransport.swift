@@ -62,6 +62,7 @@ public struct DeliveryTransport: Sendable {
             replays: {
                 .init(
                     deliver: { replay, _ in
+                        // A URL that does not read fails before anything is sent, as over HTTP.
                         guard let url = try? HTTPURL(replay.delivery.url) else { return [replay.send()] }
                         let headers = replay.headers(to: url)
                         var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: headers)

@@ -25,8 +25,11 @@ import PackageDescription
 //   PaylinksSandbox      the game's server's requests to Appcharge, answered locally: the
 //                        sandbox's routes (the checkout session, reporting, refund and control
 //                        APIs, onto Appcharge's values), its pages, and the guard every request
-//                        passes. It imports JSON, the core, Appcharge's side and HTTP; the
-//                        command line serves it and hands its deliveries to PaylinksDelivery.
+//                        passes; and the service a server runs it as, which hands its awards,
+//                        events and replays to PaylinksDelivery's queues, keeps its changes in
+//                        a journal it is given and says what happens to a log it is given. It
+//                        imports JSON, the core, the fixtures' message text, Appcharge's side,
+//                        HTTP and the deliveries; the command line serves it.
 //   PaylinksCommandLine  argv, one file per command, the checkout flow and the bulk paths,
 //                        rendering, help, completions, the man page, output and exit codes;
 //                        nothing public (main.swift reaches it with package access). It
@@ -74,7 +77,10 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "PaylinksSandbox",
-            dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP"],
+            dependencies: [
+                "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
+                "PaylinksDelivery",
+            ],
             swiftSettings: strict),
         .target(
             name: "PaylinksCommandLine",

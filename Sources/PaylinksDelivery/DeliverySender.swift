@@ -194,11 +194,11 @@ public final class DeliverySender {
         if attempt.failure == nil {
             do {
                 let response = try client.finish()
-                item.judge(&attempt, status: response.status, body: response.body)
-                if keepsExchanges {
-                    attempt.responseHeaders = response.headers.map { ($0.name, $0.value) }
-                    attempt.responseBody = Array(response.body.prefix(DeliveryAttempt.responseBodyLimit))
-                }
+                // A load keeps no exchange: its answers' headers are not copied at all.
+                let headers = keepsExchanges ? response.headers.map { ($0.name, $0.value) } : []
+                item.take(
+                    DeliveryResponse(status: response.status, headers: headers, body: response.body), into: &attempt,
+                    keepsExchange: keepsExchanges)
             } catch {
                 attempt.failure = error.description
             }

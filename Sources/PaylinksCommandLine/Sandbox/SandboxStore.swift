@@ -22,7 +22,7 @@ import PaylinksSandbox
 ///   while the sandbox goes on answering, then renamed over the old one;
 /// - the directory itself is locked while a sandbox uses it, so that no second sandbox
 ///   writes to it, whatever happens to the files in it.
-final class SandboxStore {
+final class SandboxStore: SandboxJournal {
     /// The format's name and the version this build writes and reads.
     static let format = "paylinks-sandbox"
     static let version = 1
@@ -52,12 +52,14 @@ final class SandboxStore {
     private var sessionLines: [String: (revision: Int, line: [UInt8])] = [:]
 
     /// What changed, to write: sessions as they now stand, and deliveries.
-    typealias Held = (sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery])
+    typealias Held = SandboxJournalChange
     /// The records the journal held at the start, superseded and forgotten ones among them.
     let recordsRead: Int
+    /// What opening the journal found, said once the sandbox starts.
+    private(set) var warnings: [String] = []
 
     /// Everything the sandbox holds, taken at once, for a rewrite to read on its own thread.
-    typealias Snapshot = (sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery])
+    typealias Snapshot = SandboxJournalContents
 
     /// The store in `directory`, created when missing and locked for this process, with
     /// every record it holds handed, in the order it was written, to what `restorer` makes
@@ -156,11 +158,10 @@ final class SandboxStore {
                 try file.append(header(seed: storeSeed))
                 System.syncDirectory(of: path)
             }
-            return (
-                SandboxStore(
-                    directory: directory, folder: folder, file: file, seed: storeSeed, recordsRead: reader.records),
-                warnings
-            )
+            let store = SandboxStore(
+                directory: directory, folder: folder, file: file, seed: storeSeed, recordsRead: reader.records)
+            store.warnings = warnings
+            return (store, warnings)
         } catch {
             throw .cannotCreate("\(journal) cannot be written: \(Inputs.describe(error))")
         }
@@ -195,7 +196,9 @@ final class SandboxStore {
     }
 
     /// The journal's and its rewrite's paths, as messages show them.
-    private var shown: String { "\(MessageText.sanitized(directory))/\(Self.journalName)" }
+    private var shown: String { "\(location)/\(Self.journalName)" }
+    /// The directory, as messages show it.
+    var location: String { MessageText.sanitized(directory) }
 
     /// Keeps `changed`; nil when it is on the disk, else why not (and then nothing of it
     /// is). `live` gives everything held, for a rewrite once the journal has grown.
@@ -217,7 +220,7 @@ final class SandboxStore {
         sessionLines = [:]
         if rewrite != nil {
             appendedSinceRewrite += lines
-        } else if file.size > max(1 << 20, 4 * compactedSize) {
+        } else if Self.isRewriteDue(size: file.size, rewrittenSize: compactedSize) {
             startRewrite(live())
         }
         return nil

@@ -1,0 +1,106 @@
+import PaylinksAppcharge
+import PaylinksDelivery
+import PaylinksFixtures
+import PaylinksHTTP
+import PaylinksSandbox
+
+/// What `paylinks serve` makes of its options before the sandbox serves: the server, where
+/// deliveries go, the settings the sandbox answers with, and the command line's own words.
+extension ServeCommand {
+    /// The server on `--host` and `--port`; what it refuses on its own is answered as the
+    /// sandbox answers its errors.
+    static func listen(_ options: RunOptions) throws(CLIError) -> HTTPServer {
+        do {
+            return try HTTPServer(host: options.host, port: options.port, refusal: Sandbox.answer(to:))
+        } catch {
+            switch error {
+            case .addressInUse(let address):
+                throw .unavailable(
+                    "\(address) is in use by another program; stop it, or pick another port with --port (0 picks a free one)"
+                )
+            case .cannotResolve(let host):
+                throw .usage(
+                    "--host '\(MessageText.sanitized(host))' is not an address to listen on; use 127.0.0.1, ::1 or 0.0.0.0",
+                    command: .serve)
+            default:
+                throw .unavailable("\(error); pick another --host or --port")
+            }
+        }
+    }
+
+    /// Where awards and events go, signed with the credentials the options and the
+    /// environment give, and the publisher token the sandbox takes; says on stderr which
+    /// demo credentials are used and that a host other machines reach asks none.
+    static func deliveries(_ options: RunOptions, context: RunContext) throws(CLIError) -> (
+        configuration: SandboxService.Configuration, token: String
+    ) {
+        let uses = [options.awardUrl != nil ? "award callbacks" : nil, options.eventsUrl != nil ? "events" : nil]
+            .compactMap { $0 }
+        let signing = uses.isEmpty ? nil : try Signing(options: options, context: context)
+        let events = try signing.flatMap { (signing) throws(CLIError) in
+            options.eventsUrl == nil ? nil : try EventSettings(options: options, signing: signing)
+        }
+        signing?.note(uses: uses.joined(separator: " and "), context: context)
+        let awards = signing.flatMap { signing in
+            options.awardUrl.map { AwardSettings(url: $0, signing: signing, options: options) }
+        }
+        let credentials = Credentials(
+            tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
+        let token = signing?.publisherToken ?? credentials.publisherToken
+        if signing == nil && credentials.usesDemoToken {
+            try? context.standardError.write(
+                "note: the sandbox takes the demo publisher token '\(token)' (see the README); set "
+                    + "PAYLINKS_PUBLISHER_TOKEN or --publisher-token to your studio's own\n")
+        }
+        if !isLoopback(options.host) {
+            try? context.standardError.write(
+                "warning: serving on \(options.host), which other machines can reach; its dashboard and control "
+                    + "API ask no credentials\n")
+        }
+        let configuration = SandboxService.Configuration(
+            awards: awards.map {
+                DeliveryDestination(
+                    url: $0.url, key: $0.key, publisherToken: $0.publisherToken, waitsInRealTime: $0.waitsInRealTime)
+            },
+            events: events.flatMap { settings in
+                settings.url.map {
+                    DeliveryDestination(
+                        url: $0, key: settings.key, publisherToken: settings.publisherToken,
+                        projectId: settings.projectId, version: settings.version,
+                        waitsInRealTime: settings.waitsInRealTime)
+                }
+            })
+        return (configuration, token)
+    }
+
+    /// Whether `host` is reached from this machine only.
+    static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+
+    /// `settings` for a sandbox that `server` serves, taking `token`; and the line that
+    /// says where it is.
+    static func answering(
+        _ settings: Sandbox.Settings, on server: HTTPServer, token: String, options: RunOptions
+    ) -> (settings: Sandbox.Settings, greeting: String) {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        var answering = settings
+        answering.baseURL = "http://\(host):\(server.port)"
+        answering.publisherToken = token
+        answering.publicURL = options.publicUrl
+        answering.allowedHosts = options.allowedHosts
+        answering.eventsVersion = options.eventsVersion
+        let handedOut =
+            options.publicUrl.map { "; checkout URLs at \($0)" }
+            ?? (isLoopback(options.host) ? "" : "; checkout URLs at the address each request came to (its Host)")
+        return (answering, "paylinks sandbox at \(answering.baseURL)\(handedOut); SIGINT or SIGTERM stops it")
+    }
+}
+
+/// The sandbox's log goes to standard error through the buffer, a line at a time.
+extension LogBuffer: SandboxLogSink {
+    /// Writes `line` and its line feed.
+    package func write(line: String) {
+        write(line + "\n")
+    }
+}

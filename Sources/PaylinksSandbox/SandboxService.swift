@@ -1,0 +1,173 @@
+import PaylinksAppcharge
+public import PaylinksDelivery
+import PaylinksFixtures
+public import PaylinksHTTP
+
+/// Where the sandbox's log goes, a line at a time: standard error when it serves, an
+/// array in a test.
+public protocol SandboxLogSink: AnyObject {
+    /// Writes `line`: one line, without its line feed.
+    func write(line: String)
+    /// Sends on what was written: called after each turn of the server's loop and after
+    /// the start.
+    func flush()
+}
+
+/// The sandbox as a server serves it: the sandbox's answers, the queues that deliver its
+/// awards, events and replays to the game's server, what their outcomes change in the
+/// orders, the journal it keeps, and the log's words for all of it. What it delivers
+/// with, keeps in and logs to is given to it, so that a test serves it in memory.
+///
+/// The order of calls: ``start(greeting:)`` once, before a server runs it; then
+/// ``prepare(_:)``, ``respond(to:)``, ``tick()`` and ``isStopping`` as ``HTTPResponder``
+/// says; then ``finish()`` once, after the server has returned.
+public final class SandboxService: HTTPResponder, @unchecked Sendable {
+    // Guarded by the server's serial lock: `respond(to:)`, `tick()` and `isStopping` are
+    // called one at a time under the lock `HTTPServer.run` holds around them, and
+    // `start(greeting:)` and `finish()` only before the server runs and after it returns.
+    // `prepare(_:)` reads only the sandbox's settings, which do not change while it serves.
+
+    /// Where the deliveries go and how they get there.
+    public struct Configuration: Sendable {
+        /// The award endpoint; without one an award is granted at once.
+        public var awards: DeliveryDestination?
+        /// The events endpoint; without one no event is made.
+        public var events: DeliveryDestination?
+        /// What sends the deliveries: HTTP, or memory in a test.
+        public var transport: DeliveryTransport
+
+        /// Deliveries to `awards` and `events`, each when set, over `transport`.
+        public init(
+            awards: DeliveryDestination? = nil, events: DeliveryDestination? = nil, transport: DeliveryTransport = .http
+        ) {
+            self.awards = awards
+            self.events = events
+            self.transport = transport
+        }
+    }
+
+    /// The sandbox served: its settings, its sessions, and the callbacks its client receives.
+    public let sandbox: Sandbox
+    let configuration: Configuration
+    let journal: (any SandboxJournal)?
+    let log: any SandboxLogSink
+    private let stopRequested: () -> Bool
+    /// Awards, a pool of threads; events one at a time, so that each order's events
+    /// arrive in the order they happened; replays from the control API, on two threads.
+    let awards: AwardQueue?
+    let events: EventQueue?
+    let replays: DeliveryQueue<Replay>?
+
+    /// Serves `sandbox` (made with the journal's seed, its records restored), delivering
+    /// as `configuration` says, keeping its changes in `journal` when there is one, and
+    /// saying what happens to `log`; it stops once `stopRequested` says so.
+    public init(
+        sandbox: Sandbox, configuration: Configuration, journal: (any SandboxJournal)?, log: any SandboxLogSink,
+        stopRequested: @escaping () -> Bool = { false }
+    ) {
+        self.sandbox = sandbox
+        self.configuration = configuration
+        self.journal = journal
+        self.log = log
+        self.stopRequested = stopRequested
+        let transport = configuration.transport
+        awards = configuration.awards.map { AwardQueue(destination: $0, transport: transport) }
+        events = configuration.events.map { EventQueue(destination: $0, workers: 1, transport: transport) }
+        replays = (configuration.awards?.url ?? configuration.events?.url).map {
+            DeliveryQueue<Replay>(url: $0, workers: 2, makeSender: transport.replays)
+        }
+        // Every log line quotes what clients and the award endpoint sent: one line each, always.
+        sandbox.onLog = { line in log.write(line: MessageText.oneLine(line)) }
+        if let journal {
+            journal.onWarning = sandbox.onLog
+            sandbox.persist = { [unowned sandbox] sessions, deliveries in
+                journal.keep((sessions, deliveries), live: { (sandbox.snapshot, sandbox.heldDeliveries) })
+            }
+        }
+        // Each queue hands back what was submitted with its attempts, so the history records
+        // every delivery with its own request, however the pool's threads finish.
+        if let awards {
+            sandbox.onPaid = { purchaseId, award in
+                log.write(line: "award \(purchaseId): POST \(awards.destination)")
+                awards.submit(award, id: purchaseId)
+            }
+        }
+        if let events {
+            sandbox.onOrderEvent = { purchaseId, event in
+                log.write(line: "\(Self.named(event, of: purchaseId)): POST \(events.destination)")
+                events.submit(event, id: purchaseId)
+            }
+        }
+        if let replays {
+            sandbox.onReplay = { delivery, resign in
+                let key =
+                    resign
+                    ? (delivery.kind == .award ? configuration.awards?.key : configuration.events?.key) ?? [] : nil
+                let id = "replay of \(delivery.id)"
+                log.write(
+                    line: MessageText.oneLine(
+                        "\(id) (\(delivery.name) of \(delivery.purchaseId)): POST \(delivery.url)"))
+                replays.submit(Replay(delivery, resigningWith: key), id: id)
+            }
+        }
+    }
+
+    /// How the log names an order's event.
+    static func named(_ event: OrderEvent, of purchaseId: String) -> String { "event \(event.label) of \(purchaseId)" }
+
+    /// Says what the journal holds, then `greeting`, and sends the awards a stop or a
+    /// crash left unsent: their orders are paid and wait for them.
+    public func start(greeting: String) {
+        if let journal {
+            for warning in journal.warnings { log.write(line: warning) }
+            let sessions = sandbox.sessionCount
+            let deliveries = sandbox.heldDeliveries.count
+            log.write(
+                line: "sandbox data in \(journal.location): \(sessions) session\(sessions == 1 ? "" : "s") and "
+                    + "\(deliveries) deliver\(deliveries == 1 ? "y" : "ies") kept")
+            let budget = sandbox.settings.sessionByteBudget
+            if sandbox.paidOrderBytes >= budget {
+                log.write(
+                    line: "warning: the paid orders kept take \((sandbox.paidOrderBytes + (1 << 20) - 1) >> 20) MiB, "
+                        + "all of --session-budget \(budget >> 20) MiB: a new session gets 503 until serve starts "
+                        + "with a larger --session-budget")
+            }
+            // Rewritten while the sandbox answers when it held more than is kept: the
+            // forgotten and the superseded go.
+            if journal.isRewriteDueAtStart(held: sessions + deliveries) {
+                journal.startRewrite((sandbox.snapshot, sandbox.heldDeliveries))
+            }
+        }
+        log.write(line: greeting)
+        sandbox.resumeAwards()
+        log.flush()
+    }
+
+    /// What can be read of `request` without the sandbox's state.
+    public func prepare(_ request: HTTPRequest) -> Sandbox.Arrival {
+        sandbox.prepare(request)
+    }
+
+    /// The sandbox's answer to `arrival`.
+    public func respond(to arrival: Sandbox.Arrival) -> HTTPAnswer {
+        sandbox.answer(arrival)
+    }
+
+    /// Takes in the deliveries that ended, goes on with the journal's rewrite, and sends
+    /// the log on.
+    public func tick() {
+        settleAwards(awards?.takeFinished() ?? [])
+        settleEvents(events?.takeFinished() ?? [])
+        settleReplays(replays?.takeFinished() ?? [])
+        journal?.finishRewrite(waiting: false)
+        log.flush()
+    }
+
+    /// Whether the server should stop.
+    public var isStopping: Bool { stopRequested() }
+
+    /// Deliveries submitted and not taken in by a ``tick()`` yet.
+    public var deliveriesPending: Int {
+        (awards?.pending ?? 0) + (events?.pending ?? 0) + (replays?.pending ?? 0)
+    }
+}

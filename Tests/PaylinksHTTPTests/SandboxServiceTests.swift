@@ -210,8 +210,10 @@ struct SandboxServiceTests {
         #expect(log.lines.contains("replay of dl_1 (award of \(purchaseId)): POST \(Self.awardURL)"))
         #expect(Self.tick(service) { log.lines.contains("replay of dl_1: accepted") })
 
-        // The signature's t is in milliseconds: a new one differs from the first once one has passed.
-        try await Task.sleep(for: .milliseconds(2))
+        // The signature's t is in milliseconds: a new one differs from the first once the
+        // clock has moved past the millisecond the first was signed in, which is before now.
+        let now = wallClockMilliseconds()
+        while wallClockMilliseconds() == now {}
         let resigned = Self.control(service, "/control/v1/deliveries/dl_1/replay")
         #expect(resigned.status == 202)
         #expect(resigned.body == #"{"replaying":"dl_1","resign":true}"#)

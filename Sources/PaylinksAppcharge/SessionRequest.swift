@@ -56,7 +56,7 @@ package struct SessionRequest {
             noted { () throws(Problem) in
                 let currency = try Self.string(
                     try Self.required(details, "currency", in: "priceDetails."), "priceDetails.currency")
-                guard CurrencyCodes.all.contains(currency) else {
+                guard CurrencyCodes.contains(currency) else {
                     throw Problem(
                         message:
                             "priceDetails.currency '\(currency.prefix(12))' is not an ISO 4217 code, such as USD or EUR"
@@ -131,7 +131,7 @@ package struct SessionRequest {
             country =
                 noted { () throws(Problem) in
                     let country = try Self.string(value, "countryCode2")
-                    guard CountryCodes.all.contains(country) else {
+                    guard CountryCodes.contains(country) else {
                         // The mistakes the CLI's --country knows (UK for GB, ...), with its suggestion.
                         let advice =
                             CountryCodes.commonMistakes[country.uppercased()].map { "; did you mean \($0)?" }

@@ -3,10 +3,11 @@ import Testing
 
 @testable import PaylinksKit
 
-/// The search and replace every layer uses in place of the standard library's
-/// string-processing module (`Sources/PaylinksKit/Formatting/Occurrences.swift`). They are
-/// package API, so they are tested here rather than with the core's public API.
-@Suite("Finding and replacing")
+/// The search every layer uses in place of the standard library's string-processing
+/// module (`Sources/PaylinksKit/Formatting/Occurrences.swift`). It is package API, so it is
+/// tested here rather than with the core's public API; the command line's replacing, built
+/// on it, is tested with the command line (ReplacingTests).
+@Suite("Finding")
 struct OccurrenceTests {
     /// Where `pattern` first occurs in `text`, as character offsets.
     private func offsets(of pattern: String, in text: String) -> Range<Int>? {
@@ -31,28 +32,13 @@ struct OccurrenceTests {
         #expect(ArraySlice<UInt8>([9, 1, 2])[1...].firstOccurrence(of: [2]) == 2..<3)
     }
 
-    @Test("every occurrence replaced, left to right, without overlap")
-    func replacingEvery() {
-        #expect("a:b,c:".replacingEvery(":", with: "%3A") == "a%3Ab,c%3A")
-        #expect("aaa".replacingEvery("aa", with: "b") == "ba")
-        #expect("it's".replacingEvery("'", with: "\\'") == "it\\'s")
-        #expect("100%".replacingEvery("%", with: "%25") == "100%25")
-        #expect("abc".replacingEvery("", with: "x") == "abc")
-        #expect("abc".replacingEvery("d", with: "x") == "abc")
-        #expect("abc".replacingEvery("abc", with: "") == "")
-        #expect("Season Pass — Season 12 ✨".replacingEvery("Season", with: "S") == "S Pass — S 12 ✨")
-    }
-
     @Test("strings are compared by Character, as the standard library compares them")
     func characters() {
         // "\r\n" is one Character: its "\r" is not a Character of its own to find.
         #expect("a\r\nb".firstOccurrence(of: "\r") == nil)
-        #expect("a\r\nb".replacingEvery("\r\n", with: "%0D%0A") == "a%0D%0Ab")
-        // "é" written as e and a combining accent is one Character, equal to the single scalar.
-        #expect("caf\u{65}\u{301}!".replacingEvery("\u{E9}", with: "e") == "cafe!")
     }
 
-    @Test("every text and pattern over two letters agrees with Foundation's search and replace")
+    @Test("every text and pattern over two letters agrees with Foundation's search")
     func agreesWithFoundation() {
         func words(upTo length: Int) -> [String] {
             var all = [""]
@@ -73,9 +59,6 @@ struct OccurrenceTests {
                 }
                 let expected = (text as NSString).range(of: pattern)
                 #expect(found ?? NSRange(location: NSNotFound, length: 0) == expected, "\(pattern) in \(text)")
-                #expect(
-                    text.replacingEvery(pattern, with: "<>") == text.replacingOccurrences(of: pattern, with: "<>"),
-                    "\(pattern) in \(text)")
                 checked += 1
             }
         }

@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksKit
 
 /// The rendered result of one checkout with holes where its identifiers go, so that a
@@ -70,7 +71,7 @@ struct CheckoutLineTemplate {
         else { return nil }
         self.template = template
         self.slots = slots
-        lineLength = template.literalLength + expected.keys.reduce(0) { $0 + Self.length(of: $1) }
+        lineLength = template.literalLength + expected.values.reduce(0) { $0 + $1.utf8.count }
         // The proof: the template filled with the result's own identifiers is the result.
         let values = slots.map { Array((expected[$0] ?? "").utf8) }
         guard template.filled(with: values) == Array(renderer.render(result, tag: tag).utf8) else { return nil }
@@ -78,13 +79,7 @@ struct CheckoutLineTemplate {
 
     /// Appends the line of checkout `index` in a run seeded with `seed`.
     func append(seed: UInt64, index: Int, to buffer: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 80) { scratch in
-            let token = UnsafeMutableBufferPointer(rebasing: scratch[0..<CheckoutIdentifiers.sessionTokenLength])
-            let purchase = UnsafeMutableBufferPointer(
-                rebasing: scratch[32..<(32 + CheckoutIdentifiers.purchaseIdLength)])
-            let order = UnsafeMutableBufferPointer(rebasing: scratch[64..<(64 + CheckoutIdentifiers.orderIdLength)])
-            CheckoutIdentifiers.write(
-                seed: seed, index: index, sessionToken: token, purchaseId: purchase, orderId: order)
+        CheckoutIdentifiers.withBytes(seed: seed, index: index) { token, purchase, order in
             template.append(to: &buffer) { hole, buffer in
                 switch slots[hole] {
                 case .sessionToken: buffer.append(contentsOf: token)
@@ -92,14 +87,6 @@ struct CheckoutLineTemplate {
                 case .orderId: buffer.append(contentsOf: order)
                 }
             }
-        }
-    }
-
-    private static func length(of slot: Slot) -> Int {
-        switch slot {
-        case .sessionToken: CheckoutIdentifiers.sessionTokenLength
-        case .purchaseId: CheckoutIdentifiers.purchaseIdLength
-        case .orderId: CheckoutIdentifiers.orderIdLength
         }
     }
 

@@ -773,7 +773,7 @@ package struct OptionSpec: Sendable {
                 "\(place)'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code"
                     + Suggestion.didYouMean(meant, quoted: .bare))
         }
-        guard CountryCodes.all.contains(code) else {
+        guard CountryCodes.contains(code) else {
             throw UsageProblem(
                 "\(place)'\(MessageText.sanitized(value))' is not an ISO 3166-1 alpha-2 country code; use two letters "
                     + "such as US, GB, DE or JP")

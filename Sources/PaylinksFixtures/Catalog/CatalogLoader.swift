@@ -234,12 +234,12 @@ public enum CatalogLoader {
         ])
         let countryReader = try object.required("country")
         let country = try countryReader.string()
-        guard CountryCodes.all.contains(country) else {
+        guard CountryCodes.contains(country) else {
             throw countryReader.error("\"\(country)\" is not an ISO 3166-1 alpha-2 country code")
         }
         let currencyReader = try object.required("currencyCode")
         let currency = try currencyReader.string()
-        guard CurrencyCodes.all.contains(currency) else {
+        guard CurrencyCodes.contains(currency) else {
             throw currencyReader.error("\"\(currency)\" is not an ISO 4217 currency code")
         }
         let positionReader = try object.required("symbolPosition")
@@ -273,7 +273,8 @@ public enum CatalogLoader {
                 throw priceReader.error(
                     "expected a positive whole number as a string, such as \"499\"; got \"\(text)\"")
             }
-            guard PriceLocalization.minorUnits(price, multiplier: multiplier, currency: currency) != nil else {
+            let priced = PriceLocalization(country: country, data: data, localizedPrices: [tier: price])
+            guard priced.minorUnits(ofTier: tier) != nil else {
                 throw priceReader.error(
                     "\(text) with multiplier \(multiplier) is not a whole number of \(currency) minor units")
             }
@@ -436,11 +437,12 @@ public enum CatalogLoader {
                 if let reportsReader = entry.optional("reports") {
                     for codeReader in try reportsReader.array() { reports.append(try codeReader.int(in: 1...99_999)) }
                 }
-                return StatusCode(
+                var statusCode = StatusCode(
                     code: code, name: name, meaning: try entry.required("meaning").nonEmptyString(),
                     message: try entry.required("message").nonEmptyString(), callbacks: callbacks,
-                    orderAtFailure: orderAtFailure, dataTemplate: dataTemplate,
-                    advice: try entry.optional("advice")?.nonEmptyString(), isCancel: isCancel, reports: reports)
+                    orderAtFailure: orderAtFailure, dataTemplate: dataTemplate, isCancel: isCancel, reports: reports)
+                statusCode.advice = try entry.optional("advice")?.nonEmptyString()
+                return statusCode
             }
             if let read { codes.append(read) } else { incomplete = true }
         }

@@ -6,7 +6,7 @@ import PaylinksKit
 /// UTC. From 1970 to the end of 9999. One parser, so both say the same.
 package enum ClockText {
     /// The last second of 9999.
-    package static let latest = PaymentLinksSimulator.latestDate
+    package static let latest = 253_402_300_799
 
     /// Why a text is not a clock: a reason that follows the option or the key's path,
     /// `--now takes ...` or `--now: '...' has no time zone; ...`.

@@ -496,7 +496,7 @@ public enum ScenarioLoader {
     private static func country(_ reader: JSONReader) throws(JSONShapeError) -> String {
         let text = try reader.string()
         let code = text.uppercased()
-        guard CountryCodes.all.contains(code) else {
+        guard CountryCodes.contains(code) else {
             let meant = CountryCodes.commonMistakes[code].map { Suggestion.didYouMean($0, quoted: .double) } ?? ""
             throw reader.error("\"\(text)\" is not an ISO 3166-1 alpha-2 country code\(meant)")
         }

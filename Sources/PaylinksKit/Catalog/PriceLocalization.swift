@@ -25,7 +25,7 @@ public struct PriceLocalization: Equatable, Sendable {
     }
 
     /// `localized` scaled by `multiplier`, in the minor units of `currency`.
-    package static func minorUnits(_ localized: Int, multiplier: Int, currency: String) -> Int? {
+    static func minorUnits(_ localized: Int, multiplier: Int, currency: String) -> Int? {
         let scale = CurrencyCodes.minorUnitScale(of: currency)
         let (scaled, overflow) = localized.multipliedReportingOverflow(by: scale)
         guard !overflow, multiplier > 0, scaled % multiplier == 0 else { return nil }

@@ -13,12 +13,6 @@ public struct StatusCode: Equatable, Sendable {
         case payment
     }
 
-    /// The placeholders a ``dataTemplate`` may use, each filled with what the SDK knows.
-    package static let dataPlaceholders = [
-        "sdkCustomerId", "orderCustomerId", "sdkEnvironment", "sessionEnvironment", "redirectUrl", "offerSku",
-        "purchaseId", "orderId", "request",
-    ]
-
     /// The code: 3002.
     public var code: Int
     /// The SDK's name for it: "CHARGE_CANCELED".
@@ -57,7 +51,7 @@ public struct StatusCode: Equatable, Sendable {
     }
 
     /// Creates a status code with the help text `paylinks errors` shows.
-    package init(
+    init(
         code: Int, name: String, meaning: String, message: String, callbacks: [CallbackName],
         orderAtFailure: OrderAtFailure = .none, dataTemplate: String? = nil, advice: String?, isCancel: Bool = false,
         reports: [Int] = []
@@ -126,16 +120,5 @@ public struct StatusCode: Equatable, Sendable {
             rest = rest[rest.index(after: end)...]
         }
         return result + rest
-    }
-
-    /// The `${name}` placeholders a template uses.
-    package static func placeholders(in template: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(template)
-        while let start = rest.firstOccurrence(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
-            names.append(String(rest[start.upperBound..<end]))
-            rest = rest[rest.index(after: end)...]
-        }
-        return names
     }
 }

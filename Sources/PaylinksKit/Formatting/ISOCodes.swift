@@ -1,6 +1,6 @@
 /// A set of fixed-length upper-case codes, kept as one bit per possible code so that
 /// building it and looking a code up cost almost nothing.
-package struct LetterCodeSet: Sendable {
+struct LetterCodeSet: Sendable {
     private let length: Int
     private var members: [Bool]
 
@@ -25,7 +25,7 @@ package struct LetterCodeSet: Sendable {
     }
 
     /// Whether `code` is in the set.
-    package func contains(_ code: String) -> Bool {
+    func contains(_ code: String) -> Bool {
         var slot = 0
         var letters = 0
         for byte in code.utf8 {
@@ -40,11 +40,11 @@ package struct LetterCodeSet: Sendable {
 /// ISO 3166-1 alpha-2 country codes: which exist, and what users often type instead.
 package enum CountryCodes {
     /// Every officially assigned code.
-    package static let all = LetterCodeSet(length: 2, list: codes)
+    static let all = LetterCodeSet(length: 2, list: codes)
 
-    /// Every officially assigned code, in alphabetical order.
-    package static var list: [String] {
-        codes.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    /// Whether `code` is an officially assigned code.
+    package static func contains(_ code: String) -> Bool {
+        all.contains(code)
     }
 
     private static let codes = """
@@ -64,8 +64,13 @@ package enum CountryCodes {
 
 /// ISO 4217 currency codes and their minor units.
 package enum CurrencyCodes {
+    /// Whether `code` is an active code.
+    package static func contains(_ code: String) -> Bool {
+        all.contains(code)
+    }
+
     /// Every active code.
-    package static let all = LetterCodeSet(
+    static let all = LetterCodeSet(
         length: 3,
         list: """
             AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD BTN BWP
@@ -94,7 +99,7 @@ package enum CurrencyCodes {
     }
 
     /// How many minor units make one major unit: 100 for USD, 1 for JPY.
-    package static func minorUnitScale(of currency: String) -> Int {
+    static func minorUnitScale(of currency: String) -> Int {
         var scale = 1
         for _ in 0..<minorUnitDigits(of: currency) { scale *= 10 }
         return scale

@@ -20,15 +20,8 @@ package enum PriceFormatter {
         return decimal(amount, fractionDigits: digits, fractionalSeparator: ".", groupSeparator: ",") + " " + currency
     }
 
-    /// Whether `value` is 1, 10, 100 ...
-    package static func isPowerOfTen(_ value: Int) -> Bool {
-        var rest = value
-        while rest > 1 && rest % 10 == 0 { rest /= 10 }
-        return rest == 1
-    }
-
     /// How many decimals a multiplier implies: 100 → 2, 1 → 0.
-    package static func fractionDigits(ofMultiplier multiplier: Int) -> Int {
+    static func fractionDigits(ofMultiplier multiplier: Int) -> Int {
         var digits = 0
         var rest = multiplier
         while rest >= 10 {
@@ -39,7 +32,7 @@ package enum PriceFormatter {
     }
 
     /// `value` with `fractionDigits` decimals, grouped in thousands.
-    package static func decimal(_ value: Int, fractionDigits: Int, fractionalSeparator: String, groupSeparator: String)
+    static func decimal(_ value: Int, fractionDigits: Int, fractionalSeparator: String, groupSeparator: String)
         -> String
     {
         let negative = value < 0

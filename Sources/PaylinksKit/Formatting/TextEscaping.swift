@@ -3,11 +3,12 @@
 /// the XML of a JUnit report and the string literals of the wire format all use it.
 package struct TextEscaping: Sendable {
     /// What stands for each character that needs it.
-    package let replacements: [Unicode.Scalar: String]
+    private let replacements: [Unicode.Scalar: String]
     /// How a control character without a replacement is written, from its value; nil
     /// leaves control characters as they are.
-    package let control: (@Sendable (UInt32) -> String)?
+    private let control: (@Sendable (UInt32) -> String)?
 
+    /// Escapes with `replacements`, and with `control` the control characters they leave.
     package init(_ replacements: [Unicode.Scalar: String], control: (@Sendable (UInt32) -> String)? = nil) {
         self.replacements = replacements
         self.control = control

@@ -29,16 +29,16 @@ public struct CheckoutSession: Equatable, Sendable {
     /// when it differs from its own.
     public var environment: String
     /// The order id the server gives the order once a payment is attempted.
-    package var orderId: String
+    var orderId: String
 
     /// The checkout's base URL in `environment`.
-    package static func checkoutURL(environment: String) -> String {
+    static func checkoutURL(environment: String) -> String {
         "https://checkout.\(environment == "production" ? "" : "sandbox.")paylinks.test"
     }
 
     /// The session token a `parsedUrl` carries: the last path segment before `#boot=`,
     /// or nil when the URL is not an https checkout URL shaped like one.
-    package static func sessionToken(inParsedUrl parsedUrl: String) -> String? {
+    static func sessionToken(inParsedUrl parsedUrl: String) -> String? {
         let bytes = parsedUrl.utf8
         guard bytes.starts(with: "https://".utf8), let hash = bytes.firstIndex(of: UInt8(ascii: "#")),
             bytes[hash...].starts(with: "#boot=".utf8)

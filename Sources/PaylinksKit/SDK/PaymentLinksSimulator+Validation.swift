@@ -177,7 +177,7 @@ extension PaymentLinksSimulator {
     // MARK: Errors
 
     /// The status code an invalid configuration fails with, or nil when it is valid.
-    package nonisolated static func configurationProblem(in configuration: ACConfigModel, customerId: String) -> Int? {
+    nonisolated static func configurationProblem(in configuration: ACConfigModel, customerId: String) -> Int? {
         if configuration.environment != "sandbox" && configuration.environment != "production" { return 2001 }
         if configuration.checkoutPublicKey.isEmpty { return 2002 }
         if customerId.isEmpty { return 2003 }

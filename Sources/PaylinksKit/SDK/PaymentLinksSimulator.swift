@@ -35,16 +35,6 @@ public final class PaymentLinksSimulator {
     public nonisolated static let validationTimeout = 90_000
     /// How long a checkout session lives, in milliseconds.
     public nonisolated static let sessionLifetime = 3_600_000
-    /// The status codes the simulator sends by itself, from their real causes, without
-    /// an injected failure: a catalog must explain every one of them.
-    package nonisolated static let ownStatusCodes: Set<Int> = [
-        2000, 2001, 2002, 2003, 2004, 3000, 3002, 3003, 3004, 3005, 3006, 3007, 4002,
-    ]
-    /// The codes a G3 simulator adds: a second initialize while one runs, the arguments
-    /// `openCheckout` checks, and `getPricePoints`, which G3 does not have.
-    package nonisolated static let ownG3StatusCodes: Set<Int> = [2005, 8000, 8001, 8002, 9999]
-    /// The latest clock the simulator accepts: 9999-12-31T23:59:59Z, in Unix seconds.
-    package nonisolated static let latestDate = 253_402_300_799
 
     /// The offers, prices and status codes the simulator serves, the status codes those
     /// of ``target``'s generation.

@@ -204,7 +204,7 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
 
     /// The ranges of `platform`'s generations, as a message lists them:
     /// "1.5-1.7 (G1), 1.8-1.9 (G2), 2.0 (G3)"; `1.x` where a range runs to the next major version.
-    package static func knownRanges(of platform: Platform) -> String {
+    static func knownRanges(of platform: Platform) -> String {
         (ranges[platform] ?? []).map { range in
             let (major, minor) = (range.below.components[0], range.below.components[1])
             let last =

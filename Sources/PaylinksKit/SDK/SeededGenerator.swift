@@ -30,15 +30,15 @@ package struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// so a bulk run's lines equal single runs' byte for byte.
 package struct CheckoutIdentifiers: Equatable, Sendable {
     /// 32 mixed-case letters and digits.
-    package var sessionToken: String
+    var sessionToken: String
     /// `pr_` and 24 lowercase letters and digits.
     package var purchaseId: String
     /// Ten digits, not starting with 0.
     package var orderId: String
 
-    package static let sessionTokenLength = 32
-    package static let purchaseIdLength = 27
-    package static let orderIdLength = 10
+    static let sessionTokenLength = 32
+    static let purchaseIdLength = 27
+    static let orderIdLength = 10
 
     private static let alphanumeric = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
     private static let lowercaseAlphanumeric = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
@@ -61,9 +61,29 @@ package struct CheckoutIdentifiers: Equatable, Sendable {
         orderId = String(decoding: order, as: UTF8.self)
     }
 
+    /// Calls `body` with the identifiers of checkout `index` in a run seeded with `seed`,
+    /// as ASCII bytes: the session token, the purchase id and the order id, written
+    /// without making a string, as a bulk run fills them in line after line.
+    package static func withBytes(
+        seed: UInt64, index: Int,
+        _ body: (
+            _ sessionToken: UnsafeBufferPointer<UInt8>, _ purchaseId: UnsafeBufferPointer<UInt8>,
+            _ orderId: UnsafeBufferPointer<UInt8>
+        ) -> Void
+    ) {
+        let (tokenEnd, purchaseEnd) = (sessionTokenLength, sessionTokenLength + purchaseIdLength)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: purchaseEnd + orderIdLength) { scratch in
+            let token = UnsafeMutableBufferPointer(rebasing: scratch[0..<tokenEnd])
+            let purchase = UnsafeMutableBufferPointer(rebasing: scratch[tokenEnd..<purchaseEnd])
+            let order = UnsafeMutableBufferPointer(rebasing: scratch[purchaseEnd...])
+            write(seed: seed, index: index, sessionToken: token, purchaseId: purchase, orderId: order)
+            body(UnsafeBufferPointer(token), UnsafeBufferPointer(purchase), UnsafeBufferPointer(order))
+        }
+    }
+
     /// Writes the identifiers of checkout `index` as ASCII into buffers of exactly
     /// ``sessionTokenLength``, ``purchaseIdLength`` and ``orderIdLength`` bytes.
-    package static func write(
+    static func write(
         seed: UInt64, index: Int, sessionToken: UnsafeMutableBufferPointer<UInt8>,
         purchaseId: UnsafeMutableBufferPointer<UInt8>, orderId: UnsafeMutableBufferPointer<UInt8>
     ) {

@@ -1,3 +1,5 @@
+import PaylinksKit
+
 /// Bytes with holes: output written once with a sentinel in place of each value that
 /// varies (an order id, a purchase id), cut at the sentinels, and filled in again and
 /// again with real values. Bulk runs use it to write many results that differ only in

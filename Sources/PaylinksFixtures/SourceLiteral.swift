@@ -1,3 +1,5 @@
+import PaylinksKit
+
 /// Text as a string literal of a programming language: what the generated catalog and
 /// `--format wire` write.
 package enum SourceLiteral {

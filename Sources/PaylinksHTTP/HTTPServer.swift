@@ -82,7 +82,7 @@ public final class HTTPServer {
     private let loops: [EventLoop]
     /// What the loops share: how many connections are open, on which loop, and with a
     /// request arriving; whether the server is stopping.
-    private let shared = Shared()
+    private let shared = Locked(Shared())
     /// Until when the listener is not polled, in milliseconds: after the system refused to
     /// take a connection (out of descriptors), so that the loop backs off instead of spinning.
     private var acceptPausedUntil = 0
@@ -116,17 +116,19 @@ public final class HTTPServer {
             made.append(EventLoop(number: number, waker: waker, limits: limits, refusal: refusal))
         }
         self.loops = made
-        shared.counts = made.map { _ in 0 }
-        shared.arriving = made.map { _ in 0 }
-        shared.idleSince = made.map { _ in nil }
-        shared.held = made.map { _ in 0 }
+        shared.withLock { shared in
+            shared.counts = made.map { _ in 0 }
+            shared.arriving = made.map { _ in 0 }
+            shared.idleSince = made.map { _ in nil }
+            shared.held = made.map { _ in 0 }
+        }
     }
 
     /// The connections on which a request has begun to arrive and not been answered yet:
     /// the requests a stop waits for. Read it from the closures ``run(until:tick:handle:)``
     /// calls; each loop tells its own count once a turn.
     public var requestsArriving: Int {
-        shared.lock.withLock { shared.arriving.reduce(0, +) }
+        shared.withLock { $0.arriving.reduce(0, +) }
     }
 
     /// Serves until `stopping` says so, calling `tick` between events (at least every
@@ -162,14 +164,14 @@ public final class HTTPServer {
         until stopping: () -> Bool, tick: () -> Void = {}, prepare: (HTTPRequest) -> Arrival,
         answer handle: (Arrival) -> HTTPAnswer
     ) {
-        let serial = Lock()
+        let serial = Locked(())
         withoutActuallyEscaping(stopping) { stopping in
             withoutActuallyEscaping(tick) { tick in
                 withoutActuallyEscaping(prepare) { prepare in
                     withoutActuallyEscaping(handle) { handle in
                         let calls = Calls { requests in
                             let arrivals = requests.map(prepare)
-                            return serial.withLock { arrivals.map(handle) }
+                            return serial.withLock { _ in arrivals.map(handle) }
                         }
                         // Each loop's thread ends before this returns, so that the closures outlive them.
                         let others = loops.dropFirst().map { loop in
@@ -178,7 +180,8 @@ public final class HTTPServer {
                         loops[0].run(
                             server: self, calls: calls,
                             lead: Lead(
-                                stopping: { serial.withLock { stopping() } }, tick: { serial.withLock { tick() } }))
+                                stopping: { serial.withLock { _ in stopping() } },
+                                tick: { serial.withLock { _ in tick() } }))
                         for other in others { other.join() }
                     }
                 }
@@ -194,13 +197,12 @@ public final class HTTPServer {
 
     /// The answers to a loop's turn of requests: each prepared on the loop's thread, then
     /// all handled in one hold of the server's lock.
-    fileprivate struct Calls: @unchecked Sendable {
+    fileprivate struct Calls {
         let answer: ([HTTPRequest]) -> [HTTPAnswer]
     }
 
-    /// What the loops share, under `lock`.
-    fileprivate final class Shared: @unchecked Sendable {
-        let lock = Lock()
+    /// What the loops share, under the server's `shared` lock.
+    fileprivate struct Shared {
         /// Connections open on all loops, the ones handed to a loop and not taken yet included.
         var open = 0
         /// Connections open on each loop, handed over or taken.
@@ -236,7 +238,7 @@ public final class HTTPServer {
                 acceptPausedUntil = 0
                 onProblem("connections are accepted again")
             }
-            let target: (loop: Int, makingRoom: Bool) = shared.lock.withLock {
+            let target: (loop: Int, makingRoom: Bool) = shared.withLock { shared in
                 if shared.open < limits.connections {
                     shared.open += 1
                     let fewest = shared.counts.indices.min { shared.counts[$0] < shared.counts[$1] } ?? 0
@@ -262,16 +264,16 @@ public final class HTTPServer {
     fileprivate func beginStopping() {
         listener?.close()
         listener = nil
-        shared.lock.withLock { shared.stopping = true }
+        shared.withLock { $0.stopping = true }
         for loop in loops { loop.waker.wake() }
     }
 
-    fileprivate var isStopping: Bool { shared.lock.withLock { shared.stopping } }
+    fileprivate var isStopping: Bool { shared.withLock { $0.stopping } }
 
     /// A loop's connection was closed.
     fileprivate func closed(on loop: Int, count: Int) {
         guard count > 0 else { return }
-        shared.lock.withLock {
+        shared.withLock { shared in
             shared.open -= count
             shared.counts[loop] -= count
         }
@@ -286,14 +288,14 @@ public final class HTTPServer {
     /// Whether the server holds less than ``Limits/heldAnswers`` of answers made and not
     /// taken, the loop `loop` holding `held` of them now.
     fileprivate func mayMakeAnswer(loop: Int, held: Int) -> Bool {
-        shared.lock.withLock {
+        shared.withLock { shared in
             shared.held[loop] = held
             return shared.held.reduce(0, +) < limits.heldAnswers
         }
     }
 
     fileprivate func report(loop: Int, arriving: Int, idleSince: Int?, held: Int) {
-        shared.lock.withLock {
+        shared.withLock { shared in
             shared.arriving[loop] = arriving
             shared.idleSince[loop] = idleSince
             shared.held[loop] = held
@@ -302,11 +304,11 @@ public final class HTTPServer {
 
     /// A loop other than the first has returned; the first returns once all have.
     fileprivate func loopFinished() {
-        shared.lock.withLock { shared.finished += 1 }
+        shared.withLock { $0.finished += 1 }
         loops[0].waker.wake()
     }
 
-    fileprivate var othersFinished: Bool { shared.lock.withLock { shared.finished == loops.count - 1 } }
+    fileprivate var othersFinished: Bool { shared.withLock { $0.finished == loops.count - 1 } }
 }
 
 /// An answer to a request: made already, or its status and headers decided now and its
@@ -340,7 +342,7 @@ public enum HTTPAnswer: Sendable {
 /// One loop of a server: its connections, polled on its thread, each request read,
 /// parsed and answered there. The first loop also accepts, for all of them, and hands each
 /// connection over through an inbox and a pipe that wakes the loop.
-private final class EventLoop: @unchecked Sendable {
+private final class EventLoop {
     final class Connection {
         let socket: Socket
         var buffer: [UInt8] = []
@@ -390,8 +392,7 @@ private final class EventLoop: @unchecked Sendable {
     private var connections: [Connection] = []
     /// Connections handed over and not taken yet, each with how many loops may still be
     /// asked to make room for it (0: it has its place).
-    private var inbox: [(socket: Socket, makingRoom: Int)] = []
-    private let inboxLock = Lock()
+    private let inbox = Locked<[(socket: Socket, makingRoom: Int)]>([])
     /// The server it serves, while it runs.
     private weak var server: HTTPServer?
 
@@ -407,7 +408,7 @@ private final class EventLoop: @unchecked Sendable {
 
     /// Gives the loop a connection, from any thread.
     func hand(_ socket: Socket, makingRoom: Int) {
-        inboxLock.withLock { inbox.append((socket, makingRoom)) }
+        inbox.withLock { $0.append((socket, makingRoom)) }
         waker.wake()
     }
 
@@ -506,7 +507,7 @@ private final class EventLoop: @unchecked Sendable {
     /// closing this loop's connection idle the longest, and goes on to the next loop when
     /// this one has none; when no loop had one, it is answered 503 and closed.
     private func take(server: HTTPServer) {
-        let arrived = inboxLock.withLock {
+        let arrived = inbox.withLock { inbox in
             let taken = inbox
             inbox.removeAll()
             return taken

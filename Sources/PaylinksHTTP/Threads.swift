@@ -9,7 +9,7 @@
 
 /// A pipe that wakes a thread waiting in `poll`: another thread writes a byte, the waiting
 /// one polls the read end and drains it.
-final class Waker: @unchecked Sendable {
+final class Waker: Sendable {
     /// The end to poll for reading.
     let descriptor: Int32
     private let writeEnd: Int32
@@ -53,37 +53,34 @@ func onlineProcessors() -> Int {
 /// and returns its result.
 ///
 /// The work takes what it captures with it: until ``join()`` returns, the caller must not
-/// touch anything the work uses. That hand-over is what the checked `Sendable` rules
-/// cannot see, hence `@unchecked`.
-package final class BackgroundWork<Result>: @unchecked Sendable {
-    private var work: (() -> Result)?
-    private var result: Result?
-    #if canImport(Darwin)
-        private var thread: pthread_t?
-    #else
-        private var thread = pthread_t()
-    #endif
-    private var started = false
-    /// Guards `finished`, the one thing both threads touch before the join.
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var finished = false
-
-    private init(_ work: @escaping () -> Result) {
-        self.work = work
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
+/// touch anything the work uses. The work and its result pass between the threads under
+/// the lock of `progress`.
+package final class BackgroundWork<Result>: Sendable {
+    /// What the work has come to, shared by the two threads.
+    private struct Progress {
+        /// The work, until it runs.
+        var work: (() -> Result)?
+        /// What it returned, once it has.
+        var result: Result?
+        /// Whether the work has ended.
+        var finished = false
+        /// The thread it runs on, until it is joined; nil when it ran on the caller's.
+        #if canImport(Darwin)
+            var thread: pthread_t??
+        #else
+            var thread: pthread_t?
+        #endif
     }
 
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
+    private let progress: Locked<Progress>
+
+    private init(_ work: @escaping () -> Result) {
+        progress = Locked(Progress(work: work))
     }
 
     /// Whether the work has ended, so that ``join()`` returns at once.
     package var isFinished: Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return finished
+        progress.withLock { $0.finished }
     }
 
     /// Starts `work` on a new thread, or runs it at once when no thread can be made.
@@ -99,34 +96,46 @@ package final class BackgroundWork<Result>: @unchecked Sendable {
     package static func thread(_ work: @escaping () -> Result) -> BackgroundWork? {
         let box = BackgroundWork(work)
         let context = Unmanaged.passRetained(box).toOpaque()
-        box.started = pthread_create(&box.thread, nil, runBackgroundWork, context) == 0
-        guard box.started else {
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        guard pthread_create(&thread, nil, runBackgroundWork, context) == 0 else {
             Unmanaged<BackgroundWork>.fromOpaque(context).release()
             return nil
         }
+        box.progress.withLock { $0.thread = thread }
         return box
     }
 
     /// Runs the work, on whichever thread calls it.
     fileprivate func run() {
-        result = work?()
-        work = nil
-        pthread_mutex_lock(lock)
-        finished = true
-        pthread_mutex_unlock(lock)
+        let work = progress.withLock { progress in
+            defer { progress.work = nil }
+            return progress.work
+        }
+        let result = work?()
+        progress.withLock { progress in
+            progress.result = result
+            progress.finished = true
+        }
     }
 
     /// Waits for the work to end; its result.
     package func join() -> Result {
-        if started {
+        let thread = progress.withLock { progress in
+            defer { progress.thread = nil }
+            return progress.thread
+        }
+        if let thread {
             #if canImport(Darwin)
                 if let thread { pthread_join(thread, nil) }
             #else
                 pthread_join(thread, nil)
             #endif
-            started = false
         }
-        guard let result else { preconditionFailure("joined work that never ran") }
+        guard let result = progress.withLock({ $0.result }) else { preconditionFailure("joined work that never ran") }
         return result
     }
 }

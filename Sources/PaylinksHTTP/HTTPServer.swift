@@ -125,8 +125,8 @@ public final class HTTPServer {
     }
 
     /// The connections on which a request has begun to arrive and not been answered yet:
-    /// the requests a stop waits for. Read it from the closures ``run(until:tick:handle:)``
-    /// calls; each loop tells its own count once a turn.
+    /// the requests a stop waits for. Read it from what ``run(_:)`` calls (a responder's
+    /// ``HTTPResponder/isStopping``, say); each loop tells its own count once a turn.
     public var requestsArriving: Int {
         shared.withLock { $0.arriving.reduce(0, +) }
     }

@@ -34,9 +34,12 @@ run:
 # A stripped binary that starts fast and needs nothing beside it: on Linux, statically
 # linked against the Swift runtime.
 # Type metadata is reached through accessors rather than looked up by mangled name at
-# run time, which saves a tenth of the start-up work. Everything the command runs is on
-# the main thread, so the run-time checks of main-actor isolation are left out: they would
-# link the concurrency runtime (and libdispatch), whose start-up costs another tenth.
+# run time, which saves a tenth of the start-up work. The command's main-actor code (the
+# simulator, the flows, the audits) runs on the main thread; the server's loops, the
+# deliveries and the log's writer run on threads of their own, from which the compiler
+# lets none of it be called, and share their state under locks. So the run-time checks of
+# main-actor isolation are left out: they would link the concurrency runtime (and
+# libdispatch), whose start-up costs another tenth.
 # On Linux the executable is also linked at a fixed address and exports none of its
 # symbols: a position-independent one has 18,000 addresses the loader must fix up at
 # every start (a page copied for each page of them), and the 4,000 symbols Swift exports
@@ -82,8 +85,8 @@ docs:
 	@echo "documentation: .build/docs"
 
 # libFuzzer targets for the argument parser, the fixtures, the scenarios, the HTTP parsers
-# (the response parser linked with the transport alone, the requests handed on to the
-# sandbox) and the sandbox's journals: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS
+# (each linked with the transport alone, the requests answered and refused as the server
+# does) and the sandbox's journals: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS
 # executions each when given (make fuzz FUZZ_RUNS=10000000); FUZZ_TARGETS="fixtures
 # requests" runs only those.
 FUZZ_SECONDS ?= 60

@@ -15,7 +15,7 @@ import PackageDescription
 //                        retry loop and schedule, the credentials and their precedence, the
 //                        audit's cases. No sockets, no files.
 //   PaylinksHTTP         transport: HTTP's values (HTTPTypes.swift), the parsers, the client,
-//                        the server, sockets, threads and clocks. It imports no other module
+//                        the server, sockets, threads, clocks and locks. It imports no other module
 //                        of the project (LayerTests reads its imports): what the server
 //                        answers on its own is worded by its user, the sandbox's JSON problems.
 //   PaylinksDelivery     Appcharge's requests to the game's server, on the wire: awards and
@@ -32,10 +32,13 @@ import PackageDescription
 //                        HTTP and the deliveries; the command line serves it.
 //   PaylinksCommandLine  argv, one file per command, the checkout flow and the bulk paths,
 //                        rendering, help, completions, the man page, output and exit codes;
-//                        nothing public (main.swift reaches it with package access). It
-//                        (System.swift), the HTTP layer (Socket.swift, and HTTPFields.swift's
-//                        memchr) and the delivery queue's lock are what touch the C library.
+//                        nothing public (main.swift reaches it with package access).
 //   paylinks             main.swift alone.
+//
+// What touches the C library is named in LayerTests, and nothing else imports it: the
+// command line's System.swift, and the HTTP layer's Socket.swift, Listener.swift,
+// Clock.swift, Lock.swift (the one lock every module shares state under), Threads.swift and
+// HTTPFields.swift (its memchr).
 //
 // The core never sees HTTP: the simulator's awardGranter is one closure the command line
 // sets, into Appcharge's side, with PaylinksDelivery's sender over HTTP as its transport.

@@ -63,12 +63,12 @@ declare -A seeds=(
 declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
     [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer [journals]=JournalFuzzer)
 
-# The libraries each target links, each before those it imports: the response parser's
-# target links the transport alone; the request parser's hands what it parses to the sandbox.
+# The libraries each target links, each before those it imports: the HTTP parsers' targets
+# link the transport alone.
 everything="PaylinksCommandLine PaylinksSandbox PaylinksDelivery PaylinksHTTP PaylinksAppcharge PaylinksFixtures
     PaylinksKit PaylinksJSON"
 declare -A libraries=([arguments]=$everything [fixtures]=$everything [scenarios]=$everything
-    [responses]="PaylinksHTTP" [requests]="PaylinksSandbox PaylinksHTTP PaylinksAppcharge PaylinksKit PaylinksJSON"
+    [responses]="PaylinksHTTP" [requests]="PaylinksHTTP"
     [journals]=$everything)
 
 # The longest input of a target: a journal of 16 KiB holds a dozen records of every kind,

@@ -1,41 +1,32 @@
 public import PaylinksAppcharge
 public import PaylinksHTTP
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What tells the deliveries under way that their queue is stopping: a pause between
 /// retries ends at the stop (it waits on a condition the stop signals, not in a sleep), and
 /// no retry starts after it.
-public final class DeliveryStop: @unchecked Sendable {
-    private let condition = Condition()
-    /// Under `condition`.
-    private var stopped = false
+public final class DeliveryStop: Sendable {
+    /// Whether the stop was requested.
+    private let stopped = Locked(false)
 
     /// A stop not requested yet.
     public init() {}
 
     /// Requests the stop: every pause under way ends now, and any later one at once.
     public func stop() {
-        condition.withLock {
+        stopped.withLock { stopped in
             stopped = true
-            condition.broadcast()
+            self.stopped.broadcast()
         }
     }
 
     /// Whether the stop was requested.
     public var isStopped: Bool {
-        condition.withLock { stopped }
+        stopped.withLock { $0 }
     }
 
     /// Waits `milliseconds` of real time, or until the stop when it comes first.
     public func pause(milliseconds: Int) {
-        condition.withLock { _ = condition.wait(milliseconds: milliseconds) { stopped } }
+        stopped.withLock(waitingAtMost: milliseconds, until: { $0 }) { _, _ in }
     }
 }
 
@@ -44,7 +35,7 @@ public final class DeliveryStop: @unchecked Sendable {
 /// however many are due, no more than `workers` threads and connections are busy with
 /// them: the rest wait in order. ``takeFinished()`` hands back those that ended, each
 /// with the very item it was, so that whoever submitted two alike tells them apart.
-public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
+public final class DeliveryQueue<Item: Sendable>: Sendable {
     /// A delivery that ended: what was submitted, and its attempts.
     public typealias Ended = (id: String, item: Item, attempts: [DeliveryAttempt])
 
@@ -70,18 +61,21 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     private let makeSender: @Sendable () -> Sender
     private let workers: Int
 
-    // Shared with the pool's threads, under `lock`; `ready` signals an award waiting or the stop.
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let ready = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var waiting: [(number: Int, id: String, item: Item)] = []
-    private var waitingStart = 0
-    private var finished: [(number: Int, ended: Ended)] = []
-    private var running = 0
-    private var stopping = false
+    /// What the queue shares with the pool's threads, under `pool`'s lock; its condition is
+    /// signalled for an item waiting or the stop.
+    private struct Pool {
+        var waiting: [(number: Int, id: String, item: Item)] = []
+        var waitingStart = 0
+        var finished: [(number: Int, ended: Ended)] = []
+        var running = 0
+        var stopping = false
+        var threads: [BackgroundWork<Void>] = []
+        var submitted = 0
+    }
+
+    private let pool = Locked(Pool())
     /// What the pool's deliveries pause on: told with `stopping`.
     private let pauses = DeliveryStop()
-    private var threads: [BackgroundWork<Void>] = []
-    private var submitted = 0
 
     /// A queue of deliveries to `url`, sent by at most `workers` threads at once, each
     /// with a sender `makeSender` makes for it.
@@ -89,16 +83,6 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         self.url = url
         self.makeSender = makeSender
         self.workers = max(1, workers)
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(ready, nil)
-    }
-
-    // The pool's threads hold the queue until ``finishAll()`` has waited for them.
-    deinit {
-        pthread_cond_destroy(ready)
-        pthread_mutex_destroy(lock)
-        ready.deallocate()
-        lock.deallocate()
     }
 
     /// The URL deliveries go to.
@@ -106,26 +90,27 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
 
     /// Threads the pool has started: never more than its `workers`.
     public var threadCount: Int {
-        locked { threads.count }
+        pool.withLock { $0.threads.count }
     }
 
     /// Items submitted and not handed back yet.
     public var pending: Int {
-        locked { waiting.count - waitingStart + running + finished.count }
+        pool.withLock { $0.waiting.count - $0.waitingStart + $0.running + $0.finished.count }
     }
 
     /// Queues `item`, known as `id`; a thread of the pool sends it when one is free. Once
     /// the queue is stopping, it waits to be handed back unsent by ``finishAll()``.
     public func submit(_ item: Item, id: String) {
-        let startThread = locked { () -> Bool in
-            waiting.append((submitted, id, item))
-            submitted += 1
-            pthread_cond_signal(ready)
-            return !stopping && threads.count < workers && threads.count < waiting.count - waitingStart + running
+        let startThread = pool.withLock { pool in
+            pool.waiting.append((pool.submitted, id, item))
+            pool.submitted += 1
+            self.pool.signal()
+            return !pool.stopping && pool.threads.count < workers
+                && pool.threads.count < pool.waiting.count - pool.waitingStart + pool.running
         }
         if startThread {
             let thread = BackgroundWork.start { [self] in work() }
-            locked { threads.append(thread) }
+            pool.withLock { $0.threads.append(thread) }
         }
     }
 
@@ -136,24 +121,24 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
         while let next = takeNext() {
             // Once the queue stops, a pause ends and no retry starts: the attempt under way is the last.
             let attempts = sender.deliver(next.item, pauses)
-            locked {
-                running -= 1
-                finished.append((next.number, (next.id, next.item, attempts)))
+            pool.withLock { pool in
+                pool.running -= 1
+                pool.finished.append((next.number, (next.id, next.item, attempts)))
             }
         }
     }
 
     private func takeNext() -> (number: Int, id: String, item: Item)? {
-        locked { () -> (number: Int, id: String, item: Item)? in
-            while waitingStart == waiting.count && !stopping { pthread_cond_wait(ready, lock) }
-            guard waitingStart < waiting.count, !stopping else { return nil }
-            let next = waiting[waitingStart]
-            waitingStart += 1
-            if waitingStart > 1024 && waitingStart * 2 > waiting.count {
-                waiting.removeFirst(waitingStart)
-                waitingStart = 0
+        pool.withLock(waitingAtMost: nil, until: { $0.waitingStart != $0.waiting.count || $0.stopping }) {
+            pool, _ -> (number: Int, id: String, item: Item)? in
+            guard pool.waitingStart < pool.waiting.count, !pool.stopping else { return nil }
+            let next = pool.waiting[pool.waitingStart]
+            pool.waitingStart += 1
+            if pool.waitingStart > 1024 && pool.waitingStart * 2 > pool.waiting.count {
+                pool.waiting.removeFirst(pool.waitingStart)
+                pool.waitingStart = 0
             }
-            running += 1
+            pool.running += 1
             return next
         }
     }
@@ -161,9 +146,9 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     /// The deliveries that have ended since the last call, with their attempts, in the
     /// order they were submitted.
     public func takeFinished() -> [Ended] {
-        locked { () -> [Ended] in
-            defer { finished = [] }
-            return finished.sorted { $0.number < $1.number }.map(\.ended)
+        pool.withLock { pool in
+            defer { pool.finished = [] }
+            return pool.finished.sorted { $0.number < $1.number }.map(\.ended)
         }
     }
 
@@ -173,9 +158,9 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     /// queues tells each before waiting for any (``finishAll()``), so that none goes on
     /// sending while another is waited for.
     public func stop() {
-        locked {
-            stopping = true
-            pthread_cond_broadcast(ready)
+        pool.withLock { pool in
+            pool.stopping = true
+            self.pool.broadcast()
             // Told under the queue's lock, so that a thread between two attempts finds both
             // the stop and the queue stopped: no retry, and no next item either.
             pauses.stop()
@@ -187,26 +172,20 @@ public final class DeliveryQueue<Item: Sendable>: @unchecked Sendable {
     /// the stop too).
     public func finishAll() -> (finished: [Ended], unsent: [(id: String, item: Item)]) {
         stop()
-        let pool = locked { () -> [BackgroundWork<Void>] in
-            defer { threads = [] }
-            return threads
+        let threads = pool.withLock { pool in
+            defer { pool.threads = [] }
+            return pool.threads
         }
-        for thread in pool { thread.join() }
+        for thread in threads { thread.join() }
         // No thread takes an item once the queue stops: what waits now was never sent.
-        let unsent = locked { () -> [(id: String, item: Item)] in
+        let unsent = pool.withLock { pool in
             defer {
-                waiting = []
-                waitingStart = 0
+                pool.waiting = []
+                pool.waitingStart = 0
             }
-            return waiting[waitingStart...].map { ($0.id, $0.item) }
+            return pool.waiting[pool.waitingStart...].map { ($0.id, $0.item) }
         }
         return (takeFinished(), unsent)
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return body()
     }
 }
 

@@ -28,13 +28,27 @@ extension HTTPResponder {
     public func tick() {}
 }
 
-extension HTTPServer {
-    /// Serves `responder` until it says it is stopping. Once stopping, the server takes no
-    /// new connection, finishes the requests already arriving (for up to the read time),
-    /// and returns.
-    public func run(_ responder: some HTTPResponder) {
-        run(
-            until: { responder.isStopping }, tick: { responder.tick() }, prepare: { responder.prepare($0) },
-            answer: { responder.respond(to: $0) })
-    }
+/// The closures of ``HTTPServer/run(until:tick:prepare:answer:)`` as a responder.
+///
+/// The closures need not be `Sendable`: `answering`, `ticking` and `stopping` are called only
+/// under the server's serial lock (`serial` in ``HTTPServer/run(_:)``), and `preparing`, which
+/// runs on several loops at once, is one that its caller promises touches nothing that
+/// changes, hence `@unchecked`.
+struct ClosureResponder<Arrival>: HTTPResponder, @unchecked Sendable {
+    /// Whether the server should stop.
+    let stopping: () -> Bool
+    /// What to do between events.
+    let ticking: () -> Void
+    /// Reads a request on its loop.
+    let preparing: (HTTPRequest) -> Arrival
+    /// Answers a prepared request.
+    let answering: (Arrival) -> HTTPAnswer
+
+    var isStopping: Bool { stopping() }
+
+    func tick() { ticking() }
+
+    func prepare(_ request: HTTPRequest) -> Arrival { preparing(request) }
+
+    func respond(to arrival: Arrival) -> HTTPAnswer { answering(arrival) }
 }

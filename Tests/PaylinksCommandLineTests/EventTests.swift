@@ -7,6 +7,19 @@ import Testing
 @testable import PaylinksHTTP
 @testable import PaylinksKit
 
+/// A responder made of closures, for the tests' servers: each request is answered as it
+/// is by `answer`, and the server stops once `stopping` says so.
+struct TestResponder: HTTPResponder {
+    let stopping: @Sendable () -> Bool
+    let answer: @Sendable (HTTPRequest) -> HTTPAnswer
+
+    var isStopping: Bool { stopping() }
+
+    func prepare(_ request: HTTPRequest) -> HTTPRequest { request }
+
+    func respond(to request: HTTPRequest) -> HTTPAnswer { answer(request) }
+}
+
 /// A game server's events endpoint on a free loopback port, for one test: it keeps every
 /// request it receives, raw, and answers each with the status `answer` gives for it.
 final class EventReceiver: @unchecked Sendable {
@@ -62,19 +75,21 @@ final class EventReceiver: @unchecked Sendable {
         port = server.port
         let thread = Thread { [self] in
             server.run(
-                until: { self.lock.withLock { self.stopping } },
-                handle: { request in
-                    let received = Received(
-                        body: request.body,
-                        headers: Dictionary(
-                            request.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a }))
-                    let count = self.lock.withLock {
-                        self.requests.append(received)
-                        return self.requests.count
-                    }
-                    self.arrived.signal()
-                    return respond(count, request)
-                })
+                TestResponder(
+                    stopping: { self.lock.withLock { self.stopping } },
+                    answer: { request in
+                        let received = Received(
+                            body: request.body,
+                            headers: Dictionary(
+                                request.headers.map { ($0.name.lowercased(), $0.value) },
+                                uniquingKeysWith: { a, _ in a }))
+                        let count = self.lock.withLock {
+                            self.requests.append(received)
+                            return self.requests.count
+                        }
+                        self.arrived.signal()
+                        return .ready(respond(count, request))
+                    }))
             self.finished.signal()
         }
         thread.start()

@@ -12,6 +12,19 @@ import Testing
     import Darwin
 #endif
 
+/// A responder made of closures, for the tests' servers: each request is answered as it
+/// is by `answer`, and the server stops once `stopping` says so.
+struct TestResponder: HTTPResponder {
+    let stopping: @Sendable () -> Bool
+    let answer: @Sendable (HTTPRequest) -> HTTPAnswer
+
+    var isStopping: Bool { stopping() }
+
+    func prepare(_ request: HTTPRequest) -> HTTPRequest { request }
+
+    func respond(to request: HTTPRequest) -> HTTPAnswer { answer(request) }
+}
+
 /// The server's limits, in process with short limits: each assertion waits for what the
 /// server sends (bounded), never for a fixed time.
 @Suite("HTTP server limits")
@@ -41,17 +54,18 @@ struct HTTPServerTests {
             port = server.port
             let thread = Thread { [self] in
                 server.run(
-                    until: {
-                        let stop =
-                            self.lock.withLock { self.stopping }
-                            || (stopOnceARequestArrives && server.requestsArriving > 0)
-                        if stop { self.stopSeen.signal() }
-                        return stop
-                    },
-                    handle: { request in
-                        self.lock.withLock { self.answered += 1 }
-                        return handle(request)
-                    })
+                    TestResponder(
+                        stopping: {
+                            let stop =
+                                self.lock.withLock { self.stopping }
+                                || (stopOnceARequestArrives && self.server.requestsArriving > 0)
+                            if stop { self.stopSeen.signal() }
+                            return stop
+                        },
+                        answer: { request in
+                            self.lock.withLock { self.answered += 1 }
+                            return .ready(handle(request))
+                        }))
                 finished.signal()
             }
             thread.start()
@@ -218,13 +232,14 @@ struct HTTPServerTests {
         let body = [UInt8](repeating: 0x62, count: 16 << 20)
         Thread {
             box.server.run(
-                until: { stopping.value > 0 }, prepare: { $0 },
-                answer: { _ in
-                    .later(HTTPServerResponse(status: 200, contentType: "text/plain", body: [])) {
-                        made.add()
-                        return body
-                    }
-                })
+                TestResponder(
+                    stopping: { stopping.value > 0 },
+                    answer: { _ in
+                        .later(HTTPServerResponse(status: 200, contentType: "text/plain", body: [])) {
+                            made.add()
+                            return body
+                        }
+                    }))
             done.signal()
         }.start()
         // Ten clients that ask and read nothing: without a limit all ten answers are made at once.

@@ -68,4 +68,30 @@ struct LayerTests {
             #expect(imported.isEmpty, "\(file.lastPathComponent) imports \(imported.joined(separator: ", "))")
         }
     }
+
+    /// The files that talk to the C library, by their paths under Sources/: every other
+    /// file reaches it through them.
+    static let cLibraryFiles: Set = [
+        "PaylinksCommandLine/System/System.swift",
+        "PaylinksHTTP/Clock.swift",
+        "PaylinksHTTP/HTTPFields.swift",
+        "PaylinksHTTP/Listener.swift",
+        "PaylinksHTTP/Lock.swift",
+        "PaylinksHTTP/Socket.swift",
+        "PaylinksHTTP/Threads.swift",
+    ]
+
+    @Test("only the files named import the C library (Glibc, Musl or Darwin): libc is chosen in them alone")
+    func cLibraryInNamedFiles() throws {
+        let cLibraries: Set = ["Glibc", "Musl", "Darwin"]
+        var importing: Set<String> = []
+        for module in try Self.projectModules() {
+            for file in try Self.swiftFiles(of: module) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                guard Self.imports(in: text).contains(where: cLibraries.contains) else { continue }
+                importing.insert(file.path.components(separatedBy: "/Sources/").last ?? file.path)
+            }
+        }
+        #expect(importing == Self.cLibraryFiles)
+    }
 }

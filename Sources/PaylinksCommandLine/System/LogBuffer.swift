@@ -6,40 +6,47 @@ import PaylinksHTTP
 /// logs. While the buffer is full, lines are dropped and counted; once the reader takes
 /// what waited, a line says how many. ``finish(within:)`` writes what is left, waiting no
 /// longer than it is given, and must be called: the thread holds the buffer until then.
-package final class LogBuffer: OutputSink, @unchecked Sendable {
+package final class LogBuffer: OutputSink, Sendable {
     /// How long a stop waits for standard error to take the last lines, in milliseconds:
     /// long enough for any reader that reads, short enough that a stuck one does not hold
     /// the exit.
     package static let closingMilliseconds = 1000
 
-    private let sink: any OutputSink
+    /// Where the lines go, written by one thread at a time under its lock: the writer, or
+    /// whoever flushes when there is no writer.
+    private let sink: Locked<any OutputSink>
     private let capacity: Int
     /// Past this many bytes waiting, the writer is woken without waiting for ``flush()``.
     private let batch: Int
-    private let condition = Condition()
-    /// The thread that writes to `sink`; nil when the system could make none (then
-    /// ``flush()`` writes, as an unbuffered log would) or once it has ended.
-    private var writer: BackgroundWork<Void>?
 
-    // Under `condition`, shared with the writer.
-    /// Lines not handed to the sink yet.
-    private var pending: [UInt8] = []
-    /// Lines dropped since the log last said how many.
-    private var dropped = 0
-    /// Whether the writer is asked to write what waits.
-    private var due = false
-    /// Whether the writer is in the sink's write.
-    private var writing = false
-    /// Whether ``finish(within:)`` was called: the writer writes what is left and ends.
-    private var closing = false
+    /// What the loggers share with the writer, under `state`'s lock.
+    private struct State {
+        /// The thread that writes to `sink`; nil when the system could make none (then
+        /// ``flush()`` writes, as an unbuffered log would) or once it has ended.
+        var writer: BackgroundWork<Void>?
+        /// Lines not handed to the sink yet.
+        var pending: [UInt8] = []
+        /// Lines dropped since the log last said how many.
+        var dropped = 0
+        /// Whether the writer is asked to write what waits.
+        var due = false
+        /// Whether the writer is in the sink's write.
+        var writing = false
+        /// Whether ``finish(within:)`` was called: the writer writes what is left and ends.
+        var closing = false
+    }
+
+    private let state = Locked(State())
 
     /// A log of at most `capacity` bytes waiting in front of `sink`.
     package init(_ sink: any OutputSink, capacity: Int = 1 << 20) {
-        self.sink = sink
+        self.sink = Locked(sink)
         self.capacity = max(1, capacity)
         batch = max(1, min(self.capacity / 2, 1 << 16))
-        pending.reserveCapacity(batch)
-        writer = BackgroundWork.thread { [self] in writeUntilFinished() }
+        state.withLock { state in
+            state.pending.reserveCapacity(batch)
+            state.writer = BackgroundWork.thread { [self] in writeUntilFinished() }
+        }
     }
 
     /// Adds `text`, whole lines, or drops and counts them when the buffer has no room.
@@ -51,17 +58,17 @@ package final class LogBuffer: OutputSink, @unchecked Sendable {
     /// Adds UTF-8 `bytes`, whole lines, or drops and counts them when the buffer has no
     /// room: it never waits for the reader.
     package func write(bytes: UnsafeRawBufferPointer) {
-        condition.withLock {
+        state.withLock { state in
             // A line longer than the whole buffer still goes when nothing else waits, so that
             // a reader that reads loses nothing.
-            guard pending.isEmpty || pending.count + bytes.count <= capacity else {
-                dropped += max(1, bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) })
+            guard state.pending.isEmpty || state.pending.count + bytes.count <= capacity else {
+                state.dropped += max(1, bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) })
                 return
             }
-            pending.append(contentsOf: bytes)
-            if pending.count >= batch && !due {
-                due = true
-                condition.broadcast()
+            state.pending.append(contentsOf: bytes)
+            if state.pending.count >= batch && !state.due {
+                state.due = true
+                self.state.broadcast()
             }
         }
     }
@@ -69,16 +76,15 @@ package final class LogBuffer: OutputSink, @unchecked Sendable {
     /// Hands what waits to the writer and returns at once: a server calls it once a turn of
     /// its loop, so that the lines of a turn go out in one system call.
     package func flush() {
-        guard writer != nil else {
-            writeWaiting()
-            return
-        }
-        condition.withLock {
-            if !pending.isEmpty || dropped > 0 {
-                due = true
-                condition.broadcast()
+        let handed = state.withLock { state in
+            guard state.writer != nil else { return false }
+            if !state.pending.isEmpty || state.dropped > 0 {
+                state.due = true
+                self.state.broadcast()
             }
+            return true
         }
+        if !handed { writeWaiting() }
     }
 
     /// Writes out what waits and ends the writer, waiting at most `milliseconds` for the
@@ -86,20 +92,32 @@ package final class LogBuffer: OutputSink, @unchecked Sendable {
     /// in its write, for the process is about to exit, and what it held is lost.
     @discardableResult
     package func finish(within milliseconds: Int) -> Bool {
+        let writer = state.withLock { state in
+            if state.writer != nil {
+                state.closing = true
+                self.state.broadcast()
+            }
+            return state.writer
+        }
         guard let writer else {
             writeWaiting()
             return true
         }
-        let done = condition.withLock { () -> Bool in
-            closing = true
-            condition.broadcast()
-            return condition.wait(milliseconds: milliseconds) { !writing && pending.isEmpty && dropped == 0 }
-        }
+        let done = state.withLock(
+            waitingAtMost: milliseconds, until: { !$0.writing && $0.pending.isEmpty && $0.dropped == 0 }
+        ) { _, done in done }
         if done {
             writer.join()
-            self.writer = nil
+            state.withLock { $0.writer = nil }
         }
         return done
+    }
+
+    /// What the writer does next: write what it took, or end.
+    private enum Turn {
+        case write(dropped: Int)
+        case wait
+        case end
     }
 
     /// The writer's thread: waits for lines, writes them, says how many were dropped before
@@ -108,37 +126,40 @@ package final class LogBuffer: OutputSink, @unchecked Sendable {
         var chunk: [UInt8] = []
         chunk.reserveCapacity(batch)
         while true {
-            let lost = condition.withLock { () -> Int? in
-                while true {
-                    _ = condition.wait(milliseconds: nil) { due || closing }
-                    if !pending.isEmpty || dropped > 0 { break }
-                    if closing { return nil }
-                    due = false
+            let turn = state.withLock(waitingAtMost: nil, until: { $0.due || $0.closing }) { state, _ -> Turn in
+                guard !state.pending.isEmpty || state.dropped > 0 else {
+                    if state.closing { return .end }
+                    state.due = false
+                    return .wait
                 }
                 // The buffers change places: the lines go out from one while the next fill the other.
-                swap(&chunk, &pending)
-                let lost = dropped
-                dropped = 0
-                due = false
-                writing = true
-                return lost
+                swap(&chunk, &state.pending)
+                let lost = state.dropped
+                state.dropped = 0
+                state.due = false
+                state.writing = true
+                return .write(dropped: lost)
             }
-            guard let lost else { return }
-            emit(chunk, dropping: lost)
-            chunk.removeAll(keepingCapacity: true)
-            condition.withLock {
-                writing = false
-                condition.broadcast()
+            switch turn {
+            case .end: return
+            case .wait: continue
+            case .write(let lost):
+                emit(chunk, dropping: lost)
+                chunk.removeAll(keepingCapacity: true)
+                state.withLock { state in
+                    state.writing = false
+                    self.state.broadcast()
+                }
             }
         }
     }
 
     /// Writes what waits on the caller's thread: the log of a process that has no thread for it.
     private func writeWaiting() {
-        let (chunk, lost) = condition.withLock { () -> ([UInt8], Int) in
-            let waiting = (pending, dropped)
-            pending.removeAll(keepingCapacity: true)
-            dropped = 0
+        let (chunk, lost) = state.withLock { state -> ([UInt8], Int) in
+            let waiting = (state.pending, state.dropped)
+            state.pending.removeAll(keepingCapacity: true)
+            state.dropped = 0
             return waiting
         }
         emit(chunk, dropping: lost)
@@ -148,10 +169,13 @@ package final class LogBuffer: OutputSink, @unchecked Sendable {
     /// were. A sink that fails (standard error closed) loses the log, which has nowhere else
     /// to go.
     private func emit(_ chunk: [UInt8], dropping lost: Int) {
-        if !chunk.isEmpty { try? sink.write(contentsOf: chunk) }
-        if lost > 0 {
-            try? sink.write(
-                "warning: \(lost) log line\(lost == 1 ? "" : "s") dropped while standard error was not being read\n")
+        sink.withLock { sink in
+            if !chunk.isEmpty { try? sink.write(contentsOf: chunk) }
+            if lost > 0 {
+                try? sink.write(
+                    "warning: \(lost) log line\(lost == 1 ? "" : "s") dropped while standard error was not being read\n"
+                )
+            }
         }
     }
 }

@@ -413,83 +413,21 @@ public final class Sandbox {
         return HTTPServerResponse(status: status, body: writer.bytes)
     }
 
+    /// The answer of the route `arrival`'s path names, from ``routes``: 501 to a method no
+    /// RFC registers, 404 where no pattern matches the path, 405 with `Allow` where the
+    /// path's rows do not take the method; else its row's handler's.
     private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard HTTPMethod.registered.contains(request.method) else {
             return .ready(Sandbox.problem(501, "the sandbox does not implement the method \(request.method)"))
         }
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        switch parts {
-        case ["checkout", "v1", "session"]:
-            return only(.post, request) { createSession(arrival) }
-        case ["checkout", "v3", "cancel"]:
-            return only(.post, request) { cancel(request) }
-        case let path where path.count == 2 && path[0] == "checkout":
-            let token = path[1]
-            if request.method == .post { return .ready(choose(token: token, request)) }
-            return only([.get, .head, .post], request) { page(token: token) }
-        case let path where path.count == 4 && path[0...2] == ["control", "v1", "sessions"]:
-            return only(.get, request) { state(purchaseId: path[3]) }
-        case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "complete":
-            return only(.post, request) { complete(purchaseId: path[3], request) }
-        case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "refund":
-            return only(.post, request) { controlRefund(purchaseId: path[3], request) }
-        case let path where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "dispute":
-            return only(.post, request) { controlDispute(purchaseId: path[3], request) }
-        case let path
-        where path.count == 5 && path[0...2] == ["control", "v1", "sessions"] && path[4] == "retry-award":
-            return only(.post, request) { retryAward(purchaseId: path[3]) }
-        case let path where path.count == 2 && path[0] == "orders":
-            return only([.get, .head], request) { orderPage(purchaseId: path[1], request) }
-        case let path where path.count == 3 && path[0] == "orders":
-            return only(.post, request) { orderForm(purchaseId: path[1], action: path[2], request) }
-        case let path where path.count == 3 && path[0] == "deliveries" && path[2] == "replay":
-            return only(.post, request) { replayForm(id: path[1], request) }
-        case ["reporting", "reports", "orders"]:
-            return only(.post, request) { ordersReport(request) }
-        case ["reporting", "financial-data", "transactions"]:
-            return only(.get, request) { transactions(request) }
-        case ["control", "v1", "deliveries"]:
-            return only(.get, request) { deliveries(request) }
-        case let path where path.count == 4 && path[0...2] == ["control", "v1", "deliveries"]:
-            return only(.get, request) { delivery(id: path[3]) }
-        case let path where path.count == 5 && path[0...2] == ["control", "v1", "deliveries"] && path[4] == "replay":
-            return only(.post, request) { replay(id: path[3], request) }
-        case let path
-        where path.count == 6 && path[0...3] == ["checkout", "api", "v1", "order"] && path[5] == "refund":
-            return only(.post, request) { initiateRefund(orderId: path[4], request) }
-        case [""]:
-            return only([.get, .head], request) { home() }
-        default:
+        guard let (rows, captures) = Self.routes.rows(for: request.path) else {
             return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
         }
-    }
-
-    private func only(_ method: HTTPMethod, _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
-        -> HTTPAnswer
-    {
-        only([method], request) { .ready(answer()) }
-    }
-
-    private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPServerResponse)
-        -> HTTPAnswer
-    {
-        only(methods, request) { .ready(answer()) }
-    }
-
-    private func only(_ method: HTTPMethod, _ request: HTTPRequest, _ answer: () -> HTTPAnswer) -> HTTPAnswer {
-        only([method], request, answer)
-    }
-
-    /// `answer()` when the request's method is one of `methods`; 405 with `Allow` otherwise.
-    private func only(_ methods: [HTTPMethod], _ request: HTTPRequest, _ answer: () -> HTTPAnswer) -> HTTPAnswer {
-        guard methods.contains(request.method) else {
-            let names = methods.map(\.rawValue).joined(separator: ", ")
-            var response = Sandbox.problem(405, "\(request.path) takes \(names), not \(request.method)")
-            response.headers.append(HTTPHeader("Allow", names))
-            return .ready(response)
+        guard let row = rows.first(where: { $0.methods.contains(request.method) }) else {
+            return .ready(rows.notAllowed(request))
         }
-        return answer()
+        return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))
     }
 
     /// 200 with a body `body` makes later, outside the server's lock, from what it captured
@@ -503,7 +441,7 @@ public final class Sandbox {
     /// The content type of the sandbox's pages.
     private static let html = "text/html; charset=utf-8"
 
-    private func home() -> HTTPAnswer {
+    func home() -> HTTPAnswer {
         let held = sessions.held
         let counts = (sessions: held.count, deliveries: history.deliveries.count)
         let catalog = catalog
@@ -514,7 +452,7 @@ public final class Sandbox {
 
     // MARK: The game's server
 
-    private func createSession(_ arrival: Arrival) -> HTTPServerResponse {
+    func createSession(_ arrival: Arrival) -> HTTPServerResponse {
         let request = arrival.request
         guard let sent = request.header("x-publisher-token"), sent == settings.publisherToken else {
             return unauthorized(
@@ -571,7 +509,7 @@ public final class Sandbox {
         return "http://" + host
     }
 
-    private func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
+    func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
         let authorization = request.header("authorization") ?? ""
         let (session, events) =
             authorization.hasPrefix("Bearer ") ? sessions.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
@@ -623,7 +561,7 @@ public final class Sandbox {
         return sent == settings.publisherToken ? nil : unauthorized(request.path, "Publisher token is invalid.")
     }
 
-    private func ordersReport(_ request: HTTPRequest) -> HTTPAnswer {
+    func ordersReport(_ request: HTTPRequest) -> HTTPAnswer {
         if let refusal = reportingRefusal(request) { return .ready(refusal) }
         do throws(Reports.Problem) {
             let query = try Reports.ordersQuery(request.body)
@@ -634,7 +572,7 @@ public final class Sandbox {
         }
     }
 
-    private func transactions(_ request: HTTPRequest) -> HTTPAnswer {
+    func transactions(_ request: HTTPRequest) -> HTTPAnswer {
         if let refusal = reportingRefusal(request) { return .ready(refusal) }
         do throws(Reports.Problem) {
             let query = try Reports.transactionsQuery(Self.pairs(Array(request.query.utf8)))
@@ -662,7 +600,7 @@ public final class Sandbox {
 
     // MARK: The player
 
-    private func page(token: String) -> HTTPServerResponse {
+    func page(token: String) -> HTTPServerResponse {
         guard let session = live(token: token) else {
             return HTTPServerResponse(
                 status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
@@ -672,7 +610,7 @@ public final class Sandbox {
         return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
 
-    private func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
         guard let session = live(token: token) else {
             return HTTPServerResponse(
@@ -694,14 +632,14 @@ public final class Sandbox {
 
     // MARK: Scripts
 
-    private func state(purchaseId: String) -> HTTPServerResponse {
+    func state(purchaseId: String) -> HTTPServerResponse {
         guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
     }
 
-    private func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
@@ -762,7 +700,7 @@ public final class Sandbox {
 
     /// Initiate Refund, as the game's server calls it: 201 `{}` and the refund goes
     /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes.
-    private func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard request.header("x-publisher-token") == settings.publisherToken,
             !(request.header("x-user-id") ?? "").isEmpty
         else {
@@ -786,7 +724,7 @@ public final class Sandbox {
     }
 
     /// `{"outcome": "refunded" | "failed", "amount": N}`: a refund of the session's order.
-    private func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let shape = #"send {"outcome": "refunded" or "failed", "amount": N (minor units, optional)}"#
         guard let members = Self.jsonObject(request) else { return Sandbox.problem(400, shape) }
         var succeeds = true
@@ -809,7 +747,7 @@ public final class Sandbox {
     }
 
     /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
-    private func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let shape = #"send {"outcome": "open", "won" or "lost"}"#
         guard let members = Self.jsonObject(request) else {
             return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
@@ -893,7 +831,7 @@ public final class Sandbox {
 
     // MARK: The dashboard
 
-    private func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
+    func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
             return .ready(
                 HTTPServerResponse(
@@ -916,7 +854,7 @@ public final class Sandbox {
 
     /// A form of an order's page: refund, dispute or Retry Award, then back to the page
     /// with what it came to.
-    private func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
         let answer: HTTPServerResponse
         switch action {
@@ -962,7 +900,7 @@ public final class Sandbox {
         return back(to: purchaseId, action == "retry-award" ? "Retry Award sent" : "done: the order is \(state)")
     }
 
-    private func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let delivery = history.delivery(id: id) else {
             return Sandbox.problem(404, "no delivery has the id '\(id)'")
         }
@@ -1039,7 +977,7 @@ public final class Sandbox {
 
     /// `GET /control/v1/deliveries?purchaseId=&kind=award|event&failed=true&limit=N&cursor=ID`:
     /// newest first, with `nextCursor` for the page after.
-    private func deliveries(_ request: HTTPRequest) -> HTTPAnswer {
+    func deliveries(_ request: HTTPRequest) -> HTTPAnswer {
         var filter = DeliveryHistory.Filter()
         var limit = 20
         var before: Int?
@@ -1090,7 +1028,7 @@ public final class Sandbox {
         }
     }
 
-    private func delivery(id: String) -> HTTPAnswer {
+    func delivery(id: String) -> HTTPAnswer {
         guard let delivery = history.delivery(id: id) else {
             return .ready(
                 Sandbox.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them"))
@@ -1120,7 +1058,7 @@ public final class Sandbox {
     }
 
     /// `{"resign": true}` (the default) or `{"resign": false}`: the delivery sent again.
-    private func replay(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func replay(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let delivery = history.delivery(id: id) else {
             return Sandbox.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
@@ -1153,7 +1091,7 @@ public final class Sandbox {
 
     /// Retry Award, as the dashboard's: the award of a Failed (Charged) order sent again,
     /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
-    private func retryAward(purchaseId: String) -> HTTPServerResponse {
+    func retryAward(purchaseId: String) -> HTTPServerResponse {
         guard live(purchaseId: purchaseId) != nil else {
             return Self.noSession(purchaseId)
         }

@@ -415,7 +415,8 @@ public final class Sandbox {
 
     /// The answer of the route `arrival`'s path names, from ``routes``: 501 to a method no
     /// RFC registers, 404 where no pattern matches the path, 405 with `Allow` where the
-    /// path's rows do not take the method; else its row's handler's.
+    /// path's rows do not take the method, the row's refusal where its ``SandboxRoute/Access``
+    /// refuses the caller; else its handler's.
     private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard HTTPMethod.registered.contains(request.method) else {
@@ -426,6 +427,9 @@ public final class Sandbox {
         }
         guard let row = rows.first(where: { $0.methods.contains(request.method) }) else {
             return .ready(rows.notAllowed(request))
+        }
+        if let refusal = row.access.refusal(request, publisherToken: settings.publisherToken) {
+            return .ready(refusal)
         }
         return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))
     }
@@ -454,12 +458,6 @@ public final class Sandbox {
 
     func createSession(_ arrival: Arrival) -> HTTPServerResponse {
         let request = arrival.request
-        guard let sent = request.header("x-publisher-token"), sent == settings.publisherToken else {
-            return unauthorized(
-                request.path,
-                request.header("x-publisher-token") == nil
-                    ? "Publisher token is required." : "Publisher token is invalid.")
-        }
         guard Self.isJSON(request) else {
             return Sandbox.problem(415, "send the body as Content-Type: application/json")
         }
@@ -514,7 +512,7 @@ public final class Sandbox {
         let (session, events) =
             authorization.hasPrefix("Bearer ") ? sessions.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
         guard session != nil else {
-            return unauthorized(
+            return Self.unauthorized(
                 request.path,
                 authorization.isEmpty
                     ? "Authorization: Bearer <checkoutSessionToken> is required."
@@ -525,12 +523,12 @@ public final class Sandbox {
     }
 
     /// 401 in the shape Appcharge's reporting API uses.
-    private func unauthorized(_ path: String, _ reason: String) -> HTTPServerResponse {
+    static func unauthorized(_ path: String, _ reason: String) -> HTTPServerResponse {
         reportingError(401, "Unauthorized", [reason], path: path)
     }
 
     /// An error in the reporting API's shape: `{statusCode, error, message: [{validationErrorNumber, error}], requestUrl}`.
-    private func reportingError(_ status: Int, _ error: String, _ reasons: [String], path: String)
+    static func reportingError(_ status: Int, _ error: String, _ reasons: [String], path: String)
         -> HTTPServerResponse
     {
         var writer = JSONWriter()
@@ -553,34 +551,24 @@ public final class Sandbox {
 
     // MARK: Reports
 
-    /// The publisher token's check, as the reporting API makes it; nil when it passes.
-    private func reportingRefusal(_ request: HTTPRequest) -> HTTPServerResponse? {
-        guard let sent = request.header("x-publisher-token") else {
-            return unauthorized(request.path, "Publisher token is required.")
-        }
-        return sent == settings.publisherToken ? nil : unauthorized(request.path, "Publisher token is invalid.")
-    }
-
     func ordersReport(_ request: HTTPRequest) -> HTTPAnswer {
-        if let refusal = reportingRefusal(request) { return .ready(refusal) }
         do throws(Reports.Problem) {
             let query = try Reports.ordersQuery(request.body)
             let held = sessions.held
             return Self.later { Reports.orders(held.all, query) }
         } catch {
-            return .ready(reportingError(400, "Bad Request", error.reasons, path: request.path))
+            return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
         }
     }
 
     func transactions(_ request: HTTPRequest) -> HTTPAnswer {
-        if let refusal = reportingRefusal(request) { return .ready(refusal) }
         do throws(Reports.Problem) {
             let query = try Reports.transactionsQuery(Self.pairs(Array(request.query.utf8)))
             let held = sessions.held
             let text = request.query
             return Self.later { Reports.transactions(held.all, query, query: text) }
         } catch {
-            return .ready(reportingError(400, "Bad Request", error.reasons, path: request.path))
+            return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
         }
     }
 
@@ -701,12 +689,6 @@ public final class Sandbox {
     /// Initiate Refund, as the game's server calls it: 201 `{}` and the refund goes
     /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes.
     func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
-        guard request.header("x-publisher-token") == settings.publisherToken,
-            !(request.header("x-user-id") ?? "").isEmpty
-        else {
-            return HTTPServerResponse(
-                status: 403, body: Array(#"{"result":null,"errCode":-1,"message":"Forbidden resource"}"#.utf8))
-        }
         do throws(CheckoutSessions.LifeProblem) {
             try act(OrderLife.refund(amount: nil, succeeds: true), on: orderId, byOrderId: true)
         } catch {

@@ -1,21 +1,26 @@
 import PaylinksHTTP
 
 /// One row of the sandbox's route table: the methods a path takes, the path's pattern,
-/// and what answers a request the row takes.
+/// who may call it, and what answers a request the row takes.
 struct SandboxRoute: Sendable {
     /// The methods the row takes, in the order `Allow` lists them.
     let methods: [HTTPMethod]
     /// The path the row answers.
     let pattern: Pattern
+    /// Who may call the row: checked once the method is, before the handler runs.
+    let access: Access
     /// What answers a request the row takes.
     let handler: @Sendable (Sandbox, Routed) -> HTTPAnswer
 
-    /// A row for `methods` at `pattern`, a path such as `/orders/{purchaseId}`.
+    /// A row for `methods` at `pattern`, a path such as `/orders/{purchaseId}`, that
+    /// `access` may call.
     init(
-        _ methods: [HTTPMethod], _ pattern: String, _ handler: @escaping @Sendable (Sandbox, Routed) -> HTTPAnswer
+        _ methods: [HTTPMethod], _ pattern: String, access: Access = .open,
+        _ handler: @escaping @Sendable (Sandbox, Routed) -> HTTPAnswer
     ) {
         self.methods = methods
         self.pattern = Pattern(pattern)
+        self.access = access
         self.handler = handler
     }
 
@@ -101,7 +106,9 @@ extension Sandbox {
     /// is taken only where a row lists it, and answered as `GET` is (the server leaves
     /// out the body).
     static let routes: [SandboxRoute] = [
-        SandboxRoute([.post], "/checkout/v1/session") { .ready($0.createSession($1.arrival)) },
+        SandboxRoute([.post], "/checkout/v1/session", access: .publisherToken(.reporting)) {
+            .ready($0.createSession($1.arrival))
+        },
         SandboxRoute([.post], "/checkout/v3/cancel") { .ready($0.cancel($1.request)) },
         SandboxRoute([.get, .head], "/checkout/{token}") { .ready($0.page(token: $1["token"])) },
         SandboxRoute([.post], "/checkout/{token}") { .ready($0.choose(token: $1["token"], $1.request)) },
@@ -123,12 +130,16 @@ extension Sandbox {
             .ready($0.orderForm(purchaseId: $1["purchaseId"], action: $1["action"], $1.request))
         },
         SandboxRoute([.post], "/deliveries/{id}/replay") { .ready($0.replayForm(id: $1["id"], $1.request)) },
-        SandboxRoute([.post], "/reporting/reports/orders") { $0.ordersReport($1.request) },
-        SandboxRoute([.get], "/reporting/financial-data/transactions") { $0.transactions($1.request) },
+        SandboxRoute([.post], "/reporting/reports/orders", access: .publisherToken(.reporting)) {
+            $0.ordersReport($1.request)
+        },
+        SandboxRoute([.get], "/reporting/financial-data/transactions", access: .publisherToken(.reporting)) {
+            $0.transactions($1.request)
+        },
         SandboxRoute([.get], "/control/v1/deliveries") { $0.deliveries($1.request) },
         SandboxRoute([.get], "/control/v1/deliveries/{id}") { $0.delivery(id: $1["id"]) },
         SandboxRoute([.post], "/control/v1/deliveries/{id}/replay") { .ready($0.replay(id: $1["id"], $1.request)) },
-        SandboxRoute([.post], "/checkout/api/v1/order/{orderId}/refund") {
+        SandboxRoute([.post], "/checkout/api/v1/order/{orderId}/refund", access: .publisherToken(.orders)) {
             .ready($0.initiateRefund(orderId: $1["orderId"], $1.request))
         },
         SandboxRoute([.get, .head], "/") { sandbox, _ in sandbox.home() },

@@ -82,4 +82,58 @@ struct SandboxRoutesTests {
                     == #"{"errorCode":501,"errorMessage":"the sandbox does not implement the method BREW"}"#)
         }
     }
+
+    /// A route the game's server calls with the publisher token, the headers it is sent
+    /// with, and the refusal its API words.
+    struct Guarded: Sendable, CustomTestStringConvertible {
+        let method: HTTPMethod
+        let path: String
+        let headers: [HTTPHeader]
+        let status: Int
+        let body: String
+
+        var testDescription: String { "\(method) \(path) \(headers.map { "\($0.name): \($0.value)" })" }
+    }
+
+    static let reporting = [
+        (HTTPMethod.post, "/checkout/v1/session"), (.post, "/reporting/reports/orders"),
+        (.get, "/reporting/financial-data/transactions"),
+    ]
+    static let forbidden = #"{"result":null,"errCode":-1,"message":"Forbidden resource"}"#
+
+    static let guarded: [Guarded] =
+        reporting.flatMap { method, path in
+            [("required", []), ("invalid", [HTTPHeader("x-publisher-token", "token-2")])].map { reason, headers in
+                Guarded(
+                    method: method, path: path, headers: [HTTPHeader("Content-Type", "application/json")] + headers,
+                    status: 401,
+                    body: #"{"statusCode":401,"error":"Unauthorized","message":[{"validationErrorNumber":1,"#
+                        + #""error":"Publisher token is \#(reason)."}],"requestUrl":"\#(path)"}"#)
+            }
+        }
+        + [
+            [HTTPHeader("x-user-id", "player-1")], [HTTPHeader("x-publisher-token", "token-1")],
+            [HTTPHeader("x-publisher-token", "token-2"), HTTPHeader("x-user-id", "player-1")],
+            [HTTPHeader("x-publisher-token", "token-1"), HTTPHeader("x-user-id", "")],
+        ].map { headers in
+            Guarded(
+                method: .post, path: "/checkout/api/v1/order/ord_1/refund", headers: headers, status: 403,
+                body: forbidden)
+        }
+
+    @Test(
+        "a route of the game's server refuses a call without its publisher token in its API's words", arguments: guarded
+    )
+    func guards(_ case: Guarded) {
+        let sandbox = Sandbox(
+            catalog: .builtIn,
+            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
+            clock: { 1_718_182_312_000 })
+        let response = sandbox.handle(
+            HTTPRequest(
+                method: `case`.method, path: `case`.path, query: "", headers: `case`.headers, body: Array("{}".utf8),
+                keepAlive: true))
+        #expect(response.status == `case`.status)
+        #expect(String(decoding: response.body, as: UTF8.self) == `case`.body)
+    }
 }

@@ -60,6 +60,7 @@ extension Sandbox {
         }
     }
 
+    /// `GET /control/v1/deliveries/ID`: one delivery, as the listing shows it; 404 without it.
     func delivery(id: String) -> HTTPAnswer {
         guard let delivery = deliveryHistory.delivery(id: id) else {
             return .ready(

@@ -1,0 +1,123 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksJSON
+import PaylinksKit
+
+/// The checkout page a tester pays on, and the control API's session state and
+/// completion, which a script uses instead of the page.
+extension Sandbox {
+    /// The checkout page of the session of `token`: its offer and the choices while it
+    /// takes a payment, then what came of it; 404 without a live session.
+    func page(token: String) -> HTTPServerResponse {
+        guard let session = liveSession(token: token) else {
+            return HTTPServerResponse(
+                status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
+        }
+        let html =
+            session.state == .created ? SandboxPage.checkout(session, sandbox: self) : SandboxPage.result(session)
+        return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+    }
+
+    /// A choice sent from the checkout page: applied, then 303 back to the page; 400 for a
+    /// choice or a payment method it cannot take.
+    func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let form = Self.form(request.body)
+        guard let session = liveSession(token: token) else {
+            return HTTPServerResponse(
+                status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
+        }
+        guard let choice = form["choice"].flatMap(CheckoutSessions.Choice.init(rawValue:)) else {
+            let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            return Sandbox.problem(400, "choose one of: \(choices)")
+        }
+        let method = form["paymentMethod"] ?? ""
+        guard method.utf8.count <= Self.paymentMethodLimit else {
+            return Sandbox.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
+        }
+        _ = apply(choice, paymentMethod: method, to: session)
+        return HTTPServerResponse(
+            status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", "/checkout/\(token)")],
+            body: Array("See /checkout/\(token)\n".utf8))
+    }
+
+    /// Applies the player's choice; returns the session as it then stands.
+    func apply(
+        _ choice: CheckoutSessions.Choice, paymentMethod: String, to session: CheckoutSessions.Session
+    ) -> CheckoutSessions.Session {
+        let (chosen, events) = sessionStore.choose(choice, paymentMethod: paymentMethod, for: session, now: now)
+        tell(events)
+        // A payment's award may have been decided at once.
+        return liveSession(token: chosen.token) ?? chosen
+    }
+
+    /// The longest payment method a player's choice names, in bytes.
+    static let paymentMethodLimit = 64
+
+    /// The session's state, as the control API reads it.
+    func state(purchaseId: String) -> HTTPServerResponse {
+        guard let session = liveSession(purchaseId: purchaseId) else {
+            return Self.noSession(purchaseId)
+        }
+        return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
+    }
+
+    /// `{"choice": ..., "paymentMethod": ...}`: the player's choice made by a script, the
+    /// session as it then stands; what was wrong first, then the shape, when refused.
+    func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let session = liveSession(purchaseId: purchaseId) else {
+            return Self.noSession(purchaseId)
+        }
+        let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
+        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind else {
+            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        // What is wrong first, quoted as sent, then the shape.
+        guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
+            return Sandbox.problem(400, "choice is missing; \(shape)")
+        }
+        guard case .string(let choiceText) = choiceValue.kind else {
+            return Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)")
+        }
+        guard let choice = CheckoutSessions.Choice(rawValue: choiceText) else {
+            let meant = CheckoutSessions.Choice(rawValue: Self.trimmed(choiceText).lowercased())
+            return Sandbox.problem(
+                400,
+                "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
+                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)")
+        }
+        var method = PlayerAction.defaultPaymentMethod
+        if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
+            guard case .string(let text) = methodValue.kind, (1...Self.paymentMethodLimit).contains(text.utf8.count)
+            else {
+                return Sandbox.problem(
+                    400,
+                    "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
+                )
+            }
+            method = text
+        }
+        guard session.state == .created else {
+            return Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one")
+        }
+        let finished = apply(choice, paymentMethod: method, to: session)
+        return HTTPServerResponse(status: 200, body: Self.stateJSON(finished))
+    }
+
+    /// The session as the control API shows it.
+    static func stateJSON(_ session: CheckoutSessions.Session) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("purchaseId", session.purchaseId)
+        writer.field("state", session.state.rawValue)
+        writer.field("offerSku", session.offerSku)
+        writer.field("price", session.price)
+        writer.field("currency", session.currency)
+        writer.field("customerId", session.customerId)
+        writer.field("countryCode2", session.country)
+        if let orderId = session.shownOrderId { writer.field("orderId", orderId) }
+        if let amount = session.life?.refundAmount { writer.field("refundAmount", amount) }
+        writer.closeObject()
+        return writer.bytes
+    }
+}

@@ -1,0 +1,81 @@
+import PaylinksAppcharge
+
+/// The checkout page: what a tester pays on, and what it shows once the session ended.
+extension SandboxPage {
+    /// The checkout a tester uses: the offer, its items, the price, a payment method and
+    /// the player's four choices.
+    static func checkout(_ session: CheckoutSessions.Session, sandbox: Sandbox) -> String {
+        let items =
+            session.items.isEmpty
+            ? ""
+            : "<ul class=\"items\">"
+                + session.items.map { "<li>\(escaped($0.name)) ×\(escaped($0.quantity))</li>" }.joined()
+                + "</ul>"
+        let methods = paymentMethods.enumerated().map { index, method in
+            "<label><input type=\"radio\" name=\"paymentMethod\" value=\"\(escaped(method))\"\(index == 0 ? " checked" : "")> \(escaped(method))</label>"
+        }.joined(separator: "\n")
+        let choices = CheckoutSessions.Choice.allCases.map { choice in
+            "<button type=\"submit\" name=\"choice\" value=\"\(choice.rawValue)\"\(choice == .pay ? " class=\"pay\"" : "")>\(choice.label)</button>"
+        }.joined(separator: "\n")
+        return document(
+            title: session.offerName,
+            """
+            <p class="note">paylinks sandbox checkout · \(escaped(session.purchaseId))</p>
+            <h1>\(escaped(session.offerName))</h1>
+            \(items)
+            <p class="price">\(escaped(price(session, catalog: sandbox.catalog)))</p>
+            <p class="note">For \(escaped(session.customerId)) in \(escaped(session.country))</p>
+            <form method="post" action="/checkout/\(escaped(session.token))">
+            \(tokenField(sandbox))
+            <fieldset>
+            <legend>Payment method</legend>
+            \(methods)
+            </fieldset>
+            \(choices)
+            </form>
+            """)
+    }
+
+    /// What the checkout shows once the player has chosen, or the session has ended.
+    static func result(_ session: CheckoutSessions.Session) -> String {
+        let (title, text): (String, String) =
+            switch session.state {
+            case .chargeSucceed: ("Payment complete", "The items were granted. You can return to the game.")
+            case .chargePending, .paymentSucceed:
+                ("Payment received", "The game's server is granting the items; refresh to see the result.")
+            case .chargeFailed:
+                ("Payment taken, items not granted", "The game's server refused the award on every attempt (3003).")
+            case .paymentFailed: ("Card declined", "The payment failed (3003). Nothing was charged.")
+            case .paymentPending: ("Payment pending", "The payment is still pending; the game sees 3004.")
+            case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
+            case .created: ("Checkout", "")
+            case .paymentRefundPending: ("Refund pending", "A refund of this payment is under way.")
+            case .paymentRefunded: ("Refunded", "The payment was refunded to the player.")
+            case .paymentRefundFailed: ("Refund failed", "A refund of this payment did not go through.")
+            case .paymentDisputeOpen, .paymentDisputeEvidenceSubmitted:
+                ("Payment disputed", "The player disputed this payment with the bank.")
+            case .paymentDisputeWon: ("Dispute won", "The dispute was resolved for the studio: the payment stands.")
+            case .paymentDisputeLost:
+                ("Dispute lost", "The dispute was resolved for the player: the payment was taken back.")
+            }
+        return document(
+            title: title,
+            """
+            <h1>\(escaped(title))</h1>
+            <p>\(escaped(text))</p>
+            <p class="note">\(escaped(session.offerName)) · \(escaped(session.purchaseId)) · state <span class="state">\(session.state.rawValue)</span></p>
+            """)
+    }
+}
+
+extension CheckoutSessions.Choice {
+    /// What the page's button says.
+    var label: String {
+        switch self {
+        case .pay: "Pay"
+        case .decline: "Card declined"
+        case .pending: "Leave the payment pending"
+        case .close: "Close the checkout"
+        }
+    }
+}

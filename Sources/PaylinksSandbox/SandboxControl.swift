@@ -1,0 +1,117 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksJSON
+
+/// The control API's changes to an order after its payment: a refund, a dispute and
+/// Retry Award.
+extension Sandbox {
+    /// `{"outcome": "refunded" | "failed", "amount": N}`: a refund of the session's order.
+    func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let shape = #"send {"outcome": "refunded" or "failed", "amount": N (minor units, optional)}"#
+        guard let members = Self.jsonObject(request) else { return Sandbox.problem(400, shape) }
+        var succeeds = true
+        var amount: Int?
+        for (key, value) in members {
+            switch (key, value.kind) {
+            case ("outcome", .string("refunded")): succeeds = true
+            case ("outcome", .string("failed")): succeeds = false
+            case ("amount", .number(let text)):
+                guard let session = liveSession(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
+                guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
+                    return Sandbox.problem(
+                        400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)")
+                }
+                amount = number
+            default: return Sandbox.problem(400, shape)
+            }
+        }
+        return control(purchaseId: purchaseId, OrderLife.refund(amount: amount, succeeds: succeeds))
+    }
+
+    /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
+    func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let shape = #"send {"outcome": "open", "won" or "lost"}"#
+        guard let members = Self.jsonObject(request) else {
+            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        // What is wrong first, quoted as sent, then the shape.
+        let names = OrderLife.DisputeGoal.allCases.map(\.rawValue)
+        var goal: OrderLife.DisputeGoal?
+        var wrong = "outcome is missing"
+        if let unknown = members.first(where: { $0.key != "outcome" }) {
+            wrong = "unknown key '\(Reports.quoted(unknown.key))'"
+        } else if let outcome = members.first?.value {
+            if case .string(let text) = outcome.kind {
+                goal = OrderLife.DisputeGoal(rawValue: text)
+                let meant = OrderLife.DisputeGoal(rawValue: Self.trimmed(text).lowercased())
+                wrong =
+                    "outcome '\(Reports.quoted(text))' is not one of \(names.joined(separator: ", "))"
+                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "")
+            } else {
+                wrong = "outcome must be a string, not \(outcome.typeDescription)"
+            }
+        }
+        guard let goal else { return Sandbox.problem(400, "\(wrong); \(shape)") }
+        guard let session = liveSession(purchaseId: purchaseId) else {
+            return Self.noSession(purchaseId)
+        }
+        let life = session.life ?? OrderLife(state: session.state, price: session.price)
+        return control(purchaseId: purchaseId, life.dispute(to: goal))
+    }
+
+    /// What a refund's amount must be, for `session`'s order: "a whole number of minor
+    /// units from 1 to 549, the order's price".
+    static func amountRule(_ session: CheckoutSessions.Session) -> String {
+        "a whole number of minor units from 1 to \(max(1, session.price)), the order's price"
+    }
+
+    /// Takes `actions` on the session's order; 200 with its state, or the rule refused.
+    func control(purchaseId: String, _ actions: [OrderLife.Action]) -> HTTPServerResponse {
+        do throws(CheckoutSessions.LifeProblem) {
+            try act(actions, on: purchaseId, byOrderId: false)
+        } catch {
+            switch error {
+            case .noOrder: return Self.noSession(purchaseId)
+            case .refused(let refusal): return Sandbox.problem(422, refusal.message)
+            }
+        }
+        guard let session = liveSession(purchaseId: purchaseId) else {
+            return Self.noSession(purchaseId)
+        }
+        return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
+    }
+
+    /// Takes `actions` in turn on the order, reporting each; stops at the first refused.
+    func act(_ actions: [OrderLife.Action], on id: String, byOrderId: Bool)
+        throws(CheckoutSessions.LifeProblem)
+    {
+        for action in actions {
+            let (session, events) = try sessionStore.act(action, on: id, byOrderId: byOrderId, now: now)
+            say("order \(session.orderId) \(session.state.rawValue)")
+            tell(events)
+        }
+    }
+
+    /// Retry Award, as the dashboard's: the award of a Failed (Charged) order sent again,
+    /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
+    func retryAward(purchaseId: String) -> HTTPServerResponse {
+        guard liveSession(purchaseId: purchaseId) != nil else {
+            return Self.noSession(purchaseId)
+        }
+        guard onPaid != nil else {
+            return Sandbox.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
+        }
+        let award: GrantAward
+        do throws(CheckoutSessions.RetryProblem) {
+            award = try sessionStore.retryAward(purchaseId: purchaseId)
+        } catch {
+            return Sandbox.problem(409, error.message)
+        }
+        say("session \(purchaseId): Retry Award")
+        send(award, purchaseId: purchaseId)
+        guard let session = liveSession(purchaseId: purchaseId) else {
+            return Self.noSession(purchaseId)
+        }
+        return HTTPServerResponse(status: 202, body: Self.stateJSON(session))
+    }
+}

@@ -1,0 +1,132 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksJSON
+
+/// The dashboard: the list of orders, an order's page, and its forms, each of which
+/// comes back to the page with what it came to.
+extension Sandbox {
+    /// The dashboard's home: the newest orders, with the counts of sessions and deliveries.
+    func home() -> HTTPAnswer {
+        let held = sessionStore.held
+        let counts = (sessions: held.count, deliveries: deliveryHistory.deliveries.count)
+        let catalog = catalog
+        return Self.later(contentType: Self.html) {
+            Array(SandboxPage.home(held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog).utf8)
+        }
+    }
+
+    /// An order's page: its timeline, its deliveries and its forms, with the notice its
+    /// link names; 404 without a live session.
+    func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
+        guard let session = liveSession(purchaseId: purchaseId) else {
+            return .ready(
+                HTTPServerResponse(
+                    status: 404, contentType: "text/html; charset=utf-8",
+                    body: Array(SandboxPage.missing(purchaseId).utf8)))
+        }
+        // A link names a notice by its number; a page shows only what the sandbox said of
+        // this order, never text a link carries.
+        let said = Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
+            formNotices.last { $0.number == number && $0.purchaseId == purchaseId }
+        }
+        let (newest, more) = deliveryHistory.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
+        let page = SandboxPage.OrderPage(
+            session: session, deliveries: newest.reversed(), moreDeliveries: more != nil, catalog: catalog,
+            formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false)
+        return Self.later(contentType: Self.html) {
+            Array(SandboxPage.order(page, shown: Self.shown).utf8)
+        }
+    }
+
+    /// A form of an order's page: refund, dispute or Retry Award, then back to the page
+    /// with what it came to.
+    func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        let form = Self.form(request.body)
+        let answer: HTTPServerResponse
+        switch action {
+        case "refund":
+            var amount: Int?
+            // A number pasted with spaces around it is still that number.
+            let typed = Self.trimmed(form["amount"] ?? "")
+            if !typed.isEmpty {
+                guard let session = liveSession(purchaseId: purchaseId) else {
+                    return orderPage(purchaseId: purchaseId, request).response
+                }
+                guard let number = Int(typed), (1...max(1, session.price)).contains(number) else {
+                    return back(
+                        to: purchaseId,
+                        "the amount '\(Self.quoted(typed))' is not \(Self.amountRule(session)); leave it empty to "
+                            + "refund all of it",
+                        problem: true)
+                }
+                amount = number
+            }
+            answer = control(
+                purchaseId: purchaseId, OrderLife.refund(amount: amount, succeeds: form["outcome"] != "failed"))
+        case "dispute":
+            guard let goal = form["outcome"].flatMap(OrderLife.DisputeGoal.init(rawValue:)) else {
+                return back(to: purchaseId, "choose open, won or lost", problem: true)
+            }
+            guard let session = liveSession(purchaseId: purchaseId) else {
+                return orderPage(purchaseId: purchaseId, request).response
+            }
+            answer = control(
+                purchaseId: purchaseId,
+                (session.life ?? OrderLife(state: session.state, price: session.price)).dispute(to: goal))
+        case "retry-award":
+            answer = retryAward(purchaseId: purchaseId)
+        default:
+            return Sandbox.problem(
+                404, "nothing at \(request.path); an order's page has refund, dispute and retry-award")
+        }
+        guard (200..<300).contains(answer.status) else {
+            return back(to: purchaseId, Self.problemText(answer), problem: true)
+        }
+        let state = liveSession(purchaseId: purchaseId)?.state.rawValue ?? ""
+        return back(to: purchaseId, action == "retry-award" ? "Retry Award sent" : "done: the order is \(state)")
+    }
+
+    /// The form that sends a delivery again from its order's page, then back to the page.
+    func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let delivery = deliveryHistory.delivery(id: id) else {
+            return Sandbox.problem(404, "no delivery has the id '\(id)'")
+        }
+        let resign = Self.form(request.body)["resign"] != "false"
+        guard onReplay != nil else {
+            return back(
+                to: delivery.purchaseId, "nowhere to send it: start serve with --award-url or --events-url",
+                problem: true)
+        }
+        sendAgain(delivery, resign: resign)
+        return back(to: delivery.purchaseId, "\(delivery.id) sent again \(resign ? "newly signed" : "exactly")")
+    }
+
+    /// What a form of an order's page came to: the page the form comes back to shows it,
+    /// named in the link by its number.
+    struct Notice {
+        /// `said=` of the link: 1, 2, ... in the order they were made.
+        let number: Int
+        /// The order whose page shows it; any other shows nothing.
+        let purchaseId: String
+        /// What it says.
+        let text: String
+        /// Whether it says why the form was refused.
+        let problem: Bool
+    }
+
+    /// Notices kept at most; a link to an older one shows nothing.
+    static let noticeLimit = 100
+
+    /// 303 to the order's page, which shows `said` (as a refusal with `problem`): the link
+    /// carries the number of a notice the sandbox keeps, not the words, so that no link
+    /// of another site can make the page say what it likes.
+    func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
+        formNoticesMade += 1
+        formNotices.append(Notice(number: formNoticesMade, purchaseId: purchaseId, text: said, problem: problem))
+        if formNotices.count > Self.noticeLimit { formNotices.removeFirst() }
+        let location = "/orders/\(Self.percentEncoded(purchaseId))?said=\(formNoticesMade)"
+        return HTTPServerResponse(
+            status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
+            body: Array("See \(location)\n".utf8))
+    }
+}

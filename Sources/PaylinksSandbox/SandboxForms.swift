@@ -1,0 +1,178 @@
+public import PaylinksHTTP
+import PaylinksJSON
+
+/// What the routes read requests with (forms, query strings, JSON bodies) and write their
+/// problems and deferred bodies with.
+extension Sandbox {
+    /// The answer to what the server refused on its own (a request it cannot take, one too
+    /// slow to arrive, a connection past its limit): a JSON problem, as the sandbox's own
+    /// refusals are, so that a client reads every error one way.
+    public static func answer(to refusal: HTTPServer.Refusal) -> HTTPServerResponse {
+        problem(refusal.status, refusal.message)
+    }
+
+    /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
+    /// several `problems`, each of them in a list.
+    public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("errorCode", status)
+        writer.field("errorMessage", message)
+        if problems.count > 1 {
+            writer.key("problems")
+            writer.openArray()
+            for problem in problems { writer.string(problem) }
+            writer.closeArray()
+        }
+        writer.closeObject()
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+
+    /// 401 in the shape Appcharge's reporting API uses.
+    static func unauthorized(_ path: String, _ reason: String) -> HTTPServerResponse {
+        reportingError(401, "Unauthorized", [reason], path: path)
+    }
+
+    /// An error in the reporting API's shape: `{statusCode, error, message: [{validationErrorNumber, error}], requestUrl}`.
+    static func reportingError(_ status: Int, _ error: String, _ reasons: [String], path: String)
+        -> HTTPServerResponse
+    {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("statusCode", status)
+        writer.field("error", error)
+        writer.key("message")
+        writer.openArray()
+        for (index, reason) in reasons.enumerated() {
+            writer.openObject()
+            writer.field("validationErrorNumber", index + 1)
+            writer.field("error", reason)
+            writer.closeObject()
+        }
+        writer.closeArray()
+        writer.field("requestUrl", path)
+        writer.closeObject()
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+
+    /// 404 for a purchase id the sandbox holds no session of, saying why one may be gone.
+    static func noSession(_ purchaseId: String) -> HTTPServerResponse {
+        Sandbox.problem(
+            404,
+            "no checkout session has the purchase id '\(purchaseId)'; the sandbox forgets unpaid "
+                + "sessions two hours old, and the oldest past 10,000 or past its --session-budget")
+    }
+
+    /// The `errorMessage` of a problem answer.
+    static func problemText(_ response: HTTPServerResponse) -> String {
+        guard let value = try? JSONParser.parse(response.body), case .object(let members) = value.kind,
+            case .string(let text)? = members.first(where: { $0.key == "errorMessage" })?.value.kind
+        else { return "refused (\(response.status))" }
+        return text
+    }
+
+    /// 200 with a body `body` makes later, outside the server's lock, from what it captured
+    /// now: a report or a page that may take a while and megabytes to write.
+    static func later(contentType: String = "application/json", _ body: @escaping @Sendable () -> [UInt8])
+        -> HTTPAnswer
+    {
+        .later(HTTPServerResponse(status: 200, contentType: contentType, body: []), body: body)
+    }
+
+    /// The content type of the sandbox's pages.
+    static let html = "text/html; charset=utf-8"
+
+    /// Whether the request's body is sent as `application/json`.
+    static func isJSON(_ request: HTTPRequest) -> Bool {
+        let type = request.header("content-type")?.lowercased() ?? ""
+        return type == "application/json" || type.hasPrefix("application/json;")
+    }
+
+    /// The members of a JSON object body sent as `application/json`, or nil.
+    static func jsonObject(_ request: HTTPRequest) -> [(key: String, value: JSONValue)]? {
+        guard isJSON(request), let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind
+        else { return nil }
+        return members
+    }
+
+    /// `text` without the white space around it.
+    static func trimmed(_ text: String) -> String {
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start
+        return String(text[start..<end])
+    }
+
+    /// What a peer typed, short enough to quote in a message: its first 24 characters.
+    static func quoted(_ text: String) -> String {
+        text.count > 24 ? text.prefix(24) + "…" : text
+    }
+
+    /// The fields of an `application/x-www-form-urlencoded` body, the last of a name winning.
+    static func form(_ body: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in pairs(body) { fields[name] = value }
+        return fields
+    }
+
+    /// The fields of a form or a query string, in order.
+    static func pairs(_ body: [UInt8]) -> [(name: String, value: String)] {
+        String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = parts.first.map({ percentDecoded($0) }) else { return nil }
+            return (name, parts.count > 1 ? percentDecoded(parts[1]) : "")
+        }
+    }
+
+    /// `text` with `+` as a space and each `%XX` as its byte; a broken escape is left out.
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(0x20)
+            case UInt8(ascii: "%"):
+                let high = utf8.next().flatMap(hexValue)
+                let low = utf8.next().flatMap(hexValue)
+                if let high, let low { bytes.append(high << 4 | low) }
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value of a hex digit, or nil.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `text` for a URL: letters, digits and `-._~` as they are, the rest `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                output += "%"
+                output.unicodeScalars.append(digits[Int(byte >> 4)])
+                output.unicodeScalars.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return output
+    }
+
+    /// A secret as the sandbox shows it: its first 4 characters and `…`, enough to tell
+    /// the demo token from the studio's; `…` alone for one shorter than 16, of which 4
+    /// would be too much.
+    static func masked(_ secret: String) -> String {
+        secret.count < 16 ? "…" : secret.prefix(4) + "…"
+    }
+}

@@ -1,0 +1,49 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+
+/// The reporting API's orders report and transactions, and the checkout API's Initiate
+/// Refund: what the game's server calls with its publisher token after a purchase.
+extension Sandbox {
+    /// The orders report: its query checked now, its body written later from the sessions
+    /// held now; 400 in the reporting API's shape.
+    func ordersReport(_ request: HTTPRequest) -> HTTPAnswer {
+        do throws(Reports.Problem) {
+            let query = try Reports.ordersQuery(request.body)
+            let held = sessionStore.held
+            return Self.later { Reports.orders(held.all, query) }
+        } catch {
+            return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
+        }
+    }
+
+    /// The financial transactions, from the query string, as the orders report is made.
+    func transactions(_ request: HTTPRequest) -> HTTPAnswer {
+        do throws(Reports.Problem) {
+            let query = try Reports.transactionsQuery(Self.pairs(Array(request.query.utf8)))
+            let held = sessionStore.held
+            let text = request.query
+            return Self.later { Reports.transactions(held.all, query, query: text) }
+        } catch {
+            return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
+        }
+    }
+
+    /// Initiate Refund, as the game's server calls it: 201 `{}` and the refund goes
+    /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes.
+    func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        do throws(CheckoutSessions.LifeProblem) {
+            try act(OrderLife.refund(amount: nil, succeeds: true), on: orderId, byOrderId: true)
+        } catch {
+            switch error {
+            case .noOrder:
+                return HTTPServerResponse(
+                    status: 404, body: Array(#"{"message":"Order does not exist or cannot be found."}"#.utf8))
+            case .refused(let refusal):
+                say("refund of order \(orderId) refused: \(refusal.message)")
+                return HTTPServerResponse(
+                    status: 422, body: Array(#"{"message":"Failed to initiate a refund request"}"#.utf8))
+            }
+        }
+        return HTTPServerResponse(status: 201, body: Array("{}".utf8))
+    }
+}

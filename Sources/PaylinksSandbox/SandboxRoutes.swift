@@ -1,0 +1,147 @@
+import PaylinksHTTP
+
+/// One row of the sandbox's route table: the methods a path takes, the path's pattern,
+/// who may call it, and what answers a request the row takes.
+struct SandboxRoute: Sendable {
+    /// The methods the row takes, in the order `Allow` lists them.
+    let methods: [HTTPMethod]
+    /// The path the row answers.
+    let pattern: Pattern
+    /// Who may call the row: checked once the method is, before the handler runs.
+    let access: Access
+    /// What answers a request the row takes.
+    let handler: @Sendable (Sandbox, Routed) -> HTTPAnswer
+
+    /// A row for `methods` at `pattern`, a path such as `/orders/{purchaseId}`, that
+    /// `access` may call.
+    init(
+        _ methods: [HTTPMethod], _ pattern: String, access: Access = .open,
+        _ handler: @escaping @Sendable (Sandbox, Routed) -> HTTPAnswer
+    ) {
+        self.methods = methods
+        self.pattern = Pattern(pattern)
+        self.access = access
+        self.handler = handler
+    }
+
+    /// A path pattern: its segments, each a literal or a named capture such as
+    /// `{purchaseId}`, which matches any one segment, an empty one too, as it was sent.
+    struct Pattern: Equatable, Sendable {
+        /// A segment of a pattern.
+        enum Segment: Equatable, Sendable {
+            /// A segment that is this text.
+            case literal(String)
+            /// A segment of any text, captured under this name.
+            case capture(String)
+        }
+
+        /// The segments after the leading `/`; `/` alone is one empty literal.
+        let segments: [Segment]
+
+        /// The pattern `text`, which starts with `/`.
+        init(_ text: String) {
+            segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
+                part.hasPrefix("{") && part.hasSuffix("}")
+                    ? .capture(String(part.dropFirst().dropLast())) : .literal(String(part))
+            }
+        }
+
+        /// The captures of a path of `parts` (its segments after the leading `/`), or nil
+        /// when the pattern does not match it.
+        func match(_ parts: [Substring]) -> [String: String]? {
+            guard parts.count == segments.count else { return nil }
+            var captures: [String: String] = [:]
+            for (segment, part) in zip(segments, parts) {
+                switch segment {
+                case .literal(let text): guard part == text else { return nil }
+                case .capture(let name): captures[name] = String(part)
+                }
+            }
+            return captures
+        }
+    }
+
+    /// A request a row took, with the segments its pattern captured.
+    struct Routed {
+        /// What the sandbox read of the request before it was routed.
+        let arrival: Sandbox.Arrival
+        /// The captured segments, by name.
+        let captures: [String: String]
+
+        /// The request.
+        var request: HTTPRequest { arrival.request }
+
+        /// The segment the pattern captured as `{name}`. The table names only captures its
+        /// own patterns have; a name they do not (a fault of the table's) reads as empty.
+        subscript(name: String) -> String { captures[name] ?? "" }
+    }
+}
+
+extension [SandboxRoute] {
+    /// The rows of the route at `path`, with what its pattern captured: the first pattern
+    /// that matches the path, and every row of that pattern; nil when none matches.
+    func rows(for path: String) -> (rows: [SandboxRoute], captures: [String: String])? {
+        let parts = [Substring](path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        for route in self {
+            if let captures = route.pattern.match(parts) {
+                return (filter { $0.pattern == route.pattern }, captures)
+            }
+        }
+        return nil
+    }
+
+    /// 405 to `request`, whose method none of these rows takes: `Allow` lists theirs, in
+    /// the table's order, and so does the problem.
+    func notAllowed(_ request: HTTPRequest) -> HTTPServerResponse {
+        let names = flatMap(\.methods).map(\.rawValue).joined(separator: ", ")
+        var response = Sandbox.problem(405, "\(request.path) takes \(names), not \(request.method)")
+        response.headers.append(HTTPHeader("Allow", names))
+        return response
+    }
+}
+
+extension Sandbox {
+    /// The sandbox's routes, one row per path and methods. A path's route is the first
+    /// pattern that matches it; a method none of its rows takes is answered 405. `HEAD`
+    /// is taken only where a row lists it, and answered as `GET` is (the server leaves
+    /// out the body).
+    static let routes: [SandboxRoute] = [
+        SandboxRoute([.post], "/checkout/v1/session", access: .publisherToken(.reporting)) {
+            .ready($0.createSession($1.arrival))
+        },
+        SandboxRoute([.post], "/checkout/v3/cancel") { .ready($0.cancel($1.request)) },
+        SandboxRoute([.get, .head], "/checkout/{token}") { .ready($0.page(token: $1["token"])) },
+        SandboxRoute([.post], "/checkout/{token}") { .ready($0.choose(token: $1["token"], $1.request)) },
+        SandboxRoute([.get], "/control/v1/sessions/{purchaseId}") { .ready($0.state(purchaseId: $1["purchaseId"])) },
+        SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/complete") {
+            .ready($0.complete(purchaseId: $1["purchaseId"], $1.request))
+        },
+        SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/refund") {
+            .ready($0.controlRefund(purchaseId: $1["purchaseId"], $1.request))
+        },
+        SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/dispute") {
+            .ready($0.controlDispute(purchaseId: $1["purchaseId"], $1.request))
+        },
+        SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/retry-award") {
+            .ready($0.retryAward(purchaseId: $1["purchaseId"]))
+        },
+        SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
+        SandboxRoute([.post], "/orders/{purchaseId}/{action}") {
+            .ready($0.orderForm(purchaseId: $1["purchaseId"], action: $1["action"], $1.request))
+        },
+        SandboxRoute([.post], "/deliveries/{id}/replay") { .ready($0.replayForm(id: $1["id"], $1.request)) },
+        SandboxRoute([.post], "/reporting/reports/orders", access: .publisherToken(.reporting)) {
+            $0.ordersReport($1.request)
+        },
+        SandboxRoute([.get], "/reporting/financial-data/transactions", access: .publisherToken(.reporting)) {
+            $0.transactions($1.request)
+        },
+        SandboxRoute([.get], "/control/v1/deliveries") { $0.deliveries($1.request) },
+        SandboxRoute([.get], "/control/v1/deliveries/{id}") { $0.delivery(id: $1["id"]) },
+        SandboxRoute([.post], "/control/v1/deliveries/{id}/replay") { .ready($0.replay(id: $1["id"], $1.request)) },
+        SandboxRoute([.post], "/checkout/api/v1/order/{orderId}/refund", access: .publisherToken(.orders)) {
+            .ready($0.initiateRefund(orderId: $1["orderId"], $1.request))
+        },
+        SandboxRoute([.get, .head], "/") { sandbox, _ in sandbox.home() },
+    ]
+}

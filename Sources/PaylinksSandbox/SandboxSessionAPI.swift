@@ -1,0 +1,77 @@
+import PaylinksAppcharge
+import PaylinksHTTP
+import PaylinksJSON
+
+/// Create Checkout Session and Cancel, as the game's server calls them.
+extension Sandbox {
+    /// Create Checkout Session: 201 with the session's token, purchase id and checkout
+    /// URLs; 415 and 400 for a body it cannot take, 503 when paid orders fill the sandbox.
+    /// The publisher token is checked before, by the route.
+    func createSession(_ arrival: Arrival) -> HTTPServerResponse {
+        let request = arrival.request
+        guard Self.isJSON(request) else {
+            return Sandbox.problem(415, "send the body as Content-Type: application/json")
+        }
+        let body: SessionRequest
+        let parsed = arrival.session ?? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
+        switch parsed {
+        case .success(let parsed): body = parsed
+        case .failure(let error): return Sandbox.problem(400, error.message, each: error.all)
+        }
+        let session: CheckoutSessions.Session
+        do throws(CheckoutSessions.Full) {
+            let forgotten = sessionStore.forgotten
+            let (created, events) = try sessionStore.create(body, now: now)
+            session = created
+            if forgotten == 0 && sessionStore.forgotten > 0 {
+                say(
+                    "note: the sandbox forgets unpaid sessions from now on, the oldest first (two hours old, past "
+                        + "\(settings.sessionLimit) of them, or past --session-budget \(settings.sessionByteBudget >> 20) "
+                        + "MiB); a forgotten session answers 404, paid orders are kept")
+            }
+            tell(events)
+        } catch {
+            return Sandbox.problem(
+                503,
+                "paid orders fill the sandbox: \(error.paidOrders) of them take all of its session budget "
+                    + "(\(error.byteBudget >> 20) MiB), and a paid order is never forgotten; start serve with a larger "
+                    + "--session-budget, or with another --data directory")
+        }
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("checkoutSessionToken", session.token)
+        writer.field("purchaseId", session.purchaseId)
+        let checkoutURL = arrival.base + "/checkout"
+        writer.field("url", checkoutURL)
+        writer.field("parsedUrl", "\(checkoutURL)/\(session.token)#boot=\(session.purchaseId)")
+        writer.closeObject()
+        return HTTPServerResponse(status: 201, body: writer.bytes)
+    }
+
+    /// The base of the URLs an answer to `request` hands out: `--public-url`, else
+    /// `http://` and the request's `Host` (a plain host and port the sandbox serves, or
+    /// the guard refused it), else the address the sandbox listens at.
+    func base(for request: HTTPRequest) -> String {
+        if let publicURL = settings.publicURL { return publicURL }
+        guard let host = request.header("host"), !host.isEmpty else { return settings.baseURL }
+        return "http://" + host
+    }
+
+    /// Cancel, with the session's own token as `Authorization: Bearer`: 200, or 401 in the
+    /// reporting API's shape.
+    func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
+        let authorization = request.header("authorization") ?? ""
+        let (session, events) =
+            authorization.hasPrefix("Bearer ")
+            ? sessionStore.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
+        guard session != nil else {
+            return Self.unauthorized(
+                request.path,
+                authorization.isEmpty
+                    ? "Authorization: Bearer <checkoutSessionToken> is required."
+                    : "No checkout session has this token.")
+        }
+        tell(events)
+        return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":true}"#.utf8))
+    }
+}

@@ -1,0 +1,139 @@
+import PaylinksHTTP
+import PaylinksKit
+import PaylinksSandbox
+import Testing
+
+/// The sandbox's routes, each asked with a method it does not take: 405, the methods it
+/// takes in `Allow`, in the order it lists them, and the same in the problem's words.
+@Suite("Sandbox routes")
+struct SandboxRoutesTests {
+    /// A route of the sandbox's, a method it refuses, and the methods it takes.
+    struct Refused: Sendable, CustomTestStringConvertible {
+        let path: String
+        let method: HTTPMethod
+        let allow: String
+
+        init(_ method: HTTPMethod, _ path: String, allow: String) {
+            self.path = path
+            self.method = method
+            self.allow = allow
+        }
+
+        var testDescription: String { "\(method) \(path)" }
+    }
+
+    static let refused: [Refused] = [
+        Refused(.delete, "/", allow: "GET, HEAD"),
+        Refused(.get, "/checkout/v1/session", allow: "POST"),
+        Refused(.head, "/checkout/v1/session", allow: "POST"),
+        Refused(.get, "/checkout/v3/cancel", allow: "POST"),
+        Refused(.put, "/checkout/abc", allow: "GET, HEAD, POST"),
+        Refused(.delete, "/checkout/", allow: "GET, HEAD, POST"),
+        Refused(.delete, "/control/v1/sessions/pur_1", allow: "GET"),
+        Refused(.head, "/control/v1/sessions/pur_1", allow: "GET"),
+        Refused(.get, "/control/v1/sessions/pur_1/complete", allow: "POST"),
+        Refused(.get, "/control/v1/sessions/pur_1/refund", allow: "POST"),
+        Refused(.get, "/control/v1/sessions/pur_1/dispute", allow: "POST"),
+        Refused(.get, "/control/v1/sessions/pur_1/retry-award", allow: "POST"),
+        Refused(.delete, "/orders/pur_1", allow: "GET, HEAD"),
+        Refused(.get, "/orders/pur_1/refund", allow: "POST"),
+        Refused(.get, "/orders/pur_1/anything", allow: "POST"),
+        Refused(.get, "/deliveries/dl_1/replay", allow: "POST"),
+        Refused(.get, "/reporting/reports/orders", allow: "POST"),
+        Refused(.delete, "/reporting/financial-data/transactions", allow: "GET"),
+        Refused(.head, "/reporting/financial-data/transactions", allow: "GET"),
+        Refused(.patch, "/control/v1/deliveries", allow: "GET"),
+        Refused(.options, "/control/v1/deliveries/dl_1", allow: "GET"),
+        Refused(.get, "/control/v1/deliveries/dl_1/replay", allow: "POST"),
+        Refused(.get, "/checkout/api/v1/order/ord_1/refund", allow: "POST"),
+    ]
+
+    @Test("a route answers a method it does not take with 405 and the methods it takes", arguments: refused)
+    func refuses(_ case: Refused) {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.formToken = "form-token-1"
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
+        var logs: [String] = []
+        sandbox.onLog = { logs.append($0) }
+        let response = sandbox.handle(
+            HTTPRequest(method: `case`.method, path: `case`.path, query: "", headers: [], body: [], keepAlive: true))
+        #expect(response.status == 405)
+        #expect(
+            response.headers == [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Allow", `case`.allow)])
+        let message = "\(`case`.path) takes \(`case`.allow), not \(`case`.method)"
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"errorCode":405,"errorMessage":"\#(message)"}"#)
+        #expect(logs == ["\(`case`.method) \(`case`.path) 405"])
+    }
+
+    @Test("a method no RFC registers is 501 on every path, before a route is looked for")
+    func unregistered() {
+        let sandbox = Sandbox(
+            catalog: .builtIn,
+            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
+            clock: { 1_718_182_312_000 })
+        for path in ["/", "/checkout/v1/session", "/nowhere"] {
+            let response = sandbox.handle(
+                HTTPRequest(
+                    method: HTTPMethod(rawValue: "BREW"), path: path, query: "", headers: [], body: [],
+                    keepAlive: true))
+            #expect(response.status == 501)
+            #expect(
+                String(decoding: response.body, as: UTF8.self)
+                    == #"{"errorCode":501,"errorMessage":"the sandbox does not implement the method BREW"}"#)
+        }
+    }
+
+    /// A route the game's server calls with the publisher token, the headers it is sent
+    /// with, and the refusal its API words.
+    struct Guarded: Sendable, CustomTestStringConvertible {
+        let method: HTTPMethod
+        let path: String
+        let headers: [HTTPHeader]
+        let status: Int
+        let body: String
+
+        var testDescription: String { "\(method) \(path) \(headers.map { "\($0.name): \($0.value)" })" }
+    }
+
+    static let reporting = [
+        (HTTPMethod.post, "/checkout/v1/session"), (.post, "/reporting/reports/orders"),
+        (.get, "/reporting/financial-data/transactions"),
+    ]
+    static let forbidden = #"{"result":null,"errCode":-1,"message":"Forbidden resource"}"#
+
+    static let guarded: [Guarded] =
+        reporting.flatMap { method, path in
+            [("required", []), ("invalid", [HTTPHeader("x-publisher-token", "token-2")])].map { reason, headers in
+                Guarded(
+                    method: method, path: path, headers: [HTTPHeader("Content-Type", "application/json")] + headers,
+                    status: 401,
+                    body: #"{"statusCode":401,"error":"Unauthorized","message":[{"validationErrorNumber":1,"#
+                        + #""error":"Publisher token is \#(reason)."}],"requestUrl":"\#(path)"}"#)
+            }
+        }
+        + [
+            [HTTPHeader("x-user-id", "player-1")], [HTTPHeader("x-publisher-token", "token-1")],
+            [HTTPHeader("x-publisher-token", "token-2"), HTTPHeader("x-user-id", "player-1")],
+            [HTTPHeader("x-publisher-token", "token-1"), HTTPHeader("x-user-id", "")],
+        ].map { headers in
+            Guarded(
+                method: .post, path: "/checkout/api/v1/order/ord_1/refund", headers: headers, status: 403,
+                body: forbidden)
+        }
+
+    @Test(
+        "a route of the game's server refuses a call without its publisher token in its API's words", arguments: guarded
+    )
+    func guards(_ case: Guarded) {
+        let sandbox = Sandbox(
+            catalog: .builtIn,
+            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
+            clock: { 1_718_182_312_000 })
+        let response = sandbox.handle(
+            HTTPRequest(
+                method: `case`.method, path: `case`.path, query: "", headers: `case`.headers, body: Array("{}".utf8),
+                keepAlive: true))
+        #expect(response.status == `case`.status)
+        #expect(String(decoding: response.body, as: UTF8.self) == `case`.body)
+    }
+}

@@ -1,5 +1,5 @@
 public import PaylinksAppcharge
-public import PaylinksHTTP
+import PaylinksHTTP
 import PaylinksJSON
 public import PaylinksKit
 
@@ -8,47 +8,6 @@ public import PaylinksKit
 /// scripts. Pure: it maps requests to responses and reports what happens through its
 /// `on...` closures; sockets, threads and output belong to whoever serves it.
 public final class Sandbox {
-    /// How a sandbox answers.
-    public struct Settings: Sendable {
-        /// The address the sandbox listens at, `http://127.0.0.1:4010`: the base of the URLs
-        /// it hands out to a request that names no `Host` it can use.
-        public var baseURL: String
-        /// The base URL players reach the sandbox at (`--public-url`), for the URLs it hands
-        /// out; when nil, each answer's URLs are built from its request's `Host`, so that a
-        /// sandbox on 0.0.0.0 hands a phone an address it can reach.
-        public var publicURL: String?
-        /// Names besides `localhost` and the `--public-url` host that the sandbox answers
-        /// to (`--allowed-host`); a request to any other name is refused with 421, since a
-        /// page that rebinds a name of its own to this machine would otherwise read it.
-        /// IP addresses are always answered.
-        public var allowedHosts: [String] = []
-        /// The publisher token the game's server must send.
-        public var publisherToken: String
-        /// Seeds the sessions' identifiers.
-        public var seed: UInt64
-        /// How long a session takes payments, in milliseconds: an hour.
-        public var sessionLifetime = PaymentLinksSimulator.sessionLifetime
-        /// Sessions kept at most; past it, the oldest are forgotten.
-        public var sessionLimit = 10_000
-        /// Bytes of sessions kept at most; past it, the oldest are forgotten.
-        public var sessionByteBudget = Self.defaultSessionByteBudget
-        /// 128 MiB: 10,000 sessions of a MiB each cannot take 10 GB.
-        public static let defaultSessionByteBudget = 128 << 20
-        /// The envelope of the orders' events.
-        public var eventsVersion = OrderEvent.Version.v2
-        /// The token the forms of the sandbox's pages carry, which a form sent without is
-        /// refused: no other page can read it. A new one for each sandbox, from the
-        /// system's random source.
-        public var formToken = Sandbox.newFormToken()
-
-        /// Settings for a sandbox at `baseURL`.
-        public init(baseURL: String, publisherToken: String, seed: UInt64) {
-            self.baseURL = baseURL
-            self.publisherToken = publisherToken
-            self.seed = seed
-        }
-    }
-
     let catalog: Catalog
     /// How it answers; set before it serves. The sessions take their seed, lifetime,
     /// limit and budget from the settings it was made with.
@@ -56,16 +15,16 @@ public final class Sandbox {
         didSet { guardian = SandboxGuard(settings: settings) }
     }
     /// The checks every request passes before it is routed.
-    private var guardian: SandboxGuard
-    private let clock: () -> Int
+    var guardian: SandboxGuard
+    let clock: () -> Int
     /// The sessions, their states and their rules: Appcharge's side.
-    private var sessions: CheckoutSessions
+    var sessions: CheckoutSessions
     /// What was sent to the game's server.
-    private var history = DeliveryHistory()
+    private(set) var history = DeliveryHistory()
     /// What the forms of orders' pages came to, the newest ``noticeLimit``, oldest first.
-    private var notices: [Notice] = []
+    var notices: [Notice] = []
     /// Notices made so far: the number of the last one.
-    private var noticesMade = 0
+    var noticesMade = 0
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -193,7 +152,7 @@ public final class Sandbox {
     /// undone and its effects dropped: the answer says nothing happened. Otherwise (what
     /// the game's server was sent cannot be unsent) the change stands in memory, its
     /// effects follow, and it is kept with the next change that reaches the disk.
-    private func keep(undoing: Bool) -> String? {
+    func keep(undoing: Bool) -> String? {
         let changed = sessions.changedSessions
         // A request that changed nothing (a read, a replay) is answered whatever the disk
         // says of what waits from before it: it has nothing to undo.
@@ -274,7 +233,7 @@ public final class Sandbox {
 
     /// Says what happened, in order: log lines, awards due, and what the client receives,
     /// each an effect that follows once the change is kept.
-    private func report(_ events: [CheckoutSessions.Event]) {
+    func report(_ events: [CheckoutSessions.Event]) {
         for event in events {
             switch event {
             case .redirectUrlGiven(let sku):
@@ -321,93 +280,17 @@ public final class Sandbox {
     }
 
     /// The session of `token`, unless it has expired unpaid.
-    private func live(token: String) -> CheckoutSessions.Session? {
+    func live(token: String) -> CheckoutSessions.Session? {
         let (session, events) = sessions.session(token: token, now: clock())
         report(events)
         return session
     }
 
     /// The session of `purchaseId`, unless it has expired unpaid.
-    private func live(purchaseId: String) -> CheckoutSessions.Session? {
+    func live(purchaseId: String) -> CheckoutSessions.Session? {
         let (session, events) = sessions.session(purchaseId: purchaseId, now: clock())
         report(events)
         return session
-    }
-
-    // MARK: Routing
-
-    /// A request with what can be read of it before the sandbox's state is touched: the
-    /// answer that refuses it, else a new session's body, parsed and checked, and the base
-    /// of the URLs its answer hands out.
-    public struct Arrival {
-        let request: HTTPRequest
-        let refusal: HTTPServerResponse?
-        let session: Result<SessionRequest, SessionRequest.Problem>?
-        let base: String
-    }
-
-    /// What can be read of `request` without the sandbox's state: it reads only the
-    /// settings, which never change, so that several threads may call it at once while
-    /// another is in ``handle(_:)-(Arrival)``.
-    public func prepare(_ request: HTTPRequest) -> Arrival {
-        if let refusal = guardian.refusal(request) {
-            return Arrival(request: request, refusal: refusal, session: nil, base: settings.baseURL)
-        }
-        let session =
-            request.method == .post && request.path == "/checkout/v1/session"
-            ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
-        return Arrival(request: request, refusal: nil, session: session, base: base(for: request))
-    }
-
-    /// The answer to `request`, made whole.
-    public func handle(_ request: HTTPRequest) -> HTTPServerResponse {
-        answer(prepare(request)).response
-    }
-
-    /// The answer to a request ``prepare(_:)`` read: a report's or a page's body is made
-    /// later, from what the sandbox held when it was asked, outside the server's lock.
-    public func answer(_ arrival: Arrival) -> HTTPAnswer {
-        let request = arrival.request
-        var answer = arrival.refusal.map(HTTPAnswer.ready) ?? route(arrival)
-        if let failure = keep(undoing: true) {
-            onLog("warning: a change could not be kept, so it was not made: \(failure)")
-            answer = .ready(
-                Sandbox.problem(
-                    503,
-                    "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
-                        + "then try again"))
-        }
-        switch answer {
-        case .ready(var response):
-            guardian.finish(&response)
-            answer = .ready(response)
-        case .later(var head, let body):
-            guardian.finish(&head)
-            answer = .later(head, body: body)
-        }
-        onLog("\(request.method) \(request.path) \(answer.status)")
-        return answer
-    }
-
-    /// The answer of the route `arrival`'s path names, from ``routes``: 501 to a method no
-    /// RFC registers, 404 where no pattern matches the path, 405 with `Allow` where the
-    /// path's rows do not take the method, the row's refusal where its ``SandboxRoute/Access``
-    /// refuses the caller; else its handler's.
-    private func route(_ arrival: Arrival) -> HTTPAnswer {
-        let request = arrival.request
-        guard HTTPMethod.registered.contains(request.method) else {
-            return .ready(Sandbox.problem(501, "the sandbox does not implement the method \(request.method)"))
-        }
-        guard let (rows, captures) = Self.routes.rows(for: request.path) else {
-            return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
-        }
-        guard let row = rows.first(where: { $0.methods.contains(request.method) }) else {
-            return .ready(rows.notAllowed(request))
-        }
-        if let refusal = row.access.refusal(request, publisherToken: settings.publisherToken) {
-            return .ready(refusal)
-        }
-        return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))
     }
 
     /// Tells the sandbox how a paid session's award went: granted when `failureData` is
@@ -420,44 +303,13 @@ public final class Sandbox {
     }
 }
 
-// MARK: What the routes reach of the core
+// MARK: What the routes bring about
 
-/// What the handlers of the routes, in the files beside this one, reach of the sandbox's
-/// state, which the core keeps to itself.
+/// What the handlers of the routes, in the files beside this one, bring about: each held
+/// until the change it belongs to is kept.
 extension Sandbox {
     /// The time by the sandbox's clock, in milliseconds.
     var now: Int { clock() }
-
-    /// The sessions, as the routes read and change them; what a change brings about goes
-    /// through ``tell(_:)``.
-    var sessionStore: CheckoutSessions {
-        _read { yield sessions }
-        _modify { yield &sessions }
-    }
-
-    /// What was sent to the game's server.
-    var deliveryHistory: DeliveryHistory { history }
-
-    /// What the forms of orders' pages came to, the newest ``noticeLimit``, oldest first.
-    var formNotices: [Notice] {
-        _read { yield notices }
-        _modify { yield &notices }
-    }
-
-    /// Notices made so far: the number of the last one.
-    var formNoticesMade: Int {
-        get { noticesMade }
-        set { noticesMade = newValue }
-    }
-
-    /// The session of `token`, unless it has expired unpaid.
-    func liveSession(token: String) -> CheckoutSessions.Session? { live(token: token) }
-
-    /// The session of `purchaseId`, unless it has expired unpaid.
-    func liveSession(purchaseId: String) -> CheckoutSessions.Session? { live(purchaseId: purchaseId) }
-
-    /// Says what the sessions' `events` bring about, each once the change is kept.
-    func tell(_ events: [CheckoutSessions.Event]) { report(events) }
 
     /// Says `line` in the log once the change is kept.
     func say(_ line: String) { effects.append(.log(line)) }

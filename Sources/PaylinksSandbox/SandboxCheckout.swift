@@ -9,7 +9,7 @@ extension Sandbox {
     /// The checkout page of the session of `token`: its offer and the choices while it
     /// takes a payment, then what came of it; 404 without a live session.
     func page(token: String) -> HTTPServerResponse {
-        guard let session = liveSession(token: token) else {
+        guard let session = live(token: token) else {
             return HTTPServerResponse(
                 status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
         }
@@ -22,7 +22,7 @@ extension Sandbox {
     /// choice or a payment method it cannot take.
     func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
-        guard let session = liveSession(token: token) else {
+        guard let session = live(token: token) else {
             return HTTPServerResponse(
                 status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
         }
@@ -44,10 +44,10 @@ extension Sandbox {
     func apply(
         _ choice: CheckoutSessions.Choice, paymentMethod: String, to session: CheckoutSessions.Session
     ) -> CheckoutSessions.Session {
-        let (chosen, events) = sessionStore.choose(choice, paymentMethod: paymentMethod, for: session, now: now)
-        tell(events)
+        let (chosen, events) = sessions.choose(choice, paymentMethod: paymentMethod, for: session, now: now)
+        report(events)
         // A payment's award may have been decided at once.
-        return liveSession(token: chosen.token) ?? chosen
+        return live(token: chosen.token) ?? chosen
     }
 
     /// The longest payment method a player's choice names, in bytes.
@@ -55,7 +55,7 @@ extension Sandbox {
 
     /// The session's state, as the control API reads it.
     func state(purchaseId: String) -> HTTPServerResponse {
-        guard let session = liveSession(purchaseId: purchaseId) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
@@ -64,7 +64,7 @@ extension Sandbox {
     /// `{"choice": ..., "paymentMethod": ...}`: the player's choice made by a script, the
     /// session as it then stands; what was wrong first, then the shape, when refused.
     func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
-        guard let session = liveSession(purchaseId: purchaseId) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")

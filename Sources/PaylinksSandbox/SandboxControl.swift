@@ -16,7 +16,7 @@ extension Sandbox {
             case ("outcome", .string("refunded")): succeeds = true
             case ("outcome", .string("failed")): succeeds = false
             case ("amount", .number(let text)):
-                guard let session = liveSession(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
+                guard let session = live(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
                 guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
                     return Sandbox.problem(
                         400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)")
@@ -52,7 +52,7 @@ extension Sandbox {
             }
         }
         guard let goal else { return Sandbox.problem(400, "\(wrong); \(shape)") }
-        guard let session = liveSession(purchaseId: purchaseId) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
         let life = session.life ?? OrderLife(state: session.state, price: session.price)
@@ -75,7 +75,7 @@ extension Sandbox {
             case .refused(let refusal): return Sandbox.problem(422, refusal.message)
             }
         }
-        guard let session = liveSession(purchaseId: purchaseId) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
@@ -86,16 +86,16 @@ extension Sandbox {
         throws(CheckoutSessions.LifeProblem)
     {
         for action in actions {
-            let (session, events) = try sessionStore.act(action, on: id, byOrderId: byOrderId, now: now)
+            let (session, events) = try sessions.act(action, on: id, byOrderId: byOrderId, now: now)
             say("order \(session.orderId) \(session.state.rawValue)")
-            tell(events)
+            report(events)
         }
     }
 
     /// Retry Award, as the dashboard's: the award of a Failed (Charged) order sent again,
     /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
     func retryAward(purchaseId: String) -> HTTPServerResponse {
-        guard liveSession(purchaseId: purchaseId) != nil else {
+        guard live(purchaseId: purchaseId) != nil else {
             return Self.noSession(purchaseId)
         }
         guard onPaid != nil else {
@@ -103,13 +103,13 @@ extension Sandbox {
         }
         let award: GrantAward
         do throws(CheckoutSessions.RetryProblem) {
-            award = try sessionStore.retryAward(purchaseId: purchaseId)
+            award = try sessions.retryAward(purchaseId: purchaseId)
         } catch {
             return Sandbox.problem(409, error.message)
         }
         say("session \(purchaseId): Retry Award")
         send(award, purchaseId: purchaseId)
-        guard let session = liveSession(purchaseId: purchaseId) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return Self.noSession(purchaseId)
         }
         return HTTPServerResponse(status: 202, body: Self.stateJSON(session))

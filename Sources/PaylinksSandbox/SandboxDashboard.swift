@@ -7,8 +7,8 @@ import PaylinksJSON
 extension Sandbox {
     /// The dashboard's home: the newest orders, with the counts of sessions and deliveries.
     func home() -> HTTPAnswer {
-        let held = sessionStore.held
-        let counts = (sessions: held.count, deliveries: deliveryHistory.deliveries.count)
+        let held = sessions.held
+        let counts = (sessions: held.count, deliveries: history.deliveries.count)
         let catalog = catalog
         return Self.later(contentType: Self.html) {
             Array(SandboxPage.home(held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog).utf8)
@@ -18,7 +18,7 @@ extension Sandbox {
     /// An order's page: its timeline, its deliveries and its forms, with the notice its
     /// link names; 404 without a live session.
     func orderPage(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
-        guard let session = liveSession(purchaseId: purchaseId) else {
+        guard let session = live(purchaseId: purchaseId) else {
             return .ready(
                 HTTPServerResponse(
                     status: 404, contentType: "text/html; charset=utf-8",
@@ -27,9 +27,9 @@ extension Sandbox {
         // A link names a notice by its number; a page shows only what the sandbox said of
         // this order, never text a link carries.
         let said = Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
-            formNotices.last { $0.number == number && $0.purchaseId == purchaseId }
+            notices.last { $0.number == number && $0.purchaseId == purchaseId }
         }
-        let (newest, more) = deliveryHistory.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
+        let (newest, more) = history.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
         let page = SandboxPage.OrderPage(
             session: session, deliveries: newest.reversed(), moreDeliveries: more != nil, catalog: catalog,
             formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false)
@@ -49,7 +49,7 @@ extension Sandbox {
             // A number pasted with spaces around it is still that number.
             let typed = Self.trimmed(form["amount"] ?? "")
             if !typed.isEmpty {
-                guard let session = liveSession(purchaseId: purchaseId) else {
+                guard let session = live(purchaseId: purchaseId) else {
                     return orderPage(purchaseId: purchaseId, request).response
                 }
                 guard let number = Int(typed), (1...max(1, session.price)).contains(number) else {
@@ -67,7 +67,7 @@ extension Sandbox {
             guard let goal = form["outcome"].flatMap(OrderLife.DisputeGoal.init(rawValue:)) else {
                 return back(to: purchaseId, "choose open, won or lost", problem: true)
             }
-            guard let session = liveSession(purchaseId: purchaseId) else {
+            guard let session = live(purchaseId: purchaseId) else {
                 return orderPage(purchaseId: purchaseId, request).response
             }
             answer = control(
@@ -82,13 +82,13 @@ extension Sandbox {
         guard (200..<300).contains(answer.status) else {
             return back(to: purchaseId, Self.problemText(answer), problem: true)
         }
-        let state = liveSession(purchaseId: purchaseId)?.state.rawValue ?? ""
+        let state = live(purchaseId: purchaseId)?.state.rawValue ?? ""
         return back(to: purchaseId, action == "retry-award" ? "Retry Award sent" : "done: the order is \(state)")
     }
 
     /// The form that sends a delivery again from its order's page, then back to the page.
     func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
-        guard let delivery = deliveryHistory.delivery(id: id) else {
+        guard let delivery = history.delivery(id: id) else {
             return Sandbox.problem(404, "no delivery has the id '\(id)'")
         }
         let resign = Self.form(request.body)["resign"] != "false"
@@ -121,10 +121,10 @@ extension Sandbox {
     /// carries the number of a notice the sandbox keeps, not the words, so that no link
     /// of another site can make the page say what it likes.
     func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
-        formNoticesMade += 1
-        formNotices.append(Notice(number: formNoticesMade, purchaseId: purchaseId, text: said, problem: problem))
-        if formNotices.count > Self.noticeLimit { formNotices.removeFirst() }
-        let location = "/orders/\(Self.percentEncoded(purchaseId))?said=\(formNoticesMade)"
+        noticesMade += 1
+        notices.append(Notice(number: noticesMade, purchaseId: purchaseId, text: said, problem: problem))
+        if notices.count > Self.noticeLimit { notices.removeFirst() }
+        let location = "/orders/\(Self.percentEncoded(purchaseId))?said=\(noticesMade)"
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
             body: Array("See \(location)\n".utf8))

@@ -42,7 +42,7 @@ extension Sandbox {
                         400, "the deliveries take purchaseId, kind, failed, limit and cursor, not \(name)"))
             }
         }
-        let (page, more) = deliveryHistory.page(filter, limit: limit, before: before)
+        let (page, more) = history.page(filter, limit: limit, before: before)
         return .later(HTTPServerResponse(status: 200, body: [])) {
             var body = Array(#"{"deliveries":["#.utf8)
             var next = more
@@ -62,7 +62,7 @@ extension Sandbox {
 
     /// `GET /control/v1/deliveries/ID`: one delivery, as the listing shows it; 404 without it.
     func delivery(id: String) -> HTTPAnswer {
-        guard let delivery = deliveryHistory.delivery(id: id) else {
+        guard let delivery = history.delivery(id: id) else {
             return .ready(
                 Sandbox.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them"))
         }
@@ -85,7 +85,7 @@ extension Sandbox {
 
     /// `{"resign": true}` (the default) or `{"resign": false}`: the delivery sent again.
     func replay(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
-        guard let delivery = deliveryHistory.delivery(id: id) else {
+        guard let delivery = history.delivery(id: id) else {
             return Sandbox.problem(404, "no delivery has the id '\(id)'; GET /control/v1/deliveries lists them")
         }
         // No body and {} mean the defaults: newly signed.

@@ -9,7 +9,7 @@ extension Sandbox {
     func ordersReport(_ request: HTTPRequest) -> HTTPAnswer {
         do throws(Reports.Problem) {
             let query = try Reports.ordersQuery(request.body)
-            let held = sessionStore.held
+            let held = sessions.held
             return Self.later { Reports.orders(held.all, query) }
         } catch {
             return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
@@ -20,7 +20,7 @@ extension Sandbox {
     func transactions(_ request: HTTPRequest) -> HTTPAnswer {
         do throws(Reports.Problem) {
             let query = try Reports.transactionsQuery(Self.pairs(Array(request.query.utf8)))
-            let held = sessionStore.held
+            let held = sessions.held
             let text = request.query
             return Self.later { Reports.transactions(held.all, query, query: text) }
         } catch {

@@ -1,4 +1,5 @@
-import PaylinksHTTP
+import PaylinksAppcharge
+public import PaylinksHTTP
 
 /// One row of the sandbox's route table: the methods a path takes, the path's pattern,
 /// who may call it, and what answers a request the row takes.
@@ -144,4 +145,82 @@ extension Sandbox {
         },
         SandboxRoute([.get, .head], "/") { sandbox, _ in sandbox.home() },
     ]
+}
+
+// MARK: Routing
+
+extension Sandbox {
+    /// A request with what can be read of it before the sandbox's state is touched: the
+    /// answer that refuses it, else a new session's body, parsed and checked, and the base
+    /// of the URLs its answer hands out.
+    public struct Arrival {
+        let request: HTTPRequest
+        let refusal: HTTPServerResponse?
+        let session: Result<SessionRequest, SessionRequest.Problem>?
+        let base: String
+    }
+
+    /// What can be read of `request` without the sandbox's state: it reads only the
+    /// settings, which never change, so that several threads may call it at once while
+    /// another is in ``handle(_:)-(Arrival)``.
+    public func prepare(_ request: HTTPRequest) -> Arrival {
+        if let refusal = guardian.refusal(request) {
+            return Arrival(request: request, refusal: refusal, session: nil, base: settings.baseURL)
+        }
+        let session =
+            request.method == .post && request.path == "/checkout/v1/session"
+            ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
+        return Arrival(request: request, refusal: nil, session: session, base: base(for: request))
+    }
+
+    /// The answer to `request`, made whole.
+    public func handle(_ request: HTTPRequest) -> HTTPServerResponse {
+        answer(prepare(request)).response
+    }
+
+    /// The answer to a request ``prepare(_:)`` read: a report's or a page's body is made
+    /// later, from what the sandbox held when it was asked, outside the server's lock.
+    public func answer(_ arrival: Arrival) -> HTTPAnswer {
+        let request = arrival.request
+        var answer = arrival.refusal.map(HTTPAnswer.ready) ?? route(arrival)
+        if let failure = keep(undoing: true) {
+            onLog("warning: a change could not be kept, so it was not made: \(failure)")
+            answer = .ready(
+                Sandbox.problem(
+                    503,
+                    "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
+                        + "then try again"))
+        }
+        switch answer {
+        case .ready(var response):
+            guardian.finish(&response)
+            answer = .ready(response)
+        case .later(var head, let body):
+            guardian.finish(&head)
+            answer = .later(head, body: body)
+        }
+        onLog("\(request.method) \(request.path) \(answer.status)")
+        return answer
+    }
+
+    /// The answer of the route `arrival`'s path names, from ``routes``: 501 to a method no
+    /// RFC registers, 404 where no pattern matches the path, 405 with `Allow` where the
+    /// path's rows do not take the method, the row's refusal where its ``SandboxRoute/Access``
+    /// refuses the caller; else its handler's.
+    private func route(_ arrival: Arrival) -> HTTPAnswer {
+        let request = arrival.request
+        guard HTTPMethod.registered.contains(request.method) else {
+            return .ready(Sandbox.problem(501, "the sandbox does not implement the method \(request.method)"))
+        }
+        guard let (rows, captures) = Self.routes.rows(for: request.path) else {
+            return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
+        }
+        guard let row = rows.first(where: { $0.methods.contains(request.method) }) else {
+            return .ready(rows.notAllowed(request))
+        }
+        if let refusal = row.access.refusal(request, publisherToken: settings.publisherToken) {
+            return .ready(refusal)
+        }
+        return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))
+    }
 }

@@ -20,16 +20,16 @@ extension Sandbox {
         }
         let session: CheckoutSessions.Session
         do throws(CheckoutSessions.Full) {
-            let forgotten = sessionStore.forgotten
-            let (created, events) = try sessionStore.create(body, now: now)
+            let forgotten = sessions.forgotten
+            let (created, events) = try sessions.create(body, now: now)
             session = created
-            if forgotten == 0 && sessionStore.forgotten > 0 {
+            if forgotten == 0 && sessions.forgotten > 0 {
                 say(
                     "note: the sandbox forgets unpaid sessions from now on, the oldest first (two hours old, past "
                         + "\(settings.sessionLimit) of them, or past --session-budget \(settings.sessionByteBudget >> 20) "
                         + "MiB); a forgotten session answers 404, paid orders are kept")
             }
-            tell(events)
+            report(events)
         } catch {
             return Sandbox.problem(
                 503,
@@ -63,7 +63,7 @@ extension Sandbox {
         let authorization = request.header("authorization") ?? ""
         let (session, events) =
             authorization.hasPrefix("Bearer ")
-            ? sessionStore.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
+            ? sessions.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
         guard session != nil else {
             return Self.unauthorized(
                 request.path,
@@ -71,7 +71,7 @@ extension Sandbox {
                     ? "Authorization: Bearer <checkoutSessionToken> is required."
                     : "No checkout session has this token.")
         }
-        tell(events)
+        report(events)
         return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":true}"#.utf8))
     }
 }

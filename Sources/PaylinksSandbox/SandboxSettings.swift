@@ -1,0 +1,45 @@
+public import PaylinksAppcharge
+import PaylinksKit
+
+extension Sandbox {
+    /// How a sandbox answers.
+    public struct Settings: Sendable {
+        /// The address the sandbox listens at, `http://127.0.0.1:4010`: the base of the URLs
+        /// it hands out to a request that names no `Host` it can use.
+        public var baseURL: String
+        /// The base URL players reach the sandbox at (`--public-url`), for the URLs it hands
+        /// out; when nil, each answer's URLs are built from its request's `Host`, so that a
+        /// sandbox on 0.0.0.0 hands a phone an address it can reach.
+        public var publicURL: String?
+        /// Names besides `localhost` and the `--public-url` host that the sandbox answers
+        /// to (`--allowed-host`); a request to any other name is refused with 421, since a
+        /// page that rebinds a name of its own to this machine would otherwise read it.
+        /// IP addresses are always answered.
+        public var allowedHosts: [String] = []
+        /// The publisher token the game's server must send.
+        public var publisherToken: String
+        /// Seeds the sessions' identifiers.
+        public var seed: UInt64
+        /// How long a session takes payments, in milliseconds: an hour.
+        public var sessionLifetime = PaymentLinksSimulator.sessionLifetime
+        /// Sessions kept at most; past it, the oldest are forgotten.
+        public var sessionLimit = 10_000
+        /// Bytes of sessions kept at most; past it, the oldest are forgotten.
+        public var sessionByteBudget = Self.defaultSessionByteBudget
+        /// 128 MiB: 10,000 sessions of a MiB each cannot take 10 GB.
+        public static let defaultSessionByteBudget = 128 << 20
+        /// The envelope of the orders' events.
+        public var eventsVersion = OrderEvent.Version.v2
+        /// The token the forms of the sandbox's pages carry, which a form sent without is
+        /// refused: no other page can read it. A new one for each sandbox, from the
+        /// system's random source.
+        public var formToken = Sandbox.newFormToken()
+
+        /// Settings for a sandbox at `baseURL`.
+        public init(baseURL: String, publisherToken: String, seed: UInt64) {
+            self.baseURL = baseURL
+            self.publisherToken = publisherToken
+            self.seed = seed
+        }
+    }
+}

@@ -2,47 +2,6 @@ import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksKit
 
-/// What one case of an audit (`check-award`, `check-events`) found.
-public struct AuditFinding: Sendable {
-    /// How bad it is.
-    public enum Verdict: String, Sendable {
-        /// The endpoint did the right thing.
-        case pass
-        /// Money or security at risk.
-        case fail = "FAIL"
-        /// Hygiene: worth fixing, nothing lost.
-        case warn
-        /// Says nothing yet: the case needs a valid request to be accepted first, and the
-        /// `valid` case was not.
-        case notMeaningful = "n/a"
-        /// Not sent: the case needs an endpoint the audit was not given.
-        case notChecked = "not checked"
-    }
-
-    /// The case's name, as `--case` takes it.
-    public var name: String
-    /// The verdict.
-    public var verdict: Verdict
-    /// What happened, in a phrase.
-    public var summary: String
-    /// What was sent.
-    public var sent: String
-    /// What came back: the status and the start of the body, or why nothing did.
-    public var received: String
-    /// Why it matters; empty for a pass.
-    public var why: String
-
-    /// A finding.
-    public init(name: String, verdict: Verdict, summary: String, sent: String, received: String, why: String) {
-        self.name = name
-        self.verdict = verdict
-        self.summary = summary
-        self.sent = sent
-        self.received = received
-        self.why = why
-    }
-}
-
 /// Why an audit could not run at all: nothing answers at a URL it needs, or the ledger
 /// does not keep its contract.
 public struct AuditCannotRun: Error, Sendable, CustomStringConvertible {
@@ -71,38 +30,14 @@ struct AuditExchange: Sendable {
 
     var error: String? { failure?.description }
 
-    /// Whether the answer is a 2xx.
-    var accepted: Bool { status.map { (200..<300).contains($0) } ?? false }
+    /// The answer as the verdicts read it.
+    var answer: AuditAnswer { AuditAnswer(status: status, body: body, milliseconds: milliseconds, error: error) }
 
-    /// What is wrong with the answer to a request that must be refused (forged, altered,
-    /// replayed): nil for a 4xx; else the finding's summary and why it matters, where
-    /// `accepting` says what an endpoint that takes such requests lets anyone do.
-    func refusalFailure(accepting: String) -> (summary: String, why: String)? {
-        guard let status else {
-            return ("no answer: \(error ?? "")", "a bad request should be refused with 4xx, not break the connection")
-        }
-        if (200..<300).contains(status) {
-            return (
-                "accepted (\(status))",
-                "anyone who can reach the endpoint can \(accepting): verify v1 = HMAC-SHA256(key, t + \".\" + the raw "
-                    + "body), t in milliseconds, and refuse a t older than 5 minutes"
-            )
-        }
-        if status >= 500 {
-            return (
-                "answered \(status), a server error",
-                "Appcharge retries a 5xx and alerts the studio: refuse a bad signature with a 4xx"
-            )
-        }
-        return nil
-    }
+    /// Whether the answer is a 2xx.
+    var accepted: Bool { answer.accepted }
 
     /// The status and the start of the body, or why nothing came, as a finding shows it.
-    var shown: String {
-        guard let status else { return error.map { "no response: \($0)" } ?? "nothing" }
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-        return "\(status) \(text)\(body.count > 200 ? "..." : "")"
-    }
+    var shown: String { answer.shown }
 }
 
 /// The endpoint an audit talks to: each request on a connection of its own, with
@@ -367,13 +302,4 @@ final class AuditOrders {
         }
         return order
     }
-}
-
-/// What a verifier that refuses a valid request differing from the plain one in one way
-/// hashes instead of the raw bytes, as a finding guesses it.
-enum AuditSuspect {
-    static let spaces = "the body without its spaces?"
-    static let slashes = #"re-serialized JSON, with '/' written '\/'?"#
-    static let unicode = #"re-serialized JSON, with non-ASCII letters written '\u00e9'?"#
-    static let numbers = "re-serialized JSON, with 100.0 written 100?"
 }

@@ -226,7 +226,7 @@ public final class AwardAudit {
         let body = forged.body
         let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
         let exchange = send(body: body, headers: headers)
-        if let failure = exchange.refusalFailure(accepting: "forge or replay awards") {
+        if let failure = exchange.answer.refusalFailure(accepting: "forge or replay awards") {
             return finding(name, .fail, failure.summary, sent, exchange, failure.why)
         }
         let status = exchange.status ?? 0
@@ -327,13 +327,11 @@ public final class AwardAudit {
 
 /// An answer to an award, as the audit judges it.
 extension AuditExchange {
-    private var answer: AwardAnswer? { status.map { AwardAnswer(status: $0, body: body) } }
-
     /// The grant's id when the answer is a grant.
-    fileprivate var grantId: String? { answer?.grantId }
+    fileprivate var grantId: String? { answer.grantId }
 
     /// Why the exchange is not a grant.
-    fileprivate var problem: String { answer?.problem ?? "no answer: \(error ?? "nothing came")" }
+    fileprivate var problem: String { answer.problem }
 
-    fileprivate var hasErrorMessage: Bool { !(answer?.string("publisherErrorMessage") ?? "").isEmpty }
+    fileprivate var hasErrorMessage: Bool { answer.hasErrorMessage }
 }

@@ -10,10 +10,8 @@ public final class AwardAudit {
     /// The cases' names, in the order they run, as `--case` takes them.
     public nonisolated static let caseNames = AwardAuditCase.names
 
-    private let url: HTTPURL
+    private let destination: DeliveryDestination
     private let peer: AuditPeer
-    private let key: [UInt8]
-    private let publisherToken: String
     private let clock: () -> Int
     private let seed: UInt64
     private let orders: AuditOrders
@@ -23,17 +21,12 @@ public final class AwardAudit {
     /// it were not checked.
     public var stop: AuditStop? { watch.stop }
 
-    /// An audit of `url`, signing with `key`; orders come from a simulator seeded with
-    /// `seed`, so that every run sends fresh order ids.
-    public init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, seed: UInt64,
-        clock: @escaping () -> Int = wallClockMilliseconds
-    ) {
-        self.url = url
-        peer = AuditPeer(url: url, role: "the endpoint")
+    /// An audit of the award endpoint `destination`, signing with its key; orders come
+    /// from a simulator seeded with `seed`, so that every run sends fresh order ids.
+    public init(_ destination: DeliveryDestination, seed: UInt64, clock: @escaping () -> Int = wallClockMilliseconds) {
+        self.destination = destination
+        peer = AuditPeer(url: destination.url, role: "the endpoint")
         watch = AuditWatch([peer])
-        self.key = key
-        self.publisherToken = publisherToken
         self.clock = clock
         self.seed = seed
         orders = AuditOrders(seed: seed, clock: clock)
@@ -50,7 +43,7 @@ public final class AwardAudit {
         watch.begin()
         let exchange = send(freshAward())
         if let failure = exchange.failure, failure.meansNothingListens {
-            throw AuditCannotRun(reason: "nothing answers at \(url): \(failure)")
+            throw AuditCannotRun(reason: "nothing answers at \(destination.url): \(failure)")
         }
         let sent = "a valid callback for a new order"
         var valid = eventsLike(exchange, sent: sent) ?? grantCheck("valid", exchange, sent: sent)
@@ -87,7 +80,8 @@ public final class AwardAudit {
         let probe = send(
             body: event.body,
             headers: baseHeaders() + [
-                HTTPHeader("signature", GrantAward.signature(body: event.body, milliseconds: clock(), key: key))
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: event.body, milliseconds: clock(), key: destination.key))
             ])
         guard let eventStatus = probe.status, probe.accepted,
             !AwardAnswer(status: eventStatus, body: probe.body).has("publisherPurchaseId")
@@ -222,7 +216,8 @@ public final class AwardAudit {
 
     private func rejection(_ name: String, _ forgery: SignatureForgery) -> AuditFinding {
         let sent = forgery.sent("callback")
-        let forged = forgery.forge(body: freshAward().body, milliseconds: clock(), key: key, field: "priceInCents")
+        let forged = forgery.forge(
+            body: freshAward().body, milliseconds: clock(), key: destination.key, field: "priceInCents")
         let body = forged.body
         let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
         let exchange = send(body: body, headers: headers)
@@ -266,7 +261,9 @@ public final class AwardAudit {
         let award = freshAward()
         var headers = [HTTPHeader("Content-Type", "application/json")]
         if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
-        headers.append(HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)))
+        headers.append(
+            HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: destination.key))
+        )
         let exchange = send(body: award.body, headers: headers)
         guard let status = exchange.status else {
             return finding(
@@ -300,14 +297,15 @@ public final class AwardAudit {
     }
 
     private func baseHeaders() -> [HTTPHeader] {
-        [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", publisherToken)]
+        [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", destination.publisherToken)]
     }
 
     private func send(_ award: GrantAward) -> AuditExchange {
         send(
             body: award.body,
             headers: baseHeaders() + [
-                HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key))
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: destination.key))
             ])
     }
 
@@ -320,7 +318,8 @@ public final class AwardAudit {
         peer.sendTogether(
             body: award.body,
             headers: baseHeaders() + [
-                HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key))
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: destination.key))
             ])
     }
 }

@@ -13,46 +13,12 @@ public final class EventAudit {
     /// The cases' names, in the order they run, as `--case` takes them.
     public nonisolated static let caseNames = EventAuditCase.names
 
-    /// Where the audit sends and what it reads.
-    public struct Endpoints: Sendable {
-        /// The events handler under audit.
-        public var events: HTTPURL
-        /// The game's award endpoint, which grants the orders the money cases refund.
-        public var award: HTTPURL?
-        /// The game's ledger: `GET <ledger>?playerId=ID` answers `{"balances": {SKU: n}}`.
-        public var ledger: HTTPURL?
-
-        /// The endpoints.
-        public init(events: HTTPURL, award: HTTPURL?, ledger: HTTPURL?) {
-            self.events = events
-            self.award = award
-            self.ledger = ledger
-        }
-    }
-
-    /// The studio's credentials, as Appcharge signs with them.
-    public struct Credentials: Sendable {
-        /// The main key, which signs awards.
-        public var mainKey: [UInt8]
-        /// The key events are signed with: the main key unless the studio has a separate one.
-        public var eventsKey: [UInt8]
-        /// The `x-publisher-token` every request carries.
-        public var publisherToken: String
-        /// The `x-project-id` events carry.
-        public var projectId: String
-
-        /// Credentials.
-        public init(mainKey: [UInt8], eventsKey: [UInt8], publisherToken: String, projectId: String) {
-            self.mainKey = mainKey
-            self.eventsKey = eventsKey
-            self.publisherToken = publisherToken
-            self.projectId = projectId
-        }
-    }
-
-    let endpoints: Endpoints
-    let version: OrderEvent.Version
-    let credentials: Credentials
+    /// The events handler under audit, with the events key, the token, the project id and
+    /// the events' version.
+    let events: DeliveryDestination
+    /// The game's award endpoint, which grants the orders the money cases refund, with the
+    /// main key.
+    let award: DeliveryDestination?
     let seed: UInt64
     let clock: () -> Int
     let orders: AuditOrders
@@ -71,23 +37,28 @@ public final class EventAudit {
     /// How many events and players the audit has made, so that each is new.
     private var made = 0
 
-    /// An audit of `endpoints.events` with events of `version`; orders and event ids come
-    /// from `seed`, so that every run sends fresh ones. A money case watches the ledger for
-    /// `ledgerWait` milliseconds at most after the handler's answer.
+    /// The events' version.
+    var version: OrderEvent.Version { events.version }
+
+    /// An audit of the events handler `events`, signed as it says and with events of its
+    /// version; with `award`, the award endpoint that grants the orders the money cases
+    /// refund, and `ledger`, where the game's ledger answers `GET <ledger>?playerId=ID` with
+    /// `{"balances": {SKU: n}}`. Orders and event ids come from `seed`, so that every run
+    /// sends fresh ones. A money case watches the ledger for `ledgerWait` milliseconds at
+    /// most after the handler's answer.
     public init(
-        endpoints: Endpoints, version: OrderEvent.Version, credentials: Credentials, seed: UInt64,
+        events: DeliveryDestination, award: DeliveryDestination?, ledger: HTTPURL?, seed: UInt64,
         ledgerWait: Int = 5000, clock: @escaping () -> Int = wallClockMilliseconds
     ) {
-        self.endpoints = endpoints
-        self.version = version
-        self.credentials = credentials
+        self.events = events
+        self.award = award
         self.seed = seed
         self.clock = clock
         orders = AuditOrders(seed: seed, clock: clock)
-        handler = AuditPeer(url: endpoints.events, role: "the events handler")
-        awardPeer = endpoints.award.map { AuditPeer(url: $0, role: "the award endpoint") }
-        ledger = endpoints.ledger.map { AuditLedger(url: $0, wait: ledgerWait) }
-        watch = AuditWatch([handler] + [awardPeer, ledger?.peer].compactMap { $0 })
+        handler = AuditPeer(url: events.url, role: "the events handler")
+        awardPeer = award.map { AuditPeer(url: $0.url, role: "the award endpoint") }
+        self.ledger = ledger.map { AuditLedger(url: $0, wait: ledgerWait) }
+        watch = AuditWatch([handler] + [awardPeer, self.ledger?.peer].compactMap { $0 })
     }
 
     /// Runs the named cases, or all of them, after the `valid` case, which every other
@@ -103,7 +74,7 @@ public final class EventAudit {
         watch.begin()
         let exchange = send(event(.created, of: order))
         if let failure = exchange.failure, failure.meansNothingListens {
-            throw AuditCannotRun(reason: "nothing answers at \(endpoints.events): \(failure)")
+            throw AuditCannotRun(reason: "nothing answers at \(events.url): \(failure)")
         }
         let sent = "a valid \(called(.created)) event for a new order"
         var valid =
@@ -112,7 +83,7 @@ public final class EventAudit {
             valid.summary += "; and nothing answers since: did the event bring the handler down?"
         }
         let baseline = valid.verdict != .fail
-        if baseline, watch.stop == nil, cases.contains(where: \.followsMoney), let ledger, endpoints.award != nil {
+        if baseline, watch.stop == nil, cases.contains(where: \.followsMoney), let ledger, award != nil {
             _ = try ledger.balances(of: newPlayer())
         }
         var findings: [AuditFinding] = []
@@ -165,7 +136,7 @@ public final class EventAudit {
     /// What the money cases need and were not given: the options, and what for; nil when
     /// they have all they need.
     public var missingOptions: (options: String, purpose: String)? {
-        switch (endpoints.award, endpoints.ledger) {
+        switch (award, ledger) {
         case (nil, nil): ("--award-url and --ledger-url", "to grant an order and then read what its player holds")
         case (nil, _): ("--award-url", "to grant the order it then refunds or disputes")
         case (_, nil): ("--ledger-url", "to read what the player holds before and after")
@@ -195,15 +166,15 @@ public final class EventAudit {
 
     func baseHeaders() -> [HTTPHeader] {
         [
-            HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", credentials.publisherToken),
-            HTTPHeader("x-project-id", credentials.projectId),
+            HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", events.publisherToken),
+            HTTPHeader("x-project-id", events.projectId),
         ]
     }
 
     func headers(signing body: [UInt8]) -> [HTTPHeader] {
         baseHeaders() + [
             HTTPHeader(
-                "signature", GrantAward.signature(body: body, milliseconds: clock(), key: credentials.eventsKey))
+                "signature", GrantAward.signature(body: body, milliseconds: clock(), key: events.key))
         ]
     }
 

@@ -77,7 +77,7 @@ extension EventAudit {
         let sent = forgery.sent("event")
         let event = event(.created, of: orders.fresh(player: newPlayer()))
         let forged = forgery.forge(
-            body: event.body, milliseconds: clock(), key: credentials.eventsKey,
+            body: event.body, milliseconds: clock(), key: events.key,
             field: version == .v2 ? "subtotal" : "priceInCents")
         let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
         let exchange = handler.send(body: forged.body, headers: headers)

@@ -66,7 +66,7 @@ extension EventAudit {
                     Held(
                         finding: held(
                             name, "the award endpoint did not grant: \(problem)",
-                            what: "the award endpoint \(endpoints.award.map { "\($0)" } ?? "") did not grant an order "
+                            what: "the award endpoint \(award.map { "\($0.url)" } ?? "") did not grant an order "
                                 + "(\(problem))",
                             fix: "point --award-url at the game's award endpoint (check-award audits it)")))
             }
@@ -85,7 +85,7 @@ extension EventAudit {
                     finding: held(
                         name, "the ledger does not show what the award granted (it shows \(before.shown))",
                         what: "the ledger \(ledger.url) does not show what the award endpoint "
-                            + "\(endpoints.award.map { "\($0)" } ?? "") granted (it shows \(before.shown) for the "
+                            + "\(award.map { "\($0.url)" } ?? "") granted (it shows \(before.shown) for the "
                             + "player)",
                         fix: "point --award-url and --ledger-url at the same game's server")))
         }
@@ -240,21 +240,21 @@ extension EventAudit {
 
     /// Grants `order` through the award endpoint; nil when granted, else why not.
     private func grant(_ order: OrderResponseModel) throws(AuditCannotRun) -> String? {
-        guard let url = endpoints.award, let awardPeer else { return "no --award-url" }
+        guard let destination = award, let awardPeer else { return "no --award-url" }
         _ = send(event(.created, of: order))
         _ = send(event(.paymentSucceeded, of: order))
-        let award = GrantAward(order: order, basePriceInUSD: "4.99")
+        let callback = GrantAward(order: order, basePriceInUSD: "4.99")
         let exchange = awardPeer.send(
-            body: award.body,
+            body: callback.body,
             headers: [
                 HTTPHeader("Content-Type", "application/json"),
-                HTTPHeader("x-publisher-token", credentials.publisherToken),
+                HTTPHeader("x-publisher-token", destination.publisherToken),
                 HTTPHeader(
-                    "signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: credentials.mainKey)
+                    "signature", GrantAward.signature(body: callback.body, milliseconds: clock(), key: destination.key)
                 ),
             ])
         if let failure = exchange.failure, failure.meansNothingListens {
-            throw AuditCannotRun(reason: "nothing answers at the award endpoint \(url): \(failure)")
+            throw AuditCannotRun(reason: "nothing answers at the award endpoint \(destination.url): \(failure)")
         }
         guard let status = exchange.status else { return "no answer: \(exchange.error ?? "nothing came")" }
         let answer = AwardAnswer(status: status, body: exchange.body)

@@ -4,19 +4,6 @@ import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
 
-/// Where the events of orders go and how they are signed: sent to `--events-url`, or,
-/// with none (`trigger`), shown as they would be sent.
-struct EventSettings {
-    /// The game server's events endpoint; nil when the events are only shown.
-    var url: HTTPURL?
-    var version: OrderEvent.Version
-    /// The events key: `--events-key-file`, else the main key.
-    var key: [UInt8]
-    var publisherToken: String
-    var projectId: String
-    var waitsInRealTime: Bool
-}
-
 /// The events of a flow's orders, delivered as Appcharge delivers them (or shown, without
 /// an endpoint), each attempt written through the delegate in its place among the
 /// callbacks and award attempts. It follows one order at a time, the latest, so memory
@@ -82,11 +69,7 @@ final class EventOutlet {
         seed: UInt64, trace: ((String) -> Void)?, showsUnsent: Bool
     ) {
         self.settings = settings
-        sender = settings.url.map {
-            EventSender(
-                url: $0, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
-                waitsInRealTime: settings.waitsInRealTime)
-        }
+        sender = settings.url.map { EventSender(settings.destination(to: $0), for: .event) }
         signingKey = HMACSHA256.Key(settings.key)
         self.renderer = renderer
         self.delegate = delegate

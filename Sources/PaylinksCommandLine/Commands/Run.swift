@@ -1,3 +1,4 @@
+import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksJSON

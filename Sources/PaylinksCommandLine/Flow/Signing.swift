@@ -85,19 +85,7 @@ extension DeliveryDestination {
     }
 }
 
-/// Where the events of orders go and how they are signed: sent to `--events-url`, or,
-/// with none (`trigger`), shown as they would be sent. Everything a destination holds but
-/// its URL, which may be missing.
-struct EventSettings {
-    /// The game server's events endpoint; nil when the events are only shown.
-    var url: HTTPURL?
-    var version: OrderEvent.Version
-    /// The events key: `--events-key-file`, else the main key.
-    var key: [UInt8]
-    var publisherToken: String
-    var projectId: String
-    var waitsInRealTime: Bool
-
+extension EventSettings {
     /// Settings for events that go nowhere: a run that follows its orders' states without
     /// an events URL.
     static let unsent = EventSettings(
@@ -105,31 +93,11 @@ struct EventSettings {
         publisherToken: DemoCredentials.publisherToken,
         projectId: DemoCredentials.projectId, waitsInRealTime: false)
 
-    /// Settings of each member.
-    init(
-        url: HTTPURL?, version: OrderEvent.Version, key: [UInt8], publisherToken: String, projectId: String,
-        waitsInRealTime: Bool
-    ) {
-        self.url = url
-        self.version = version
-        self.key = key
-        self.publisherToken = publisherToken
-        self.projectId = projectId
-        self.waitsInRealTime = waitsInRealTime
-    }
-
     /// Where events go and how they are signed: `--events-key-file`'s key, else `signing`'s.
     init(options: RunOptions, signing: Signing) throws(CLIError) {
         self.init(
             url: options.eventsUrl, version: options.eventsVersion, key: try signing.eventsKey(options: options),
             publisherToken: signing.publisherToken, projectId: options.projectId,
             waitsInRealTime: options.eventsWait == .real)
-    }
-
-    /// The destination of events sent to `url`, signed as these settings say.
-    func destination(to url: HTTPURL) -> DeliveryDestination {
-        DeliveryDestination(
-            url: url, key: key, publisherToken: publisherToken, projectId: projectId, version: version,
-            waitsInRealTime: waitsInRealTime)
     }
 }

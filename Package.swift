@@ -13,15 +13,17 @@ import PackageDescription
 //                        Checkout Session request, the Grant Award body and its signature
 //                        (SHA-256, HMAC), an award attempt and what its answer means, the
 //                        retry loop and schedule, the credentials and their precedence, the
-//                        audit's cases. No sockets, no files.
+//                        audits' cases and their verdicts. No sockets, no files.
 //   PaylinksHTTP         transport: HTTP's values (HTTPTypes.swift), the parsers, the client,
 //                        the server, sockets, threads, clocks and locks. It imports no other module
 //                        of the project (LayerTests reads its imports): what the server
 //                        answers on its own is worded by its user, the sandbox's JSON problems.
 //   PaylinksDelivery     Appcharge's requests to the game's server, on the wire: awards and
 //                        events signed and sent (one at a time, queued, or in loads over
-//                        several connections), replays, and the audits of an award or events
-//                        endpoint. It imports JSON, the core, Appcharge's side and HTTP.
+//                        several connections), replays, a simulated payment's award and its
+//                        order's events (shown through a display the command line renders), and
+//                        the audits of an award or events endpoint. It imports JSON, the core,
+//                        Appcharge's side and HTTP.
 //   PaylinksSandbox      the game's server's requests to Appcharge, answered locally: the
 //                        sandbox's routes (the checkout session, reporting, refund and control
 //                        APIs, onto Appcharge's values), its pages, and the guard every request
@@ -40,8 +42,8 @@ import PackageDescription
 // Clock.swift, Lock.swift (the one lock every module shares state under), Threads.swift and
 // HTTPFields.swift (its memchr).
 //
-// The core never sees HTTP: the simulator's awardGranter is one closure the command line
-// sets, into Appcharge's side, with PaylinksDelivery's sender over HTTP as its transport.
+// The core never sees HTTP: the simulator's awardGranter is one closure PaylinksDelivery
+// sets (grantAwards), into Appcharge's side, with its sender over HTTP as the transport.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),

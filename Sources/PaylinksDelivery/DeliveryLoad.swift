@@ -1,5 +1,5 @@
 public import PaylinksAppcharge
-public import PaylinksHTTP
+import PaylinksHTTP
 
 /// Delivers many awards (or events) over several kept-alive connections at once, and
 /// measures it: items per second, latency percentiles, attempts, and failures by cause.
@@ -126,11 +126,12 @@ public final class DeliveryLoad<Item: Deliverable> {
 public typealias AwardLoad = DeliveryLoad<GrantAward>
 
 extension DeliveryLoad where Item == GrantAward {
-    /// A load of awards to `url` over `connections` connections, served by up to `threads` threads.
-    public convenience init(url: HTTPURL, key: [UInt8], publisherToken: String, connections: Int, threads: Int = 2) {
+    /// A load of awards to `destination` over `connections` connections, served by up to
+    /// `threads` threads.
+    public convenience init(_ destination: DeliveryDestination, connections: Int, threads: Int = 2) {
         self.init(
-            signer: DeliverySigner(url: url, key: key, publisherToken: publisherToken), noun: "awards",
-            connections: connections, threads: threads)
+            signer: DeliverySigner(destination, for: .award), noun: "awards", connections: connections,
+            threads: threads)
     }
 }
 
@@ -138,14 +139,12 @@ extension DeliveryLoad where Item == GrantAward {
 public typealias EventLoad = DeliveryLoad<OrderEvent>
 
 extension DeliveryLoad where Item == OrderEvent {
-    /// A load of events to `url`, signed with the events key `key`, over `connections`
-    /// connections, served by up to `threads` threads.
-    public convenience init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String, connections: Int, threads: Int = 2
-    ) {
+    /// A load of events to `destination`, signed with its key (the events key), over
+    /// `connections` connections, served by up to `threads` threads.
+    public convenience init(_ destination: DeliveryDestination, connections: Int, threads: Int = 2) {
         self.init(
-            signer: DeliverySigner(url: url, key: key, publisherToken: publisherToken, projectId: projectId),
-            noun: "events", connections: connections, threads: threads)
+            signer: DeliverySigner(destination, for: .event), noun: "events", connections: connections,
+            threads: threads)
     }
 }
 

@@ -29,26 +29,33 @@ public struct DeliverySigner: Sendable {
         self.clock = clock
     }
 
-    /// A signer of awards: `Content-Type` and `x-publisher-token`.
+    /// A signer of what goes to `destination`, signed with its key: awards with
+    /// `Content-Type` and `x-publisher-token`, events with `x-project-id` too.
+    public init(
+        _ destination: DeliveryDestination, for kind: DeliveryHistory.Kind,
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        let common = [("Content-Type", "application/json"), ("x-publisher-token", destination.publisherToken)]
+        self.init(
+            url: destination.url, key: destination.key,
+            headers: kind == .event ? common + [("x-project-id", destination.projectId)] : common, clock: clock)
+    }
+
+    /// A signer of awards to `url`, signed with `key`.
     public init(
         url: HTTPURL, key: [UInt8], publisherToken: String, clock: @escaping @Sendable () -> Int = wallClockMilliseconds
     ) {
-        self.init(
-            url: url, key: key, headers: [("Content-Type", "application/json"), ("x-publisher-token", publisherToken)],
-            clock: clock)
+        self.init(DeliveryDestination(url: url, key: key, publisherToken: publisherToken), for: .award, clock: clock)
     }
 
-    /// A signer of events: `Content-Type`, `x-publisher-token` and `x-project-id`.
+    /// A signer of events to `url`, signed with the events key `key`.
     public init(
         url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String,
         clock: @escaping @Sendable () -> Int = wallClockMilliseconds
     ) {
         self.init(
-            url: url, key: key,
-            headers: [
-                ("Content-Type", "application/json"), ("x-publisher-token", publisherToken),
-                ("x-project-id", projectId),
-            ], clock: clock)
+            DeliveryDestination(url: url, key: key, publisherToken: publisherToken, projectId: projectId), for: .event,
+            clock: clock)
     }
 
     /// `item`'s request, signed now.
@@ -115,15 +122,27 @@ public final class DeliverySender {
         self.keepsExchanges = keepsExchanges
     }
 
-    /// A sender of awards to `url`, signing with `key`; `clock` gives the wall clock in
-    /// milliseconds for `t`.
+    /// A sender of awards or events (`kind`) to `destination`, signed with its key and
+    /// waiting between attempts as it says; `clock` gives the wall clock in milliseconds
+    /// for `t`.
+    public convenience init(
+        _ destination: DeliveryDestination, for kind: DeliveryHistory.Kind, keepsExchanges: Bool = true,
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) {
+        self.init(
+            signer: DeliverySigner(destination, for: kind, clock: clock),
+            waitsInRealTime: destination.waitsInRealTime, keepsExchanges: keepsExchanges)
+    }
+
+    /// A sender of awards to `url`, signing with `key`.
     public convenience init(
         url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool,
         clock: @escaping @Sendable () -> Int = wallClockMilliseconds
     ) {
         self.init(
-            signer: DeliverySigner(url: url, key: key, publisherToken: publisherToken, clock: clock),
-            waitsInRealTime: waitsInRealTime)
+            DeliveryDestination(
+                url: url, key: key, publisherToken: publisherToken, waitsInRealTime: waitsInRealTime),
+            for: .award, clock: clock)
     }
 
     /// A sender of events to `url`, signing with the events key `key`.
@@ -132,9 +151,10 @@ public final class DeliverySender {
         clock: @escaping @Sendable () -> Int = wallClockMilliseconds
     ) {
         self.init(
-            signer: DeliverySigner(
-                url: url, key: key, publisherToken: publisherToken, projectId: projectId, clock: clock),
-            waitsInRealTime: waitsInRealTime)
+            DeliveryDestination(
+                url: url, key: key, publisherToken: publisherToken, projectId: projectId,
+                waitsInRealTime: waitsInRealTime),
+            for: .event, clock: clock)
     }
 
     /// The URL the requests go to.

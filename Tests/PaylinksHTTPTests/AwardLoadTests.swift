@@ -13,7 +13,8 @@ struct AwardLoadTests {
     func orderAndRetries() throws {
         let server = try LoopbackServer(script: "echo_server.py")
         let load = AwardLoad(
-            url: try server.url("/flaky"), key: Array("key".utf8), publisherToken: "token", connections: 5)
+            DeliveryDestination(url: try server.url("/flaky"), key: Array("key".utf8), publisherToken: "token"),
+            connections: 5)
         let orderIds = (0..<40).map { String(1_000_000_000 + $0) }
         let awards = orderIds.map {
             GrantAward(order: GrantAwardTests.order($0, "pr_\($0)"), basePriceInUSD: "4.99")

@@ -13,19 +13,17 @@ import PaylinksKit
 @MainActor
 struct AwardLoadRun {
     let flow: CheckoutFlow
-    let settings: AwardSettings
+    /// Where the awards go.
+    let destination: DeliveryDestination
     /// What the player does in every checkout.
     let player: PlayerAction
 
     /// Runs `count` checkouts whose awards go out `connections` at a time, writing each
     /// checkout's attempts and result in order, and returns the load's summary.
     func run() throws(CLIError) -> String {
-        let (sdk, settings, renderer, delegate, catalog) = (
-            flow.sdk, settings, flow.renderer, flow.delegate, flow.catalog
-        )
+        let (sdk, renderer, delegate, catalog) = (flow.sdk, flow.renderer, flow.delegate, flow.catalog)
         let (count, connections) = (flow.options.count, flow.options.concurrency)
-        let load = AwardLoad(
-            url: settings.url, key: settings.key, publisherToken: settings.publisherToken, connections: connections)
+        let load = AwardLoad(destination, connections: connections)
         defer { load.close() }
         let recorder = RecordingDelegate()
         let output = sdk.delegate
@@ -37,7 +35,7 @@ struct AwardLoadRun {
             return AwardVerdict(outcome: .granted, events: [])
         }
         defer { sdk.awardGranter = nil }
-        let url = settings.url.description
+        let url = destination.url.description
         // The lines of predicted checkouts whose award was granted.
         var lines: PredictedLines?
         /// Writes a batch's results, each with its award's attempts.

@@ -17,9 +17,7 @@ struct EventLoadRun {
     func run() throws(CLIError) -> String {
         let (sdk, delegate, settings) = (flow.sdk, flow.delegate, events.settings)
         guard let url = settings.url else { throw .internal("an event load without --events-url") }
-        let load = EventLoad(
-            url: url, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
-            connections: flow.options.concurrency)
+        let load = EventLoad(settings.destination(to: url), connections: flow.options.concurrency)
         defer { load.close() }
         // Callbacks and events are written once the batch's events have gone, in order.
         let recorder = RecordingDelegate()

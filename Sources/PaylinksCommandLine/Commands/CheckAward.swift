@@ -7,9 +7,8 @@ import PaylinksKit
 enum CheckAwardCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let url = try auditedURL(options, command: .checkAward)
-        let settings = try AwardSettings(url: url, options: options, context: context)
-        let audit = AwardAudit(
-            url: url, key: settings.key, publisherToken: settings.publisherToken, seed: context.entropy())
+        let signing = try Signing(options: options, context: context, uses: "award callbacks")
+        let audit = AwardAudit(signing.awards(to: url, options: options), seed: context.entropy())
         let findings: [AuditFinding]
         do {
             findings = try audit.run(chosen(AwardAuditCase.self, options))

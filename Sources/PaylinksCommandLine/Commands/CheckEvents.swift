@@ -10,15 +10,11 @@ enum CheckEventsCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let url = try auditedURL(options, command: .checkEvents)
         let signing = try Signing(options: options, context: context)
-        let events = try EventSettings(options: options, signing: signing)
+        let events = try signing.events(to: url, options: options)
         signing.note(uses: options.awardUrl == nil ? "events" : "events and award callbacks", context: context)
         let audit = EventAudit(
-            endpoints: EventAudit.Endpoints(events: url, award: options.awardUrl, ledger: options.ledgerUrl),
-            version: events.version,
-            credentials: EventAudit.Credentials(
-                mainKey: signing.key, eventsKey: events.key, publisherToken: signing.publisherToken,
-                projectId: events.projectId),
-            seed: context.entropy(), ledgerWait: options.ledgerWait * 1000)
+            events: events, award: options.awardUrl.map { signing.awards(to: $0, options: options) },
+            ledger: options.ledgerUrl, seed: context.entropy(), ledgerWait: options.ledgerWait * 1000)
         let cases = chosen(EventAuditCase.self, options)
         if !options.auditCases.isEmpty { try checkable(cases, audit: audit, version: events.version) }
         let findings: [AuditFinding]

@@ -13,7 +13,7 @@ enum PurchaseCommand: Subcommand {
         // A load learns how its awards ended after the checkouts ran; with --trace, each
         // checkout waits for its award, so that the timeline says what happened.
         if options.count > 1, !options.trace, let awards = flow.awards {
-            let summary = try AwardLoadRun(flow: flow, settings: awards, player: player).run()
+            let summary = try AwardLoadRun(flow: flow, destination: awards, player: player).run()
             try flow.flush()
             try? context.standardError.write(summary + "\n")
         } else if options.count > 1, let events = flow.events {

@@ -1,3 +1,4 @@
+import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksJSON
@@ -145,7 +146,7 @@ enum RunCommand: Subcommand {
             if !settings.eventURLs.isEmpty { settings.events = try EventSettings(options: options, signing: signing) }
             signing.note(uses: uses.joined(separator: " and "), context: context)
             if let url = settings.awardURLs.values.first {
-                settings.awards = AwardSettings(url: url, signing: signing, options: options)
+                settings.awards = signing.awards(to: url, options: options)
             }
         }
         startingScenarios()

@@ -27,7 +27,7 @@ final class CheckoutFlow {
     /// The failure `--error` injects, re-armed for every checkout.
     let failure: FailurePlan?
     /// Where awards go, with `--award-url`.
-    let awards: AwardSettings?
+    let awards: DeliveryDestination?
     private let sender: AwardSender?
     /// The orders' events, with `--events-url` (and always for `trigger`, which shows them
     /// without one).
@@ -85,12 +85,10 @@ final class CheckoutFlow {
         }
         signing?.note(uses: uses.joined(separator: " and "), context: context)
         if let url = options.awardUrl, let signing {
-            let settings = AwardSettings(url: url, signing: signing, options: options)
-            let sender = AwardSender(
-                url: settings.url, key: settings.key, publisherToken: settings.publisherToken,
-                waitsInRealTime: settings.waitsInRealTime)
+            let destination = signing.awards(to: url, options: options)
+            let sender = AwardSender(destination, for: .award)
             sdk.grantAwards(with: sender, renderer: renderer, delegate: delegate, events: events)
-            awards = settings
+            awards = destination
             self.sender = sender
         } else {
             awards = nil

@@ -1,67 +1,65 @@
-import PaylinksAppcharge
-import PaylinksDelivery
-import PaylinksFixtures
-import PaylinksHTTP
-import PaylinksKit
+package import PaylinksAppcharge
+package import PaylinksKit
 
-/// Where the events of orders go and how they are signed: sent to `--events-url`, or,
-/// with none (`trigger`), shown as they would be sent.
-struct EventSettings {
-    /// The game server's events endpoint; nil when the events are only shown.
-    var url: HTTPURL?
-    var version: OrderEvent.Version
-    /// The events key: `--events-key-file`, else the main key.
-    var key: [UInt8]
-    var publisherToken: String
-    var projectId: String
-    var waitsInRealTime: Bool
+/// Where the deliveries that follow a payment are shown, in their place among the
+/// checkout's callbacks: the command line renders each attempt as it ends.
+///
+/// Called on the main actor, once for each attempt as it ends, in the order the attempts
+/// were made, and never for an attempt not made.
+@MainActor
+package protocol DeliveryDisplay {
+    /// Shows an attempt at delivering an award to `url`.
+    func show(award attempt: DeliveryAttempt, url: String)
+    /// Shows an attempt at delivering `event` to `url`; nil when the event goes nowhere
+    /// and is shown as it would be sent.
+    func show(event: OrderEvent, attempt: DeliveryAttempt, url: String?)
 }
 
 /// The events of a flow's orders, delivered as Appcharge delivers them (or shown, without
-/// an endpoint), each attempt written through the delegate in its place among the
+/// an endpoint), each attempt shown through the display in its place among the
 /// callbacks and award attempts. It follows one order at a time, the latest, so memory
 /// stays flat however many checkouts run.
 @MainActor
-final class EventOutlet {
+package final class EventOutlet {
     /// One order: what its events are about, which were sent, its life after the award.
-    struct Order {
-        var subject: OrderEvent.Subject
+    package struct Order {
+        package var subject: OrderEvent.Subject
         /// The events sent so far, oldest first.
-        var sent: [OrderEvent.Name] = []
+        package var sent: [OrderEvent.Name] = []
         /// Whether every award attempt failed.
-        var awardFailed = false
+        package var awardFailed = false
         /// Its life after the award, once the checkout ended paid.
-        var life: OrderLife?
+        package var life: OrderLife?
         /// When its latest event happened, Unix milliseconds on the virtual clock.
-        var milliseconds: Int
+        package var milliseconds: Int
     }
 
     /// The code of a checkout the player closed before the order existed.
-    static let closedBeforeOrder = 3005
+    package static let closedBeforeOrder = 3005
 
     /// The gap between two events of an order's life after the award, on the virtual clock.
-    static let lifeStep = 60_000
+    package static let lifeStep = 60_000
 
-    let settings: EventSettings
+    /// Where the events go and how they are signed.
+    package let settings: EventSettings
     private let sender: EventSender?
     private let signingKey: HMACSHA256.Key
-    private let renderer: any CallbackRenderer
-    private let delegate: RenderingDelegate
+    private let display: any DeliveryDisplay
     private let catalog: Catalog
     private let seed: UInt64
     private let trace: ((String) -> Void)?
     /// Whether an event that has no endpoint to go to is shown as it would be sent.
     private let showsUnsent: Bool
     /// The order whose checkout runs or ran last.
-    private(set) var current: Order?
+    package private(set) var current: Order?
     /// The last order paid, which refunds and disputes act on.
-    private(set) var lastPaid: Order?
+    package private(set) var lastPaid: Order?
     /// The state of the order acted on last: after its checkout, or after its latest action.
-    private(set) var lastState: OrderState?
+    package private(set) var lastState: OrderState?
     /// How many events were refused on every attempt.
-    private(set) var refusedCount = 0
+    package private(set) var refusedCount = 0
     /// What was said of the first event refused on every attempt, as ``takeRefusals()`` says it.
-    private(set) var firstRefusal: String?
+    package private(set) var firstRefusal: String?
     /// The events refused on every attempt since the last ``takeRefusals()``.
     private var refusals: [String] = []
     /// The names of the events delivered since the last ``takeDelivered()``.
@@ -69,27 +67,22 @@ final class EventOutlet {
     /// The fault armed, and the event it is for (every event when nil).
     private var armed: (fault: DeliveryFault, event: OrderEvent.Name?)?
     /// Whether events are kept for ``takeCollected()`` instead of delivered: a load sends them.
-    var collects = false
+    package var collects = false
     /// The events kept while ``collects``.
     private var collected: [OrderEvent] = []
     /// Events held back by ``DeliveryFault/reorder``, with when each happened, until ``releaseHeld()``.
     private var held: [(event: OrderEvent, milliseconds: Int)] = []
 
-    /// An outlet sending to `settings.url`; without one, events are shown with `showsUnsent`,
-    /// and only counted without.
-    init(
-        settings: EventSettings, renderer: any CallbackRenderer, delegate: RenderingDelegate, catalog: Catalog,
-        seed: UInt64, trace: ((String) -> Void)?, showsUnsent: Bool
+    /// An outlet sending to `settings.url`, each attempt shown on `display`; without one,
+    /// events are shown with `showsUnsent`, and only counted without.
+    package init(
+        settings: EventSettings, display: any DeliveryDisplay, catalog: Catalog, seed: UInt64,
+        trace: ((String) -> Void)?, showsUnsent: Bool
     ) {
         self.settings = settings
-        sender = settings.url.map {
-            EventSender(
-                url: $0, key: settings.key, publisherToken: settings.publisherToken, projectId: settings.projectId,
-                waitsInRealTime: settings.waitsInRealTime)
-        }
+        sender = settings.url.map { EventSender(settings.destination(to: $0), for: .event) }
         signingKey = HMACSHA256.Key(settings.key)
-        self.renderer = renderer
-        self.delegate = delegate
+        self.display = display
         self.catalog = catalog
         self.seed = seed
         self.trace = trace
@@ -97,20 +90,20 @@ final class EventOutlet {
     }
 
     /// An order was paid and its award is about to go out: its creation and payment come first.
-    func paid(_ order: OrderResponseModel, at milliseconds: Int) {
+    package func paid(_ order: OrderResponseModel, at milliseconds: Int) {
         var followed = Order(subject: OrderEvent.Subject(order: order, catalog: catalog), milliseconds: milliseconds)
         send(OrderStory.beforeAward, of: &followed)
         current = followed
     }
 
     /// The award of the order followed failed on every attempt.
-    func awardFailed() {
+    package func awardFailed() {
         current?.awardFailed = true
     }
 
     /// A checkout ended in `callback` at `milliseconds`: the events of its ending not sent
     /// yet, up to `target` when given.
-    func checkoutEnded(_ callback: Callback, at milliseconds: Int, through target: OrderEvent.Name? = nil) {
+    package func checkoutEnded(_ callback: Callback, at milliseconds: Int, through target: OrderEvent.Name? = nil) {
         guard let order = callback.order else { return }
         var followed =
             current.flatMap { $0.subject.order.purchaseId == order.purchaseId ? $0 : nil }
@@ -130,7 +123,7 @@ final class EventOutlet {
 
     /// Applies `action` to the last paid order and sends its event, if Appcharge sends one.
     @discardableResult
-    func apply(_ action: OrderLife.Action) throws(LifeProblem) -> OrderLife.Transition {
+    package func apply(_ action: OrderLife.Action) throws(LifeProblem) -> OrderLife.Transition {
         guard var followed = lastPaid, var life = followed.life else { throw .noPaidOrder }
         let transition: OrderLife.Transition
         do {
@@ -147,13 +140,14 @@ final class EventOutlet {
     }
 
     /// Why an action on the order's life could not be taken.
-    enum LifeProblem: Error {
+    package enum LifeProblem: Error {
         /// No checkout was paid yet.
         case noPaidOrder
         /// Appcharge's rules refuse it.
         case refused(OrderLife.Refusal)
 
-        var message: String {
+        /// The problem, in a sentence.
+        package var message: String {
             switch self {
             case .noPaidOrder: "no order was paid yet; a purchase that is paid comes first"
             case .refused(let refusal): refusal.message
@@ -163,23 +157,23 @@ final class EventOutlet {
 
     /// Puts `fault` on the way of each event named `event` from now on (every event when
     /// nil), until ``disarm()``.
-    func arm(_ fault: DeliveryFault, on event: OrderEvent.Name? = nil) {
+    package func arm(_ fault: DeliveryFault, on event: OrderEvent.Name? = nil) {
         armed = (fault, event)
     }
 
     /// Takes the fault off the way.
-    func disarm() {
+    package func disarm() {
         armed = nil
     }
 
     /// The events kept since the last call, in the order they happened.
-    func takeCollected() -> [OrderEvent] {
+    package func takeCollected() -> [OrderEvent] {
         defer { collected = [] }
         return collected
     }
 
     /// Counts `event`, which a load delivered, refused on every attempt, the last being `last`.
-    func countRefused(_ event: OrderEvent, last: DeliveryAttempt) {
+    package func countRefused(_ event: OrderEvent, last: DeliveryAttempt) {
         _ = refusal(of: event, last: last)
     }
 
@@ -193,23 +187,22 @@ final class EventOutlet {
     }
 
     /// Writes an attempt at delivering `event` to the outlet's endpoint, in its place.
-    func write(_ attempt: DeliveryAttempt, of event: OrderEvent) {
-        delegate.write(
-            renderer.render(event: event, attempt: attempt, url: settings.url?.description, tag: delegate.currentTag))
+    package func write(_ attempt: DeliveryAttempt, of event: OrderEvent) {
+        display.show(event: event, attempt: attempt, url: settings.url?.description)
     }
 
     /// Whether events are held back, to be sent after the ones that follow them.
-    var holdsEvents: Bool { !held.isEmpty }
+    package var holdsEvents: Bool { !held.isEmpty }
 
     /// Delivers the events held back, in the order they happened.
-    func releaseHeld() {
+    package func releaseHeld() {
         let released = held
         held = []
         for (event, milliseconds) in released { deliver(event, at: milliseconds, fault: nil) }
     }
 
     /// The names of the events delivered since the last call, oldest first.
-    func takeDelivered() -> [OrderEvent.Name] {
+    package func takeDelivered() -> [OrderEvent.Name] {
         defer { delivered = [] }
         return delivered
     }
@@ -258,7 +251,6 @@ final class EventOutlet {
             collected.append(event)
             return
         }
-        let tag = delegate.currentTag
         guard let sender else {
             guard showsUnsent else { return }
             // Shown as it would be sent: signed at the event's own time, so a seeded run
@@ -266,32 +258,29 @@ final class EventOutlet {
             let headers = event.headers(
                 publisherToken: settings.publisherToken, projectId: settings.projectId, milliseconds: milliseconds,
                 key: signingKey)
-            delegate.write(
-                renderer.render(
-                    event: event, attempt: DeliveryAttempt(number: 1, sentAfter: 0, headers: headers), url: nil,
-                    tag: tag))
+            display.show(event: event, attempt: DeliveryAttempt(number: 1, sentAfter: 0, headers: headers), url: nil)
             return
         }
         let url = sender.url.description
-        let attempts = sender.deliver(event, fault: fault) { [trace, renderer, delegate] attempt in
+        let attempts = sender.deliver(event, fault: fault) { [trace, display] attempt in
             if let trace {
                 let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
                 trace("event \(event.label) attempt \(attempt.number): POST \(url) (\(headers))")
             }
-            delegate.write(renderer.render(event: event, attempt: attempt, url: url, tag: tag))
+            display.show(event: event, attempt: attempt, url: url)
         }
         if let last = attempts.last, !last.succeeded { refusals.append(refusal(of: event, last: last)) }
     }
 
     /// What was refused since the last call, one phrase per event: "order.refunded was
     /// refused on every attempt: the server answered 401".
-    func takeRefusals() -> [String] {
+    package func takeRefusals() -> [String] {
         defer { refusals = [] }
         return refusals
     }
 
     /// Closes the connection, if any.
-    func close() {
+    package func close() {
         sender?.close()
     }
 }

@@ -2,8 +2,6 @@ import PaylinksAppcharge
 import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP
-import PaylinksJSON
-import PaylinksKit
 
 /// The main key and the publisher token that sign award callbacks and events: the key
 /// from `--main-key-file` or `PAYLINKS_MAIN_KEY`, the token from `--publisher-token` or
@@ -44,6 +42,26 @@ struct Signing {
                 + "to your studio's own\n")
     }
 
+    /// Where award callbacks to `url` go: signed with the main key, with the token, waiting
+    /// between attempts as `--award-wait` says.
+    func awards(to url: HTTPURL, options: RunOptions) -> DeliveryDestination {
+        DeliveryDestination(
+            url: url, key: key, publisherToken: publisherToken, waitsInRealTime: options.awardWait == .real)
+    }
+
+    /// Where events to `url` go: signed with the events key, with the token and the project
+    /// id, in `--events-version`'s shape, waiting between attempts as `--events-wait` says.
+    func events(to url: HTTPURL, options: RunOptions) throws(CLIError) -> DeliveryDestination {
+        DeliveryDestination(
+            url: url, key: try eventsKey(options: options), publisherToken: publisherToken,
+            projectId: options.projectId, version: options.eventsVersion, waitsInRealTime: options.eventsWait == .real)
+    }
+
+    /// The key events are signed with: `--events-key-file`'s, else the main key.
+    func eventsKey(options: RunOptions) throws(CLIError) -> [UInt8] {
+        try options.eventsKeyFile.map { (path) throws(CLIError) in try Self.key(in: path, kind: "events") } ?? key
+    }
+
     /// The key a key file holds, without the line end an editor adds.
     static func key(in path: String, kind: String) throws(CLIError) -> [UInt8] {
         var bytes = try Inputs.readInput(path, kind: "\(kind) key file", limit: 4096).bytes
@@ -56,26 +74,14 @@ struct Signing {
     }
 }
 
-/// What signs and addresses award callbacks: the endpoint, the main key and the token.
-struct AwardSettings {
-    var url: HTTPURL
-    var key: [UInt8]
-    var publisherToken: String
-    var waitsInRealTime: Bool
+/// Where award callbacks go and how they are signed: a destination. `serve` and `run`
+/// still name it so.
+typealias AwardSettings = DeliveryDestination
 
+extension DeliveryDestination {
     /// Where awards go, signed as `signing` says.
     init(url: HTTPURL, signing: Signing, options: RunOptions) {
-        self.url = url
-        key = signing.key
-        publisherToken = signing.publisherToken
-        waitsInRealTime = options.awardWait == .real
-    }
-
-    /// Where awards go, signed with the credentials the options and the environment give.
-    init(url: HTTPURL, options: RunOptions, context: RunContext) throws(CLIError) {
-        self.init(
-            url: url, signing: try Signing(options: options, context: context, uses: "award callbacks"),
-            options: options)
+        self = signing.awards(to: url, options: options)
     }
 }
 
@@ -89,44 +95,9 @@ extension EventSettings {
 
     /// Where events go and how they are signed: `--events-key-file`'s key, else `signing`'s.
     init(options: RunOptions, signing: Signing) throws(CLIError) {
-        url = options.eventsUrl
-        version = options.eventsVersion
-        key =
-            try options.eventsKeyFile.map { (path) throws(CLIError) in try Signing.key(in: path, kind: "events") }
-            ?? signing.key
-        publisherToken = signing.publisherToken
-        projectId = options.projectId
-        waitsInRealTime = options.eventsWait == .real
-    }
-}
-
-extension PaymentLinksSimulator {
-    /// Has every validated payment's award delivered by `sender`: each attempt is written
-    /// through `delegate` as the renderer shows it, and traced with its headers (the
-    /// signature, never the key); an award whose every attempt failed fails the purchase.
-    /// `events`, when given, hears of each order paid before its award goes out, and of
-    /// an award that failed.
-    func grantAwards(
-        with sender: AwardSender, renderer: any CallbackRenderer, delegate: RenderingDelegate,
-        events: EventOutlet? = nil
-    ) {
-        let catalog = self.catalog
-        let url = sender.url.description
-        awardGranter = { [unowned self] order in
-            events?.paid(order, at: virtualMilliseconds)
-            let attempts = sender.deliver(GrantAward(order: order, catalog: catalog)) { attempt in
-                delegate.write(renderer.render(award: attempt, url: url, tag: delegate.currentTag))
-            }
-            let verdict = AwardDelivery.verdict(attempts, url: url)
-            if case .failed = verdict.outcome { events?.awardFailed() }
-            return verdict
-        }
-    }
-
-    /// The virtual clock now, in Unix milliseconds: the start, and the time simulated since.
-    var virtualMilliseconds: Int {
-        let (start, overflow) = now.multipliedReportingOverflow(by: 1000)
-        guard !overflow, start <= Int.max - elapsedMilliseconds else { return Int.max }
-        return start + elapsedMilliseconds
+        self.init(
+            url: options.eventsUrl, version: options.eventsVersion, key: try signing.eventsKey(options: options),
+            publisherToken: signing.publisherToken, projectId: options.projectId,
+            waitsInRealTime: options.eventsWait == .real)
     }
 }

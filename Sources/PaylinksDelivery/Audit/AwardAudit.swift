@@ -10,10 +10,8 @@ public final class AwardAudit {
     /// The cases' names, in the order they run, as `--case` takes them.
     public nonisolated static let caseNames = AwardAuditCase.names
 
-    private let url: HTTPURL
+    private let destination: DeliveryDestination
     private let peer: AuditPeer
-    private let key: [UInt8]
-    private let publisherToken: String
     private let clock: () -> Int
     private let seed: UInt64
     private let orders: AuditOrders
@@ -23,17 +21,12 @@ public final class AwardAudit {
     /// it were not checked.
     public var stop: AuditStop? { watch.stop }
 
-    /// An audit of `url`, signing with `key`; orders come from a simulator seeded with
-    /// `seed`, so that every run sends fresh order ids.
-    public init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, seed: UInt64,
-        clock: @escaping () -> Int = wallClockMilliseconds
-    ) {
-        self.url = url
-        peer = AuditPeer(url: url, role: "the endpoint")
+    /// An audit of the award endpoint `destination`, signing with its key; orders come
+    /// from a simulator seeded with `seed`, so that every run sends fresh order ids.
+    public init(_ destination: DeliveryDestination, seed: UInt64, clock: @escaping () -> Int = wallClockMilliseconds) {
+        self.destination = destination
+        peer = AuditPeer(url: destination.url, role: "the endpoint")
         watch = AuditWatch([peer])
-        self.key = key
-        self.publisherToken = publisherToken
         self.clock = clock
         self.seed = seed
         orders = AuditOrders(seed: seed, clock: clock)
@@ -50,7 +43,7 @@ public final class AwardAudit {
         watch.begin()
         let exchange = send(freshAward())
         if let failure = exchange.failure, failure.meansNothingListens {
-            throw AuditCannotRun(reason: "nothing answers at \(url): \(failure)")
+            throw AuditCannotRun(reason: "nothing answers at \(destination.url): \(failure)")
         }
         let sent = "a valid callback for a new order"
         var valid = eventsLike(exchange, sent: sent) ?? grantCheck("valid", exchange, sent: sent)
@@ -87,7 +80,8 @@ public final class AwardAudit {
         let probe = send(
             body: event.body,
             headers: baseHeaders() + [
-                HTTPHeader("signature", GrantAward.signature(body: event.body, milliseconds: clock(), key: key))
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: event.body, milliseconds: clock(), key: destination.key))
             ])
         guard let eventStatus = probe.status, probe.accepted,
             !AwardAnswer(status: eventStatus, body: probe.body).has("publisherPurchaseId")
@@ -155,16 +149,7 @@ public final class AwardAudit {
         case .differentOrder:
             let first = send(freshAward())
             let second = send(freshAward())
-            guard let one = first.grantId, let two = second.grantId else {
-                return grantCheck(
-                    name, first.grantId == nil ? first : second, sent: "two valid callbacks for two orders")
-            }
-            return one != two
-                ? finding(name, .pass, "two orders got two ids", "two valid callbacks for two orders", second, "")
-                : finding(
-                    name, .fail, "two different orders got the same publisherPurchaseId",
-                    "two valid callbacks for two orders", second,
-                    "the second order is treated as a resend of the first: its player paid and gets nothing")
+            return AwardAuditVerdicts.differentOrders(name, first.answer, second.answer)
         case .forged(let forgery):
             return rejection(name, forgery)
         case .namesSpaces:
@@ -196,46 +181,22 @@ public final class AwardAudit {
     // MARK: Verdicts
 
     private func grantCheck(_ name: String, _ exchange: AuditExchange, sent: String) -> AuditFinding {
-        guard let id = exchange.grantId else {
-            return finding(
-                name, .fail, "a valid callback was not granted: \(exchange.problem)", sent, exchange,
-                "the player paid and gets nothing (\"Failed (Charged)\"): \(AwardAnswer.grantShape)")
-        }
-        if exchange.milliseconds > 2000 {
-            return finding(
-                name, .warn, "granted as \(id), but only after \(exchange.milliseconds) ms", sent, exchange,
-                "Appcharge gives an attempt 10 s; a slow grant is close to a retry and a second grant")
-        }
-        return finding(name, .pass, "granted as \(id) in \(exchange.milliseconds) ms", sent, exchange, "")
+        AwardAuditVerdicts.grant(name, exchange.answer, sent: sent)
     }
 
     private func sameGrant(_ name: String, _ first: AuditExchange, _ second: AuditExchange, sent: String, why: String)
         -> AuditFinding
     {
-        guard let one = first.grantId, let two = second.grantId else {
-            return grantCheck(name, first.grantId == nil ? first : second, sent: sent)
-        }
-        return one == two
-            ? finding(name, .pass, "both answered with the same grant, \(one)", sent, second, "")
-            : finding(name, .fail, "granted twice: \(one), then \(two)", sent, second, why)
+        AwardAuditVerdicts.sameGrant(name, first.answer, second.answer, sent: sent, why: why)
     }
 
     private func rejection(_ name: String, _ forgery: SignatureForgery) -> AuditFinding {
         let sent = forgery.sent("callback")
-        let forged = forgery.forge(body: freshAward().body, milliseconds: clock(), key: key, field: "priceInCents")
+        let forged = forgery.forge(
+            body: freshAward().body, milliseconds: clock(), key: destination.key, field: "priceInCents")
         let body = forged.body
         let headers = baseHeaders() + (forged.signature.map { [HTTPHeader("signature", $0)] } ?? [])
-        let exchange = send(body: body, headers: headers)
-        if let failure = exchange.refusalFailure(accepting: "forge or replay awards") {
-            return finding(name, .fail, failure.summary, sent, exchange, failure.why)
-        }
-        let status = exchange.status ?? 0
-        if !exchange.hasErrorMessage {
-            return finding(
-                name, .warn, "refused (\(status)) without a publisherErrorMessage", sent, exchange,
-                "the dashboard shows publisherErrorMessage to whoever investigates a failed award")
-        }
-        return finding(name, .pass, "refused (\(status))", sent, exchange, "")
+        return AwardAuditVerdicts.refusal(name, send(body: body, headers: headers).answer, sent: sent)
     }
 
     /// A valid callback that differs from the plain one in one way, which the verifier may
@@ -246,19 +207,7 @@ public final class AwardAudit {
         estimates: (fee: String, net: String)? = nil
     ) -> AuditFinding {
         let exchange = send(freshAward(offerName: offerName, estimates: estimates))
-        guard let id = exchange.grantId else {
-            // The valid case was granted: any refusal of this one, a 4xx or a 5xx (a verifier
-            // that throws), points at the verifier; no answer, or a 2xx that is not a grant,
-            // at something else.
-            guard let status = exchange.status, status >= 300 else { return grantCheck(name, exchange, sent: sent) }
-            let serverError =
-                status >= 500 ? "; and a refusal is a 4xx: Appcharge retries a 5xx and alerts the studio" : ""
-            return finding(
-                name, .fail, "a valid callback was refused (\(status))", sent, exchange,
-                "one plain valid callback was granted and this one was not: the verifier hashes something other "
-                    + "than the raw bytes received (\(suspect)), and the player paid and gets nothing\(serverError)")
-        }
-        return finding(name, .pass, "granted as \(id)", sent, exchange, "")
+        return AwardAuditVerdicts.acceptance(name, exchange.answer, sent: sent, suspect: suspect)
     }
 
     @MainActor
@@ -266,24 +215,10 @@ public final class AwardAudit {
         let award = freshAward()
         var headers = [HTTPHeader("Content-Type", "application/json")]
         if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
-        headers.append(HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key)))
-        let exchange = send(body: award.body, headers: headers)
-        guard let status = exchange.status else {
-            return finding(
-                name, .fail, "no answer: \(exchange.error ?? "")", sent, exchange,
-                "a bad request should be refused with 4xx, not break the connection")
-        }
-        if (200..<300).contains(status) {
-            return finding(
-                name, .warn, "accepted (\(status))", sent, exchange,
-                "the endpoint does not check x-publisher-token, a second line of defence after the signature")
-        }
-        if status >= 500 {
-            return finding(
-                name, .fail, "answered \(status), a server error", sent, exchange,
-                "Appcharge retries a 5xx and alerts the studio: refuse a wrong token with 4xx")
-        }
-        return finding(name, .pass, "refused (\(status))", sent, exchange, "")
+        headers.append(
+            HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: destination.key))
+        )
+        return AwardAuditVerdicts.token(name, send(body: award.body, headers: headers).answer, sent: sent)
     }
 
     private func finding(
@@ -300,14 +235,15 @@ public final class AwardAudit {
     }
 
     private func baseHeaders() -> [HTTPHeader] {
-        [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", publisherToken)]
+        [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", destination.publisherToken)]
     }
 
     private func send(_ award: GrantAward) -> AuditExchange {
         send(
             body: award.body,
             headers: baseHeaders() + [
-                HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key))
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: destination.key))
             ])
     }
 
@@ -320,20 +256,14 @@ public final class AwardAudit {
         peer.sendTogether(
             body: award.body,
             headers: baseHeaders() + [
-                HTTPHeader("signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: key))
+                HTTPHeader(
+                    "signature", GrantAward.signature(body: award.body, milliseconds: clock(), key: destination.key))
             ])
     }
 }
 
 /// An answer to an award, as the audit judges it.
 extension AuditExchange {
-    private var answer: AwardAnswer? { status.map { AwardAnswer(status: $0, body: body) } }
-
     /// The grant's id when the answer is a grant.
-    fileprivate var grantId: String? { answer?.grantId }
-
-    /// Why the exchange is not a grant.
-    fileprivate var problem: String { answer?.problem ?? "no answer: \(error ?? "nothing came")" }
-
-    fileprivate var hasErrorMessage: Bool { !(answer?.string("publisherErrorMessage") ?? "").isEmpty }
+    fileprivate var grantId: String? { answer.grantId }
 }

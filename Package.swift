@@ -47,6 +47,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 // On x86-64, Appcharge's side hashes with the processor's SHA instructions where it has

@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksHTTP
 package import PaylinksKit
 
 extension PaymentLinksSimulator {

@@ -1,4 +1,5 @@
 package import PaylinksAppcharge
+import PaylinksHTTP
 package import PaylinksKit
 
 /// Where the deliveries that follow a payment are shown, in their place among the

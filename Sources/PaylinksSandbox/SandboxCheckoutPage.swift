@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksKit
 
 /// The checkout page: what a tester pays on, and what it shows once the session ended.
 extension SandboxPage {

@@ -1,6 +1,7 @@
 import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksJSON
+import PaylinksKit
 
 /// The control API's changes to an order after its payment: a refund, a dispute and
 /// Retry Award.

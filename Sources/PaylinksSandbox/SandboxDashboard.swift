@@ -1,6 +1,7 @@
 import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksJSON
+import PaylinksKit
 
 /// The dashboard: the list of orders, an order's page, and its forms, each of which
 /// comes back to the page with what it came to.

@@ -1,5 +1,6 @@
 import PaylinksAppcharge
 import PaylinksHTTP
+import PaylinksJSON
 
 /// The control API's deliveries: what was sent to the game's server, listed, one by one,
 /// and sent again.

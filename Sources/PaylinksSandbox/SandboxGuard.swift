@@ -1,4 +1,5 @@
 import PaylinksHTTP
+import PaylinksKit
 
 /// The checks every request to the sandbox passes before it is routed, written once, as a
 /// server's middleware is. Any web page the developer opens can send requests to a sandbox

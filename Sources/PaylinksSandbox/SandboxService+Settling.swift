@@ -1,6 +1,7 @@
 import PaylinksAppcharge
 import PaylinksDelivery
 import PaylinksFixtures
+import PaylinksHTTP
 
 extension SandboxService {
     /// What the log adds to an award or a replay left unsent by a stop: with a journal,

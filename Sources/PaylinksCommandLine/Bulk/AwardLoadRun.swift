@@ -1,5 +1,6 @@
 import PaylinksAppcharge
 import PaylinksDelivery
+import PaylinksHTTP
 import PaylinksKit
 
 /// `purchase --count N --award-url URL`: a load of awards. The checkouts run on this

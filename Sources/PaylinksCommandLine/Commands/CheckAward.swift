@@ -1,5 +1,6 @@
 import PaylinksAppcharge
 import PaylinksDelivery
+import PaylinksHTTP
 import PaylinksKit
 
 /// `paylinks check-award URL`: the audit of a game's award endpoint; its findings on

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 import PaylinksKit
 
 /// `paylinks errors [CODE]`: the status codes of the generation, or one explained with

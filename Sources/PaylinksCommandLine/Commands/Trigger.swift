@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksKit
 

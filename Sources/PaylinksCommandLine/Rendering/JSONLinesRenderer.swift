@@ -1,4 +1,5 @@
 package import PaylinksAppcharge
+import PaylinksFixtures
 package import PaylinksJSON
 package import PaylinksKit
 

@@ -1,3 +1,5 @@
+import PaylinksJSON
+
 /// The keys of the SDK's models as paylinks' JSON output writes them: what a scenario's
 /// `expect.order`, `expect.error` and `expect.pricePoints` may name, so that a misspelt key
 /// is refused when the file loads instead of failing as a mismatch when it runs.

@@ -74,17 +74,6 @@ struct Signing {
     }
 }
 
-/// Where award callbacks go and how they are signed: a destination. `serve` and `run`
-/// still name it so.
-typealias AwardSettings = DeliveryDestination
-
-extension DeliveryDestination {
-    /// Where awards go, signed as `signing` says.
-    init(url: HTTPURL, signing: Signing, options: RunOptions) {
-        self = signing.awards(to: url, options: options)
-    }
-}
-
 extension EventSettings {
     /// Settings for events that go nowhere: a run that follows its orders' states without
     /// an events URL.

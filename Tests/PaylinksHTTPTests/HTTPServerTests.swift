@@ -377,7 +377,7 @@ struct HTTPServerTests {
             client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{")
             answer = try Client(port: server.port).read(within: 5000)
         case .noAnswer:
-            Issue.record("a handler of run(until:handle:) answers every request")
+            Issue.record("a responder answers every request")
             return
         }
         let reason = HTTPServerResponse.reason(refusal.status)

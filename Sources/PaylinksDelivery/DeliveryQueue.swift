@@ -192,33 +192,5 @@ public final class DeliveryQueue<Item: Sendable>: Sendable {
 /// Awards delivered by a pool, signed and retried as ``AwardSender`` does.
 public typealias AwardQueue = DeliveryQueue<GrantAward>
 
-extension DeliveryQueue where Item == GrantAward {
-    /// A queue of awards to `url`, signed with `key`, sent by at most `workers` threads at once.
-    public convenience init(url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool, workers: Int = 8)
-    {
-        self.init(url: url, workers: workers) {
-            let sender = AwardSender(
-                url: url, key: key, publisherToken: publisherToken, waitsInRealTime: waitsInRealTime)
-            return Sender(
-                deliver: { award, stop in sender.deliver(award, until: stop) }, close: sender.close)
-        }
-    }
-}
-
 /// Order events delivered by a pool, signed and retried as ``EventSender`` does.
 public typealias EventQueue = DeliveryQueue<OrderEvent>
-
-extension DeliveryQueue where Item == OrderEvent {
-    /// A queue of events to `url`, signed with `key`, sent by at most `workers` threads at once.
-    public convenience init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String, waitsInRealTime: Bool, workers: Int = 8
-    ) {
-        self.init(url: url, workers: workers) {
-            let sender = EventSender(
-                url: url, key: key, publisherToken: publisherToken, projectId: projectId,
-                waitsInRealTime: waitsInRealTime)
-            return Sender(
-                deliver: { event, stop in sender.deliver(event, until: stop) }, close: sender.close)
-        }
-    }
-}

@@ -41,23 +41,6 @@ public struct DeliverySigner: Sendable {
             headers: kind == .event ? common + [("x-project-id", destination.projectId)] : common, clock: clock)
     }
 
-    /// A signer of awards to `url`, signed with `key`.
-    public init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, clock: @escaping @Sendable () -> Int = wallClockMilliseconds
-    ) {
-        self.init(DeliveryDestination(url: url, key: key, publisherToken: publisherToken), for: .award, clock: clock)
-    }
-
-    /// A signer of events to `url`, signed with the events key `key`.
-    public init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String,
-        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
-    ) {
-        self.init(
-            DeliveryDestination(url: url, key: key, publisherToken: publisherToken, projectId: projectId), for: .event,
-            clock: clock)
-    }
-
     /// `item`'s request, signed now.
     public func sign(_ item: some Deliverable) -> SignedAward {
         let (request, signature) = encode(item)
@@ -132,29 +115,6 @@ public final class DeliverySender {
         self.init(
             signer: DeliverySigner(destination, for: kind, clock: clock),
             waitsInRealTime: destination.waitsInRealTime, keepsExchanges: keepsExchanges)
-    }
-
-    /// A sender of awards to `url`, signing with `key`.
-    public convenience init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, waitsInRealTime: Bool,
-        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
-    ) {
-        self.init(
-            DeliveryDestination(
-                url: url, key: key, publisherToken: publisherToken, waitsInRealTime: waitsInRealTime),
-            for: .award, clock: clock)
-    }
-
-    /// A sender of events to `url`, signing with the events key `key`.
-    public convenience init(
-        url: HTTPURL, key: [UInt8], publisherToken: String, projectId: String, waitsInRealTime: Bool,
-        clock: @escaping @Sendable () -> Int = wallClockMilliseconds
-    ) {
-        self.init(
-            DeliveryDestination(
-                url: url, key: key, publisherToken: publisherToken, projectId: projectId,
-                waitsInRealTime: waitsInRealTime),
-            for: .event, clock: clock)
     }
 
     /// The URL the requests go to.

@@ -27,15 +27,11 @@ public struct DeliveryTransport: Sendable {
     /// ``EventSender`` does, replays sent once as ``Replay/send()`` does.
     public static let http = DeliveryTransport(
         awards: { destination in
-            let sender = AwardSender(
-                url: destination.url, key: destination.key, publisherToken: destination.publisherToken,
-                waitsInRealTime: destination.waitsInRealTime)
+            let sender = AwardSender(destination, for: .award)
             return .init(deliver: { award, stop in sender.deliver(award, until: stop) }, close: sender.close)
         },
         events: { destination in
-            let sender = EventSender(
-                url: destination.url, key: destination.key, publisherToken: destination.publisherToken,
-                projectId: destination.projectId, waitsInRealTime: destination.waitsInRealTime)
+            let sender = EventSender(destination, for: .event)
             return .init(deliver: { event, stop in sender.deliver(event, until: stop) }, close: sender.close)
         },
         replays: { .init(deliver: { replay, _ in [replay.send()] }, close: {}) })
@@ -47,15 +43,12 @@ public struct DeliveryTransport: Sendable {
     {
         DeliveryTransport(
             awards: { destination in
-                let signer = DeliverySigner(
-                    url: destination.url, key: destination.key, publisherToken: destination.publisherToken)
+                let signer = DeliverySigner(destination, for: .award)
                 return .init(
                     deliver: { award, stop in exchanges(award, signer: signer, until: stop, answer) }, close: {})
             },
             events: { destination in
-                let signer = DeliverySigner(
-                    url: destination.url, key: destination.key, publisherToken: destination.publisherToken,
-                    projectId: destination.projectId)
+                let signer = DeliverySigner(destination, for: .event)
                 return .init(
                     deliver: { event, stop in exchanges(event, signer: signer, until: stop, answer) }, close: {})
             },

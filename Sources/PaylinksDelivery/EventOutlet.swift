@@ -82,7 +82,7 @@ package final class EventOutlet {
     ) {
         self.settings = settings
         sender = settings.url.map { EventSender(settings.destination(to: $0), for: .event) }
-        signingKey = HMACSHA256.Key(settings.key)
+        signingKey = HMACSHA256.Key(settings.signing.key)
         self.display = display
         self.catalog = catalog
         self.seed = seed
@@ -234,8 +234,8 @@ package final class EventOutlet {
             delivered.append(name)
             guard goesSomewhere else { continue }
             let event = OrderEvent(
-                name, version: settings.version, subject: order.subject, milliseconds: order.milliseconds, seed: seed,
-                sequence: sequence, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
+                name, version: settings.signing.version, subject: order.subject, milliseconds: order.milliseconds,
+                seed: seed, sequence: sequence, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
             let fault = armed.flatMap { $0.event == nil || $0.event == name ? $0.fault : nil }
             switch fault {
             case .reorder?: held.append((event, order.milliseconds))
@@ -257,8 +257,8 @@ package final class EventOutlet {
             // Shown as it would be sent: signed at the event's own time, so a seeded run
             // prints the same bytes every time.
             let headers = event.headers(
-                publisherToken: settings.publisherToken, projectId: settings.projectId, milliseconds: milliseconds,
-                key: signingKey)
+                publisherToken: settings.signing.publisherToken, projectId: settings.signing.projectId,
+                milliseconds: milliseconds, key: signingKey)
             display.show(event: event, attempt: DeliveryAttempt(number: 1, sentAfter: 0, headers: headers), url: nil)
             return
         }

@@ -27,28 +27,3 @@ extension HTTPResponder {
     /// Nothing to do between events.
     public func tick() {}
 }
-
-/// The closures of ``HTTPServer/run(until:tick:prepare:answer:)`` as a responder.
-///
-/// The closures need not be `Sendable`: `answering`, `ticking` and `stopping` are called only
-/// under the server's serial lock (`serial` in ``HTTPServer/run(_:)``), and `preparing`, which
-/// runs on several loops at once, is one that its caller promises touches nothing that
-/// changes, hence `@unchecked`.
-struct ClosureResponder<Arrival>: HTTPResponder, @unchecked Sendable {
-    /// Whether the server should stop.
-    let stopping: () -> Bool
-    /// What to do between events.
-    let ticking: () -> Void
-    /// Reads a request on its loop.
-    let preparing: (HTTPRequest) -> Arrival
-    /// Answers a prepared request.
-    let answering: (Arrival) -> HTTPAnswer
-
-    var isStopping: Bool { stopping() }
-
-    func tick() { ticking() }
-
-    func prepare(_ request: HTTPRequest) -> Arrival { preparing(request) }
-
-    func respond(to arrival: Arrival) -> HTTPAnswer { answering(arrival) }
-}

@@ -131,51 +131,6 @@ public final class HTTPServer {
         shared.withLock { $0.arriving.reduce(0, +) }
     }
 
-    /// Serves until `stopping` says so, calling `tick` between events (at least every
-    /// 100 ms) and `handle` for each request. The loops read, parse and write at once, each
-    /// on its own connections; the three closures are called one at a time, never two at
-    /// once, so that what they touch needs no lock of its own. Once stopping, the server
-    /// takes no new connection, finishes the requests already arriving (for up to the read
-    /// time), and returns.
-    public func run(
-        until stopping: () -> Bool, tick: () -> Void = {}, handle: (HTTPRequest) -> HTTPServerResponse
-    ) {
-        run(until: stopping, tick: tick, prepare: { $0 }, handle: handle)
-    }
-
-    /// Serves as ``run(until:tick:handle:)`` does, with each request first read by
-    /// `prepare` on the loop it came to, several loops at once (it must touch nothing that
-    /// changes), then answered by `handle`, one at a time with the other closures.
-    public func run<Arrival>(
-        until stopping: () -> Bool, tick: () -> Void = {}, prepare: (HTTPRequest) -> Arrival,
-        handle: (Arrival) -> HTTPServerResponse
-    ) {
-        withoutActuallyEscaping(handle) { handle in
-            run(until: stopping, tick: tick, prepare: prepare, answer: { HTTPAnswer.ready(handle($0)) })
-        }
-    }
-
-    /// Serves as ``run(until:tick:prepare:handle:)`` does, with each answer given as an
-    /// ``HTTPAnswer``: one made later is made on the loop the request came to, after the
-    /// handler's lock is let go, and only once the connection has taken the answers before
-    /// it, so that a large answer takes neither the other clients' time nor more memory
-    /// than one connection's due.
-    public func run<Arrival>(
-        until stopping: () -> Bool, tick: () -> Void = {}, prepare: (HTTPRequest) -> Arrival,
-        answer handle: (Arrival) -> HTTPAnswer
-    ) {
-        withoutActuallyEscaping(stopping) { stopping in
-            withoutActuallyEscaping(tick) { tick in
-                withoutActuallyEscaping(prepare) { prepare in
-                    withoutActuallyEscaping(handle) { handle in
-                        // The closures outlive the loops' threads: ``run(_:)`` returns only once each has ended.
-                        run(ClosureResponder(stopping: stopping, ticking: tick, preparing: prepare, answering: handle))
-                    }
-                }
-            }
-        }
-    }
-
     /// Serves `responder` until it says it is stopping: each request is read by its
     /// ``HTTPResponder/prepare(_:)`` on the loop it came to, several loops at once, then
     /// answered by its ``HTTPResponder/respond(to:)``, which is called one at a time with its

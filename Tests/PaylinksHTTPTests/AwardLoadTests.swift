@@ -48,7 +48,8 @@ struct AwardLoadTests {
     func okWithoutId() throws {
         let server = try LoopbackServer(script: "echo_server.py")
         let sender = AwardSender(
-            url: try server.url("/echo"), key: Array("key".utf8), publisherToken: "token", waitsInRealTime: false)
+            DeliveryDestination(url: try server.url("/echo"), key: Array("key".utf8), publisherToken: "token"),
+            for: .award)
         defer { sender.close() }
         let award = GrantAward(order: GrantAwardTests.order("1000000001", "pr_1"), basePriceInUSD: "4.99")
         let attempts = sender.deliver(award) { _ in }

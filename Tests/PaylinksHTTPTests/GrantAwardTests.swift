@@ -106,7 +106,8 @@ struct GrantAwardTests {
     func signedRequest() throws {
         let url = try HTTPURL("http://[::1]:8080/award?game=1")
         let key = Array("paylinks-demo-main-key".utf8)
-        let signer = AwardSigner(url: url, key: key, publisherToken: "token", clock: { 1_718_182_312_000 })
+        let signer = AwardSigner(
+            DeliveryDestination(url: url, key: key, publisherToken: "token"), for: .award, clock: { 1_718_182_312_000 })
         let award = GrantAward(order: Self.order("8498338975", "pr_1hlei7ts8kfi43gur2nlgm71"), basePriceInUSD: "4.99")
         let signed = signer.sign(award)
         let signature = GrantAward.signature(body: award.body, milliseconds: 1_718_182_312_000, key: key)

@@ -377,7 +377,7 @@ struct HTTPServerTests {
             client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{")
             answer = try Client(port: server.port).read(within: 5000)
         case .noAnswer:
-            Issue.record("a handler of run(until:handle:) answers every request")
+            Issue.record("a responder answers every request")
             return
         }
         let reason = HTTPServerResponse.reason(refusal.status)
@@ -496,8 +496,10 @@ struct HTTPServerTests {
                 body: Array(#"{"publisherPurchaseId":"g_\#(number)"}"#.utf8))
         }
         let sender = AwardSender(
-            url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("key".utf8), publisherToken: "token",
-            waitsInRealTime: false)
+            DeliveryDestination(
+                url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("key".utf8),
+                publisherToken: "token"),
+            for: .award)
         defer { sender.close() }
         let order = OrderResponseModel(
             date: 1_718_182_312, sessionToken: "s", offerName: "Starter Pack", offerSku: "starter_pack_001",
@@ -531,8 +533,9 @@ struct AwardQueueTests {
             return HTTPServerResponse(status: 200, body: Array(#"{"publisherPurchaseId":"g"}"#.utf8))
         }
         let queue = AwardQueue(
-            url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t",
-            waitsInRealTime: false, workers: workers)
+            destination: DeliveryDestination(
+                url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t"),
+            workers: workers)
         for number in 0..<count {
             queue.submit(GrantAward(order: Self.order, basePriceInUSD: "4.99"), id: "award-\(number)")
         }
@@ -607,11 +610,14 @@ struct AwardQueueTests {
         let (inTime, attempts) =
             delivery.hasPrefix("award")
             ? stopDuringPause(
-                AwardQueue(url: url, key: Array("k".utf8), publisherToken: "t", waitsInRealTime: true),
+                AwardQueue(
+                    destination: DeliveryDestination(
+                        url: url, key: Array("k".utf8), publisherToken: "t", waitsInRealTime: true)),
                 item: GrantAward(order: Self.order, basePriceInUSD: "4.99"), refused: refused)
             : stopDuringPause(
                 EventQueue(
-                    url: url, key: Array("k".utf8), publisherToken: "t", projectId: "p", waitsInRealTime: true,
+                    destination: DeliveryDestination(
+                        url: url, key: Array("k".utf8), publisherToken: "t", projectId: "p", waitsInRealTime: true),
                     workers: 1),
                 item: OrderEvent(
                     .refunded, version: .v1, subject: .init(order: Self.order, pricePointMetadata: 499),
@@ -689,8 +695,10 @@ struct EventDeliveryTests {
             return calls.next() <= 2 ? errorAnswer(503, "busy") : HTTPServerResponse(status: 204, body: [])
         }
         let sender = EventSender(
-            url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("events-key".utf8),
-            publisherToken: "t", projectId: "p", waitsInRealTime: false)
+            DeliveryDestination(
+                url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("events-key".utf8),
+                publisherToken: "t", projectId: "p"),
+            for: .event)
         defer { sender.close() }
         let event = event(.v2)
         let attempts = sender.deliver(event)
@@ -714,8 +722,10 @@ struct EventDeliveryTests {
             calls.next() == 1 ? errorAnswer(404, "no") : errorAnswer(500, "down")
         }
         let sender = EventSender(
-            url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("k".utf8), publisherToken: "t",
-            projectId: "p", waitsInRealTime: false)
+            DeliveryDestination(
+                url: try HTTPURL("http://127.0.0.1:\(server.port)/events"), key: Array("k".utf8), publisherToken: "t",
+                projectId: "p"),
+            for: .event)
         defer { sender.close() }
         #expect(sender.deliver(event(.v1)).map(\.status) == [404])
         let attempts = sender.deliver(event(.v1))

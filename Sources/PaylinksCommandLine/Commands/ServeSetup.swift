@@ -38,12 +38,10 @@ extension ServeCommand {
             .compactMap { $0 }
         let signing = uses.isEmpty ? nil : try Signing(options: options, context: context)
         let events = try signing.flatMap { (signing) throws(CLIError) in
-            options.eventsUrl == nil ? nil : try EventSettings(options: options, signing: signing)
+            try options.eventsUrl.map { (url) throws(CLIError) in try signing.events(to: url, options: options) }
         }
         signing?.note(uses: uses.joined(separator: " and "), context: context)
-        let awards = signing.flatMap { signing in
-            options.awardUrl.map { AwardSettings(url: $0, signing: signing, options: options) }
-        }
+        let awards = signing.flatMap { signing in options.awardUrl.map { signing.awards(to: $0, options: options) } }
         let credentials = Credentials(
             tokenFromOption: options.publisherToken, tokenFromEnvironment: try context.headerValue(of: .publisherToken))
         let token = signing?.publisherToken ?? credentials.publisherToken
@@ -57,20 +55,7 @@ extension ServeCommand {
                 "warning: serving on \(options.host), which other machines can reach; its dashboard and control "
                     + "API ask no credentials\n")
         }
-        let configuration = SandboxService.Configuration(
-            awards: awards.map {
-                DeliveryDestination(
-                    url: $0.url, key: $0.key, publisherToken: $0.publisherToken, waitsInRealTime: $0.waitsInRealTime)
-            },
-            events: events.flatMap { settings in
-                settings.url.map {
-                    DeliveryDestination(
-                        url: $0, key: settings.key, publisherToken: settings.publisherToken,
-                        projectId: settings.projectId, version: settings.version,
-                        waitsInRealTime: settings.waitsInRealTime)
-                }
-            })
-        return (configuration, token)
+        return (SandboxService.Configuration(awards: awards, events: events), token)
     }
 
     /// Whether `host` is reached from this machine only.

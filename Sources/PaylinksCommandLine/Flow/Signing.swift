@@ -42,19 +42,28 @@ struct Signing {
                 + "to your studio's own\n")
     }
 
-    /// Where award callbacks to `url` go: signed with the main key, with the token, waiting
-    /// between attempts as `--award-wait` says.
+    /// Where award callbacks to `url` go: signed as ``awards(options:)`` says.
     func awards(to url: HTTPURL, options: RunOptions) -> DeliveryDestination {
-        DeliveryDestination(
-            url: url, key: key, publisherToken: publisherToken, waitsInRealTime: options.awardWait == .real)
+        DeliveryDestination(url: url, signing: awards(options: options))
     }
 
-    /// Where events to `url` go: signed with the events key, with the token and the project
-    /// id, in `--events-version`'s shape, waiting between attempts as `--events-wait` says.
+    /// How award callbacks are signed: with the main key, with the token, waiting between
+    /// attempts as `--award-wait` says.
+    func awards(options: RunOptions) -> DeliverySigning {
+        DeliverySigning(key: key, publisherToken: publisherToken, waitsInRealTime: options.awardWait == .real)
+    }
+
+    /// Where events to `url` go: signed as ``events(options:)`` says.
     func events(to url: HTTPURL, options: RunOptions) throws(CLIError) -> DeliveryDestination {
-        DeliveryDestination(
-            url: url, key: try eventsKey(options: options), publisherToken: publisherToken,
-            projectId: options.projectId, version: options.eventsVersion, waitsInRealTime: options.eventsWait == .real)
+        DeliveryDestination(url: url, signing: try events(options: options))
+    }
+
+    /// How events are signed: with the events key, with the token and the project id, in
+    /// `--events-version`'s shape, waiting between attempts as `--events-wait` says.
+    func events(options: RunOptions) throws(CLIError) -> DeliverySigning {
+        DeliverySigning(
+            key: try eventsKey(options: options), publisherToken: publisherToken, projectId: options.projectId,
+            version: options.eventsVersion, waitsInRealTime: options.eventsWait == .real)
     }
 
     /// The key events are signed with: `--events-key-file`'s, else the main key.
@@ -74,30 +83,17 @@ struct Signing {
     }
 }
 
-/// Where award callbacks go and how they are signed: a destination. `serve` and `run`
-/// still name it so.
-typealias AwardSettings = DeliveryDestination
-
-extension DeliveryDestination {
-    /// Where awards go, signed as `signing` says.
-    init(url: HTTPURL, signing: Signing, options: RunOptions) {
-        self = signing.awards(to: url, options: options)
-    }
-}
-
 extension EventSettings {
     /// Settings for events that go nowhere: a run that follows its orders' states without
     /// an events URL.
     static let unsent = EventSettings(
-        url: nil, version: .v2, key: Array(DemoCredentials.mainKey.utf8),
-        publisherToken: DemoCredentials.publisherToken,
-        projectId: DemoCredentials.projectId, waitsInRealTime: false)
+        url: nil,
+        signing: DeliverySigning(
+            key: Array(DemoCredentials.mainKey.utf8), publisherToken: DemoCredentials.publisherToken,
+            projectId: DemoCredentials.projectId, version: .v2, waitsInRealTime: false))
 
     /// Where events go and how they are signed: `--events-key-file`'s key, else `signing`'s.
     init(options: RunOptions, signing: Signing) throws(CLIError) {
-        self.init(
-            url: options.eventsUrl, version: options.eventsVersion, key: try signing.eventsKey(options: options),
-            publisherToken: signing.publisherToken, projectId: options.projectId,
-            waitsInRealTime: options.eventsWait == .real)
+        self.init(url: options.eventsUrl, signing: try signing.events(options: options))
     }
 }

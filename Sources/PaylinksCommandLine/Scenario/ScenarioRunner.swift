@@ -31,7 +31,7 @@ package struct ScenarioRunner {
         /// A monotonic clock in milliseconds that times each scenario on the wall.
         package var monotonicMilliseconds: @Sendable () -> Int = { 0 }
         /// How awards are signed and sent, with the endpoint for scenarios that name none.
-        var awards: AwardSettings?
+        var awards: DeliveryDestination?
         /// Where the awards of each scenario go, by its index; checked before the run.
         var awardURLs: [Int: HTTPURL] = [:]
         /// How events are signed and shaped, when any scenario sends them.
@@ -209,10 +209,9 @@ package struct ScenarioRunner {
             showsUnsent: false)
         defer { events.close() }
         var sender: AwardSender?
-        if let awards = settings.awards, let url = settings.awardURLs[index] {
-            let awardSender = AwardSender(
-                url: url, key: awards.key, publisherToken: awards.publisherToken,
-                waitsInRealTime: awards.waitsInRealTime)
+        if var awards = settings.awards, let url = settings.awardURLs[index] {
+            awards.url = url
+            let awardSender = AwardSender(awards, for: .award)
             sdk.grantAwards(with: awardSender, renderer: renderer, delegate: collector, events: events)
             sender = awardSender
         }

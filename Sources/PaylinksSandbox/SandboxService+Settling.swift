@@ -70,14 +70,18 @@ extension SandboxService {
         }
     }
 
-    /// Stops the deliveries and takes in how they ended once the server has returned:
-    /// every queue is told before any is waited for, since one waited for while another
-    /// went on would start that one's retries and replays after the stop. Then writes what
-    /// waits for room in the journal, and ends its rewrite.
-    public func finish() {
+    /// Tells every queue to stop, each before any is waited for: one waited for while
+    /// another went on would start that one's retries and replays after the stop.
+    func stopQueues() {
         awards?.stop()
         events?.stop()
         replays?.stop()
+    }
+
+    /// Stops the deliveries and takes in how they ended once the server has returned,
+    /// then writes what waits for room in the journal, and ends its rewrite.
+    public func finish() {
+        stopQueues()
         let (lastAwards, unsentAwards) = awards?.finishAll() ?? ([], [])
         settleAwards(lastAwards)
         for (purchaseId, _) in unsentAwards {

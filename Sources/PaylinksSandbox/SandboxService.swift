@@ -163,8 +163,16 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         log.flush()
     }
 
-    /// Whether the server should stop.
-    public var isStopping: Bool { stopRequested() }
+    /// Whether the server should stop. Once it should, the queues are told at once, not
+    /// when the server has finished the requests arriving: a payment answered in those
+    /// seconds gets no attempt that would keep the stop waiting (its award is said not
+    /// sent, and goes at the next start with the same `--data`), and an attempt under way
+    /// makes no retry.
+    public var isStopping: Bool {
+        guard stopRequested() else { return false }
+        stopQueues()
+        return true
+    }
 
     /// Deliveries submitted and not taken in by a ``tick()`` yet.
     public var deliveriesPending: Int {

@@ -322,4 +322,35 @@ struct SandboxServiceTests {
         #expect(journal.records.isEmpty)
         #expect(service.sandbox.sessionCount == 0)
     }
+
+    /// Whether a stop was asked, as `serve`'s signal watch says it.
+    final class StopAsked {
+        var asked = false
+    }
+
+    @Test("once a stop is asked, a payment answered while the server finishes gets no attempt: its award waits")
+    func stopHoldsNewAwards() async throws {
+        let game = GameServer.granting()
+        let log = Log()
+        let stop = StopAsked()
+        let awards = DeliveryDestination(
+            url: try HTTPURL(Self.awardURL), key: Array("main-key".utf8), publisherToken: "token-1")
+        let service = SandboxService(
+            sandbox: Self.sandbox(),
+            configuration: SandboxService.Configuration(awards: awards, transport: game.transport),
+            journal: nil, log: log, stopRequested: { stop.asked })
+        let (token, purchaseId) = try Self.create(service)
+        #expect(!service.isStopping)
+        stop.asked = true
+        #expect(service.isStopping)
+        // The server still answers what was arriving when the stop came.
+        let pay = Self.send(
+            service, .post, "/checkout/\(token)", body: "formToken=\(Self.formToken)&choice=pay&paymentMethod=Visa",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(pay.status == 303)
+        let sent = await game.requests(after: service)
+        #expect(sent.isEmpty, "no attempt starts after the stop")
+        #expect(log.lines.contains("award \(purchaseId): not sent, the sandbox stopped before its turn"))
+        #expect(try Self.state(service, purchaseId) == "charge_pending")
+    }
 }

@@ -14,11 +14,14 @@ extension SandboxRoute {
         /// nil when it may be answered.
         func refusal(_ request: HTTPRequest, publisherToken: String) -> HTTPServerResponse? {
             guard case .publisherToken(let api) = self else { return nil }
-            let sent = request.header("x-publisher-token")
-            if sent == publisherToken && (!api.needsUserId || !(request.header("x-user-id") ?? "").isEmpty) {
+            // Every copy of the header is the token sent: two that differ are not the token,
+            // whichever comes first, as a proxy in front may keep either.
+            let sent = request.headers.filter { $0.name.lowercased() == "x-publisher-token" }.map(\.value)
+            let token = Set(sent).count == 1 ? sent.first : nil
+            if token == publisherToken && (!api.needsUserId || !(request.header("x-user-id") ?? "").isEmpty) {
                 return nil
             }
-            return api.refusal(request.path, sent == nil)
+            return api.refusal(request.path, sent.isEmpty)
         }
     }
 

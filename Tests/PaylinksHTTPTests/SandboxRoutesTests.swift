@@ -103,7 +103,12 @@ struct SandboxRoutesTests {
 
     static let guarded: [Guarded] =
         reporting.flatMap { method, path in
-            [("required", []), ("invalid", [HTTPHeader("x-publisher-token", "token-2")])].map { reason, headers in
+            [
+                ("required", []), ("invalid", [HTTPHeader("x-publisher-token", "token-2")]),
+                // Two tokens that differ are not the token, whichever comes first.
+                ("invalid", [HTTPHeader("x-publisher-token", "token-1"), HTTPHeader("X-Publisher-Token", "token-2")]),
+                ("invalid", [HTTPHeader("x-publisher-token", "token-2"), HTTPHeader("x-publisher-token", "token-1")]),
+            ].map { reason, headers in
                 Guarded(
                     method: method, path: path, headers: [HTTPHeader("Content-Type", "application/json")] + headers,
                     status: 401,
@@ -115,6 +120,10 @@ struct SandboxRoutesTests {
             [HTTPHeader("x-user-id", "player-1")], [HTTPHeader("x-publisher-token", "token-1")],
             [HTTPHeader("x-publisher-token", "token-2"), HTTPHeader("x-user-id", "player-1")],
             [HTTPHeader("x-publisher-token", "token-1"), HTTPHeader("x-user-id", "")],
+            [
+                HTTPHeader("x-publisher-token", "token-1"), HTTPHeader("x-publisher-token", "token-2"),
+                HTTPHeader("x-user-id", "player-1"),
+            ],
         ].map { headers in
             Guarded(
                 method: .post, path: "/checkout/api/v1/order/ord_1/refund", headers: headers, status: 403,

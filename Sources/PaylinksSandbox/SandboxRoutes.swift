@@ -111,9 +111,9 @@ extension Sandbox {
             .ready($0.createSession($1.arrival))
         },
         SandboxRoute([.post], "/checkout/v3/cancel") { .ready($0.cancel($1.request)) },
-        SandboxRoute([.get, .head], "/checkout/{token}") { .ready($0.page(token: $1["token"])) },
+        SandboxRoute([.get, .head], "/checkout/{token}") { $0.page(token: $1["token"]) },
         SandboxRoute([.post], "/checkout/{token}") { .ready($0.choose(token: $1["token"], $1.request)) },
-        SandboxRoute([.get], "/control/v1/sessions/{purchaseId}") { .ready($0.state(purchaseId: $1["purchaseId"])) },
+        SandboxRoute([.get], "/control/v1/sessions/{purchaseId}") { $0.state(purchaseId: $1["purchaseId"]) },
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/complete") {
             .ready($0.complete(purchaseId: $1["purchaseId"], $1.request))
         },

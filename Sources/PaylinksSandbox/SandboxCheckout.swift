@@ -71,45 +71,47 @@ extension Sandbox {
 
     /// `{"choice": ..., "paymentMethod": ...}`: the player's choice made by a script, the
     /// session as it then stands; what was wrong first, then the shape, when refused.
-    func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
         guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind else {
-            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+            return .ready(Sandbox.problem(400, "the body is not a JSON object; \(shape)"))
         }
         // What is wrong first, quoted as sent, then the shape.
         guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
-            return Sandbox.problem(400, "choice is missing; \(shape)")
+            return .ready(Sandbox.problem(400, "choice is missing; \(shape)"))
         }
         guard case .string(let choiceText) = choiceValue.kind else {
-            return Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)")
+            return .ready(Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)"))
         }
         guard let choice = CheckoutSessions.Choice(rawValue: choiceText) else {
             let meant = CheckoutSessions.Choice(rawValue: Self.trimmed(choiceText).lowercased())
-            return Sandbox.problem(
-                400,
-                "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
-                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)")
+            return .ready(
+                Sandbox.problem(
+                    400,
+                    "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
+                        + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)"))
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
             guard case .string(let text) = methodValue.kind, (1...Self.paymentMethodLimit).contains(text.utf8.count)
             else {
-                return Sandbox.problem(
-                    400,
-                    "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
-                )
+                return .ready(
+                    Sandbox.problem(
+                        400,
+                        "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
+                    ))
             }
             method = text
         }
         guard session.state == .created else {
-            return Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one")
+            return .ready(Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one"))
         }
         let finished = apply(choice, paymentMethod: method, to: session)
-        return HTTPServerResponse(status: 200, body: Self.stateJSON(finished))
+        return Self.stateAnswer(finished)
     }
 
     /// `status` with the session's state as its body, written later from `session`, a copy

@@ -68,6 +68,25 @@ struct SandboxLaterTests {
         #expect(String(decoding: state.body, as: UTF8.self).contains(String(repeating: "c", count: size)))
     }
 
+    @Test("a script's choice on a session megabytes large answers its state made later")
+    func largeCompletion() throws {
+        let service = try Service.service()
+        defer { service.finish() }
+        let size = 200_000
+        let (_, purchaseId) = try Self.large(service, size: size)
+        let request = HTTPRequest(
+            method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+            headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "decline"}"#.utf8),
+            keepAlive: true)
+        let answer = service.respond(to: service.prepare(request))
+        let state = try #require(Self.later(answer, "the state after a choice"))
+        #expect(state.head.status == 200)
+        #expect(state.head.body.isEmpty)
+        let text = String(decoding: state.body, as: UTF8.self)
+        #expect(text.contains(#""state":"payment_failed""#))
+        #expect(text.contains(String(repeating: "c", count: size)))
+    }
+
     @Test("a page made later is written from the session as it stood when asked, not as it stands when sent")
     func snapshot() throws {
         let service = try Service.service()

@@ -7,15 +7,22 @@ import PaylinksKit
 /// completion, which a script uses instead of the page.
 extension Sandbox {
     /// The checkout page of the session of `token`: its offer and the choices while it
-    /// takes a payment, then what came of it; 404 without a live session.
-    func page(token: String) -> HTTPServerResponse {
+    /// takes a payment, then what came of it, written later from the session as it stands
+    /// now; 404 without a live session.
+    func page(token: String) -> HTTPAnswer {
         guard let session = live(token: token) else {
-            return HTTPServerResponse(
-                status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
+            return .ready(
+                HTTPServerResponse(
+                    status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8)))
         }
-        let html =
-            session.state == .created ? SandboxPage.checkout(session, sandbox: self) : SandboxPage.result(session)
-        return HTTPServerResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+        let catalog = catalog
+        let formToken = settings.formToken
+        return Self.later(contentType: Self.html) {
+            let html =
+                session.state == .created
+                ? SandboxPage.checkout(session, catalog: catalog, formToken: formToken) : SandboxPage.result(session)
+            return Array(html.utf8)
+        }
     }
 
     /// A choice sent from the checkout page: applied, then 303 back to the page; 400 for a
@@ -53,55 +60,64 @@ extension Sandbox {
     /// The longest payment method a player's choice names, in bytes.
     static let paymentMethodLimit = 64
 
-    /// The session's state, as the control API reads it.
-    func state(purchaseId: String) -> HTTPServerResponse {
+    /// The session's state, as the control API reads it, written later from the session
+    /// as it stands now.
+    func state(purchaseId: String) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
-        return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
+        return Self.stateAnswer(session)
     }
 
     /// `{"choice": ..., "paymentMethod": ...}`: the player's choice made by a script, the
     /// session as it then stands; what was wrong first, then the shape, when refused.
-    func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
         guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind else {
-            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+            return .ready(Sandbox.problem(400, "the body is not a JSON object; \(shape)"))
         }
         // What is wrong first, quoted as sent, then the shape.
         guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
-            return Sandbox.problem(400, "choice is missing; \(shape)")
+            return .ready(Sandbox.problem(400, "choice is missing; \(shape)"))
         }
         guard case .string(let choiceText) = choiceValue.kind else {
-            return Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)")
+            return .ready(Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)"))
         }
         guard let choice = CheckoutSessions.Choice(rawValue: choiceText) else {
             let meant = CheckoutSessions.Choice(rawValue: Self.trimmed(choiceText).lowercased())
-            return Sandbox.problem(
-                400,
-                "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
-                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)")
+            return .ready(
+                Sandbox.problem(
+                    400,
+                    "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
+                        + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)"))
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {
             guard case .string(let text) = methodValue.kind, (1...Self.paymentMethodLimit).contains(text.utf8.count)
             else {
-                return Sandbox.problem(
-                    400,
-                    "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
-                )
+                return .ready(
+                    Sandbox.problem(
+                        400,
+                        "paymentMethod must be a non-empty string of at most \(Self.paymentMethodLimit) bytes, such as \"Visa\""
+                    ))
             }
             method = text
         }
         guard session.state == .created else {
-            return Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one")
+            return .ready(Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one"))
         }
         let finished = apply(choice, paymentMethod: method, to: session)
-        return HTTPServerResponse(status: 200, body: Self.stateJSON(finished))
+        return Self.stateAnswer(finished)
+    }
+
+    /// `status` with the session's state as its body, written later from `session`, a copy
+    /// of the session as it stood when asked: a customer id or an offer can be megabytes.
+    static func stateAnswer(_ session: CheckoutSessions.Session, status: Int = 200) -> HTTPAnswer {
+        .later(HTTPServerResponse(status: status, body: [])) { stateJSON(session) }
     }
 
     /// The session as the control API shows it.

@@ -3,9 +3,9 @@ import PaylinksKit
 
 /// The checkout page: what a tester pays on, and what it shows once the session ended.
 extension SandboxPage {
-    /// The checkout a tester uses: the offer, its items, the price, a payment method and
-    /// the player's four choices.
-    static func checkout(_ session: CheckoutSessions.Session, sandbox: Sandbox) -> String {
+    /// The checkout a tester uses: the offer, its items, the price as `catalog` shows it,
+    /// a payment method and the player's four choices, in a form that carries `formToken`.
+    static func checkout(_ session: CheckoutSessions.Session, catalog: Catalog, formToken: String) -> String {
         let items =
             session.items.isEmpty
             ? ""
@@ -24,10 +24,10 @@ extension SandboxPage {
             <p class="note">paylinks sandbox checkout · \(escaped(session.purchaseId))</p>
             <h1>\(escaped(session.offerName))</h1>
             \(items)
-            <p class="price">\(escaped(price(session, catalog: sandbox.catalog)))</p>
+            <p class="price">\(escaped(price(session, catalog: catalog)))</p>
             <p class="note">For \(escaped(session.customerId)) in \(escaped(session.country))</p>
             <form method="post" action="/checkout/\(escaped(session.token))">
-            \(tokenField(sandbox))
+            \(tokenField(formToken))
             <fieldset>
             <legend>Payment method</legend>
             \(methods)

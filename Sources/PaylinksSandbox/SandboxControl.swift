@@ -7,9 +7,9 @@ import PaylinksKit
 /// Retry Award.
 extension Sandbox {
     /// `{"outcome": "refunded" | "failed", "amount": N}`: a refund of the session's order.
-    func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         let shape = #"send {"outcome": "refunded" or "failed", "amount": N (minor units, optional)}"#
-        guard let members = Self.jsonObject(request) else { return Sandbox.problem(400, shape) }
+        guard let members = Self.jsonObject(request) else { return .ready(Sandbox.problem(400, shape)) }
         var succeeds = true
         var amount: Int?
         for (key, value) in members {
@@ -17,23 +17,24 @@ extension Sandbox {
             case ("outcome", .string("refunded")): succeeds = true
             case ("outcome", .string("failed")): succeeds = false
             case ("amount", .number(let text)):
-                guard let session = live(purchaseId: purchaseId) else { return Self.noSession(purchaseId) }
+                guard let session = live(purchaseId: purchaseId) else { return .ready(Self.noSession(purchaseId)) }
                 guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
-                    return Sandbox.problem(
-                        400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)")
+                    return .ready(
+                        Sandbox.problem(
+                            400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)"))
                 }
                 amount = number
-            default: return Sandbox.problem(400, shape)
+            default: return .ready(Sandbox.problem(400, shape))
             }
         }
         return control(purchaseId: purchaseId, OrderLife.refund(amount: amount, succeeds: succeeds))
     }
 
     /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
-    func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPServerResponse {
+    func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         let shape = #"send {"outcome": "open", "won" or "lost"}"#
         guard let members = Self.jsonObject(request) else {
-            return Sandbox.problem(400, "the body is not a JSON object; \(shape)")
+            return .ready(Sandbox.problem(400, "the body is not a JSON object; \(shape)"))
         }
         // What is wrong first, quoted as sent, then the shape.
         let names = OrderLife.DisputeGoal.allCases.map(\.rawValue)
@@ -52,9 +53,9 @@ extension Sandbox {
                 wrong = "outcome must be a string, not \(outcome.typeDescription)"
             }
         }
-        guard let goal else { return Sandbox.problem(400, "\(wrong); \(shape)") }
+        guard let goal else { return .ready(Sandbox.problem(400, "\(wrong); \(shape)")) }
         guard let session = live(purchaseId: purchaseId) else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
         let life = session.life ?? OrderLife(state: session.state, price: session.price)
         return control(purchaseId: purchaseId, life.dispute(to: goal))
@@ -67,19 +68,19 @@ extension Sandbox {
     }
 
     /// Takes `actions` on the session's order; 200 with its state, or the rule refused.
-    func control(purchaseId: String, _ actions: [OrderLife.Action]) -> HTTPServerResponse {
+    func control(purchaseId: String, _ actions: [OrderLife.Action]) -> HTTPAnswer {
         do throws(CheckoutSessions.LifeProblem) {
             try act(actions, on: purchaseId, byOrderId: false)
         } catch {
             switch error {
-            case .noOrder: return Self.noSession(purchaseId)
-            case .refused(let refusal): return Sandbox.problem(422, refusal.message)
+            case .noOrder: return .ready(Self.noSession(purchaseId))
+            case .refused(let refusal): return .ready(Sandbox.problem(422, refusal.message))
             }
         }
         guard let session = live(purchaseId: purchaseId) else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
-        return HTTPServerResponse(status: 200, body: Self.stateJSON(session))
+        return Self.stateAnswer(session)
     }
 
     /// Takes `actions` in turn on the order, reporting each; stops at the first refused.
@@ -95,24 +96,24 @@ extension Sandbox {
 
     /// Retry Award, as the dashboard's: the award of a Failed (Charged) order sent again,
     /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
-    func retryAward(purchaseId: String) -> HTTPServerResponse {
+    func retryAward(purchaseId: String) -> HTTPAnswer {
         guard live(purchaseId: purchaseId) != nil else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
         guard onPaid != nil else {
-            return Sandbox.problem(409, "the sandbox has no award endpoint: start serve with --award-url")
+            return .ready(Sandbox.problem(409, "the sandbox has no award endpoint: start serve with --award-url"))
         }
         let award: GrantAward
         do throws(CheckoutSessions.RetryProblem) {
             award = try sessions.retryAward(purchaseId: purchaseId)
         } catch {
-            return Sandbox.problem(409, error.message)
+            return .ready(Sandbox.problem(409, error.message))
         }
         say("session \(purchaseId): Retry Award")
         send(award, purchaseId: purchaseId)
         guard let session = live(purchaseId: purchaseId) else {
-            return Self.noSession(purchaseId)
+            return .ready(Self.noSession(purchaseId))
         }
-        return HTTPServerResponse(status: 202, body: Self.stateJSON(session))
+        return Self.stateAnswer(session, status: 202)
     }
 }

@@ -43,7 +43,7 @@ extension Sandbox {
     /// with what it came to.
     func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
-        let answer: HTTPServerResponse
+        let answer: HTTPAnswer
         switch action {
         case "refund":
             var amount: Int?
@@ -81,7 +81,7 @@ extension Sandbox {
                 404, "nothing at \(request.path); an order's page has refund, dispute and retry-award")
         }
         guard (200..<300).contains(answer.status) else {
-            return back(to: purchaseId, Self.problemText(answer), problem: true)
+            return back(to: purchaseId, Self.problemText(answer.response), problem: true)
         }
         let state = live(purchaseId: purchaseId)?.state.rawValue ?? ""
         return back(to: purchaseId, action == "retry-award" ? "Retry Award sent" : "done: the order is \(state)")

@@ -71,13 +71,8 @@ enum SandboxPage {
         """
     }
 
-    /// The hidden field that carries the sandbox's form token: every form of its pages has
-    /// it, or the sandbox refuses what the form sends.
-    static func tokenField(_ sandbox: Sandbox) -> String {
-        tokenField(sandbox.settings.formToken)
-    }
-
-    /// The hidden field of a form that carries `formToken`.
+    /// The hidden field of a form that carries `formToken`, the sandbox's form token: every
+    /// form of its pages has it, or the sandbox refuses what the form sends.
     static func tokenField(_ formToken: String) -> String {
         "<input type=\"hidden\" name=\"\(SandboxGuard.formTokenField)\" value=\"\(escaped(formToken))\">"
     }

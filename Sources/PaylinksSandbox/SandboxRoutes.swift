@@ -111,20 +111,20 @@ extension Sandbox {
             .ready($0.createSession($1.arrival))
         },
         SandboxRoute([.post], "/checkout/v3/cancel") { .ready($0.cancel($1.request)) },
-        SandboxRoute([.get, .head], "/checkout/{token}") { .ready($0.page(token: $1["token"])) },
+        SandboxRoute([.get, .head], "/checkout/{token}") { $0.page(token: $1["token"]) },
         SandboxRoute([.post], "/checkout/{token}") { .ready($0.choose(token: $1["token"], $1.request)) },
-        SandboxRoute([.get], "/control/v1/sessions/{purchaseId}") { .ready($0.state(purchaseId: $1["purchaseId"])) },
+        SandboxRoute([.get], "/control/v1/sessions/{purchaseId}") { $0.state(purchaseId: $1["purchaseId"]) },
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/complete") {
-            .ready($0.complete(purchaseId: $1["purchaseId"], $1.request))
+            $0.complete(purchaseId: $1["purchaseId"], $1.request)
         },
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/refund") {
-            .ready($0.controlRefund(purchaseId: $1["purchaseId"], $1.request))
+            $0.controlRefund(purchaseId: $1["purchaseId"], $1.request)
         },
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/dispute") {
-            .ready($0.controlDispute(purchaseId: $1["purchaseId"], $1.request))
+            $0.controlDispute(purchaseId: $1["purchaseId"], $1.request)
         },
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/retry-award") {
-            .ready($0.retryAward(purchaseId: $1["purchaseId"]))
+            $0.retryAward(purchaseId: $1["purchaseId"])
         },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {

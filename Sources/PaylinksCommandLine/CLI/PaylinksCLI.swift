@@ -49,7 +49,10 @@ package struct RunContext {
     }
 
     /// The real process: its environment, standard output and error, clock and entropy.
+    /// Standard input, output or error that the process was started with closed is opened
+    /// on /dev/null first, before anything else is opened.
     package static func process() -> RunContext {
+        System.fillStandardDescriptors()
         var context = RunContext(
             environment: System.environmentVariable,
             standardOutput: FileDescriptorOutput(descriptor: 1),

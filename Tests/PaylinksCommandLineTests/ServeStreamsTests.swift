@@ -4,8 +4,8 @@ import Testing
 
 @testable import PaylinksCommandLine
 
-/// `paylinks serve` started with standard streams closed: the log and the callbacks go
-/// nowhere, and the sandbox serves on and keeps its journal.
+/// `paylinks serve` started with standard streams closed, or left by their readers: the log
+/// and the callbacks go nowhere, and the sandbox serves on and keeps its journal.
 @Suite("paylinks serve without its streams", .serialized)
 struct ServeStreamsTests {
     /// A loopback port nothing listened on a moment ago: the one the system picks for a
@@ -78,5 +78,33 @@ struct ServeStreamsTests {
         let again = try SandboxProcess(["--data", directory.path])
         #expect(try SandboxDataTests.state(again.port, purchaseId) == state)
         #expect(again.stop().status == 0)
+    }
+
+    @Test("a stderr whose reader goes away after the address only loses the log: serve answers and stops with 0")
+    func standardErrorReaderGone() throws {
+        let sandbox = try SandboxProcess()
+        try sandbox.closeStandardError()
+        // 2.4 MB of log with no reader, each line's request answered within 2 s.
+        #expect(try ServeStopTests.burst(300, to: sandbox) == 300, "every request answered")
+        let purchaseId = try SandboxDataTests.create(sandbox.port)
+        #expect(try SandboxDataTests.state(sandbox.port, purchaseId) == "created")
+        let stopped = sandbox.stop(within: 5)
+        #expect(stopped.status == 0, "exit status after \(stopped.seconds) s")
+        #expect(sandbox.process.terminationReason == .exit)
+    }
+
+    @Test("a stdout whose reader goes away stops serve quietly with 141, as its stop does, not by SIGPIPE")
+    func standardOutputReaderGone() throws {
+        let sandbox = try SandboxProcess()
+        try sandbox.closeStandardOutput()
+        let purchaseId = try SandboxDataTests.create(sandbox.port)
+        // The callback of the payment has no reader: the sandbox stops, within 10 s.
+        _ = try? SandboxDataTests.call(
+            sandbox.port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#)
+        try #require(Self.exited(sandbox.process, within: 10), "the sandbox stopped")
+        let stopped = sandbox.ended()
+        #expect(sandbox.process.terminationReason == .exit)
+        #expect(stopped.status == ExitCode.brokenPipe.rawValue)
+        #expect(!stopped.stderr.contains("error"), "\(stopped.stderr)")
     }
 }

@@ -314,6 +314,12 @@ package enum System {
         signal(SIGXFSZ, SIG_IGN)
     }
 
+    /// Makes a write to a pipe or socket whose reader went away fail with EPIPE, instead of
+    /// ending the process with SIGPIPE: a server whose log reader left serves on.
+    package static func ignoreBrokenPipeSignal() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Opens each of standard input, output and error that is closed on /dev/null, so that
     /// no file or socket opened later takes its number: a log line would otherwise be
     /// appended to a journal, or a callback written to a listening socket. Called at the

@@ -77,11 +77,35 @@ final class SandboxProcess {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// Its exit status once it has exited, and what it wrote to stdout and stderr after starting.
-    private func ended() -> (status: Int32, stdout: String, stderr: String) {
+    /// Whether ``closeStandardOutput()`` and ``closeStandardError()`` closed the reading
+    /// ends of its stdout and stderr.
+    private var standardOutputClosed = false
+    private var standardErrorClosed = false
+
+    /// Goes away as the reader of its stdout, as `| head -1` does: the callbacks it writes
+    /// from now on have no reader.
+    func closeStandardOutput() throws {
+        try output.fileHandleForReading.close()
+        standardOutputClosed = true
+    }
+
+    /// Goes away as the reader of its stderr, as `| grep -m1 'sandbox at'` does once it has
+    /// the address: what it logs from now on has no reader.
+    func closeStandardError() throws {
+        try errors.fileHandleForReading.close()
+        standardErrorClosed = true
+    }
+
+    /// Its exit status once it has exited, and what it wrote to stdout and stderr after
+    /// starting (nothing from a stream whose reader was closed).
+    func ended() -> (status: Int32, stdout: String, stderr: String) {
         process.waitUntilExit()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout =
+            standardOutputClosed
+            ? "" : String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr =
+            standardErrorClosed
+            ? "" : String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, stdout, stderr)
     }
 

@@ -30,6 +30,9 @@ package struct RunContext {
     /// Raises the process's limit of open descriptors toward a count: `serve`, whose
     /// connections and award pool need more than the usual 1,024. Does nothing unless set.
     package var raiseDescriptorLimit: (Int) -> Void = { _ in }
+    /// Makes a write whose reader went away fail instead of ending the process: `serve`,
+    /// whose log reader may leave while it serves. Does nothing unless set.
+    package var ignoreBrokenPipes: () -> Void = {}
     /// Reads standard input to its end, up to a limit in bytes: `run -`.
     package var readStandardInput: (Int) throws(FileSystemError) -> [UInt8] = { _ throws(FileSystemError) in [] }
 
@@ -49,7 +52,10 @@ package struct RunContext {
     }
 
     /// The real process: its environment, standard output and error, clock and entropy.
+    /// Standard input, output or error that the process was started with closed is opened
+    /// on /dev/null first, before anything else is opened.
     package static func process() -> RunContext {
+        System.fillStandardDescriptors()
         var context = RunContext(
             environment: System.environmentVariable,
             standardOutput: FileDescriptorOutput(descriptor: 1),
@@ -64,6 +70,7 @@ package struct RunContext {
         context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
         context.processorCount = { System.processorCount }
         context.raiseDescriptorLimit = { System.raiseDescriptorLimit(to: $0) }
+        context.ignoreBrokenPipes = { System.ignoreBrokenPipeSignal() }
         context.monotonicMilliseconds = { System.monotonicMilliseconds() }
         context.runCopies = { System.runCopies($0, environment: $1) }
         return context

@@ -8,6 +8,9 @@ import PaylinksSandbox
 /// receives on stdout.
 enum ServeCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        // A stderr whose reader leaves only loses the log; a stdout whose reader leaves stops
+        // the sandbox through its output's failure, below, not through SIGPIPE.
+        context.ignoreBrokenPipes()
         // Room for every connection, the award pool and the files, past the usual 1,024.
         context.raiseDescriptorLimit(HTTPServer.Limits().connections + 1024)
         // What the sessions are made with; the rest of the settings follow once the server listens.

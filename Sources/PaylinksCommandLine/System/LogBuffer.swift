@@ -166,8 +166,8 @@ package final class LogBuffer: OutputSink, Sendable {
     }
 
     /// Writes `chunk`, then a line saying that `lost` lines were dropped after it, if any
-    /// were. A sink that fails (standard error closed) loses the log, which has nowhere else
-    /// to go.
+    /// were. A sink that fails (standard error closed, or its reader gone) loses the log,
+    /// which has nowhere else to go, and the writer goes on.
     private func emit(_ chunk: [UInt8], dropping lost: Int) {
         sink.withLock { sink in
             if !chunk.isEmpty { try? sink.write(contentsOf: chunk) }

@@ -314,6 +314,29 @@ package enum System {
         signal(SIGXFSZ, SIG_IGN)
     }
 
+    /// Makes a write to a pipe or socket whose reader went away fail with EPIPE, instead of
+    /// ending the process with SIGPIPE: a server whose log reader left serves on.
+    package static func ignoreBrokenPipeSignal() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Opens each of standard input, output and error that is closed on /dev/null, so that
+    /// no file or socket opened later takes its number: a log line would otherwise be
+    /// appended to a journal, or a callback written to a listening socket. Called at the
+    /// process's start, before anything is opened; a stream closed so is read as empty and
+    /// discards what is written to it.
+    package static func fillStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+            // The lowest free number is this one, for those below it are open by now.
+            let opened = open("/dev/null", O_RDWR)
+            guard opened >= 0 else { return }
+            if opened != descriptor {
+                _ = dup2(opened, descriptor)
+                closeDescriptor(opened)
+            }
+        }
+    }
+
     /// Shortens the file `path` to `size` bytes, durably.
     package static func truncate(_ path: String, to size: Int) throws(FileSystemError) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)

@@ -5,7 +5,8 @@ import Testing
 @testable import PaylinksCommandLine
 
 /// `paylinks serve` started with standard streams closed, or left by their readers: the log
-/// and the callbacks go nowhere, and the sandbox serves on and keeps its journal.
+/// goes nowhere and the sandbox serves on; a stdout it cannot write stops it, as it stops
+/// every command; its journal never takes a stream's place.
 @Suite("paylinks serve without its streams", .serialized)
 struct ServeStreamsTests {
     /// A loopback port nothing listened on a moment ago: the one the system picks for a
@@ -36,9 +37,12 @@ struct ServeStreamsTests {
     }
 
     @Test(
-        "started with stdout, stderr or all three closed, serve answers, stops with 0 and its journal reads back",
-        arguments: [("2>&-", false), ("2>&-", true), (">&- 2>&-", true), (">&-", true), ("<&- >&- 2>&-", true)])
-    func closedAtStart(redirections: String, keepsData: Bool) throws {
+        "started with stdout, stderr or all three closed, serve answers, keeps its journal, and stops: at SIGTERM with 0, or with 74 at the first callback it cannot write",
+        arguments: [
+            ("2>&-", false, 0), ("2>&-", true, 0), (">&- 2>&-", true, 74), (">&-", true, 74),
+            ("<&- >&- 2>&-", true, 74),
+        ])
+    func closedAtStart(redirections: String, keepsData: Bool, status: Int32) throws {
         let directory = SandboxDataTests.DataDirectory("closed")
         let port = try Self.freePort()
         let process = Process()
@@ -68,11 +72,15 @@ struct ServeStreamsTests {
             port, .post, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#)
         #expect(paid.status == 200)
         let state = try #require(paid.json["state"] as? String)
-        // Every line logged and the callback written went somewhere that does not end it.
-        #expect(try SandboxDataTests.state(port, purchaseId) == state)
-        kill(process.processIdentifier, SIGTERM)
-        #expect(Self.exited(process, within: 5), "SIGTERM ended it within 5 s")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        if status == 0 {
+            // Every line logged went somewhere that does not end it.
+            #expect(try SandboxDataTests.state(port, purchaseId) == state)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        // A closed stdout cannot take the payment's callback: that stops it, as a stdout
+        // that cannot be written stops every command.
+        #expect(Self.exited(process, within: 5), "it ended within 5 s")
+        #expect(process.terminationReason == .exit && process.terminationStatus == status)
         guard keepsData else { return }
         // Started again on the same directory, it has the session as it was.
         let again = try SandboxProcess(["--data", directory.path])

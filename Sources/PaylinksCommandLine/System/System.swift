@@ -320,15 +320,16 @@ package enum System {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Opens each of standard input, output and error that is closed on /dev/null, so that
+    /// Holds each of standard input, output and error that is closed on /dev/null, so that
     /// no file or socket opened later takes its number: a log line would otherwise be
     /// appended to a journal, or a callback written to a listening socket. Called at the
-    /// process's start, before anything is opened; a stream closed so is read as empty and
-    /// discards what is written to it.
+    /// process's start, before anything is opened. Each is opened the other way round
+    /// (input for writing, output and error for reading), so that using it fails as using
+    /// the closed stream did, with EBADF: a command whose output is closed still says so.
     package static func fillStandardDescriptors() {
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
             // The lowest free number is this one, for those below it are open by now.
-            let opened = open("/dev/null", O_RDWR)
+            let opened = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
             guard opened >= 0 else { return }
             if opened != descriptor {
                 _ = dup2(opened, descriptor)

@@ -132,8 +132,12 @@ def session(binary, directory):
     serve = Serve(binary, directory, game)
     said = []
 
-    def ask(method, path, body=None, headers=None, lines_in_any_order=False):
+    def ask(method, path, body=None, headers=None, lines_in_any_order=False, rows_in_any_order=False):
         status, head, text = serve.request(method, path, body, headers)
+        if rows_in_any_order:
+            report = json.loads(mask(text))
+            report["results"] = sorted(report["results"], key=lambda row: json.dumps(row, sort_keys=True))
+            text = json.dumps(report, sort_keys=True)
         if lines_in_any_order:
             text = "\n".join(sorted(mask(text).splitlines()))
         said.append("%s %s -> %d\n%s\n%s\n" % (method, path, status, head, text))
@@ -164,11 +168,13 @@ def session(binary, directory):
     ask("POST", "/control/v1/deliveries/%s/replay" % award, '{"resign": false}', plain)
     ask("POST", "/control/v1/deliveries/%s/replay" % award, '{"resign": true}', plain)
     serve.wait_until(first["purchaseId"], "charge_succeed", 3)
+    # Both reports are in order of time to the second: rows of the same second come in
+    # either order.
     ask("POST", "/reporting/reports/orders", json.dumps({
         "startDate": "2000-01-01T00:00:00Z", "endDate": "2100-01-01T00:00:00Z", "recordLimit": 100, "offset": 0}),
-        JSON_HEADERS)
+        JSON_HEADERS, rows_in_any_order=True)
     ask("GET", "/reporting/financial-data/transactions?startDate=2000-01-01T00:00:00Z&endDate=2100-01-01T00:00:00Z",
-        None, {"x-publisher-token": TOKEN})
+        None, {"x-publisher-token": TOKEN}, rows_in_any_order=True)
     ask("GET", "/")
     # An order's timeline is in order of time to the second: a refund and an award's
     # delivery in the same second come in either order.

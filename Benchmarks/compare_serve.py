@@ -17,6 +17,7 @@ milliseconds, ISO dates, durations), signatures, the per-process form token. The
 are compared as a set: the script polls until each award has settled, and how many polls
 that takes varies. `--keep DIR` leaves OLD's data directory in DIR.
 """
+import atexit
 import http.client
 import json
 import os
@@ -39,6 +40,15 @@ BODY = {
 }
 JSON_HEADERS = {"Content-Type": "application/json", "x-publisher-token": TOKEN}
 SECONDS = 15
+# Every process started, killed at exit if a failed step left it running.
+STARTED = []
+
+
+@atexit.register
+def kill_started():
+    for process in STARTED:
+        if process.poll() is None:
+            process.kill()
 
 
 def mask(text):
@@ -66,6 +76,7 @@ class Game:
         self.process = subprocess.Popen(
             [sys.executable, os.path.join(ROOT, "Examples/game-server/server.py"), "0"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        STARTED.append(self.process)
         self.port = int(self.process.stdout.readline())
 
     def stop(self):
@@ -85,6 +96,7 @@ class Serve:
              "--award-url", url + "/award"],
             stdout=self.stdout, stderr=self.stderr,
             env={**os.environ, "PAYLINKS_PUBLISHER_TOKEN": "", "PAYLINKS_MAIN_KEY": ""})
+        STARTED.append(self.process)
         deadline = time.time() + SECONDS
         while True:
             self.stderr.seek(0)

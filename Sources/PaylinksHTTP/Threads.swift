@@ -135,6 +135,9 @@ package final class BackgroundWork<Result>: Sendable {
                 pthread_join(thread, nil)
             #endif
         }
+        // Every BackgroundWork is made by start(_:) or thread(_:), which either run the work
+        // at once or hand it to a thread that join has waited for: the result is there
+        // whatever a peer sends, and a second join finds it still. No path reaches the trap.
         guard let result = progress.withLock({ $0.result }) else { preconditionFailure("joined work that never ran") }
         return result
     }

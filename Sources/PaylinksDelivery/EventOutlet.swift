@@ -33,6 +33,8 @@ package final class EventOutlet {
         package var life: OrderLife?
         /// When its latest event happened, Unix milliseconds on the virtual clock.
         package var milliseconds: Int
+        /// Its money movements so far, each at the time of the event that told of it.
+        package var transactions: [OrderTransaction] = []
     }
 
     /// The code of a checkout the player closed before the order existed.
@@ -232,10 +234,25 @@ package final class EventOutlet {
             let sequence = order.sent.count
             order.sent.append(name)
             delivered.append(name)
+            let price = order.subject.order.price
+            let moved: (OrderTransaction.Kind, Int)? =
+                switch name {
+                case .paymentSucceeded: (.paid, price)
+                case .refunded: (.refund, order.life?.refundAmount ?? price)
+                case .disputeOpened: (.disputeFundsWithdrawn, price)
+                case .disputeWon: (.disputeFundsReinstated, price)
+                default: nil
+                }
+            if let (kind, amount) = moved {
+                order.transactions.append(
+                    OrderTransaction(kind, amount: amount, milliseconds: order.milliseconds, number: sequence))
+            }
             guard goesSomewhere else { continue }
+            var subject = order.subject
+            subject.transactions = order.transactions
             let event = OrderEvent(
-                name, version: settings.signing.version, subject: order.subject, milliseconds: order.milliseconds,
-                seed: seed, sequence: sequence, refundAmount: name == .refunded ? order.life?.refundAmount : nil)
+                name, version: settings.signing.version, subject: subject, milliseconds: order.milliseconds,
+                seed: seed, sequence: sequence)
             let fault = armed.flatMap { $0.event == nil || $0.event == name ? $0.fault : nil }
             switch fault {
             case .reorder?: held.append((event, order.milliseconds))

@@ -268,13 +268,13 @@ public final class Sandbox {
                 guard onOrderEvent != nil else { continue }
                 let subject = OrderEvent.Subject(
                     order: session.order, pricePointMetadata: session.pricePointMetadata ?? 0, email: session.email,
-                    sessionMetadata: session.metadata)
+                    sessionMetadata: session.metadata, transactions: session.transactions)
                 effects.append(
                     .orderEvent(
                         purchaseId: session.purchaseId,
                         OrderEvent(
                             name, version: settings.eventsVersion, subject: subject, milliseconds: clock(),
-                            seed: settings.seed, sequence: sequence, refundAmount: session.life?.refundAmount)))
+                            seed: settings.seed, sequence: sequence)))
             }
         }
     }

@@ -61,6 +61,47 @@ struct SandboxRefundTests {
         #expect(Set(events.all.map(\.event.eventId)).count == events.all.count)
     }
 
+    /// The V2 `transactions` of `event`: each row's type and timestamp.
+    static func rows(_ event: OrderEvent) throws -> [String] {
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(event.body)) as? [String: Any])
+        let transactions = try #require(body["transactions"] as? [[String: Any]])
+        return transactions.map { "\($0["type"] as? String ?? "") \($0["timestamp"] as? Int ?? 0)" }
+    }
+
+    @Test("each event carries the order's money movements so far, each at its own time, as the report lists them")
+    func eventTransactions() throws {
+        let (_, declined) = try base.session()
+        _ = base.complete(declined, #"{"choice": "decline"}"#)
+        let (_, closed) = try base.session()
+        _ = base.complete(closed, #"{"choice": "close"}"#)
+        base.recorder.now += 5_000
+        let paidAt = base.recorder.now
+        let (purchaseId, orderId) = try granted()
+        base.recorder.now += 60_000
+        #expect(initiateRefund(orderId).status == 201)
+        let told = try events.all.map { "\($0.event.label): \(try Self.rows($0.event).joined(separator: ", "))" }
+        #expect(
+            told == [
+                "order.created: ", "order.payment.resolved (failed): ", "order.created: ", "order.canceled: ",
+                "order.created: ", "order.payment.resolved (success): paid \(paidAt)",
+                "order.completed: paid \(paidAt)", "order.refunded: paid \(paidAt), refund \(paidAt + 60_000)",
+            ])
+        let report = try SandboxTests.json(base.report(transactions: "startDate=2024-06-01&endDate=2024-06-30"))
+        let results = try #require(report["results"] as? [[String: Any]])
+        let reported = results.filter { $0["purchaseId"] as? String == purchaseId }.map {
+            let details = $0["transactionDetails"] as? [String: Any]
+            return "\(details?["type"] as? String ?? "") \($0["timestamp"] as? String ?? "")"
+        }
+        let refund = try #require(events.all.last?.event)
+        #expect(
+            reported
+                == [
+                    "paid \(UTCDate.iso8601(unixSeconds: paidAt / 1000))",
+                    "refund \(UTCDate.iso8601(unixSeconds: (paidAt + 60_000) / 1000))",
+                ])
+        #expect(try Self.rows(refund) == ["paid \(paidAt)", "refund \(paidAt + 60_000)"])
+    }
+
     @Test("Initiate Refund answers 201 {} and the order is refunded, with order.refunded sent")
     func initiateRefundWorks() throws {
         let (purchaseId, orderId) = try granted()

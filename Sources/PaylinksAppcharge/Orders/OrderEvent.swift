@@ -115,15 +115,19 @@ public struct OrderEvent: Sendable {
         public var email: String?
         /// `sessionMetadata`, compact JSON, echoed back.
         public var sessionMetadata: [UInt8]?
+        /// The order's money movements so far, oldest first: the V2 `transactions`.
+        public var transactions: [OrderTransaction]
 
         /// A subject.
         public init(
-            order: OrderResponseModel, pricePointMetadata: Int, email: String? = nil, sessionMetadata: [UInt8]? = nil
+            order: OrderResponseModel, pricePointMetadata: Int, email: String? = nil, sessionMetadata: [UInt8]? = nil,
+            transactions: [OrderTransaction] = []
         ) {
             self.order = order
             self.pricePointMetadata = pricePointMetadata
             self.email = email
             self.sessionMetadata = sessionMetadata
+            self.transactions = transactions
         }
     }
 
@@ -137,19 +141,15 @@ public struct OrderEvent: Sendable {
     public let body: [UInt8]
 
     /// The event `name` of `subject`, at `milliseconds` (Unix), the `sequence`-th event of
-    /// its order; `refundAmount` (minor units) for a refund, all of the order when nil.
-    /// The `eventId` comes from `seed`, the purchase and the sequence: the same inputs give
-    /// the same bytes.
-    public init(
-        _ name: Name, version: Version, subject: Subject, milliseconds: Int, seed: UInt64, sequence: Int,
-        refundAmount: Int? = nil
-    ) {
+    /// its order. The `eventId` comes from `seed`, the purchase and the sequence: the same
+    /// inputs give the same bytes.
+    public init(_ name: Name, version: Version, subject: Subject, milliseconds: Int, seed: UInt64, sequence: Int) {
         self.name = name
         self.version = version
         eventId = Self.uuid(seed: seed, purchaseId: subject.order.purchaseId, sequence: sequence)
         body =
             version == .v2
-            ? Self.v2Body(name, subject, eventId: eventId, milliseconds: milliseconds, refundAmount: refundAmount)
+            ? Self.v2Body(name, subject, eventId: eventId, milliseconds: milliseconds)
             : Self.v1Body(name, subject, milliseconds: milliseconds)
     }
 
@@ -208,9 +208,7 @@ public struct OrderEvent: Sendable {
         return "\(amount / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
     }
 
-    private static func v2Body(
-        _ name: Name, _ subject: Subject, eventId: String, milliseconds: Int, refundAmount: Int?
-    ) -> [UInt8] {
+    private static func v2Body(_ name: Name, _ subject: Subject, eventId: String, milliseconds: Int) -> [UInt8] {
         let order = subject.order
         var writer = JSONWriter()
         writer.openObject()
@@ -258,17 +256,7 @@ public struct OrderEvent: Sendable {
         writer.closeObject()
         writer.key("transactions")
         writer.openArray()
-        transaction("paid", order.price, subject, milliseconds: milliseconds, to: &writer)
-        switch name {
-        case .refunded:
-            transaction("refund", refundAmount ?? order.price, subject, milliseconds: milliseconds, to: &writer)
-        case .disputeOpened, .disputeLost:
-            transaction("dispute_funds_withdrawn", order.price, subject, milliseconds: milliseconds, to: &writer)
-        case .disputeWon:
-            transaction("dispute_funds_withdrawn", order.price, subject, milliseconds: milliseconds, to: &writer)
-            transaction("dispute_funds_reinstated", order.price, subject, milliseconds: milliseconds, to: &writer)
-        default: break
-        }
+        for transaction in subject.transactions { write(transaction, of: subject, to: &writer) }
         writer.closeArray()
         if let metadata = subject.sessionMetadata {
             writer.key("sessionMetadata")
@@ -278,16 +266,15 @@ public struct OrderEvent: Sendable {
         return writer.bytes
     }
 
-    private static func transaction(
-        _ type: String, _ amount: Int, _ subject: Subject, milliseconds: Int, to writer: inout JSONWriter
-    ) {
+    /// One row of the V2 `transactions`, at the time it happened.
+    private static func write(_ transaction: OrderTransaction, of subject: Subject, to writer: inout JSONWriter) {
         let order = subject.order
-        let amount = min(max(0, amount), order.price)
+        let amount = min(max(0, transaction.amount), order.price)
         let usd = Self.dollarCents(of: amount, price: order.price, pricePoint: subject.pricePointMetadata)
         writer.openObject()
         writer.field("purchaseId", order.purchaseId)
-        writer.field("type", type)
-        writer.field("timestamp", milliseconds)
+        writer.field("type", transaction.kind.rawValue)
+        writer.field("timestamp", transaction.milliseconds)
         writer.field("amount", decimal(amount, currency: order.currency))
         writer.field("amountUSD", decimal(usd, currency: "USD"))
         writer.field("totalTaxAmount", "0")

@@ -250,58 +250,27 @@ public enum Reports {
         return query
     }
 
-    /// One money movement of an order.
+    /// One money movement of an order, with the session it is of.
     struct Transaction {
         var session: CheckoutSessions.Session
-        var type: String
-        var amount: Int
-        var milliseconds: Int
-        var sequence: Int
+        var movement: OrderTransaction
     }
 
-    /// Every money movement of the orders held: the payment, a refund, a dispute's funds
-    /// withdrawn and reinstated, oldest first.
+    /// Every money movement of the orders held (``CheckoutSessions/Session/transactions``),
+    /// oldest first.
     static func movements(_ sessions: [CheckoutSessions.Session]) -> [Transaction] {
-        var found: [Transaction] = []
-        for session in sessions {
-            let paid: Set<OrderState> = [.created, .paymentPending, .paymentFailed, .paymentCanceled]
-            guard !paid.contains(session.state) else { continue }
-            found.append(
-                Transaction(
-                    session: session, type: "paid", amount: session.price, milliseconds: session.date * 1000,
-                    sequence: 0))
-            for (index, transition) in (session.life?.transitions ?? []).enumerated() {
-                let at = index < session.lifeTimes.count ? session.lifeTimes[index] : session.date * 1000
-                switch transition.action {
-                case .processRefund(succeeded: true):
-                    found.append(
-                        Transaction(
-                            session: session, type: "refund", amount: session.life?.refundAmount ?? session.price,
-                            milliseconds: at, sequence: index + 1))
-                case .openDispute:
-                    found.append(
-                        Transaction(
-                            session: session, type: "dispute_funds_withdrawn", amount: session.price, milliseconds: at,
-                            sequence: index + 1))
-                case .resolveDispute(won: true):
-                    found.append(
-                        Transaction(
-                            session: session, type: "dispute_funds_reinstated", amount: session.price, milliseconds: at,
-                            sequence: index + 1))
-                default: break
-                }
+        sessions.flatMap { session in session.transactions.map { Transaction(session: session, movement: $0) } }
+            .sorted {
+                ($0.movement.milliseconds, $0.session.index, $0.movement.number)
+                    < ($1.movement.milliseconds, $1.session.index, $1.movement.number)
             }
-        }
-        return found.sorted {
-            ($0.milliseconds, $0.session.index, $0.sequence) < ($1.milliseconds, $1.session.index, $1.sequence)
-        }
     }
 
     /// The transactions: `{totalCount, nextCursor, nextPageQuery, results}`.
     public static func transactions(
         _ sessions: [CheckoutSessions.Session], _ query: TransactionsQuery, query text: String
     ) -> [UInt8] {
-        var matching = movements(sessions).filter { (query.start...query.end).contains($0.milliseconds) }
+        var matching = movements(sessions).filter { (query.start...query.end).contains($0.movement.milliseconds) }
         if !query.ascending { matching.reverse() }
         var results = JSONWriter()
         results.openArray()
@@ -335,13 +304,14 @@ public enum Reports {
     /// One transaction of the report, as the reference shapes it.
     private static func write(_ transaction: Transaction, to writer: inout JSONWriter) {
         let session = transaction.session
+        let movement = transaction.movement
         let usd = OrderEvent.dollarCents(
-            of: transaction.amount, price: session.price, pricePoint: session.pricePointMetadata ?? 0)
+            of: movement.amount, price: session.price, pricePoint: session.pricePointMetadata ?? 0)
         writer.openObject()
         writer.field("orderId", session.orderId)
         writer.field("purchaseId", session.purchaseId)
-        writer.field("publisherTransactionId", "tx_\(session.orderId)_\(transaction.sequence)")
-        writer.field("timestamp", UTCDate.iso8601(unixSeconds: transaction.milliseconds / 1000))
+        writer.field("publisherTransactionId", "tx_\(session.orderId)_\(movement.number)")
+        writer.field("timestamp", UTCDate.iso8601(unixSeconds: movement.milliseconds / 1000))
         writer.key("customerDetails")
         writer.openObject()
         writer.field("id", session.customerId)
@@ -369,14 +339,14 @@ public enum Reports {
         writer.closeObject()
         writer.key("transactionDetails")
         writer.openObject()
-        writer.field("id", "tx_\(session.orderId)_\(transaction.sequence)")
-        writer.field("type", transaction.type)
-        writer.field("amount", OrderEvent.decimal(transaction.amount, currency: session.currency))
+        writer.field("id", "tx_\(session.orderId)_\(movement.number)")
+        writer.field("type", movement.kind.rawValue)
+        writer.field("amount", OrderEvent.decimal(movement.amount, currency: session.currency))
         writer.field("amountUsd", OrderEvent.decimal(usd, currency: "USD"))
         writer.field("totalTaxAmount", "0")
         writer.field("totalTaxAmountUsd", "0")
         writer.field("currencyExchangeCostUsd", "0")
-        writer.field("chargebackFeeUsd", transaction.type == "dispute_funds_withdrawn" ? "15.00" : "0")
+        writer.field("chargebackFeeUsd", movement.kind == .disputeFundsWithdrawn ? "15.00" : "0")
         writer.field("transactionFeeUsd", "0")
         writer.field("publisherNetAmountUsd", OrderEvent.decimal(usd * 85 / 100, currency: "USD"))
         writer.field("currencyCode", session.currency)

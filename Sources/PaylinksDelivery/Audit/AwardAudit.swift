@@ -74,9 +74,14 @@ public final class AwardAudit {
     /// signed with the same key, which an award endpoint refuses as no award.
     private func eventsLike(_ exchange: AuditExchange, sent: String) -> AuditFinding? {
         guard exchange.accepted, exchange.grantId == nil, let status = exchange.status else { return nil }
+        let order = orders.fresh()
+        let now = clock()
         let event = OrderEvent(
-            .created, version: .v2, subject: OrderEvent.Subject(order: orders.fresh(), pricePointMetadata: 499),
-            milliseconds: clock(), seed: seed, sequence: 1)
+            .created, version: .v2,
+            subject: OrderEvent.Subject(
+                order: order, pricePointMetadata: 499,
+                transactions: OrderTransaction.told(by: .created, price: order.price, at: now)),
+            milliseconds: now, seed: seed, sequence: 1)
         let probe = send(
             body: event.body,
             headers: baseHeaders() + [

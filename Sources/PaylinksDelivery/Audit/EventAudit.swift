@@ -154,9 +154,13 @@ public final class EventAudit {
     /// The event `name` of `order`, as the audit's version names and shapes it.
     func event(_ name: OrderEvent.Name, of order: OrderResponseModel, refundAmount: Int? = nil) -> OrderEvent {
         made += 1
+        let now = clock()
         return OrderEvent(
-            name, version: version, subject: OrderEvent.Subject(order: order, pricePointMetadata: 499),
-            milliseconds: clock(), seed: seed, sequence: made, refundAmount: refundAmount)
+            name, version: version,
+            subject: OrderEvent.Subject(
+                order: order, pricePointMetadata: 499,
+                transactions: OrderTransaction.told(by: name, price: order.price, refundAmount: refundAmount, at: now)),
+            milliseconds: now, seed: seed, sequence: made)
     }
 
     /// The event as the version names it, for what a finding says was sent.
@@ -181,4 +185,25 @@ public final class EventAudit {
     func send(_ event: OrderEvent) -> AuditExchange { send(body: event.body) }
 
     func send(body: [UInt8]) -> AuditExchange { handler.send(body: body, headers: headers(signing: body)) }
+}
+
+extension OrderTransaction {
+    /// The movements an audit's event of `name` tells of, all at `milliseconds`: the
+    /// payment, then the refund of `refundAmount` (all of `price` when nil) or the dispute's
+    /// funds. The audit's orders have no history of their own; their events carry what
+    /// their name implies.
+    static func told(by name: OrderEvent.Name, price: Int, refundAmount: Int? = nil, at milliseconds: Int)
+        -> [OrderTransaction]
+    {
+        func row(_ kind: Kind, _ amount: Int) -> OrderTransaction {
+            OrderTransaction(kind, amount: amount, milliseconds: milliseconds, number: 0)
+        }
+        switch name {
+        case .refunded: return [row(.paid, price), row(.refund, refundAmount ?? price)]
+        case .disputeOpened, .disputeLost: return [row(.paid, price), row(.disputeFundsWithdrawn, price)]
+        case .disputeWon:
+            return [row(.paid, price), row(.disputeFundsWithdrawn, price), row(.disputeFundsReinstated, price)]
+        default: return [row(.paid, price)]
+        }
+    }
 }

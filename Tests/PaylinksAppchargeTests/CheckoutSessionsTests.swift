@@ -44,7 +44,7 @@ struct CheckoutSessionsTests {
         let session = try create(&sessions)
         let (chosen, events) = sessions.choose(.pay, paymentMethod: "", for: session, now: 5_000)
         #expect(chosen.state == .chargePending && chosen.paymentMethod == "Visa" && chosen.date == 5)
-        #expect(Self.orderEvents(events) == [.paymentSucceeded])
+        #expect(Self.orderEvents(events) == [.created, .paymentSucceeded])
         guard case .paid(let purchaseId, _, let award, let withoutPricePoint, _)? = Self.outcomes(events).first else {
             Issue.record("expected the award to be due, got \(events)")
             return
@@ -91,6 +91,21 @@ struct CheckoutSessionsTests {
         #expect(sessions.session(token: session.token, now: 2).0?.state == .chargeFailed)
     }
 
+    @Test("a session kept when order.created was sent at its creation does not send it again at the choice")
+    func createdSentBefore() throws {
+        var sessions = store()
+        var kept = try create(&sessions)
+        kept.eventCount = 1
+        var restored = store()
+        restored.restore(kept, now: 0)
+        let (_, events) = restored.choose(.pay, paymentMethod: "", for: kept, now: 5)
+        let sequences = events.compactMap { event -> Int? in
+            if case .order(_, _, let sequence) = event { return sequence }
+            return nil
+        }
+        #expect(Self.orderEvents(events) == [.paymentSucceeded] && sequences == [1])
+    }
+
     @Test("a session expires unpaid at its lifetime, once; a cancelled one takes no choice")
     func expiryAndCancel() throws {
         var sessions = store()
@@ -98,7 +113,7 @@ struct CheckoutSessionsTests {
         #expect(sessions.session(token: session.token, now: 999).1.isEmpty)
         let (expired, events) = sessions.session(token: session.token, now: 1_000)
         #expect(expired?.state == .paymentCanceled && Self.outcomes(events).count == 1)
-        #expect(Self.orderEvents(events) == [.canceled])
+        #expect(Self.orderEvents(events) == [.created, .canceled])
         #expect(sessions.session(token: session.token, now: 2_000).1.isEmpty)
         let other = try create(&sessions, now: 2_000)
         #expect(sessions.cancel(token: other.token).0?.state == .paymentCanceled)

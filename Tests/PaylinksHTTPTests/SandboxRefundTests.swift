@@ -61,6 +61,37 @@ struct SandboxRefundTests {
         #expect(Set(events.all.map(\.event.eventId)).count == events.all.count)
     }
 
+    /// The V2 `timestamp` of `event`.
+    static func timestamp(_ event: OrderEvent) throws -> Int? {
+        try #require(try JSONSerialization.jsonObject(with: Data(event.body)) as? [String: Any])["timestamp"] as? Int
+    }
+
+    @Test("order.created comes when the order exists: with the player's choice, or the session's cancel or expiry")
+    func createdWhenTheOrderExists() throws {
+        let (_, pending) = try base.session()
+        #expect(events.all.isEmpty, "a session alone has no order")
+        base.recorder.now += 1_000
+        _ = base.complete(pending, #"{"choice": "pending"}"#)
+        #expect(events.labels == ["order.created"])
+        #expect(try Self.timestamp(events.all[0].event) == base.recorder.now)
+        let (token, cancelled) = try base.session()
+        base.recorder.now += 1_000
+        _ = base.request(.post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer \(token)")])
+        let (_, closed) = try base.session()
+        _ = base.complete(closed, #"{"choice": "close"}"#)
+        #expect(
+            events.labels == ["order.created", "order.created", "order.canceled", "order.created", "order.canceled"])
+        #expect(events.all[1].purchaseId == cancelled && events.all[2].purchaseId == cancelled)
+        #expect(try Self.timestamp(events.all[1].event) == base.recorder.now)
+        // Each order's events are numbered from its creation: the ids differ, and follow the seed.
+        #expect(Set(events.all.map(\.event.eventId)).count == events.all.count)
+        let (_, expiring) = try base.session()
+        base.recorder.now += PaymentLinksSimulator.sessionLifetime
+        _ = base.complete(expiring, #"{"choice": "pay"}"#)
+        #expect(events.all.suffix(2).map(\.event.label) == ["order.created", "order.canceled"])
+        #expect(events.all.suffix(2).allSatisfy { $0.purchaseId == expiring })
+    }
+
     /// The V2 `transactions` of `event`: each row's type and timestamp.
     static func rows(_ event: OrderEvent) throws -> [String] {
         let body = try #require(try JSONSerialization.jsonObject(with: Data(event.body)) as? [String: Any])

@@ -226,7 +226,7 @@ public struct CheckoutSessions {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
         let identifiers = CheckoutIdentifiers(seed: seed, index: created)
         let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
-        var session = Session(
+        let session = Session(
             index: created, token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId,
             created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
@@ -240,9 +240,8 @@ public struct CheckoutSessions {
         beginStep()
         makeRoom(now: now, for: session.bytes)
         created += 1
-        let createdEvent = event(.created, of: &session)
         add(session)
-        return (session, events + [createdEvent])
+        return (session, events)
     }
 
     /// Takes back a session as it was kept (``Session/record``), at `now`: the store goes
@@ -415,10 +414,11 @@ public struct CheckoutSessions {
     public mutating func session(token: String, now: Int) -> (Session?, [Event]) {
         guard var session = sessions[token] else { return (nil, []) }
         guard session.state == .created && now - session.created >= lifetime else { return (session, []) }
+        let opened = opening(of: &session)
         session.state = .paymentCanceled
         let canceled = event(.canceled, of: &session)
         update(session)
-        return (session, [.expired(purchaseId: session.purchaseId), canceled])
+        return (session, [.expired(purchaseId: session.purchaseId)] + opened + [canceled])
     }
 
     /// The session of `purchaseId` at `now`, as ``session(token:now:)``.
@@ -432,14 +432,16 @@ public struct CheckoutSessions {
     public mutating func cancel(token: String) -> (Session?, [Event]) {
         guard var session = sessions[token] else { return (nil, []) }
         guard session.state == .created else { return (session, []) }
+        let opened = opening(of: &session)
         session.state = .paymentCanceled
         let canceled = event(.canceled, of: &session)
         update(session)
-        return (session, [.cancelled(purchaseId: session.purchaseId), canceled])
+        return (session, [.cancelled(purchaseId: session.purchaseId)] + opened + [canceled])
     }
 
     /// Applies the player's choice to a session still open, at `now`; the session as it
-    /// then stands. A payment leaves it `charge_pending` until its award is delivered.
+    /// then stands. A payment leaves it `charge_pending` until its award is delivered. The
+    /// order comes to be now: `order.created` comes first, then the choice's own event.
     public mutating func choose(
         _ choice: Choice, paymentMethod: String, for session: Session, now: Int
     ) -> (Session, [Event]) {
@@ -449,6 +451,7 @@ public struct CheckoutSessions {
         session.paymentMethod =
             choice == .close ? "" : paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
         session.date = now / 1000
+        let opened = opening(of: &session)
         switch choice {
         case .pay:
             session.state = .chargePending
@@ -456,7 +459,7 @@ public struct CheckoutSessions {
             update(session)
             return (
                 session,
-                [
+                opened + [
                     resolved,
                     .paid(
                         purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
@@ -466,14 +469,14 @@ public struct CheckoutSessions {
         case .decline:
             session.state = .paymentFailed
             let resolved = event(.paymentFailed, of: &session)
-            return (session, [resolved, end(session, code: 3003)])
+            return (session, opened + [resolved, end(session, code: 3003)])
         case .pending:
             session.state = .paymentPending
-            return (session, [end(session, code: 3004)])
+            return (session, opened + [end(session, code: 3004)])
         case .close:
             session.state = .paymentCanceled
             let canceled = event(.canceled, of: &session)
-            return (session, [canceled, end(session, code: 3002)])
+            return (session, opened + [canceled, end(session, code: 3002)])
         }
     }
 
@@ -572,6 +575,14 @@ public struct CheckoutSessions {
     private mutating func update(_ session: Session) {
         beginStep()
         put(session, for: session.token)
+    }
+
+    /// `order.created`, the first event of `session`'s order, made when the order comes to
+    /// be: the player's choice, or the session's end without one. None for a session whose
+    /// order has had events already (one kept by a sandbox that sent it at the session's
+    /// creation).
+    private func opening(of session: inout Session) -> [Event] {
+        session.eventCount == 0 ? [event(.created, of: &session)] : []
     }
 
     /// The event `name` of `session`'s order, counted on it.

@@ -61,6 +61,19 @@ struct SandboxRefundTests {
         #expect(Set(events.all.map(\.event.eventId)).count == events.all.count)
     }
 
+    @Test("a paid order's timeline: created, payment resolved, the client's result, then completed")
+    func clientBeforeCompleted() throws {
+        final class Timeline { var said: [String] = [] }
+        let timeline = Timeline()
+        base.sandbox.onOrderEvent = { timeline.said.append($1.label) }
+        base.sandbox.onCallback = { timeline.said.append($0.name.rawValue) }
+        _ = try granted()
+        #expect(
+            timeline.said == [
+                "order.created", "order.payment.resolved (success)", "onPurchaseSuccess", "order.completed",
+            ])
+    }
+
     /// The V2 `timestamp` of `event`.
     static func timestamp(_ event: OrderEvent) throws -> Int? {
         try #require(try JSONSerialization.jsonObject(with: Data(event.body)) as? [String: Any])["timestamp"] as? Int

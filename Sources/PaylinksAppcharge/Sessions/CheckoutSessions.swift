@@ -481,8 +481,9 @@ public struct CheckoutSessions {
     }
 
     /// How a paid session's award went: granted when `failureData` is nil, failed on every
-    /// attempt otherwise (the `error.data` of the client's 3003). Nothing for a session
-    /// that is not waiting for its award.
+    /// attempt otherwise (the `error.data` of the client's 3003). Granted, the client's
+    /// result comes before `order.completed`. Nothing for a session that is not waiting for
+    /// its award.
     public mutating func awardDelivered(purchaseId: String, failureData: String?) -> [Event] {
         guard let token = purchaseIds[purchaseId], var session = sessions[token] else { return [] }
         if session.retryingAward {
@@ -508,7 +509,8 @@ public struct CheckoutSessions {
         session.life = OrderLife(state: .chargeSucceed, price: session.price)
         let completed = event(.completed, of: &session)
         update(session)
-        return [completed, .ended(.onPurchaseSuccess(order: session.order))]
+        // The client hears of its purchase before Appcharge tells the game's server it is complete.
+        return [.ended(.onPurchaseSuccess(order: session.order)), completed]
     }
 
     /// Why an award cannot be sent again.

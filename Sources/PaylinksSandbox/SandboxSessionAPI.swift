@@ -1,6 +1,7 @@
 import PaylinksAppcharge
 import PaylinksHTTP
 import PaylinksJSON
+import PaylinksKit
 
 /// Create Checkout Session and Cancel, as the game's server calls them.
 extension Sandbox {
@@ -43,7 +44,9 @@ extension Sandbox {
         writer.field("purchaseId", session.purchaseId)
         let checkoutURL = arrival.base + "/checkout"
         writer.field("url", checkoutURL)
-        writer.field("parsedUrl", "\(checkoutURL)/\(session.token)#boot=\(session.purchaseId)")
+        let parsedUrl = CheckoutSession.parsedUrl(
+            checkoutURL: checkoutURL, sessionToken: session.token, purchaseId: session.purchaseId)
+        writer.field("parsedUrl", parsedUrl)
         writer.closeObject()
         return HTTPServerResponse(status: 201, body: writer.bytes)
     }

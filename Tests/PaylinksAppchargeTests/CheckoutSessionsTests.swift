@@ -1,5 +1,6 @@
 import Foundation
 import PaylinksAppcharge
+import PaylinksJSON
 import PaylinksKit
 import Testing
 
@@ -104,6 +105,36 @@ struct CheckoutSessionsTests {
             return nil
         }
         #expect(Self.orderEvents(events) == [.paymentSucceeded] && sequences == [1])
+    }
+
+    @Test("a session's token is the simulator's for the same seed and index, 32 letters and digits")
+    func token() throws {
+        var sessions = store()
+        let first = try create(&sessions)
+        let second = try create(&sessions)
+        #expect(first.token == CheckoutIdentifiers(seed: 1, index: 0).sessionToken)
+        #expect(second.token == CheckoutIdentifiers(seed: 1, index: 1).sessionToken)
+        #expect(first.token.count == 32 && first.token != second.token)
+    }
+
+    @Test("a kept session with an older sandbox's hex token reads back and is found, chosen and cancelled by it")
+    func oldToken() throws {
+        let old = "3ca9f9b79a8f7a314612ec853f586024"
+        var made = store()
+        var kept = try create(&made)
+        kept.token = old
+        var other = try create(&made)
+        other.token = "8c79a7e1213bcbc6834c5857b85fe475"
+        var sessions = store()
+        for session in [kept, other] {
+            sessions.restore(try CheckoutSessions.Session(record: try JSONParser.parse(session.record)), now: 0)
+        }
+        let found = try #require(sessions.session(token: old, now: 1).0)
+        #expect(found.purchaseId == kept.purchaseId)
+        #expect(sessions.choose(.pay, paymentMethod: "", for: found, now: 2).0.state == .chargePending)
+        #expect(sessions.cancel(token: other.token).0?.state == .paymentCanceled)
+        // The next session takes the next index's token.
+        #expect(try create(&sessions).token == CheckoutIdentifiers(seed: 1, index: 2).sessionToken)
     }
 
     @Test("a session expires unpaid at its lifetime, once; a cancelled one takes no choice")

@@ -73,14 +73,14 @@ struct SandboxTests {
             headers: [HTTPHeader("Content-Type", "application/json")])
     }
 
-    @Test("a session is created with a hex token, a purchase id, and URLs on the sandbox")
+    @Test("a session is created with the simulator's token for its seed, a purchase id, and URLs on the sandbox")
     func creates() throws {
         let response = create()
         #expect(response.status == 201)
         let json = try Self.json(response)
         let token = try #require(json["checkoutSessionToken"] as? String)
         let purchaseId = try #require(json["purchaseId"] as? String)
-        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit))
+        #expect(token == CheckoutIdentifiers(seed: 7, index: 0).sessionToken)
         #expect(purchaseId.hasPrefix("pr_"))
         #expect(json["url"] as? String == "http://127.0.0.1:4010/checkout")
         #expect(json["parsedUrl"] as? String == "http://127.0.0.1:4010/checkout/\(token)#boot=\(purchaseId)")

@@ -21,7 +21,9 @@ public struct CheckoutSessions {
     public struct Session: Sendable {
         /// Which session of the store it is, from 0: its identifiers come from it.
         public var index: Int
-        /// The checkout session token: the page's address and the cancel API's bearer.
+        /// The checkout session token: the page's address and the cancel API's bearer. 32
+        /// letters and digits, as the simulator makes them; a session kept by an older
+        /// sandbox keeps its 32 hex digits.
         public var token: String
         /// The purchase id the SDK opens the checkout with.
         public var purchaseId: String
@@ -225,10 +227,9 @@ public struct CheckoutSessions {
     package mutating func create(_ request: SessionRequest, now: Int) throws(Full) -> (Session, [Event]) {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
         let identifiers = CheckoutIdentifiers(seed: seed, index: created)
-        let token = HMACSHA256.hex(SHA256.hash(Array("session:\(seed):\(created)".utf8))).prefix(32)
         let session = Session(
-            index: created, token: String(token), purchaseId: identifiers.purchaseId, orderId: identifiers.orderId,
-            created: now,
+            index: created, token: identifiers.sessionToken, purchaseId: identifiers.purchaseId,
+            orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
             country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)

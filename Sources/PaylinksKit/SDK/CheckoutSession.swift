@@ -36,6 +36,12 @@ public struct CheckoutSession: Equatable, Sendable {
         "https://checkout.\(environment == "production" ? "" : "sandbox.")paylinks.test"
     }
 
+    /// The URL the SDK opens for the session `sessionToken` of `purchaseId`, on the
+    /// checkout at `checkoutURL`: the base URL, the token and the boot data.
+    package static func parsedUrl(checkoutURL: String, sessionToken: String, purchaseId: String) -> String {
+        "\(checkoutURL)/\(sessionToken)#boot=\(purchaseId)"
+    }
+
     /// The session token a `parsedUrl` carries: the last path segment before `#boot=`,
     /// or nil when the URL is not an https checkout URL shaped like one.
     static func sessionToken(inParsedUrl parsedUrl: String) -> String? {

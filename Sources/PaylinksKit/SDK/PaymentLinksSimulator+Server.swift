@@ -52,7 +52,8 @@ extension PaymentLinksSimulator {
             checkoutSessionToken: identifiers.sessionToken,
             purchaseId: identifiers.purchaseId,
             url: url,
-            parsedUrl: "\(url)/\(identifiers.sessionToken)#boot=\(identifiers.purchaseId)",
+            parsedUrl: CheckoutSession.parsedUrl(
+                checkoutURL: url, sessionToken: identifiers.sessionToken, purchaseId: identifiers.purchaseId),
             offer: offer,
             price: price,
             currency: localization.data.currencyCode,

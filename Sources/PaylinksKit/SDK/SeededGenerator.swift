@@ -30,7 +30,7 @@ package struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// so a bulk run's lines equal single runs' byte for byte.
 package struct CheckoutIdentifiers: Equatable, Sendable {
     /// 32 mixed-case letters and digits.
-    var sessionToken: String
+    package var sessionToken: String
     /// `pr_` and 24 lowercase letters and digits.
     package var purchaseId: String
     /// Ten digits, not starting with 0.

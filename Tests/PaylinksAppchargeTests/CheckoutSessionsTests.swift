@@ -137,6 +137,38 @@ struct CheckoutSessionsTests {
         #expect(try create(&sessions).token == CheckoutIdentifiers(seed: 1, index: 2).sessionToken)
     }
 
+    @Test("a catalog without a code words its failure \"Status code N.\" in the sandbox and the simulator alike")
+    @MainActor
+    func unlistedCode() throws {
+        var catalog = Catalog.builtIn
+        catalog.statusCodes = []
+        var sessions = CheckoutSessions(catalog: catalog, seed: 1, lifetime: 1_000, limit: 100)
+        var said: [String] = []
+        for choice in [CheckoutSessions.Choice.decline, .pending] {
+            let session = try create(&sessions)
+            for case .ended(let callback) in sessions.choose(choice, paymentMethod: "", for: session, now: 5).1 {
+                said.append("\(callback.error?.code ?? 0) \(callback.error?.message ?? "")")
+            }
+        }
+        let paid = sessions.choose(.pay, paymentMethod: "", for: try create(&sessions), now: 5).0
+        for case .ended(let callback) in sessions.awardDelivered(purchaseId: paid.purchaseId, failureData: "{}") {
+            said.append("\(callback.error?.code ?? 0) \(callback.error?.message ?? "") \(callback.error?.data ?? "")")
+        }
+        let simulator = PaymentLinksSimulator(catalog: catalog)
+        let delegate = RecordingDelegate()
+        simulator.initialize(
+            configModel: ACConfigModel(checkoutPublicKey: "pk_sandbox_demo", environment: "sandbox"), customerId: "",
+            delegate: delegate)
+        let failure = simulator.awardFailure(of: paid.order, data: "{}")
+        said.append("\(failure.error?.code ?? 0) \(failure.error?.message ?? "") \(failure.error?.data ?? "")")
+        said += delegate.callbacks.compactMap(\.error).map { "\($0.code) \($0.message)" }
+        #expect(
+            said == [
+                "3003 Status code 3003.", "3004 Status code 3004.", "3003 Status code 3003. {}",
+                "3003 Status code 3003. {}", "2003 Status code 2003.",
+            ])
+    }
+
     @Test("a session expires unpaid at its lifetime, once; a cancelled one takes no choice")
     func expiryAndCancel() throws {
         var sessions = store()

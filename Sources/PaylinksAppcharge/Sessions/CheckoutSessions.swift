@@ -598,9 +598,7 @@ public struct CheckoutSessions {
     private mutating func end(_ session: Session, code: Int, data: String? = nil) -> Event {
         update(session)
         let status = catalog.statusCode(code)
-        var error =
-            status?.error(details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
-            ?? ACErrorMessage(code: code, message: "Status code \(code).")
+        var error = catalog.error(code, details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
         if let data { error.data = data }
         let order = StatusCode.disclosed(session.order, by: status?.orderAtFailure ?? .checkout)
         return .ended(StatusCode.purchaseResult(status, error: error, order: order))

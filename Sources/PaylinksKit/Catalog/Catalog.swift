@@ -82,6 +82,12 @@ public struct Catalog: Equatable, Sendable {
         statusCodes.first { $0.code == code }
     }
 
+    /// The error the client receives for `code`, its `data` filled from `details`: the
+    /// status code's own, or "Status code N." for a code a hand-made catalog leaves out.
+    package func error(_ code: Int, details: [String: String] = [:]) -> ACErrorMessage {
+        statusCode(code)?.error(details: details) ?? ACErrorMessage(code: code, message: "Status code \(code).")
+    }
+
     /// The status code `text` names: its number, or its name in any case.
     public func statusCode(matching text: String) -> StatusCode? {
         if let number = Int(text) { return statusCode(number) }

@@ -188,16 +188,16 @@ extension PaymentLinksSimulator {
     /// What the client gets for a paid order whose award failed on every attempt: 3003,
     /// the whole order, and `data` (the last status and the server's message).
     public func awardFailure(of order: OrderResponseModel, data: String) -> Callback {
-        let message = catalog.statusCode(3003)?.message ?? "Status code 3003."
-        return .onPurchaseFailed(error: ACErrorMessage(code: 3003, message: message, data: data), order: order)
+        var error = catalog.error(3003)
+        error.data = data
+        return .onPurchaseFailed(error: error, order: order)
     }
 
     /// The catalog's error for `code`; a code missing from a hand-made catalog still
     /// gets a message.
     func failure(_ code: Int, details: [String: String]) -> ACErrorMessage {
         record("result: \(code) \(catalog.statusCode(code)?.name ?? "")")
-        return catalog.statusCode(code)?.error(details: details)
-            ?? ACErrorMessage(code: code, message: "Status code \(code).")
+        return catalog.error(code, details: details)
     }
 
     /// The part of the order the SDK knew when `code` happened, by the code's rule.

@@ -46,12 +46,15 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// Items ready for ``start(_:)``.
     public struct Batch: Sendable {
         fileprivate let items: [Item]
+        /// When each item happened, Unix milliseconds on the run's clock: no attempt is
+        /// signed before then and the time since it was due; nil signs on the wall clock.
+        fileprivate let happened: [Int]?
     }
 
     /// Readies `items`; each lane signs its share as it sends it, on its own thread, so
     /// that the signing is spread over the cores.
-    public func prepare(_ items: [Item]) -> Batch {
-        Batch(items: items)
+    public func prepare(_ items: [Item], happenedAt happened: [Int]? = nil) -> Batch {
+        Batch(items: items, happened: happened)
     }
 
     /// Starts delivering `batch` on threads of their own, so that the caller can prepare
@@ -65,7 +68,8 @@ public final class DeliveryLoad<Item: Deliverable> {
         inFlight = lanes.enumerated().map { number, lane in
             let share = stride(from: number, to: batch.items.count, by: lanes.count)
             let items = share.map { batch.items[$0] }
-            return BackgroundWork.start { lane.send(items) }
+            let happened = batch.happened.map { times in share.map { times[$0] } }
+            return BackgroundWork.start { lane.send(items, happenedAt: happened) }
         }
     }
 
@@ -159,15 +163,16 @@ private final class Lane<Item: Deliverable> {
         self.senders = senders
     }
 
-    /// Sends `batch`, each attempt signed as it goes, with up to one request in flight per
-    /// connection; returns each item's attempts, in the batch's order.
+    /// Sends `batch`, each attempt signed as it goes (never before its item happened and
+    /// the time since it was due, when `happened` says), with up to one request in flight
+    /// per connection; returns each item's attempts, in the batch's order.
     ///
     /// Each turn reads every answer that has come, signs the next requests for the
     /// connections those answers freed, and only then sends them, back to back: the server
     /// woken by the first finds the others already there. Sent one by one, between
     /// signatures, each could find it asleep and wake it again: nginx went to sleep a fifth
     /// more often an award that way, and so did the lanes.
-    func send(_ batch: [Item]) -> [[DeliveryAttempt]] {
+    func send(_ batch: [Item], happenedAt happened: [Int]?) -> [[DeliveryAttempt]] {
         var results = [[DeliveryAttempt]](repeating: [], count: batch.count)
         // Items to send, in order, retries at the end; which item each connection carries;
         // and the connections free to carry the next.
@@ -180,7 +185,9 @@ private final class Lane<Item: Deliverable> {
             for connection in free where next < queue.count {
                 let index = queue[next]
                 next += 1
-                signed.append((connection, index, senders[connection].sign(batch[index])))
+                let sentAfter = batch[index].retryDelays.prefix(results[index].count + 1).reduce(0, +)
+                let request = senders[connection].sign(batch[index], notBefore: happened.map { $0[index] + sentAfter })
+                signed.append((connection, index, request))
             }
             free.removeAll(keepingCapacity: true)
             for (connection, index, request) in signed {

@@ -41,26 +41,31 @@ public struct DeliverySigner: Sendable {
             headers: kind == .event ? common + [("x-project-id", destination.projectId)] : common, clock: clock)
     }
 
-    /// `item`'s request, signed now.
-    public func sign(_ item: some Deliverable) -> SignedAward {
-        let (request, signature) = encode(item)
+    /// `item`'s request, signed now, or at `earliest` (Unix milliseconds) when that is
+    /// later: a run whose clock is ahead of the wall's never signs before what it sends
+    /// happened.
+    public func sign(_ item: some Deliverable, notBefore earliest: Int? = nil) -> SignedAward {
+        let (request, signature) = encode(item, notBefore: earliest)
         let value = String(decoding: request[signature], as: UTF8.self)
         return SignedAward(headers: fixedHeaders + [("signature", value)], request: request)
     }
 
     /// `item`'s request, signed now, with no record of its headers: for a sender that
     /// keeps none.
-    public func signUnrecorded(_ item: some Deliverable) -> SignedAward {
-        SignedAward(headers: [], request: encode(item).request)
+    public func signUnrecorded(_ item: some Deliverable, notBefore earliest: Int? = nil) -> SignedAward {
+        SignedAward(headers: [], request: encode(item, notBefore: earliest).request)
     }
 
-    /// `item`'s request bytes, signed now, and where the signature's value lies in them.
-    private func encode(_ item: some Deliverable) -> (request: [UInt8], signature: Range<Int>) {
+    /// `item`'s request bytes, signed now (or at `earliest`, when later), and where the
+    /// signature's value lies in them.
+    private func encode(_ item: some Deliverable, notBefore earliest: Int?) -> (request: [UInt8], signature: Range<Int>)
+    {
         var signature = 0..<0
         let request = HTTPClient.encode(head: head, body: item.body) { request in
             request += "signature: ".utf8
             let start = request.count
-            GrantAward.appendSignature(body: item.body, milliseconds: clock(), key: key, to: &request)
+            GrantAward.appendSignature(
+                body: item.body, milliseconds: max(clock(), earliest ?? .min), key: key, to: &request)
             signature = start..<request.count
             request += "\r\n".utf8
         }
@@ -90,6 +95,12 @@ public final class DeliverySender {
     /// Whether each attempt keeps the exchange's headers and the answer's body.
     private let keepsExchanges: Bool
     private var pending: (attempt: DeliveryAttempt, start: Int)?
+    /// When what is being delivered happened, Unix milliseconds on a run's own clock: no
+    /// attempt is then signed before that moment and the time since it was due (a delay,
+    /// the pauses between retries), so that its `t` never comes before the body's
+    /// `timestamp` when the run's clock is ahead of the wall's; nil signs on the signer's
+    /// clock alone.
+    public var happenedAt: Int?
 
     /// A sender of what `signer` signs. With `waitsInRealTime`, the pauses between
     /// retries really pass; otherwise they are virtual, as all of paylinks' time. Without
@@ -139,13 +150,14 @@ public final class DeliverySender {
 
     /// One signed request and what its response means.
     public func send(_ item: some Deliverable, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
-        start(sign(item), number: number, sentAfter: sentAfter)
+        start(sign(item, notBefore: happenedAt.map { $0 + sentAfter }), number: number, sentAfter: sentAfter)
         return finish(item)
     }
 
-    /// `item`'s request, signed now, with its headers when this sender keeps them.
-    public func sign(_ item: some Deliverable) -> SignedAward {
-        keepsExchanges ? signer.sign(item) : signer.signUnrecorded(item)
+    /// `item`'s request, signed now (or at `earliest`, when later), with its headers when
+    /// this sender keeps them.
+    public func sign(_ item: some Deliverable, notBefore earliest: Int? = nil) -> SignedAward {
+        keepsExchanges ? signer.sign(item, notBefore: earliest) : signer.signUnrecorded(item, notBefore: earliest)
     }
 
     /// Sends a request signed as `signed` without waiting for the answer; ``finish(_:)``

@@ -266,14 +266,11 @@ public final class Sandbox {
                 effects.append(.callback(callback))
             case .order(let name, let session, let sequence):
                 guard onOrderEvent != nil else { continue }
-                let subject = OrderEvent.Subject(
-                    order: session.order, pricePointMetadata: session.pricePointMetadata ?? 0, email: session.email,
-                    sessionMetadata: session.metadata, transactions: session.transactions)
                 effects.append(
                     .orderEvent(
                         purchaseId: session.purchaseId,
                         OrderEvent(
-                            name, version: settings.eventsVersion, subject: subject, milliseconds: clock(),
+                            name, of: session, version: settings.eventsVersion, milliseconds: clock(),
                             seed: settings.seed, sequence: sequence)))
             }
         }

@@ -137,7 +137,7 @@ struct BulkTests {
         let fast = runCLI(arguments)
         let simulated = runCLI(arguments + ["--trace"])
         #expect(fast.stdout == simulated.stdout)
-        #expect(simulated.stderr.contains("poll #1: created"))
+        #expect(simulated.stderr.contains("poll #1: charge_succeed"))
         let failing = [
             "purchase", "--sku", "no_ads_forever", "--count", "40", "--seed", "8", "--json", "--outcome", "declined",
         ]

@@ -302,8 +302,8 @@ struct StatusCodeTests {
         let lines = traced.stderr.split(separator: "\n")
         #expect(lines.allSatisfy { $0.hasPrefix("trace +") })
         #expect(lines.first?.contains("boot request to the sandbox server") == true)
-        #expect(traced.stderr.contains("poll #1: created"))
-        #expect(traced.stderr.contains("polls #4-#150: charge_pending, every 600 ms"))
+        // A payment left pending stays payment_pending on Appcharge's side: every poll reads it.
+        #expect(traced.stderr.contains("polls #1-#150: payment_pending, every 600 ms until +108.590s"))
         #expect(traced.stderr.contains("validation timed out after 90 s"))
         #expect(lines.last?.contains("result: 3004 VALIDATE_ORDER_TIMEOUT") == true)
     }

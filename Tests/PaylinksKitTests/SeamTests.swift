@@ -1,8 +1,9 @@
 import PaylinksKit
 import Testing
 
-/// The simulator's documented seams for what stands around the SDK: the award of a paid
-/// order, runs of many checkouts alike, and deliveries held until the test flushes them.
+/// The simulator's documented seams for what stands around the SDK: Appcharge's side of a
+/// checkout, the award of a paid order, runs of many checkouts alike, and deliveries held
+/// until the test flushes them.
 @Suite("Simulator seams")
 @MainActor
 struct SeamTests {
@@ -95,5 +96,62 @@ struct SeamTests {
         store.flush()
         #expect(store.count == 0)
         #expect(delegate.callbacks.map(\.name) == [.onInitialized, .onPurchaseSuccess])
+    }
+
+    /// A backend of the test's own: the order it pays becomes `charge_succeed` at a time
+    /// it chooses, and it records what the SDK asked.
+    final class ScriptedBackend: CheckoutBackend {
+        let inner = SimulatedCheckoutBackend(seed: 11)
+        /// How long after the payment the charge succeeds.
+        let settlesAfter: Int
+        var paidAt: Int?
+        var polls: [Int] = []
+
+        init(settlesAfter: Int) {
+            self.settlesAfter = settlesAfter
+        }
+
+        func createSession(_ sale: CheckoutSale, at milliseconds: Int) -> CheckoutSession {
+            inner.createSession(sale, at: milliseconds)
+        }
+
+        func openSession(purchaseId: String, at milliseconds: Int) -> CheckoutSession? {
+            inner.openSession(purchaseId: purchaseId, at: milliseconds)
+        }
+
+        func player(_ action: PlayerAction, in session: CheckoutSession, at milliseconds: Int) -> [BackendNote] {
+            paidAt = milliseconds
+            return [BackendNote(milliseconds: milliseconds + settlesAfter, message: "the bank settled the charge")]
+        }
+
+        func poll(_ session: CheckoutSession, at milliseconds: Int) -> PolledOrder {
+            polls.append(milliseconds)
+            guard let paidAt else { return PolledOrder(state: nil) }
+            return PolledOrder(state: milliseconds >= paidAt + settlesAfter ? .chargeSucceed : .chargePending)
+        }
+    }
+
+    @Test("an app's own backend decides what the SDK's polls read, and the purchase ends as the order stands")
+    func ownBackend() throws {
+        let (sdk, delegate) = makeSDK()
+        let backend = ScriptedBackend(settlesAfter: 2_000)
+        sdk.backend = backend
+        var trace: [String] = []
+        sdk.trace = { trace.append($0.message) }
+        try buy(sdk)
+        #expect(delegate.callbacks.last?.name == .onPurchaseSuccess)
+        // Polls every 600 ms from the deep link: three read charge_pending, the fourth the
+        // charge settled 2 s after the payment.
+        #expect(backend.polls.count == 4)
+        #expect(trace.contains("polls #1-#3: charge_pending, every 600 ms until +20.390s"), "\(trace)")
+        #expect(trace.contains("poll #4: charge_succeed"), "\(trace)")
+        let settled = try #require(trace.firstIndex(of: "the bank settled the charge"))
+        #expect(trace[settled + 1] == "poll #4: charge_succeed", "the backend's note in its place: \(trace)")
+
+        let slow = ScriptedBackend(settlesAfter: 120_000)
+        sdk.backend = slow
+        try buy(sdk)
+        #expect(delegate.callbacks.last?.error?.code == 3004, "still charge_pending at the 90 s timeout")
+        #expect(slow.polls.count == PaymentLinksSimulator.validationTimeout / PaymentLinksSimulator.pollInterval)
     }
 }

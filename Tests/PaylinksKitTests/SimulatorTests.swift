@@ -310,12 +310,13 @@ struct SimulatorTests {
 
     @Test(
         "the virtual clock advances by what each player action takes, and by nothing real",
-        // The checkout opens in 350 ms; paying takes 18 s, then a poll every 600 ms; closing
+        // The checkout opens in 350 ms; paying takes 18 s, then a poll every 600 ms, the
+        // first of which reads the order paid and awarded, or declined; closing
         // takes 6 s; an order never found is polled until the 90 s timeout; a checkout left
         // open lasts the session's hour.
         arguments: [
-            (PlayerAction.pay(paymentMethodName: "Visa"), 0, 350 + 18_000 + 5 * 600),
-            (.pay(paymentMethodName: "Visa", outcome: .declined), 3003, 350 + 18_000 + 4 * 600),
+            (PlayerAction.pay(paymentMethodName: "Visa"), 0, 350 + 18_000 + 600),
+            (.pay(paymentMethodName: "Visa", outcome: .declined), 3003, 350 + 18_000 + 600),
             (.pay(paymentMethodName: "Visa", outcome: .pending), 3004, 350 + 18_000 + 90_000),
             (.closeCheckout(), 3002, 350 + 6_000),
             (.closeCheckout(via: .browserControls), 3000, 350 + 6_000),

@@ -153,6 +153,19 @@ public struct OrderEvent: Sendable {
             : Self.v1Body(name, subject, milliseconds: milliseconds)
     }
 
+    /// The event `name` of `session`'s order as it stood then, at `milliseconds` (Unix),
+    /// the `sequence`-th event of its order: what the sandbox and the command line send.
+    public init(
+        _ name: Name, of session: CheckoutSessions.Session, version: Version, milliseconds: Int, seed: UInt64,
+        sequence: Int
+    ) {
+        let subject = Subject(
+            order: session.order, pricePointMetadata: session.pricePointMetadata ?? 0, email: session.email,
+            sessionMetadata: session.metadata, transactions: session.transactions)
+        self.init(
+            name, version: version, subject: subject, milliseconds: milliseconds, seed: seed, sequence: sequence)
+    }
+
     /// The event as its version names it: `order.dispute.resolved (lost)` in V2,
     /// `order_dispute_lost` in V1.
     public var label: String {

@@ -1,39 +1,18 @@
 public import PaylinksKit
 
-/// The events of one order, in the order Appcharge sends them: those of its checkout
-/// (created, the payment resolved, completed or canceled), then one for each transition
-/// of its life after the award that Appcharge reports (``OrderLife``).
+/// How to reach one event of an order's life: what the player does in the checkout, then
+/// what happens to the order after its award. The events themselves come from the order
+/// living it (``AppchargeBackend``), never from this plan.
 public enum OrderStory {
-    /// How an order's checkout ended, as Appcharge's side knows it.
+    /// What the player does in the checkout.
     public enum Ending: Equatable, Sendable {
-        /// Paid, and the award granted: `charge_succeed`.
-        case granted
-        /// Paid, and every award attempt failed: `charge_failed`.
-        case awardFailed
-        /// The payment was declined.
+        /// Pays: the award decides the rest.
+        case paid
+        /// Pays with a card that is declined.
         case declined
-        /// The player canceled the checkout.
+        /// Closes the checkout.
         case canceled
-        /// The order exists and nothing resolved it: still pending, or refused by the
-        /// client before it was paid.
-        case unresolved
     }
-
-    /// The events Appcharge sends for a checkout that ended so, oldest first, and the
-    /// order's state after them.
-    public static func events(of ending: Ending) -> (names: [OrderEvent.Name], state: OrderState) {
-        switch ending {
-        case .granted: ([.created, .paymentSucceeded, .completed], .chargeSucceed)
-        case .awardFailed: ([.created, .paymentSucceeded], .chargeFailed)
-        case .declined: ([.created, .paymentFailed], .paymentFailed)
-        case .canceled: ([.created, .canceled], .paymentCanceled)
-        case .unresolved: ([.created], .created)
-        }
-    }
-
-    /// The events of a checkout that ended so that Appcharge sends before the award goes
-    /// out: the order's creation and its payment.
-    public static let beforeAward: [OrderEvent.Name] = [.created, .paymentSucceeded]
 
     /// How to reach an event: the checkout's ending, then the actions of the order's life.
     public struct Plan: Equatable, Sendable {
@@ -45,41 +24,22 @@ public enum OrderStory {
         public var life: [OrderLife.Action]
     }
 
-    /// The events of a plan's story, in order, through its target.
-    public static func names(of plan: Plan) -> [OrderEvent.Name] {
-        let (names, state) = events(of: plan.ending)
-        var life = OrderLife(state: state, price: Int.max)
-        var story = names
-        for action in plan.life {
-            guard let transition = try? life.apply(action) else { break }
-            if let event = transition.event { story.append(event) }
-        }
-        return prefix(story, through: plan.target)
-    }
-
     /// The shortest story that ends in `target`; `refundAmount` (minor units) makes a
     /// refund partial.
     public static func plan(for target: OrderEvent.Name, refundAmount: Int? = nil) -> Plan {
         let life: [OrderLife.Action]
         let ending: Ending
         switch target {
-        case .created, .paymentSucceeded, .completed: (ending, life) = (.granted, [])
+        case .created, .paymentSucceeded, .completed: (ending, life) = (.paid, [])
         case .paymentFailed: (ending, life) = (.declined, [])
         case .canceled: (ending, life) = (.canceled, [])
         case .refunded:
-            (ending, life) = (.granted, [.requestRefund(amount: refundAmount), .processRefund(succeeded: true)])
-        case .disputeOpened: (ending, life) = (.granted, [.openDispute])
-        case .disputeWon: (ending, life) = (.granted, [.openDispute, .submitEvidence, .resolveDispute(won: true)])
-        case .disputeLost: (ending, life) = (.granted, [.openDispute, .resolveDispute(won: false)])
+            (ending, life) = (.paid, [.requestRefund(amount: refundAmount), .processRefund(succeeded: true)])
+        case .disputeOpened: (ending, life) = (.paid, [.openDispute])
+        case .disputeWon: (ending, life) = (.paid, [.openDispute, .submitEvidence, .resolveDispute(won: true)])
+        case .disputeLost: (ending, life) = (.paid, [.openDispute, .resolveDispute(won: false)])
         }
         return Plan(target: target, ending: ending, life: life)
-    }
-
-    /// `names` up to and including the first `target`; all of them when `target` is not
-    /// among them (the story went another way, an award that failed, say).
-    public static func prefix(_ names: [OrderEvent.Name], through target: OrderEvent.Name) -> [OrderEvent.Name] {
-        guard let index = names.firstIndex(of: target) else { return names }
-        return Array(names[...index])
     }
 }
 

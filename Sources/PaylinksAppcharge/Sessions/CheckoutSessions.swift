@@ -221,14 +221,18 @@ public struct CheckoutSessions {
         public var byteBudget: Int
     }
 
-    /// Creates a session from a request the game's server sent, at `now`.
+    /// Creates a session from a request the game's server sent, at `now`: the next
+    /// session, or session `index` when given (a command's checkout `--index`).
     ///
     /// - Throws: ``Full`` when paid orders leave no room for it.
-    package mutating func create(_ request: SessionRequest, now: Int) throws(Full) -> (Session, [Event]) {
+    package mutating func create(_ request: SessionRequest, now: Int, index: Int? = nil) throws(Full)
+        -> (Session, [Event])
+    {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
-        let identifiers = CheckoutIdentifiers(seed: seed, index: created)
+        let index = index ?? created
+        let identifiers = CheckoutIdentifiers(seed: seed, index: index)
         let session = Session(
-            index: created, token: identifiers.sessionToken, purchaseId: identifiers.purchaseId,
+            index: index, token: identifiers.sessionToken, purchaseId: identifiers.purchaseId,
             orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
@@ -240,7 +244,7 @@ public struct CheckoutSessions {
         }
         beginStep()
         makeRoom(now: now, for: session.bytes)
-        created += 1
+        created = max(created, index + 1)
         add(session)
         return (session, events)
     }
@@ -572,6 +576,15 @@ public struct CheckoutSessions {
         let events = transition.event.map { [event($0, of: &session)] } ?? []
         update(session)
         return (session, events)
+    }
+
+    /// Forgets the session of `purchaseId`, paid or not: for a store that follows only the
+    /// orders it still acts on.
+    package mutating func forget(purchaseId: String) {
+        guard let token = purchaseIds[purchaseId] else { return }
+        beginStep()
+        put(nil, for: token)
+        compactCreation()
     }
 
     /// Keeps `session` as it now stands, and notes the change.

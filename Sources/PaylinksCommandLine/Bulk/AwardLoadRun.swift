@@ -30,12 +30,11 @@ struct AwardLoadRun {
         let output = sdk.delegate
         sdk.delegate = recorder
         defer { sdk.delegate = output }
-        var paid: OrderResponseModel?
-        sdk.awardGranter = { order in
-            paid = order
-            return AwardVerdict(outcome: .granted, events: [])
-        }
-        defer { sdk.awardGranter = nil }
+        // Appcharge's side grants each award at once; the load sends them, and a failed one
+        // fails its purchase when its answer comes.
+        let awardsFirst = flow.appcharge.awards
+        flow.appcharge.awards = nil
+        defer { flow.appcharge.awards = awardsFirst }
         let url = destination.url.description
         // The lines of predicted checkouts whose award was granted.
         var lines: PredictedLines?
@@ -51,7 +50,6 @@ struct AwardLoadRun {
                     if let data = AwardDelivery.failureData(tries) {
                         final = sdk.awardFailure(of: order, data: data)
                         granted = false
-                        flow.events?.awardFailed()
                     }
                 }
                 if granted, let index = result.predictedIndex, lines != nil {
@@ -59,8 +57,6 @@ struct AwardLoadRun {
                 } else {
                     delegate.receive(final)
                 }
-                // With --events-url too, each order's events go out one by one, after its award.
-                flow.events?.checkoutEnded(final, at: sdk.virtualMilliseconds)
             }
         }
         let batchSize = AwardLoad.batchSize(connections: connections)
@@ -87,9 +83,10 @@ struct AwardLoadRun {
                 }
                 let prediction = previous.map { sdk.predictedOrder(like: $0) }
                 recorder.removeAll()
-                paid = nil
                 try flow.checkout(player)
                 guard let result = recorder.callbacks.last else { continue }
+                let paid: OrderResponseModel? =
+                    if case .onPurchaseSuccess(let order) = result { order } else { nil }
                 results.append(Result(callback: result, order: paid, predictedIndex: nil))
                 if let paid, result == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
                     if paid == prediction, let previous {

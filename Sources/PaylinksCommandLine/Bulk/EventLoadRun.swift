@@ -38,7 +38,7 @@ struct EventLoadRun {
                 } else {
                     delegate.receive(result.callback)
                 }
-                for event in result.events {
+                for (event, _) in result.events {
                     let tries = attempts.next() ?? []
                     for attempt in tries { events.write(attempt, of: event) }
                     if let last = tries.last, !last.succeeded { events.countRefused(event, last: last) }
@@ -54,18 +54,18 @@ struct EventLoadRun {
         // identifiers, each as long after the one before: not simulated again. `--trace`
         // simulates every one.
         var previous: (order: OrderResponseModel, milliseconds: Int, step: Int?)?
-        var proven: (order: OrderResponseModel, step: Int)?
+        var proven: (order: OrderResponseModel, step: Int, paidBefore: Int)?
         var clock = sdk.virtualMilliseconds
         while done < count, delegate.failure == nil {
             var results: [Result] = []
             let size = min(batchSize, count - done)
             for _ in 0..<size {
                 let index = sdk.nextCheckoutIndex
-                if let (order, step) = proven {
+                if let (order, step, paidBefore) = proven {
                     let next = sdk.predictedOrder(like: order)
                     sdk.skipCheckout()
                     clock += step
-                    events.checkoutEnded(.onPurchaseSuccess(order: next), at: clock)
+                    try flow.replay(player, index: index, paidAt: clock - paidBefore, endedAt: clock)
                     results.append(
                         Result(
                             callback: .onPurchaseSuccess(order: next), events: events.takeCollected(),
@@ -77,12 +77,14 @@ struct EventLoadRun {
                 try flow.checkout(player)
                 guard let result = recorder.callbacks.last else { continue }
                 clock = sdk.virtualMilliseconds
-                events.checkoutEnded(result, at: clock)
-                results.append(Result(callback: result, events: events.takeCollected(), predictedIndex: nil))
-                if case .onPurchaseSuccess(let order) = result, recorder.callbacks.count == 1, !flow.options.trace {
+                let sent = events.takeCollected()
+                results.append(Result(callback: result, events: sent, predictedIndex: nil))
+                if case .onPurchaseSuccess(let order) = result, recorder.callbacks.count == 1, !flow.options.trace,
+                    let paidAt = sent.first?.milliseconds
+                {
                     let step = previous.map { clock - $0.milliseconds }
                     if order == prediction, let step, step == previous?.step {
-                        proven = (order, step)
+                        proven = (order, step, clock - paidAt)
                         lines = PredictedLines(
                             after: order, index: index, simulator: sdk, seed: flow.seed, renderer: flow.renderer)
                     }
@@ -92,7 +94,8 @@ struct EventLoadRun {
                 }
             }
             // Signed while the last batch is on its way; its results shown while this one is.
-            let prepared = load.prepare(results.flatMap(\.events))
+            let sending = results.flatMap(\.events)
+            let prepared = load.prepare(sending.map(\.event), happenedAt: sending.map(\.milliseconds))
             let attempts = load.collect()
             load.start(prepared)
             write(sent, attempts)
@@ -107,7 +110,7 @@ struct EventLoadRun {
     /// run, its index.
     private struct Result {
         var callback: Callback
-        var events: [OrderEvent]
+        var events: [(event: OrderEvent, milliseconds: Int)]
         var predictedIndex: Int?
     }
 }

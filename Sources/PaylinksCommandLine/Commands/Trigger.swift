@@ -29,21 +29,17 @@ enum TriggerCommand: Subcommand {
             switch plan.ending {
             case .declined: .pay(paymentMethodName: options.paymentMethod, outcome: .declined)
             case .canceled: .closeCheckout()
-            case .granted, .awardFailed, .unresolved: .pay(paymentMethodName: options.paymentMethod)
+            case .paid: .pay(paymentMethodName: options.paymentMethod)
             }
-        // A fault is on the target's way; reordering holds back the event before it instead.
-        if let fault = options.eventFault {
-            let story = OrderStory.names(of: plan)
-            let index = story.firstIndex(of: target) ?? story.count - 1
-            events.arm(fault, on: fault == .reorder && index > 0 ? story[index - 1] : target)
-        }
+        // A fault is on the target's way; reordered, the target overtakes the event before it.
+        if let fault = options.eventFault { events.arm(fault, on: target) }
         try flow.checkout(player, through: target)
         // A story whose award failed goes on: Appcharge refunds and disputes Charge Failed
         // orders too. One the client ended otherwise has no life after the award.
-        if events.lastPaid != nil {
+        if flow.appcharge.lastPaid != nil {
             for action in plan.life {
                 do {
-                    try events.apply(action)
+                    try flow.act(action)
                 } catch {
                     throw .internal("the story of \(target.v2Name) broke a rule: \(error.message)")
                 }

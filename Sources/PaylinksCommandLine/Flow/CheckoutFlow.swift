@@ -17,6 +17,8 @@ final class CheckoutFlow {
     let context: RunContext
     /// The simulated SDK.
     let sdk: PaymentLinksSimulator
+    /// Appcharge's side of every checkout: sessions, orders, awards and events.
+    let appcharge: AppchargeBackend
     /// Standard output, buffered in whole lines.
     let output: BufferedOutput
     let renderer: any CallbackRenderer
@@ -69,6 +71,8 @@ final class CheckoutFlow {
             }
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
+        appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed)
+        sdk.backend = appcharge
         let sendsEvents = options.eventsUrl != nil || command == .trigger
         let uses = [options.awardUrl != nil ? "award callbacks" : nil, sendsEvents ? "events" : nil].compactMap { $0 }
         let signing = uses.isEmpty ? nil : try Signing(options: options, context: context)
@@ -76,18 +80,19 @@ final class CheckoutFlow {
             let standardError = context.standardError
             events = EventOutlet(
                 settings: try EventSettings(options: options, signing: signing), renderer: renderer,
-                delegate: delegate, catalog: catalog, seed: seed,
+                delegate: delegate, seed: seed,
                 trace: options.trace
                     ? { line in try? standardError.write(MessageText.oneLine("trace \(line)") + "\n") } : nil,
                 showsUnsent: true)
         } else {
             events = nil
         }
+        if let events { appcharge.onHappening = { events.send($0) } }
         signing?.note(uses: uses.joined(separator: " and "), context: context)
         if let url = options.awardUrl, let signing {
             let destination = signing.awards(to: url, options: options)
             let sender = AwardSender(destination, for: .award)
-            sdk.grantAwards(with: sender, renderer: renderer, delegate: delegate, events: events)
+            appcharge.grantAwards(with: sender, display: RenderedDeliveries(renderer: renderer, delegate: delegate))
             awards = destination
             self.sender = sender
         } else {
@@ -109,8 +114,9 @@ final class CheckoutFlow {
     var initialized: Bool { sdk.configuration != nil }
 
     /// One checkout, the player doing as `player` says, the injected failure armed again;
-    /// then its order's events, up to `target` when given.
+    /// its order's events go out as Appcharge's side lives them, up to `target` when given.
     func checkout(_ player: PlayerAction, through target: OrderEvent.Name? = nil) throws(CLIError) {
+        events?.through = target
         // Only this checkout's result decides its events; a run that records the results
         // itself (a load) leaves none here, and sends their events itself.
         delegate.begin(delegate.currentTag)
@@ -127,9 +133,32 @@ final class CheckoutFlow {
         } catch {
             throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }
-        if let events, let last = delegate.delivered.last {
-            events.checkoutEnded(last, at: sdk.virtualMilliseconds, through: target)
+        appcharge.settle(at: sdk.virtualMilliseconds)
+    }
+
+    /// Checkout `index` as Appcharge's side lives it, without the SDK: the player does as
+    /// `player` says at `paidAt` and the client has its result at `endedAt` (Unix
+    /// milliseconds). A load whose checkouts are predicted rather than simulated sends the
+    /// events of each order's own life this way.
+    func replay(_ player: PlayerAction, index: Int, paidAt: Int, endedAt: Int) throws(CLIError) {
+        let sale: CheckoutSale
+        do {
+            sale = try sdk.sale(
+                offerSku: options.sku ?? "", customerId: options.orderCustomerId ?? options.customerId,
+                environment: options.sessionEnvironment ?? options.environment, index: index)
+        } catch {
+            throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }
+        let session = appcharge.createSession(sale, at: paidAt)
+        _ = appcharge.openSession(purchaseId: session.purchaseId, at: paidAt)
+        _ = appcharge.player(player, in: session, at: paidAt)
+        appcharge.settle(at: endedAt)
+    }
+
+    /// Takes `action` on the last order paid, a minute after the run's clock last moved
+    /// (refunds and disputes come after the checkout), and sends its event.
+    func act(_ action: OrderLife.Action) throws(CheckoutSessions.LifeProblem) {
+        try appcharge.act(action, after: sdk)
     }
 
     /// Closes the award connection, if any: a command defers it once the flow is made.
@@ -163,5 +192,15 @@ final class CheckoutFlow {
             "error: \(MessageText.oneLine(refusal))\(more); the game's events handler must accept each event with "
                 + "a 2xx\(audit.isEmpty ? "" : ";\(audit)")\n")
         return code == .success ? .eventRefused : code
+    }
+}
+
+extension CheckoutSessions.LifeProblem {
+    /// Why a refund or a dispute of a command's last order paid could not be taken, in a sentence.
+    var message: String {
+        switch self {
+        case .noOrder: "no order was paid yet; a purchase that is paid comes first"
+        case .refused(let refusal): refusal.message
+        }
     }
 }

@@ -24,22 +24,11 @@ struct RenderedDeliveries: DeliveryDisplay {
 extension EventOutlet {
     /// An outlet whose attempts `renderer` renders and `delegate` writes.
     convenience init(
-        settings: EventSettings, renderer: any CallbackRenderer, delegate: RenderingDelegate, catalog: Catalog,
-        seed: UInt64, trace: ((String) -> Void)?, showsUnsent: Bool
+        settings: EventSettings, renderer: any CallbackRenderer, delegate: RenderingDelegate, seed: UInt64,
+        trace: ((String) -> Void)?, showsUnsent: Bool
     ) {
         self.init(
-            settings: settings, display: RenderedDeliveries(renderer: renderer, delegate: delegate), catalog: catalog,
-            seed: seed, trace: trace, showsUnsent: showsUnsent)
-    }
-}
-
-extension PaymentLinksSimulator {
-    /// Has every validated payment's award delivered by `sender`, each attempt written
-    /// through `delegate` as `renderer` shows it.
-    func grantAwards(
-        with sender: AwardSender, renderer: any CallbackRenderer, delegate: RenderingDelegate,
-        events: EventOutlet? = nil
-    ) {
-        grantAwards(with: sender, display: RenderedDeliveries(renderer: renderer, delegate: delegate), events: events)
+            settings: settings, display: RenderedDeliveries(renderer: renderer, delegate: delegate), seed: seed,
+            trace: trace, showsUnsent: showsUnsent)
     }
 }

@@ -203,16 +203,21 @@ package struct ScenarioRunner {
         var eventSettings = settings.events ?? EventSettings.unsent
         eventSettings.url = settings.eventURLs[index]
         let events = EventOutlet(
-            settings: eventSettings, renderer: renderer, delegate: collector, catalog: catalog, seed: seed,
+            settings: eventSettings, renderer: renderer, delegate: collector, seed: seed,
             trace: settings.trace
                 ? { [diagnostics] line in try? diagnostics.write(MessageText.oneLine("trace \(line)") + "\n") } : nil,
             showsUnsent: false)
         defer { events.close() }
+        // Appcharge's side of the scenario's checkouts: its orders' awards and events.
+        let appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed)
+        sdk.backend = appcharge
+        appcharge.onHappening = { events.send($0) }
         var sender: AwardSender?
         if var awards = settings.awards, let url = settings.awardURLs[index] {
             awards.url = url
             let awardSender = AwardSender(awards, for: .award)
-            sdk.grantAwards(with: awardSender, renderer: renderer, delegate: collector, events: events)
+            appcharge.grantAwards(
+                with: awardSender, display: RenderedDeliveries(renderer: renderer, delegate: collector))
             sender = awardSender
         }
         defer { sender?.close() }
@@ -280,15 +285,14 @@ package struct ScenarioRunner {
                     try? diagnostics.write(
                         "error: \(scenario.file): step \(step.label): no checkout session: \(error)\n")
                 }
-                if let last = collector.delivered.last {
-                    events.checkoutEnded(last, at: sdk.virtualMilliseconds)
-                }
+                appcharge.settle(at: sdk.virtualMilliseconds)
             case .refund(let amount, let outcome):
-                refusal = Self.act(OrderLife.refund(amount: amount, succeeds: outcome == .refunded), on: events)
+                refusal = Self.act(
+                    OrderLife.refund(amount: amount, succeeds: outcome == .refunded), on: appcharge, after: sdk)
             case .dispute(let outcome):
                 let goal = OrderLife.DisputeGoal(rawValue: outcome.rawValue) ?? .lost
                 refusal = Self.act(
-                    events.lastPaid?.life?.dispute(to: goal) ?? [.openDispute], on: events)
+                    appcharge.lastPaidLife?.dispute(to: goal) ?? [.openDispute], on: appcharge, after: sdk)
             }
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }
@@ -317,7 +321,7 @@ package struct ScenarioRunner {
             if let expectation = step.expectation {
                 let checks = Self.check(
                     expectation, against: collector.delivered, catalog: catalog,
-                    order: (state: events.lastState, events: events.takeDelivered().map(\.v2Name)))
+                    order: (state: appcharge.lastState, events: events.takeDelivered().map(\.v2Name)))
                 summary.met += checks.filter(\.isEmpty).count
                 result.met += checks.filter(\.isEmpty).count
                 summary.failed += checks.filter { !$0.isEmpty }.count
@@ -346,10 +350,12 @@ package struct ScenarioRunner {
 
     /// Takes `actions` on the last paid order in turn; the rule the first refused one
     /// breaks, or nil when all were taken.
-    private static func act(_ actions: [OrderLife.Action], on events: EventOutlet) -> String? {
+    private static func act(
+        _ actions: [OrderLife.Action], on appcharge: AppchargeBackend, after sdk: PaymentLinksSimulator
+    ) -> String? {
         for action in actions {
             do {
-                try events.apply(action)
+                try appcharge.act(action, after: sdk)
             } catch {
                 return error.message
             }

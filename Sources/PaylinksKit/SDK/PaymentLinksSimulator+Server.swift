@@ -41,29 +41,24 @@ extension PaymentLinksSimulator {
     public func createCheckoutSession(offerSku: String, customerId: String, environment: String = "sandbox")
         throws(CheckoutSessionError) -> CheckoutSession
     {
+        let sale = try sale(
+            offerSku: offerSku, customerId: customerId, environment: environment, index: nextCheckoutIndex)
+        nextCheckoutIndex += 1
+        return backend.createSession(sale, at: virtualMilliseconds)
+    }
+
+    /// What the game's server sells in checkout `index`: the offer at its price in the
+    /// player's country.
+    package func sale(offerSku: String, customerId: String, environment: String, index: Int)
+        throws(CheckoutSessionError) -> CheckoutSale
+    {
         guard let offer = catalog.offer(sku: offerSku) else { throw .unknownOffer(sku: offerSku) }
         guard let localization = catalog.localization(for: country),
             let price = localization.minorUnits(ofTier: offer.basePriceInUSD)
         else { throw .noPrice(sku: offerSku, country: country) }
-        let identifiers = CheckoutIdentifiers(seed: seed, index: nextCheckoutIndex)
-        nextCheckoutIndex += 1
-        let url = CheckoutSession.checkoutURL(environment: environment)
-        let session = CheckoutSession(
-            checkoutSessionToken: identifiers.sessionToken,
-            purchaseId: identifiers.purchaseId,
-            url: url,
-            parsedUrl: CheckoutSession.parsedUrl(
-                checkoutURL: url, sessionToken: identifiers.sessionToken, purchaseId: identifiers.purchaseId),
-            offer: offer,
-            price: price,
-            currency: localization.data.currencyCode,
-            customerId: customerId,
-            customerCountry: country,
-            environment: environment,
-            orderId: identifiers.orderId
-        )
-        sessions[session.purchaseId] = session
-        return session
+        return CheckoutSale(
+            offer: offer, price: price, currency: localization.data.currencyCode, customerId: customerId,
+            country: country, environment: environment, index: index, orderDate: now)
     }
 
     /// The order of a session, paid with `method` (empty before a payment).

@@ -4,10 +4,11 @@
 extension PaymentLinksSimulator {
     // MARK: The purchase's end
 
-    /// Validates a paid order after its deep link: polls, then the result.
+    /// Validates a paid order after its deep link: polls the backend until the order is
+    /// final or the validation times out, then ends the purchase as the order stands.
     func validate(
         _ session: CheckoutSession, configuration: ACConfigModel, customerId: String, paidWith method: String,
-        outcome: ChargeOutcome, link: String
+        link: String
     ) {
         let order = Self.order(of: session, paidWith: method, at: now)
         let details = details(of: session, configuration: configuration, customerId: customerId)
@@ -17,83 +18,34 @@ extension PaymentLinksSimulator {
             endPurchase(failing: 3006, order: order, link: link, details: details)
             return
         }
-        switch outcome {
-        case .succeeded:
-            // With a granter, the charge waits on the award: polls see charge_pending until
-            // it is decided; without one, it is granted at once.
-            let beforeAward: [(state: OrderState, polls: Int)] = [
-                (.created, 1), (.paymentPending, 2), (.chargePending, 1),
-            ]
-            poll(awardGranter == nil ? beforeAward + [(.chargeSucceed, 1)] : beforeAward)
+        let polled = pollOrder(of: session)
+        switch polled.state {
+        case .chargeSucceed?:
             guard session.customerId == customerId else {
                 record("the order belongs to \(session.customerId), the SDK to \(customerId)")
                 endPurchase(failing: 3007, order: order, link: link, details: details)
                 return
             }
-            if let awardGranter {
-                let polled = beforeAward.reduce(0) { $0 + $1.polls }
-                let failure = award(order, with: awardGranter, afterPolls: polled)
-                if let failure {
-                    record("result: 3003 \(catalog.statusCode(3003)?.name ?? "")")
-                    endPurchase(with: awardFailure(of: order, data: failure), link: link)
-                    return
-                }
-            }
             record("result: the order is validated")
             endPurchase(with: .onPurchaseSuccess(order: order), link: link)
-        case .declined:
-            poll([(.created, 1), (.paymentPending, 2), (.chargeFailed, 1)])
+        case .chargeFailed? where polled.awardFailure != nil:
+            record("result: 3003 \(catalog.statusCode(3003)?.name ?? "")")
+            endPurchase(with: awardFailure(of: order, data: polled.awardFailure ?? ""), link: link)
+        case .chargeFailed?, .paymentFailed?:
             endPurchase(failing: 3003, order: order, link: link, details: details)
-        case .pending:
-            pollUntilTimeout(
-                after: [(.created, 1), (.paymentPending, 2)], waitingOn: OrderState.chargePending.rawValue)
+        case .paymentCanceled?:
+            endPurchase(failing: 3002, order: order, link: link, details: details)
+        default:
             endPurchase(failing: 3004, order: order, link: link, details: details)
         }
     }
 
-    /// Has `granter` decide the award of `order`, sent while the order is charge_pending,
-    /// right after the SDK's poll number `polled` saw it so. The SDK keeps polling every
-    /// ``pollInterval`` while the retries wait, and each of those polls sees charge_pending;
-    /// the first poll after the verdict sees charge_succeed, or charge_failed. The data of
-    /// the client's 3003 when the award failed; nil when it was granted.
-    func award(
-        _ order: OrderResponseModel, with granter: (OrderResponseModel) -> AwardVerdict, afterPolls polled: Int
-    ) -> String? {
-        record("award: Appcharge sends the Grant Award Callback to the game's server")
-        let verdict = granter(order)
-        var lastPoll = elapsedMilliseconds
-        var polls = polled
-        for event in verdict.events {
-            if event.after > 0 {
-                // The polls made while the award waited to be retried, each before its attempt.
-                let target = elapsedMilliseconds + event.after
-                let count = (target - lastPoll) / Self.pollInterval
-                if count > 0 {
-                    recordPolls(
-                        from: polls + 1, count: count, showing: OrderState.chargePending.rawValue, after: lastPoll)
-                    polls += count
-                    lastPoll = elapsedMilliseconds
-                }
-                advance(by: target - elapsedMilliseconds)
-            }
-            record(event.message)
-        }
-        let failure: String?
-        if case .failed(let data) = verdict.outcome {
-            record("every award attempt failed: the order is charge_failed")
-            failure = data
-        } else {
-            failure = nil
-        }
-        // The SDK's next poll sees how the award ended.
-        advance(by: lastPoll + Self.pollInterval - elapsedMilliseconds)
-        record("poll #\(polls + 1): \((failure == nil ? OrderState.chargeSucceed : .chargeFailed).rawValue)")
-        return failure
-    }
-
     /// Delivers an injected failure of the purchase step at the moment its code's
     /// order rule implies: before the checkout opens, once it is open, or after payment.
-    func failInjected(_ code: Int, order: OrderResponseModel, link: String, details: [String: String]) {
+    func failInjected(
+        _ code: Int, player: PlayerAction, session: CheckoutSession, order: OrderResponseModel, link: String,
+        details: [String: String]
+    ) {
         switch catalog.statusCode(code)?.orderAtFailure ?? .none {
         case .none:
             record("openCheckout: the checkout could not open")
@@ -103,6 +55,8 @@ extension PaymentLinksSimulator {
         case .payment:
             record("openCheckout: checkout opened")
             advance(by: 18_350)
+            // The player paid, whatever the SDK then makes of it: Appcharge's side goes on.
+            told(player, in: session)
             record("the player paid; the deep link returned to the app and the SDK validates the order")
         }
         record("injected failure \(code)")
@@ -131,47 +85,45 @@ extension PaymentLinksSimulator {
 
     // MARK: Polling
 
-    /// Polls the order's states in turn, each for its number of polls.
-    func poll(_ states: [(state: OrderState, polls: Int)]) {
-        var number = 0
-        for (state, polls) in states {
-            recordPolls(from: number + 1, count: polls, showing: state.rawValue)
-            number += polls
-        }
-    }
-
-    /// Polls `states`, then keeps polling while the order shows `waitingState` until the
-    /// validation timeout.
-    func pollUntilTimeout(after states: [(state: OrderState, polls: Int)], waitingOn waitingState: String) {
-        poll(states)
-        let done = states.reduce(0) { $0 + $1.polls }
+    /// Polls the backend for the order of `session` every ``pollInterval`` until it is
+    /// final or the validation times out; the order as the last poll read it. The trace
+    /// shows each run of polls that read the same state as one line, and what the backend
+    /// did between them in its place.
+    func pollOrder(of session: CheckoutSession) -> PolledOrder {
+        var polled = PolledOrder(state: nil)
+        var run: (first: Int, last: Int, start: Int, state: String)?
         let total = Self.validationTimeout / Self.pollInterval
-        recordPolls(from: done + 1, count: total - done, showing: waitingState)
-        record("validation timed out after \(Self.validationTimeout / 1000) s")
-    }
-
-    func recordPolls(from first: Int, count: Int, showing state: String) {
-        recordPolls(from: first, count: count, showing: state, after: elapsedMilliseconds)
-    }
-
-    /// Records `count` polls from number `first`, each ``pollInterval`` after the one
-    /// before, the first that long after `previous`, the time of the poll before it.
-    func recordPolls(from first: Int, count: Int, showing state: String, after previous: Int) {
-        guard count > 0 else { return }
-        advance(by: previous + Self.pollInterval - elapsedMilliseconds)
-        if count == 1 {
-            record("poll #\(first): \(state)")
-        } else {
-            let start = elapsedMilliseconds
-            advance(by: Self.pollInterval * (count - 1))
-            guard let trace else { return }
-            trace(
-                TraceEvent(
-                    milliseconds: start,
-                    message:
-                        "polls #\(first)-#\(first + count - 1): \(state), every \(Self.pollInterval) ms until +\(Self.seconds(elapsedMilliseconds))"
-                ))
+        for number in 1...total {
+            advance(by: Self.pollInterval)
+            if backendNotes.first.map({ $0.milliseconds <= virtualMilliseconds }) ?? false {
+                show(run)
+                run = nil
+                showBackendNotes(through: virtualMilliseconds)
+            }
+            polled = backend.poll(session, at: virtualMilliseconds)
+            let state = polled.state?.rawValue ?? "not found"
+            if let current = run, current.state == state {
+                run?.last = number
+            } else {
+                show(run)
+                run = (number, number, elapsedMilliseconds, state)
+            }
+            if polled.isFinal { break }
         }
+        show(run)
+        if !polled.isFinal { record("validation timed out after \(Self.validationTimeout / 1000) s") }
+        return polled
+    }
+
+    /// Shows a run of polls that read the same state on the trace.
+    private func show(_ run: (first: Int, last: Int, start: Int, state: String)?) {
+        guard let trace, let run else { return }
+        let message =
+            run.first == run.last
+            ? "poll #\(run.first): \(run.state)"
+            : "polls #\(run.first)-#\(run.last): \(run.state), every \(Self.pollInterval) ms until "
+                + "+\(Self.seconds(run.start + (run.last - run.first) * Self.pollInterval))"
+        trace(TraceEvent(milliseconds: run.start, message: message))
     }
 
     // MARK: Errors

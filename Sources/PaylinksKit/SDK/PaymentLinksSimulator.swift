@@ -83,34 +83,45 @@ public final class PaymentLinksSimulator {
     /// The return link of the most recent checkout, paid or not.
     public private(set) var lastCheckoutDeepLink: String?
 
-    /// Stands in for Appcharge granting the award of a paid order on the game's server.
+    /// Stands in for Appcharge granting the award of a paid order on the game's server,
+    /// when ``backend`` is the simulator's own.
     ///
-    /// When nil, every validated payment is granted. When set, it is called once for
-    /// each payment the SDK validates, once a poll has seen the order `charge_pending`,
-    /// with the order the client will receive; whatever it does (send a real Grant Award
-    /// Callback to a game's server, or decide at once) happens before the purchase ends. A
-    /// `.granted` verdict ends the purchase in `onPurchaseSuccess`; a `.failed` one in
-    /// `onPurchaseFailed` with 3003, the whole order and the verdict's data (see
-    /// ``awardFailure(of:data:)``). The verdict's events go to ``trace``, each after its
-    /// virtual milliseconds, with the polls made meanwhile (`charge_pending`), then the
-    /// poll that sees how it ended (`charge_succeed` or `charge_failed`).
+    /// When nil, every payment is granted. When set, it is called once for each payment
+    /// that succeeds, as the player pays, with the order the client will receive; whatever
+    /// it does (send a real Grant Award Callback to a game's server, or decide at once)
+    /// happens then, and the order stays `charge_pending` until the verdict's events have
+    /// passed. The SDK's polls then read `charge_succeed`, and the purchase ends in
+    /// `onPurchaseSuccess`; or `charge_failed`, and it ends in `onPurchaseFailed` with 3003,
+    /// the whole order and the verdict's data (see ``awardFailure(of:data:)``). The
+    /// verdict's events go to ``trace``, each after its virtual milliseconds, among the
+    /// SDK's polls.
     ///
     /// ```swift
     /// sdk.awardGranter = { order in
     ///     AwardVerdict(outcome: order.price > 10_000 ? .failed(data: #"{"reason":"limit"}"#) : .granted, events: [])
     /// }
     /// ```
-    public var awardGranter: ((OrderResponseModel) -> AwardVerdict)?
+    public var awardGranter: ((OrderResponseModel) -> AwardVerdict)? {
+        get { builtInBackend.awardGranter }
+        set { builtInBackend.awardGranter = newValue }
+    }
+
+    /// Appcharge's side of every checkout: the sessions, the player's choices and the
+    /// order states the SDK polls. The simulator's own ``SimulatedCheckoutBackend`` unless
+    /// set; set it before the first checkout session is created.
+    public var backend: any CheckoutBackend
+
+    /// The simulator's own backend, which ``awardGranter`` configures.
+    let builtInBackend: SimulatedCheckoutBackend
 
     let seed: UInt64
     var injectedFailures: [Step: Int] = [:]
-    /// Sessions the simulated server created and no checkout has ended yet, by purchase id.
-    var sessions: [String: CheckoutSession] = [:]
+    /// What the backend did that the trace has not shown yet, oldest first.
+    var backendNotes: [BackendNote] = []
     /// The paid checkout waiting for its deep link.
     var awaitingDeepLink:
         (
-            session: CheckoutSession, configuration: ACConfigModel, customerId: String, method: String,
-            outcome: ChargeOutcome
+            session: CheckoutSession, configuration: ACConfigModel, customerId: String, method: String
         )?
     /// The last purchase result and the link that re-validates it.
     var lastPurchaseResult: (link: String, callback: Callback)?
@@ -140,6 +151,8 @@ public final class PaymentLinksSimulator {
         self.seed = seed
         self.delivery = delivery
         self.nextCheckoutIndex = firstCheckoutIndex
+        builtInBackend = SimulatedCheckoutBackend(seed: seed)
+        backend = builtInBackend
     }
 
     // MARK: Controls
@@ -347,7 +360,7 @@ public final class PaymentLinksSimulator {
                 return
             }
         }
-        guard let session = sessions.removeValue(forKey: purchaseId) else {
+        guard let session = backend.openSession(purchaseId: purchaseId, at: virtualMilliseconds) else {
             record("openCheckout: no checkout session has purchase id \(purchaseId)")
             endPurchase(failing: 3005, order: nil, link: link, details: ["purchaseId": purchaseId])
             return
@@ -358,7 +371,7 @@ public final class PaymentLinksSimulator {
         let order = Self.order(of: session, paidWith: paymentMethod, at: now)
         let details = details(of: session, configuration: configuration, customerId: customerId)
         if let code = injectedFailures.removeValue(forKey: .purchase) {
-            failInjected(code, order: order, link: link, details: details)
+            failInjected(code, player: player, session: session, order: order, link: link, details: details)
             return
         }
         guard CheckoutSession.sessionToken(inParsedUrl: parsedUrl) == session.checkoutSessionToken else {
@@ -375,29 +388,43 @@ public final class PaymentLinksSimulator {
         case .closeBeforeOrder:
             advance(by: 4_000)
             record("the player closed the checkout before the order was created")
-            pollUntilTimeout(after: [], waitingOn: "not found")
+            told(player, in: session)
+            _ = pollOrder(of: session)
             endPurchase(failing: 3005, order: order, link: link, details: details)
         case .leaveOpen:
             advance(by: Self.sessionLifetime)
             record(
                 "the checkout session expired after \(Self.sessionLifetime / 3_600_000) h with the checkout still open")
+            told(player, in: session)
             endPurchase(failing: 3005, order: order, link: link, details: details)
         case .closeCheckout(let method):
             advance(by: 6_000)
             switch method {
             case .checkoutInterface:
                 record("the player closed the checkout interface")
+                told(player, in: session)
                 endPurchase(failing: 3002, order: order, link: link, details: details)
             case .browserControls:
                 record("the player closed the browser with the system's controls")
+                told(player, in: session)
                 endPurchase(failing: 3000, order: order, link: link, details: details)
             }
-        case .pay(let method, let outcome):
+        case .pay(let method, _):
             advance(by: 18_000)
-            awaitingDeepLink = (session, configuration, customerId, method, outcome)
+            told(player, in: session)
+            awaitingDeepLink = (session, configuration, customerId, method)
             pendingDeepLink = link
             openURL?(link)
         }
+    }
+
+    /// Tells the backend what the player did in the checkout of `session`, now; what it
+    /// did about it waits for its moment in the trace.
+    func told(_ player: PlayerAction, in session: CheckoutSession) {
+        let notes = backend.player(player, in: session, at: virtualMilliseconds)
+        guard trace != nil else { return }
+        backendNotes.append(contentsOf: notes)
+        backendNotes.sort { $0.milliseconds < $1.milliseconds }
     }
 
     /// Hands the SDK a link the app was opened with; returns whether it was the SDK's.
@@ -414,7 +441,7 @@ public final class PaymentLinksSimulator {
             pendingDeepLink = nil
             validate(
                 paid.session, configuration: paid.configuration, customerId: paid.customerId, paidWith: paid.method,
-                outcome: paid.outcome, link: url)
+                link: url)
             return true
         }
         if revalidatesOnEveryDeepLink, let last = lastPurchaseResult, last.link == url {
@@ -427,13 +454,34 @@ public final class PaymentLinksSimulator {
 
     // MARK: Time and trace
 
-    func advance(by milliseconds: Int) {
+    package func advance(by milliseconds: Int) {
         elapsedMilliseconds += milliseconds
     }
 
-    /// Tells the trace, if any, what happened now; the message is made only for a trace.
+    /// Tells the trace, if any, what happened now, after what the backend did before now;
+    /// the message is made only for a trace.
     func record(_ message: @autoclosure () -> String) {
-        trace?(TraceEvent(milliseconds: elapsedMilliseconds, message: message()))
+        guard let trace else { return }
+        // What the backend did at this very moment follows what the SDK says of it.
+        showBackendNotes(through: virtualMilliseconds - 1)
+        trace(TraceEvent(milliseconds: elapsedMilliseconds, message: message()))
+    }
+
+    /// Shows on the trace what the backend did up to `milliseconds` (Unix).
+    func showBackendNotes(through milliseconds: Int) {
+        guard let trace, backendNotes.first.map({ $0.milliseconds <= milliseconds }) ?? false else { return }
+        let start = virtualMilliseconds - elapsedMilliseconds
+        while let note = backendNotes.first, note.milliseconds <= milliseconds {
+            backendNotes.removeFirst()
+            trace(TraceEvent(milliseconds: note.milliseconds - start, message: note.message))
+        }
+    }
+
+    /// The virtual clock now, in Unix milliseconds: the start, and the time simulated since.
+    package var virtualMilliseconds: Int {
+        let (start, overflow) = now.multipliedReportingOverflow(by: 1000)
+        guard !overflow, start <= Int.max - elapsedMilliseconds else { return Int.max }
+        return start + elapsedMilliseconds
     }
 
     /// `18.950s`.

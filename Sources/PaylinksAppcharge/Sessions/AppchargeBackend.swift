@@ -1,0 +1,229 @@
+public import PaylinksKit
+
+/// Appcharge's server behind the simulated SDK, as the command line runs it: the sandbox's
+/// own sessions and rules (``CheckoutSessions``), on the command's virtual clock.
+///
+/// Every checkout goes through it, so the award and the events the game's server
+/// receives and the callbacks its client receives come from one order's life:
+/// - the player's choice makes the order (`order.created`) and resolves its payment
+///   (`order.payment.resolved`), or cancels it;
+/// - a payment sends the award at once, through ``awards``; the order is `charge_pending`
+///   until the verdict's last event has passed, then `charge_succeed` or `charge_failed`;
+/// - the SDK's polls read the order as it stands at each poll;
+/// - `order.completed` goes out once the client has had its chance to read the order paid:
+///   at ``settle(at:)``, which the command calls when the checkout's callbacks are out;
+/// - refunds and disputes act on the last order paid (``act(_:at:)``).
+///
+/// Only the last order paid and the checkout under way are kept, so memory stays flat
+/// however many checkouts run.
+@MainActor
+public final class AppchargeBackend: CheckoutBackend {
+    /// Something the game's server hears of: an event of an order, and when it happened.
+    public struct Happening: Sendable {
+        /// The event.
+        public var name: OrderEvent.Name
+        /// The order's session as it stood then.
+        public var session: CheckoutSessions.Session
+        /// Which event of its order it is, from 0.
+        public var sequence: Int
+        /// When, in Unix milliseconds.
+        public var milliseconds: Int
+    }
+
+    /// Sends the award of a paid order, made at the given Unix milliseconds, and says how
+    /// it went; nil grants every award at once.
+    public var awards: ((GrantAward, Int) -> AwardVerdict)?
+    /// Hears of each event, in the order the orders lived them.
+    public var onHappening: ((Happening) -> Void)?
+
+    /// The sessions and their orders.
+    public private(set) var sessions: CheckoutSessions
+    /// The purchase id of the last order paid: refunds and disputes act on it.
+    public private(set) var lastPaid: String?
+    /// The state of the order acted on last: after its checkout, or after its latest action.
+    public private(set) var lastState: OrderState?
+
+    /// The life after the award of the last order paid.
+    public var lastPaidLife: OrderLife? {
+        lastPaid.flatMap { sessions.session(purchaseId: $0, now: 0).0?.life }
+    }
+
+    /// The checkout under way: its purchase id, opened or not, and each state its order
+    /// took, from when; with the award's failure data once every attempt failed.
+    private var current:
+        (session: CheckoutSession, opened: Bool, states: [(from: Int, state: OrderState)], failure: String?)?
+    /// Events that wait for ``settle(at:)``.
+    private var held: [(name: OrderEvent.Name, session: CheckoutSessions.Session, sequence: Int)] = []
+
+    /// A backend whose sessions' identifiers come from `seed` and whose statuses are worded
+    /// by `catalog`.
+    public init(catalog: Catalog, seed: UInt64) {
+        // Unpaid sessions beyond the checkout under way are never read again.
+        sessions = CheckoutSessions(catalog: catalog, seed: seed, limit: 4, byteBudget: .max)
+    }
+
+    /// Creates the session of `sale` in the store, under its checkout's identifiers; the
+    /// sessions before it are forgotten, but the last order paid.
+    public func createSession(_ sale: CheckoutSale, at milliseconds: Int) -> CheckoutSession {
+        forgetAllButLastPaid()
+        let session = CheckoutSession(sale, identifiers: CheckoutIdentifiers(seed: sessions.seed, index: sale.index))
+        // The store has no byte budget here, and holds one paid order: it is never full.
+        // Were it ever, the session would exist for the game's server only, and the SDK
+        // would find no session to open (3005), rather than the command stopping.
+        guard (try? sessions.create(SessionRequest(sale), now: milliseconds, index: sale.index)) != nil else {
+            current = nil
+            return session
+        }
+        sessions.commit()
+        current = (session, false, [], nil)
+        return session
+    }
+
+    /// The session of the checkout under way, the first time it opens.
+    public func openSession(purchaseId: String, at milliseconds: Int) -> CheckoutSession? {
+        guard let current, current.session.purchaseId == purchaseId, !current.opened,
+            sessions.session(purchaseId: purchaseId, now: milliseconds).0 != nil
+        else { return nil }
+        self.current?.opened = true
+        return current.session
+    }
+
+    /// Applies the player's choice to the session, as the sandbox's checkout page does: its
+    /// events go out, a payment's award is sent, and its verdict decides the order.
+    public func player(_ action: PlayerAction, in checkout: CheckoutSession, at milliseconds: Int) -> [BackendNote] {
+        guard let (found, expiry) = Optional(sessions.session(purchaseId: checkout.purchaseId, now: milliseconds)),
+            let session = found
+        else { return [] }
+        happen(expiry, at: milliseconds)
+        let choice: CheckoutSessions.Choice
+        var method = ""
+        switch action {
+        case .closeBeforeOrder, .leaveOpen:
+            // No order: the session stays as it is, or expired above.
+            return []
+        case .closeCheckout: choice = .close
+        case .pay(let paymentMethod, let outcome):
+            method = paymentMethod
+            switch outcome {
+            case .succeeded: choice = .pay
+            case .declined: choice = .decline
+            case .pending: choice = .pending
+            }
+        }
+        let (chosen, events) = sessions.choose(choice, paymentMethod: method, for: session, now: milliseconds)
+        sessions.commit()
+        current?.states.append((milliseconds, chosen.state))
+        return happen(events, at: milliseconds)
+    }
+
+    /// The order of the checkout under way as it stood at `milliseconds`.
+    public func poll(_ checkout: CheckoutSession, at milliseconds: Int) -> PolledOrder {
+        guard let current, current.session.purchaseId == checkout.purchaseId,
+            let now = current.states.last(where: { $0.from <= milliseconds })
+        else { return PolledOrder(state: nil) }
+        return PolledOrder(state: now.state, awardFailure: now.state == .chargeFailed ? current.failure : nil)
+    }
+
+    /// Sends what waited for the client to have its result: `order.completed`, at
+    /// `milliseconds`.
+    public func settle(at milliseconds: Int) {
+        let waiting = held
+        held = []
+        for (name, session, sequence) in waiting {
+            onHappening?(Happening(name: name, session: session, sequence: sequence, milliseconds: milliseconds))
+        }
+    }
+
+    /// Takes `action` on the last order paid, at `milliseconds`, and sends its event if
+    /// Appcharge sends one.
+    @discardableResult
+    public func act(_ action: OrderLife.Action, at milliseconds: Int) throws(CheckoutSessions.LifeProblem)
+        -> OrderLife.Transition
+    {
+        guard let lastPaid else { throw .noOrder }
+        let (session, events) = try sessions.act(action, on: lastPaid, now: milliseconds)
+        sessions.commit()
+        lastState = session.state
+        happen(events, at: milliseconds)
+        guard let transition = session.life?.transitions.last else { throw .noOrder }
+        return transition
+    }
+
+    /// Passes on what the store said happened at `milliseconds`: each order event, in
+    /// order (`order.completed` held until ``settle(at:)``); the award of a payment, sent
+    /// at once, and what its verdict makes happen when it comes.
+    @discardableResult
+    private func happen(_ events: [CheckoutSessions.Event], at milliseconds: Int) -> [BackendNote] {
+        var notes: [BackendNote] = []
+        for event in events {
+            switch event {
+            case .order(let name, let session, let sequence):
+                lastState = session.state
+                if session.isPaid, session.purchaseId == current?.session.purchaseId { lastPaid = session.purchaseId }
+                if name == .completed {
+                    held.append((name, session, sequence))
+                } else {
+                    onHappening?(
+                        Happening(name: name, session: session, sequence: sequence, milliseconds: milliseconds))
+                }
+            case .paid(let purchaseId, _, let award, _, _):
+                lastPaid = purchaseId
+                notes += deliver(award, of: purchaseId, at: milliseconds)
+            case .ended, .expired, .cancelled, .redirectUrlGiven:
+                continue
+            }
+        }
+        return notes
+    }
+
+    /// Sends the award of `purchaseId` at `milliseconds`; the order takes its verdict when
+    /// the verdict's last event has passed.
+    private func deliver(_ award: GrantAward, of purchaseId: String, at milliseconds: Int) -> [BackendNote] {
+        var notes = [BackendNote(milliseconds: milliseconds, message: SimulatedCheckoutBackend.awardSent)]
+        let verdict = awards?(award, milliseconds) ?? AwardVerdict(outcome: .granted, events: [])
+        var at = milliseconds
+        for event in verdict.events {
+            at += max(0, event.after)
+            notes.append(BackendNote(milliseconds: at, message: event.message))
+        }
+        var failure: String?
+        if case .failed(let data) = verdict.outcome {
+            failure = data
+            notes.append(BackendNote(milliseconds: at, message: SimulatedCheckoutBackend.awardFailed))
+        }
+        let events = sessions.awardDelivered(purchaseId: purchaseId, failureData: failure)
+        sessions.commit()
+        if let settled = sessions.session(purchaseId: purchaseId, now: at).0, purchaseId == current?.session.purchaseId
+        {
+            current?.states.append((at, settled.state))
+            current?.failure = failure
+        }
+        happen(events, at: at)
+        return notes
+    }
+
+    /// Forgets every session but the last order paid: a command follows one checkout at a time.
+    private func forgetAllButLastPaid() {
+        for session in sessions.all where session.purchaseId != lastPaid {
+            sessions.forget(purchaseId: session.purchaseId)
+        }
+        sessions.commit()
+    }
+}
+
+extension SessionRequest {
+    /// What the game's server asks for when it sells `sale`.
+    init(_ sale: CheckoutSale) {
+        price = sale.price
+        currency = sale.currency
+        offerName = sale.offer.name
+        offerSku = sale.offer.sku
+        pricePointMetadata = GrantAward.cents(sale.offer.basePriceInUSD)
+        items = sale.offer.items
+        customerId = sale.customerId
+        email = nil
+        country = sale.country
+        metadata = nil
+        redirectUrl = nil
+    }
+}

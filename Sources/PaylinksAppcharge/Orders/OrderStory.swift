@@ -1,5 +1,3 @@
-public import PaylinksKit
-
 /// How to reach one event of an order's life: what the player does in the checkout, then
 /// what happens to the order after its award. The events themselves come from the order
 /// living it (``AppchargeBackend``), never from this plan.
@@ -40,15 +38,5 @@ public enum OrderStory {
         case .disputeLost: (ending, life) = (.paid, [.openDispute, .resolveDispute(won: false)])
         }
         return Plan(target: target, ending: ending, life: life)
-    }
-}
-
-extension OrderEvent.Subject {
-    /// The subject of `order`, its price point from `catalog`'s offer of the order's SKU
-    /// (0 for an SKU the catalog does not hold).
-    public init(order: OrderResponseModel, catalog: Catalog) {
-        self.init(
-            order: order,
-            pricePointMetadata: GrantAward.cents(catalog.offer(sku: order.offerSku)?.basePriceInUSD ?? "0"))
     }
 }

@@ -64,6 +64,8 @@ def mask(text):
     text = re.sub(r"\(\d+ ms\)|\d+ ms\b", "N ms", text)
     text = re.sub(r'"milliseconds":\d+', '"milliseconds":N', text)
     text = re.sub(r"(Content-Length: )\d+", r"\1N", text)
+    # A session token: 32 letters and digits (32 hex digits up to 0.1.0).
+    text = re.sub(r"\b[A-Za-z0-9]{32}\b", "TOKEN", text)
     text = re.sub(r"[0-9a-f]{32,}", "HEX", text)
     text = re.sub(r"\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT", "HTTP-DATE", text)
     return text

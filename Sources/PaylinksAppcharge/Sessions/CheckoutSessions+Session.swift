@@ -1,0 +1,144 @@
+public import PaylinksKit
+
+// What the store holds and says: a session, the player's choices, and what happened.
+
+extension CheckoutSessions {
+    /// One session: what the game's server sent, the order's state, what the player did.
+    public struct Session: Sendable {
+        /// Which session of the store it is, from 0: its identifiers come from it.
+        public var index: Int
+        /// The checkout session token: the page's address and the cancel API's bearer. 32
+        /// letters and digits, as the simulator makes them; a session kept by an older
+        /// sandbox keeps its 32 hex digits.
+        public var token: String
+        /// The purchase id the SDK opens the checkout with.
+        public var purchaseId: String
+        /// The order id, once there is an order.
+        public var orderId: String
+        /// When it was created, in milliseconds.
+        public var created: Int
+        /// The offer's name, as the game's server sent it.
+        public var offerName: String
+        /// The game's id of the offer.
+        public var offerSku: String
+        /// What the offer gives.
+        public var items: [OrderResponseModel.Item]
+        /// The price, in the currency's minor units.
+        public var price: Int
+        /// ISO 4217.
+        public var currency: String
+        /// The player, as the game's server knows them.
+        public var customerId: String
+        /// The player's email, echoed in the award.
+        public var email: String?
+        /// The player's country, ISO 3166-1 alpha-2.
+        public var country: String
+        /// `sessionMetadata`, compact JSON, echoed in the award.
+        public var metadata: [UInt8]?
+        /// The offer's price point in US cents, which the award's dollar figures come from.
+        public var pricePointMetadata: Int?
+        /// The order's state.
+        public var state = OrderState.created
+        /// How the player paid; empty before a choice.
+        public var paymentMethod = ""
+        /// When the player chose, in Unix seconds: the order's date.
+        public var date = 0
+        /// Its life after the award, once it is paid and the award has ended.
+        public var life: OrderLife?
+        /// When each of its life's transitions happened, Unix milliseconds, in order.
+        public var lifeTimes: [Int] = []
+        /// How many events its order has had.
+        public var eventCount = 0
+        /// Whether its award is being sent again (Retry Award) and not back yet; not kept
+        /// across a restart, where a retry in flight is lost.
+        public var retryingAward = false
+        /// Which change of the store made it as it is: a session of the same token and
+        /// revision is the same session, which a writer need not write out twice. Not kept.
+        public internal(set) var revision = 0
+
+        /// What the session holds from its request, in bytes, for the store's budget: its
+        /// text and metadata, and a fixed share for the rest.
+        var bytes: Int {
+            let text =
+                token.utf8.count + purchaseId.utf8.count + orderId.utf8.count + offerName.utf8.count
+                + offerSku.utf8.count + currency.utf8.count + customerId.utf8.count + country.utf8.count
+                + (email?.utf8.count ?? 0)
+            return 256 + text + (metadata?.count ?? 0)
+                + items.reduce(0) { $0 + 64 + $1.name.utf8.count + $1.sku.utf8.count + $1.quantity.utf8.count }
+        }
+
+        /// Whether the player paid: the order has a charge, an award and a life from then on,
+        /// and is never forgotten.
+        public var isPaid: Bool {
+            switch state {
+            case .created, .paymentPending, .paymentFailed, .paymentCanceled: false
+            default: true
+            }
+        }
+
+        /// Whether the session has an order, with an order id and a way of paying: once the
+        /// player chose to pay (paid, declined or left pending). A checkout closed, cancelled
+        /// or expired before that has none, and shows neither anywhere.
+        public var hasOrder: Bool {
+            state != .created && state != .paymentCanceled
+        }
+
+        /// The order id, or nil while the session has no order.
+        public var shownOrderId: String? { hasOrder ? orderId : nil }
+
+        /// How the player paid, or nil while the session has no order.
+        public var shownPaymentMethod: String? { hasOrder ? paymentMethod : nil }
+
+        /// The order the game's client receives.
+        public var order: OrderResponseModel {
+            OrderResponseModel(
+                date: date, sessionToken: token, offerName: offerName, offerSku: offerSku, items: items, price: price,
+                currency: currency, customerId: customerId, customerCountry: country, paymentMethodName: paymentMethod,
+                orderId: orderId, purchaseId: purchaseId)
+        }
+
+        /// The Grant Award Callback of the session's paid order: its dollar figures from
+        /// `pricePointMetadata` (0 without one), the player's email and the session's
+        /// metadata echoed back.
+        public var award: GrantAward { award(flow: "auto") }
+
+        /// The award as `flow` sends it: `auto`, or `manual_retry` for Retry Award.
+        public func award(flow: String) -> GrantAward {
+            GrantAward(
+                order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), awardFlow: flow,
+                playerEmail: email, sessionMetadata: metadata)
+        }
+    }
+
+    /// The player's choices on the checkout page and in the control API.
+    public enum Choice: String, CaseIterable, Sendable {
+        /// Pay; the award decides the rest.
+        case pay
+        /// The card is declined: `payment_failed`, 3003.
+        case decline
+        /// The payment is left pending: `payment_pending`, then 3004 at the SDK's timeout.
+        case pending
+        /// The player closes the checkout: `payment_canceled`, 3002.
+        case close
+    }
+
+    /// What happened, for the log and the game's client.
+    public enum Event: Sendable {
+        /// A session was created with a `redirectUrl`, which is for link-out without the SDK.
+        case redirectUrlGiven(offerSku: String)
+        /// A session expired before the player chose.
+        case expired(purchaseId: String)
+        /// The game's server cancelled a session before the player chose.
+        case cancelled(purchaseId: String)
+        /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
+        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0;
+        /// `withoutItems`, that it grants no products.
+        case paid(
+            purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool, withoutItems: Bool)
+        /// Something happened to the session's order that Appcharge sends an event about;
+        /// `sequence` counts the order's events, from 0.
+        case order(OrderEvent.Name, session: Session, sequence: Int)
+        /// The purchase ended: what the game's client receives.
+        case ended(Callback)
+    }
+}

@@ -5,11 +5,14 @@ import PaylinksKit
 /// order exists (`--before-order`, 3005).
 enum CancelCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        let player: PlayerAction =
+            options.beforeOrder ? .closeBeforeOrder : .closeCheckout(via: options.closeMethod ?? .checkoutInterface)
+        let options = try CheckoutFlow.endingNow(.cancel, options: options, catalog: catalog, context: context) {
+            flow throws(CLIError) in try flow.span(of: player, count: options.count)
+        }
         let flow = try CheckoutFlow(.cancel, options: options, catalog: catalog, context: context)
         defer { flow.close() }
         guard flow.initialized else { return try flow.finish() }
-        let player: PlayerAction =
-            options.beforeOrder ? .closeBeforeOrder : .closeCheckout(via: options.closeMethod ?? .checkoutInterface)
         try CheckoutLoop(flow: flow, player: player).run()
         return try flow.finish()
     }

@@ -6,10 +6,13 @@ import PaylinksKit
 /// for more than one, as a load (one after another with `--trace`, or with both URLs).
 enum PurchaseCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        let player = PlayerAction.pay(paymentMethodName: options.paymentMethod, outcome: options.outcome ?? .succeeded)
+        let options = try CheckoutFlow.endingNow(.purchase, options: options, catalog: catalog, context: context) {
+            flow throws(CLIError) in try flow.span(of: player, count: options.count)
+        }
         let flow = try CheckoutFlow(.purchase, options: options, catalog: catalog, context: context)
         defer { flow.close() }
         guard flow.initialized else { return try flow.finish() }
-        let player = PlayerAction.pay(paymentMethodName: options.paymentMethod, outcome: options.outcome ?? .succeeded)
         // A load learns how its awards ended after the checkouts ran; with --trace, each
         // checkout waits for its award, so that the timeline says what happened, and with
         // --events-url, so that each order's events follow its award's answer.

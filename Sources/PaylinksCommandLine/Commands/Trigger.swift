@@ -21,9 +21,31 @@ enum TriggerCommand: Subcommand {
                     + "\(options.country); give 1 to \(price), or leave it out for a full refund",
                 command: .trigger)
         }
+        // Without --now the story ends now, a delayed event 5 minutes before.
+        options = try CheckoutFlow.endingNow(
+            .trigger, options: options, catalog: catalog, context: context,
+            extra: options.eventFault == .delay ? DeliveryFault.delayMilliseconds : 0
+        ) { flow throws(CLIError) in
+            try play(target, in: flow)
+            return flow.sdk.elapsedMilliseconds
+        }
         let flow = try CheckoutFlow(.trigger, options: options, catalog: catalog, context: context)
         defer { flow.close() }
         guard flow.initialized, let events = flow.events else { return try flow.finish() }
+        // A fault is on the target's way; reordered, the target overtakes the event before it.
+        if let fault = options.eventFault { events.arm(fault, on: target) }
+        try play(target, in: flow)
+        events.disarm()
+        events.releaseHeld()
+        return try flow.finish()
+    }
+
+    /// Plays the shortest story that leads to `target` in `flow`: the checkout, then the
+    /// order's life after its award. A story whose award failed goes on: Appcharge refunds
+    /// and disputes Charge Failed orders too; one the client ended otherwise has no life
+    /// after the award.
+    private static func play(_ target: OrderEvent.Name, in flow: CheckoutFlow) throws(CLIError) {
+        let options = flow.options
         let plan = OrderStory.plan(for: target, refundAmount: options.refundAmount)
         let player: PlayerAction =
             switch plan.ending {
@@ -31,22 +53,14 @@ enum TriggerCommand: Subcommand {
             case .canceled: .closeCheckout()
             case .paid: .pay(paymentMethodName: options.paymentMethod)
             }
-        // A fault is on the target's way; reordered, the target overtakes the event before it.
-        if let fault = options.eventFault { events.arm(fault, on: target) }
         try flow.checkout(player, through: target)
-        // A story whose award failed goes on: Appcharge refunds and disputes Charge Failed
-        // orders too. One the client ended otherwise has no life after the award.
-        if flow.appcharge.lastPaid != nil {
-            for action in plan.life {
-                do {
-                    try flow.act(action)
-                } catch {
-                    throw .internal("the story of \(target.v2Name) broke a rule: \(error.message)")
-                }
+        guard flow.appcharge.lastPaid != nil else { return }
+        for action in plan.life {
+            do {
+                try flow.act(action)
+            } catch {
+                throw .internal("the story of \(target.v2Name) broke a rule: \(error.message)")
             }
         }
-        events.disarm()
-        events.releaseHeld()
-        return try flow.finish()
     }
 }

@@ -36,7 +36,7 @@ package final class EventOutlet {
     /// once it has, the rest are not sent.
     package var through: OrderEvent.Name?
     /// Whether ``through`` was sent, so that nothing more is.
-    private var reachedTarget = false
+    package private(set) var reachedTarget = false
     /// How many events were refused on every attempt.
     package private(set) var refusedCount = 0
     /// What was said of the first event refused on every attempt, as ``takeRefusals()`` says it.
@@ -51,6 +51,9 @@ package final class EventOutlet {
     package var collects = false
     /// The events kept while ``collects``, with when each happened.
     private var collected: [(event: OrderEvent, milliseconds: Int)] = []
+    /// When the event delivered last was due, on the run's clock: one held back goes out
+    /// no earlier.
+    private var latest = Int.min
     /// Events held back by ``DeliveryFault/reorder``, with when each happened, until ``releaseHeld()``.
     private var held: [(event: OrderEvent, milliseconds: Int)] = []
 
@@ -158,11 +161,15 @@ package final class EventOutlet {
         return delivered
     }
 
+    /// Delivers `event`, which happened at `milliseconds`: at once, or, held back, when
+    /// the events that overtook it have gone, on the run's clock.
     private func deliver(_ event: OrderEvent, at milliseconds: Int, fault: DeliveryFault?) {
         if collects {
             collected.append((event, milliseconds))
             return
         }
+        let due = max(milliseconds, latest)
+        latest = due
         guard let sender else {
             guard showsUnsent else { return }
             // Shown as it would be sent: signed on the run's clock, when the event happened
@@ -171,14 +178,14 @@ package final class EventOutlet {
             let sentAfter = fault == .delay ? DeliveryFault.delayMilliseconds : 0
             let headers = event.headers(
                 publisherToken: settings.signing.publisherToken, projectId: settings.signing.projectId,
-                milliseconds: milliseconds + sentAfter, key: signingKey)
+                milliseconds: due + sentAfter, key: signingKey)
             display.show(
                 event: event, attempt: DeliveryAttempt(number: 1, sentAfter: sentAfter, headers: headers), url: nil)
             return
         }
         let url = sender.url.description
-        // Never signed before the event happened on the run's clock, and the time since.
-        sender.happenedAt = milliseconds
+        // Never signed before the event was due on the run's clock, and the time since.
+        sender.happenedAt = due
         let attempts = sender.deliver(event, fault: fault) { [trace, display] attempt in
             if let trace {
                 let headers = attempt.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")

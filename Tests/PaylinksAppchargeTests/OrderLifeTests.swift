@@ -55,7 +55,11 @@ struct OrderLifeTests {
         var lost = OrderLife(state: .chargeFailed, price: 549)
         try lost.apply(.openDispute)
         #expect(try lost.apply(.resolveDispute(won: false)).to == .paymentDisputeLost)
-        #expect(throws: OrderLife.Refusal.alreadyRefunded) { try lost.apply(.requestRefund(amount: nil)) }
+        // A lost dispute took the money back already: not a refund, and it says why.
+        #expect(throws: OrderLife.Refusal.notRefundable(.paymentDisputeLost)) {
+            try lost.apply(.requestRefund(amount: nil))
+        }
+        #expect(OrderLife.Refusal.notRefundable(.paymentDisputeLost).message.contains("chargeback took its money back"))
         var unpaid = OrderLife(state: .paymentCanceled, price: 549)
         #expect(throws: OrderLife.Refusal.notDisputable(.paymentCanceled)) { try unpaid.apply(.openDispute) }
         #expect(throws: OrderLife.Refusal.noDisputeOpen(.chargeSucceed)) {

@@ -199,4 +199,22 @@ struct OrderTimelineTests {
         #expect(closed.exitCode == .purchaseFailed)
         #expect(unopened.received.isEmpty)
     }
+
+    @Test("a story that goes another way says so, and --concurrency is refused where the checkouts run one by one")
+    func storiesThatGoAnotherWay() throws {
+        let refusing = try EventReceiver(answer: { _, _ in 500 })
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            ["trigger", "order.completed", "--award-url", refusing.url, "--events-url", receiver.url]
+                + EventTests.seeded)
+        #expect(result.exitCode == .purchaseFailed)
+        #expect(result.stderr.contains("note: the story never reached order.completed (the order is charge_failed)"))
+        #expect(receiver.received.map(\.label) == ["order.created", "order.payment.resolved (success)"])
+        let both = runCLI([
+            "purchase", "--sku", "starter_pack_001", "--count", "3", "--award-url", refusing.url, "--events-url",
+            receiver.url, "--concurrency", "2",
+        ])
+        #expect(both.exitCode == .usage)
+        #expect(both.stderr.contains("leave out --concurrency or one URL"), "\(both.stderr)")
+    }
 }

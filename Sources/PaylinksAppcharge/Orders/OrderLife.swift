@@ -67,6 +67,9 @@ public struct OrderLife: Sendable {
         /// The rule, in a sentence.
         public var message: String {
             switch self {
+            case .notRefundable(.paymentDisputeLost):
+                "the order is payment_dispute_lost: the chargeback took its money back already, so it cannot be "
+                    + "refunded"
             case .notRefundable(let state):
                 "the order is \(state.rawValue); only a charge_succeed or charge_failed order can be refunded"
             case .alreadyRefunded: "the order was refunded already; a refunded order cannot be refunded again"
@@ -157,7 +160,7 @@ public struct OrderLife: Sendable {
     private func next(after action: Action) throws(Refusal) -> (OrderState, OrderEvent.Name?) {
         switch action {
         case .requestRefund(let amount):
-            if state == .paymentRefunded || state == .paymentDisputeLost { throw .alreadyRefunded }
+            if state == .paymentRefunded { throw .alreadyRefunded }
             guard state == .chargeSucceed || state == .chargeFailed || state == .paymentRefundFailed else {
                 throw .notRefundable(state)
             }

@@ -197,10 +197,12 @@ public final class AppchargeBackend: CheckoutBackend {
         }
         let events = sessions.awardDelivered(purchaseId: purchaseId, failureData: failure)
         sessions.commit()
-        if let settled = sessions.session(purchaseId: purchaseId, now: at).0, purchaseId == current?.session.purchaseId
-        {
-            current?.states.append((at, settled.state))
-            current?.failure = failure
+        if let settled = sessions.session(purchaseId: purchaseId, now: at).0 {
+            lastState = settled.state
+            if purchaseId == current?.session.purchaseId {
+                current?.states.append((at, settled.state))
+                current?.failure = failure
+            }
         }
         happen(events, at: at)
         return notes

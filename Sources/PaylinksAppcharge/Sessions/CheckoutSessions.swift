@@ -472,7 +472,11 @@ public struct CheckoutSessions {
     private mutating func end(_ session: Session, code: Int, data: String? = nil) -> Event {
         update(session)
         let status = catalog.statusCode(code)
-        var error = catalog.error(code, details: ["orderId": session.orderId, "purchaseId": session.purchaseId])
+        var error = catalog.error(
+            code,
+            details: [
+                "orderId": session.orderId, "purchaseId": session.purchaseId, "lastState": session.state.rawValue,
+            ])
         if let data { error.data = data }
         let order = StatusCode.disclosed(session.order, by: status?.orderAtFailure ?? .checkout)
         return .ended(StatusCode.purchaseResult(status, error: error, order: order))

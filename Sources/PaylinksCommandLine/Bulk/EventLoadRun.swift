@@ -28,21 +28,25 @@ struct EventLoadRun {
         defer { events.collects = false }
         // The lines of predicted checkouts.
         var lines: PredictedLines?
-        /// Writes a batch: each checkout's result, then its events' attempts.
+        /// Writes a batch: each checkout's events and result in the order they happened.
         func write(_ results: [Result], _ attempts: [[DeliveryAttempt]]) {
             var attempts = attempts.makeIterator()
+            func writeAttempts(_ sent: [(event: OrderEvent, milliseconds: Int)]) {
+                for (event, _) in sent {
+                    let tries = attempts.next() ?? []
+                    for attempt in tries { events.write(attempt, of: event) }
+                    if let last = tries.last, !last.succeeded { events.countRefused(event, last: last) }
+                }
+            }
             for result in results {
                 delegate.begin(nil)
+                writeAttempts(result.before)
                 if let index = result.predictedIndex, lines != nil {
                     lines?.deliver(result.callback, index: index, to: delegate)
                 } else {
                     delegate.receive(result.callback)
                 }
-                for (event, _) in result.events {
-                    let tries = attempts.next() ?? []
-                    for attempt in tries { events.write(attempt, of: event) }
-                    if let last = tries.last, !last.succeeded { events.countRefused(event, last: last) }
-                }
+                writeAttempts(result.after)
             }
         }
         let count = flow.options.count
@@ -65,22 +69,26 @@ struct EventLoadRun {
                     let next = sdk.predictedOrder(like: order)
                     sdk.skipCheckout()
                     clock += step
-                    try flow.replay(player, index: index, paidAt: clock - paidBefore, endedAt: clock)
+                    try flow.replay(player, index: index, paidAt: clock - paidBefore)
+                    let before = events.takeCollected()
+                    flow.appcharge.settle(at: clock)
                     results.append(
                         Result(
-                            callback: .onPurchaseSuccess(order: next), events: events.takeCollected(),
+                            callback: .onPurchaseSuccess(order: next), before: before, after: events.takeCollected(),
                             predictedIndex: index))
                     continue
                 }
                 let prediction = previous.map { sdk.predictedOrder(like: $0.order) }
                 recorder.removeAll()
-                try flow.checkout(player)
-                guard let result = recorder.callbacks.last else { continue }
+                try flow.checkout(player, settles: false)
                 clock = sdk.virtualMilliseconds
-                let sent = events.takeCollected()
-                results.append(Result(callback: result, events: sent, predictedIndex: nil))
+                let before = events.takeCollected()
+                flow.appcharge.settle(at: clock)
+                let after = events.takeCollected()
+                guard let result = recorder.callbacks.last else { continue }
+                results.append(Result(callback: result, before: before, after: after, predictedIndex: nil))
                 if case .onPurchaseSuccess(let order) = result, recorder.callbacks.count == 1, !flow.options.trace,
-                    let paidAt = sent.first?.milliseconds
+                    let paidAt = before.first?.milliseconds
                 {
                     let step = previous.map { clock - $0.milliseconds }
                     if order == prediction, let step, step == previous?.step {
@@ -94,7 +102,7 @@ struct EventLoadRun {
                 }
             }
             // Signed while the last batch is on its way; its results shown while this one is.
-            let sending = results.flatMap(\.events)
+            let sending = results.flatMap { $0.before + $0.after }
             let prepared = load.prepare(sending.map(\.event), happenedAt: sending.map(\.milliseconds))
             let attempts = load.collect()
             load.start(prepared)
@@ -106,11 +114,12 @@ struct EventLoadRun {
         return load.summary
     }
 
-    /// A checkout's result and the events it sent; for a checkout predicted rather than
-    /// run, its index.
+    /// A checkout's result and the events it sent, before the result and after it; for a
+    /// checkout predicted rather than run, its index.
     private struct Result {
         var callback: Callback
-        var events: [(event: OrderEvent, milliseconds: Int)]
+        var before: [(event: OrderEvent, milliseconds: Int)]
+        var after: [(event: OrderEvent, milliseconds: Int)]
         var predictedIndex: Int?
     }
 }

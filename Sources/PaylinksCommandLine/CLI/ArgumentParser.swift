@@ -225,6 +225,10 @@ package enum ArgumentParser {
             return "--trace follows each award as it goes, one checkout at a time; --concurrency sends many at once: "
                 + "give one of them"
         }
+        if options.concurrency > 1 && options.awardUrl != nil && options.eventsUrl != nil && command == .purchase {
+            return "--concurrency sends a load, and with both --award-url and --events-url the checkouts run one "
+                + "after another, each order's events after its award's answer: leave out --concurrency or one URL"
+        }
         if options.concurrency > 1 && options.awardWait == .real {
             return "--concurrency sends awards at once, retries included; --award-wait real goes with one connection"
         }

@@ -37,6 +37,12 @@ enum TriggerCommand: Subcommand {
         try play(target, in: flow)
         events.disarm()
         events.releaseHeld()
+        if !events.reachedTarget {
+            // An award refused on every attempt, say: the order went another way.
+            let state = flow.appcharge.lastState.map { " (the order is \($0.rawValue))" } ?? ""
+            try? context.standardError.write(
+                "note: the story never reached \(target.v2Name)\(state): the exit code is the client's\n")
+        }
         return try flow.finish()
     }
 

@@ -115,10 +115,13 @@ final class CheckoutFlow {
 
     /// One checkout, the player doing as `player` says, the injected failure armed again;
     /// its order's events go out as Appcharge's side lives them, up to `target` when given.
-    func checkout(_ player: PlayerAction, through target: OrderEvent.Name? = nil) throws(CLIError) {
+    /// Without `settles`, what waits for the client's result (`order.completed`) waits for
+    /// the caller's ``AppchargeBackend/settle(at:)``.
+    func checkout(_ player: PlayerAction, through target: OrderEvent.Name? = nil, settles: Bool = true)
+        throws(CLIError)
+    {
         events?.through = target
-        // Only this checkout's result decides its events; a run that records the results
-        // itself (a load) leaves none here, and sends their events itself.
+        // The delegate keeps this checkout's callbacks only.
         delegate.begin(delegate.currentTag)
         if let failure, failure.step == .purchase {
             sdk.injectFailure(code: failure.statusCode.code, at: .purchase)
@@ -133,14 +136,14 @@ final class CheckoutFlow {
         } catch {
             throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }
-        appcharge.settle(at: sdk.virtualMilliseconds)
+        if settles { appcharge.settle(at: sdk.virtualMilliseconds) }
     }
 
     /// Checkout `index` as Appcharge's side lives it, without the SDK: the player does as
-    /// `player` says at `paidAt` and the client has its result at `endedAt` (Unix
-    /// milliseconds). A load whose checkouts are predicted rather than simulated sends the
-    /// events of each order's own life this way.
-    func replay(_ player: PlayerAction, index: Int, paidAt: Int, endedAt: Int) throws(CLIError) {
+    /// `player` says at `paidAt` (Unix milliseconds); what waits for the client's result
+    /// waits for the caller's ``AppchargeBackend/settle(at:)``. A load whose checkouts are
+    /// predicted rather than simulated sends the events of each order's own life this way.
+    func replay(_ player: PlayerAction, index: Int, paidAt: Int) throws(CLIError) {
         let sale: CheckoutSale
         do {
             sale = try sdk.sale(
@@ -152,7 +155,6 @@ final class CheckoutFlow {
         let session = appcharge.createSession(sale, at: paidAt)
         _ = appcharge.openSession(purchaseId: session.purchaseId, at: paidAt)
         _ = appcharge.player(player, in: session, at: paidAt)
-        appcharge.settle(at: endedAt)
     }
 
     /// Takes `action` on the last order paid, a minute after the run's clock last moved

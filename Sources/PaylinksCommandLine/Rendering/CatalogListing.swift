@@ -67,6 +67,7 @@ package enum CatalogListing {
         "redirectUrl": "the redirect URL given to initialize", "offerSku": "the offer's SKU",
         "purchaseId": "the checkout's purchase id", "orderId": "the order id",
         "request": "the call that failed: initialize, getPricePoints or openCheckout",
+        "lastState": "the order's state when the SDK stopped polling",
     ]
 
     /// A data template with each `${name}` replaced by what it stands for:

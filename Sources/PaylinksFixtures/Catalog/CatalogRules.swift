@@ -19,7 +19,7 @@ extension StatusCode {
     /// The placeholders a ``dataTemplate`` may use, each filled with what the SDK knows.
     static let dataPlaceholders = [
         "sdkCustomerId", "orderCustomerId", "sdkEnvironment", "sessionEnvironment", "redirectUrl", "offerSku",
-        "purchaseId", "orderId", "request",
+        "purchaseId", "orderId", "request", "lastState",
     ]
 
     /// The `${name}` placeholders a template uses.

@@ -148,7 +148,7 @@ enum BuiltInCatalog {
                 message: "The order could not be validated before the timeout.",
                 callbacks: [.onPurchaseFailed],
                 orderAtFailure: .payment,
-                dataTemplate: "{\"timeoutSeconds\":90,\"lastState\":\"charge_pending\",\"orderId\":\"${orderId}\"}",
+                dataTemplate: "{\"timeoutSeconds\":90,\"lastState\":\"${lastState}\",\"orderId\":\"${orderId}\"}",
                 advice: "Do not grant yet: the charge may still succeed. Verify the order on your server, or grant when your server's webhook confirms it."),
             StatusCode(
                 code: 3005, name: "PURCHASE_NOT_FOUND",

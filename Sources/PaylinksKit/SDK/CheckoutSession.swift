@@ -89,7 +89,7 @@ public enum ChargeOutcome: String, CaseIterable, Sendable {
     case succeeded
     /// `charge_failed`: 3003.
     case declined
-    /// Still `charge_pending` at the validation timeout: 3004.
+    /// The payment is left pending (`payment_pending`) past the validation timeout: 3004.
     case pending
 }
 

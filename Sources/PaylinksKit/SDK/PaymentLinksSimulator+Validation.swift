@@ -13,6 +13,7 @@ extension PaymentLinksSimulator {
         let order = Self.order(of: session, paidWith: method, at: now)
         let details = details(of: session, configuration: configuration, customerId: customerId)
         record("the player paid with \(method); the deep link returned to the app and the SDK validates the order")
+        showBackendNotes(through: virtualMilliseconds)
         guard session.environment == configuration.environment else {
             record("the session is in \(session.environment), the SDK in \(configuration.environment)")
             endPurchase(failing: 3006, order: order, link: link, details: details)
@@ -36,6 +37,8 @@ extension PaymentLinksSimulator {
         case .paymentCanceled?:
             endPurchase(failing: 3002, order: order, link: link, details: details)
         default:
+            var details = details
+            details["lastState"] = polled.state?.rawValue ?? "not found"
             endPurchase(failing: 3004, order: order, link: link, details: details)
         }
     }
@@ -52,14 +55,19 @@ extension PaymentLinksSimulator {
         case .checkout:
             record("openCheckout: checkout opened")
             advance(by: 350)
+            // A cancel is the player's own doing: Appcharge's side sees the checkout closed.
+            if catalog.statusCode(code)?.isCancel == true { told(.closeCheckout(), in: session) }
         case .payment:
             record("openCheckout: checkout opened")
             advance(by: 18_350)
             // The player paid, whatever the SDK then makes of it: Appcharge's side goes on.
             told(player, in: session)
             record("the player paid; the deep link returned to the app and the SDK validates the order")
+            showBackendNotes(through: virtualMilliseconds)
         }
         record("injected failure \(code)")
+        var details = details
+        details["lastState"] = backend.poll(session, at: virtualMilliseconds).state?.rawValue ?? "not found"
         endPurchase(failing: code, order: order, link: link, details: details, asGiven: true)
     }
 

@@ -179,21 +179,12 @@ public final class AppchargeBackend: CheckoutBackend {
     /// Sends the award of `purchaseId` at `milliseconds`; the order takes its verdict when
     /// the verdict's last event has passed.
     private func deliver(_ award: GrantAward, of purchaseId: String, at milliseconds: Int) -> [BackendNote] {
-        var notes: [BackendNote] = []
-        var at = milliseconds
-        var failure: String?
         // Without a game's server to send it to, every award is granted at once.
+        var (notes, at, failure): ([BackendNote], Int, String?) = ([], milliseconds, nil)
         if let awards {
-            notes.append(BackendNote(milliseconds: milliseconds, message: SimulatedCheckoutBackend.awardSent))
             let verdict = awards(award, milliseconds)
-            for event in verdict.events {
-                at += max(0, event.after)
-                notes.append(BackendNote(milliseconds: at, message: event.message))
-            }
-            if case .failed(let data) = verdict.outcome {
-                failure = data
-                notes.append(BackendNote(milliseconds: at, message: SimulatedCheckoutBackend.awardFailed))
-            }
+            (notes, at) = verdict.notes(sentAt: milliseconds)
+            failure = verdict.failureData
         }
         let events = sessions.awardDelivered(purchaseId: purchaseId, failureData: failure)
         sessions.commit()

@@ -177,20 +177,15 @@ public final class SimulatedCheckoutBackend: CheckoutBackend {
                 return []
             }
             let order = PaymentLinksSimulator.order(of: session, paidWith: method, at: date)
-            var notes = [BackendNote(milliseconds: milliseconds, message: Self.awardSent)]
             let verdict = awardGranter(order)
-            var at = milliseconds
-            for event in verdict.events {
-                at += max(0, event.after)
-                notes.append(BackendNote(milliseconds: at, message: event.message))
-            }
-            switch verdict.outcome {
-            case .granted:
-                lives[session.purchaseId] = ([(milliseconds, .chargePending), (at, .chargeSucceed)], nil)
-            case .failed(let data):
-                notes.append(BackendNote(milliseconds: at, message: Self.awardFailed))
-                lives[session.purchaseId] = ([(milliseconds, .chargePending), (at, .chargeFailed)], data)
-            }
+            let (notes, decided) = verdict.notes(sentAt: milliseconds)
+            lives[session.purchaseId] = (
+                [
+                    (milliseconds, .chargePending),
+                    (decided, verdict.failureData == nil ? .chargeSucceed : .chargeFailed),
+                ],
+                verdict.failureData
+            )
             return notes
         }
     }
@@ -203,10 +198,33 @@ public final class SimulatedCheckoutBackend: CheckoutBackend {
         return PolledOrder(state: now.state, awardFailure: now.state == .chargeFailed ? life.awardFailure : nil)
     }
 
-    /// What the trace says as the award goes out.
-    package nonisolated static let awardSent = "award: Appcharge sends the Grant Award Callback to the game's server"
-    /// What the trace says when every award attempt failed.
-    package nonisolated static let awardFailed = "every award attempt failed: the order is charge_failed"
+}
+
+extension AwardVerdict {
+    /// The data of the client's 3003 when every attempt failed; nil when the award was granted.
+    package var failureData: String? {
+        if case .failed(let data) = outcome { data } else { nil }
+    }
+
+    /// What the trace says of an award sent at `milliseconds` (Unix) and decided so: its
+    /// sending, each of its events at its moment, and a failure; and when it was decided.
+    package func notes(sentAt milliseconds: Int) -> (notes: [BackendNote], decided: Int) {
+        var notes = [
+            BackendNote(
+                milliseconds: milliseconds,
+                message: "award: Appcharge sends the Grant Award Callback to the game's server")
+        ]
+        var at = milliseconds
+        for event in events {
+            at += max(0, event.after)
+            notes.append(BackendNote(milliseconds: at, message: event.message))
+        }
+        if failureData != nil {
+            notes.append(
+                BackendNote(milliseconds: at, message: "every award attempt failed: the order is charge_failed"))
+        }
+        return (notes, at)
+    }
 }
 
 extension CheckoutSession {

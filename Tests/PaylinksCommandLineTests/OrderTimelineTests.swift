@@ -217,4 +217,66 @@ struct OrderTimelineTests {
         #expect(both.exitCode == .usage)
         #expect(both.stderr.contains("leave out --concurrency or one URL"), "\(both.stderr)")
     }
+
+    /// Checks the rules every order's events keep, over bodies and `signature` headers in
+    /// the order they went out: each `timestamp` at or before its `t`; no `paid` row before
+    /// a successful payment; each row the same time in every event that repeats it.
+    static func keepTheRules(_ events: [(body: [String: Any], signature: String)], _ what: String) {
+        var paidSeen: Set<String> = []
+        var rowTimes: [String: Int] = [:]
+        for (body, signature) in events {
+            let t = Int(signature.split(separator: ",").first?.dropFirst(2) ?? "") ?? -1
+            let stamp = body["timestamp"] as? Int ?? .max
+            let happened = body["event"] != nil ? stamp * 1000 : stamp
+            #expect(happened <= t, "\(what): \(body["eventName"] ?? body["event"] ?? "?") t \(t), timestamp \(stamp)")
+            let session = body["sessionId"] as? String ?? ""
+            if body["eventName"] as? String == "order.payment.resolved", body["result"] as? String == "success" {
+                paidSeen.insert(session)
+            }
+            for row in body["transactions"] as? [[String: Any]] ?? [] {
+                let type = row["type"] as? String ?? "?"
+                if type == "paid" { #expect(paidSeen.contains(session), "\(what): a paid row before the payment") }
+                let key = "\(session) \(type)"
+                let time = row["timestamp"] as? Int ?? -1
+                #expect(rowTimes[key, default: time] == time, "\(what): \(key) moved")
+                rowTimes[key] = time
+            }
+        }
+    }
+
+    @Test(
+        "every trigger story keeps the rules, each event and result, V1 and V2",
+        arguments: [
+            ["order.created"], ["order.payment.resolved"], ["order.payment.resolved", "--result", "failed"],
+            ["order.completed"], ["order.canceled"], ["order.refunded"], ["order.refunded", "--amount", "100"],
+            ["order.dispute.opened"], ["order.dispute.resolved", "--result", "won"],
+            ["order.dispute.resolved", "--result", "lost"],
+        ], ["v2", "v1"])
+    func triggerKeepsTheRules(event: [String], version: String) throws {
+        let result = runCLI(["trigger"] + event + ["--json", "--events-version", version] + EventTests.seeded)
+        let shown = try EventTests.events(result.stdout).map { event in
+            (
+                body: try #require(
+                    try JSONSerialization.jsonObject(with: Data((event["body"] as? String ?? "").utf8))
+                        as? [String: Any]),
+                signature: (event["headers"] as? [String: String])?["signature"] ?? ""
+            )
+        }
+        #expect(!shown.isEmpty)
+        Self.keepTheRules(shown, event.joined(separator: " ") + " " + version)
+    }
+
+    @Test("a scenario's refund and dispute steps keep the rules on the wire", arguments: ["v2", "v1"])
+    func scenarioKeepsTheRules(version: String) throws {
+        let receiver = try EventReceiver()
+        let result = runCLI(
+            [
+                "run", "Fixtures/scenarios/after-the-purchase.json", "--events-url", receiver.url, "--events-version",
+                version,
+            ], clock: Int(Date().timeIntervalSince1970))
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let received = receiver.received
+        #expect(received.count >= 8)
+        Self.keepTheRules(received.map { ($0.json, $0.headers["signature"] ?? "") }, "run " + version)
+    }
 }

@@ -91,9 +91,8 @@ public final class AppchargeBackend: CheckoutBackend {
     /// Applies the player's choice to the session, as the sandbox's checkout page does: its
     /// events go out, a payment's award is sent, and its verdict decides the order.
     public func player(_ action: PlayerAction, in checkout: CheckoutSession, at milliseconds: Int) -> [BackendNote] {
-        guard let (found, expiry) = Optional(sessions.session(purchaseId: checkout.purchaseId, now: milliseconds)),
-            let session = found
-        else { return [] }
+        let (found, expiry) = sessions.session(purchaseId: checkout.purchaseId, now: milliseconds)
+        guard let session = found else { return [] }
         happen(expiry, at: milliseconds)
         let choice: CheckoutSessions.Choice
         var method = ""
@@ -159,7 +158,6 @@ public final class AppchargeBackend: CheckoutBackend {
             switch event {
             case .order(let name, let session, let sequence):
                 lastState = session.state
-                if session.isPaid, session.purchaseId == current?.session.purchaseId { lastPaid = session.purchaseId }
                 if name == .completed {
                     held.append((name, session, sequence))
                 } else {

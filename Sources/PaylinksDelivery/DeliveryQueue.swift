@@ -189,8 +189,37 @@ public final class DeliveryQueue<Item: Sendable>: Sendable {
     }
 }
 
+/// What a queue of awards or events is handed: an item, and which of its attempts to
+/// send: every one of its schedule from the first, the queue pausing between them, or one
+/// alone, whose retry a virtual clock holds and hands the queue in its turn.
+public struct Scheduled<Item: Deliverable>: Sendable {
+    /// The award or the event.
+    public var item: Item
+    /// The one attempt to send: its number, from 1, and when it goes after the first, in
+    /// milliseconds; nil sends every attempt from the first.
+    public var only: (number: Int, sentAfter: Int)?
+    /// The delivery of the history the attempt goes on, when it is a retry.
+    public var continuing: Int?
+
+    /// `item`, all its attempts; or only the attempt `only` says, going on the delivery
+    /// `continuing` when it is a retry.
+    public init(_ item: Item, only: (number: Int, sentAfter: Int)? = nil, continuing: Int? = nil) {
+        self.item = item
+        self.only = only
+        self.continuing = continuing
+    }
+
+    /// The attempts `send` makes: the one, or all of the item's schedule as `all` sends them.
+    func attempts(
+        all: () -> [DeliveryAttempt], send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt
+    ) -> [DeliveryAttempt] {
+        guard let only else { return all() }
+        return [send(only.number, only.sentAfter)]
+    }
+}
+
 /// Awards delivered by a pool, signed and retried as ``AwardSender`` does.
-public typealias AwardQueue = DeliveryQueue<GrantAward>
+public typealias AwardQueue = DeliveryQueue<Scheduled<GrantAward>>
 
 /// Order events delivered by a pool, signed and retried as ``EventSender`` does.
-public typealias EventQueue = DeliveryQueue<OrderEvent>
+public typealias EventQueue = DeliveryQueue<Scheduled<OrderEvent>>

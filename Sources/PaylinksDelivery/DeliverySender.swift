@@ -41,6 +41,9 @@ public struct DeliverySigner: Sendable {
             headers: kind == .event ? common + [("x-project-id", destination.projectId)] : common, clock: clock)
     }
 
+    /// The time it signs at, Unix milliseconds.
+    public var now: Int { clock() }
+
     /// `item`'s request, signed now, or at `earliest` (Unix milliseconds) when that is
     /// later: a run whose clock is ahead of the wall's never signs before what it sends
     /// happened.
@@ -148,6 +151,14 @@ public final class DeliverySender {
             onAttempt: onAttempt, fault: fault, proceeding: { !(stop?.isStopped ?? false) })
     }
 
+    /// The attempts of `scheduled`'s item it says to send: one, or all on its schedule as
+    /// ``deliver(_:fault:onAttempt:until:)`` sends them.
+    public func deliver(_ scheduled: Scheduled<some Deliverable>, until stop: DeliveryStop) -> [DeliveryAttempt] {
+        scheduled.attempts(
+            all: { deliver(scheduled.item, until: stop) },
+            send: { number, sentAfter in send(scheduled.item, number: number, sentAfter: sentAfter) })
+    }
+
     /// One signed request and what its response means.
     public func send(_ item: some Deliverable, number: Int = 1, sentAfter: Int = 0) -> DeliveryAttempt {
         start(sign(item, notBefore: happenedAt.map { $0 + sentAfter }), number: number, sentAfter: sentAfter)
@@ -164,7 +175,7 @@ public final class DeliverySender {
     /// reads it.
     public func start(_ signed: SignedAward, number: Int, sentAfter: Int) {
         var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers)
-        attempt.sentAt = wallClockMilliseconds()
+        attempt.sentAt = signer.now
         pending = (attempt, Deadline.nowMicroseconds())
         do {
             try client.start(encoded: signed.request)
@@ -248,8 +259,8 @@ public struct Replay: Deliverable {
     /// A replay is not retried.
     public func isLast(_ attempt: DeliveryAttempt) -> Bool { true }
 
-    /// Sends it; the attempt and its answer.
-    public func send() -> DeliveryAttempt {
+    /// Sends it, signed (when it is) at the time `clock` gives; the attempt and its answer.
+    public func send(clock: @escaping @Sendable () -> Int = wallClockMilliseconds) -> DeliveryAttempt {
         let headers = (delivery.attempts.first?.headers ?? []).filter { $0.name.lowercased() != "signature" }
         let url: HTTPURL
         do {
@@ -260,7 +271,7 @@ public struct Replay: Deliverable {
             return attempt
         }
         let sender = DeliverySender(
-            signer: DeliverySigner(url: url, key: key ?? [], headers: headers), waitsInRealTime: false)
+            signer: DeliverySigner(url: url, key: key ?? [], headers: headers, clock: clock), waitsInRealTime: false)
         defer { sender.close() }
         guard key == nil else { return sender.send(self) }
         let exact = delivery.attempts.first?.headers ?? headers

@@ -6,16 +6,16 @@ public import PaylinksHTTP
 /// memory in a test, where every request is answered by a closure.
 public struct DeliveryTransport: Sendable {
     /// Makes a sender of awards to a destination.
-    public var awards: @Sendable (DeliveryDestination) -> DeliveryQueue<GrantAward>.Sender
+    public var awards: @Sendable (DeliveryDestination) -> AwardQueue.Sender
     /// Makes a sender of events to a destination.
-    public var events: @Sendable (DeliveryDestination) -> DeliveryQueue<OrderEvent>.Sender
+    public var events: @Sendable (DeliveryDestination) -> EventQueue.Sender
     /// Makes a sender of replays, each to the URL its delivery went to.
     public var replays: @Sendable () -> DeliveryQueue<Replay>.Sender
 
     /// A transport made of its three factories.
     public init(
-        awards: @escaping @Sendable (DeliveryDestination) -> DeliveryQueue<GrantAward>.Sender,
-        events: @escaping @Sendable (DeliveryDestination) -> DeliveryQueue<OrderEvent>.Sender,
+        awards: @escaping @Sendable (DeliveryDestination) -> AwardQueue.Sender,
+        events: @escaping @Sendable (DeliveryDestination) -> EventQueue.Sender,
         replays: @escaping @Sendable () -> DeliveryQueue<Replay>.Sender
     ) {
         self.awards = awards
@@ -24,31 +24,37 @@ public struct DeliveryTransport: Sendable {
     }
 
     /// Over HTTP: awards signed and retried as ``AwardSender`` does, events as
-    /// ``EventSender`` does, replays sent once as ``Replay/send()`` does.
-    public static let http = DeliveryTransport(
-        awards: { destination in
-            let sender = AwardSender(destination, for: .award)
-            return .init(deliver: { award, stop in sender.deliver(award, until: stop) }, close: sender.close)
-        },
-        events: { destination in
-            let sender = EventSender(destination, for: .event)
-            return .init(deliver: { event, stop in sender.deliver(event, until: stop) }, close: sender.close)
-        },
-        replays: { .init(deliver: { replay, _ in [replay.send()] }, close: {}) })
-
-    /// In memory: each request, signed as over HTTP, is handed to `answer`, whose status
-    /// and body are judged as an answer over HTTP is. Pauses between retries are not
-    /// waited. `answer` is called on the queues' threads, several at once.
-    public static func inMemory(answer: @escaping @Sendable (DeliveryRequest) -> DeliveryResponse) -> DeliveryTransport
-    {
+    /// ``EventSender`` does, replays sent once as ``Replay/send()`` does; each signed at
+    /// the time `clock` gives, Unix milliseconds.
+    public static func http(clock: @escaping @Sendable () -> Int = wallClockMilliseconds) -> DeliveryTransport {
         DeliveryTransport(
             awards: { destination in
-                let signer = DeliverySigner(destination, for: .award)
+                let sender = AwardSender(destination, for: .award, clock: clock)
+                return .init(deliver: { award, stop in sender.deliver(award, until: stop) }, close: sender.close)
+            },
+            events: { destination in
+                let sender = EventSender(destination, for: .event, clock: clock)
+                return .init(deliver: { event, stop in sender.deliver(event, until: stop) }, close: sender.close)
+            },
+            replays: { .init(deliver: { replay, _ in [replay.send(clock: clock)] }, close: {}) })
+    }
+
+    /// In memory: each request, signed as over HTTP at the time `clock` gives, is handed
+    /// to `answer`, whose status and body are judged as an answer over HTTP is. Pauses
+    /// between retries are not waited. `answer` is called on the queues' threads, several
+    /// at once.
+    public static func inMemory(
+        clock: @escaping @Sendable () -> Int = wallClockMilliseconds,
+        answer: @escaping @Sendable (DeliveryRequest) -> DeliveryResponse
+    ) -> DeliveryTransport {
+        DeliveryTransport(
+            awards: { destination in
+                let signer = DeliverySigner(destination, for: .award, clock: clock)
                 return .init(
                     deliver: { award, stop in exchanges(award, signer: signer, until: stop, answer) }, close: {})
             },
             events: { destination in
-                let signer = DeliverySigner(destination, for: .event)
+                let signer = DeliverySigner(destination, for: .event, clock: clock)
                 return .init(
                     deliver: { event, stop in exchanges(event, signer: signer, until: stop, answer) }, close: {})
             },
@@ -56,9 +62,10 @@ public struct DeliveryTransport: Sendable {
                 .init(
                     deliver: { replay, _ in
                         // A URL that does not read fails before anything is sent, as over HTTP.
-                        guard let url = try? HTTPURL(replay.delivery.url) else { return [replay.send()] }
-                        let headers = replay.headers(to: url)
+                        guard let url = try? HTTPURL(replay.delivery.url) else { return [replay.send(clock: clock)] }
+                        let headers = replay.headers(to: url, clock: clock)
                         var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: headers)
+                        attempt.sentAt = clock()
                         let response = answer(DeliveryRequest(url: url, headers: headers, body: replay.body))
                         replay.take(response, into: &attempt)
                         return [attempt]
@@ -66,20 +73,23 @@ public struct DeliveryTransport: Sendable {
             })
     }
 
-    /// `item`'s attempts on its schedule, each signed by `signer` and answered by `answer`.
+    /// The attempts of `scheduled`'s item it says to send, each signed by `signer` and
+    /// answered by `answer`.
     private static func exchanges(
-        _ item: some Deliverable, signer: DeliverySigner, until stop: DeliveryStop,
-        _ answer: @Sendable (DeliveryRequest) -> DeliveryResponse
+        _ scheduled: Scheduled<some Deliverable>, signer: DeliverySigner, until stop: DeliveryStop,
+        _ answer: @escaping @Sendable (DeliveryRequest) -> DeliveryResponse
     ) -> [DeliveryAttempt] {
-        item.attempts(
-            wait: { _ in },
-            send: { number, sentAfter in
-                let signed = signer.sign(item)
-                var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers)
-                item.take(
-                    answer(DeliveryRequest(url: signer.url, headers: signed.headers, body: item.body)), into: &attempt)
-                return attempt
-            }, proceeding: { !stop.isStopped })
+        let item = scheduled.item
+        let send = { (number: Int, sentAfter: Int) -> DeliveryAttempt in
+            let signed = signer.sign(item)
+            var attempt = DeliveryAttempt(number: number, sentAfter: sentAfter, headers: signed.headers)
+            attempt.sentAt = signer.now
+            item.take(
+                answer(DeliveryRequest(url: signer.url, headers: signed.headers, body: item.body)), into: &attempt)
+            return attempt
+        }
+        return scheduled.attempts(
+            all: { item.attempts(wait: { _ in }, send: send, proceeding: { !stop.isStopped }) }, send: send)
     }
 }
 
@@ -126,25 +136,29 @@ extension Deliverable {
 
 extension Replay {
     /// The headers a replay to `url` is sent with: the first attempt's, its signature as
-    /// it was, or those with a signature made now with ``key``.
-    public func headers(to url: HTTPURL) -> [(name: String, value: String)] {
+    /// it was, or those with a signature made with ``key`` at the time `clock` gives.
+    public func headers(
+        to url: HTTPURL, clock: @escaping @Sendable () -> Int = wallClockMilliseconds
+    ) -> [(name: String, value: String)] {
         let exact = delivery.attempts.first?.headers ?? []
         guard let key else { return exact }
         let unsigned = exact.filter { $0.name.lowercased() != "signature" }
-        return DeliverySigner(url: url, key: key, headers: unsigned).sign(self).headers
+        return DeliverySigner(url: url, key: key, headers: unsigned, clock: clock).sign(self).headers
     }
 }
 
-extension DeliveryQueue where Item == GrantAward {
+extension DeliveryQueue where Item == Scheduled<GrantAward> {
     /// A queue of awards to `destination`, sent by at most `workers` threads at once over `transport`.
-    public convenience init(destination: DeliveryDestination, workers: Int = 8, transport: DeliveryTransport = .http) {
+    public convenience init(destination: DeliveryDestination, workers: Int = 8, transport: DeliveryTransport = .http())
+    {
         self.init(url: destination.url, workers: workers) { transport.awards(destination) }
     }
 }
 
-extension DeliveryQueue where Item == OrderEvent {
+extension DeliveryQueue where Item == Scheduled<OrderEvent> {
     /// A queue of events to `destination`, sent by at most `workers` threads at once over `transport`.
-    public convenience init(destination: DeliveryDestination, workers: Int = 8, transport: DeliveryTransport = .http) {
+    public convenience init(destination: DeliveryDestination, workers: Int = 8, transport: DeliveryTransport = .http())
+    {
         self.init(url: destination.url, workers: workers) { transport.events(destination) }
     }
 }

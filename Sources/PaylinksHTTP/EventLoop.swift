@@ -63,8 +63,8 @@ final class EventLoop {
         let before = connections.count
         connections.removeAll { connection in
             let done =
-                (connection.buffer.isEmpty && connection.pending == 0) || connection.isClosing
-                || now - since > limits.readMilliseconds
+                (connection.buffer.isEmpty && connection.pending == 0 && connection.waiting.isEmpty)
+                || connection.isClosing || now - since > limits.readMilliseconds
             if done { connection.socket.close() }
             return done
         }
@@ -177,7 +177,8 @@ final class EventLoop {
         let now = Deadline.nowMilliseconds()
         var found: Int?
         for (index, connection) in connections.enumerated()
-        where connection.buffer.isEmpty && connection.pending == 0 && connection.state == .reading
+        where connection.buffer.isEmpty && connection.pending == 0 && connection.waiting.isEmpty
+            && connection.state == .reading
             && (connection.served > 0 || now - connection.since > 1_000)
         {
             if let best = found, connections[best].since <= connection.since { continue }
@@ -288,6 +289,10 @@ final class EventLoop {
     private func deliver(_ answer: HTTPAnswer, on connection: HTTPConnection, closing: Bool, head: Bool) {
         guard connection.state == .reading else { return }
         connection.waiting.append((answer, closing, head))
+        if case .awaited(let promise) = answer {
+            let waker = waker
+            promise.whenGiven { waker.wake() }
+        }
         sendWaiting(connection)
     }
 
@@ -297,8 +302,10 @@ final class EventLoop {
         while let next = connection.waiting.first, connection.pending < HTTPConnection.readAhead, !connection.isClosing
         {
             if case .later = next.answer, !mayMakeAnswer() { return }
+            // An awaited answer not given yet holds those after it; the loop is woken once it is.
+            guard let response = next.answer.made else { return }
             connection.waiting.removeFirst()
-            answer(connection, next.answer.response, closing: next.closing, head: next.head)
+            answer(connection, response, closing: next.closing, head: next.head)
         }
     }
 
@@ -327,7 +334,8 @@ final class EventLoop {
                 continue
             }
             if connection.buffer.isEmpty {
-                if now - connection.since > limits.idleMilliseconds { connection.close() }
+                // A connection waiting for an awaited answer is not idle: the application gives it.
+                if connection.waiting.isEmpty && now - connection.since > limits.idleMilliseconds { connection.close() }
             } else if now - connection.since > limits.readMilliseconds {
                 answer(connection, refusal(.tooSlow(seconds: limits.readMilliseconds / 1000)), closing: true)
             }

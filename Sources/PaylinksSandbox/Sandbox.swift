@@ -16,11 +16,18 @@ public final class Sandbox {
     }
     /// The checks every request passes before it is routed.
     var guardian: SandboxGuard
-    let clock: () -> Int
+    /// The sandbox's time: the wall's, or a virtual clock the control API moves.
+    public let clock: SandboxClock
+    /// The move of a virtual clock under way, until every timer it passed has fired.
+    var advance: Advance?
+    /// The deliveries whose next attempt was handed to a queue and has not ended yet.
+    var retriesInFlight: Set<Int> = []
+    /// The virtual clock's time the journal last kept.
+    var clockKept: Int?
     /// The sessions, their states and their rules: Appcharge's side.
     var sessions: CheckoutSessions
     /// What was sent to the game's server.
-    private(set) var history = DeliveryHistory()
+    var history = DeliveryHistory()
     /// What the forms of orders' pages came to, the newest ``noticeLimit``, oldest first.
     var notices: [Notice] = []
     /// Notices made so far: the number of the last one.
@@ -42,14 +49,21 @@ public final class Sandbox {
     /// is undone and the answer is 503. What the sandbox learned on its own (an award's
     /// answer) stays in memory and is handed over again with the next change. All or none
     /// of what it is handed must be kept. Without one the sessions live in memory only.
-    public var persist: ((_ changed: [CheckoutSessions.Session], _ deliveries: [DeliveryHistory.Delivery]) -> String?)?
+    /// A virtual clock that moved is handed over too (nil when it did not).
+    public var persist:
+        (
+            (_ changed: [CheckoutSessions.Session], _ deliveries: [DeliveryHistory.Delivery], _ clock: Int?) -> String?
+        )?
     /// The control API asked for a delivery to be sent again: exactly as it was (the same
     /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.
     public var onReplay: ((_ delivery: DeliveryHistory.Delivery, _ resign: Bool) -> Void)?
+    /// A virtual clock reached the next attempt of `delivery`: the one who sends it tells
+    /// ``attempted(_:attempt:)`` how it went.
+    public var onRetry: ((_ delivery: DeliveryHistory.Delivery) -> Void)?
 
-    /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`;
-    /// `clock` gives the time in milliseconds.
-    public init(catalog: Catalog, settings: Settings, clock: @escaping () -> Int) {
+    /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`, on
+    /// `clock`.
+    public init(catalog: Catalog, settings: Settings, clock: SandboxClock) {
         self.catalog = catalog
         self.settings = settings
         self.clock = clock
@@ -57,6 +71,11 @@ public final class Sandbox {
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget)
+    }
+
+    /// A sandbox on a clock `clock` reads, in milliseconds, as the wall clock is read.
+    public convenience init(catalog: Catalog, settings: Settings, clock: @escaping () -> Int) {
+        self.init(catalog: catalog, settings: settings, clock: .reading(clock))
     }
 
     /// A token for the forms: 128 bits from the system's random source, in hex.
@@ -82,6 +101,8 @@ public final class Sandbox {
     public var snapshot: CheckoutSessions.Held { sessions.held }
     /// Every delivery held, oldest first.
     public var heldDeliveries: [DeliveryHistory.Delivery] { history.deliveries }
+    /// A virtual clock's time, for a journal to keep; nil on the wall clock.
+    public var keptClock: Int? { clock.mode == .virtual ? now : nil }
 
     /// What the sandbox keeps across a restart: a session as it stood after a change, or a
     /// delivery that ended.
@@ -93,6 +114,8 @@ public final class Sandbox {
         /// How many sessions had been created when the journal was last written whole, the
         /// forgotten among them, so that no id is handed out twice.
         case made(Int)
+        /// Where a virtual clock stood, Unix milliseconds; a later record replaces an earlier.
+        case clock(Int)
     }
 
     /// Takes back a record kept before a restart; sessions go on by their own clock (a
@@ -100,9 +123,12 @@ public final class Sandbox {
     /// that a start holds no more than the sandbox keeps.
     public func restore(_ record: Record) {
         switch record {
-        case .session(let session): sessions.restore(session, now: clock())
+        case .session(let session): sessions.restore(session, now: now)
         case .delivery(let delivery): history.restore(delivery)
         case .made(let count): sessions.restore(made: count)
+        case .clock(let time):
+            clock.move(to: time)
+            clockKept = clock.mode == .virtual ? now : nil
         }
     }
 
@@ -111,7 +137,11 @@ public final class Sandbox {
     /// award endpoint they are granted at once, as every award is then.
     @discardableResult
     public func resumeAwards() -> Int {
-        let waiting = sessions.all.filter { $0.state == .chargePending && !$0.retryingAward }
+        // An award whose retry a virtual clock holds goes on at its time, not from the start.
+        let retrying = Set(history.retrying.filter { $0.kind == .award }.map(\.purchaseId))
+        let waiting = sessions.all.filter {
+            $0.state == .chargePending && !$0.retryingAward && !retrying.contains($0.purchaseId)
+        }
         for session in waiting {
             effects.append(
                 .log(
@@ -133,6 +163,7 @@ public final class Sandbox {
         case callback(Callback)
         case orderEvent(purchaseId: String, OrderEvent)
         case replay(DeliveryHistory.Delivery, resign: Bool)
+        case retry(DeliveryHistory.Delivery)
     }
 
     /// The effects of the changes not kept yet, in order.
@@ -158,11 +189,14 @@ public final class Sandbox {
         // says of what waits from before it: it has nothing to undo.
         let undoable = undoing && sessions.isChanging
         var failure: String?
-        let now = clock()
+        let now = self.now
         let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
-        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty, undoable || !pausing {
-            failure = persist(changed, unsavedDeliveries)
+        // A virtual clock that moved is kept with the change, or on its own.
+        let movedClock = clock.mode == .virtual && clockKept != now ? now : nil
+        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty || movedClock != nil, undoable || !pausing {
+            failure = persist(changed, unsavedDeliveries, movedClock)
             lastFailure = failure == nil ? nil : now
+            if failure == nil, let movedClock { clockKept = movedClock }
         } else if pausing {
             failure = "the disk refused the last write"
         }
@@ -186,6 +220,7 @@ public final class Sandbox {
             case .callback(let callback): onCallback(callback)
             case .orderEvent(let purchaseId, let event): onOrderEvent?(purchaseId, event)
             case .replay(let delivery, let resign): onReplay?(delivery, resign)
+            case .retry(let delivery): onRetry?(delivery)
             }
         }
         return failure
@@ -204,11 +239,22 @@ public final class Sandbox {
     @discardableResult
     public func delivered(
         _ kind: DeliveryHistory.Kind, purchaseId: String, name: String, url: String, body: [UInt8],
-        attempts: [DeliveryAttempt], replayOf: Int? = nil, resigned: Bool? = nil
+        attempts: [DeliveryAttempt], replayOf: Int? = nil, resigned: Bool? = nil, nextAttemptAt: Int? = nil
     ) -> DeliveryHistory.Delivery {
-        let delivery = history.add(
+        var delivery = history.add(
             kind: kind, purchaseId: purchaseId, name: name, url: url, body: body, attempts: attempts,
             replayOf: replayOf, resigned: resigned)
+        if let nextAttemptAt {
+            delivery.nextAttemptAt = nextAttemptAt
+            history.update(delivery)
+        }
+        keepDelivered(delivery)
+        return delivery
+    }
+
+    /// Keeps `delivery` as it now stands with the next change that reaches the disk, and
+    /// tries to keep it now.
+    func keepDelivered(_ delivery: DeliveryHistory.Delivery) {
         unsavedDeliveries.append(delivery)
         // A disk full for long does not make memory grow past what the history holds.
         var bytes = unsavedDeliveries.reduce(0) { $0 + $1.bytes }
@@ -218,7 +264,6 @@ public final class Sandbox {
         if let failure = keep(undoing: false) {
             onLog("warning: a delivery is not on the disk yet, it is kept with the next change: \(failure)")
         }
-        return delivery
     }
 
     /// An award is due: the award endpoint's queue sends it once the change is kept;
@@ -270,7 +315,7 @@ public final class Sandbox {
                     .orderEvent(
                         purchaseId: session.purchaseId,
                         OrderEvent(
-                            name, of: session, version: settings.eventsVersion, milliseconds: clock(),
+                            name, of: session, version: settings.eventsVersion, milliseconds: now,
                             seed: settings.seed, sequence: sequence)))
             }
         }
@@ -278,14 +323,14 @@ public final class Sandbox {
 
     /// The session of `token`, unless it has expired unpaid.
     func live(token: String) -> CheckoutSessions.Session? {
-        let (session, events) = sessions.session(token: token, now: clock())
+        let (session, events) = sessions.session(token: token, now: now)
         report(events)
         return session
     }
 
     /// The session of `purchaseId`, unless it has expired unpaid.
     func live(purchaseId: String) -> CheckoutSessions.Session? {
-        let (session, events) = sessions.session(purchaseId: purchaseId, now: clock())
+        let (session, events) = sessions.session(purchaseId: purchaseId, now: now)
         report(events)
         return session
     }
@@ -306,7 +351,7 @@ public final class Sandbox {
 /// until the change it belongs to is kept.
 extension Sandbox {
     /// The time by the sandbox's clock, in milliseconds.
-    var now: Int { clock() }
+    public var now: Int { clock.now }
 
     /// Says `line` in the log once the change is kept.
     func say(_ line: String) { effects.append(.log(line)) }
@@ -318,4 +363,7 @@ extension Sandbox {
     func sendAgain(_ delivery: DeliveryHistory.Delivery, resign: Bool) {
         effects.append(.replay(delivery, resign: resign))
     }
+
+    /// Sends the next attempt of `delivery` once the change is kept.
+    func retry(_ delivery: DeliveryHistory.Delivery) { effects.append(.retry(delivery)) }
 }

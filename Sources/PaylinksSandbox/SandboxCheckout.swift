@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
@@ -133,6 +134,14 @@ extension Sandbox {
         writer.field("countryCode2", session.country)
         if let orderId = session.shownOrderId { writer.field("orderId", orderId) }
         if let amount = session.life?.refundAmount { writer.field("refundAmount", amount) }
+        if let resolution = session.resolution {
+            writer.key("resolution")
+            writer.openObject()
+            writer.field("outcome", resolution.outcome)
+            writer.field("at", ClockText.iso8601(milliseconds: resolution.at))
+            writer.closeObject()
+        }
+        if session.resolvedLate { writer.field("resolvedLate", true) }
         writer.closeObject()
         return writer.bytes
     }

@@ -2,11 +2,14 @@ public import PaylinksAppcharge
 
 /// What changed, to keep: sessions as they now stand, and deliveries that ended.
 public typealias SandboxJournalChange = (
-    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery]
+    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], clock: Int?
 )
 
-/// Everything the sandbox holds, taken at once, for a rewrite to read on another thread.
-public typealias SandboxJournalContents = (sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery])
+/// Everything the sandbox holds, taken at once, for a rewrite to read on another thread:
+/// and a virtual clock's time.
+public typealias SandboxJournalContents = (
+    sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery], clock: Int?
+)
 
 /// Where a sandbox keeps what it must find again after a restart: `serve --data`'s file,
 /// or memory in a test.
@@ -98,13 +101,19 @@ public final class InMemorySandboxJournal: SandboxJournal {
     public init(seed: UInt64, records: [Sandbox.Record]) {
         self.seed = seed
         self.records = records
-        recordsRead = records.count(where: { if case .made = $0 { false } else { true } })
+        recordsRead = records.count(where: {
+            switch $0 {
+            case .made, .clock: false;
+            default: true
+            }
+        })
     }
 
     /// Keeps `changed`, unless ``refusal`` is set.
     public func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String? {
         if let refusal { return refusal }
         records += changed.sessions.map { .session($0) } + changed.deliveries.map { .delivery($0) }
+        if let clock = changed.clock { records.append(.clock(clock)) }
         return nil
     }
 
@@ -114,6 +123,7 @@ public final class InMemorySandboxJournal: SandboxJournal {
         rewrites += 1
         records =
             [.made(held.sessions.made)] + held.sessions.all.map { .session($0) } + held.deliveries.map { .delivery($0) }
+            + (held.clock.map { [.clock($0)] } ?? [])
     }
 
     /// Nothing to wait for.

@@ -126,6 +126,11 @@ extension Sandbox {
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/retry-award") {
             $0.retryAward(purchaseId: $1["purchaseId"])
         },
+        SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/resolve") {
+            $0.resolve(purchaseId: $1["purchaseId"], $1.request)
+        },
+        SandboxRoute([.get], "/control/v1/clock") { sandbox, _ in sandbox.clockState() },
+        SandboxRoute([.post], "/control/v1/clock") { $0.moveClock($1.request) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {
             .ready($0.orderForm(purchaseId: $1["purchaseId"], action: $1["action"], $1.request))
@@ -198,8 +203,13 @@ extension Sandbox {
         case .later(var head, let body):
             guardian.finish(&head)
             answer = .later(head, body: body)
+        case .awaited:
+            // Finished by whoever gives it.
+            break
         }
-        onLog("\(request.method) \(request.path) \(answer.status)")
+        // A move of the clock is answered once its timers have fired; the log says when.
+        let status = if case .awaited = answer { "answered once the clock is there" } else { String(answer.status) }
+        onLog("\(request.method) \(request.path) \(status)")
         return answer
     }
 

@@ -13,13 +13,12 @@ extension SandboxService {
     /// Records the awards that ended and their attempts, and turns their orders paid,
     /// unless a stop cut them short.
     func settleAwards(_ finished: [AwardQueue.Ended]) {
-        for (purchaseId, award, attempts) in finished {
-            for attempt in attempts {
-                let result =
-                    attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
-                log.write(
-                    line: MessageText.oneLine(
-                        "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)"))
+        for (purchaseId, scheduled, attempts) in finished {
+            let award = scheduled.item
+            for attempt in attempts { log.write(line: Self.awardLine(purchaseId, attempt)) }
+            if scheduled.only != nil {
+                settleStep(.award, purchaseId: purchaseId, name: "award", scheduled, attempts)
+                continue
             }
             if let url = awards?.destination {
                 sandbox.delivered(
@@ -40,20 +39,94 @@ extension SandboxService {
 
     /// Records the events that ended and says how each attempt went.
     func settleEvents(_ finished: [EventQueue.Ended]) {
-        for (purchaseId, event, attempts) in finished {
-            if let url = events?.destination {
+        for (purchaseId, scheduled, attempts) in finished {
+            let event = scheduled.item
+            if scheduled.only != nil {
+                settleStep(.event, purchaseId: purchaseId, name: event.label, scheduled, attempts)
+            } else if let url = events?.destination {
                 sandbox.delivered(
                     .event, purchaseId: purchaseId, name: event.label, url: url.description, body: event.body,
                     attempts: attempts)
             }
-            for attempt in attempts {
-                let status = attempt.status.map { "\($0), " } ?? ""
-                let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
-                log.write(
-                    line: MessageText.oneLine(
-                        "\(Self.named(event, of: purchaseId)) attempt \(attempt.number): \(result) "
-                            + "(\(status)\(attempt.milliseconds) ms)"))
+            for attempt in attempts { log.write(line: Self.eventLine(event.label, of: purchaseId, attempt)) }
+        }
+    }
+
+    /// How the log says an award's attempt went.
+    static func awardLine(_ purchaseId: String, _ attempt: DeliveryAttempt) -> String {
+        let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
+        return MessageText.oneLine(
+            "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)")
+    }
+
+    /// How the log says an event's attempt went.
+    static func eventLine(_ label: String, of purchaseId: String, _ attempt: DeliveryAttempt) -> String {
+        let status = attempt.status.map { "\($0), " } ?? ""
+        let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
+        return MessageText.oneLine(
+            "event \(label) of \(purchaseId) attempt \(attempt.number): \(result) (\(status)\(attempt.milliseconds) ms)"
+        )
+    }
+
+    /// Takes in the one attempt a queue made of an award or an event on a virtual clock:
+    /// the delivery gains it, and the clock holds the next when its schedule has one; an
+    /// award that has ended decides its order.
+    func settleStep<Item: Deliverable>(
+        _ kind: DeliveryHistory.Kind, purchaseId: String, name: String, _ scheduled: Scheduled<Item>,
+        _ attempts: [DeliveryAttempt]
+    ) {
+        guard let attempt = attempts.first,
+            let url = kind == .award ? awards?.destination : events?.destination
+        else { return }
+        let item = scheduled.item
+        let before = scheduled.continuing.flatMap { sandbox.history.delivery(id: "dl_\($0)") }?.attempts ?? []
+        let all = before + [attempt]
+        let next = item.isDone(all) ? nil : attempt.sentAt + item.retryDelays[all.count]
+        let delivery = sandbox.attempted(
+            kind, purchaseId: purchaseId, name: name, url: url.description, body: item.body, attempt: attempt,
+            continuing: scheduled.continuing, nextAttemptAt: next)
+        if let next {
+            log.write(
+                line: "\(delivery.id) (\(name) of \(purchaseId)): attempt \(all.count + 1) at "
+                    + "\(ClockText.iso8601(milliseconds: next)) on the clock")
+        } else if kind == .award {
+            sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(all))
+        }
+    }
+
+    /// Hands the next attempt of `delivery`, which a virtual clock reached, to its queue.
+    func retry(_ delivery: DeliveryHistory.Delivery) {
+        let number = delivery.attempts.count + 1
+        switch delivery.kind {
+        case .award:
+            if let awards, let award = GrantAward(delivered: delivery) {
+                let sentAfter = award.retryDelays.prefix(number).reduce(0, +)
+                awards.submit(
+                    Scheduled(award, only: (number, sentAfter), continuing: delivery.number), id: delivery.purchaseId)
+                return
             }
+        case .event:
+            if let events, let event = OrderEvent(delivered: delivery) {
+                let sentAfter = event.retryDelays.prefix(number).reduce(0, +)
+                events.submit(
+                    Scheduled(event, only: (number, sentAfter), continuing: delivery.number), id: delivery.purchaseId)
+                return
+            }
+        }
+        // Started again without the endpoint it went to: the delivery ends here.
+        var attempt = DeliveryAttempt(number: number, sentAfter: 0, headers: [])
+        attempt.sentAt = sandbox.now
+        attempt.failure = "not sent: serve has no --\(delivery.kind == .award ? "award" : "events")-url now"
+        log.write(
+            line:
+                "\(delivery.id) (\(delivery.name) of \(delivery.purchaseId)): attempt \(number) \(attempt.failure ?? "")"
+        )
+        sandbox.attempted(
+            delivery.kind, purchaseId: delivery.purchaseId, name: delivery.name, url: delivery.url,
+            body: delivery.body, attempt: attempt, continuing: delivery.number, nextAttemptAt: nil)
+        if delivery.kind == .award {
+            sandbox.awardDelivered(
+                purchaseId: delivery.purchaseId, failureData: AwardDelivery.failureData(delivery.attempts + [attempt]))
         }
     }
 
@@ -89,7 +162,8 @@ extension SandboxService {
         }
         let (lastEvents, unsentEvents) = events?.finishAll() ?? ([], [])
         settleEvents(lastEvents)
-        for (purchaseId, event) in unsentEvents {
+        for (purchaseId, scheduled) in unsentEvents {
+            let event = scheduled.item
             log.write(
                 line: MessageText.oneLine(
                     "\(Self.named(event, of: purchaseId)): not sent, the sandbox stopped before its turn"))

@@ -38,7 +38,8 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
 
         /// Deliveries to `awards` and `events`, each when set, over `transport`.
         public init(
-            awards: DeliveryDestination? = nil, events: DeliveryDestination? = nil, transport: DeliveryTransport = .http
+            awards: DeliveryDestination? = nil, events: DeliveryDestination? = nil,
+            transport: DeliveryTransport = .http()
         ) {
             self.awards = awards
             self.events = events
@@ -57,6 +58,8 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     let awards: AwardQueue?
     let events: EventQueue?
     let replays: DeliveryQueue<Replay>?
+    /// When a wall clock's timers were last looked for.
+    private var dueCheckedAt = Int.min / 2
 
     /// Serves `sandbox` (made with the journal's seed, its records restored), delivering
     /// as `configuration` says, keeping its changes in `journal` when there is one, and
@@ -80,24 +83,29 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         sandbox.onLog = { line in log.write(line: MessageText.oneLine(line)) }
         if let journal {
             journal.onWarning = sandbox.onLog
-            sandbox.persist = { [unowned sandbox] sessions, deliveries in
-                journal.keep((sessions, deliveries), live: { (sandbox.snapshot, sandbox.heldDeliveries) })
+            sandbox.persist = { [unowned sandbox] sessions, deliveries, clock in
+                journal.keep(
+                    (sessions, deliveries, clock),
+                    live: { (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock) })
             }
         }
+        // On a virtual clock each attempt goes alone, and the clock holds the retry.
+        let first: (number: Int, sentAfter: Int)? = sandbox.clock.mode == .virtual ? (1, 0) : nil
         // Each queue hands back what was submitted with its attempts, so the history records
         // every delivery with its own request, however the pool's threads finish.
         if let awards {
             sandbox.onPaid = { purchaseId, award in
                 log.write(line: "award \(purchaseId): POST \(awards.destination)")
-                awards.submit(award, id: purchaseId)
+                awards.submit(Scheduled(award, only: first), id: purchaseId)
             }
         }
         if let events {
             sandbox.onOrderEvent = { purchaseId, event in
                 log.write(line: "\(Self.named(event, of: purchaseId)): POST \(events.destination)")
-                events.submit(event, id: purchaseId)
+                events.submit(Scheduled(event, only: first), id: purchaseId)
             }
         }
+        sandbox.onRetry = { [unowned self] delivery in retry(delivery) }
         if let replays {
             sandbox.onReplay = { delivery, resign in
                 let key =
@@ -135,7 +143,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
             // Rewritten while the sandbox answers when it held more than is kept: the
             // forgotten and the superseded go.
             if journal.isRewriteDueAtStart(held: sessions + deliveries) {
-                journal.startRewrite((sandbox.snapshot, sandbox.heldDeliveries))
+                journal.startRewrite((sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock))
             }
         }
         log.write(line: greeting)
@@ -159,6 +167,13 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         settleAwards(awards?.takeFinished() ?? [])
         settleEvents(events?.takeFinished() ?? [])
         settleReplays(replays?.takeFinished() ?? [])
+        if sandbox.clock.mode == .virtual {
+            sandbox.stepAdvance(isIdle: { deliveriesPending == 0 })
+        } else if sandbox.now - dueCheckedAt >= 1000 || sandbox.now < dueCheckedAt {
+            // Expiries and scheduled resolutions, looked for once a second.
+            dueCheckedAt = sandbox.now
+            sandbox.fireDue()
+        }
         journal?.finishRewrite(waiting: false)
         log.flush()
     }
@@ -170,6 +185,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     /// makes no retry.
     public var isStopping: Bool {
         guard stopRequested() else { return false }
+        sandbox.stopAdvance()
         stopQueues()
         return true
     }

@@ -537,7 +537,7 @@ struct AwardQueueTests {
                 url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t"),
             workers: workers)
         for number in 0..<count {
-            queue.submit(GrantAward(order: Self.order, basePriceInUSD: "4.99"), id: "award-\(number)")
+            queue.submit(Scheduled(GrantAward(order: Self.order, basePriceInUSD: "4.99")), id: "award-\(number)")
         }
         return (server, queue)
     }
@@ -613,15 +613,16 @@ struct AwardQueueTests {
                 AwardQueue(
                     destination: DeliveryDestination(
                         url: url, key: Array("k".utf8), publisherToken: "t", waitsInRealTime: true)),
-                item: GrantAward(order: Self.order, basePriceInUSD: "4.99"), refused: refused)
+                item: Scheduled(GrantAward(order: Self.order, basePriceInUSD: "4.99")), refused: refused)
             : stopDuringPause(
                 EventQueue(
                     destination: DeliveryDestination(
                         url: url, key: Array("k".utf8), publisherToken: "t", projectId: "p", waitsInRealTime: true),
                     workers: 1),
-                item: OrderEvent(
-                    .refunded, version: .v1, subject: .init(order: Self.order, pricePointMetadata: 499),
-                    milliseconds: 1_718_182_400_000, seed: 1, sequence: 3), refused: refused)
+                item: Scheduled(
+                    OrderEvent(
+                        .refunded, version: .v1, subject: .init(order: Self.order, pricePointMetadata: 499),
+                        milliseconds: 1_718_182_400_000, seed: 1, sequence: 3)), refused: refused)
         #expect(inTime, "the stop waited out the pause")
         #expect(attempts == 1, "the attempt made before the stop, and no retry")
         #expect(server.answeredCount == 1)

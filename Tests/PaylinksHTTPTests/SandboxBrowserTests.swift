@@ -217,7 +217,7 @@ struct SandboxBrowserTests {
         let served = try Served()
         var kept: [DeliveryHistory.Delivery] = []
         var replayed: [DeliveryHistory.Delivery] = []
-        served.sandbox.persist = { _, deliveries in
+        served.sandbox.persist = { _, deliveries, _ in
             kept += deliveries
             return nil
         }

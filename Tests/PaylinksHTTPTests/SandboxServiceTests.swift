@@ -88,7 +88,7 @@ struct SandboxServiceTests {
         let awards = try game.map { _ in
             DeliveryDestination(url: try HTTPURL(awardURL), key: Array("main-key".utf8), publisherToken: "token-1")
         }
-        let configuration = SandboxService.Configuration(awards: awards, transport: game?.transport ?? .http)
+        let configuration = SandboxService.Configuration(awards: awards, transport: game?.transport ?? .http())
         return SandboxService(sandbox: sandbox, configuration: configuration, journal: journal, log: log)
     }
 
@@ -106,6 +106,17 @@ struct SandboxServiceTests {
             )
         case .later(let head, let body):
             return Answer(status: head.status, headers: head.headers, body: String(decoding: body(), as: UTF8.self))
+        case .awaited(let promise):
+            // Given by the service's turns, as a server's loop takes them; bounded, not a sleep.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while promise.response == nil && ContinuousClock.now < deadline {
+                service.tick()
+                _ = promise.wait(milliseconds: 5)
+            }
+            let response = promise.response ?? HTTPServerResponse(status: 599, body: Array("never given".utf8))
+            return Answer(
+                status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self)
+            )
         }
     }
 

@@ -597,7 +597,7 @@ struct SandboxKeepingTests {
     func readsOnAFullDisk() throws {
         let base = SandboxTests()
         let disk = Disk()
-        base.sandbox.persist = { sessions, deliveries in
+        base.sandbox.persist = { sessions, deliveries, _ in
             guard !disk.full else { return "no space left on device" }
             disk.written.append((sessions, deliveries))
             return nil

@@ -36,6 +36,9 @@ public struct DeliveryHistory: Sendable {
         public var replayOf: Int?
         /// For a replay, whether it was newly signed (else sent with the first's signature).
         public var resigned: Bool?
+        /// When its next attempt is due, Unix milliseconds, while a virtual clock holds
+        /// its retry; nil once it has ended, or when its attempts are made in one go.
+        public var nextAttemptAt: Int?
 
         /// Whether its last attempt succeeded: granted, or accepted.
         public var succeeded: Bool { attempts.last?.succeeded ?? false }
@@ -99,12 +102,29 @@ public struct DeliveryHistory: Sendable {
         return delivery
     }
 
-    /// Takes back a delivery kept before a restart; the history goes on after it.
+    /// Puts `delivery` in the place of the one of its number (a delivery whose retries a
+    /// virtual clock holds gains an attempt); nothing when that one is no longer held.
+    public mutating func update(_ delivery: Delivery) {
+        guard let index = deliveries.lastIndex(where: { $0.number == delivery.number }) else { return }
+        bytes += delivery.bytes - deliveries[index].bytes
+        deliveries[index] = delivery
+    }
+
+    /// The deliveries whose next attempt a virtual clock holds, oldest first.
+    public var retrying: [Delivery] {
+        deliveries.filter { $0.nextAttemptAt != nil }
+    }
+
+    /// Takes back a delivery kept before a restart; the history goes on after it. A later
+    /// record of the same delivery replaces the earlier.
     public mutating func restore(_ delivery: Delivery) {
         made = max(made, delivery.number)
         // Kept in order of their numbers; a journal hands them back in that order.
         if let last = deliveries.last, last.number >= delivery.number {
-            guard !deliveries.contains(where: { $0.number == delivery.number }) else { return }
+            guard !deliveries.contains(where: { $0.number == delivery.number }) else {
+                update(delivery)
+                return
+            }
             keep(delivery)
             deliveries.sort { $0.number < $1.number }
         } else {
@@ -174,6 +194,7 @@ extension DeliveryHistory.Delivery {
         writer.field("succeeded", succeeded)
         if let replayOf { writer.field("replayOf", "dl_\(replayOf)") }
         if let resigned { writer.field("resigned", resigned) }
+        if let nextAttemptAt { writer.field("nextAttemptAt", nextAttemptAt) }
         writer.field("body", String(decoding: body, as: UTF8.self))
         writer.key("attempts")
         writer.openArray()
@@ -259,5 +280,39 @@ extension DeliveryHistory.Delivery {
             number: number, kind: kind, purchaseId: try fields.string("purchaseId"), name: try fields.string("name"),
             url: try fields.string("url"), body: Array(try fields.string("body").utf8), attempts: attempts,
             replayOf: replayOf, resigned: fields["resigned"] == nil ? nil : try fields.bool("resigned"))
+        nextAttemptAt =
+            fields["nextAttemptAt"] == nil ? nil : try fields.integer("nextAttemptAt", in: RecordRange.milliseconds)
+    }
+}
+
+extension GrantAward {
+    /// The award a delivery sent: its body as it went, to send again on its schedule.
+    public init?(delivered delivery: DeliveryHistory.Delivery) {
+        guard delivery.kind == .award else { return nil }
+        body = delivery.body
+    }
+}
+
+extension OrderEvent {
+    /// The event a delivery sent, its version and name read from the name it was sent
+    /// under (`order.dispute.resolved (lost)`, `order_refunded`): to send again on its
+    /// version's schedule; nil for an award, or a name no event has.
+    public init?(delivered delivery: DeliveryHistory.Delivery) {
+        guard delivery.kind == .event else { return nil }
+        let found = Name.allCases.lazy.flatMap { name in Version.allCases.map { (name, $0) } }.first { name, version in
+            Self.label(name, version) == delivery.name
+        }
+        guard let (name, version) = found else { return nil }
+        self.name = name
+        self.version = version
+        // A V1 event has no id; a V2 event's is in its body.
+        var id = ""
+        if case .object(let members)? = try? JSONParser.parse(delivery.body).kind,
+            case .string(let text)? = members.first(where: { $0.0 == "eventId" })?.1.kind
+        {
+            id = text
+        }
+        eventId = id
+        body = delivery.body
     }
 }

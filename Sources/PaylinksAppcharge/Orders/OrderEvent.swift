@@ -168,7 +168,10 @@ public struct OrderEvent: Sendable {
 
     /// The event as its version names it: `order.dispute.resolved (lost)` in V2,
     /// `order_dispute_lost` in V1.
-    public var label: String {
+    public var label: String { Self.label(name, version) }
+
+    /// How `version` names the event `name`: `order.dispute.resolved (lost)`, `order_dispute_lost`.
+    public static func label(_ name: Name, _ version: Version) -> String {
         switch version {
         case .v1: name.v1Name
         case .v2: name.v2Name + (name.result.map { " (\($0))" } ?? "")

@@ -49,6 +49,12 @@ extension CheckoutSessions {
         public var lifeTimes: [Int] = []
         /// How many events its order has had.
         public var eventCount = 0
+        /// How its pending payment is to resolve, and when (Unix milliseconds): set while
+        /// it is `payment_pending` and a resolution waits on the clock.
+        public var resolution: Resolution?
+        /// Whether its payment resolved after the client had its 3004: the client hears
+        /// nothing more of it, and only the game's server learns of the award.
+        public var resolvedLate = false
         /// Whether its award is being sent again (Retry Award) and not back yet; not kept
         /// across a restart, where a retry in flight is lost.
         public var retryingAward = false
@@ -107,6 +113,47 @@ extension CheckoutSessions {
             GrantAward(
                 order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), awardFlow: flow,
                 playerEmail: email, sessionMetadata: metadata)
+        }
+    }
+
+    /// How a pending payment ends, and when: a resolution scheduled on the sandbox's clock.
+    public struct Resolution: Sendable, Equatable {
+        /// Whether the payment succeeds (else it is declined).
+        public var succeeded: Bool
+        /// When, in Unix milliseconds.
+        public var at: Int
+
+        /// A resolution at `at`.
+        public init(succeeded: Bool, at: Int) {
+            self.succeeded = succeeded
+            self.at = at
+        }
+
+        /// `succeeded` or `failed`, as the control API and the record name the outcome.
+        public var outcome: String { succeeded ? "succeeded" : "failed" }
+    }
+
+    /// Something due on the clock at a moment: a session's expiry, or a pending payment's
+    /// scheduled resolution.
+    public enum Due: Sendable, Equatable {
+        /// The session expires unpaid at `at`.
+        case expiry(purchaseId: String, at: Int)
+        /// The pending payment resolves at `at`.
+        case resolution(purchaseId: String, Resolution)
+
+        /// When it is due, Unix milliseconds.
+        public var at: Int {
+            switch self {
+            case .expiry(_, let at): at
+            case .resolution(_, let resolution): resolution.at
+            }
+        }
+
+        /// The session it is about.
+        public var purchaseId: String {
+            switch self {
+            case .expiry(let purchaseId, _), .resolution(let purchaseId, _): purchaseId
+            }
         }
     }
 

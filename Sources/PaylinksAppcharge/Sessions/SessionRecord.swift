@@ -43,6 +43,14 @@ extension CheckoutSessions.Session {
         writer.field("paymentMethod", paymentMethod)
         writer.field("date", date)
         writer.field("eventCount", eventCount)
+        if let resolution {
+            writer.key("resolution")
+            writer.openObject()
+            writer.field("outcome", resolution.outcome)
+            writer.field("at", resolution.at)
+            writer.closeObject()
+        }
+        if resolvedLate { writer.field("resolvedLate", true) }
         if let life {
             writer.key("life")
             writer.openObject()
@@ -114,6 +122,19 @@ extension CheckoutSessions.Session {
         paymentMethod = try fields.string("paymentMethod")
         date = try fields.integer("date", in: RecordRange.seconds)
         eventCount = try fields.integer("eventCount", in: RecordRange.count)
+        if let value = fields["resolution"] {
+            let resolutionFields = RecordFields(value)
+            let outcome = try resolutionFields.string("outcome")
+            guard outcome == "succeeded" || outcome == "failed" else {
+                throw RecordProblem(description: "resolution: outcome '\(outcome)' is not succeeded or failed")
+            }
+            guard state == .paymentPending else {
+                throw RecordProblem(description: "resolution is for a payment_pending session, not \(stateName)")
+            }
+            resolution = CheckoutSessions.Resolution(
+                succeeded: outcome == "succeeded", at: try resolutionFields.integer("at", in: RecordRange.milliseconds))
+        }
+        resolvedLate = fields["resolvedLate"] == nil ? false : try fields.bool("resolvedLate")
         if let lifeValue = fields["life"] {
             let lifeFields = RecordFields(lifeValue)
             let granted = try lifeFields.bool("granted")

@@ -248,6 +248,12 @@ package enum ArgumentParser {
             return "--language objc is the iOS delegate's Objective-C face; \(options.target.platform.displayName) "
                 + "has none: leave --language out, or use --platform ios"
         }
+        if command == .serve && options.clockMode == .wall && options.now != nil {
+            return "--now sets where a virtual clock starts; the wall clock is always now: add --clock virtual"
+        }
+        if command == .serve && options.clockMode == .virtual && seen["--award-wait"] != nil {
+            return "--clock virtual holds each retry until the clock passes it; leave --award-wait out"
+        }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"
         }

@@ -207,6 +207,8 @@ package struct RunOptions: Equatable, Sendable {
     package var eventsUrl: HTTPURL?
     /// `--data DIR`: where `serve` keeps its sessions across restarts; in memory when nil.
     package var dataDirectory: String?
+    /// `serve --clock`: the wall's time, or a virtual clock the control API moves.
+    package var clockMode = ClockMode.wall
     /// `--session-budget MIB`: how much of what sessions' requests sent `serve` keeps, in MiB.
     package var sessionBudget = Sandbox.Settings.defaultSessionByteBudget >> 20
     /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
@@ -244,6 +246,14 @@ package enum AwardWait: String, CaseIterable, Sendable {
     case virtual
     /// For real: 10 s, then 10 s more.
     case real
+}
+
+/// How the sandbox's clock moves: `serve --clock`.
+package enum ClockMode: String, CaseIterable, Sendable {
+    /// With the wall's time.
+    case wall
+    /// Only when the control API moves it.
+    case virtual
 }
 
 /// When text output is coloured.

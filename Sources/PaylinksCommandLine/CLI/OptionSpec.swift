@@ -387,6 +387,22 @@ package struct OptionSpec: Sendable {
             options.dataDirectory = try text(value, option: "--data", allowEmpty: false)
         },
         OptionSpec(
+            "--clock", "MODE",
+            "wall: the sandbox's time is the wall's; virtual: it stands still until POST /control/v1/clock moves it, "
+                + "and every expiry, retry and scheduled payment it passes then happens, in time order, at its time.",
+            default: ClockMode.wall.rawValue, commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.clockMode = try choice(value, option: "--clock", among: ClockMode.self)
+        },
+        OptionSpec(
+            "--now", "TIME",
+            "Where a virtual clock starts: Unix seconds, or an ISO 8601 time such as 2026-12-01T10:00:00Z; a date "
+                + "alone is its midnight, UTC. A --data directory's clock resumes where it stood instead.",
+            default: "the current time", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.now = try clock(value)
+        },
+        OptionSpec(
             "--session-budget", "MIB",
             "Keep at most MIB mebibytes of what the sessions' requests sent (names, metadata, items); past it the "
                 + "oldest unpaid sessions are forgotten and answer 404; paid orders are kept, and once they fill it a "

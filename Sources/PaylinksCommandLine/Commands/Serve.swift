@@ -1,3 +1,4 @@
+import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
@@ -16,7 +17,10 @@ enum ServeCommand: Subcommand {
         // What the sessions are made with; the rest of the settings follow once the server listens.
         var settings = Sandbox.Settings(baseURL: "", publisherToken: "", seed: options.seed ?? context.entropy())
         settings.sessionByteBudget = options.sessionBudget << 20
-        let clock = { context.clock() * 1000 }
+        // One clock for the sandbox and the signatures of what it sends.
+        let clock: SandboxClock =
+            options.clockMode == .virtual
+            ? .virtual(at: (options.now ?? context.clock()) * 1000) : .reading { context.clock() * 1000 }
         // The data directory first: a bad one is refused before anything listens. Its records
         // go into a sandbox of its seed, which the journal's first line names, one at a time.
         var restored: Sandbox?
@@ -29,7 +33,8 @@ enum ServeCommand: Subcommand {
             }.store
         }
         let server = try listen(options)
-        let (configuration, token) = try deliveries(options, context: context)
+        var (configuration, token) = try deliveries(options, context: context)
+        configuration.transport = .http(clock: clock.signingClock)
         let sandbox = restored ?? Sandbox(catalog: catalog, settings: settings, clock: clock)
         let (answered, greeting) = answering(sandbox.settings, on: server, token: token, options: options)
         sandbox.settings = answered
@@ -53,6 +58,11 @@ enum ServeCommand: Subcommand {
             sandbox: sandbox, configuration: configuration, journal: store, log: log,
             stopRequested: { stopRequested() || outputFailure != nil })
         service.start(greeting: greeting)
+        if clock.mode == .virtual {
+            log.write(
+                line: "clock: virtual, at \(ClockText.iso8601(milliseconds: clock.now)); POST /control/v1/clock "
+                    + #"with {"advance": "PT15M"} moves it"#)
+        }
         stopRequested = context.watchForStop()
         server.run(service)
         service.finish()

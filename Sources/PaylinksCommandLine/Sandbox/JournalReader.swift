@@ -120,7 +120,14 @@ struct JournalReader {
             case "delivery":
                 records += 1
                 each(.delivery(try DeliveryHistory.Delivery(json: members[0].value)))
-            default: throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)
+            case "clock":
+                // Where a virtual clock stood; the latest wins, and a rewrite keeps one.
+                guard case .object(let fields) = members[0].value.kind, fields.count == 1, fields[0].key == "now",
+                    case .number(let text) = fields[0].value.kind, let now = Int(text),
+                    (0...253_402_300_799_999).contains(now)
+                else { throw .init(description: #"a clock record is {"now": MILLISECONDS}"#) }
+                each(.clock(now))
+            default: throw .init(description: #"not a {"session": ...}, {"delivery": ...} or {"clock": ...} record"#)
             }
         } catch {
             let column = error.offset.map { TextPosition(offset: $0, in: line).column }

@@ -44,9 +44,9 @@ final class SandboxStore: SandboxJournal {
     private var appendedSinceRewrite: [UInt8] = []
     /// Says what went wrong with a rewrite, which the journal survives.
     var onWarning: (String) -> Void = { _ in }
-    /// The lines of deliveries handed over and not on the disk yet, by number: a delivery
-    /// is written once however often a full disk refuses it.
-    private var deliveryLines: [Int: [UInt8]] = [:]
+    /// The lines of deliveries handed over and not on the disk yet, by number, with the
+    /// attempts each held: a delivery is written once however often a full disk refuses it.
+    private var deliveryLines: [Int: (attempts: Int, line: [UInt8])] = [:]
     /// The lines of sessions handed over and not on the disk yet, by token, with the
     /// revision each was written from.
     private var sessionLines: [String: (revision: Int, line: [UInt8])] = [:]
@@ -241,6 +241,7 @@ final class SandboxStore: SandboxJournal {
                 // Records too long for the journal were never kept; a rewrite keeps no more.
                 for session in held.sessions.all { try? Self.append(record: "session", session.record, to: &bytes) }
                 for delivery in held.deliveries { try? Self.append(record: "delivery", delivery.json, to: &bytes) }
+                if let clock = held.clock { try? Self.append(record: "clock", Self.clockRecord(clock), to: &bytes) }
                 try file.append(bytes)
                 return .success(file)
             } catch {
@@ -301,11 +302,11 @@ final class SandboxStore: SandboxJournal {
             sessions[session.token] = (session.revision, line)
         }
         sessionLines = sessions
-        var lines: [Int: [UInt8]] = [:]
+        var lines: [Int: (attempts: Int, line: [UInt8])] = [:]
         for delivery in held.deliveries {
-            if let line = deliveryLines[delivery.number] {
-                bytes += line
-                lines[delivery.number] = line
+            if let kept = deliveryLines[delivery.number], kept.attempts == delivery.attempts.count {
+                bytes += kept.line
+                lines[delivery.number] = kept
                 continue
             }
             var line: [UInt8] = []
@@ -317,11 +318,17 @@ final class SandboxStore: SandboxJournal {
                         + "than the journal takes")
             }
             bytes += line
-            lines[delivery.number] = line
+            lines[delivery.number] = (delivery.attempts.count, line)
         }
         // Only those still handed over are kept for the next try.
         deliveryLines = lines
+        if let clock = held.clock { try Self.append(record: "clock", Self.clockRecord(clock), to: &bytes) }
         return bytes
+    }
+
+    /// A virtual clock's record: `{"now": MILLISECONDS}`.
+    private static func clockRecord(_ now: Int) -> [UInt8] {
+        Array(#"{"now":\#(now)}"#.utf8)
     }
 
     /// Adds `{"NAME":RECORD}` and a line feed to `bytes`, unless it is longer than a line of

@@ -65,4 +65,92 @@ package enum ClockText {
         }
         return UTCDate.parse(String(decoding: text, as: UTF8.self)).map { $0 - offset }
     }
+
+    /// The Unix milliseconds `text` stands for, as ``unixSeconds(_:)`` reads it, with the
+    /// milliseconds of an ISO 8601 time's fraction (`2026-12-01T10:00:00.250Z`).
+    package static func unixMilliseconds(_ text: String) throws(Problem) -> Int {
+        let seconds = try unixSeconds(text)
+        let bytes = Array(text.utf8)
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), bytes.contains(UInt8(ascii: ":")) else {
+            return seconds * 1000
+        }
+        let digits = bytes[(dot + 1)...].prefix { (0x30...0x39).contains($0) }.prefix(3)
+        let fraction = String(decoding: digits, as: UTF8.self)
+        return seconds * 1000 + (Int(fraction + String(repeating: "0", count: 3 - fraction.count)) ?? 0)
+    }
+
+    /// The milliseconds an ISO 8601 duration stands for: weeks, days, hours, minutes and
+    /// seconds (`PT15M`, `P1DT2H`, `PT0.5S`), in any letter case; more than nothing, and
+    /// no years or months, which have no fixed length.
+    package static func durationMilliseconds(_ text: String) throws(Problem) -> Int {
+        let shown = MessageText.sanitized(text)
+        let form = "an ISO 8601 duration such as PT15M, PT30S, PT1H or P1D"
+        if text.hasPrefix("-") {
+            throw Problem(reason: "'\(shown)' is negative; the clock moves only forward: give \(form)")
+        }
+        var bytes = Array(text.uppercased().utf8)[...]
+        guard bytes.popFirst() == UInt8(ascii: "P"), !bytes.isEmpty else {
+            throw Problem(reason: "takes \(form), not '\(shown)'")
+        }
+        // Each part is a number and its unit, the units in this order, days before T and
+        // the rest after it.
+        let dateUnits: [(UInt8, Int)] = [(UInt8(ascii: "W"), 604_800_000), (UInt8(ascii: "D"), 86_400_000)]
+        let timeUnits: [(UInt8, Int)] = [
+            (UInt8(ascii: "H"), 3_600_000), (UInt8(ascii: "M"), 60_000), (UInt8(ascii: "S"), 1000),
+        ]
+        var total = 0
+        var inTime = false
+        var units = dateUnits[...]
+        var parts = 0
+        while !bytes.isEmpty {
+            if bytes.first == UInt8(ascii: "T") {
+                guard !inTime else { throw Problem(reason: "takes \(form), not '\(shown)'") }
+                bytes.removeFirst()
+                inTime = true
+                units = timeUnits[...]
+                guard !bytes.isEmpty else { throw Problem(reason: "'\(shown)' has nothing after T; give \(form)") }
+                continue
+            }
+            let digits = bytes.prefix { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }
+            bytes.removeFirst(digits.count)
+            guard let unit = bytes.popFirst(), !digits.isEmpty else {
+                throw Problem(reason: "takes \(form), not '\(shown)'")
+            }
+            if !inTime && (unit == UInt8(ascii: "Y") || unit == UInt8(ascii: "M")) {
+                throw Problem(
+                    reason: "'\(shown)' counts years or months, which have no fixed length; give days, such as P30D")
+            }
+            guard let index = units.firstIndex(where: { $0.0 == unit }) else {
+                throw Problem(reason: "takes \(form), not '\(shown)'")
+            }
+            let scale = units[index].1
+            units = units[(index + 1)...]
+            let pieces = digits.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard pieces.count <= 2, let whole = Int(String(decoding: pieces[0], as: UTF8.self)), whole <= 1 << 40,
+                pieces.count == 1 || (unit == UInt8(ascii: "S") && !pieces[1].isEmpty && pieces[1].count <= 3)
+            else {
+                throw Problem(reason: "takes \(form) (a fraction only of seconds, to the millisecond), not '\(shown)'")
+            }
+            let fraction = pieces.count == 2 ? String(decoding: pieces[1], as: UTF8.self) : ""
+            let milliseconds = Int(fraction + String(repeating: "0", count: 3 - fraction.count)) ?? 0
+            let (product, overflow) = whole.multipliedReportingOverflow(by: scale)
+            guard !overflow, total <= Int.max - product - milliseconds else {
+                throw Problem(reason: "'\(shown)' is longer than the clock goes (to the end of 9999)")
+            }
+            total += product + milliseconds
+            parts += 1
+        }
+        guard parts > 0 else { throw Problem(reason: "takes \(form), not '\(shown)'") }
+        guard total > 0 else { throw Problem(reason: "'\(shown)' is zero; the clock moves only forward: give \(form)") }
+        return total
+    }
+
+    /// `2026-12-01T10:00:00.000Z` for Unix milliseconds: ISO 8601 UTC to the millisecond.
+    package static func iso8601(milliseconds: Int) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let rest = milliseconds - seconds * 1000
+        let text = UTCDate.iso8601(unixSeconds: seconds)
+        let digits = String(rest)
+        return text.dropLast(4) + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
 }

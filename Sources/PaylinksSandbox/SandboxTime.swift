@@ -1,0 +1,343 @@
+public import PaylinksAppcharge
+import PaylinksFixtures
+public import PaylinksHTTP
+import PaylinksJSON
+
+/// What happens on the sandbox's clock: sessions that expire, pending payments that
+/// resolve when scheduled, and, on a virtual clock, the retries of awards and events; the
+/// control API's clock, which a test moves, and its resolution of a pending payment.
+extension Sandbox {
+    /// Something due on the clock.
+    enum Timer {
+        /// A session's expiry, or a pending payment's resolution.
+        case due(CheckoutSessions.Due)
+        /// The next attempt of a delivery a virtual clock holds.
+        case retry(DeliveryHistory.Delivery)
+
+        /// When it is due, Unix milliseconds.
+        var at: Int {
+            switch self {
+            case .due(let due): due.at
+            case .retry(let delivery): delivery.nextAttemptAt ?? 0
+            }
+        }
+    }
+
+    /// A timer that fired during a move of the clock, as the move's answer lists it.
+    struct Fired {
+        var at: Int
+        var timer: String
+        var purchaseId: String
+        var outcome: String?
+        var delivery: DeliveryHistory.Delivery?
+        var attempt: Int?
+        var result: String?
+    }
+
+    /// A move of a virtual clock under way: where it goes, what fired on the way, and the
+    /// answer the control API gives once it is there.
+    struct Advance {
+        let target: Int
+        let promise: HTTPPromise
+        var fired: [Fired] = []
+    }
+
+    /// The first timer due by `limit`: the earliest, and of two at once a session's before
+    /// a retry, and the older first.
+    func nextTimer(through limit: Int) -> Timer? {
+        let due = sessions.nextDue(through: limit).map(Timer.due)
+        let retry = history.retrying.filter {
+            !retriesInFlight.contains($0.number) && ($0.nextAttemptAt ?? .max) <= limit
+        }
+        .min { ($0.nextAttemptAt ?? .max, $0.number) < ($1.nextAttemptAt ?? .max, $1.number) }.map(Timer.retry)
+        switch (due, retry) {
+        case (let due?, let retry?): return retry.at < due.at ? retry : due
+        case (let due?, nil): return due
+        case (nil, let retry): return retry
+        }
+    }
+
+    /// Makes `timer` happen now: a session expires, a payment resolves, a delivery's next
+    /// attempt goes to its queue. Its effects follow once the change is kept.
+    func fire(_ timer: Timer) {
+        var fired: Fired
+        switch timer {
+        case .due(.expiry(let purchaseId, let at)):
+            fired = Fired(at: at, timer: "expiry", purchaseId: purchaseId)
+            _ = live(purchaseId: purchaseId)
+        case .due(.resolution(let purchaseId, let resolution)):
+            fired = Fired(at: resolution.at, timer: "resolution", purchaseId: purchaseId, outcome: resolution.outcome)
+            resolveNow(purchaseId: purchaseId, succeeded: resolution.succeeded)
+        case .retry(let delivery):
+            fired = Fired(
+                at: delivery.nextAttemptAt ?? now, timer: "retry", purchaseId: delivery.purchaseId,
+                delivery: delivery, attempt: delivery.attempts.count + 1)
+            retriesInFlight.insert(delivery.number)
+            say(
+                "\(delivery.id) (\(delivery.name) of \(delivery.purchaseId)): attempt \(delivery.attempts.count + 1) due"
+            )
+            retry(delivery)
+        }
+        advance?.fired.append(fired)
+        if let failure = keep(undoing: false) {
+            onLog(
+                "warning: what the clock brought about is not on the disk yet, it is kept with the next change: "
+                    + failure)
+        }
+    }
+
+    /// Fires every timer due by the wall clock: expiries and scheduled resolutions happen
+    /// at their time, not when next asked about. For a sandbox on the wall clock.
+    public func fireDue() {
+        guard clock.mode == .wall else { return }
+        var fired = 0
+        while fired < Self.timersPerStep, let timer = nextTimer(through: now) {
+            fire(timer)
+            fired += 1
+        }
+    }
+
+    /// The most timers fired in one turn, so that a turn stays short however many fall due.
+    static let timersPerStep = 1000
+
+    /// Whether a move of the clock is under way.
+    public var isAdvancing: Bool { advance != nil }
+
+    /// Goes on with the move of the clock under way while `isIdle` says nothing sent is
+    /// out (each timer's deliveries end before the next fires, so they happen in time
+    /// order): fires the next timer the move passes, at its time; past the last, stands
+    /// the clock at the move's end and gives its answer.
+    public func stepAdvance(isIdle: () -> Bool) {
+        var fired = 0
+        while let advance, isIdle(), fired < Self.timersPerStep {
+            guard let timer = nextTimer(through: advance.target) else {
+                clock.move(to: advance.target)
+                if let failure = keep(undoing: false) {
+                    onLog(
+                        "warning: the clock's time is not on the disk yet, it is kept with the next change: \(failure)")
+                }
+                self.advance = nil
+                give(advance.promise, Self.clockJSON(mode: clock.mode, now: now, fired: advance.fired))
+                onLog(
+                    "clock: at \(ClockText.iso8601(milliseconds: now)), \(advance.fired.count) timer"
+                        + "\(advance.fired.count == 1 ? "" : "s") fired")
+                return
+            }
+            clock.move(to: timer.at)
+            fire(timer)
+            fired += 1
+        }
+    }
+
+    /// Ends a move of the clock cut short by a stop: its answer says where the clock stands.
+    public func stopAdvance() {
+        guard let advance else { return }
+        self.advance = nil
+        give(
+            advance.promise,
+            Self.problem(
+                503,
+                "the sandbox stopped at \(ClockText.iso8601(milliseconds: now)), before the clock reached "
+                    + "\(ClockText.iso8601(milliseconds: advance.target)); start it again with the same --data and "
+                    + "move the clock on"))
+    }
+
+    /// Gives `promise` the answer `status` with `body`, finished as every answer is.
+    private func give(_ promise: HTTPPromise, _ body: [UInt8], status: Int = 200) {
+        give(promise, HTTPServerResponse(status: status, body: body))
+    }
+
+    private func give(_ promise: HTTPPromise, _ response: HTTPServerResponse) {
+        var response = response
+        guardian.finish(&response)
+        promise.give(response)
+    }
+
+    /// Resolves the pending payment of `purchaseId` now; a session no longer pending is
+    /// left as it is.
+    private func resolveNow(purchaseId: String, succeeded: Bool) {
+        guard let (_, events) = try? sessions.resolve(purchaseId: purchaseId, succeeded: succeeded) else { return }
+        say("session \(purchaseId): the pending payment \(succeeded ? "succeeded" : "failed")")
+        report(events)
+    }
+
+    /// Takes in the attempt a queue made of a delivery on a virtual clock: the first of a
+    /// new delivery, or the next of `continuing`; `nextAttemptAt` says when the one after is
+    /// due (nil: the delivery has ended). The delivery as it now stands.
+    @discardableResult
+    public func attempted(
+        _ kind: DeliveryHistory.Kind, purchaseId: String, name: String, url: String, body: [UInt8],
+        attempt: DeliveryAttempt, continuing: Int?, nextAttemptAt: Int?
+    ) -> DeliveryHistory.Delivery {
+        let result = attempt.succeeded ? "accepted" : "refused: \(attempt.failure ?? "")"
+        guard let number = continuing, var delivery = history.delivery(id: "dl_\(number)") else {
+            return delivered(
+                kind, purchaseId: purchaseId, name: name, url: url, body: body, attempts: [attempt],
+                nextAttemptAt: nextAttemptAt)
+        }
+        retriesInFlight.remove(number)
+        delivery.attempts.append(attempt)
+        delivery.nextAttemptAt = nextAttemptAt
+        if let index = advance?.fired.lastIndex(where: { $0.delivery?.number == number && $0.result == nil }) {
+            advance?.fired[index].result = result
+        }
+        history.update(delivery)
+        keepDelivered(delivery)
+        return delivery
+    }
+
+    /// The clock as the control API shows it, with what a move fired.
+    static func clockJSON(mode: SandboxClock.Mode, now: Int, fired: [Fired]? = nil) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("mode", mode.rawValue)
+        writer.field("now", ClockText.iso8601(milliseconds: now))
+        if let fired {
+            writer.key("fired")
+            writer.openArray()
+            for entry in fired {
+                writer.openObject()
+                writer.field("at", ClockText.iso8601(milliseconds: entry.at))
+                writer.field("timer", entry.timer)
+                writer.field("purchaseId", entry.purchaseId)
+                if let outcome = entry.outcome { writer.field("outcome", outcome) }
+                if let delivery = entry.delivery {
+                    writer.field("delivery", delivery.id)
+                    writer.field("kind", delivery.kind.rawValue)
+                    writer.field("name", delivery.name)
+                }
+                if let attempt = entry.attempt { writer.field("attempt", attempt) }
+                if let result = entry.result { writer.field("result", result) }
+                writer.closeObject()
+            }
+            writer.closeArray()
+        }
+        writer.closeObject()
+        return writer.bytes
+    }
+
+    // MARK: The control API
+
+    /// `GET /control/v1/clock`: the clock's mode and time.
+    func clockState() -> HTTPAnswer {
+        .ready(HTTPServerResponse(status: 200, body: Self.clockJSON(mode: clock.mode, now: now)))
+    }
+
+    /// `POST /control/v1/clock` with `{"advance": "PT15M"}` or `{"to": "2026-12-01T11:00:00Z"}`:
+    /// moves a virtual clock forward, every timer it passes firing in time order; the
+    /// answer comes once they all have, and lists them.
+    func moveClock(_ request: HTTPRequest) -> HTTPAnswer {
+        let shape = #"send {"advance": "PT15M"} (an ISO 8601 duration) or {"to": "2026-12-01T11:00:00Z"}"#
+        guard let members = Self.jsonObject(request) else {
+            return .ready(Self.problem(400, "the body is not a JSON object; \(shape)"))
+        }
+        guard members.count == 1, let (key, value) = members.first, key == "advance" || key == "to" else {
+            let keys = members.map { "\"\(Reports.quoted(String($0.key.prefix(40))))\"" }.joined(separator: ", ")
+            return .ready(
+                Self.problem(
+                    400, "the clock takes exactly one of advance and to, not \(keys.isEmpty ? "none" : keys); \(shape)")
+            )
+        }
+        guard case .string(let text) = value.kind else {
+            return .ready(Self.problem(400, "\(key) must be a string, not \(value.typeDescription); \(shape)"))
+        }
+        guard clock.mode == .virtual else {
+            return .ready(
+                Self.problem(
+                    409,
+                    "the sandbox runs on the wall clock, which moves by itself; start serve with --clock virtual "
+                        + "to move it"))
+        }
+        guard advance == nil else {
+            return .ready(
+                Self.problem(409, "the clock is moving already; send the next move once that one's answer came"))
+        }
+        let target: Int
+        do throws(ClockText.Problem) {
+            if key == "advance" {
+                let (sum, overflow) = now.addingReportingOverflow(try ClockText.durationMilliseconds(text))
+                target = overflow ? .max : sum
+            } else {
+                target = try ClockText.unixMilliseconds(text)
+            }
+        } catch {
+            return .ready(Self.problem(400, error.message(for: key)))
+        }
+        guard target <= SandboxClock.latest else {
+            return .ready(
+                Self.problem(400, "\(key) '\(Reports.quoted(text))' goes past the end of 9999, where the clock stops"))
+        }
+        guard target > now else {
+            return .ready(
+                Self.problem(
+                    409,
+                    "the clock is at \(ClockText.iso8601(milliseconds: now)) and moves only forward; give a later "
+                        + "to, or an advance"))
+        }
+        let promise = HTTPPromise()
+        advance = Advance(target: target, promise: promise)
+        say("clock: moving from \(ClockText.iso8601(milliseconds: now)) to \(ClockText.iso8601(milliseconds: target))")
+        return .awaited(promise)
+    }
+
+    /// `POST /control/v1/sessions/ID/resolve` with `{"outcome": "succeeded" | "failed"}` and
+    /// optionally `"after": "PT5M"`: a pending payment resolves now, or is scheduled to on
+    /// the clock. The session as it then stands.
+    func resolve(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
+        let shape = #"send {"outcome": "succeeded"} or {"outcome": "failed"}, and "after": "PT5M" to resolve later"#
+        guard let members = Self.jsonObject(request) else {
+            return .ready(Self.problem(400, "the body is not a JSON object; \(shape)"))
+        }
+        var succeeded: Bool?
+        var after: Int?
+        for (key, value) in members {
+            switch (key, value.kind) {
+            case ("outcome", .string(let text)) where text == "succeeded" || text == "failed":
+                succeeded = text == "succeeded"
+            case ("outcome", _):
+                return .ready(Self.problem(400, "outcome is succeeded or failed, not \(Self.shown(value)); \(shape)"))
+            case ("after", .string(let text)):
+                do throws(ClockText.Problem) {
+                    after = try ClockText.durationMilliseconds(text)
+                } catch {
+                    return .ready(Self.problem(400, error.message(for: "after")))
+                }
+            case ("after", _):
+                return .ready(Self.problem(400, "after must be a string, not \(value.typeDescription); \(shape)"))
+            default:
+                return .ready(
+                    Self.problem(
+                        400,
+                        "resolve takes outcome and after, not \"\(Reports.quoted(String(key.prefix(40))))\"; \(shape)"))
+            }
+        }
+        guard let succeeded else { return .ready(Self.problem(400, "outcome is missing; \(shape)")) }
+        guard live(purchaseId: purchaseId) != nil else { return .ready(Self.noSession(purchaseId)) }
+        do throws(CheckoutSessions.ResolveProblem) {
+            if let after {
+                let (at, overflow) = now.addingReportingOverflow(after)
+                guard !overflow, at <= SandboxClock.latest else {
+                    return .ready(Self.problem(400, "after goes past the end of 9999, where the clock stops"))
+                }
+                let session = try sessions.schedule(.init(succeeded: succeeded, at: at), purchaseId: purchaseId)
+                say(
+                    "session \(purchaseId): the pending payment is to \(succeeded ? "succeed" : "fail") at "
+                        + ClockText.iso8601(milliseconds: at))
+                return Self.stateAnswer(session, status: 202)
+            }
+            let (_, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded)
+            say("session \(purchaseId): the pending payment \(succeeded ? "succeeded" : "failed")")
+            report(events)
+            guard let session = live(purchaseId: purchaseId) else { return .ready(Self.noSession(purchaseId)) }
+            return Self.stateAnswer(session)
+        } catch {
+            return .ready(Self.problem(error.noSession ? 404 : 409, error.message))
+        }
+    }
+
+    /// A JSON value as a message quotes it: a string in quotes, else its type.
+    private static func shown(_ value: JSONValue) -> String {
+        if case .string(let text) = value.kind { return "'\(Reports.quoted(String(text.prefix(40))))'" }
+        return value.typeDescription
+    }
+}

@@ -1,4 +1,4 @@
-public import PaylinksHTTP
+import PaylinksHTTP
 
 /// The sandbox's time, in Unix milliseconds: the wall clock, or a virtual clock that
 /// moves only when the control API moves it (`serve --clock virtual`), or a clock a test

@@ -1,6 +1,6 @@
 public import PaylinksAppcharge
 import PaylinksFixtures
-public import PaylinksHTTP
+import PaylinksHTTP
 import PaylinksJSON
 
 /// What happens on the sandbox's clock: sessions that expire, pending payments that

@@ -156,7 +156,7 @@ extension Sandbox {
     /// Resolves the pending payment of `purchaseId` now; a session no longer pending is
     /// left as it is.
     private func resolveNow(purchaseId: String, succeeded: Bool) {
-        guard let (_, events) = try? sessions.resolve(purchaseId: purchaseId, succeeded: succeeded) else { return }
+        guard let (_, events) = try? sessions.resolve(purchaseId: purchaseId, succeeded: succeeded, now: now) else { return }
         say("session \(purchaseId): the pending payment \(succeeded ? "succeeded" : "failed")")
         report(events)
     }
@@ -325,7 +325,7 @@ extension Sandbox {
                         + ClockText.iso8601(milliseconds: at))
                 return Self.stateAnswer(session, status: 202)
             }
-            let (_, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded)
+            let (_, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded, now: now)
             say("session \(purchaseId): the pending payment \(succeeded ? "succeeded" : "failed")")
             report(events)
             guard let session = live(purchaseId: purchaseId) else { return .ready(Self.noSession(purchaseId)) }

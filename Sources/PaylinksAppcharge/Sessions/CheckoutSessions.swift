@@ -405,16 +405,20 @@ public struct CheckoutSessions {
         return session
     }
 
-    /// The pending payment of `purchaseId` resolves now, after the client had its 3004:
-    /// succeeded, it is paid as a payment is (`order.payment.resolved`, then the award,
-    /// and `order.completed` once granted), though the client hears nothing more; failed,
-    /// it ends as a decline.
+    /// The pending payment of `purchaseId` resolves at `now`, after the client had its
+    /// 3004: succeeded, it is paid as a payment is (`order.payment.resolved`, then the
+    /// award, and `order.completed` once granted), though the client hears nothing more;
+    /// failed, it ends as a decline. The order's date becomes the moment it resolved, so
+    /// that its award, its payment and the reports place it then.
     ///
     /// - Throws: ``ResolveProblem`` when no session has the id or it is not `payment_pending`.
-    public mutating func resolve(purchaseId: String, succeeded: Bool) throws(ResolveProblem) -> (Session, [Event]) {
+    public mutating func resolve(purchaseId: String, succeeded: Bool, now: Int) throws(ResolveProblem)
+        -> (Session, [Event])
+    {
         var session = try pending(purchaseId)
         session.resolution = nil
         session.resolvedLate = true
+        session.date = now / 1000
         guard succeeded else {
             session.state = .paymentFailed
             let resolved = event(.paymentFailed, of: &session)

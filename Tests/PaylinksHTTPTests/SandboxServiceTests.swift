@@ -35,8 +35,11 @@ struct SandboxServiceTests {
             GameServer { _ in DeliveryResponse(status: 200, body: Array(#"{"publisherPurchaseId": "pub-1"}"#.utf8)) }
         }
 
-        var transport: DeliveryTransport {
-            .inMemory { [self] request in
+        var transport: DeliveryTransport { transport(clock: wallClockMilliseconds) }
+
+        /// Requests to it, each signed at the time `clock` gives.
+        func transport(clock: @escaping @Sendable () -> Int) -> DeliveryTransport {
+            .inMemory(clock: clock) { [self] request in
                 arriving.yield(request)
                 return answer(request)
             }

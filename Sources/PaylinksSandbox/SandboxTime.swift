@@ -156,7 +156,9 @@ extension Sandbox {
     /// Resolves the pending payment of `purchaseId` now; a session no longer pending is
     /// left as it is.
     private func resolveNow(purchaseId: String, succeeded: Bool) {
-        guard let (_, events) = try? sessions.resolve(purchaseId: purchaseId, succeeded: succeeded, now: now) else { return }
+        guard let (_, events) = try? sessions.resolve(purchaseId: purchaseId, succeeded: succeeded, now: now) else {
+            return
+        }
         say("session \(purchaseId): the pending payment \(succeeded ? "succeeded" : "failed")")
         report(events)
     }

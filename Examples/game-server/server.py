@@ -25,7 +25,13 @@ effect for an `eventId` it has seen, even when two copies race, and takes items 
   not be taken back is recorded as a shortfall;
 - a dispute opened takes nothing, so one won restores nothing.
 
-Run it:  python3 server.py [PORT] [--flaw NAME]   (PORT 0 picks a free one; the port is printed)
+Run it:  python3 server.py [PORT] [--flaw NAME] [--clock-url URL]
+         (PORT 0 picks a free one; the port is printed)
+Clock:   --clock-url URL takes "now", for the 5-minute window, from a sandbox's clock instead of
+         this machine's: GET URL answers {"now": "2026-12-01T10:00:00.000Z"}, as
+         http://127.0.0.1:PORT/control/v1/clock does for `paylinks serve --clock virtual`, so that
+         the server agrees with the sandbox on a virtual clock; a request that comes while the
+         clock cannot be read is answered 503.
 Look:    GET /grants lists every grant by order id, and how many grants were made;
          GET /ledger?playerId=ID answers {"balances": {SKU: amount}} for the player, and
          what the handler recorded (shortfalls, partial refunds, refunds of orders never
@@ -42,7 +48,8 @@ from the player, below zero), revoke-on-open (a dispute opened takes the items, 
 never gives them back), in-order (a refund that arrives before the order's completion is
 dropped), strict-fields (a 500 for a field it does not know), refuse-unknown (a 404 for an
 event about an order it does not know), slow-events (each event answered after 2.1 s),
-grant-on-partial (a partial refund grants the order's products again);
+grant-on-partial (a partial refund grants the order's products again), events-down (every
+event answered 503 at once, as by a server whose events handler is down);
 any-signature and reserialize apply to events too. And what paylinks must not misread:
 async-ledger (each verified event answered at once and handled from a queue 300 ms later,
 the usual design: correct, though the ledger lags), die-after-grant (the whole server exits
@@ -52,8 +59,10 @@ verifier hashes the body as PHP's json_encode writes it, `/` and non-ASCII escap
 throws on a bad signature: a 500, not a 401).
 Never use a flaw in production.
 """
+import datetime
 import hashlib
 import hmac
+import http.client
 import http.server
 import json
 import os
@@ -64,16 +73,20 @@ import sys
 import threading
 import time
 import urllib.parse
+import urllib.request
 
 MAIN_KEY = os.environ.get("GAME_SERVER_MAIN_KEY", "paylinks-demo-main-key").encode()
 EVENTS_KEY = os.environ.get("GAME_SERVER_EVENTS_KEY", "").encode() or MAIN_KEY
 PUBLISHER_TOKEN = os.environ.get("GAME_SERVER_PUBLISHER_TOKEN", "paylinks-demo-publisher-token")
 WINDOW_MS = 5 * 60 * 1000
+# How long a read of --clock-url may take, seconds.
+CLOCK_TIMEOUT = 5
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
     "strict-fields", "refuse-unknown", "slow-events", "async-ledger", "die-after-grant", "strip-spaces",
-    "reserialize-500", "grant-on-partial",
+    "reserialize-500", "grant-on-partial", "events-down",
 }
 # The flaw async-ledger: how long after its answer an event is handled.
 QUEUE_DELAY = 0.3
@@ -287,6 +300,22 @@ def handle_event(ledger, flaw, event):
     return 200, {"handled": ledger.revoke(order_id, twice=(flaw == "revoke-twice"))}
 
 
+def read_clock(url):
+    """Now in Unix milliseconds: this machine's without `url`, else the `now` a sandbox's
+    GET `url` answers (ISO 8601 UTC, with milliseconds); None when it cannot be read."""
+    if url is None:
+        return int(time.time() * 1000)
+    # Straight to the sandbox, never through a proxy the environment names.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=CLOCK_TIMEOUT) as response:
+            text = json.loads(response.read()).get("now")
+        moment = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
+    except (OSError, http.client.HTTPException, ValueError, TypeError, AttributeError):
+        return None
+    return (moment.replace(tzinfo=datetime.timezone.utc) - EPOCH) // datetime.timedelta(milliseconds=1)
+
+
 def handle_later(ledger, work):
     """The flaw async-ledger's worker: each event handled, in the order it came, once its
     time has come."""
@@ -296,7 +325,7 @@ def handle_later(ledger, work):
         handle_event(ledger, "async-ledger", event)
 
 
-def make_handler(ledger, flaw, work=None):
+def make_handler(ledger, flaw, work=None, clock_url=None):
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True
@@ -330,7 +359,8 @@ def make_handler(ledger, flaw, work=None):
 
         def refusal(self, raw, key):
             """None when the request is Appcharge's (token, signature over the raw bytes,
-            a fresh `t`); else the refusal's status, 401, and message."""
+            a fresh `t`), with `self.now` the time it was checked at; else the refusal's
+            status, 401 (503 for a clock that cannot be read), and message."""
             if self.headers.get("x-publisher-token") != PUBLISHER_TOKEN:
                 return 401, "unknown publisher token"
             # The flaw reserialize-500: a bad signature throws, and the framework answers 500.
@@ -342,12 +372,18 @@ def make_handler(ledger, flaw, work=None):
             expected = hmac.new(key, str(t).encode() + b"." + signed_bytes(raw, flaw), hashlib.sha256).hexdigest()
             if flaw != "any-signature" and not hmac.compare_digest(expected, v1):
                 return status, "signature mismatch"
-            now = int(time.time() * 1000)
-            if flaw != "no-time-check" and abs(now - t) > WINDOW_MS:
+            # Now, for the window and for the grant's purchaseTime: this machine's, or the sandbox's.
+            self.now = read_clock(clock_url)
+            if self.now is None:
+                return 503, "cannot read the clock at %s" % clock_url
+            if flaw != "no-time-check" and abs(self.now - t) > WINDOW_MS:
                 return status, "signature too old or from the future"
             return None
 
         def event(self, raw):
+            if flaw == "events-down":
+                # The flaw: the events handler is down; nothing is verified, nothing handled.
+                return self.answer(503, {"message": "the events handler is down"})
             if flaw == "slow-events":
                 time.sleep(2.1)
             refused = self.refusal(raw, EVENTS_KEY)
@@ -375,7 +411,7 @@ def make_handler(ledger, flaw, work=None):
             refused = self.refusal(raw, MAIN_KEY)
             if refused:
                 return self.answer(refused[0], {"publisherErrorMessage": refused[1]})
-            now = int(time.time() * 1000)
+            now = self.now
             try:
                 award = json.loads(raw)
                 order_id = award["orderId"]
@@ -418,20 +454,39 @@ def refuse(message):
     sys.exit(2)
 
 
+def is_url(text):
+    """Whether `text` is an http:// or https:// URL with a host (and, if any, a valid port)."""
+    try:
+        parts = urllib.parse.urlsplit(text)
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 0) >= 0
+    except ValueError:
+        return False
+
+
+def take(args, name, what):
+    """The value given to the option `name`, both taken out of `args`; None without it."""
+    if name not in args:
+        return None
+    index = args.index(name)
+    if index + 1 >= len(args):
+        refuse("%s needs %s" % (name, what))
+    value = args[index + 1]
+    del args[index:index + 2]
+    return value
+
+
 def main():
     args = sys.argv[1:]
     if "--help" in args or "-h" in args:
         sys.stdout.write(usage())
         return
-    flaw = None
-    if "--flaw" in args:
-        index = args.index("--flaw")
-        if index + 1 >= len(args):
-            refuse("--flaw needs a NAME, one of %s" % ", ".join(sorted(FLAWS)))
-        flaw = args[index + 1]
-        del args[index:index + 2]
-        if flaw not in FLAWS:
-            refuse("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
+    flaw = take(args, "--flaw", "a NAME, one of %s" % ", ".join(sorted(FLAWS)))
+    if flaw is not None and flaw not in FLAWS:
+        refuse("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
+    clock_url = take(args, "--clock-url", "a URL, such as http://127.0.0.1:PORT/control/v1/clock")
+    if clock_url is not None and not is_url(clock_url):
+        refuse("--clock-url is an http:// or https:// URL, such as "
+                   "http://127.0.0.1:PORT/control/v1/clock, not %r" % clock_url)
     if len(args) > 1:
         refuse("one PORT at most, not %s" % " ".join(repr(arg) for arg in args))
     port = 8080
@@ -449,7 +504,7 @@ def main():
     kind = http.server.HTTPServer if flaw == "one-connection" else Server
     kind.allow_reuse_address = True
     try:
-        server = kind(("127.0.0.1", port), make_handler(ledger, flaw, work))
+        server = kind(("127.0.0.1", port), make_handler(ledger, flaw, work, clock_url))
     except OSError as error:
         sys.stderr.write("server.py: cannot listen on 127.0.0.1:%d: %s\n" % (port, error.strerror or error))
         sys.exit(1)

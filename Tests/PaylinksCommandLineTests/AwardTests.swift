@@ -17,13 +17,16 @@ final class ExampleGameServer {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// The example server, with `flaw` switched on; or, given `script`, that Python program,
-    /// which prints the port it listens on first, as the example does.
-    init(flaw: String? = nil, script: String? = nil, environment: [String: String] = [:]) throws {
+    /// The example server, with `flaw` switched on and its other `options`; or, given
+    /// `script`, that Python program, which prints the port it listens on first, as the
+    /// example does.
+    init(flaw: String? = nil, options: [String] = [], script: String? = nil, environment: [String: String] = [:])
+        throws
+    {
         let example = DocumentedCommands.root.appendingPathComponent("Examples/game-server/server.py")
         process.executableURL = URL(fileURLWithPath: try #require(Self.python))
         process.arguments =
-            script.map { ["-c", $0] } ?? [example.path, "0"] + (flaw.map { ["--flaw", $0] } ?? [])
+            script.map { ["-c", $0] } ?? [example.path, "0"] + (flaw.map { ["--flaw", $0] } ?? []) + options
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
@@ -405,7 +408,9 @@ struct AwardTests {
         #expect(outcome.stderr.hasPrefix("error: the endpoint \(crashing.url) stopped answering during retry"))
     }
 
-    @Test("the example server's --help prints its usage; an unknown flaw or a bad port is one line and exit 2")
+    @Test(
+        "the example server's --help prints its usage; an unknown flaw, a bad port or a bad --clock-url is one line and exit 2"
+    )
     func exampleUsage() throws {
         func example(_ arguments: [String]) throws -> BinaryTests.Outcome {
             let process = Process()
@@ -429,9 +434,16 @@ struct AwardTests {
             #expect(usage.status == 0, "\(usage.stderr)")
             #expect(usage.stdout.hasPrefix("Run it:  python3 server.py [PORT]"), "\(usage.stdout)")
             #expect(usage.stdout.contains("`--flaw NAME` makes it wrong on purpose"))
+            #expect(usage.stdout.contains("Clock:   --clock-url URL takes \"now\""), "\(usage.stdout)")
+            #expect(usage.stdout.contains("events-down (every\nevent answered 503"), "\(usage.stdout)")
             #expect(usage.stderr.isEmpty, "\(usage.stderr)")
         }
-        for arguments in [["--flaw", "no-such-flaw"], ["eighty"], ["70000"], ["--flaw"]] {
+        for arguments in [
+            ["--flaw", "no-such-flaw"], ["eighty"], ["70000"], ["--flaw"], ["--clock-url"],
+            ["0", "--clock-url", "ftp://x/"],
+            ["--clock-url", "http://[::1/control/v1/clock"],
+            ["--clock-url", "http://127.0.0.1:99999/control/v1/clock"],
+        ] {
             let refused = try example(arguments)
             #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
             #expect(refused.stdout.isEmpty)

@@ -12,9 +12,10 @@ final class SandboxProcess {
     private let errors = Pipe()
     private let output = Pipe()
 
-    init(_ arguments: [String] = []) throws {
+    /// Starts it with `arguments` on `port`, a free one when 0.
+    init(_ arguments: [String] = [], port requested: Int = 0) throws {
         process.executableURL = try BinaryTests.builtExecutable()
-        process.arguments = ["serve", "--port", "0", "--seed", "1"] + arguments
+        process.arguments = ["serve", "--port", String(requested), "--seed", "1"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PAYLINKS_PUBLISHER_TOKEN"] = nil
         // Each sandbox hashes with a seed of its own, as a user's does.

@@ -156,11 +156,16 @@ extension Sandbox {
                 } catch {
                     return .failure(LaterProblem(message: error.message(for: "resolve.after")))
                 }
+            case ("outcome", _):
+                return .failure(LaterProblem(message: "resolve.outcome is succeeded or failed; \(shape)"))
+            case ("after", _):
+                return .failure(
+                    LaterProblem(message: "resolve.after must be a string, not \(member.typeDescription); \(shape)"))
             default:
                 return .failure(
                     LaterProblem(
-                        message: "resolve takes outcome, succeeded or failed, and after, an ISO 8601 duration; "
-                            + "\"\(Reports.quoted(String(key.prefix(40))))\" is not one of them or not so; \(shape)"))
+                        message: "resolve takes outcome and after, not \"\(Reports.quoted(String(key.prefix(40))))\"; "
+                            + shape))
             }
         }
         guard let succeeded, let after else {

@@ -150,6 +150,12 @@ struct SandboxClockPagesTests {
             service, "/control/v1/sessions/\(purchaseId)/complete",
             #"{"choice": "pending", "resolve": {"outcome": "succeeded", "after": "PT0S"}}"#)
         #expect(zero.status == 400)
+        for resolve in [#""later""#, #"{"outcome": "won", "after": "PT5M"}"#, #"{"outcome": "failed"}"#] {
+            let refused = Service.control(
+                service, "/control/v1/sessions/\(purchaseId)/complete",
+                #"{"choice": "pending", "resolve": \#(resolve)}"#)
+            #expect(refused.status == 400 && refused.body.contains("PT5M"), "\(resolve): \(refused.body)")
+        }
         #expect(try Self.session(service, purchaseId)["state"] as? String == "created")
         let answer = Service.control(
             service, "/control/v1/sessions/\(purchaseId)/complete",
@@ -177,6 +183,8 @@ struct SandboxClockPagesTests {
         #expect(try Self.session(service, purchaseId)["resolution"] == nil)
         let later = Self.form(service, "/orders/\(purchaseId)/resolve", "outcome=failed&minutes=10")
         #expect(later.status == 303)
+        let number = try #require(later.header("Location")?.split(separator: "=").last.map(String.init))
+        #expect(!Self.page(service, "/?said=\(number)").contains(#"<p class="said"#), "an order's notice is its own")
         let scheduled = Self.page(service, later.header("Location"))
         #expect(scheduled.contains(#"<p class="said">"#))
         #expect(scheduled.contains("2024-06-12T09:01:52.000Z"), "the scheduled resolution's time")

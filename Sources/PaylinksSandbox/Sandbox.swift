@@ -20,6 +20,8 @@ public final class Sandbox {
     public let clock: SandboxClock
     /// The move of a virtual clock under way, until every timer it passed has fired.
     var advance: Advance?
+    /// The last move of the clock that ended, and what it fired, for the dashboard.
+    var lastMove: Move?
     /// The deliveries whose next attempt was handed to a queue and has not ended yet.
     var retriesInFlight: Set<Int> = []
     /// The virtual clock's time the journal last kept.
@@ -28,7 +30,7 @@ public final class Sandbox {
     var sessions: CheckoutSessions
     /// What was sent to the game's server.
     var history = DeliveryHistory()
-    /// What the forms of orders' pages came to, the newest ``noticeLimit``, oldest first.
+    /// What the forms of the pages came to, the newest ``noticeLimit``, oldest first.
     var notices: [Notice] = []
     /// Notices made so far: the number of the last one.
     var noticesMade = 0

@@ -27,14 +27,21 @@ extension Sandbox {
     }
 
     /// A choice sent from the checkout page: applied, then 303 back to the page; 400 for a
-    /// choice or a payment method it cannot take.
+    /// choice or a payment method it cannot take. A payment left pending with `resolve`
+    /// resolves `minutes` later on the sandbox's clock.
     func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
         guard let session = live(token: token) else {
             return HTTPServerResponse(
                 status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8))
         }
-        guard let choice = form["choice"].flatMap(CheckoutSessions.Choice.init(rawValue:)) else {
+        let later: (succeeded: Bool, after: Int)?
+        switch Self.laterResolution(form) {
+        case .success(let resolution): later = resolution
+        case .failure(let problem): return Sandbox.problem(400, problem.message)
+        }
+        guard let choice = later != nil ? .pending : form["choice"].flatMap(CheckoutSessions.Choice.init(rawValue:))
+        else {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
             return Sandbox.problem(400, "choose one of: \(choices)")
         }
@@ -42,7 +49,11 @@ extension Sandbox {
         guard method.utf8.count <= Self.paymentMethodLimit else {
             return Sandbox.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
         }
-        _ = apply(choice, paymentMethod: method, to: session)
+        let chosen = apply(choice, paymentMethod: method, to: session)
+        // A form sent twice schedules nothing the second time.
+        if let later, session.state == .created, chosen.state == .paymentPending {
+            _ = schedule(purchaseId: chosen.purchaseId, succeeded: later.succeeded, after: later.after)
+        }
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", "/checkout/\(token)")],
             body: Array("See /checkout/\(token)\n".utf8))
@@ -71,7 +82,9 @@ extension Sandbox {
     }
 
     /// `{"choice": ..., "paymentMethod": ...}`: the player's choice made by a script, the
-    /// session as it then stands; what was wrong first, then the shape, when refused.
+    /// session as it then stands; what was wrong first, then the shape, when refused. With
+    /// `"choice": "pending"`, `"resolve": {"outcome": "succeeded" | "failed", "after": "PT5M"}`
+    /// schedules the pending payment's resolution on the sandbox's clock.
     func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
             return .ready(Self.noSession(purchaseId))
@@ -108,10 +121,26 @@ extension Sandbox {
             }
             method = text
         }
+        var later: (succeeded: Bool, after: Int)?
+        if let resolveValue = members.first(where: { $0.key == "resolve" })?.value {
+            switch Self.laterResolution(resolveValue, choice: choice) {
+            case .success(let resolution): later = resolution
+            case .failure(let problem): return .ready(Sandbox.problem(400, problem.message))
+            }
+            let (at, overflow) = now.addingReportingOverflow(later?.after ?? 0)
+            guard !overflow, at <= SandboxClock.latest else {
+                return .ready(Sandbox.problem(400, "resolve.after goes past the end of 9999, where the clock stops"))
+            }
+        }
         guard session.state == .created else {
             return .ready(Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one"))
         }
         let finished = apply(choice, paymentMethod: method, to: session)
+        if let later, finished.state == .paymentPending,
+            let scheduled = schedule(purchaseId: finished.purchaseId, succeeded: later.succeeded, after: later.after)
+        {
+            return Self.stateAnswer(scheduled)
+        }
         return Self.stateAnswer(finished)
     }
 

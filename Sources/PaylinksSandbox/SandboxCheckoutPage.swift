@@ -33,6 +33,7 @@ extension SandboxPage {
             \(methods)
             </fieldset>
             \(choices)
+            \(pendingThen)
             </form>
             """)
     }
@@ -47,7 +48,12 @@ extension SandboxPage {
             case .chargeFailed:
                 ("Payment taken, items not granted", "The game's server refused the award on every attempt (3003).")
             case .paymentFailed: ("Card declined", "The payment failed (3003). Nothing was charged.")
-            case .paymentPending: ("Payment pending", "The payment is still pending; the game sees 3004.")
+            case .paymentPending:
+                (
+                    "Payment pending",
+                    "The payment is still pending; the game sees 3004."
+                        + (session.resolution.map { " " + scheduled($0) } ?? "")
+                )
             case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
             case .created: ("Checkout", "")
             case .paymentRefundPending: ("Refund pending", "A refund of this payment is under way.")

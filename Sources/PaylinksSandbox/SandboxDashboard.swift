@@ -6,13 +6,29 @@ import PaylinksKit
 /// The dashboard: the list of orders, an order's page, and its forms, each of which
 /// comes back to the page with what it came to.
 extension Sandbox {
-    /// The dashboard's home: the newest orders, with the counts of sessions and deliveries.
-    func home() -> HTTPAnswer {
+    /// The dashboard's home: the clock, the newest orders, with the counts of sessions and
+    /// deliveries, and the notice its link names.
+    func home(_ request: HTTPRequest) -> HTTPAnswer {
         let held = sessions.held
         let counts = (sessions: held.count, deliveries: history.deliveries.count)
         let catalog = catalog
+        let said = notice(named: request, purchaseId: nil)
+        let clock = SandboxPage.ClockView(
+            mode: clock.mode, now: now, formToken: settings.formToken, lastMove: lastMove, said: said?.text,
+            problem: said?.problem ?? false)
         return Self.later(contentType: Self.html) {
-            Array(SandboxPage.home(held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog).utf8)
+            Array(
+                SandboxPage.home(held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog, clock: clock)
+                    .utf8)
+        }
+    }
+
+    /// The notice the link of `request` names by its number, when the sandbox made it for
+    /// the page of `purchaseId` (nil: the dashboard's home); a page shows only what the
+    /// sandbox said of it, never text a link carries.
+    func notice(named request: HTTPRequest, purchaseId: String?) -> Notice? {
+        Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
+            notices.last { $0.number == number && $0.purchaseId == purchaseId }
         }
     }
 
@@ -25,11 +41,7 @@ extension Sandbox {
                     status: 404, contentType: "text/html; charset=utf-8",
                     body: Array(SandboxPage.missing(purchaseId).utf8)))
         }
-        // A link names a notice by its number; a page shows only what the sandbox said of
-        // this order, never text a link carries.
-        let said = Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
-            notices.last { $0.number == number && $0.purchaseId == purchaseId }
-        }
+        let said = notice(named: request, purchaseId: purchaseId)
         let (newest, more) = history.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
         let page = SandboxPage.OrderPage(
             session: session, deliveries: newest.reversed(), moreDeliveries: more != nil, catalog: catalog,
@@ -39,7 +51,7 @@ extension Sandbox {
         }
     }
 
-    /// A form of an order's page: refund, dispute or Retry Award, then back to the page
+    /// A form of an order's page: refund, dispute, Retry Award or resolve, then back to the page
     /// with what it came to.
     func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
@@ -76,9 +88,11 @@ extension Sandbox {
                 (session.life ?? OrderLife(state: session.state, price: session.price)).dispute(to: goal))
         case "retry-award":
             answer = retryAward(purchaseId: purchaseId)
+        case "resolve":
+            return resolveForm(purchaseId: purchaseId, form)
         default:
             return Sandbox.problem(
-                404, "nothing at \(request.path); an order's page has refund, dispute and retry-award")
+                404, "nothing at \(request.path); an order's page has refund, dispute, retry-award and resolve")
         }
         guard (200..<300).contains(answer.status) else {
             return back(to: purchaseId, Self.problemText(answer.response), problem: true)
@@ -107,8 +121,8 @@ extension Sandbox {
     struct Notice {
         /// `said=` of the link: 1, 2, ... in the order they were made.
         let number: Int
-        /// The order whose page shows it; any other shows nothing.
-        let purchaseId: String
+        /// The order whose page shows it, nil for the dashboard's home; any other shows nothing.
+        let purchaseId: String?
         /// What it says.
         let text: String
         /// Whether it says why the form was refused.
@@ -122,10 +136,22 @@ extension Sandbox {
     /// carries the number of a notice the sandbox keeps, not the words, so that no link
     /// of another site can make the page say what it likes.
     func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
+        redirect(to: "/orders/\(Self.percentEncoded(purchaseId))", purchaseId: purchaseId, said, problem: problem)
+    }
+
+    /// 303 to the dashboard's home, which shows `said` (as a refusal with `problem`), as
+    /// ``back(to:_:problem:)`` does for an order's page.
+    func backHome(_ said: String, problem: Bool = false) -> HTTPServerResponse {
+        redirect(to: "/", purchaseId: nil, said, problem: problem)
+    }
+
+    /// 303 to `path`, the page of `purchaseId` (nil: the dashboard's home), which shows
+    /// `said` by the number of the notice kept for it.
+    private func redirect(to path: String, purchaseId: String?, _ said: String, problem: Bool) -> HTTPServerResponse {
         noticesMade += 1
         notices.append(Notice(number: noticesMade, purchaseId: purchaseId, text: said, problem: problem))
         if notices.count > Self.noticeLimit { notices.removeFirst() }
-        let location = "/orders/\(Self.percentEncoded(purchaseId))?said=\(noticesMade)"
+        let location = "\(path)?said=\(noticesMade)"
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
             body: Array("See \(location)\n".utf8))

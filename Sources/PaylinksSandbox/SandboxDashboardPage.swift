@@ -4,10 +4,11 @@ import PaylinksKit
 /// The dashboard's pages: the list of orders, and an order's page with its timeline and
 /// its forms.
 extension SandboxPage {
-    /// The dashboard: the `newest` orders, newest first, each a link to its page, with how
-    /// many sessions and deliveries the sandbox holds, and what it serves.
+    /// The dashboard: the clock, the `newest` orders, newest first, each a link to its
+    /// page, with how many sessions and deliveries the sandbox holds, and what it serves.
     static func home(
-        _ newest: [CheckoutSessions.Session], counts: (sessions: Int, deliveries: Int), catalog: Catalog
+        _ newest: [CheckoutSessions.Session], counts: (sessions: Int, deliveries: Int), catalog: Catalog,
+        clock: ClockView
     ) -> String {
         let rows = newest.map { session in
             """
@@ -25,6 +26,7 @@ extension SandboxPage {
             """
             <h1>paylinks sandbox</h1>
             <p class="note">\(count)\(shown) · \(counts.deliveries) deliveries to the game's server</p>
+            \(clockSection(clock))
             <table class="orders">
             <thead><tr><th>Purchase</th><th>Offer</th><th>Price</th><th>Player</th><th>State</th><th>Created</th></tr></thead>
             <tbody>
@@ -39,6 +41,8 @@ extension SandboxPage {
             <li>GET /control/v1/sessions/PURCHASE_ID: a session's state</li>
             <li>POST /control/v1/sessions/PURCHASE_ID/complete {"choice": "pay"}</li>
             <li>POST /control/v1/sessions/PURCHASE_ID/refund, /dispute, /retry-award</li>
+            <li>POST /control/v1/sessions/PURCHASE_ID/resolve {"outcome": "succeeded", "after": "PT5M"}</li>
+            <li>GET /control/v1/clock; POST /control/v1/clock {"advance": "PT15M"}</li>
             <li>GET /control/v1/deliveries; POST /control/v1/deliveries/ID/replay</li>
             <li>POST /reporting/reports/orders; GET /reporting/financial-data/transactions</li>
             </ul>
@@ -147,6 +151,7 @@ extension SandboxPage {
             <p class="note">For a Failed (Charged) order: its award again, manual_retry.</p>
             <button type="submit">Retry Award</button>
             </form>
+            \(resolveForms(session, token: token))
             </div>
             <h2>Timeline</h2>
             \(older)

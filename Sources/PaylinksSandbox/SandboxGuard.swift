@@ -189,7 +189,7 @@ extension SandboxGuard {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             switch parts.first {
             case "": self = .browser
-            case "orders", "deliveries": self = .browser
+            case "orders", "deliveries", "clock": self = .browser
             // `/checkout/TOKEN` is the checkout page; deeper paths are Appcharge's API.
             case "checkout": self = parts.count == 2 ? .browser : .gameServer
             case "control": self = .scripts

@@ -148,7 +148,8 @@ extension Sandbox {
         SandboxRoute([.post], "/checkout/api/v1/order/{orderId}/refund", access: .publisherToken(.orders)) {
             .ready($0.initiateRefund(orderId: $1["orderId"], $1.request))
         },
-        SandboxRoute([.get, .head], "/") { sandbox, _ in sandbox.home() },
+        SandboxRoute([.post], "/clock") { $0.clockForm($1.request) },
+        SandboxRoute([.get, .head], "/") { $0.home($1.request) },
     ]
 }
 

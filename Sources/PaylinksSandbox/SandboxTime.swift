@@ -37,9 +37,21 @@ extension Sandbox {
     /// A move of a virtual clock under way: where it goes, what fired on the way, and the
     /// answer the control API gives once it is there.
     struct Advance {
+        /// Where the clock stood when the move began.
+        let from: Int
         let target: Int
         let promise: HTTPPromise
+        /// Who asked, which decides the answer's shape.
+        let reply: Reply
         var fired: [Fired] = []
+
+        /// Who asked for a move, and so how its answer reads.
+        enum Reply {
+            /// A script, through the control API: the clock and what fired, as JSON.
+            case json
+            /// The dashboard's form: 303 back to the dashboard, which shows the move.
+            case dashboard
+        }
     }
 
     /// The first timer due by `limit`: the earliest, and of two at once a session's before
@@ -117,7 +129,11 @@ extension Sandbox {
                         "warning: the clock's time is not on the disk yet, it is kept with the next change: \(failure)")
                 }
                 self.advance = nil
-                give(advance.promise, Self.clockJSON(mode: clock.mode, now: now, fired: advance.fired))
+                lastMove = Move(advance, to: now)
+                switch advance.reply {
+                case .json: give(advance.promise, Self.clockJSON(mode: clock.mode, now: now, fired: advance.fired))
+                case .dashboard: give(advance.promise, backHome(Self.movedText(advance, to: now)))
+                }
                 onLog(
                     "clock: at \(ClockText.iso8601(milliseconds: now)), \(advance.fired.count) timer"
                         + "\(advance.fired.count == 1 ? "" : "s") fired")
@@ -133,13 +149,14 @@ extension Sandbox {
     public func stopAdvance() {
         guard let advance else { return }
         self.advance = nil
-        give(
-            advance.promise,
-            Self.problem(
-                503,
-                "the sandbox stopped at \(ClockText.iso8601(milliseconds: now)), before the clock reached "
-                    + "\(ClockText.iso8601(milliseconds: advance.target)); start it again with the same --data and "
-                    + "move the clock on"))
+        let message =
+            "the sandbox stopped at \(ClockText.iso8601(milliseconds: now)), before the clock reached "
+            + "\(ClockText.iso8601(milliseconds: advance.target)); start it again with the same --data and "
+            + "move the clock on"
+        switch advance.reply {
+        case .json: give(advance.promise, Self.problem(503, message))
+        case .dashboard: give(advance.promise, Self.stoppedPage(message))
+        }
     }
 
     /// Gives `promise` the answer `status` with `body`, finished as every answer is.
@@ -147,7 +164,7 @@ extension Sandbox {
         give(promise, HTTPServerResponse(status: status, body: body))
     }
 
-    private func give(_ promise: HTTPPromise, _ response: HTTPServerResponse) {
+    func give(_ promise: HTTPPromise, _ response: HTTPServerResponse) {
         var response = response
         guardian.finish(&response)
         promise.give(response)
@@ -243,6 +260,13 @@ extension Sandbox {
         guard case .string(let text) = value.kind else {
             return .ready(Self.problem(400, "\(key) must be a string, not \(value.typeDescription); \(shape)"))
         }
+        return startMove(key, text, reply: .json)
+    }
+
+    /// Starts a move of a virtual clock by `key`: `advance`, an ISO 8601 duration, or `to`,
+    /// a time, given as `text`; the move's answer, awaited, goes to whoever `reply` names.
+    /// A wall clock, a move under way, a text that is no forward move: the problem, at once.
+    func startMove(_ key: String, _ text: String, reply: Advance.Reply) -> HTTPAnswer {
         guard clock.mode == .virtual else {
             return .ready(
                 Self.problem(
@@ -277,7 +301,7 @@ extension Sandbox {
                         + "to, or an advance"))
         }
         let promise = HTTPPromise()
-        advance = Advance(target: target, promise: promise)
+        advance = Advance(from: now, target: target, promise: promise, reply: reply)
         say("clock: moving from \(ClockText.iso8601(milliseconds: now)) to \(ClockText.iso8601(milliseconds: target))")
         return .awaited(promise)
     }
@@ -314,6 +338,13 @@ extension Sandbox {
             }
         }
         guard let succeeded else { return .ready(Self.problem(400, "outcome is missing; \(shape)")) }
+        return resolvePending(purchaseId: purchaseId, succeeded: succeeded, after: after)
+    }
+
+    /// Resolves the pending payment of `purchaseId` now, or, `after` milliseconds from now,
+    /// schedules it to on the clock (202). The session as it then stands; 404 without a
+    /// live session, 409 for one not pending.
+    func resolvePending(purchaseId: String, succeeded: Bool, after: Int?) -> HTTPAnswer {
         guard live(purchaseId: purchaseId) != nil else { return .ready(Self.noSession(purchaseId)) }
         do throws(CheckoutSessions.ResolveProblem) {
             if let after {

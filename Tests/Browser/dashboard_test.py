@@ -2,8 +2,9 @@
 by Selenium. A session is paid; the dashboard lists it; its page refunds it through the
 refund form; the state and the order.refunded delivery appear in its timeline; the
 delivery is replayed, newly signed, from its form, and the replay appears as a delivery of
-its own; a page of another site that submits the order's form by itself is refused. At 600
-and 1400 px wide, no page scrolls sideways. Every name is shown as text.
+its own; a page of another site that submits the order's form by itself is refused. A
+sandbox on a virtual clock is moved from the dashboard's +15 min button. At 600 and 1400 px
+wide, no page scrolls sideways. Every name is shown as text.
 
     python3 dashboard_test.py PAYLINKS GAME_SERVER_SCRIPT [SCREENSHOT_DIR]
 """
@@ -72,6 +73,38 @@ def shoot(driver, name):
         driver.save_screenshot(os.path.join(screenshots, "%s-%d.png" % (name, width)))
 
 
+def listening(serve):
+    """The base URL `paylinks serve` says it listens at."""
+    while True:
+        line = serve.stderr.readline()
+        assert line, "paylinks serve ended before it listened"
+        if "sandbox at " in line:
+            return line.split("sandbox at ", 1)[1].split(";", 1)[0]
+
+
+def advance_clock(driver):
+    """A sandbox on a virtual clock: the dashboard's +15 min button moves it, and the
+    dashboard it comes back to says where it stands."""
+    data = tempfile.mkdtemp(prefix="paylinks-clock-")
+    serve = subprocess.Popen(
+        [paylinks, "serve", "--port", "0", "--data", data, "--clock", "virtual", "--now", "2026-12-01T10:00:00Z"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        base = listening(serve)
+        driver.get(base + "/")
+        assert "2026-12-01T10:00:00.000Z" in driver.page_source, driver.page_source[:800]
+        driver.find_element(By.CSS_SELECTOR, "form[action='/clock'] button[value='PT15M']").click()
+        banner(driver, "the clock moved to 2026-12-01T10:15:00.000Z")
+        clock = call(base, "/control/v1/clock")
+        assert clock["now"] == "2026-12-01T10:15:00.000Z", clock
+        fits(driver, 600)
+        fits(driver, 1400)
+        shoot(driver, "clock")
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+
+
 def main():
     game = subprocess.Popen([sys.executable, game_script, "0"], stdout=subprocess.PIPE, text=True)
     serve = None
@@ -83,12 +116,7 @@ def main():
             [paylinks, "serve", "--port", "0", "--seed", "1", "--data", data, "--award-url", game_base + "/award",
              "--events-url", game_base + "/events"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        base = None
-        while base is None:
-            line = serve.stderr.readline()
-            assert line, "paylinks serve ended before it listened"
-            if "sandbox at " in line:
-                base = line.split("sandbox at ", 1)[1].split(";", 1)[0]
+        base = listening(serve)
 
         session = call(base, "/checkout/v1/session", {
             "priceDetails": {"price": 499, "currency": "USD"},
@@ -155,8 +183,11 @@ def main():
             "the other site's form was not refused")
         state = call(base, "/control/v1/sessions/%s" % purchase)["state"]
         assert state == "payment_refunded", state
+
+        advance_clock(driver)
         print("browser dashboard: %s listed, refunded from its page (payment_refunded, order.refunded delivered), "
-              "%s replayed newly signed and delivered; another site's form refused; no sideways scroll at 600 or "
+              "%s replayed newly signed and delivered; another site's form refused; a virtual clock moved 15 min "
+              "from the dashboard; no sideways scroll at 600 or "
               "1400 px; names shown as text" % (purchase, delivery))
     finally:
         if driver is not None:

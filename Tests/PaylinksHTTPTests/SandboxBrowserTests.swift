@@ -282,6 +282,8 @@ struct SandboxBrowserTests {
         Change("/orders/ID/retry-award", form),
         Change("/deliveries/dl_1/replay", form, "resign=true"),
         Change("/checkout/TOKEN", form, "choice=pay&paymentMethod=Visa"),
+        Change("/checkout/TOKEN", form, "resolve=succeeded&minutes=5&paymentMethod=Visa"),
+        Change("/clock", form, "advance=PT15M"),
         Change("/control/v1/sessions/ID/refund", "text/plain", #"{"outcome": "refunded"}"#),
         Change("/control/v1/sessions/ID/dispute", "text/plain", #"{"outcome": "open"}"#),
         Change("/control/v1/sessions/ID/retry-award", nil),
@@ -347,7 +349,10 @@ struct SandboxBrowserTests {
 
     @Test(
         "a form sent without the sandbox's token, or with another run's, is refused with 403 and a page that says why",
-        arguments: ["/orders/ID/refund", "/orders/ID/retry-award", "/deliveries/dl_1/replay", "/checkout/TOKEN"])
+        arguments: [
+            "/orders/ID/refund", "/orders/ID/retry-award", "/orders/ID/resolve", "/deliveries/dl_1/replay",
+            "/checkout/TOKEN", "/clock",
+        ])
     func formToken(path: String) throws {
         let served = try Served()
         let change = Change(path, Self.form, path.hasPrefix("/checkout") ? "choice=pay" : "outcome=refunded")

@@ -46,6 +46,7 @@ struct SandboxRoutesTests {
         Refused(.options, "/control/v1/deliveries/dl_1", allow: "GET"),
         Refused(.get, "/control/v1/deliveries/dl_1/replay", allow: "POST"),
         Refused(.get, "/checkout/api/v1/order/ord_1/refund", allow: "POST"),
+        Refused(.get, "/clock", allow: "POST"),
     ]
 
     @Test("a route answers a method it does not take with 405 and the methods it takes", arguments: refused)

@@ -219,4 +219,47 @@ struct ScenarioClockTests {
         #expect(result.exitCode == .success, "\(result.stderr)")
         #expect(result.stderr.contains("6 met, 0 failed"), "\(result.stderr)")
     }
+
+    // MARK: Schemas
+
+    @Test("the scenario schema takes advance and resolve as the loader does, and refuses what it refuses")
+    func scenarioSchema() throws {
+        let validator = try SchemaValidator(file: SchemaTests.scenarioSchema)
+        let good = Self.pending(
+            #"""
+            {"step": "resolve", "outcome": "succeeded", "after": "PT5M", "expect": {"state": "payment_pending"}},
+            {"step": "advance", "by": "p1dt0.5s", "eventFault": "delay",
+             "attempts": [{"expect": {"events": ["order.payment.resolved", "order.completed"]}}]}
+            """#)
+        #expect(validator.errors(in: try SchemaTests.parse(good)).isEmpty)
+        let refused = [
+            #"{"step": "advance"}"#, #"{"step": "advance", "by": "15m"}"#, #"{"step": "advance", "by": "P1M"}"#,
+            #"{"step": "advance", "by": "PT"}"#, #"{"step": "resolve"}"#, #"{"step": "resolve", "outcome": "success"}"#,
+            #"{"step": "resolve", "outcome": "failed", "by": "PT1M"}"#,
+        ]
+        for step in refused {
+            let text = #"{"steps": [\#(step)]}"#
+            #expect(!validator.errors(in: try SchemaTests.parse(text)).isEmpty, "\(step)")
+            let path = try ScenarioTests.write([("s.json", text)])[0]
+            #expect(runCLI("run", path).exitCode == .dataError, "\(step)")
+        }
+    }
+
+    @Test("a run's JSON report names a refused resolve by its kind, as its schema has it")
+    func reportSchema() throws {
+        let paths = try ScenarioTests.write([
+            (
+                "refused.json",
+                Self.pending(#"{"step": "resolve", "outcome": "failed"}, {"step": "resolve", "outcome": "failed"}"#)
+            )
+        ])
+        let report = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().appendingPathComponent("report.json")
+        let result = runCLI("run", paths[0], "--report", "json=\(report.path)")
+        #expect(result.exitCode == .expectationsFailed)
+        let text = try String(contentsOf: report, encoding: .utf8)
+        let validator = try SchemaValidator(
+            file: DocumentedCommands.root.appendingPathComponent("Schemas/run-report.schema.json"))
+        #expect(validator.errors(in: try SchemaTests.parse(text)).isEmpty, "\(text)")
+        #expect(text.contains(#""kind":"resolve""#) || text.contains(#""kind": "resolve""#), "\(text)")
+    }
 }

@@ -220,6 +220,27 @@ struct ScenarioClockTests {
         #expect(result.stderr.contains("6 met, 0 failed"), "\(result.stderr)")
     }
 
+    @Test("the trace shows a resolution when it is scheduled and when the clock reaches it")
+    func trace() throws {
+        let path = try ScenarioTests.write([
+            (
+                "traced.json",
+                Self.pending(
+                    #"{"step": "resolve", "outcome": "succeeded", "after": "PT5M"}, {"step": "advance", "by": "PT15M"}"#
+                )
+            )
+        ])[0]
+        let result = runCLI("run", path, "--trace")
+        let lines = result.stderr.split(separator: "\n").filter {
+            $0.contains("pending payment") || $0.contains("clock")
+        }
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(lines.first?.contains("is to resolve (succeeded) at +408.590s") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasSuffix(" succeeded") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.contains("+408.590s") == true, "\(lines)")
+        #expect(lines.last?.contains("+1008.590s  the clock moved on by 900.000s") == true, "\(lines)")
+    }
+
     // MARK: Schemas
 
     @Test("the scenario schema takes advance and resolve as the loader does, and refuses what it refuses")

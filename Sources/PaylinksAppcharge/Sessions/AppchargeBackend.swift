@@ -182,12 +182,16 @@ public final class AppchargeBackend: CheckoutBackend {
 
     /// Makes happen, in time order, what falls due on the clock up to `limit` (Unix
     /// milliseconds): sessions expire unpaid and scheduled resolutions resolve, each at its
-    /// moment, or at `start` for one whose moment had passed before. What happened, in order.
+    /// moment, or at `start` for one whose moment had passed before; `each` hears of each,
+    /// and when, before its events go out. What happened, in order.
     @discardableResult
-    public func fireDue(from start: Int, through limit: Int) -> [CheckoutSessions.Due] {
+    public func fireDue(
+        from start: Int, through limit: Int, each: (CheckoutSessions.Due, Int) -> Void = { _, _ in }
+    ) -> [CheckoutSessions.Due] {
         var fired: [CheckoutSessions.Due] = []
         while let due = sessions.nextDue(through: limit) {
             let at = max(due.at, start)
+            each(due, at)
             switch due {
             case .expiry(let purchaseId, _):
                 let (_, events) = sessions.session(purchaseId: purchaseId, now: at)

@@ -15,13 +15,21 @@ extension ScenarioRunner {
         succeeded: Bool, after: Int?, on appcharge: AppchargeBackend, sdk: PaymentLinksSimulator
     ) -> String? {
         let now = sdk.virtualMilliseconds
+        let outcome = CheckoutSessions.Resolution(succeeded: succeeded, at: now).outcome
         do {
             if let after {
                 let at = after > latestMilliseconds - now ? latestMilliseconds : now + after
                 try appcharge.schedulePending(CheckoutSessions.Resolution(succeeded: succeeded, at: at))
+                trace(
+                    "the pending payment of \(appcharge.lastPending ?? "") is to resolve (\(outcome)) at +"
+                        + PaymentLinksSimulator.seconds(at - start(of: sdk)),
+                    at: now, sdk: sdk)
             } else {
                 try appcharge.resolvePending(succeeded: succeeded, at: now + AppchargeBackend.lifeStep)
                 sdk.advance(by: AppchargeBackend.lifeStep)
+                trace(
+                    "the pending payment of \(appcharge.lastPending ?? "") \(outcome)", at: sdk.virtualMilliseconds,
+                    sdk: sdk)
             }
         } catch {
             return error.message
@@ -35,7 +43,25 @@ extension ScenarioRunner {
     static func advance(by milliseconds: Int, on appcharge: AppchargeBackend, sdk: PaymentLinksSimulator) {
         let start = sdk.virtualMilliseconds
         let by = max(0, min(milliseconds, latestMilliseconds - start))
-        appcharge.fireDue(from: start, through: start + by)
+        appcharge.fireDue(from: start, through: start + by) { due, at in
+            switch due {
+            case .expiry(let purchaseId, _):
+                trace("the checkout session of \(purchaseId) expired unpaid", at: at, sdk: sdk)
+            case .resolution(let purchaseId, let resolution):
+                trace("the pending payment of \(purchaseId) \(resolution.outcome)", at: at, sdk: sdk)
+            }
+        }
         sdk.advance(by: by)
+        trace("the clock moved on by \(PaymentLinksSimulator.seconds(by))", at: sdk.virtualMilliseconds, sdk: sdk)
+    }
+
+    /// The Unix milliseconds the scenario's clock started at.
+    private static func start(of sdk: PaymentLinksSimulator) -> Int {
+        sdk.virtualMilliseconds - sdk.elapsedMilliseconds
+    }
+
+    /// Tells the scenario's trace, if any, what happened at `milliseconds` (Unix).
+    private static func trace(_ message: String, at milliseconds: Int, sdk: PaymentLinksSimulator) {
+        sdk.trace?(TraceEvent(milliseconds: milliseconds - start(of: sdk), message: message))
     }
 }

@@ -12,10 +12,14 @@ public import PaylinksKit
 /// - the SDK's polls read the order as it stands at each poll;
 /// - `order.completed` goes out once the client has had its chance to read the order paid:
 ///   at ``settle(at:)``, which the command calls when the checkout's callbacks are out;
-/// - refunds and disputes act on the last order paid (``act(_:at:)``).
+/// - refunds and disputes act on the last order paid (``act(_:at:)``);
+/// - a payment left pending (3004) resolves later, now (``resolvePending(succeeded:at:)``)
+///   or when the clock passes the moment it was scheduled for (``schedulePending(_:)``,
+///   ``fireDue(from:through:)``): paid, its award is sent and `order.completed` follows at
+///   once, for the client heard all it will hear long ago.
 ///
-/// Only the last order paid and the checkout under way are kept, so memory stays flat
-/// however many checkouts run.
+/// Only the last order paid, the last left pending, those scheduled to resolve and the
+/// checkout under way are kept, so memory stays flat however many checkouts run.
 @MainActor
 public final class AppchargeBackend: CheckoutBackend {
     /// Something the game's server hears of: an event of an order, and when it happened.
@@ -42,6 +46,8 @@ public final class AppchargeBackend: CheckoutBackend {
     public private(set) var lastPaid: String?
     /// The state of the order acted on last: after its checkout, or after its latest action.
     public private(set) var lastState: OrderState?
+    /// The purchase id of the last order left pending (3004): a resolution acts on it.
+    public private(set) var lastPending: String?
 
     /// The life after the award of the last order paid.
     public var lastPaidLife: OrderLife? {
@@ -63,9 +69,10 @@ public final class AppchargeBackend: CheckoutBackend {
     }
 
     /// Creates the session of `sale` in the store, under its checkout's identifiers; the
-    /// sessions before it are forgotten, but the last order paid.
+    /// sessions before it are forgotten, but the last order paid, the last left pending and
+    /// those scheduled to resolve.
     public func createSession(_ sale: CheckoutSale, at milliseconds: Int) -> CheckoutSession {
-        forgetAllButLastPaid()
+        forgetAllButFollowed()
         let session = CheckoutSession(sale, identifiers: CheckoutIdentifiers(seed: sessions.seed, index: sale.index))
         // The store has no byte budget here, and holds one paid order: it is never full.
         // Were it ever, the session would exist for the game's server only, and the SDK
@@ -112,7 +119,13 @@ public final class AppchargeBackend: CheckoutBackend {
         let (chosen, events) = sessions.choose(choice, paymentMethod: method, for: session, now: milliseconds)
         sessions.commit()
         current?.states.append((milliseconds, chosen.state))
-        return happen(events, at: milliseconds)
+        let notes = happen(events, at: milliseconds)
+        if chosen.state == .paymentPending {
+            // No event says so: the order's last event is its creation.
+            lastPending = chosen.purchaseId
+            lastState = chosen.state
+        }
+        return notes
     }
 
     /// The order of the checkout under way as it stood at `milliseconds`.
@@ -148,6 +161,70 @@ public final class AppchargeBackend: CheckoutBackend {
         return transition
     }
 
+    /// The last order left pending resolves at `milliseconds`: succeeded, it is paid (its
+    /// award sent, and `order.completed` once granted); failed, it ends `payment_failed`.
+    ///
+    /// - Throws: ``CheckoutSessions/ResolveProblem`` when no order was left pending, or the
+    ///   last one is pending no more.
+    public func resolvePending(succeeded: Bool, at milliseconds: Int) throws(CheckoutSessions.ResolveProblem) {
+        try resolve(try pendingPurchaseId(), succeeded: succeeded, at: milliseconds)
+    }
+
+    /// The last order left pending is to resolve at `resolution.at`, when
+    /// ``fireDue(from:through:)`` passes it.
+    ///
+    /// - Throws: ``CheckoutSessions/ResolveProblem``, as ``resolvePending(succeeded:at:)``.
+    public func schedulePending(_ resolution: CheckoutSessions.Resolution) throws(CheckoutSessions.ResolveProblem) {
+        let session = try sessions.schedule(resolution, purchaseId: try pendingPurchaseId())
+        sessions.commit()
+        lastState = session.state
+    }
+
+    /// Makes happen, in time order, what falls due on the clock up to `limit` (Unix
+    /// milliseconds): sessions expire unpaid and scheduled resolutions resolve, each at its
+    /// moment, or at `start` for one whose moment had passed before; `each` hears of each,
+    /// and when, before its events go out. What happened, in order.
+    @discardableResult
+    public func fireDue(
+        from start: Int, through limit: Int, each: (CheckoutSessions.Due, Int) -> Void = { _, _ in }
+    ) -> [CheckoutSessions.Due] {
+        var fired: [CheckoutSessions.Due] = []
+        while let due = sessions.nextDue(through: limit) {
+            let at = max(due.at, start)
+            each(due, at)
+            switch due {
+            case .expiry(let purchaseId, _):
+                let (_, events) = sessions.session(purchaseId: purchaseId, now: at)
+                sessions.commit()
+                happen(events, at: at)
+            case .resolution(let purchaseId, let resolution):
+                // Only a pending payment is scheduled, and it stays pending until it resolves.
+                guard (try? resolve(purchaseId, succeeded: resolution.succeeded, at: at)) != nil else { return fired }
+            }
+            fired.append(due)
+        }
+        return fired
+    }
+
+    /// The purchase id of the last order left pending, or why there is none.
+    private func pendingPurchaseId() throws(CheckoutSessions.ResolveProblem) -> String {
+        guard let lastPending else {
+            throw CheckoutSessions.ResolveProblem(
+                message: "no order was left pending (3004) yet", noSession: true)
+        }
+        return lastPending
+    }
+
+    /// The pending payment of `purchaseId` resolves at `milliseconds`, and its events go out.
+    private func resolve(_ purchaseId: String, succeeded: Bool, at milliseconds: Int)
+        throws(CheckoutSessions.ResolveProblem)
+    {
+        let (session, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded)
+        sessions.commit()
+        lastState = session.state
+        happen(events, at: milliseconds)
+    }
+
     /// Passes on what the store said happened at `milliseconds`: each order event, in
     /// order (`order.completed` held until ``settle(at:)``); the award of a payment, sent
     /// at once, and what its verdict makes happen when it comes.
@@ -158,7 +235,8 @@ public final class AppchargeBackend: CheckoutBackend {
             switch event {
             case .order(let name, let session, let sequence):
                 lastState = session.state
-                if name == .completed {
+                // A payment resolved late completes at once: its client heard its 3004 long ago.
+                if name == .completed && !session.resolvedLate {
                     held.append((name, session, sequence))
                 } else {
                     onHappening?(
@@ -197,9 +275,11 @@ public final class AppchargeBackend: CheckoutBackend {
         return notes
     }
 
-    /// Forgets every session but the last order paid: a command follows one checkout at a time.
-    private func forgetAllButLastPaid() {
-        for session in sessions.all where session.purchaseId != lastPaid {
+    /// Forgets every session but the last order paid, the last left pending and those
+    /// scheduled to resolve: a command follows one checkout at a time.
+    private func forgetAllButFollowed() {
+        for session in sessions.all
+        where session.purchaseId != lastPaid && session.purchaseId != lastPending && session.resolution == nil {
             sessions.forget(purchaseId: session.purchaseId)
         }
         sessions.commit()

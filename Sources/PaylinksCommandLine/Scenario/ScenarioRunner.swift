@@ -293,6 +293,10 @@ package struct ScenarioRunner {
                 let goal = OrderLife.DisputeGoal(rawValue: outcome.rawValue) ?? .lost
                 refusal = Self.act(
                     appcharge.lastPaidLife?.dispute(to: goal) ?? [.openDispute], on: appcharge, after: sdk)
+            case .resolve(let succeeded, let after):
+                refusal = Self.resolve(succeeded: succeeded, after: after, on: appcharge, sdk: sdk)
+            case .advance(let milliseconds):
+                Self.advance(by: milliseconds, on: appcharge, sdk: sdk)
             }
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }

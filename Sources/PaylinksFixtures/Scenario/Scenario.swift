@@ -98,6 +98,11 @@ public struct ScenarioStep: Sendable {
         /// The player disputes the last paid order's charge: the dispute opens, or is
         /// resolved (opened first when it is not open yet).
         case dispute(DisputeOutcome)
+        /// The scenario's last pending payment resolves: now, or `after` milliseconds on the
+        /// scenario's clock (when an `advance` passes that moment).
+        case resolve(succeeded: Bool, after: Int?)
+        /// The scenario's clock moves on by `milliseconds`; what falls due on the way happens.
+        case advance(milliseconds: Int)
     }
 
     /// A fault on the way of an event to the game's server.
@@ -128,6 +133,15 @@ public struct ScenarioStep: Sendable {
         case won
         /// `payment_dispute_lost`: the money is taken back.
         case lost
+    }
+
+    /// How a pending payment resolves.
+    public enum ResolveOutcome: String, CaseIterable, Sendable {
+        /// The payment goes through: the order is paid and its award sent, though the
+        /// client, which had its 3004, hears nothing more.
+        case succeeded
+        /// The payment is declined: `payment_failed`.
+        case failed
     }
 
     /// A purchase or a cancel.
@@ -191,16 +205,16 @@ extension ScenarioStep {
         switch action {
         case .initialize: .initialize
         case .pricePoints: .pricePoints
-        case .checkout, .refund, .dispute: .purchase
+        case .checkout, .refund, .dispute, .resolve, .advance: .purchase
         }
     }
 
-    /// Whether the step asks the SDK for something; a refund or a dispute happens on
-    /// Appcharge's side alone, and no fault is drawn for it.
+    /// Whether the step asks the SDK for something; a refund, a dispute, a resolution and
+    /// the clock's moving on happen on Appcharge's side alone, and no fault is drawn for them.
     public var callsTheSDK: Bool {
         switch action {
         case .initialize, .pricePoints, .checkout: true
-        case .refund, .dispute: false
+        case .refund, .dispute, .resolve, .advance: false
         }
     }
 }
@@ -219,6 +233,10 @@ public enum StepKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case refund
     /// `dispute`: the player disputes the last paid order's charge.
     case dispute
+    /// `resolve`: the scenario's last pending payment succeeds or fails, now or later.
+    case resolve
+    /// `advance`: the scenario's clock moves on, and what falls due happens.
+    case advance
 
     /// The name, as the file has it: `price-points`.
     public var description: String { rawValue }

@@ -30,6 +30,8 @@ public enum ScenarioLoader {
         ],
         .refund: ["amount", "outcome", "eventFault"],
         .dispute: ["outcome", "eventFault"],
+        .resolve: ["outcome", "after", "eventFault"],
+        .advance: ["by", "eventFault"],
     ]
 
     /// The keys an attempt may set, per step kind: how this attempt ends.
@@ -40,6 +42,8 @@ public enum ScenarioLoader {
         .cancel: ["via", "beforeOrder", "leaveOpen", "error", "delivery", "expect"],
         .refund: ["expect"],
         .dispute: ["expect"],
+        .resolve: ["expect"],
+        .advance: ["expect"],
     ]
 
     /// The V2 names of order events, which an expectation's `events` lists.
@@ -252,6 +256,8 @@ public enum ScenarioLoader {
                 try choice(value, ScenarioStep.DisputeOutcome.self)
             }
             step.action = .dispute(outcome ?? .lost)
+        case .resolve, .advance:
+            step.action = try clockAction(object, kind: kind)
         case .purchase, .cancel:
             let sku =
                 try JSONReader.collected(object.required("sku")) { skuReader throws(JSONShapeError) in
@@ -503,7 +509,7 @@ public enum ScenarioLoader {
         return code
     }
 
-    private static func choice<Value: RawRepresentable & CaseIterable>(_ reader: JSONReader, _: Value.Type)
+    static func choice<Value: RawRepresentable & CaseIterable>(_ reader: JSONReader, _: Value.Type)
         throws(JSONShapeError) -> Value where Value.RawValue == String
     {
         let text = try reader.string()

@@ -219,7 +219,7 @@ public final class AppchargeBackend: CheckoutBackend {
     private func resolve(_ purchaseId: String, succeeded: Bool, at milliseconds: Int)
         throws(CheckoutSessions.ResolveProblem)
     {
-        let (session, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded)
+        let (session, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded, now: milliseconds)
         sessions.commit()
         lastState = session.state
         happen(events, at: milliseconds)

@@ -94,6 +94,21 @@ extension BadInput {
             "an allowed host on purchase", ["purchase", "--sku", "starter_pack_001", "--allowed-host", "x.example"],
             .usage, "--allowed-host"),
         BadInput(
+            "a clock that is neither", ["serve", "--clock", "sometimes"], .usage,
+            "--clock takes wall, virtual, not 'sometimes'"),
+        BadInput(
+            "a start on the wall clock", ["serve", "--now", "2026-12-01T10:00:00Z"], .usage,
+            "--now sets where a virtual clock starts; the wall clock is always now: add --clock virtual"),
+        BadInput(
+            "a virtual clock that starts nowhere", ["serve", "--clock", "virtual", "--now", "yesterday"], .usage,
+            "--now takes Unix seconds"),
+        BadInput(
+            "real pauses on a virtual clock",
+            ["serve", "--clock", "virtual", "--award-url", "http://127.0.0.1:9/award", "--award-wait", "real"],
+            .usage, "--clock virtual holds each retry until the clock passes it; leave --award-wait out"),
+        BadInput(
+            "a clock on purchase", ["purchase", "--sku", "starter_pack_001", "--clock", "virtual"], .usage, "--clock"),
+        BadInput(
             "no session budget", ["serve", "--session-budget", "0"], .usage,
             "--session-budget takes a whole number from 1 to 65536, not '0'"),
         BadInput(

@@ -251,8 +251,10 @@ package enum ArgumentParser {
         if command == .serve && options.clockMode == .wall && options.now != nil {
             return "--now sets where a virtual clock starts; the wall clock is always now: add --clock virtual"
         }
-        if command == .serve && options.clockMode == .virtual && seen["--award-wait"] != nil {
-            return "--clock virtual holds each retry until the clock passes it; leave --award-wait out"
+        if command == .serve && options.clockMode == .virtual,
+            let wait = ["--award-wait", "--events-wait"].first(where: { seen[$0] != nil })
+        {
+            return "--clock virtual holds each retry until the clock passes it; leave \(wait) out"
         }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"

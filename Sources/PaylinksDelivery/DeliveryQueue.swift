@@ -60,6 +60,8 @@ public final class DeliveryQueue<Item: Sendable>: Sendable {
     private let url: HTTPURL
     private let makeSender: @Sendable () -> Sender
     private let workers: Int
+    /// Told on a thread of the pool each time a delivery ends, for whoever takes them in.
+    private let ended = Locked<@Sendable () -> Void>({})
 
     /// What the queue shares with the pool's threads, under `pool`'s lock; its condition is
     /// signalled for an item waiting or the stop.
@@ -125,7 +127,14 @@ public final class DeliveryQueue<Item: Sendable>: Sendable {
                 pool.running -= 1
                 pool.finished.append((next.number, (next.id, next.item, attempts)))
             }
+            ended.withLock { $0 }()
         }
+    }
+
+    /// Has `call` told, on a thread of the pool, each time a delivery ends: so that whoever
+    /// takes them in (``takeFinished()``) does it at once.
+    public func onEnded(_ call: @escaping @Sendable () -> Void) {
+        ended.withLock { $0 = call }
     }
 
     private func takeNext() -> (number: Int, id: String, item: Item)? {

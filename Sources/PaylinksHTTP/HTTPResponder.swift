@@ -21,9 +21,17 @@ public protocol HTTPResponder: Sendable {
 
     /// Whether the server should stop: asked between events, one at a time with `respond(to:)`.
     var isStopping: Bool { get }
+
+    /// Called once before the server runs it, with `wake`, which has ``tick()`` called
+    /// soon (rather than within 100 ms) from any thread: for work that ends off the
+    /// server's threads and that a tick takes in.
+    func attach(wake: @escaping @Sendable () -> Void)
 }
 
 extension HTTPResponder {
     /// Nothing to do between events.
     public func tick() {}
+
+    /// Nothing ends off the server's threads.
+    public func attach(wake: @escaping @Sendable () -> Void) {}
 }

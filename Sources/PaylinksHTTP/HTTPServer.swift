@@ -140,6 +140,8 @@ public final class HTTPServer {
     /// server takes no new connection, finishes the requests already arriving (for up to the
     /// read time), and returns.
     public func run<Responder: HTTPResponder>(_ responder: Responder) {
+        let lead = loops[0].waker
+        responder.attach(wake: { lead.wake() })
         let serial = Locked(())
         let calls = Calls { requests in
             let arrivals = requests.map(responder.prepare)

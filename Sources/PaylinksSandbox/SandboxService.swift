@@ -190,6 +190,14 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         return true
     }
 
+    /// Has the server tick as soon as a delivery ends, so that its outcome is taken in, and a
+    /// move of the clock goes on, at once.
+    public func attach(wake: @escaping @Sendable () -> Void) {
+        awards?.onEnded(wake)
+        events?.onEnded(wake)
+        replays?.onEnded(wake)
+    }
+
     /// Deliveries submitted and not taken in by a ``tick()`` yet.
     public var deliveriesPending: Int {
         (awards?.pending ?? 0) + (events?.pending ?? 0) + (replays?.pending ?? 0)

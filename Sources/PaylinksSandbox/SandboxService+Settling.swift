@@ -41,6 +41,7 @@ extension SandboxService {
     func settleEvents(_ finished: [EventQueue.Ended]) {
         for (purchaseId, scheduled, attempts) in finished {
             let event = scheduled.item
+            for attempt in attempts { log.write(line: Self.eventLine(event.label, of: purchaseId, attempt)) }
             if scheduled.only != nil {
                 settleStep(.event, purchaseId: purchaseId, name: event.label, scheduled, attempts)
             } else if let url = events?.destination {
@@ -48,13 +49,14 @@ extension SandboxService {
                     .event, purchaseId: purchaseId, name: event.label, url: url.description, body: event.body,
                     attempts: attempts)
             }
-            for attempt in attempts { log.write(line: Self.eventLine(event.label, of: purchaseId, attempt)) }
         }
     }
 
     /// How the log says an award's attempt went.
     static func awardLine(_ purchaseId: String, _ attempt: DeliveryAttempt) -> String {
-        let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")"
+        // The game's server's own words say why it refused: a stale signature, say.
+        let said = attempt.publisherErrorMessage.map { ", saying \"\($0)\"" } ?? ""
+        let result = attempt.publisherPurchaseId.map { "granted as \($0)" } ?? "failed: \(attempt.failure ?? "")\(said)"
         return MessageText.oneLine(
             "award \(purchaseId) attempt \(attempt.number): \(result) (\(attempt.milliseconds) ms)")
     }
@@ -89,7 +91,14 @@ extension SandboxService {
             log.write(
                 line: "\(delivery.id) (\(name) of \(purchaseId)): attempt \(all.count + 1) at "
                     + "\(ClockText.iso8601(milliseconds: next)) on the clock")
-        } else if kind == .award {
+            return
+        }
+        if !attempt.succeeded {
+            log.write(
+                line: "\(delivery.id) (\(name) of \(purchaseId)): given up after \(all.count) attempt"
+                    + "\(all.count == 1 ? "" : "s"); POST /control/v1/deliveries/\(delivery.id)/replay sends it again")
+        }
+        if kind == .award {
             sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(all))
         }
     }
@@ -167,6 +176,17 @@ extension SandboxService {
             log.write(
                 line: MessageText.oneLine(
                     "\(Self.named(event, of: purchaseId)): not sent, the sandbox stopped before its turn"))
+        }
+        // What a virtual clock holds goes on at the next start with the same --data, or never.
+        for delivery in sandbox.history.retrying {
+            log.write(
+                line: MessageText.oneLine(
+                    "\(delivery.id) (\(delivery.name) of \(delivery.purchaseId)): attempt "
+                        + "\(delivery.attempts.count + 1), due at "
+                        + "\(ClockText.iso8601(milliseconds: delivery.nextAttemptAt ?? 0)) on the clock, "
+                        + (journal == nil
+                            ? "is not sent: the sandbox kept nothing (start it with --data to keep what waits)"
+                            : "is sent once the clock passes it after the next start with this --data")))
         }
         let (lastReplays, unsentReplays) = replays?.finishAll() ?? ([], [])
         settleReplays(lastReplays)

@@ -95,7 +95,9 @@ struct SandboxClockTests {
     @Test("a refused award is retried at +10 s and +10 s on the clock, each attempt signed at its own time")
     func awardRetries() async throws {
         let game = Service.GameServer { request in
-            request.url.target == "/award" ? DeliveryResponse(status: 500) : DeliveryResponse(status: 200)
+            request.url.target == "/award"
+                ? DeliveryResponse(status: 500, body: Array(#"{"publisherErrorMessage": "signature too old"}"#.utf8))
+                : DeliveryResponse(status: 200)
         }
         let served = try Served(game: game)
         let (_, purchaseId) = try Service.create(served.service)
@@ -110,6 +112,14 @@ struct SandboxClockTests {
         #expect(try served.fired(served.advance("PT10S")) == ["2026-12-01T10:00:20.000Z retry award 3"])
         #expect(try served.state(purchaseId) == "charge_failed")
         #expect(served.callbacks.count == 1, "the client hears once, when the last attempt failed")
+        #expect(
+            served.log.lines.contains(
+                "award \(purchaseId) attempt 3: failed: the server answered 500, saying \"signature too old\" (0 ms)"),
+            "\(served.log.lines)")
+        #expect(
+            served.log.lines.contains(
+                "dl_1 (award of \(purchaseId)): given up after 3 attempts; POST /control/v1/deliveries/dl_1/replay "
+                    + "sends it again"))
         let awards = await game.requests(after: served.service).filter { $0.url.target == "/award" }
         #expect(awards.map(Self.signedAt) == [Self.start, Self.start + 10_000, Self.start + 20_000])
     }
@@ -251,6 +261,12 @@ struct SandboxClockTests {
         // order.created was refused once; its retry waits for +15 s.
         #expect(try first.fired(first.advance("PT10S")).isEmpty)
         first.service.finish()
+        #expect(
+            first.log.lines.contains { line in
+                line.hasSuffix(
+                    "(order.created of \(pending)): attempt 2, due at 2026-12-01T10:00:15.000Z on the clock, is sent "
+                        + "once the clock passes it after the next start with this --data")
+            }, "the stop says what waits on the clock")
 
         let granting = Service.GameServer.granting()
         let kept = InMemorySandboxJournal(seed: 7, records: journal.records)

@@ -178,6 +178,14 @@ struct SandboxClockTests {
             headers: [HTTPHeader("x-publisher-token", "token-1")])
         #expect(transactions.status == 200, "\(transactions.body)")
         #expect(transactions.body.contains("2026-12-01T10:05:00"), "\(transactions.body)")
+        let orders = Service.send(
+            served.service, .post, "/reporting/reports/orders",
+            body: #"{"startDate": "2026-12-01", "endDate": "2026-12-02"}"#,
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")])
+        #expect(orders.status == 200, "\(orders.body)")
+        // The order was made when the session was, on the clock; it is paid now.
+        #expect(orders.body.contains(#""createdAt":"2026-12-01T10:00:00.000Z""#), "\(orders.body)")
+        #expect(orders.body.contains(#""state":"charge_succeed""#), "\(orders.body)")
         let sent = await game.requests(after: served.service)
         #expect(sent.filter { $0.url.target == "/award" }.count == 1)
         let names = sent.filter { $0.url.target == "/events" }.map { Self.field("eventName", in: $0) }

@@ -63,7 +63,8 @@ final class EventLoop {
         let before = connections.count
         connections.removeAll { connection in
             let done =
-                (connection.buffer.isEmpty && connection.pending == 0 && connection.waiting.isEmpty)
+                (connection.buffer.isEmpty && connection.pending == 0 && connection.waiting.isEmpty
+                    && connection.held.isEmpty)
                 || connection.isClosing || now - since > limits.readMilliseconds
             if done { connection.socket.close() }
             return done
@@ -178,7 +179,7 @@ final class EventLoop {
         var found: Int?
         for (index, connection) in connections.enumerated()
         where connection.buffer.isEmpty && connection.pending == 0 && connection.waiting.isEmpty
-            && connection.state == .reading
+            && connection.held.isEmpty && connection.state == .reading
             && (connection.served > 0 || now - connection.since > 1_000)
         {
             if let best = found, connections[best].since <= connection.since { continue }
@@ -203,7 +204,15 @@ final class EventLoop {
     /// Takes each whole request `connection` holds into the turn's batch, while its answers
     /// go out; a malformed one is answered in its place, and ends the connection.
     private func process(_ connection: HTTPConnection, parser: HTTPRequestParser) {
-        while connection.state == .reading && !connection.lastQueued
+        // Requests held behind an awaited answer go first, once it is given.
+        if connection.waiting.isEmpty && !connection.held.isEmpty && connection.state == .reading {
+            let held = connection.held
+            connection.held = []
+            for request in held {
+                queue(connection, .request(request.request), closing: request.closing, head: request.head)
+            }
+        }
+        while connection.state == .reading && !connection.lastQueued && connection.held.isEmpty
             && connection.pending < HTTPConnection.readAhead && connection.waiting.isEmpty
             && connection.queued < Self.batchLimit && !connection.buffer.isEmpty
         {
@@ -256,15 +265,29 @@ final class EventLoop {
         while !batch.isEmpty {
             let taken = batch
             batch.removeAll(keepingCapacity: true)
-            var requests: [HTTPRequest] = []
+            var requests: [(connection: ObjectIdentifier, request: HTTPRequest)] = []
             for entry in taken {
-                if case .request(let request) = entry.owed { requests.append(request) }
+                if case .request(let request) = entry.owed {
+                    requests.append((ObjectIdentifier(entry.connection), request))
+                }
             }
             var answers = calls.answer(requests).makeIterator()
             for entry in taken {
                 let answer: HTTPAnswer
                 switch entry.owed {
-                case .request: answer = answers.next() ?? .ready(refusal(.noAnswer))
+                case .request(let request):
+                    guard let given = answers.next() else {
+                        answer = .ready(refusal(.noAnswer))
+                        break
+                    }
+                    guard let given else {
+                        // Behind an awaited answer: handled once it is given.
+                        entry.connection.queued -= 1
+                        if entry.closing { entry.connection.lastQueued = false }
+                        entry.connection.held.append((request, entry.closing, entry.head))
+                        continue
+                    }
+                    answer = given
                 case .ready(let ready): answer = .ready(ready)
                 }
                 entry.connection.queued -= 1

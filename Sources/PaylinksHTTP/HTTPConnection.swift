@@ -40,6 +40,8 @@ final class HTTPConnection {
     /// Answers handled and not sent yet, in order, while it has not taken those before:
     /// each made (when made later) only once it goes out.
     var waiting: [(answer: HTTPAnswer, closing: Bool, head: Bool)] = []
+    /// Requests read after an awaited answer not given yet, in order: handled once it is.
+    var held: [(request: HTTPRequest, closing: Bool, head: Bool)] = []
 
     /// How much of a connection's answers may wait before it is read no further.
     static let readAhead = 64 << 10

@@ -144,8 +144,18 @@ public final class HTTPServer {
         responder.attach(wake: { lead.wake() })
         let serial = Locked(())
         let calls = Calls { requests in
-            let arrivals = requests.map(responder.prepare)
-            return serial.withLock { _ in arrivals.map(responder.respond) }
+            let arrivals = requests.map { ($0.connection, responder.prepare($0.request)) }
+            return serial.withLock { _ in
+                // A request after an awaited answer on its connection waits for it: it is
+                // handled only once that answer is given, as if it had come then.
+                var awaiting = Set<ObjectIdentifier>()
+                return arrivals.map { connection, arrival in
+                    guard !awaiting.contains(connection) else { return nil }
+                    let answer = responder.respond(to: arrival)
+                    if case .awaited(let promise) = answer, promise.response == nil { awaiting.insert(connection) }
+                    return answer
+                }
+            }
         }
         // Each loop's thread ends before this returns.
         let others = loops.dropFirst().map { loop in
@@ -168,8 +178,10 @@ public final class HTTPServer {
 
     /// The answers to a loop's turn of requests: each prepared on the loop's thread, then
     /// all answered in one hold of the serial lock.
+    /// A request after an awaited answer on the same connection is not handled: its answer
+    /// is nil, and the loop hands it again once that answer is given.
     struct Calls: Sendable {
-        let answer: @Sendable ([HTTPRequest]) -> [HTTPAnswer]
+        let answer: @Sendable ([(connection: ObjectIdentifier, request: HTTPRequest)]) -> [HTTPAnswer?]
     }
 
     /// What the loops share, under the server's `shared` lock.

@@ -209,6 +209,9 @@ public struct Scheduled<Item: Deliverable>: Sendable {
     public var only: (number: Int, sentAfter: Int)?
     /// The delivery of the history the attempt goes on, when it is a retry.
     public var continuing: Int?
+    /// Whether a move of a virtual clock waits for it: a timer the move fired sent it, or
+    /// what such a delivery's outcome brought about.
+    public var ofMove = false
 
     /// `item`, all its attempts; or only the attempt `only` says, going on the delivery
     /// `continuing` when it is a retry.

@@ -26,6 +26,8 @@ public final class Sandbox {
     var retriesInFlight: Set<Int> = []
     /// The virtual clock's time the journal last kept.
     var clockKept: Int?
+    /// Whether a timer is firing now: what it sends, a move of the clock waits for.
+    public internal(set) var isFiring = false
     /// The sessions, their states and their rules: Appcharge's side.
     var sessions: CheckoutSessions
     /// What was sent to the game's server.

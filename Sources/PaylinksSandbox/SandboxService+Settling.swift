@@ -14,27 +14,32 @@ extension SandboxService {
     /// unless a stop cut them short.
     func settleAwards(_ finished: [AwardQueue.Ended]) {
         for (purchaseId, scheduled, attempts) in finished {
-            let award = scheduled.item
-            for attempt in attempts { log.write(line: Self.awardLine(purchaseId, attempt)) }
-            if scheduled.only != nil {
-                settleStep(.award, purchaseId: purchaseId, name: "award", scheduled, attempts)
-                continue
-            }
-            if let url = awards?.destination {
-                sandbox.delivered(
-                    .award, purchaseId: purchaseId, name: "award", url: url.description, body: award.body,
-                    attempts: attempts)
-            }
-            // A stop ends an award between its attempts: it did not fail, it was not done.
-            // Its order stays charge_pending, and a start on the same journal sends it again.
-            guard award.isDone(attempts) else {
-                log.write(
-                    line: "award \(purchaseId): cut short by the stop after \(attempts.count) of "
-                        + "\(award.retryDelays.count) attempts; the order stays charge_pending\(resumed)")
-                continue
-            }
-            sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
+            takeIn(scheduled) { settleAward(purchaseId, scheduled, attempts) }
         }
+    }
+
+    /// Records an award that ended, as ``settleAwards(_:)`` says.
+    private func settleAward(_ purchaseId: String, _ scheduled: Scheduled<GrantAward>, _ attempts: [DeliveryAttempt]) {
+        let award = scheduled.item
+        for attempt in attempts { log.write(line: Self.awardLine(purchaseId, attempt)) }
+        if scheduled.only != nil {
+            settleStep(.award, purchaseId: purchaseId, name: "award", scheduled, attempts)
+            return
+        }
+        if let url = awards?.destination {
+            sandbox.delivered(
+                .award, purchaseId: purchaseId, name: "award", url: url.description, body: award.body,
+                attempts: attempts)
+        }
+        // A stop ends an award between its attempts: it did not fail, it was not done.
+        // Its order stays charge_pending, and a start on the same journal sends it again.
+        guard award.isDone(attempts) else {
+            log.write(
+                line: "award \(purchaseId): cut short by the stop after \(attempts.count) of "
+                    + "\(award.retryDelays.count) attempts; the order stays charge_pending\(resumed)")
+            return
+        }
+        sandbox.awardDelivered(purchaseId: purchaseId, failureData: AwardDelivery.failureData(attempts))
     }
 
     /// Records the events that ended and says how each attempt went.
@@ -42,12 +47,14 @@ extension SandboxService {
         for (purchaseId, scheduled, attempts) in finished {
             let event = scheduled.item
             for attempt in attempts { log.write(line: Self.eventLine(event.label, of: purchaseId, attempt)) }
-            if scheduled.only != nil {
-                settleStep(.event, purchaseId: purchaseId, name: event.label, scheduled, attempts)
-            } else if let url = events?.destination {
-                sandbox.delivered(
-                    .event, purchaseId: purchaseId, name: event.label, url: url.description, body: event.body,
-                    attempts: attempts)
+            takeIn(scheduled) {
+                if scheduled.only != nil {
+                    settleStep(.event, purchaseId: purchaseId, name: event.label, scheduled, attempts)
+                } else if let url = events?.destination {
+                    sandbox.delivered(
+                        .event, purchaseId: purchaseId, name: event.label, url: url.description, body: event.body,
+                        attempts: attempts)
+                }
             }
         }
     }
@@ -111,14 +118,14 @@ extension SandboxService {
             if let awards, let award = GrantAward(delivered: delivery) {
                 let sentAfter = award.retryDelays.prefix(number).reduce(0, +)
                 awards.submit(
-                    Scheduled(award, only: (number, sentAfter), continuing: delivery.number), id: delivery.purchaseId)
+                    scheduled(award, only: (number, sentAfter), continuing: delivery.number), id: delivery.purchaseId)
                 return
             }
         case .event:
             if let events, let event = OrderEvent(delivered: delivery) {
                 let sentAfter = event.retryDelays.prefix(number).reduce(0, +)
                 events.submit(
-                    Scheduled(event, only: (number, sentAfter), continuing: delivery.number), id: delivery.purchaseId)
+                    scheduled(event, only: (number, sentAfter), continuing: delivery.number), id: delivery.purchaseId)
                 return
             }
         }

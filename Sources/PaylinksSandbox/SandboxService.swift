@@ -60,6 +60,11 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     let replays: DeliveryQueue<Replay>?
     /// When a wall clock's timers were last looked for.
     private var dueCheckedAt = Int.min / 2
+    /// Deliveries a move of the clock sent and not taken in yet: the move goes on to its
+    /// next timer once there are none, whatever else is out (a payment's award meanwhile).
+    var movePending = 0
+    /// Whether an outcome of the move's is being taken in: what it sends is the move's too.
+    var takingInMove = false
 
     /// Serves `sandbox` (made with the journal's seed, its records restored), delivering
     /// as `configuration` says, keeping its changes in `journal` when there is one, and
@@ -94,15 +99,15 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         // Each queue hands back what was submitted with its attempts, so the history records
         // every delivery with its own request, however the pool's threads finish.
         if let awards {
-            sandbox.onPaid = { purchaseId, award in
+            sandbox.onPaid = { [unowned self] purchaseId, award in
                 log.write(line: "award \(purchaseId): POST \(awards.destination)")
-                awards.submit(Scheduled(award, only: first), id: purchaseId)
+                awards.submit(scheduled(award, only: first), id: purchaseId)
             }
         }
         if let events {
-            sandbox.onOrderEvent = { purchaseId, event in
+            sandbox.onOrderEvent = { [unowned self] purchaseId, event in
                 log.write(line: "\(Self.named(event, of: purchaseId)): POST \(events.destination)")
-                events.submit(Scheduled(event, only: first), id: purchaseId)
+                events.submit(scheduled(event, only: first), id: purchaseId)
             }
         }
         sandbox.onRetry = { [unowned self] delivery in retry(delivery) }
@@ -118,6 +123,27 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
                 replays.submit(Replay(delivery, resigningWith: key), id: id)
             }
         }
+    }
+
+    /// `item` as its queue is handed it, counted as the move's while a timer of a move
+    /// fires or an outcome of the move's is taken in.
+    func scheduled<Item: Deliverable>(
+        _ item: Item, only: (number: Int, sentAfter: Int)?, continuing: Int? = nil
+    ) -> Scheduled<Item> {
+        var scheduled = Scheduled(item, only: only, continuing: continuing)
+        if sandbox.isAdvancing && (sandbox.isFiring || takingInMove) {
+            scheduled.ofMove = true
+            movePending += 1
+        }
+        return scheduled
+    }
+
+    /// Takes in `scheduled`'s outcome with `body`: what it sends is the move's when it was.
+    func takeIn<Item>(_ scheduled: Scheduled<Item>, _ body: () -> Void) {
+        takingInMove = scheduled.ofMove
+        body()
+        takingInMove = false
+        if scheduled.ofMove { movePending -= 1 }
     }
 
     /// How the log names an order's event.
@@ -168,7 +194,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         settleEvents(events?.takeFinished() ?? [])
         settleReplays(replays?.takeFinished() ?? [])
         if sandbox.clock.mode == .virtual {
-            sandbox.stepAdvance(isIdle: { deliveriesPending == 0 })
+            sandbox.stepAdvance(isIdle: { movePending == 0 })
         } else if sandbox.now - dueCheckedAt >= 1000 || sandbox.now < dueCheckedAt {
             // Expiries and scheduled resolutions, looked for once a second.
             dueCheckedAt = sandbox.now

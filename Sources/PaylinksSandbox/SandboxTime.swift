@@ -91,6 +91,8 @@ extension Sandbox {
             retry(delivery)
         }
         advance?.fired.append(fired)
+        isFiring = true
+        defer { isFiring = false }
         if let failure = keep(undoing: false) {
             onLog(
                 "warning: what the clock brought about is not on the disk yet, it is kept with the next change: "

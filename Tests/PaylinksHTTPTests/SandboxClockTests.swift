@@ -150,6 +150,26 @@ struct SandboxClockTests {
         #expect(Set(completed.map { Self.field("eventId", in: $0) }).count == 1, "every retry is the same event")
     }
 
+    @Test("a move waits for what its own timers send, not for an award a payment sent meanwhile")
+    func moveWaitsForItsOwn() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let game = Service.GameServer { request in
+            // The award hangs until the test lets it go.
+            if request.url.target == "/award" { release.wait() }
+            return DeliveryResponse(status: 200, body: Array(#"{"publisherPurchaseId": "pub-1"}"#.utf8))
+        }
+        let served = try Served(game: game)
+        let (_, purchaseId) = try Service.create(served.service)
+        #expect(served.control("/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#).status == 200)
+        let moved = served.advance("PT1S")
+        #expect(moved.status == 200, "the move does not wait for the award out: \(moved.body)")
+        #expect(try served.fired(moved).isEmpty)
+        release.signal()
+        #expect(served.settle())
+        #expect(try served.state(purchaseId) == "charge_succeed")
+        served.service.finish()
+    }
+
     @Test("a pending payment scheduled to succeed in 5 minutes is paid then: one award, its events once, no callback")
     func lateSuccess() async throws {
         let game = Service.GameServer.granting()

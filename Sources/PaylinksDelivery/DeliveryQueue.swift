@@ -212,6 +212,9 @@ public struct Scheduled<Item: Deliverable>: Sendable {
     /// Whether a move of a virtual clock waits for it: a timer the move fired sent it, or
     /// what such a delivery's outcome brought about.
     public var ofMove = false
+    /// How many moves of the clock had begun when it was handed over: a move waits for
+    /// what was handed over before it began.
+    public var epoch = 0
 
     /// `item`, all its attempts; or only the attempt `only` says, going on the delivery
     /// `continuing` when it is a retry.

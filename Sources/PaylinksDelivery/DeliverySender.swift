@@ -236,6 +236,9 @@ public struct Replay: Deliverable {
     public var delivery: DeliveryHistory.Delivery
     /// The key to sign it with now; nil to send the first attempt's signature as it was.
     public var key: [UInt8]?
+    /// How many moves of a virtual clock had begun when it was asked for: a move waits for
+    /// what was asked for before it began.
+    public var epoch = 0
 
     /// A replay of `delivery`, newly signed with `key` unless it is nil.
     public init(_ delivery: DeliveryHistory.Delivery, resigningWith key: [UInt8]?) {

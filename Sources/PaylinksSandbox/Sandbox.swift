@@ -28,6 +28,9 @@ public final class Sandbox {
     var clockKept: Int?
     /// Whether a timer is firing now: what it sends, a move of the clock waits for.
     public internal(set) var isFiring = false
+    /// Moves of the clock begun so far: what was sent before a move began is sent at the
+    /// time it was due, so the move waits for it first.
+    public internal(set) var movesStarted = 0
     /// The sessions, their states and their rules: Appcharge's side.
     var sessions: CheckoutSessions
     /// What was sent to the game's server.

@@ -150,6 +150,7 @@ extension SandboxService {
     /// sent again.
     func settleReplays(_ finished: [DeliveryQueue<Replay>.Ended]) {
         for (id, replay, attempts) in finished {
+            ended(epoch: replay.epoch)
             let original = replay.delivery
             let outcome = attempts.last.map { $0.succeeded ? "accepted" : "refused: \($0.failure ?? "")" } ?? ""
             log.write(line: MessageText.oneLine("\(id): \(outcome)"))

@@ -65,6 +65,31 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     var movePending = 0
     /// Whether an outcome of the move's is being taken in: what it sends is the move's too.
     var takingInMove = false
+    /// When the delivery whose outcome is being taken in was handed over.
+    var takingInEpoch: Int?
+    /// Deliveries out, by how many moves had begun when each was handed over: a move goes
+    /// on only once those handed over before it began have ended.
+    var outByEpoch: [Int: Int] = [:]
+
+    /// Whether the move under way may fire its next timer: nothing it sent is out, nor
+    /// anything sent before it began.
+    var moveMayGoOn: Bool {
+        movePending == 0 && !outByEpoch.contains { $0.key < sandbox.movesStarted && $0.value > 0 }
+    }
+
+    /// Counts a delivery handed over now; ``ended(epoch:)`` when it is taken in. What an
+    /// outcome brings about is handed over when that delivery was: it happens at its time.
+    func handedOver() -> Int {
+        let epoch = takingInEpoch ?? sandbox.movesStarted
+        outByEpoch[epoch, default: 0] += 1
+        return epoch
+    }
+
+    /// A delivery handed over when `epoch` moves had begun was taken in.
+    func ended(epoch: Int) {
+        outByEpoch[epoch, default: 1] -= 1
+        if outByEpoch[epoch] == 0 { outByEpoch[epoch] = nil }
+    }
 
     /// Serves `sandbox` (made with the journal's seed, its records restored), delivering
     /// as `configuration` says, keeping its changes in `journal` when there is one, and
@@ -112,7 +137,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         }
         sandbox.onRetry = { [unowned self] delivery in retry(delivery) }
         if let replays {
-            sandbox.onReplay = { delivery, resign in
+            sandbox.onReplay = { [unowned self] delivery, resign in
                 let key =
                     resign
                     ? (delivery.kind == .award ? configuration.awards?.key : configuration.events?.key) ?? [] : nil
@@ -120,7 +145,9 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
                 log.write(
                     line: MessageText.oneLine(
                         "\(id) (\(delivery.name) of \(delivery.purchaseId)): POST \(delivery.url)"))
-                replays.submit(Replay(delivery, resigningWith: key), id: id)
+                var replay = Replay(delivery, resigningWith: key)
+                replay.epoch = handedOver()
+                replays.submit(replay, id: id)
             }
         }
     }
@@ -131,6 +158,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         _ item: Item, only: (number: Int, sentAfter: Int)?, continuing: Int? = nil
     ) -> Scheduled<Item> {
         var scheduled = Scheduled(item, only: only, continuing: continuing)
+        scheduled.epoch = handedOver()
         if sandbox.isAdvancing && (sandbox.isFiring || takingInMove) {
             scheduled.ofMove = true
             movePending += 1
@@ -141,9 +169,12 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     /// Takes in `scheduled`'s outcome with `body`: what it sends is the move's when it was.
     func takeIn<Item>(_ scheduled: Scheduled<Item>, _ body: () -> Void) {
         takingInMove = scheduled.ofMove
+        takingInEpoch = scheduled.epoch
         body()
         takingInMove = false
+        takingInEpoch = nil
         if scheduled.ofMove { movePending -= 1 }
+        ended(epoch: scheduled.epoch)
     }
 
     /// How the log names an order's event.
@@ -194,7 +225,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         settleEvents(events?.takeFinished() ?? [])
         settleReplays(replays?.takeFinished() ?? [])
         if sandbox.clock.mode == .virtual {
-            sandbox.stepAdvance(isIdle: { movePending == 0 })
+            sandbox.stepAdvance(isIdle: { moveMayGoOn })
         } else if sandbox.now - dueCheckedAt >= 1000 || sandbox.now < dueCheckedAt {
             // Expiries and scheduled resolutions, looked for once a second.
             dueCheckedAt = sandbox.now

@@ -304,6 +304,7 @@ extension Sandbox {
         }
         let promise = HTTPPromise()
         advance = Advance(from: now, target: target, promise: promise, reply: reply)
+        movesStarted += 1
         say("clock: moving from \(ClockText.iso8601(milliseconds: now)) to \(ClockText.iso8601(milliseconds: target))")
         return .awaited(promise)
     }

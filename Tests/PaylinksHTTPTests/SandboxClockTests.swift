@@ -150,23 +150,35 @@ struct SandboxClockTests {
         #expect(Set(completed.map { Self.field("eventId", in: $0) }).count == 1, "every retry is the same event")
     }
 
-    @Test("a move waits for what its own timers send, not for an award a payment sent meanwhile")
+    @Test("a move waits for what its timers send, not for an award a payment sent while it was under way")
     func moveWaitsForItsOwn() async throws {
         let release = DispatchSemaphore(value: 0)
         let game = Service.GameServer { request in
-            // The award hangs until the test lets it go.
+            // The award hangs until the test lets it go; events are taken at once.
             if request.url.target == "/award" { release.wait() }
             return DeliveryResponse(status: 200, body: Array(#"{"publisherPurchaseId": "pub-1"}"#.utf8))
         }
         let served = try Served(game: game)
-        let (_, purchaseId) = try Service.create(served.service)
-        #expect(served.control("/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#).status == 200)
-        let moved = served.advance("PT1S")
-        #expect(moved.status == 200, "the move does not wait for the award out: \(moved.body)")
-        #expect(try served.fired(moved).isEmpty)
+        let (_, unpaid) = try Service.create(served.service)
+        let (_, paying) = try Service.create(served.service)
+        let request = HTTPRequest(
+            method: .post, path: "/control/v1/clock", query: "",
+            headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"advance": "PT2H"}"#.utf8),
+            keepAlive: true)
+        guard case .awaited(let promise) = served.service.respond(to: served.service.prepare(request)) else {
+            Issue.record("a move is answered once the clock is there")
+            return
+        }
+        // The player pays while the clock moves: its award goes out, and hangs.
+        #expect(served.control("/control/v1/sessions/\(paying)/complete", #"{"choice": "pay"}"#).status == 200)
+        #expect(Service.tick(served.service) { promise.response != nil }, "the move does not wait for that award")
+        let moved = try #require(promise.response)
+        #expect(moved.status == 200)
+        let body = String(decoding: moved.body, as: UTF8.self)
+        #expect(body.contains(#""timer":"expiry","purchaseId":"\#(unpaid)""#), "\(body)")
         release.signal()
         #expect(served.settle())
-        #expect(try served.state(purchaseId) == "charge_succeed")
+        #expect(try served.state(paying) == "charge_succeed")
         served.service.finish()
     }
 

@@ -58,6 +58,8 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     let awards: AwardQueue?
     let events: EventQueue?
     let replays: DeliveryQueue<Replay>?
+    /// Has the server tick soon; nothing until the server attaches.
+    private var wake: @Sendable () -> Void = {}
     /// When a wall clock's timers were last looked for.
     private var dueCheckedAt = Int.min / 2
     /// Deliveries a move of the clock sent and not taken in yet: the move goes on to its
@@ -225,7 +227,8 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         settleEvents(events?.takeFinished() ?? [])
         settleReplays(replays?.takeFinished() ?? [])
         if sandbox.clock.mode == .virtual {
-            sandbox.stepAdvance(isIdle: { moveMayGoOn })
+            // A turn's time spent with timers left: the next turn comes at once.
+            if sandbox.stepAdvance(isIdle: { moveMayGoOn }) { wake() }
         } else if sandbox.now - dueCheckedAt >= 1000 || sandbox.now < dueCheckedAt {
             // Expiries and scheduled resolutions, looked for once a second.
             dueCheckedAt = sandbox.now
@@ -250,6 +253,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     /// Has the server tick as soon as a delivery ends, so that its outcome is taken in, and a
     /// move of the clock goes on, at once.
     public func attach(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
         awards?.onEnded(wake)
         events?.onEnded(wake)
         replays?.onEnded(wake)

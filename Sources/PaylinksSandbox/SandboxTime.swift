@@ -58,10 +58,7 @@ extension Sandbox {
     /// a retry, and the older first.
     func nextTimer(through limit: Int) -> Timer? {
         let due = sessions.nextDue(through: limit).map(Timer.due)
-        let retry = history.retrying.filter {
-            !retriesInFlight.contains($0.number) && ($0.nextAttemptAt ?? .max) <= limit
-        }
-        .min { ($0.nextAttemptAt ?? .max, $0.number) < ($1.nextAttemptAt ?? .max, $1.number) }.map(Timer.retry)
+        let retry = history.nextRetry(through: limit, skipping: retriesInFlight).map(Timer.retry)
         switch (due, retry) {
         case (let due?, let retry?): return retry.at < due.at ? retry : due
         case (let due?, nil): return due
@@ -104,15 +101,13 @@ extension Sandbox {
     /// at their time, not when next asked about. For a sandbox on the wall clock.
     public func fireDue() {
         guard clock.mode == .wall else { return }
-        var fired = 0
-        while fired < Self.timersPerStep, let timer = nextTimer(through: now) {
-            fire(timer)
-            fired += 1
-        }
+        let end = Deadline.nowMilliseconds() + Self.turnMilliseconds
+        while Deadline.nowMilliseconds() < end, let timer = nextTimer(through: now) { fire(timer) }
     }
 
-    /// The most timers fired in one turn, so that a turn stays short however many fall due.
-    static let timersPerStep = 1000
+    /// How long one turn fires timers at most, in milliseconds, so that however many fall
+    /// due, the server answers everyone else between turns.
+    static let turnMilliseconds = 20
 
     /// Whether a move of the clock is under way.
     public var isAdvancing: Bool { advance != nil }
@@ -120,10 +115,13 @@ extension Sandbox {
     /// Goes on with the move of the clock under way while `isIdle` says nothing sent is
     /// out (each timer's deliveries end before the next fires, so they happen in time
     /// order): fires the next timer the move passes, at its time; past the last, stands
-    /// the clock at the move's end and gives its answer.
-    public func stepAdvance(isIdle: () -> Bool) {
-        var fired = 0
-        while let advance, isIdle(), fired < Self.timersPerStep {
+    /// the clock at the move's end and gives its answer. Returns whether the turn ended
+    /// with timers left to fire now.
+    @discardableResult
+    public func stepAdvance(isIdle: () -> Bool) -> Bool {
+        let end = Deadline.nowMilliseconds() + Self.turnMilliseconds
+        while let advance, isIdle() {
+            guard Deadline.nowMilliseconds() < end else { return true }
             guard let timer = nextTimer(through: advance.target) else {
                 clock.move(to: advance.target)
                 if let failure = keep(undoing: false) {
@@ -139,12 +137,12 @@ extension Sandbox {
                 onLog(
                     "clock: at \(ClockText.iso8601(milliseconds: now)), \(advance.fired.count) timer"
                         + "\(advance.fired.count == 1 ? "" : "s") fired")
-                return
+                return false
             }
             clock.move(to: timer.at)
             fire(timer)
-            fired += 1
         }
+        return false
     }
 
     /// Ends a move of the clock cut short by a stop: its answer says where the clock stands.

@@ -81,6 +81,8 @@ public struct DeliveryHistory: Sendable {
     public private(set) var deliveries: [Delivery] = []
     private var bytes = 0
     private var made = 0
+    /// When the deliveries whose retries a virtual clock holds are due, by number.
+    private var retries = TimerHeap<Int>()
 
     /// An empty history.
     public init(limit: Int = 10_000, byteBudget: Int = 64 << 20) {
@@ -105,14 +107,54 @@ public struct DeliveryHistory: Sendable {
     /// Puts `delivery` in the place of the one of its number (a delivery whose retries a
     /// virtual clock holds gains an attempt); nothing when that one is no longer held.
     public mutating func update(_ delivery: Delivery) {
-        guard let index = deliveries.lastIndex(where: { $0.number == delivery.number }) else { return }
+        guard let index = index(of: delivery.number) else { return }
         bytes += delivery.bytes - deliveries[index].bytes
         deliveries[index] = delivery
+        noteRetry(of: delivery)
     }
 
     /// The deliveries whose next attempt a virtual clock holds, oldest first.
     public var retrying: [Delivery] {
         deliveries.filter { $0.nextAttemptAt != nil }
+    }
+
+    /// The delivery whose next attempt is due first, by `limit` (Unix milliseconds), the
+    /// older first of two due at once, leaving out those `skipping` holds; nil when none is.
+    public mutating func nextRetry(through limit: Int, skipping: Set<Int> = []) -> Delivery? {
+        let held = deliveries
+        guard
+            let entry = retries.first(where: { entry in
+                !skipping.contains(entry.key)
+                    && Self.index(of: entry.key, in: held).map { held[$0].nextAttemptAt == entry.at } == true
+            }), entry.at <= limit, let index = index(of: entry.key)
+        else { return nil }
+        return deliveries[index]
+    }
+
+    /// Where the delivery numbered `number` is held.
+    private func index(of number: Int) -> Int? { Self.index(of: number, in: deliveries) }
+
+    /// Where the delivery numbered `number` is in `deliveries`, which are in the order of
+    /// their numbers, as a history keeps them.
+    private static func index(of number: Int, in deliveries: [Delivery]) -> Int? {
+        var low = 0
+        var high = deliveries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if deliveries[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < deliveries.count && deliveries[low].number == number ? low : nil
+    }
+
+    /// Notes when `delivery`'s next attempt is due; the heap is rebuilt from the deliveries
+    /// once it holds more than twice as many entries as there are deliveries.
+    private mutating func noteRetry(of delivery: Delivery) {
+        if let at = delivery.nextAttemptAt { retries.push((at, delivery.number, delivery.number)) }
+        guard retries.count > 2 * deliveries.count + 1024 else { return }
+        retries.removeAll()
+        for held in deliveries {
+            if let at = held.nextAttemptAt { retries.push((at, held.number, held.number)) }
+        }
     }
 
     /// Takes back a delivery kept before a restart; the history goes on after it. A later
@@ -134,6 +176,7 @@ public struct DeliveryHistory: Sendable {
 
     private mutating func keep(_ delivery: Delivery) {
         deliveries.append(delivery)
+        noteRetry(of: delivery)
         bytes += delivery.bytes
         while deliveries.count > limit || (bytes > byteBudget && deliveries.count > 1) {
             bytes -= deliveries.removeFirst().bytes
@@ -142,8 +185,8 @@ public struct DeliveryHistory: Sendable {
 
     /// The delivery `id` names (`dl_3`), when it is held.
     public func delivery(id: String) -> Delivery? {
-        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)) else { return nil }
-        return deliveries.last { $0.number == number }
+        guard id.hasPrefix("dl_"), let number = Int(id.dropFirst(3)), let index = index(of: number) else { return nil }
+        return deliveries[index]
     }
 
     /// Which deliveries a listing shows.

@@ -70,22 +70,39 @@ extension CheckoutSessions {
 
     /// The first thing due on the clock up to `limit` (Unix milliseconds): an open
     /// session's expiry or a scheduled resolution, the earliest first, and of two at the
-    /// same moment the older session's; nil when nothing is due by then.
-    public func nextDue(through limit: Int) -> Due? {
-        var found: (due: Due, index: Int)?
-        for session in sessions.values {
-            let due: Due
-            if session.state == .created {
-                due = .expiry(purchaseId: session.purchaseId, at: session.created + lifetime)
-            } else if let resolution = session.resolution {
-                due = .resolution(purchaseId: session.purchaseId, resolution)
-            } else {
-                continue
-            }
-            guard due.at <= limit else { continue }
-            if let best = found, (best.due.at, best.index) <= (due.at, session.index) { continue }
-            found = (due, session.index)
+    /// same moment the older session's; nil when nothing is due by then. It costs what
+    /// the heap of what falls due costs, not a look at every session.
+    public mutating func nextDue(through limit: Int) -> Due? {
+        let sessions = sessions
+        let lifetime = lifetime
+        guard
+            let entry = dues.first(where: { entry in
+                sessions[entry.key].flatMap { Self.dueTime(of: $0, lifetime: lifetime) } == entry.at
+            }), entry.at <= limit, let session = sessions[entry.key]
+        else { return nil }
+        if let resolution = session.resolution, session.state == .paymentPending {
+            return .resolution(purchaseId: session.purchaseId, resolution)
         }
-        return found?.due
+        return .expiry(purchaseId: session.purchaseId, at: entry.at)
+    }
+
+    /// When `session` falls due: its expiry while open, its resolution while one is
+    /// scheduled; nil when nothing of it waits on the clock.
+    static func dueTime(of session: Session, lifetime: Int) -> Int? {
+        if session.state == .created { return session.created + lifetime }
+        return session.state == .paymentPending ? session.resolution?.at : nil
+    }
+
+    /// Notes when `session`, as it now stands, falls due; the heap is rebuilt from the
+    /// sessions once it holds more than twice as many entries as there are sessions.
+    mutating func noteDue(of session: Session) {
+        if let at = Self.dueTime(of: session, lifetime: lifetime) {
+            dues.push((at, session.index, session.token))
+        }
+        guard dues.count > 2 * sessions.count + 1024 else { return }
+        dues.removeAll()
+        for session in sessions.values {
+            if let at = Self.dueTime(of: session, lifetime: lifetime) { dues.push((at, session.index, session.token)) }
+        }
     }
 }

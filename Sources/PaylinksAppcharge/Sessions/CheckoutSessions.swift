@@ -41,6 +41,8 @@ public struct CheckoutSessions {
     var purchaseIds: [String: String] = [:]
     /// The token of each session by its order id.
     private var orderIds: [String: String] = [:]
+    /// What falls due, by session token: expiries and scheduled resolutions.
+    var dues = TimerHeap<String>()
     /// The tokens in the order their sessions were created; a forgotten session's token
     /// stays until the list is compacted.
     private var creation: [String] = []
@@ -267,6 +269,7 @@ public struct CheckoutSessions {
                 orderIds[session.orderId] = token
             }
             changed.insert(token)
+            noteDue(of: session)
         } else if let before {
             sessions[token] = nil
             purchaseIds[before.purchaseId] = nil

@@ -45,6 +45,10 @@ extension Sandbox {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
             return Sandbox.problem(400, "choose one of: \(choices)")
         }
+        if let later, now > SandboxClock.latest - later.after {
+            return Sandbox.problem(
+                400, "the payment would resolve past the end of 9999, where the clock stops; choose fewer minutes")
+        }
         let method = form["paymentMethod"] ?? ""
         guard method.utf8.count <= Self.paymentMethodLimit else {
             return Sandbox.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")

@@ -129,7 +129,7 @@ extension Sandbox {
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/resolve") {
             $0.resolve(purchaseId: $1["purchaseId"], $1.request)
         },
-        SandboxRoute([.get], "/control/v1/clock") { sandbox, _ in sandbox.clockState() },
+        SandboxRoute([.get, .head], "/control/v1/clock") { sandbox, _ in sandbox.clockState() },
         SandboxRoute([.post], "/control/v1/clock") { $0.moveClock($1.request) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {

@@ -151,8 +151,11 @@ extension Sandbox {
         self.advance = nil
         let message =
             "the sandbox stopped at \(ClockText.iso8601(milliseconds: now)), before the clock reached "
-            + "\(ClockText.iso8601(milliseconds: advance.target)); start it again with the same --data and "
-            + "move the clock on"
+            + "\(ClockText.iso8601(milliseconds: advance.target)); attempts under way end first, each within "
+            + "10 s; "
+            + (persist == nil
+                ? "what waited on the clock is gone (serve --data keeps it)"
+                : "start it again with the same --data and move the clock on")
         switch advance.reply {
         case .json: give(advance.promise, Self.problem(503, message))
         case .dashboard: give(advance.promise, Self.stoppedPage(message))
@@ -168,6 +171,7 @@ extension Sandbox {
         var response = response
         guardian.finish(&response)
         promise.give(response)
+        onLog("clock: the move is answered \(response.status)")
     }
 
     /// Resolves the pending payment of `purchaseId` now; a session no longer pending is

@@ -260,6 +260,8 @@ struct SandboxClockTests {
             ("/control/v1/clock", #"{"to": "yesterday"}"#, 400, "ISO 8601"),
             ("/control/v1/clock", #"{"advance": "P999999999D"}"#, 400, "end of 9999"),
             ("/control/v1/clock", "not json", 400, "not a JSON object"),
+            ("/control/v1/clock", #"{"advance": "PT1\#u{017F}"}"#, 400, "ISO 8601 duration"),
+            ("/control/v1/clock", #"{"advance": "P99999999999999D"}"#, 400, "longer than the clock goes"),
             ("/control/v1/sessions/\(purchaseId)/resolve", #"{"outcome": "succeeded"}"#, 409, "payment_pending"),
             ("/control/v1/sessions/\(purchaseId)/resolve", #"{"outcome": "maybe"}"#, 400, "succeeded or failed"),
             ("/control/v1/sessions/\(purchaseId)/resolve", #"{"outcome": "failed", "after": "PT0S"}"#, 400, "zero"),
@@ -274,6 +276,7 @@ struct SandboxClockTests {
             #expect(message.contains(words), "\(body): \(message)")
             #expect(!message.contains("\n"))
         }
+        #expect(Service.send(served.service, .head, "/control/v1/clock").status == 200)
         let clock = Service.send(served.service, .get, "/control/v1/clock")
         #expect(clock.body == #"{"mode":"virtual","now":"2026-12-01T10:00:00.000Z"}"#)
         #expect(try served.state(purchaseId) == "created")

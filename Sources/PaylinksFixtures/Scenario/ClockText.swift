@@ -88,7 +88,8 @@ package enum ClockText {
         if text.hasPrefix("-") {
             throw Problem(reason: "'\(shown)' is negative; the clock moves only forward: give \(form)")
         }
-        var bytes = Array(text.uppercased().utf8)[...]
+        // Only ASCII letters change case: no other letter may stand for one.
+        var bytes = Array(text.utf8).map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }[...]
         guard bytes.popFirst() == UInt8(ascii: "P"), !bytes.isEmpty else {
             throw Problem(reason: "takes \(form), not '\(shown)'")
         }
@@ -126,6 +127,12 @@ package enum ClockText {
             let scale = units[index].1
             units = units[(index + 1)...]
             let pieces = digits.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            if pieces.count <= 2, !pieces[0].isEmpty,
+                Int(String(decoding: pieces[0], as: UTF8.self)).map({ $0 > 1 << 40 }) ?? true,
+                pieces[0].allSatisfy({ (0x30...0x39).contains($0) })
+            {
+                throw Problem(reason: "'\(shown)' is longer than the clock goes (to the end of 9999)")
+            }
             guard pieces.count <= 2, let whole = Int(String(decoding: pieces[0], as: UTF8.self)), whole <= 1 << 40,
                 pieces.count == 1 || (unit == UInt8(ascii: "S") && !pieces[1].isEmpty && pieces[1].count <= 3)
             else {

@@ -130,6 +130,7 @@ extension Sandbox {
             $0.resolve(purchaseId: $1["purchaseId"], $1.request)
         },
         SandboxRoute([.get, .head], "/control/v1/clock") { sandbox, _ in sandbox.clockState() },
+        SandboxRoute([.get, .head], "/control/v1/health") { sandbox, _ in sandbox.health() },
         SandboxRoute([.post], "/control/v1/clock") { $0.moveClock($1.request) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {

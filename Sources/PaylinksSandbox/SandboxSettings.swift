@@ -34,6 +34,8 @@ extension Sandbox {
         /// refused: no other page can read it. A new one for each sandbox, from the
         /// system's random source.
         public var formToken = Sandbox.newFormToken()
+        /// The version of paylinks that serves, as its health says it.
+        public var version = ""
 
         /// Settings for a sandbox at `baseURL`.
         public init(baseURL: String, publisherToken: String, seed: UInt64) {

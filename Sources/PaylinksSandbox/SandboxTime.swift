@@ -130,13 +130,13 @@ extension Sandbox {
                 }
                 self.advance = nil
                 lastMove = Move(advance, to: now)
+                onLog(
+                    "clock: at \(ClockText.iso8601(milliseconds: now)), \(advance.fired.count) timer"
+                        + "\(advance.fired.count == 1 ? "" : "s") fired")
                 switch advance.reply {
                 case .json: give(advance.promise, Self.clockJSON(mode: clock.mode, now: now, fired: advance.fired))
                 case .dashboard: give(advance.promise, backHome(Self.movedText(advance, to: now)))
                 }
-                onLog(
-                    "clock: at \(ClockText.iso8601(milliseconds: now)), \(advance.fired.count) timer"
-                        + "\(advance.fired.count == 1 ? "" : "s") fired")
                 return false
             }
             clock.move(to: timer.at)
@@ -240,6 +240,21 @@ extension Sandbox {
     }
 
     // MARK: The control API
+
+    /// `GET /control/v1/health`: 200 once the sandbox answers, with its version, the
+    /// sessions it holds, whether `--data` keeps them, and its clock.
+    func health() -> HTTPAnswer {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("status", "ok")
+        writer.field("version", settings.version)
+        writer.field("sessions", sessionCount)
+        writer.field("data", persist != nil)
+        writer.key("clock")
+        writer.json(Self.clockJSON(mode: clock.mode, now: now))
+        writer.closeObject()
+        return .ready(HTTPServerResponse(status: 200, body: writer.bytes))
+    }
 
     /// `GET /control/v1/clock`: the clock's mode and time.
     func clockState() -> HTTPAnswer {

@@ -107,6 +107,11 @@ extension BadInput {
             ["serve", "--clock", "virtual", "--award-url", "http://127.0.0.1:9/award", "--award-wait", "real"],
             .usage, "--clock virtual holds each retry until the clock passes it; leave --award-wait out"),
         BadInput(
+            "a port file in no directory", ["serve", "--port", "0", "--port-file", "/nonexistent-dir/url"],
+            .cannotCreate,
+            "--port-file '/nonexistent-dir/url' cannot be written: its directory does not exist; give a path in a "
+                + "directory that exists"),
+        BadInput(
             "a clock on purchase", ["purchase", "--sku", "starter_pack_001", "--clock", "virtual"], .usage, "--clock"),
         BadInput(
             "no session budget", ["serve", "--session-budget", "0"], .usage,

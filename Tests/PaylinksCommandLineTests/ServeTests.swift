@@ -205,6 +205,28 @@ struct ServeTests {
         #expect(try receiver.grants() == [orderId: "grant_1"])
     }
 
+    @Test("--port-file holds the base URL once the sandbox listens, and its health answers there")
+    func portFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-port-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("url")
+        // The file is written before the line that says where the sandbox listens.
+        let sandbox = try SandboxProcess(["--port-file", file.path])
+        let url = try String(contentsOf: file, encoding: .utf8)
+        #expect(url == "http://127.0.0.1:\(sandbox.port)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["url"], "no partial file left")
+        let health = try HTTPClient(url: try HTTPURL(url.trimmingCharacters(in: .newlines) + "/control/v1/health"))
+            .send(method: .get, headers: [], body: [])
+        #expect(health.status == 200)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+        #expect(json["status"] as? String == "ok")
+        #expect(json["version"] as? String == Help.version)
+        #expect(json["data"] as? Bool == false)
+        #expect((json["clock"] as? [String: Any])?["mode"] as? String == "wall")
+        #expect(sandbox.stop().status == 0)
+    }
+
     @Test("malformed requests get 400, 411, 413, 431 or 505, and the server goes on")
     func malformed() throws {
         let sandbox = try SandboxProcess()

@@ -183,6 +183,8 @@ package struct RunOptions: Equatable, Sendable {
     /// `--allowed-host`: the names besides `localhost` and the `--public-url` host that
     /// `serve` answers to.
     package var allowedHosts: [String] = []
+    /// `serve --port-file`: where the base URL is written once the sandbox listens.
+    package var portFile: String?
     /// `--language`: the language of the game's iOS delegate.
     package var language = DelegateLanguage.swift
     /// `--main-key-file`: the file holding the studio's main key.

@@ -379,6 +379,14 @@ package struct OptionSpec: Sendable {
             options.port = try number(value, option: "--port", as: Int.self, in: 0...65535)
         },
         OptionSpec(
+            "--port-file", "FILE",
+            "Once the sandbox listens, write its base URL (http://127.0.0.1:PORT and a line feed) to FILE, whole "
+                + "or not at all: for --port 0, so a script waits for the file instead of reading the log.",
+            default: "none", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.portFile = try text(value, option: "--port-file", allowEmpty: false)
+        },
+        OptionSpec(
             "--data", "DIR",
             "Keep the sandbox's sessions in DIR (JSON lines, on disk before each answer), so that they survive a stop "
                 + "or a crash; created when missing.",

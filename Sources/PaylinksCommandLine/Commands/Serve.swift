@@ -33,10 +33,22 @@ enum ServeCommand: Subcommand {
             }.store
         }
         let server = try listen(options)
+        // Written before anything else is said: a script waiting for it learns at once.
+        if let portFile = options.portFile {
+            do {
+                try System.writeFileWhole(portFile, Array("\(baseURL(options, port: server.port))\n".utf8))
+            } catch {
+                let reason = error == .missing ? "its directory does not exist" : Inputs.describe(error)
+                throw .cannotCreate(
+                    "--port-file '\(MessageText.sanitized(portFile))' cannot be written: \(reason); give a path in a "
+                        + "directory that exists")
+            }
+        }
         var (configuration, token) = try deliveries(options, context: context)
         configuration.transport = .http(clock: clock.signingClock)
         let sandbox = restored ?? Sandbox(catalog: catalog, settings: settings, clock: clock)
-        let (answered, greeting) = answering(sandbox.settings, on: server, token: token, options: options)
+        var (answered, greeting) = answering(sandbox.settings, on: server, token: token, options: options)
+        answered.version = Help.version
         sandbox.settings = answered
         // Written a turn of the server's loop at a time by a thread of its own, so that a stderr
         // nobody reads stalls that thread and not the server (LogBuffer.swift says why).

@@ -63,14 +63,19 @@ extension ServeCommand {
         ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
     }
 
+    /// The base URL of a sandbox listening on `port` at `--host`.
+    static func baseURL(_ options: RunOptions, port: Int) -> String {
+        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+        return "http://\(host):\(port)"
+    }
+
     /// `settings` for a sandbox that `server` serves, taking `token`; and the line that
     /// says where it is.
     static func answering(
         _ settings: Sandbox.Settings, on server: HTTPServer, token: String, options: RunOptions
     ) -> (settings: Sandbox.Settings, greeting: String) {
-        let host = options.host.contains(":") ? "[\(options.host)]" : options.host
         var answering = settings
-        answering.baseURL = "http://\(host):\(server.port)"
+        answering.baseURL = baseURL(options, port: server.port)
         answering.publisherToken = token
         answering.publicURL = options.publicUrl
         answering.allowedHosts = options.allowedHosts

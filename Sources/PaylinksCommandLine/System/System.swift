@@ -128,6 +128,18 @@ package enum System {
         }
     }
 
+    /// Writes `bytes` to the file at `path` whole or not at all: to a file beside it, then
+    /// renamed into its place, so that a reader never sees it half written.
+    package static func writeFileWhole(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+        let partial = "\(path).partial-\(getpid())"
+        try writeFile(partial, bytes)
+        guard renameat(AT_FDCWD, partial, AT_FDCWD, path) == 0 else {
+            let reason = lastErrorDescription()
+            unlink(partial)
+            throw .unreadable(reason)
+        }
+    }
+
     /// Everything on standard input, up to `limit` bytes.
     package static func readStandardInput(limit: Int) throws(FileSystemError) -> [UInt8] {
         try readAll(0, limit: limit)

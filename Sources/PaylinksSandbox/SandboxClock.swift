@@ -1,3 +1,4 @@
+import PaylinksFixtures
 import PaylinksHTTP
 
 /// The sandbox's time, in Unix milliseconds: the wall clock, or a virtual clock that
@@ -66,5 +67,5 @@ public final class SandboxClock: @unchecked Sendable {
     }
 
     /// The latest time the clock may reach: the end of the year 9999.
-    public static let latest = 253_402_300_799_999
+    public static let latest = ClockText.latest * 1000 + 999
 }

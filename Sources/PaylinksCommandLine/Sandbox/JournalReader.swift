@@ -124,7 +124,7 @@ struct JournalReader {
                 // Where a virtual clock stood; the latest wins, and a rewrite keeps one.
                 guard case .object(let fields) = members[0].value.kind, fields.count == 1, fields[0].key == "now",
                     case .number(let text) = fields[0].value.kind, let now = Int(text),
-                    (0...253_402_300_799_999).contains(now)
+                    (0...SandboxClock.latest).contains(now)
                 else { throw .init(description: #"a clock record is {"now": MILLISECONDS}"#) }
                 each(.clock(now))
             default: throw .init(description: #"not a {"session": ...}, {"delivery": ...} or {"clock": ...} record"#)

@@ -56,6 +56,8 @@ STOP_BOUNDS = {"sigterm-during-pauses": 2.0, "stderr-pipe": 2.0}
 # `Popen(stderr=PIPE)` read only at the end, or `| tee` into a reader that is stuck.
 UNDRAINED = {"stderr-pipe"}
 ATTACK_SECONDS = 3.0
+# How a normal request over LATENCY_BOUND is reported.
+SLOW = "a normal request took "
 TOKEN = "paylinks-demo-publisher-token"
 BODY = {
     "priceDetails": {"price": 499, "currency": "USD"},
@@ -881,7 +883,7 @@ def run_case(binary, name):
     latencies.sort()
     median, worst = latencies[len(latencies) // 2], latencies[-1]
     if worst > LATENCY_BOUND:
-        problems.append("a normal request took %.0f ms" % (worst * 1000))
+        problems.append(SLOW + "%.0f ms" % (worst * 1000))
     if peak > MEMORY_BOUNDS.get(name, MEMORY_BOUND):
         problems.append("resident memory reached %d KiB" % peak)
     if status != 0:
@@ -914,7 +916,7 @@ def run_case(binary, name):
     print("%-22s %s  normal request median %5.1f ms, worst %6.1f ms; peak memory %6d KiB; stopped in %4.1f s%s%s" % (
         name, "ok  " if not problems else "FAIL", median * 1000, worst * 1000, peak, took, figures,
         "".join("\n    " + problem for problem in problems)), flush=True)
-    return not problems
+    return problems
 
 
 def main():
@@ -927,9 +929,22 @@ def main():
         if wanted not in CASES:
             sys.exit("error: no case %r; cases: %s" % (wanted, ", ".join(CASES)))
         names = [wanted]
-    results = [run_case(binary, name) for name in names]
-    print("%d cases: %d ok, %d failed" % (len(results), results.count(True), results.count(False)))
-    sys.exit(0 if all(results) else 1)
+    failures = {}
+    for name in names:
+        problems = run_case(binary, name)
+        # A slow normal request alone may be a busy shared machine, not a stall: the case
+        # runs once more, and fails only if its second run fails too. Anything else fails
+        # at once.
+        if problems and all(problem.startswith(SLOW) for problem in problems):
+            print("%-22s runs again: a slow request alone may be the machine, a stall comes back" % name, flush=True)
+            problems = run_case(binary, name)
+        if problems:
+            failures[name] = problems
+    print("%d cases: %d ok, %d failed" % (len(names), len(names) - len(failures), len(failures)))
+    # The failures again, last, where a log cut to its end still shows them.
+    for name, problems in failures.items():
+        print("failed: %s: %s" % (name, "; ".join(problems)))
+    sys.exit(0 if not failures else 1)
 
 
 if __name__ == "__main__":

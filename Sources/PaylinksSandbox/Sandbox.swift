@@ -67,6 +67,12 @@ public final class Sandbox {
     /// A virtual clock reached the next attempt of `delivery`: the one who sends it tells
     /// ``attempted(_:attempt:)`` how it went.
     public var onRetry: ((_ delivery: DeliveryHistory.Delivery) -> Void)?
+    /// Replaces all that ``persist`` kept with `contents`, before the answer of a reset goes
+    /// out: nil when it is kept, else why not, and then nothing is forgotten (503).
+    public var replaceKept: ((_ contents: SandboxJournalContents) -> String?)?
+    /// How many deliveries to the game's server are out and not taken in: a reset waits
+    /// for none, since their outcomes name sessions whose ids a reset hands out again.
+    public var deliveriesUnderWay: () -> Int = { 0 }
 
     /// A sandbox for `catalog` (its status codes word the callbacks) with `settings`, on
     /// `clock`.
@@ -176,7 +182,7 @@ public final class Sandbox {
     /// The effects of the changes not kept yet, in order.
     private var effects: [Effect] = []
     /// Deliveries that ended and are not on the disk yet: kept with the next change that is.
-    private var unsavedDeliveries: [DeliveryHistory.Delivery] = []
+    var unsavedDeliveries: [DeliveryHistory.Delivery] = []
     /// When a write last failed: for ``writePause`` after it, what waits from before is
     /// not written again for a request that changes nothing (a read) or for what the
     /// sandbox learns on its own, so that on a full disk they cost no more than before;

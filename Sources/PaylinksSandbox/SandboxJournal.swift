@@ -21,7 +21,8 @@ public typealias SandboxJournalContents = (
 ///
 /// The format, on a disk: JSON lines. The first names the format, `paylinks-sandbox`, its
 /// version and the seed the sessions' ids come from (and, once rewritten, `sessionsMade`);
-/// each later line is `{"session": {...}}` or `{"delivery": {...}}`.
+/// each later line is `{"session": {...}}`, `{"delivery": {...}}` or `{"clock": {...}}`.
+/// ``SandboxJournalFormat`` writes them.
 ///
 /// The contract an implementation keeps:
 /// - ``keep(_:live:)`` keeps all of a change or none of it, and says why not: the sandbox
@@ -54,6 +55,10 @@ public protocol SandboxJournal: AnyObject {
     /// Puts a rewrite that has finished in the journal's place; with `waiting`, waits for
     /// one under way.
     func finishRewrite(waiting: Bool)
+
+    /// Replaces all it keeps with `held`, at once, as a rewrite writes it: a reset's empty
+    /// sandbox. Nil when it is kept; else why not, and then it keeps what it kept before.
+    func replace(with held: SandboxJournalContents) -> String?
 }
 
 extension SandboxJournal {
@@ -128,6 +133,13 @@ public final class InMemorySandboxJournal: SandboxJournal {
 
     /// Nothing to wait for.
     public func finishRewrite(waiting: Bool) {}
+
+    /// Replaces the records with `held`'s, as ``startRewrite(_:)`` does, unless ``refusal`` is set.
+    public func replace(with held: SandboxJournalContents) -> String? {
+        if let refusal { return refusal }
+        startRewrite(held)
+        return nil
+    }
 
     /// Hands every record to `sandbox`, oldest first, as a start does.
     public func restore(into sandbox: Sandbox) {

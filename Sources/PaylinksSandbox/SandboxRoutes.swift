@@ -132,6 +132,8 @@ extension Sandbox {
         SandboxRoute([.get, .head], "/control/v1/clock") { sandbox, _ in sandbox.clockState() },
         SandboxRoute([.get, .head], "/control/v1/health") { sandbox, _ in sandbox.health() },
         SandboxRoute([.post], "/control/v1/clock") { $0.moveClock($1.request) },
+        SandboxRoute([.get, .head], "/control/v1/export") { sandbox, _ in sandbox.export() },
+        SandboxRoute([.post], "/control/v1/reset") { .ready($0.reset($1.request)) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {
             .ready($0.orderForm(purchaseId: $1["purchaseId"], action: $1["action"], $1.request))

@@ -120,6 +120,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
                     (sessions, deliveries, clock),
                     live: { (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock) })
             }
+            sandbox.replaceKept = { contents in journal.replace(with: contents) }
         }
         // On a virtual clock each attempt goes alone, and the clock holds the retry.
         let first: (number: Int, sentAfter: Int)? = sandbox.clock.mode == .virtual ? (1, 0) : nil
@@ -138,6 +139,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
             }
         }
         sandbox.onRetry = { [unowned self] delivery in retry(delivery) }
+        sandbox.deliveriesUnderWay = { [unowned self] in deliveriesPending }
         if let replays {
             sandbox.onReplay = { [unowned self] delivery, resign in
                 let key =

@@ -26,7 +26,7 @@ struct JournalReader {
 
     /// The longest line a journal holds: the sandbox writes no record longer (a change
     /// whose record would be is refused before it is made), and a line longer is damage.
-    static let recordLimit = 16 << 20
+    static let recordLimit = SandboxJournalFormat.recordLimit
 
     /// The seed the journal's sessions take their ids from, once its first line is read.
     private(set) var seed: UInt64?

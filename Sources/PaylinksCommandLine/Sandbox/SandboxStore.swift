@@ -24,8 +24,8 @@ import PaylinksSandbox
 ///   writes to it, whatever happens to the files in it.
 final class SandboxStore: SandboxJournal {
     /// The format's name and the version this build writes and reads.
-    static let format = "paylinks-sandbox"
-    static let version = 1
+    static let format = SandboxJournalFormat.name
+    static let version = SandboxJournalFormat.version
     /// The journal's name in the directory, and its rewrite's while it is written.
     static let journalName = "sandbox.jsonl"
     static let rewriteName = journalName + ".new"
@@ -155,7 +155,7 @@ final class SandboxStore: SandboxJournal {
             let file = try AppendFile(path: journalName, in: folder)
             if headerWithoutLineFeed { try file.append([10]) }
             if reader.seed == nil {
-                try file.append(header(seed: storeSeed))
+                try file.append(SandboxJournalFormat.header(seed: storeSeed))
                 System.syncDirectory(of: path)
             }
             let store = SandboxStore(
@@ -232,17 +232,12 @@ final class SandboxStore: SandboxJournal {
     func startRewrite(_ held: Snapshot) {
         guard rewrite == nil else { return }
         appendedSinceRewrite = []
-        let header = Self.header(seed: seed, made: held.sessions.made)
+        let seed = seed
         let folder = folder
         rewrite = BackgroundWork.start {
             do throws(FileSystemError) {
                 let file = try AppendFile(path: Self.rewriteName, in: folder, truncating: true)
-                var bytes = header
-                // Records too long for the journal were never kept; a rewrite keeps no more.
-                for session in held.sessions.all { try? Self.append(record: "session", session.record, to: &bytes) }
-                for delivery in held.deliveries { try? Self.append(record: "delivery", delivery.json, to: &bytes) }
-                if let clock = held.clock { try? Self.append(record: "clock", Self.clockRecord(clock), to: &bytes) }
-                try file.append(bytes)
+                try file.append(SandboxJournalFormat.compacted(held, seed: seed))
                 return .success(file)
             } catch {
                 return .failure(error)
@@ -272,17 +267,32 @@ final class SandboxStore: SandboxJournal {
         }
     }
 
-    /// A record longer than the journal takes.
-    private struct TooLong: Error {
-        let bytes: Int
+    /// Replaces the journal with `held`, written whole as a rewrite writes it, and waits
+    /// until it is on the disk: a reset's empty sandbox, an import's state. A rewrite under
+    /// way ends first. Nil when done; else why not, and then the journal is as it was.
+    func replace(with held: Snapshot) -> String? {
+        finishRewrite(waiting: true)
+        var replacement: AppendFile?
+        do throws(FileSystemError) {
+            let written = try AppendFile(path: Self.rewriteName, in: folder, truncating: true)
+            replacement = written
+            try written.append(SandboxJournalFormat.compacted(held, seed: seed))
+            try System.rename(Self.rewriteName, to: Self.journalName, in: folder)
+            file.close()
+            file = written
+            compactedSize = written.size
+            deliveryLines = [:]
+            sessionLines = [:]
+            return nil
+        } catch {
+            replacement?.close()
+            System.removeFile(Self.rewriteName, in: folder)
+            return "\(shown): \(Inputs.describe(error))"
+        }
     }
 
-    /// The first line: the format, its version, the seed and, in a rewrite, how many
-    /// sessions had been made, so that a restart hands out no id a forgotten one had.
-    private static func header(seed: UInt64, made: Int? = nil) -> [UInt8] {
-        let count = made.map { #","sessionsMade":\#($0)"# } ?? ""
-        return Array(#"{"format":"\#(format)","version":\#(version),"seed":"\#(seed)"\#(count)}"#.utf8) + [10]
-    }
+    /// A record longer than the journal takes.
+    private typealias TooLong = SandboxJournalFormat.TooLong
 
     /// The lines of `held`; none when a session's record is too long to read back. A
     /// delivery's that is too long is left out with a warning: it is history, already sent,
@@ -297,7 +307,7 @@ final class SandboxStore: SandboxJournal {
                 continue
             }
             var line: [UInt8] = []
-            try Self.append(record: "session", session.record, to: &line)
+            try SandboxJournalFormat.append(record: "session", session.record, to: &line)
             bytes += line
             sessions[session.token] = (session.revision, line)
         }
@@ -311,7 +321,7 @@ final class SandboxStore: SandboxJournal {
             }
             var line: [UInt8] = []
             do throws(TooLong) {
-                try Self.append(record: "delivery", delivery.json, to: &line)
+                try SandboxJournalFormat.append(record: "delivery", delivery.json, to: &line)
             } catch {
                 onWarning(
                     "warning: \(delivery.id) is not kept on the disk: its record of \(error.bytes) bytes is longer "
@@ -322,23 +332,9 @@ final class SandboxStore: SandboxJournal {
         }
         // Only those still handed over are kept for the next try.
         deliveryLines = lines
-        if let clock = held.clock { try Self.append(record: "clock", Self.clockRecord(clock), to: &bytes) }
+        if let clock = held.clock {
+            try SandboxJournalFormat.append(record: "clock", SandboxJournalFormat.clockRecord(clock), to: &bytes)
+        }
         return bytes
-    }
-
-    /// A virtual clock's record: `{"now": MILLISECONDS}`.
-    private static func clockRecord(_ now: Int) -> [UInt8] {
-        Array(#"{"now":\#(now)}"#.utf8)
-    }
-
-    /// Adds `{"NAME":RECORD}` and a line feed to `bytes`, unless it is longer than a line of
-    /// the journal may be.
-    private static func append(record name: String, _ record: [UInt8], to bytes: inout [UInt8]) throws(TooLong) {
-        let line = Array(#"{"\#(name)":"#.utf8)
-        let length = line.count + record.count + 1
-        guard length <= JournalReader.recordLimit else { throw TooLong(bytes: length) }
-        bytes += line
-        bytes += record
-        bytes += Array("}\n".utf8)
     }
 }

@@ -112,6 +112,24 @@ extension BadInput {
             "--port-file '/nonexistent-dir/url' cannot be written: its directory does not exist; give a path in a "
                 + "directory that exists"),
         BadInput(
+            "an import of nothing", ["serve", "--port", "0", "--import", "/nonexistent/export.jsonl"], .noInput,
+            "--import '/nonexistent/export.jsonl' cannot be read: it does not exist"),
+        BadInput(
+            "an import of a directory", ["serve", "--port", "0", "--import", "$DIR"], .noInput,
+            "cannot be read: it is a directory"),
+        BadInput(
+            "an import of another file", ["serve", "--port", "0", "--import", "$DIR/export.jsonl"], .dataError,
+            "export.jsonl:1: not a paylinks sandbox export", files: ["export.jsonl": text("{}\n")]),
+        BadInput(
+            "an import cut short", ["serve", "--port", "0", "--import", "$DIR/export.jsonl"], .dataError,
+            "export.jsonl:2: the last line ends without a line feed",
+            files: ["export.jsonl": text(#"{"format":"paylinks-sandbox","version":1,"seed":"1"}"# + "\n{")]),
+        BadInput(
+            "an import of a newer format", ["serve", "--port", "0", "--import", "$DIR/export.jsonl"], .dataError,
+            "export.jsonl:1: format version 2 is newer than this paylinks reads (1); use a newer paylinks",
+            files: ["export.jsonl": text(#"{"format":"paylinks-sandbox","version":2,"seed":"1"}"# + "\n")]),
+        BadInput("an empty import", ["serve", "--import", ""], .usage, "--import"),
+        BadInput(
             "a clock on purchase", ["purchase", "--sku", "starter_pack_001", "--clock", "virtual"], .usage, "--clock"),
         BadInput(
             "no session budget", ["serve", "--session-budget", "0"], .usage,

@@ -209,6 +209,8 @@ package struct RunOptions: Equatable, Sendable {
     package var eventsUrl: HTTPURL?
     /// `--data DIR`: where `serve` keeps its sessions across restarts; in memory when nil.
     package var dataDirectory: String?
+    /// `serve --import FILE`: a journal or an export the sandbox starts from.
+    package var importFile: String?
     /// `serve --clock`: the wall's time, or a virtual clock the control API moves.
     package var clockMode = ClockMode.wall
     /// `--session-budget MIB`: how much of what sessions' requests sent `serve` keeps, in MiB.

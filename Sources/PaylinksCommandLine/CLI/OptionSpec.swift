@@ -395,6 +395,15 @@ package struct OptionSpec: Sendable {
             options.dataDirectory = try text(value, option: "--data", allowEmpty: false)
         },
         OptionSpec(
+            "--import", "FILE",
+            "Start from the sessions, deliveries and clock in FILE, what GET /control/v1/export gave (or a --data "
+                + "journal), and with its seed; a bad line refuses it whole. With --data, the directory must hold no "
+                + "records yet, and keeps what FILE held from the start.",
+            default: "none", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.importFile = try text(value, option: "--import", allowEmpty: false)
+        },
+        OptionSpec(
             "--clock", "MODE",
             "wall: the sandbox's time is the wall's; virtual: it stands still until POST /control/v1/clock moves it, "
                 + "and every expiry, retry and scheduled payment it passes then happens, in time order, at its time.",

@@ -24,13 +24,27 @@ enum ServeCommand: Subcommand {
         // The data directory first: a bad one is refused before anything listens. Its records
         // go into a sandbox of its seed, which the journal's first line names, one at a time.
         var restored: Sandbox?
+        let restorer = { (seed: UInt64) -> (Sandbox.Record) -> Void in
+            settings.seed = seed
+            let sandbox = Sandbox(catalog: catalog, settings: settings, clock: clock)
+            restored = sandbox
+            return sandbox.restore
+        }
+        // An import is read whole before the directory is: it takes the place of the journal's records.
+        let imported = try options.importFile.map { (file) throws(CLIError) in
+            try SandboxImport.read(file, seed: options.seed, restorer: restorer)
+        }
         let store = try options.dataDirectory.map { (directory) throws(CLIError) in
-            try SandboxStore.open(directory, seed: options.seed, newSeed: { settings.seed }) { journalSeed in
-                settings.seed = journalSeed
-                let sandbox = Sandbox(catalog: catalog, settings: settings, clock: clock)
-                restored = sandbox
-                return sandbox.restore
-            }.store
+            try SandboxStore.open(
+                directory, seed: imported ?? options.seed, importing: options.importFile, newSeed: { settings.seed },
+                restorer: imported == nil ? restorer : { _ in { _ in } }
+            ).store
+        }
+        if let store, imported != nil, let sandbox = restored,
+            let failure = store.replace(with: (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock))
+        {
+            throw .cannotCreate(
+                "\(failure); the imported state cannot be kept there: free the disk, or give another --data")
         }
         let server = try listen(options)
         // Written before anything else is said: a script waiting for it learns at once.
@@ -69,6 +83,12 @@ enum ServeCommand: Subcommand {
         let service = SandboxService(
             sandbox: sandbox, configuration: configuration, journal: store, log: log,
             stopRequested: { stopRequested() || outputFailure != nil })
+        if let file = options.importFile {
+            let (sessions, deliveries) = (sandbox.sessionCount, sandbox.heldDeliveries.count)
+            log.write(
+                line: "imported \(MessageText.sanitized(file)): \(sessions) session\(sessions == 1 ? "" : "s") and "
+                    + "\(deliveries) deliver\(deliveries == 1 ? "y" : "ies")")
+        }
         service.start(greeting: greeting)
         if clock.mode == .virtual {
             log.write(

@@ -64,8 +64,10 @@ final class SandboxStore: SandboxJournal {
     /// The store in `directory`, created when missing and locked for this process, with
     /// every record it holds handed, in the order it was written, to what `restorer` makes
     /// once the first line names the journal's seed; also the warnings to say once. `seed` (from `--seed`) must be the journal's when it has one.
+    /// `importing` names the file `--import` reads: the journal must then hold no records, and
+    /// takes `seed`, the file's, for the state that ``replace(with:)`` writes next.
     static func open(
-        _ directory: String, seed: UInt64?, newSeed: () -> UInt64,
+        _ directory: String, seed: UInt64?, importing: String? = nil, newSeed: () -> UInt64,
         restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void
     ) throws(CLIError) -> (store: SandboxStore, warnings: [String]) {
         // A write past a file-size limit then fails as on a full disk, instead of ending the process.
@@ -132,7 +134,12 @@ final class SandboxStore: SandboxJournal {
             headerWithoutLineFeed = reader.finish(restorer: restorer)
             if reader.seed == nil && !reader.isUnstarted { throw Self.refusal(.notAJournal, journal: journal) }
         }
-        if let journalSeed = reader.seed, let seed, seed != journalSeed {
+        if importing != nil, reader.records > 0 {
+            throw .usage(
+                "--data '\(shown)' holds a journal of \(reader.records) records, and --import starts anew; give an "
+                    + "empty or new --data directory, or leave --import out to go on from the journal", command: .serve)
+        }
+        if importing == nil, let journalSeed = reader.seed, let seed, seed != journalSeed {
             throw .usage(
                 "--data '\(shown)' holds sessions whose ids come from --seed \(journalSeed), not \(seed); leave "
                     + "--seed out or give \(journalSeed), or give another directory", command: .serve)
@@ -150,7 +157,7 @@ final class SandboxStore: SandboxJournal {
                         + "before answering); \(torn) bytes dropped")
             }
         }
-        let storeSeed = reader.seed ?? seed ?? newSeed()
+        let storeSeed = importing == nil ? reader.seed ?? seed ?? newSeed() : seed ?? reader.seed ?? newSeed()
         do {
             let file = try AppendFile(path: journalName, in: folder)
             if headerWithoutLineFeed { try file.append([10]) }

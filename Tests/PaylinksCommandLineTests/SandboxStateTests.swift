@@ -1,0 +1,195 @@
+import Foundation
+import PaylinksHTTP
+import Testing
+
+@testable import PaylinksCommandLine
+
+/// `GET /control/v1/export`, `serve --import` and `POST /control/v1/reset`, on the built
+/// binary: a state saved and started from again, and forgotten.
+@Suite("The sandbox's state, saved and restored", .serialized)
+struct SandboxStateTests {
+    /// The helpers of the tests of `--data`, which these share.
+    typealias Memory = SandboxDataTests
+
+    /// A file of `text` for one test, removed afterwards.
+    final class ImportFile {
+        let path: String
+
+        init(_ name: String, _ bytes: [UInt8]) {
+            path =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "paylinks-import-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+                ).path
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// The export of the sandbox on `port`: its answer whole.
+    static func export(_ port: Int) throws -> HTTPResponse {
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(port)/control/v1/export"), connectTimeout: 5, responseTimeout: 10)
+        defer { client.close() }
+        return try client.send(method: .get, headers: [], body: [])
+    }
+
+    /// Waits, up to 10 s, until the session `purchaseId` on `port` is in `state`.
+    static func wait(_ port: Int, _ purchaseId: String, for state: String) throws -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while try Memory.state(port, purchaseId) != state {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    @Test("a state made by requests, exported, imported into a new sandbox and exported again, is the same bytes")
+    func roundTrip() throws {
+        let game = try ExampleGameServer()
+        // From now: the game's server takes signatures of its own time only.
+        let first = try SandboxProcess(["--clock", "virtual", "--award-url", "http://127.0.0.1:\(game.port)/award"])
+        let created = try Memory.create(first.port)
+        let paid = try Memory.create(first.port)
+        _ = try Memory.call(first.port, .post, "/control/v1/sessions/\(paid)/complete", #"{"choice":"pay"}"#)
+        let declined = try Memory.create(first.port)
+        _ = try Memory.call(first.port, .post, "/control/v1/sessions/\(declined)/complete", #"{"choice":"decline"}"#)
+        let pending = try Memory.create(first.port)
+        _ = try Memory.call(first.port, .post, "/control/v1/sessions/\(pending)/complete", #"{"choice":"pending"}"#)
+        #expect(try Self.wait(first.port, paid, for: "charge_succeed"))
+        #expect(try Memory.deliveries(first.port, count: 1).count == 1)
+        #expect(try Memory.call(first.port, .post, "/control/v1/clock", #"{"advance":"PT5M"}"#).status == 200)
+        let exported = try Self.export(first.port)
+        #expect(exported.status == 200)
+        #expect(exported.header("content-type") == "application/x-ndjson")
+        #expect(exported.header("content-disposition") == #"attachment; filename="paylinks-sandbox.jsonl""#)
+        let lines = String(decoding: exported.body, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first == #"{"format":"paylinks-sandbox","version":1,"seed":"1","sessionsMade":4}"#)
+        #expect(lines.count(where: { $0.hasPrefix(#"{"session":"#) }) == 4)
+        #expect(lines.count(where: { $0.hasPrefix(#"{"delivery":"#) }) == 1)
+        #expect(lines.last?.hasPrefix(#"{"clock":{"now":"#) == true)
+        #expect(first.stop().status == 0)
+
+        let file = ImportFile("round-trip", exported.body)
+        let second = try SandboxProcess(["--import", file.path, "--clock", "virtual"])
+        #expect(second.startLine.contains("imported \(file.path): 4 sessions and 1 delivery\n"), "\(second.startLine)")
+        let again = try Self.export(second.port)
+        #expect(String(decoding: again.body, as: UTF8.self) == String(decoding: exported.body, as: UTF8.self))
+        #expect(try Memory.state(second.port, created) == "created")
+        #expect(try Memory.state(second.port, declined) == "payment_failed")
+        #expect(try Memory.state(second.port, pending) == "payment_pending")
+        // The next session takes the id a fifth would have taken in the first sandbox.
+        #expect(try Memory.create(second.port) != created)
+        #expect(second.stop().status == 0)
+    }
+
+    @Test("export works without --data, and holds the first line alone on a fresh sandbox on the wall clock")
+    func exportFresh() throws {
+        let sandbox = try SandboxProcess()
+        let exported = try Self.export(sandbox.port)
+        #expect(
+            String(decoding: exported.body, as: UTF8.self)
+                == #"{"format":"paylinks-sandbox","version":1,"seed":"1","sessionsMade":0}"# + "\n")
+        #expect(sandbox.stop().status == 0)
+    }
+
+    static let header = #"{"format":"paylinks-sandbox","version":1,"seed":"1"}"# + "\n"
+    static let clock = #"{"clock":{"now":1000}}"# + "\n"
+
+    @Test(
+        "a file that does not read whole is refused with its line and exit 65, before anything listens",
+        arguments: [
+            ("syntax", header + clock + "{not json\n", ":3:2: "),
+            (
+                "unknown", header + #"{"order":{}}"# + "\n",
+                #":2: not a {"session": ...}, {"delivery": ...} or {"clock""#
+            ),
+            ("format", #"{"format":"other","version":1,"seed":"1"}"# + "\n", #":1: not a paylinks sandbox export"#),
+            ("torn", header + clock + #"{"clock":{"now":1"#, ":3: the last line ends without a line feed"),
+            ("empty", "", ":1: the file is empty"),
+        ])
+    func badImport(kind: String, text: String, message: String) throws {
+        let file = ImportFile(kind, Array(text.utf8))
+        let outcome = try BinaryTests.run(["serve", "--port", "0", "--import", file.path])
+        #expect(outcome.status == 65, "\(outcome.stderr)")
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("error: \(file.path)\(message)"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("paylinks sandbox at"))
+    }
+
+    @Test("a missing file is exit 66, another --seed 64, and a --data journal with records 64, in one line each")
+    func refusedImports() throws {
+        let missing = try BinaryTests.run(["serve", "--port", "0", "--import", "/nonexistent/export.jsonl"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "error: --import '/nonexistent/export.jsonl' cannot be read: it does not exist\n")
+        let file = ImportFile("seed", Array((Self.header + Self.clock).utf8))
+        let seed = try BinaryTests.run(["serve", "--port", "0", "--seed", "2", "--import", file.path])
+        #expect(seed.status == 64)
+        #expect(
+            seed.stderr.hasPrefix("error: --import '\(file.path)' holds sessions whose ids come from --seed 1, not 2"))
+        let data = SandboxDataTests.DataDirectory("import-over")
+        let sandbox = try SandboxProcess(["--data", data.path])
+        _ = try Memory.create(sandbox.port)
+        #expect(sandbox.stop().status == 0)
+        let journal = FileManager.default.contents(atPath: data.journal)
+        let over = try BinaryTests.run(["serve", "--port", "0", "--data", data.path, "--import", file.path])
+        #expect(over.status == 64)
+        #expect(over.stderr.split(separator: "\n").count == 1)
+        #expect(over.stderr.contains("holds a journal of 1 records, and --import starts anew"), "\(over.stderr)")
+        #expect(FileManager.default.contents(atPath: data.journal) == journal)
+    }
+
+    @Test("an import into a new --data directory is on the disk before the sandbox answers: a restart finds it")
+    func importIntoData() throws {
+        let first = try SandboxProcess()
+        let purchaseId = try Memory.create(first.port)
+        let exported = try Self.export(first.port).body
+        #expect(first.stop().status == 0)
+        let file = ImportFile("data", exported)
+        let data = SandboxDataTests.DataDirectory("import")
+        let second = try SandboxProcess(["--data", data.path, "--import", file.path])
+        _ = second.stop(with: SIGKILL)
+        let third = try SandboxProcess(["--data", data.path])
+        #expect(third.startLine.contains("1 session and 0 deliveries kept"), "\(third.startLine)")
+        #expect(try Memory.state(third.port, purchaseId) == "created")
+        #expect(
+            String(decoding: try Self.export(third.port).body, as: UTF8.self)
+                == String(decoding: exported, as: UTF8.self))
+        #expect(third.stop().status == 0)
+    }
+
+    @Test("a reset forgets every session, the next one takes the first id again, and a restart finds nothing")
+    func reset() throws {
+        let data = SandboxDataTests.DataDirectory("reset")
+        let sandbox = try SandboxProcess(["--data", data.path])
+        let first = try Memory.create(sandbox.port)
+        _ = try Memory.create(sandbox.port)
+        let refused = try Self.resetFromAPage(sandbox.port)
+        #expect(refused == 403)
+        #expect(try Memory.state(sandbox.port, first) == "created")
+        let reset = try Memory.call(sandbox.port, .post, "/control/v1/reset", "{}")
+        #expect(reset.status == 200)
+        #expect(reset.json["reset"] as? Bool == true)
+        #expect((reset.json["forgotten"] as? [String: Any])?["sessions"] as? Int == 2)
+        #expect(try Memory.call(sandbox.port, .get, "/control/v1/sessions/\(first)").status == 404)
+        #expect(try data.lines() == [#"{"format":"paylinks-sandbox","version":1,"seed":"1","sessionsMade":0}"#])
+        _ = sandbox.stop(with: SIGKILL)
+        let again = try SandboxProcess(["--data", data.path])
+        #expect(again.startLine.contains("0 sessions and 0 deliveries kept"), "\(again.startLine)")
+        #expect(try Memory.create(again.port) == first)
+        #expect(again.stop().status == 0)
+    }
+
+    /// A reset a page of another site sends, with its `Origin`: the status.
+    static func resetFromAPage(_ port: Int) throws -> Int {
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(port)/control/v1/reset"), connectTimeout: 5, responseTimeout: 10)
+        defer { client.close() }
+        return try client.send(
+            method: .post,
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Origin", "http://evil.example")],
+            body: Array("{}".utf8)
+        ).status
+    }
+}

@@ -23,7 +23,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
     /// `EX_USAGE`: unknown subcommand or option, missing or malformed value, unknown SKU or country.
     case usage = 64
     /// `EX_DATAERR`: invalid fixture data, or a `serve --data` directory that is another
-    /// program's, damaged, or of a newer format.
+    /// program's, damaged, or of a newer format, or a `serve --import` file that does not read.
     case dataError = 65
     /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
     case noInput = 66
@@ -79,7 +79,9 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
                 + "or onPurchaseCanceled (G3)"
         case .eventRefused: "trigger, --events-url: the game's server refused an event on every attempt"
         case .usage: "usage error: unknown command or option, bad value, unknown SKU or country"
-        case .dataError: "invalid fixture data; serve --data: the directory is another program's, damaged or newer"
+        case .dataError:
+            "invalid fixture data; serve --data: the directory is another program's, damaged or newer; serve "
+                + "--import: a line of the file does not read"
         case .noInput: "a named file or directory is missing or unreadable"
         case .unavailable:
             "serve: the address cannot be listened on (the port is in use), or --data is another sandbox's; "

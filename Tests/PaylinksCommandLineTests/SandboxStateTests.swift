@@ -118,6 +118,17 @@ struct SandboxStateTests {
         #expect(!outcome.stderr.contains("paylinks sandbox at"))
     }
 
+    @Test("a virtual clock's time imported on the wall clock is left aside, and the log says so")
+    func clockOnTheWall() throws {
+        let file = ImportFile("wall", Array((Self.header + Self.clock).utf8))
+        let sandbox = try SandboxProcess(["--import", file.path])
+        #expect(
+            sandbox.startLine.contains(
+                "warning: \(file.path) holds a virtual clock at 1970-01-01T00:00:01.000Z, which the wall clock leaves "
+                    + "aside; add --clock virtual to go on from it\n"), "\(sandbox.startLine)")
+        #expect(sandbox.stop().status == 0)
+    }
+
     @Test("a missing file is exit 66, another --seed 64, and a --data journal with records 64, in one line each")
     func refusedImports() throws {
         let missing = try BinaryTests.run(["serve", "--port", "0", "--import", "/nonexistent/export.jsonl"])

@@ -32,11 +32,12 @@ enum ServeCommand: Subcommand {
         }
         // An import is read whole before the directory is: it takes the place of the journal's records.
         let imported = try options.importFile.map { (file) throws(CLIError) in
-            try SandboxImport.read(file, seed: options.seed, restorer: restorer)
+            try SandboxImport.read(file, seed: options.seed, virtual: clock.mode == .virtual, restorer: restorer)
         }
         let store = try options.dataDirectory.map { (directory) throws(CLIError) in
             try SandboxStore.open(
-                directory, seed: imported ?? options.seed, importing: options.importFile, newSeed: { settings.seed },
+                directory, seed: imported?.seed ?? options.seed, importing: options.importFile,
+                newSeed: { settings.seed },
                 restorer: imported == nil ? restorer : { _ in { _ in } }
             ).store
         }
@@ -88,6 +89,7 @@ enum ServeCommand: Subcommand {
             log.write(
                 line: "imported \(MessageText.sanitized(file)): \(sessions) session\(sessions == 1 ? "" : "s") and "
                     + "\(deliveries) deliver\(deliveries == 1 ? "y" : "ies")")
+            for warning in imported?.warnings ?? [] { log.write(line: warning) }
         }
         service.start(greeting: greeting)
         if clock.mode == .virtual {

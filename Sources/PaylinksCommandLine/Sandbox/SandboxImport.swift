@@ -7,17 +7,27 @@ import PaylinksSandbox
 /// short among them, refuses all of it, with its line.
 enum SandboxImport {
     /// Reads `path`, handing each record to what `restorer` makes of its seed once its first
-    /// line names it; the seed, which `seed` (from `--seed`) must be when given.
+    /// line names it; the seed, which `seed` (from `--seed`) must be when given, and the
+    /// warnings to say once the sandbox starts: a virtual clock's time that a sandbox on the
+    /// wall clock (not `virtual`) leaves aside.
     static func read(
-        _ path: String, seed: UInt64?, restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void
-    ) throws(CLIError) -> UInt64 {
+        _ path: String, seed: UInt64?, virtual: Bool, restorer: (_ seed: UInt64) -> (Sandbox.Record) -> Void
+    ) throws(CLIError) -> (seed: UInt64, warnings: [String]) {
         let shown = MessageText.sanitized(path)
         var reader = JournalReader()
         var problem: JournalReader.Problem?
+        var clock: Int?
         do {
             _ = try System.readChunks(path) { chunk in
                 do throws(JournalReader.Problem) {
-                    try reader.feed(chunk, restorer: restorer)
+                    // The clock's time is noted on the way, for a sandbox on the wall clock to say it.
+                    try reader.feed(chunk) { seed in
+                        let each = restorer(seed)
+                        return { record in
+                            if case .clock(let time) = record { clock = time }
+                            each(record)
+                        }
+                    }
                     return true
                 } catch {
                     problem = error
@@ -42,7 +52,14 @@ enum SandboxImport {
                 "--import '\(shown)' holds sessions whose ids come from --seed \(fileSeed), not \(seed); leave "
                     + "--seed out or give \(fileSeed)", command: .serve)
         }
-        return fileSeed
+        guard let clock, !virtual else { return (fileSeed, []) }
+        return (
+            fileSeed,
+            [
+                "warning: \(shown) holds a virtual clock at \(ClockText.iso8601(milliseconds: clock)), which the wall "
+                    + "clock leaves aside; add --clock virtual to go on from it"
+            ]
+        )
     }
 
     /// The error a line that does not read is: the file, the line, what is wrong and what to do.

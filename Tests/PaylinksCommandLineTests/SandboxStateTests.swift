@@ -192,6 +192,25 @@ struct SandboxStateTests {
         #expect(again.stop().status == 0)
     }
 
+    @Test("a reset leaves a virtual clock where it stood, and a restart on the same --data finds it there")
+    func resetKeepsTheClock() throws {
+        let data = SandboxDataTests.DataDirectory("reset-clock")
+        let options = ["--data", data.path, "--clock", "virtual", "--now", "2026-12-01T10:00:00Z"]
+        let sandbox = try SandboxProcess(options)
+        _ = try Memory.create(sandbox.port)
+        #expect(try Memory.call(sandbox.port, .post, "/control/v1/clock", #"{"advance":"PT1H"}"#).status == 200)
+        #expect(try Memory.call(sandbox.port, .post, "/control/v1/reset").status == 200)
+        #expect(
+            try Memory.call(sandbox.port, .get, "/control/v1/clock").json["now"] as? String
+                == "2026-12-01T11:00:00.000Z")
+        #expect(try data.lines().last == #"{"clock":{"now":1796122800000}}"#)
+        _ = sandbox.stop(with: SIGKILL)
+        let again = try SandboxProcess(options)
+        #expect(
+            try Memory.call(again.port, .get, "/control/v1/clock").json["now"] as? String == "2026-12-01T11:00:00.000Z")
+        #expect(again.stop().status == 0)
+    }
+
     /// A reset a page of another site sends, with its `Origin`: the status.
     static func resetFromAPage(_ port: Int) throws -> Int {
         let client = HTTPClient(

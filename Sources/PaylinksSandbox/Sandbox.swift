@@ -140,7 +140,7 @@ public final class Sandbox {
         case .delivery(let delivery): history.restore(delivery)
         case .made(let count): sessions.restore(made: count)
         case .clock(let time):
-            clock.move(to: time)
+            clock.restore(to: time)
             clockKept = clock.mode == .virtual ? now : nil
         }
     }

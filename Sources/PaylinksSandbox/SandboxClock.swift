@@ -66,6 +66,14 @@ public final class SandboxClock: @unchecked Sendable {
         virtualNow.withLock { now in now = max(now, time) }
     }
 
+    /// Puts a virtual clock at `time`, before or after where it stands: where a journal or
+    /// an import says it stood, which counts over where it started. A wall clock is left as
+    /// it is.
+    func restore(to time: Int) {
+        guard mode == .virtual else { return }
+        virtualNow.withLock { now in now = time }
+    }
+
     /// The latest time the clock may reach: the end of the year 9999.
     public static let latest = ClockText.latest * 1000 + 999
 }

@@ -67,7 +67,7 @@ struct SandboxStateTests {
         #expect(lines.first == #"{"format":"paylinks-sandbox","version":1,"seed":"1","sessionsMade":4}"#)
         #expect(lines.count(where: { $0.hasPrefix(#"{"session":"#) }) == 4)
         #expect(lines.count(where: { $0.hasPrefix(#"{"delivery":"#) }) == 1)
-        #expect(lines.last?.hasPrefix(#"{"clock":{"now":"#) == true)
+        #expect(lines.dropFirst().first?.hasPrefix(#"{"clock":{"now":"#) == true, "the clock before the sessions")
         #expect(first.stop().status == 0)
 
         let file = ImportFile("round-trip", exported.body)
@@ -80,6 +80,28 @@ struct SandboxStateTests {
         #expect(try Memory.state(second.port, pending) == "payment_pending")
         // The next session takes the id a fifth would have taken in the first sandbox.
         #expect(try Memory.create(second.port) != created)
+        #expect(second.stop().status == 0)
+    }
+
+    @Test(
+        "an export from a clock days behind the wall keeps its unpaid sessions when imported: their age is the file's clock's"
+    )
+    func importOldClock() throws {
+        let first = try SandboxProcess(["--clock", "virtual", "--now", "2026-01-01T00:00:00Z"])
+        let unpaid = try Memory.create(first.port)
+        let other = try Memory.create(first.port)
+        #expect(try Memory.call(first.port, .post, "/control/v1/clock", #"{"advance":"PT30M"}"#).status == 200)
+        let exported = try Self.export(first.port)
+        #expect(first.stop().status == 0)
+
+        let file = ImportFile("old-clock", exported.body)
+        let second = try SandboxProcess(["--import", file.path, "--clock", "virtual"])
+        #expect(try Memory.state(second.port, unpaid) == "created")
+        #expect(try Memory.state(second.port, other) == "created")
+        #expect(try Self.export(second.port).body == exported.body)
+        // Half an hour later it still takes a payment; past its hour it expires, as it would have.
+        #expect(try Memory.call(second.port, .post, "/control/v1/clock", #"{"advance":"PT31M"}"#).status == 200)
+        #expect(try Memory.state(second.port, unpaid) == "payment_canceled")
         #expect(second.stop().status == 0)
     }
 

@@ -3,8 +3,9 @@ package import PaylinksKit
 /// The exit codes paylinks ends with: the contract CI scripts branch on.
 ///
 /// Codes 0 and 10-14 say how the simulated flow ended; 64-74 are the BSD `sysexits`
-/// codes for problems with the invocation itself. A status paylinks passes on from a
-/// command it ran may be any code: ``init(passingOn:)``.
+/// codes for problems with the invocation itself; 126 and 127 are the shell's, for a
+/// command `serve -- CMD` cannot run. `serve -- CMD` ends with CMD's own status, which
+/// may be any code: ``init(passingOn:)``.
 package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
     /// The status the process ends with.
     package let rawValue: Int32
@@ -15,7 +16,7 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
         self.rawValue = rawValue
     }
 
-    /// The exit status of a command paylinks ran, passed on as paylinks' own:
+    /// The exit status of the command `serve -- CMD` ran, passed on as paylinks' own:
     /// its code, or 128 plus the number of the signal that ended it.
     package init(passingOn status: Int32) {
         rawValue = status
@@ -29,7 +30,7 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
     package static let allCases: [ExitCode] = [
         .success, .expectationsFailed, .initializeFailed, .pricePointsFailed, .purchaseFailed, .purchaseCanceled,
         .eventRefused, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError,
-        .brokenPipe,
+        .cannotExecute, .commandNotFound, .brokenPipe,
     ]
 
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
@@ -54,8 +55,8 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
     package static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
     package static let noInput = ExitCode(66)
-    /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use), or
-    /// nothing answers at a URL `check-award` or `check-events` audits, or the ledger breaks its contract.
+    /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use), `health`
+    /// finds no sandbox answering, or nothing answers at a URL `check-award` or `check-events` audits, or the ledger breaks its contract.
     package static let unavailable = ExitCode(69)
     /// `EX_SOFTWARE`: an internal error in paylinks.
     package static let software = ExitCode(70)
@@ -63,6 +64,11 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
     package static let cannotCreate = ExitCode(73)
     /// `EX_IOERR`: output could not be written.
     package static let ioError = ExitCode(74)
+    /// `serve -- CMD`: CMD was found but cannot be executed (not executable, a directory,
+    /// not a program), as a shell says with 126.
+    package static let cannotExecute = ExitCode(126)
+    /// `serve -- CMD`: CMD was not found, as a shell says with 127.
+    package static let commandNotFound = ExitCode(127)
     /// The reader of standard output went away; paylinks stops quietly, as if killed by SIGPIPE.
     package static let brokenPipe = ExitCode(141)
 
@@ -110,12 +116,14 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
         case .noInput: "a named file or directory is missing or unreadable"
         case .unavailable:
             "serve: the address cannot be listened on (the port is in use), or --data is another sandbox's; "
-                + "check-award, check-events: nothing answers at a URL, or the ledger breaks its contract"
+                + "health: no sandbox answers; check-award, check-events: nothing answers at a URL, or the ledger breaks its contract"
         case .software: "internal error"
         case .cannotCreate: "serve --data: the directory cannot be created or written"
         case .ioError: "output could not be written"
+        case .cannotExecute: "serve -- CMD: CMD cannot be executed (not executable, a directory, not a program)"
+        case .commandNotFound: "serve -- CMD: CMD was not found"
         case .brokenPipe: "the reader of the output went away (as SIGPIPE)"
-        default: "the exit status of a command paylinks ran, or 128 plus the signal that ended it"
+        default: "serve -- CMD: CMD's own exit status, or 128 plus the signal that ended it"
         }
     }
 }

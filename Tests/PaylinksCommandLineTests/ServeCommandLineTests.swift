@@ -146,8 +146,10 @@ struct ServeCommandLineTests {
         #expect(lines.dropLast().last == "paylinks sandbox stopped")
     }
 
-    @Test("SIGTERM to paylinks reaches the command, and the sandbox answers until the command ends")
-    func sigtermPassedOn() throws {
+    @Test(
+        "SIGINT or SIGTERM to paylinks reaches the command, and the sandbox answers until the command ends",
+        arguments: [SIGINT, SIGTERM])
+    func signalPassedOn(signal: Int32) throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let ready = directory.appendingPathComponent("ready")
@@ -155,10 +157,11 @@ struct ServeCommandLineTests {
         let paylinks = try BinaryTests.builtExecutable()
         let process = Process()
         process.executableURL = paylinks
-        // On SIGTERM the command asks the sandbox for its health, which it still answers, then exits 3.
+        // On the signal the command asks the sandbox for its health, which it still answers, then exits 3.
         process.arguments = [
             "serve", "--port", "0", "--", "sh", "-c",
-            #"trap '"$0" health "$PAYLINKS_SANDBOX_URL" > "$1"; exit 3' TERM; touch "$2"; while :; do sleep 0.05; done"#,
+            #"trap '"$0" health "$PAYLINKS_SANDBOX_URL" > "$1"; exit 3' INT TERM; touch "$2"; "#
+                + #"while :; do sleep 0.05; done"#,
             paylinks.path, got.path, ready.path,
         ]
         let errors = Pipe()
@@ -169,12 +172,50 @@ struct ServeCommandLineTests {
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(Self.waitForFile(ready), "the command started")
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, signal)
         #expect(exited.wait(timeout: .now() + 10) == .success, "paylinks ended with the command")
         #expect(process.terminationStatus == 3)
         let said = try String(contentsOf: got, encoding: .utf8)
         #expect(said.hasPrefix("ok: paylinks sandbox "), "\(said)")
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.hasSuffix("'sh' exited with status 3; the sandbox stops\npaylinks sandbox stopped\n"), "\(log)")
+    }
+
+    @Test(
+        "a Ctrl-C at a terminal reaches the command, whose status paylinks ends with",
+        .enabled(if: runningInCI || FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func controlC() throws {
+        // python3 runs paylinks on a terminal of its own, types Ctrl-C once the command is
+        // ready, and prints what the terminal showed and how paylinks ended.
+        let driver = #"""
+            import os, pty, select, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            seen, typed, deadline = b"", False, time.time() + 10
+            while time.time() < deadline:
+                if select.select([fd], [], [], 0.05)[0]:
+                    try:
+                        chunk = os.read(fd, 4096)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    seen += chunk
+                if not typed and b"ready" in seen:
+                    os.write(fd, b"\x03")
+                    typed = True
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(seen.decode(errors="replace") + "status %d\n" % os.waitstatus_to_exitcode(status))
+            """#
+        let paylinks = try BinaryTests.builtExecutable().path
+        let outcome = try BinaryTests.run(
+            [
+                "-c", driver, paylinks, "serve", "--port", "0", "--", "sh", "-c",
+                #"trap 'echo interrupted; exit 5' INT; echo ready; while :; do sleep 0.05; done"#,
+            ],
+            environment: ["PATH": "/usr/bin:/bin"], launcher: "/usr/bin/python3")
+        #expect(outcome.stdout.hasSuffix("paylinks sandbox stopped\r\nstatus 5\n"), "\(outcome.stdout)")
+        #expect(outcome.stdout.components(separatedBy: "interrupted").count == 2, "once: \(outcome.stdout)")
     }
 }

@@ -66,6 +66,8 @@ package enum Help {
         Example(command: "paylinks errors 3002", exitCode: .success),
         Example(command: "paylinks trigger order.refunded --json", exitCode: .success),
         Example(
+            command: #"paylinks serve --port 0 -- sh -c 'paylinks health "$PAYLINKS_SANDBOX_URL"'"#, exitCode: .success),
+        Example(
             command: "paylinks cancel --sku starter_pack_001 --platform unity --sdk-version 3.0 --format wire",
             exitCode: .purchaseCanceled),
     ]

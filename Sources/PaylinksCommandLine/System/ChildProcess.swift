@@ -172,16 +172,18 @@ extension System {
     /// Makes SIGINT and SIGTERM go to the command started, and unblocks them, as
     /// ``catchStopSignals()`` does for a server alone.
     private static func forwardStopSignals() {
-        var action = sigaction()
         #if canImport(Glibc)
+            // With the signal's origin, which tells a terminal's Ctrl-C from a `kill`.
+            var action = sigaction()
             action.__sigaction_handler.sa_sigaction = forwardSignal
-        #elseif canImport(Darwin)
-            action.__sigaction_u.__sa_sigaction = forwardSignal
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(SIGINT, &action, nil)
+            sigaction(SIGTERM, &action, nil)
+        #else
+            signal(SIGINT, forwardAnySignal)
+            signal(SIGTERM, forwardAnySignal)
         #endif
-        action.sa_flags = SA_SIGINFO | SA_RESTART
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
@@ -203,6 +205,12 @@ extension System {
 nonisolated(unsafe) private var childToSignal: pid_t = 0
 /// A SIGINT or SIGTERM that came before the command was started, passed on once it is.
 nonisolated(unsafe) private var signalBeforeChild: sig_atomic_t = 0
+
+/// The handler of SIGINT and SIGTERM while a command runs, where the system does not say
+/// where a signal came from: each is passed on.
+private func forwardAnySignal(_ signal: Int32) {
+    forwardSignal(signal, nil, nil)
+}
 
 /// The handler of SIGINT and SIGTERM while a command runs: `kill` alone, which a handler
 /// may call.

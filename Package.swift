@@ -38,7 +38,7 @@ import PackageDescription
 //   paylinks             main.swift alone.
 //
 // What touches the C library is named in LayerTests, and nothing else imports it: the
-// command line's System.swift, and the HTTP layer's Socket.swift, Listener.swift,
+// command line's System.swift and ChildProcess.swift, and the HTTP layer's Socket.swift, Listener.swift,
 // Clock.swift, Lock.swift (the one lock every module shares state under), Threads.swift and
 // HTTPFields.swift (its memchr).
 //

@@ -35,8 +35,10 @@ final class Listener {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            let descriptor = socket(
+                address.pointee.ai_family, address.pointee.ai_socktype | closedOnExec, address.pointee.ai_protocol)
             guard descriptor >= 0 else { continue }
+            markClosedOnExec(descriptor)
             var on: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
             guard bind(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0,

@@ -2,14 +2,20 @@
 #if canImport(Glibc)
     import Glibc
     let streamType = Int32(SOCK_STREAM.rawValue)
+    /// Added to a socket's type: closed in a program this one starts (`serve -- CMD`),
+    /// from the moment it is made.
+    let closedOnExec = Int32(SOCK_CLOEXEC.rawValue)
     private let noSignal = Int32(MSG_NOSIGNAL)
 #elseif canImport(Musl)
     import Musl
     let streamType = SOCK_STREAM
+    let closedOnExec = SOCK_CLOEXEC
     private let noSignal = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
     import Darwin
     let streamType = SOCK_STREAM
+    /// Darwin has no SOCK_CLOEXEC: its sockets are marked once made (``markClosedOnExec(_:)``).
+    let closedOnExec = Int32(0)
     private let noSignal = Int32(0)
 #endif
 
@@ -41,13 +47,15 @@ package final class Socket {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
-            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            let descriptor = socket(
+                address.pointee.ai_family, address.pointee.ai_socktype | closedOnExec, address.pointee.ai_protocol)
             guard descriptor >= 0 else {
                 // Out of descriptors, say: not a refusal by the server.
                 lastError = .system("cannot open a socket: \(Self.lastError())")
                 continue
             }
             let socket = Socket(descriptor: descriptor)
+            markClosedOnExec(descriptor)
             #if canImport(Darwin)
                 var on: Int32 = 1
                 setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -238,7 +246,19 @@ package final class Socket {
     func systemClose(_ descriptor: Int32) -> Int32 {
         close(descriptor)
     }
+    /// Accepts a connection, closed in a program this one starts. It is marked once made:
+    /// the one program paylinks starts beside a server (`serve -- CMD`) is started before
+    /// the server accepts any.
     func systemAccept(_ descriptor: Int32) -> Int32 {
-        accept(descriptor, nil, nil)
+        let connection = accept(descriptor, nil, nil)
+        if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
+        return connection
+    }
+    /// Marks a descriptor closed in a program this one starts, where the system could not
+    /// make it so from the start (Darwin, which has no SOCK_CLOEXEC).
+    func markClosedOnExec(_ descriptor: Int32) {
+        #if canImport(Darwin)
+            if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        #endif
     }
 #endif

@@ -57,6 +57,7 @@ struct ArgumentParserTests {
             case .completions: [command.rawValue, "bash"]
             case .checkAward: [command.rawValue, "http://127.0.0.1:8080/award"]
             case .checkEvents: [command.rawValue, "http://127.0.0.1:8080/events"]
+            case .health: [command.rawValue, "http://127.0.0.1:4010"]
             case .trigger: [command.rawValue, "order.refunded"]
             default: [command.rawValue]
             }
@@ -116,6 +117,26 @@ struct ArgumentParserTests {
         #expect(try options("init", "--environment", "Sandbox").environment == "Sandbox")
         #expect(try options("purchase", "--sku", "Starter_Pack_001").sku == "Starter_Pack_001")
         #expect(try options("purchase", "--sku", "a", "--payment-method", "visa").paymentMethod == "visa")
+    }
+
+    @Test("serve takes the command after --, whose words are never paylinks' options")
+    func serveCommand() throws {
+        let given = try options("serve", "--port", "0", "--", "sh", "-c", "exit 3", "--help", "--port", "1", "--")
+        #expect(given.command == ["sh", "-c", "exit 3", "--help", "--port", "1", "--"])
+        #expect(given.port == 0)
+        #expect(try options("serve", "--port", "0").command.isEmpty)
+        #expect(usageMessage("serve", "--")?.contains("'--' starts the command serve runs once it listens") == true)
+        #expect(
+            usageMessage("offers", "--", "ls")?.contains("offers takes no arguments, but 'ls' follows '--'") == true)
+    }
+
+    @Test("health takes one URL and --timeout in whole seconds")
+    func health() throws {
+        let given = try options("health", "http://127.0.0.1:4010", "--timeout", "2")
+        #expect(given.operands == ["http://127.0.0.1:4010"] && given.healthTimeout == 2)
+        #expect(try options("health", "http://127.0.0.1:4010").healthTimeout == 5)
+        #expect(usageMessage("health", "http://a", "http://b")?.contains("health takes one URL, but got 2") == true)
+        #expect(usageMessage("serve", "--timeout", "2")?.contains("it belongs to health") == true)
     }
 
     @Test("--sku takes a value in both spellings")

@@ -132,6 +132,37 @@ extension BadInput {
         BadInput(
             "a clock on purchase", ["purchase", "--sku", "starter_pack_001", "--clock", "virtual"], .usage, "--clock"),
         BadInput(
+            "a '--' with no command after it", ["serve", "--port", "0", "--"], .usage,
+            "'--' starts the command serve runs once it listens, but none follows"),
+        BadInput(
+            "a command not on PATH", ["serve", "--port", "0", "--", "paylinks-no-such-command", "--port", "1"],
+            .commandNotFound,
+            "'paylinks-no-such-command', the command after '--', is not found on PATH; check its name, or give its path"
+        ),
+        BadInput(
+            "a command path that does not exist", ["serve", "--port", "0", "--", "$DIR/missing"], .commandNotFound,
+            "the command after '--', does not exist; check its path"),
+        BadInput(
+            "a command that is a directory", ["serve", "--port", "0", "--", "$DIR"], .cannotExecute,
+            "the command after '--', is a directory; give the program to run"),
+        BadInput(
+            "a command that is not executable", ["serve", "--port", "0", "--", "$DIR/script.sh"], .cannotExecute,
+            "script.sh', the command after '--', cannot be executed: permission denied; make it executable (chmod +x)",
+            files: ["script.sh": text("echo hello\n")]),
+        BadInput(
+            "a health URL that is not http", ["health", "ftp://127.0.0.1:4010"], .usage,
+            "cannot use 'ftp://127.0.0.1:4010': give an http:// URL"),
+        BadInput("a health check with no URL", ["health"], .usage, "health needs URL, as in 'paylinks health URL'"),
+        BadInput(
+            "a health URL with a query", ["health", "http://127.0.0.1:4010/?a=1"], .usage,
+            "give the sandbox's base URL, such as http://127.0.0.1:4010, without a query"),
+        BadInput(
+            "a health timeout of 0", ["health", "http://127.0.0.1:4010", "--timeout", "0"], .usage,
+            "--timeout takes a whole number from 1 to 300, not '0'"),
+        BadInput(
+            "a health check of a closed port", ["health", "http://127.0.0.1:1"], .unavailable,
+            "no sandbox answers at http://127.0.0.1:1: connection refused"),
+        BadInput(
             "no session budget", ["serve", "--session-budget", "0"], .usage,
             "--session-budget takes a whole number from 1 to 65536, not '0'"),
         BadInput(

@@ -13,6 +13,14 @@ struct ExitCodeTests {
         #expect(Set(values).count == values.count)
     }
 
+    @Test("a status paylinks does not name is passed on as it is, and names no code")
+    func passedOn() {
+        #expect(ExitCode(passingOn: 3).rawValue == 3)
+        #expect(ExitCode(rawValue: 3) == nil)
+        #expect(ExitCode(passingOn: 127) == .commandNotFound)
+        #expect(ExitCode(rawValue: 126) == .cannotExecute)
+    }
+
     @Test(
         "the last callback decides the code",
         arguments: [

@@ -17,7 +17,9 @@ import PaylinksKit
 ///   `paylinks help --help` show the overview.
 /// - Each option may be given once; `--json` and `--format` set the same thing and count
 ///   as one option.
-/// - `--` ends the options: what follows is an argument even if it starts with `-`.
+/// - `--` ends the options: what follows is an argument even if it starts with `-`; for
+///   `serve`, what follows is the command it runs (`serve --port 0 -- make test`), never
+///   read as paylinks' options.
 package enum ArgumentParser {
     /// Parses `arguments`, the first of which is the program's name and is ignored.
     package static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
@@ -106,6 +108,15 @@ package enum ArgumentParser {
         while index < words.count {
             let word = words[index]
             index += 1
+            if word == "--" && command == .serve {
+                guard index < words.count else {
+                    throw .usage(
+                        "'--' starts the command serve runs once it listens, but none follows; as in "
+                            + "'paylinks serve --port 0 -- make test'", command: command)
+                }
+                options.command = Array(words[index...])
+                break
+            }
             if word == "--" {
                 guard command.operands != nil || index == words.count else {
                     throw .usage(

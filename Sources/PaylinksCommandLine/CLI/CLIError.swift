@@ -21,6 +21,10 @@ package enum CLIError: Error, Equatable, Sendable {
     case invalidData(String)
     /// A directory paylinks keeps data in cannot be created or written: what and why.
     case cannotCreate(String)
+    /// The command `serve -- CMD` names is not found: which, and how to fix it.
+    case commandNotFound(String)
+    /// The command `serve -- CMD` names cannot be executed: which, why, and how to fix it.
+    case cannotExecute(String)
     /// A copy of paylinks (`run --jobs`) ended with this code and has said why.
     case exited(ExitCode)
     /// A state paylinks should never reach.
@@ -36,6 +40,8 @@ package enum CLIError: Error, Equatable, Sendable {
         case .output(.brokenPipe): .brokenPipe
         case .output(.failed), .cannotWrite: .ioError
         case .unavailable: .unavailable
+        case .commandNotFound: .commandNotFound
+        case .cannotExecute: .cannotExecute
         case .internal: .software
         case .exited(let code): code
         }
@@ -61,7 +67,7 @@ package enum CLIError: Error, Equatable, Sendable {
             }
             return lines
         case .noInput(let text), .unavailable(let text), .cannotWrite(let text), .invalidData(let text),
-            .cannotCreate(let text):
+            .cannotCreate(let text), .commandNotFound(let text), .cannotExecute(let text):
             return ["error: \(text)"]
         case .output(.brokenPipe), .exited:
             return nil

@@ -28,6 +28,8 @@ package enum Command: String, CaseIterable, Sendable {
     case checkEvents = "check-events"
     /// `paylinks serve`: a local sandbox of Appcharge's session API and checkout page.
     case serve
+    /// `paylinks health`: whether a sandbox answers at a URL.
+    case health
     /// `paylinks trigger`: play the story of an order event and send its events.
     case trigger
     /// `paylinks completions`: print a shell completion script.
@@ -59,6 +61,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .checkEvents:
             "Audit the game's events handler: signatures, tolerance, and revoking once after a refund or dispute."
         case .serve: "Run a local Appcharge sandbox: the session API, a checkout page, a control API for CI."
+        case .health: "Check that a sandbox answers at URL, in one line: for a container's HEALTHCHECK."
         case .trigger:
             "Play the story that leads to an order event and send its signed events: paylinks trigger order.refunded."
         case .completions: "Print the completion script for bash, zsh or fish."
@@ -74,11 +77,13 @@ package enum Command: String, CaseIterable, Sendable {
         case .errors: "paylinks errors [CODE|NAME] [options]"
         case .run: "paylinks run FILE... [options]"
         case .checkAward: "paylinks check-award URL [options]"
+        case .serve: "paylinks serve [options] [-- CMD [ARG...]]"
+        case .health: "paylinks health URL [options]"
         case .checkEvents: "paylinks check-events URL [--award-url URL --ledger-url URL] [options]"
         case .trigger: "paylinks trigger EVENT [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
-        case .initialize, .pricePoints, .offers, .countries, .serve: "paylinks \(rawValue) [options]"
+        case .initialize, .pricePoints, .offers, .countries: "paylinks \(rawValue) [options]"
         }
     }
 
@@ -88,7 +93,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel, .trigger: [.initialize, .purchase]
-        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .serve, .completions, .man: []
+        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .serve, .health, .completions, .man: []
         }
     }
 
@@ -97,7 +102,7 @@ package enum Command: String, CaseIterable, Sendable {
         switch self {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
-        case .checkAward, .checkEvents: ("URL", 1...1)
+        case .checkAward, .checkEvents, .health: ("URL", 1...1)
         case .trigger: ("EVENT", 1...1)
         case .completions: ("SHELL", 1...1)
         case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .serve, .man: nil
@@ -227,6 +232,10 @@ package struct RunOptions: Equatable, Sendable {
     package var projectId = DemoCredentials.projectId
     /// `--events-wait`: whether the pauses between event retries really pass.
     package var eventsWait = AwardWait.virtual
+    /// `serve -- CMD [ARG...]`: the command run once the sandbox listens, whose end stops it.
+    package var command: [String] = []
+    /// `health --timeout`: how many seconds the check waits for the sandbox.
+    package var healthTimeout = 5
     /// The arguments besides options: the code `errors` explains, the files `run` runs.
     package var operands: [String] = []
 

@@ -3,41 +3,74 @@ package import PaylinksKit
 /// The exit codes paylinks ends with: the contract CI scripts branch on.
 ///
 /// Codes 0 and 10-14 say how the simulated flow ended; 64-74 are the BSD `sysexits`
-/// codes for problems with the invocation itself.
-package enum ExitCode: Int32, CaseIterable, Sendable {
+/// codes for problems with the invocation itself; 126 and 127 are the shell's, for a
+/// command `serve -- CMD` cannot run. `serve -- CMD` ends with CMD's own status, which
+/// may be any code: ``init(passingOn:)``.
+package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
+    /// The status the process ends with.
+    package let rawValue: Int32
+
+    /// One of the codes paylinks names, ``allCases``; nil for any other.
+    package init?(rawValue: Int32) {
+        guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// The exit status of the command `serve -- CMD` ran, passed on as paylinks' own:
+    /// its code, or 128 plus the number of the signal that ended it.
+    package init(passingOn status: Int32) {
+        rawValue = status
+    }
+
+    private init(_ rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// The codes paylinks names, in the order the help lists them.
+    package static let allCases: [ExitCode] = [
+        .success, .expectationsFailed, .initializeFailed, .pricePointsFailed, .purchaseFailed, .purchaseCanceled,
+        .eventRefused, .usage, .dataError, .noInput, .unavailable, .software, .cannotCreate, .ioError,
+        .cannotExecute, .commandNotFound, .brokenPipe,
+    ]
+
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
-    case success = 0
+    package static let success = ExitCode(0)
     /// `paylinks run`: an expectation of a scenario did not hold; `check-award`, `check-events`: a case failed,
     /// or the award endpoint or the ledger kept a money case of `check-events` from running.
-    case expectationsFailed = 1
+    package static let expectationsFailed = ExitCode(1)
     /// The flow ended in `onInitializeFailed`.
-    case initializeFailed = 10
+    package static let initializeFailed = ExitCode(10)
     /// The flow ended in `onPricePointsFailed`.
-    case pricePointsFailed = 11
+    package static let pricePointsFailed = ExitCode(11)
     /// The flow ended in `onPurchaseFailed` with a failure.
-    case purchaseFailed = 12
+    package static let purchaseFailed = ExitCode(12)
     /// The flow ended in `onPurchaseFailed` with a code the catalog marks as a cancel.
-    case purchaseCanceled = 13
+    package static let purchaseCanceled = ExitCode(13)
     /// The flow ended well, but the game's server refused an order event on every attempt.
-    case eventRefused = 14
+    package static let eventRefused = ExitCode(14)
     /// `EX_USAGE`: unknown subcommand or option, missing or malformed value, unknown SKU or country.
-    case usage = 64
+    package static let usage = ExitCode(64)
     /// `EX_DATAERR`: invalid fixture data, or a `serve --data` directory that is another
     /// program's, damaged, or of a newer format, or a `serve --import` file that does not read.
-    case dataError = 65
+    package static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: a named file or directory is missing or unreadable.
-    case noInput = 66
-    /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use), or
-    /// nothing answers at a URL `check-award` or `check-events` audits, or the ledger breaks its contract.
-    case unavailable = 69
+    package static let noInput = ExitCode(66)
+    /// `EX_UNAVAILABLE`: `serve` cannot listen on its address (the port is in use), `health`
+    /// finds no sandbox answering, or nothing answers at a URL `check-award` or `check-events` audits, or the ledger breaks its contract.
+    package static let unavailable = ExitCode(69)
     /// `EX_SOFTWARE`: an internal error in paylinks.
-    case software = 70
+    package static let software = ExitCode(70)
     /// `EX_CANTCREAT`: `serve --data`'s directory cannot be created or written.
-    case cannotCreate = 73
+    package static let cannotCreate = ExitCode(73)
     /// `EX_IOERR`: output could not be written.
-    case ioError = 74
+    package static let ioError = ExitCode(74)
+    /// `serve -- CMD`: CMD was found but cannot be executed (not executable, a directory,
+    /// not a program), as a shell says with 126.
+    package static let cannotExecute = ExitCode(126)
+    /// `serve -- CMD`: CMD was not found, as a shell says with 127.
+    package static let commandNotFound = ExitCode(127)
     /// The reader of standard output went away; paylinks stops quietly, as if killed by SIGPIPE.
-    case brokenPipe = 141
+    package static let brokenPipe = ExitCode(141)
 
     /// The exit code for a flow whose last callback was `callback`; the catalog says
     /// which codes of `onPurchaseFailed` mean the player canceled.
@@ -85,11 +118,14 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         case .noInput: "a named file or directory is missing or unreadable"
         case .unavailable:
             "serve: the address cannot be listened on (the port is in use), or --data is another sandbox's; "
-                + "check-award, check-events: nothing answers at a URL, or the ledger breaks its contract"
+                + "health: no sandbox answers; check-award, check-events: nothing answers at a URL, or the ledger breaks its contract"
         case .software: "internal error"
         case .cannotCreate: "serve --data: the directory cannot be created or written"
         case .ioError: "output could not be written"
+        case .cannotExecute: "serve -- CMD: CMD cannot be executed (not executable, a directory, not a program)"
+        case .commandNotFound: "serve -- CMD: CMD was not found"
         case .brokenPipe: "the reader of the output went away (as SIGPIPE)"
+        default: "serve -- CMD: CMD's own exit status, or 128 plus the signal that ended it"
         }
     }
 }

@@ -66,6 +66,8 @@ package enum Help {
         Example(command: "paylinks errors 3002", exitCode: .success),
         Example(command: "paylinks trigger order.refunded --json", exitCode: .success),
         Example(
+            command: #"paylinks serve --port 0 -- sh -c 'paylinks health "$PAYLINKS_SANDBOX_URL"'"#, exitCode: .success),
+        Example(
             command: "paylinks cancel --sku starter_pack_001 --platform unity --sdk-version 3.0 --format wire",
             exitCode: .purchaseCanceled),
     ]
@@ -79,7 +81,7 @@ package enum Help {
             USAGE
               \(command.usage)
 
-            \(command == .trigger ? triggerEvents : "")\(cases(of: command))OPTIONS
+            \(command == .trigger ? triggerEvents : "")\(command == .serve ? commandAfterOptions : "")\(cases(of: command))OPTIONS
 
             """
         let labels = options.map { spec in spec.placeholder.map { "\(spec.name) \($0)" } ?? spec.name }
@@ -113,6 +115,17 @@ package enum Help {
         return text + "\n"
     }
 
+    /// What `serve -- CMD` does with CMD.
+    private static let commandAfterOptions = """
+        COMMAND
+          After --, a command to run once the sandbox listens, with PAYLINKS_SANDBOX_URL (its
+          base URL) and PAYLINKS_PUBLISHER_TOKEN in its environment. SIGINT and SIGTERM go to it;
+          when it ends the sandbox stops as on SIGTERM, and paylinks exits with its status
+          (128 + N when signal N killed it). Not found: 127; cannot be executed: 126.
+
+
+        """
+
     /// The events `trigger` takes, each with the results it takes.
     private static var triggerEvents: String {
         var text = "EVENTS\n"
@@ -129,7 +142,7 @@ package enum Help {
         for code in ExitCode.allCases {
             text += "  " + padded(String(code.rawValue), to: 3) + code.meaning + "\n"
         }
-        return text
+        return text + "  serve -- CMD ends with CMD's own status, whatever it is.\n"
     }
 
     private static func padded(_ text: String, to width: Int) -> String {

@@ -45,6 +45,7 @@ package enum ManPage {
         for code in ExitCode.allCases {
             page += ".TP\n.B \(code.rawValue)\n\(escape(code.meaning))\n"
         }
+        page += ".PP\n\(escape("serve -- CMD ends with CMD's own status, whatever it is."))\n"
         page += ".SH ENVIRONMENT\n"
         for variable in EnvironmentVariable.allCases {
             page += ".TP\n.B \(escape(variable.rawValue))\n\(escape(variable.meaning))\n"

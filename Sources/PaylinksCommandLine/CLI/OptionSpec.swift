@@ -436,6 +436,12 @@ package struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.concurrency = try number(value, option: "--concurrency", as: Int.self, in: 1...256)
         },
+        OptionSpec(
+            "--timeout", "SECONDS", "How long health waits for the sandbox to connect and answer, in whole seconds.",
+            default: String(RunOptions().healthTimeout), commands: [.health]
+        ) { options, value throws(UsageProblem) in
+            options.healthTimeout = try number(value, option: "--timeout", as: Int.self, in: 1...300)
+        },
         auditCase(AwardAuditCase.self, of: .checkAward),
         auditCase(EventAuditCase.self, of: .checkEvents),
         OptionSpec(
@@ -481,7 +487,7 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
             default: "$PAYLINKS_FIXTURES, else built in",
-            commands: Command.allCases.filter { ![.man, .checkAward, .checkEvents].contains($0) }
+            commands: Command.allCases.filter { ![.man, .checkAward, .checkEvents, .health].contains($0) }
         ) { options, value throws(UsageProblem) in
             options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
         },

@@ -33,6 +33,14 @@ package struct RunContext {
     /// Makes a write whose reader went away fail instead of ending the process: `serve`,
     /// whose log reader may leave while it serves. Does nothing unless set.
     package var ignoreBrokenPipes: () -> Void = {}
+    /// Why a command `serve -- CMD` names cannot run, or nil when it can: found on `PATH`
+    /// and executable. Every command runs unless set.
+    package var findCommand: (String) -> CommandStartError? = { _ in nil }
+    /// Starts a command beside the sandbox (`serve -- CMD`) with variables added to its
+    /// environment; SIGINT and SIGTERM go to it from then on. Refuses every command unless set.
+    package var startCommand: ([String], [String: String]) throws(CommandStartError) -> ChildProcess = {
+        _, _ throws(CommandStartError) in throw .cannotExecute("no command can be started here")
+    }
     /// Reads standard input to its end, up to a limit in bytes: `run -`.
     package var readStandardInput: (Int) throws(FileSystemError) -> [UInt8] = { _ throws(FileSystemError) in [] }
 
@@ -73,6 +81,10 @@ package struct RunContext {
         context.ignoreBrokenPipes = { System.ignoreBrokenPipeSignal() }
         context.monotonicMilliseconds = { System.monotonicMilliseconds() }
         context.runCopies = { System.runCopies($0, environment: $1) }
+        context.findCommand = { System.findCommand($0) }
+        context.startCommand = { arguments, added throws(CommandStartError) in
+            try System.startCommand(arguments, adding: added)
+        }
         return context
     }
 }
@@ -102,6 +114,9 @@ package enum PaylinksCLI {
         case .version:
             try write("paylinks \(Help.version)\n", to: context.standardOutput)
             return .success
+        case .run(.health, let options):
+            // A check that passes or fails by what the sandbox says alone: no fixture, no default read.
+            return try Command.health.implementation.run(options, catalog: .builtIn, context: context)
         case .run(let command, let given):
             let options = try Inputs.environmentDefaults(given, command: command, environment: context.environment)
             // A scenario run picks each scenario's generation; everything else takes the options'.

@@ -6,9 +6,13 @@ import PaylinksSandbox
 
 /// `paylinks serve`: the sandbox on an HTTP server until SIGINT or SIGTERM; requests,
 /// warnings and award attempts on stderr, a line each; the callbacks the game's client
-/// receives on stdout.
+/// receives on stdout. With `-- CMD`, until CMD ends instead, whose status it ends with.
 enum ServeCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
+        // A command that cannot run is refused before anything listens.
+        if let program = options.command.first, let problem = context.findCommand(program) {
+            throw commandProblem(problem, program: program)
+        }
         // A stderr whose reader leaves only loses the log; a stdout whose reader leaves stops
         // the sandbox through its output's failure, below, not through SIGPIPE.
         context.ignoreBrokenPipes()
@@ -97,11 +101,25 @@ enum ServeCommand: Subcommand {
                 line: "clock: virtual, at \(ClockText.iso8601(milliseconds: clock.now)); POST /control/v1/clock "
                     + #"with {"advance": "PT15M"} moves it"#)
         }
-        stopRequested = context.watchForStop()
+        var command: Result<ChildProcess, CommandStartError>?
+        if !options.command.isEmpty {
+            let started = Result { () throws(CommandStartError) in
+                try context.startCommand(
+                    options.command,
+                    ["PAYLINKS_SANDBOX_URL": answered.baseURL, "PAYLINKS_PUBLISHER_TOKEN": answered.publisherToken])
+            }
+            command = started
+            stopRequested = ended(started, options: options, log: log)
+        } else {
+            stopRequested = context.watchForStop()
+        }
         server.run(service)
         service.finish()
+        let child = try? command?.get()
+        if let child { stop(child) }
         if let outputFailure { throw .output(outputFailure) }
         log.write(line: "paylinks sandbox stopped")
-        return .success
+        if case .failure(let problem)? = command { throw commandProblem(problem, program: options.command[0]) }
+        return child?.exitStatus.map(ExitCode.init(passingOn:)) ?? .success
     }
 }

@@ -83,7 +83,64 @@ extension ServeCommand {
         let handedOut =
             options.publicUrl.map { "; checkout URLs at \($0)" }
             ?? (isLoopback(options.host) ? "" : "; checkout URLs at the address each request came to (its Host)")
-        return (answering, "paylinks sandbox at \(answering.baseURL)\(handedOut); SIGINT or SIGTERM stops it")
+        let stops =
+            options.command.first.map {
+                "it runs '\(MessageText.sanitized($0))' and stops when that ends; SIGINT and SIGTERM go to it"
+            } ?? "SIGINT or SIGTERM stops it"
+        return (answering, "paylinks sandbox at \(answering.baseURL)\(handedOut); \(stops)")
+    }
+}
+
+/// What `paylinks serve -- CMD` does with CMD: refuses one that cannot run, says when it
+/// ends, and ends one still running when the sandbox stops for another reason.
+extension ServeCommand {
+    /// The error for a command that cannot run, with what to do.
+    static func commandProblem(_ problem: CommandStartError, program: String) -> CLIError {
+        let shown = MessageText.sanitized(program)
+        switch problem {
+        case .notFound:
+            return .commandNotFound(
+                program.contains("/")
+                    ? "'\(shown)', the command after '--', does not exist; check its path"
+                    : "'\(shown)', the command after '--', is not found on PATH; check its name, or give its path")
+        case .directory:
+            return .cannotExecute(
+                "'\(shown)', the command after '--', is a directory; give the program to run, as in '-- \(shown)/run'")
+        case .cannotExecute(let reason):
+            // EACCES as strerror words it; anything else is a file the system does not run (ENOEXEC).
+            let fix = reason == "permission denied" ? "make it executable (chmod +x)" : "start a script with a #! line"
+            return .cannotExecute(
+                "'\(shown)', the command after '--', cannot be executed: \(reason); \(fix), or run it through its "
+                    + "interpreter, as in '-- sh \(shown)'")
+        }
+    }
+
+    /// Whether the sandbox should stop for `command`: once it has ended (saying so in the
+    /// log, once), or at once when it could not start.
+    static func ended(_ command: Result<ChildProcess, CommandStartError>, options: RunOptions, log: LogBuffer)
+        -> () -> Bool
+    {
+        guard case .success(let child) = command else { return { true } }
+        var said = false
+        return {
+            guard child.hasEnded else { return false }
+            if !said, let ending = child.ending {
+                said = true
+                log.write(line: "'\(MessageText.sanitized(options.command[0]))' \(ending); the sandbox stops")
+            }
+            return true
+        }
+    }
+
+    /// Ends `child` when the sandbox stopped before it ended (its output failed): SIGTERM,
+    /// and SIGKILL after 10 s.
+    static func stop(_ child: ChildProcess) {
+        guard !child.hasEnded else { return }
+        child.terminate()
+        if !child.wait(milliseconds: 10_000) {
+            child.kill()
+            child.wait(milliseconds: nil)
+        }
     }
 }
 

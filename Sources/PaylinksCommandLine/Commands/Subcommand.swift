@@ -28,6 +28,7 @@ extension Command {
         case .checkAward: CheckAwardCommand.self
         case .checkEvents: CheckEventsCommand.self
         case .serve: ServeCommand.self
+        case .health: HealthCommand.self
         case .trigger: TriggerCommand.self
         case .completions: CompletionsCommand.self
         case .man: ManCommand.self

@@ -88,7 +88,7 @@ package enum System {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .missing }
         try requireRegular(info.st_mode)
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(lastErrorDescription()) }
         defer { close(descriptor) }
         guard fstat(descriptor, &info) == 0 else { throw .unreadable(lastErrorDescription()) }
@@ -108,7 +108,7 @@ package enum System {
     /// Writes `bytes` to the file at `path`, created or replaced.
     package static func writeFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
         if isDirectory(path) == true { throw .wrongKind }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw errno == ENOENT ? .missing : .unreadable(lastErrorDescription())
         }

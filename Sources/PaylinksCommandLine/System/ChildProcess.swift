@@ -1,0 +1,229 @@
+import PaylinksHTTP
+
+// The command `serve -- CMD` runs beside the sandbox: found, started with posix_spawnp,
+// waited for on a thread of its own, and sent the SIGINT and SIGTERM paylinks receives.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why a command cannot be run, as a shell tells the two apart: 127 and 126.
+package enum CommandStartError: Error, Equatable, Sendable {
+    /// Nothing of the name is found: on `PATH`, or at the path given.
+    case notFound
+    /// It is found but cannot be executed: the system's reason.
+    case cannotExecute(String)
+    /// It names a directory.
+    case directory
+}
+
+/// A command paylinks started, waited for on a thread of its own from its start, so that
+/// whoever asks learns at once whether it has ended.
+package final class ChildProcess: Sendable {
+    /// Its process id.
+    private let pid: pid_t
+    /// Its status as `waitpid` gave it, once it has ended.
+    private let ended = Locked<Int32?>(nil)
+
+    fileprivate init(pid: pid_t) {
+        self.pid = pid
+        let ended = ended
+        let waiter = BackgroundWork<Void>.thread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ended.withLock { $0 = status }
+            ended.broadcast()
+        }
+        if waiter == nil {
+            // No thread to wait on: it is waited for here, and what paylinks serves waits with it.
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ended.withLock { $0 = status }
+        }
+    }
+
+    /// Whether it has ended.
+    package var hasEnded: Bool {
+        ended.withLock { $0 != nil }
+    }
+
+    /// Waits at most `milliseconds` (nil: however long it takes) for it to end; whether it has.
+    @discardableResult
+    package func wait(milliseconds: Int?) -> Bool {
+        ended.withLock(waitingAtMost: milliseconds, until: { $0 != nil }) { _, ended in ended }
+    }
+
+    /// Its exit status once it has ended, as a shell gives it: its code, or 128 plus the
+    /// number of the signal that ended it; nil while it runs.
+    package var exitStatus: Int32? {
+        ended.withLock { $0 }.map { status in
+            let signal = status & 0x7F
+            return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        }
+    }
+
+    /// How it ended, in words for the log: `exited with status 3`, `was killed by signal 9
+    /// (SIGKILL)`; nil while it runs.
+    package var ending: String? {
+        ended.withLock { $0 }.map { status in
+            let signal = status & 0x7F
+            guard signal != 0 else { return "exited with status \((status >> 8) & 0xFF)" }
+            return "was killed by signal \(signal)" + (Self.signalNames[signal].map { " (\($0))" } ?? "")
+        }
+    }
+
+    /// The names of the signals that most often end a command.
+    private static let signalNames: [Int32: String] = [
+        SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGABRT: "SIGABRT", SIGKILL: "SIGKILL",
+        SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
+    ]
+
+    /// Asks it to end, with SIGTERM.
+    package func terminate() {
+        if !hasEnded { _ = signalProcess(pid, SIGTERM) }
+    }
+
+    /// Ends it at once, with SIGKILL.
+    package func kill() {
+        if !hasEnded { _ = signalProcess(pid, SIGKILL) }
+    }
+}
+
+/// The C library's `kill`, which ``ChildProcess/kill()`` hides.
+private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}
+
+extension System {
+    /// Whether `name` names a program to run: found on `PATH` (or at the path, when it has
+    /// a `/`) as a regular file that may be executed. Nil when it does; else why not.
+    package static func findCommand(_ name: String) -> CommandStartError? {
+        if name.contains("/") { return executable(name) }
+        guard !name.isEmpty else { return .notFound }
+        let path = environmentVariable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        var problem = CommandStartError.notFound
+        for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
+            switch executable(candidate) {
+            case nil: return nil
+            // A shell says a file found but not executable only when no other is.
+            case .cannotExecute(let reason)?: if problem == .notFound { problem = .cannotExecute(reason) }
+            case .notFound?, .directory?: continue
+            }
+        }
+        return problem
+    }
+
+    /// Whether the file at `path` may be executed; nil when it may.
+    private static func executable(_ path: String) -> CommandStartError? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .notFound }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .directory }
+        guard access(path, X_OK) == 0 else { return .cannotExecute(String(cString: strerror(errno)).lowercased()) }
+        return nil
+    }
+
+    /// Starts `arguments` (the program, found on `PATH`, and its arguments) with this
+    /// process's environment and `added` in place of any variable of the same name, its
+    /// standard streams this process's, and the signals this process ignores or catches
+    /// back at their defaults. From then on SIGINT and SIGTERM that this process receives
+    /// are passed on to it, instead of stopping a server; a SIGINT that a terminal sent to
+    /// its foreground group (Ctrl-C) has reached it already and is not sent twice.
+    package static func startCommand(_ arguments: [String], adding added: [String: String]) throws(CommandStartError)
+        -> ChildProcess
+    {
+        guard let program = arguments.first else { throw .notFound }
+        forwardStopSignals()
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGXFSZ, SIGQUIT, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var position = 0
+        while let entry = environ[position] {
+            let text = String(cString: entry)
+            if added[String(text.prefix { $0 != "=" })] == nil { variables.append(text) }
+            position += 1
+        }
+        var pid = pid_t()
+        let spawned = withCArray(arguments) { argv in
+            withCArray(variables) { envp in posix_spawnp(&pid, program, nil, &attributes, argv, envp) }
+        }
+        guard spawned == 0 else {
+            throw spawned == ENOENT ? .notFound : .cannotExecute(String(cString: strerror(spawned)).lowercased())
+        }
+        childToSignal = pid
+        // A signal that came before the command had a process id.
+        let early = signalBeforeChild
+        if early != 0 { kill(pid, early) }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Makes SIGINT and SIGTERM go to the command started, and unblocks them, as
+    /// ``catchStopSignals()`` does for a server alone.
+    private static func forwardStopSignals() {
+        #if canImport(Glibc)
+            // With the signal's origin, which tells a terminal's Ctrl-C from a `kill`.
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = forwardSignal
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(SIGINT, &action, nil)
+            sigaction(SIGTERM, &action, nil)
+        #else
+            signal(SIGINT, forwardAnySignal)
+            signal(SIGTERM, forwardAnySignal)
+        #endif
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Calls `body` with `strings` as a NULL-terminated C array.
+    fileprivate static func withCArray<Result>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
+    ) -> Result {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { for pointer in pointers { free(pointer) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// The command SIGINT and SIGTERM are passed on to, once started; 0 before.
+nonisolated(unsafe) private var childToSignal: pid_t = 0
+/// A SIGINT or SIGTERM that came before the command was started, passed on once it is.
+nonisolated(unsafe) private var signalBeforeChild: sig_atomic_t = 0
+
+/// The handler of SIGINT and SIGTERM while a command runs, where the system does not say
+/// where a signal came from: each is passed on.
+private func forwardAnySignal(_ signal: Int32) {
+    forwardSignal(signal, nil, nil)
+}
+
+/// The handler of SIGINT and SIGTERM while a command runs: `kill` alone, which a handler
+/// may call.
+private func forwardSignal(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
+    #if canImport(Glibc)
+        // A terminal's Ctrl-C comes from the kernel (SI_KERNEL) to the whole foreground
+        // group, the command included: it has it already.
+        if signal == SIGINT, let info, info.pointee.si_code == 0x80 { return }
+    #endif
+    let child = childToSignal
+    if child > 0 {
+        _ = kill(child, signal)
+    } else {
+        signalBeforeChild = signal
+    }
+}

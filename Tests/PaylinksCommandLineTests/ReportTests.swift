@@ -190,7 +190,7 @@ struct ReportTests {
     }()
 
     @Test(
-        "the example CI workflow is valid YAML whose steps build, install, run the scenarios and publish their JUnit report",
+        "the example CI workflow is valid YAML whose jobs run the scenarios through the action and publish their JUnit report, every action pinned by commit",
         .enabled(if: ReportTests.hasPyYAML || runningInCI, "python3 with PyYAML is not installed (.ci/run installs it)")
     )
     func workflow() throws {
@@ -204,27 +204,49 @@ struct ReportTests {
             ])
         #expect(status == 0, "\(output)")
         let workflow = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
-        let job = try #require((workflow["jobs"] as? [String: Any])?["scenarios"] as? [String: Any])
+        #expect((workflow["permissions"] as? [String: Any])?.isEmpty == true, "no permission unless a job asks")
+        let jobs = try #require(workflow["jobs"] as? [String: [String: Any]])
+        let job = try #require(jobs["scenarios"])
         let steps = try #require(job["steps"] as? [[String: Any]])
         #expect(
             steps.map { $0["name"] as? String } == [
-                "Check out the game's repository", "Build and install paylinks", "Run the scenarios",
-                "Publish the JUnit report", "Keep the reports",
+                "Check out the game's repository", "Run the scenarios", "Publish the JUnit report", "Keep the reports",
             ])
-        #expect((steps[1]["run"] as? String)?.contains("make -C /tmp/paylinks install PREFIX=/usr/local") == true)
-        let run = try #require(steps[2]["run"] as? String)
-        // The command the workflow runs is one paylinks accepts.
-        let words = run.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
-        #expect(words.prefix(2) == ["paylinks", "run"])
+        for (name, job) in jobs {
+            #expect(job["permissions"] is [String: Any], "job \(name) says which permissions it takes")
+            for step in job["steps"] as? [[String: Any]] ?? [] {
+                guard let uses = step["uses"] as? String else { continue }
+                let commit = uses.split(separator: "@").last.map(String.init) ?? ""
+                #expect(
+                    commit.count == 40 && commit.allSatisfy(\.isHexDigit), "\(uses) in job \(name) is pinned by commit")
+                if uses.hasPrefix("actions/checkout@") {
+                    #expect((step["with"] as? [String: Any])?["persist-credentials"] as? Bool == false)
+                }
+            }
+        }
+        let action = try #require(steps[1]["with"] as? [String: String])
+        #expect((steps[1]["uses"] as? String)?.hasPrefix("your-studio/paylinks@") == true)
+        // The command the action runs: paylinks run, the scenarios, then the run arguments.
+        let words =
+            ["paylinks", "run"]
+            + [action["scenarios"], action["run-arguments"]].compactMap { $0 }
+            .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) }
         #expect(throws: Never.self) { try ArgumentParser.parse(words) }
         #expect(words.contains("junit=paylinks-junit.xml"))
-        #expect((steps[3]["uses"] as? String)?.hasPrefix("mikepenz/action-junit-report@") == true)
-        #expect((steps[3]["with"] as? [String: Any])?["report_paths"] as? String == "paylinks-junit.xml")
-        #expect(steps[3]["if"] as? String == "always()", "the report is published when scenarios fail")
+        #expect((steps[2]["uses"] as? String)?.hasPrefix("mikepenz/action-junit-report@") == true)
+        #expect((steps[2]["with"] as? [String: Any])?["report_paths"] as? String == "paylinks-junit.xml")
+        #expect(steps[2]["if"] as? String == "always()", "the report is published when scenarios fail")
         let env = try #require(job["env"] as? [String: Any])
         #expect(env["PAYLINKS_SEED"] != nil && env["SOURCE_DATE_EPOCH"] != nil)
 
-        // End to end: the step, run as written in a game's checkout holding the shipped
+        // The game server's job: its tests run inside a sandbox's life, in one line.
+        let serverSteps = try #require(jobs["game-server"]?["steps"] as? [[String: Any]])
+        let line = try #require(serverSteps.compactMap { $0["run"] as? String }.first)
+        let serve = line.split(separator: " ").map(String.init)
+        #expect(serve.prefix(2) == ["paylinks", "serve"] && serve.contains("--"))
+        #expect(throws: Never.self) { try ArgumentParser.parse(serve) }
+
+        // End to end: the action's command, run in a game's checkout holding the shipped
         // scenarios, passes and writes both reports.
         let checkout = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-ci-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)

@@ -25,8 +25,9 @@ effect for an `eventId` it has seen, even when two copies race, and takes items 
   not be taken back is recorded as a shortfall;
 - a dispute opened takes nothing, so one won restores nothing.
 
-Run it:  python3 server.py [PORT] [--flaw NAME] [--clock-url URL]
-         (PORT 0 picks a free one; the port is printed)
+Run it:  python3 server.py [PORT] [--host HOST] [--flaw NAME] [--clock-url URL]
+         (PORT 0 picks a free one; the port is printed; HOST is 127.0.0.1 unless given,
+         0.0.0.0 in a container that other containers call)
 Clock:   --clock-url URL takes "now", for the 5-minute window, from a sandbox's clock instead of
          this machine's: GET URL answers {"now": "2026-12-01T10:00:00.000Z"}, as
          http://127.0.0.1:PORT/control/v1/clock does for `paylinks serve --clock virtual`, so that
@@ -483,6 +484,9 @@ def main():
     flaw = take(args, "--flaw", "a NAME, one of %s" % ", ".join(sorted(FLAWS)))
     if flaw is not None and flaw not in FLAWS:
         refuse("unknown flaw %r; choose one of %s" % (flaw, ", ".join(sorted(FLAWS))))
+    host = take(args, "--host", "an address to listen on, such as 127.0.0.1 or 0.0.0.0")
+    if host is None:
+        host = "127.0.0.1"
     clock_url = take(args, "--clock-url", "a URL, such as http://127.0.0.1:PORT/control/v1/clock")
     if clock_url is not None and not is_url(clock_url):
         refuse("--clock-url is an http:// or https:// URL, such as "
@@ -503,10 +507,12 @@ def main():
     # The flaw one-connection: a server that holds one kept-alive connection at a time.
     kind = http.server.HTTPServer if flaw == "one-connection" else Server
     kind.allow_reuse_address = True
+    if ":" in host:
+        kind.address_family = socket.AF_INET6
     try:
-        server = kind(("127.0.0.1", port), make_handler(ledger, flaw, work, clock_url))
-    except OSError as error:
-        sys.stderr.write("server.py: cannot listen on 127.0.0.1:%d: %s\n" % (port, error.strerror or error))
+        server = kind((host, port), make_handler(ledger, flaw, work, clock_url))
+    except (OSError, OverflowError) as error:
+        sys.stderr.write("server.py: cannot listen on %s:%d: %s\n" % (host, port, getattr(error, "strerror", None) or error))
         sys.exit(1)
     print(server.server_address[1], flush=True)
     try:

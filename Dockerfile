@@ -23,7 +23,7 @@ WORKDIR /data
 EXPOSE 4010
 # `paylinks health` asks the sandbox's GET /control/v1/health: the image needs no curl. A
 # sandbox started on another port needs its own health check.
-HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=10s --start-period=10s --retries=3 \
     CMD ["paylinks", "health", "http://127.0.0.1:4010"]
 ENTRYPOINT ["paylinks"]
 # Reached from the other containers and the host: every interface. Add --data /data (a

@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean
+.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -122,6 +122,25 @@ install: release
 	"$(DESTDIR)$(BINDIR)/paylinks" completions bash > "$(DESTDIR)$(BASHDIR)/paylinks"
 	"$(DESTDIR)$(BINDIR)/paylinks" completions zsh > "$(DESTDIR)$(ZSHDIR)/_paylinks"
 	"$(DESTDIR)$(BINDIR)/paylinks" completions fish > "$(DESTDIR)$(FISHDIR)/paylinks.fish"
+
+# The release tarball, in dist/: paylinks-VERSION-OS-ARCH.tar.gz, holding in one directory
+# what make install installs (bin/, share/) and the README, and SHA256SUMS beside it. The
+# same commit gives the same bytes: the files' order, owners and times (the commit's) are
+# fixed, and gzip records no name or time. GNU tar.
+DISTDIR ?= dist
+dist: release
+	@set -e; \
+	version=$$("$$($(SWIFT) build $(RELEASEFLAGS) --show-bin-path)/paylinks" --version | cut -d ' ' -f 2); \
+	name=paylinks-$$version-$$(uname -s | tr 'A-Z' 'a-z')-$$(uname -m); \
+	stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; \
+	$(MAKE) --no-print-directory install PREFIX= DESTDIR="$$stage/$$name" >/dev/null; \
+	install -m 644 README.md CHANGELOG.md "$$stage/$$name/"; \
+	if [ -f LICENSE ]; then install -m 644 LICENSE "$$stage/$$name/"; fi; \
+	mkdir -p "$(DISTDIR)"; \
+	tar -C "$$stage" --sort=name --owner=0 --group=0 --numeric-owner --mode='u+rwX,go+rX,go-w' \
+		--mtime="@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || echo 0)}" -cf - "$$name" | gzip -9n > "$(DISTDIR)/$$name.tar.gz"; \
+	(cd "$(DISTDIR)" && sha256sum "$$name.tar.gz" > SHA256SUMS); \
+	echo "$(DISTDIR)/$$name.tar.gz"; cat "$(DISTDIR)/SHA256SUMS"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/paylinks" "$(DESTDIR)$(MANDIR)/man1/paylinks.1" "$(DESTDIR)$(BASHDIR)/paylinks" \

@@ -147,8 +147,8 @@ struct ServeCommandLineTests {
     }
 
     @Test(
-        "SIGINT or SIGTERM to paylinks reaches the command, and the sandbox answers until the command ends",
-        arguments: [SIGINT, SIGTERM])
+        "SIGINT, SIGTERM or SIGHUP to paylinks reaches the command, and the sandbox answers until the command ends",
+        arguments: [SIGINT, SIGTERM, SIGHUP])
     func signalPassedOn(signal: Int32) throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -160,7 +160,7 @@ struct ServeCommandLineTests {
         // On the signal the command asks the sandbox for its health, which it still answers, then exits 3.
         process.arguments = [
             "serve", "--port", "0", "--", "sh", "-c",
-            #"trap '"$0" health "$PAYLINKS_SANDBOX_URL" > "$1"; exit 3' INT TERM; touch "$2"; "#
+            #"trap '"$0" health "$PAYLINKS_SANDBOX_URL" > "$1"; exit 3' INT TERM HUP; touch "$2"; "#
                 + #"while :; do sleep 0.05; done"#,
             paylinks.path, got.path, ready.path,
         ]
@@ -179,6 +179,86 @@ struct ServeCommandLineTests {
         #expect(said.hasPrefix("ok: paylinks sandbox "), "\(said)")
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.hasSuffix("'sh' exited with status 3; the sandbox stops\npaylinks sandbox stopped\n"), "\(log)")
+    }
+
+    /// Whether the process `pid` has ended: gone, or a zombie nobody reaped yet.
+    static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return kill(pid, 0) != 0
+        }
+        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+
+    @Test("SIGTERM to paylinks reaches every process the command started, as timeout(1) sends it to the group")
+    func signalReachesTheGroup() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let started = directory.appendingPathComponent("started")
+        let process = Process()
+        process.executableURL = try BinaryTests.builtExecutable()
+        // A make that runs a test: the shell waits on a process of its own, which must end too.
+        process.arguments = [
+            "serve", "--port", "0", "--", "sh", "-c", #"sleep 60 & echo $! > "$0.new" && mv "$0.new" "$0"; wait"#,
+            started.path,
+        ]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(Self.waitForFile(started), "the command started its process")
+        let sleeper = try #require(
+            Int32(String(contentsOf: started, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(sleeper, SIGKILL) }
+        kill(process.processIdentifier, SIGTERM)
+        #expect(exited.wait(timeout: .now() + 10) == .success, "paylinks ended with the command")
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while !Self.hasEnded(sleeper) && Date() < deadline { usleep(10_000) }
+        #expect(Self.hasEnded(sleeper), "the process the command started ended with it")
+    }
+
+    /// Runs `paylinks arguments` on a terminal of its own, through python3: types `input`
+    /// once `ready` shows, and answers what the terminal showed and `status N`.
+    static func onTerminal(_ arguments: [String], ready: String, input: String) throws -> BinaryTests.Outcome {
+        let driver = #"""
+            import os, pty, select, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[3:])
+            ready, typed = sys.argv[2].encode(), False
+            seen, deadline = b"", time.time() + 10
+            while time.time() < deadline:
+                if select.select([fd], [], [], 0.05)[0]:
+                    try:
+                        chunk = os.read(fd, 4096)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    seen += chunk
+                if not typed and ready in seen:
+                    os.write(fd, os.environ["TYPED"].encode())
+                    typed = True
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(seen.decode(errors="replace") + "status %d\n" % os.waitstatus_to_exitcode(status))
+            """#
+        let paylinks = try BinaryTests.builtExecutable().path
+        return try BinaryTests.run(
+            ["-c", driver, paylinks, ready, paylinks] + arguments,
+            environment: ["PATH": "/usr/bin:/bin", "TYPED": input], launcher: "/usr/bin/python3")
+    }
+
+    @Test(
+        "a command on paylinks' terminal reads it, as a job a shell gives the terminal to",
+        .enabled(if: runningInCI || FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func commandReadsTheTerminal() throws {
+        let outcome = try Self.onTerminal(
+            ["serve", "--port", "0", "--", "sh", "-c", #"echo ready; read line; echo "read $line"; exit 4"#],
+            ready: "ready", input: "hello\n")
+        #expect(outcome.stdout.contains("read hello"), "\(outcome.stdout)")
+        #expect(outcome.stdout.hasSuffix("paylinks sandbox stopped\r\nstatus 4\n"), "\(outcome.stdout)")
     }
 
     @Test(

@@ -116,7 +116,10 @@ enum ServeCommand: Subcommand {
         server.run(service)
         service.finish()
         let child = try? command?.get()
-        if let child { stop(child) }
+        if let child {
+            stop(child)
+            child.takeBackTerminal()
+        }
         if let outputFailure { throw .output(outputFailure) }
         log.write(line: "paylinks sandbox stopped")
         if case .failure(let problem)? = command { throw commandProblem(problem, program: options.command[0]) }

@@ -1,7 +1,8 @@
 import PaylinksHTTP
 
-// The command `serve -- CMD` runs beside the sandbox: found, started with posix_spawnp,
-// waited for on a thread of its own, and sent the SIGINT and SIGTERM paylinks receives.
+// The command `serve -- CMD` runs beside the sandbox: found, started with posix_spawnp in
+// a process group of its own, waited for on a thread of its own, and sent, with every
+// process it started, the SIGINT, SIGTERM and SIGHUP paylinks receives.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -23,13 +24,16 @@ package enum CommandStartError: Error, Equatable, Sendable {
 /// A command paylinks started, waited for on a thread of its own from its start, so that
 /// whoever asks learns at once whether it has ended.
 package final class ChildProcess: Sendable {
-    /// Its process id.
+    /// Its process id, which is its process group's too.
     private let pid: pid_t
+    /// Whether it was given the terminal, which paylinks takes back once it ends.
+    private let hasTerminal: Bool
     /// Its status as `waitpid` gave it, once it has ended.
     private let ended = Locked<Int32?>(nil)
 
-    fileprivate init(pid: pid_t) {
+    fileprivate init(pid: pid_t, hasTerminal: Bool) {
         self.pid = pid
+        self.hasTerminal = hasTerminal
         let ended = ended
         let waiter = BackgroundWork<Void>.thread {
             var status: Int32 = 0
@@ -81,14 +85,21 @@ package final class ChildProcess: Sendable {
         SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
     ]
 
-    /// Asks it to end, with SIGTERM.
+    /// Asks it and the processes it started to end, with SIGTERM.
     package func terminate() {
-        if !hasEnded { _ = signalProcess(pid, SIGTERM) }
+        if !hasEnded { _ = signalProcess(-pid, SIGTERM) }
     }
 
-    /// Ends it at once, with SIGKILL.
+    /// Ends it and the processes it started at once, with SIGKILL.
     package func kill() {
-        if !hasEnded { _ = signalProcess(pid, SIGKILL) }
+        if !hasEnded { _ = signalProcess(-pid, SIGKILL) }
+    }
+
+    /// Makes paylinks' own process group the terminal's foreground again, when the command
+    /// had been given it; the processes the command left behind are in the background.
+    package func takeBackTerminal() {
+        guard hasTerminal else { return }
+        System.foreground(getpgrp())
     }
 }
 
@@ -129,9 +140,13 @@ extension System {
     /// Starts `arguments` (the program, found on `PATH`, and its arguments) with this
     /// process's environment and `added` in place of any variable of the same name, its
     /// standard streams this process's, and the signals this process ignores or catches
-    /// back at their defaults. From then on SIGINT and SIGTERM that this process receives
-    /// are passed on to it, instead of stopping a server; a SIGINT that a terminal sent to
-    /// its foreground group (Ctrl-C) has reached it already and is not sent twice.
+    /// back at their defaults. It leads a process group of its own, as under `timeout(1)`,
+    /// so that what is passed on reaches every process it started (a `make` and the tests
+    /// it runs); from then on the SIGINT, SIGTERM and SIGHUP this process receives are
+    /// passed on to that group, instead of stopping a server. When paylinks holds the
+    /// terminal (its group is the foreground one), the command's group is given it, as a
+    /// shell gives a job: a Ctrl-C reaches the command's processes alone, and a shell or a
+    /// test that reads the terminal can.
     package static func startCommand(_ arguments: [String], adding added: [String: String]) throws(CommandStartError)
         -> ChildProcess
     {
@@ -142,12 +157,17 @@ extension System {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGXFSZ, SIGQUIT, SIGHUP] { sigaddset(&defaults, signal) }
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGXFSZ, SIGQUIT, SIGHUP, SIGTTIN, SIGTTOU] {
+            sigaddset(&defaults, signal)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let terminal = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
         var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var position = 0
         while let entry = environ[position] {
@@ -162,32 +182,36 @@ extension System {
         guard spawned == 0 else {
             throw spawned == ENOENT ? .notFound : .cannotExecute(String(cString: strerror(spawned)).lowercased())
         }
+        // Its group is given the terminal before it reads it; one stopped for reading it
+        // first (SIGTTIN) goes on.
+        if terminal {
+            foreground(pid)
+            kill(-pid, SIGCONT)
+        }
         childToSignal = pid
         // A signal that came before the command had a process id.
         let early = signalBeforeChild
-        if early != 0 { kill(pid, early) }
-        return ChildProcess(pid: pid)
+        if early != 0 { kill(-pid, early) }
+        return ChildProcess(pid: pid, hasTerminal: terminal)
     }
 
-    /// Makes SIGINT and SIGTERM go to the command started, and unblocks them, as
-    /// ``catchStopSignals()`` does for a server alone.
+    /// Makes `group` the foreground process group of the terminal on standard input. The
+    /// SIGTTOU a background group's call would bring is ignored meanwhile.
+    fileprivate static func foreground(_ group: pid_t) {
+        let previous = signal(SIGTTOU, SIG_IGN)
+        _ = tcsetpgrp(STDIN_FILENO, group)
+        signal(SIGTTOU, previous)
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP go to the command's process group, and unblocks
+    /// them, as ``catchStopSignals()`` does for a server alone.
     private static func forwardStopSignals() {
-        #if canImport(Glibc)
-            // With the signal's origin, which tells a terminal's Ctrl-C from a `kill`.
-            var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = forwardSignal
-            action.sa_flags = SA_SIGINFO | SA_RESTART
-            sigemptyset(&action.sa_mask)
-            sigaction(SIGINT, &action, nil)
-            sigaction(SIGTERM, &action, nil)
-        #else
-            signal(SIGINT, forwardAnySignal)
-            signal(SIGTERM, forwardAnySignal)
-        #endif
         var signals = sigset_t()
         sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
+        for forwarded in [SIGINT, SIGTERM, SIGHUP] {
+            signal(forwarded, forwardSignal)
+            sigaddset(&signals, forwarded)
+        }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
@@ -201,28 +225,18 @@ extension System {
     }
 }
 
-/// The command SIGINT and SIGTERM are passed on to, once started; 0 before.
+/// The command whose process group SIGINT, SIGTERM and SIGHUP are passed on to, once
+/// started; 0 before.
 nonisolated(unsafe) private var childToSignal: pid_t = 0
-/// A SIGINT or SIGTERM that came before the command was started, passed on once it is.
+/// A signal that came before the command was started, passed on once it is.
 nonisolated(unsafe) private var signalBeforeChild: sig_atomic_t = 0
 
-/// The handler of SIGINT and SIGTERM while a command runs, where the system does not say
-/// where a signal came from: each is passed on.
-private func forwardAnySignal(_ signal: Int32) {
-    forwardSignal(signal, nil, nil)
-}
-
-/// The handler of SIGINT and SIGTERM while a command runs: `kill` alone, which a handler
-/// may call.
-private func forwardSignal(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
-    #if canImport(Glibc)
-        // A terminal's Ctrl-C comes from the kernel (SI_KERNEL) to the whole foreground
-        // group, the command included: it has it already.
-        if signal == SIGINT, let info, info.pointee.si_code == 0x80 { return }
-    #endif
+/// The handler of SIGINT, SIGTERM and SIGHUP while a command runs: `kill` alone, which a
+/// handler may call, to the command's whole process group.
+private func forwardSignal(_ signal: Int32) {
     let child = childToSignal
     if child > 0 {
-        _ = kill(child, signal)
+        _ = kill(-child, signal)
     } else {
         signalBeforeChild = signal
     }

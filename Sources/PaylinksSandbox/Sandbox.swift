@@ -26,6 +26,8 @@ public final class Sandbox {
     var retriesInFlight: Set<Int> = []
     /// The virtual clock's time the journal last kept.
     var clockKept: Int?
+    /// Where a journal or an import said a virtual clock stood, whatever clock serves.
+    public private(set) var restoredClock: Int?
     /// Whether a timer is firing now: what it sends, a move of the clock waits for.
     public internal(set) var isFiring = false
     /// Moves of the clock begun so far: what was sent before a move began is sent at the
@@ -140,6 +142,7 @@ public final class Sandbox {
         case .delivery(let delivery): history.restore(delivery)
         case .made(let count): sessions.restore(made: count)
         case .clock(let time):
+            restoredClock = time
             clock.restore(to: time)
             clockKept = clock.mode == .virtual ? now : nil
         }

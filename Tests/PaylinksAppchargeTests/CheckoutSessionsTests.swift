@@ -244,6 +244,18 @@ struct CheckoutSessionsKeptTests {
         #expect(sessions.count == 3, "the paid order and the two newest unpaid sessions")
     }
 
+    @Test("a pending payment outlives twice the session's lifetime and any count of sessions: it may still succeed")
+    func pendingOrdersStay() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 2)
+        let unpaid = try create(&sessions)
+        let pending = try create(&sessions)
+        _ = sessions.choose(.pending, paymentMethod: "Visa", for: pending, now: 10)
+        for index in 0..<5 { _ = try create(&sessions, now: 3_000 + index) }
+        #expect(sessions.session(token: unpaid.token, now: 3_010).0 == nil)
+        #expect(sessions.session(token: pending.token, now: 3_010).0?.state == .paymentPending)
+        #expect(sessions.count == 3, "the pending order and the two newest unpaid sessions")
+    }
+
     @Test("once paid orders fill the budget, a new session is refused and every paid order is kept")
     func paidOrdersFillTheBudget() throws {
         var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 100, byteBudget: 32 << 10)

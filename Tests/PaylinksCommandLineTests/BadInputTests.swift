@@ -110,7 +110,11 @@ extension BadInput {
             "a port file in no directory", ["serve", "--port", "0", "--port-file", "/nonexistent-dir/url"],
             .cannotCreate,
             "--port-file '/nonexistent-dir/url' cannot be written: its directory does not exist; give a path in a "
-                + "directory that exists"),
+                + "directory that exists and that you may write to"),
+        BadInput(
+            "a command without its --", ["serve", "--port", "0", "npm", "test"], .usage,
+            "serve takes no arguments, but got 'npm'; to run a command beside the sandbox, put it after '--': "
+                + "paylinks serve [options] -- npm ..."),
         BadInput(
             "an import of nothing", ["serve", "--port", "0", "--import", "/nonexistent/export.jsonl"], .noInput,
             "--import '/nonexistent/export.jsonl' cannot be read: it does not exist"),
@@ -151,7 +155,7 @@ extension BadInput {
             files: ["script.sh": text("echo hello\n")]),
         BadInput(
             "a health URL that is not http", ["health", "ftp://127.0.0.1:4010"], .usage,
-            "cannot use 'ftp://127.0.0.1:4010': give an http:// URL"),
+            "give the sandbox's base URL, such as http://127.0.0.1:4010, not 'ftp://127.0.0.1:4010'"),
         BadInput("a health check with no URL", ["health"], .usage, "health needs URL, as in 'paylinks health URL'"),
         BadInput(
             "a health URL with a query", ["health", "http://127.0.0.1:4010/?a=1"], .usage,

@@ -20,6 +20,28 @@ struct HealthTests {
         #expect(sandbox.stop().status == 0)
     }
 
+    @Test("the health endpoint's own URL is taken for the sandbox's base URL")
+    func endpointURL() throws {
+        let sandbox = try SandboxProcess()
+        let outcome = try BinaryTests.run(["health", "http://127.0.0.1:\(sandbox.port)/control/v1/health"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == "ok: paylinks sandbox \(Help.version) at http://127.0.0.1:\(sandbox.port), 0 sessions\n")
+        #expect(sandbox.stop().status == 0)
+    }
+
+    @Test(
+        "a URL that is not a sandbox's base URL says what to give, with a sandbox's URL as the example",
+        arguments: ["127.0.0.1:4010", "ftp://x", ""])
+    func notABaseURL(text: String) throws {
+        let outcome = try BinaryTests.run(["health", text])
+        #expect(outcome.status == ExitCode.usage.rawValue)
+        #expect(
+            outcome.stderr.hasPrefix(
+                "error: give the sandbox's base URL, such as http://127.0.0.1:4010, not '\(text)'"),
+            "\(outcome.stderr)")
+    }
+
     /// Checks that `arguments` end with 69 and one error line that starts with `message`.
     static func unavailable(_ arguments: [String], _ message: String) throws {
         let outcome = try BinaryTests.run(["health"] + arguments)

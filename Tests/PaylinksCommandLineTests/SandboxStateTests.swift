@@ -105,6 +105,39 @@ struct SandboxStateTests {
         #expect(second.stop().status == 0)
     }
 
+    @Test("a journal's virtual clock left aside by the wall clock, and --now left aside by a journal's clock, are said")
+    func clockLeftAside() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-aside-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try SandboxProcess([
+            "--data", directory.path, "--clock", "virtual", "--now", "2026-01-01T00:00:00Z",
+        ])
+        #expect(try Memory.call(first.port, .post, "/control/v1/clock", #"{"advance":"PT1H"}"#).status == 200)
+        #expect(first.stop().status == 0)
+        let wall = try SandboxProcess(["--data", directory.path])
+        #expect(
+            (wall.startLine + wall.stop().stderr).contains(
+                "warning: the journal of '\(directory.path)' holds a virtual clock at 2026-01-01T01:00:00.000Z, which the "
+                    + "wall clock leaves aside; add --clock virtual to go on from it\n"))
+        let virtual = try SandboxProcess(["--data", directory.path, "--clock", "virtual", "--now", "2030-01-01"])
+        let log = virtual.startLine + virtual.stop().stderr
+        #expect(
+            log.contains(
+                "warning: --now (or SOURCE_DATE_EPOCH) is left aside: the clock goes on from 2026-01-01T01:00:00.000Z, "
+                    + "where the journal's clock stood\n"), "\(log)")
+    }
+
+    @Test("SOURCE_DATE_EPOCH is where a virtual clock starts, as --now is")
+    func sourceDateEpoch() throws {
+        let outcome = try BinaryTests.run(
+            [
+                "serve", "--port", "0", "--clock", "virtual", "--", "sh", "-c",
+                #"curl -s "$PAYLINKS_SANDBOX_URL/control/v1/clock""#,
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["SOURCE_DATE_EPOCH": "1718182312"]) { $1 })
+        #expect(outcome.stdout == #"{"mode":"virtual","now":"2024-06-12T08:51:52.000Z"}"#, "\(outcome.stderr)")
+    }
+
     @Test("export works without --data, and holds the first line alone on a fresh sandbox on the wall clock")
     func exportFresh() throws {
         let sandbox = try SandboxProcess()

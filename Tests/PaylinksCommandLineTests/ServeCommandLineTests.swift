@@ -86,13 +86,15 @@ struct ServeCommandLineTests {
             [
                 "--port-file", portFile.path, "--publisher-token", "studio-token", "--",
                 "sh", "-c",
-                #"printf '%s\n%s\n%s\n' "$PAYLINKS_SANDBOX_URL" "$PAYLINKS_PUBLISHER_TOKEN" "$KEPT" > "$0""#,
-                seen.path,
+                #"{ cat "$1"; printf '%s\n%s\n%s\n' "$PAYLINKS_SANDBOX_URL" "$PAYLINKS_PUBLISHER_TOKEN" "$KEPT"; } > "$0""#,
+                seen.path, portFile.path,
             ],
             environment: ["KEPT": "kept", "PAYLINKS_SANDBOX_URL": "http://stale.example"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let url = try String(contentsOf: portFile, encoding: .utf8)
-        #expect(try String(contentsOf: seen, encoding: .utf8) == "\(url)studio-token\nkept\n")
+        // The port file's URL, as the command read it while the sandbox served, then its environment.
+        let lines = try String(contentsOf: seen, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4 && lines[0].hasPrefix("http://127.0.0.1:"), "\(lines)")
+        #expect(Array(lines.dropFirst()) == [lines[0], "studio-token", "kept"])
     }
 
     @Test(

@@ -225,6 +225,29 @@ struct ServeTests {
         #expect(json["data"] as? Bool == false)
         #expect((json["clock"] as? [String: Any])?["mode"] as? String == "wall")
         #expect(sandbox.stop().status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "no URL is left for a sandbox that stopped")
+    }
+
+    @Test("a sandbox on every address writes a URL this machine reaches: loopback, not 0.0.0.0")
+    func portFileOnEveryAddress() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("paylinks-port-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let outcome = try BinaryTests.run([
+            "serve", "--host", "0.0.0.0", "--port", "0", "--port-file", file.path, "--", "sh", "-c",
+            #"test "$PAYLINKS_SANDBOX_URL" = "$(cat "$0")" && echo "$PAYLINKS_SANDBOX_URL""#, file.path,
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasPrefix("http://127.0.0.1:"), "\(outcome.stdout)")
+    }
+
+    @Test("--port-file that names a directory is refused before anything listens, with the file to give")
+    func portFileDirectory() throws {
+        let outcome = try BinaryTests.run(["serve", "--port", "0", "--port-file", "/tmp"])
+        #expect(outcome.status == ExitCode.cannotCreate.rawValue)
+        #expect(
+            outcome.stderr
+                == "error: --port-file '/tmp' is a directory; give the path of a file to write, such as "
+                + "'/tmp/paylinks.url'\n")
     }
 
     @Test("malformed requests get 400, 411, 413, 431 or 505, and the server goes on")

@@ -82,6 +82,13 @@ extension CheckoutSessions {
             }
         }
 
+        /// Whether it is never forgotten, however old and however many sessions come after
+        /// it: a paid order, or one whose payment is pending, which may still succeed (at a
+        /// time scheduled, or whenever the control API resolves it).
+        public var isKept: Bool {
+            isPaid || state == .paymentPending
+        }
+
         /// Whether the session has an order, with an order id and a way of paying: once the
         /// player chose to pay (paid, declined or left pending). A checkout closed, cancelled
         /// or expired before that has none, and shows neither anywhere.

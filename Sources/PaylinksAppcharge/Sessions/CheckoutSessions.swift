@@ -30,9 +30,10 @@ public struct CheckoutSessions {
     public let byteBudget: Int
     /// Bytes of the sessions held now.
     public private(set) var bytes = 0
-    /// Bytes of the paid orders held now: what can never be forgotten to make room.
+    /// Bytes of the orders held now that are never forgotten to make room: paid, or
+    /// pending (``Session/isKept``).
     public private(set) var paidBytes = 0
-    /// Paid orders held now.
+    /// Orders held now that are never forgotten: paid, or pending.
     public private(set) var paidCount = 0
     /// Unpaid sessions forgotten to make room, or for their age, so far.
     public private(set) var forgotten = 0
@@ -121,7 +122,7 @@ public struct CheckoutSessions {
         created = max(created, session.index + 1)
         if sessions[session.token] != nil {
             put(session, for: session.token)
-        } else if makeRoom(now: now, for: session.bytes) || session.isPaid {
+        } else if makeRoom(now: now, for: session.bytes) || session.isKept {
             add(session)
         }
         changed.remove(session.token)
@@ -240,23 +241,23 @@ public struct CheckoutSessions {
         let before = sessions[token]
         if undo[token] == nil && stepStart != nil { undo[token] = (before, changed.contains(token)) }
         // A session's bytes are its request's, which no change touches: they are counted
-        // when it comes and goes, and when it becomes paid.
+        // when it comes and goes, and when it becomes kept.
         switch (before, session) {
-        case (let before?, let session?) where before.isPaid != session.isPaid:
+        case (let before?, let session?) where before.isKept != session.isKept:
             let size = session.bytes
-            paidBytes += session.isPaid ? size : -size
-            paidCount += session.isPaid ? 1 : -1
+            paidBytes += session.isKept ? size : -size
+            paidCount += session.isKept ? 1 : -1
         case (let before?, nil):
             let size = before.bytes
             bytes -= size
-            if before.isPaid {
+            if before.isKept {
                 paidBytes -= size
                 paidCount -= 1
             }
         case (nil, let session?):
             let size = session.bytes
             bytes += size
-            if session.isPaid {
+            if session.isKept {
                 paidBytes += size
                 paidCount += 1
             }
@@ -499,7 +500,7 @@ public struct CheckoutSessions {
         while forgetFrom < creation.count {
             let token = creation[forgetFrom]
             // Only the state and the time are read in place; a session is moved out only when it goes.
-            guard let created = sessions[token]?.created, sessions[token]?.isPaid == false else {
+            guard let created = sessions[token]?.created, sessions[token]?.isKept == false else {
                 forgetFrom += 1
                 continue
             }

@@ -345,6 +345,10 @@ package enum ArgumentParser {
         if Command.checkouts.contains(command) {
             return "unexpected argument '\(shown)'; give the offer as '--sku \(shown)'"
         }
+        if command == .serve {
+            return "serve takes no arguments, but got '\(shown)'; to run a command beside the sandbox, put it after "
+                + "'--': paylinks serve [options] -- \(shown) ..."
+        }
         return "\(command.rawValue) takes no arguments, but got '\(shown)'"
     }
 }

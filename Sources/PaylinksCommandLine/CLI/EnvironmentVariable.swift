@@ -26,7 +26,8 @@ package enum EnvironmentVariable: String, CaseIterable, Sendable {
         case .fixtures: "A directory of fixture files that replace the built-in ones, as --fixtures does."
         case .seed: "The seed when --seed is not given, for every command: a CI job replays the same bytes."
         case .sourceDateEpoch:
-            "The clock, in Unix seconds, when --now is not given (not for serve, whose sessions expire in real time)."
+            "The clock, in Unix seconds, when --now is not given (for serve, where a virtual clock starts; on the "
+                + "wall clock its sessions expire in real time)."
         case .mainKey:
             "The studio's main key that award callbacks are signed with, unless --main-key-file gives one; "
                 + "else the documented demo key."

@@ -10,7 +10,8 @@ enum Inputs {
 
     /// `PAYLINKS_SEED` and `SOURCE_DATE_EPOCH` (the reproducible-builds convention) give
     /// the defaults of `--seed` and `--now`, so that a CI job replays the same bytes without
-    /// either; the options win. `serve` keeps the real clock: its sessions expire.
+    /// either; the options win. `serve` keeps the real clock, whose sessions expire, unless
+    /// its clock is virtual: then SOURCE_DATE_EPOCH is where it starts.
     static func environmentDefaults(_ given: RunOptions, command: Command, environment: (String) -> String?)
         throws(CLIError) -> RunOptions
     {
@@ -23,7 +24,8 @@ enum Inputs {
             }
             options.seed = seed
         }
-        if options.now == nil, command != .serve, let text = environment(EnvironmentVariable.sourceDateEpoch.rawValue),
+        if options.now == nil, command != .serve || options.clockMode == .virtual,
+            let text = environment(EnvironmentVariable.sourceDateEpoch.rawValue),
             !text.isEmpty
         {
             guard let now = Int(text), (0...OptionSpec.maximumTimestamp).contains(now) else {

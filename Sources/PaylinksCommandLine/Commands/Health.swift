@@ -39,19 +39,32 @@ enum HealthCommand: Subcommand {
     }
 
     /// The sandbox's base URL as given, such as `http://127.0.0.1:4010` or one with a path
-    /// a proxy serves it under; without a query. A usage error for one paylinks cannot use.
+    /// a proxy serves it under, without a query; the health endpoint's own URL is taken for
+    /// its base. A usage error for one paylinks cannot use.
     static func baseURL(_ text: String) throws(CLIError) -> HTTPURL {
-        let url: HTTPURL
+        let shown = MessageText.sanitized(text)
+        var url: HTTPURL
         do {
             url = try HTTPURL(text)
         } catch {
-            throw .usage("\(error)", command: .health)
+            let lowered = text.lowercased()
+            guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), case .invalidURL(_, let reason) = error
+            else {
+                throw .usage(
+                    "give the sandbox's base URL, such as http://127.0.0.1:4010, not '\(shown)'", command: .health)
+            }
+            throw .usage(
+                "cannot use '\(shown)': \(reason); give the sandbox's base URL, such as http://127.0.0.1:4010",
+                command: .health)
         }
         guard !url.target.contains("?") else {
             throw .usage(
-                "give the sandbox's base URL, such as http://127.0.0.1:4010, without a query, not "
-                    + "'\(MessageText.sanitized(text))'", command: .health)
+                "give the sandbox's base URL, such as http://127.0.0.1:4010, without a query, not '\(shown)'",
+                command: .health)
         }
+        let endpoint = "/control/v1/health"
+        let target = trimmed(url.target)
+        if target.hasSuffix(endpoint) { url.target = String(target.dropLast(endpoint.count)) + "/" }
         return url
     }
 

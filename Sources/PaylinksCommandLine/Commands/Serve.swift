@@ -53,16 +53,10 @@ enum ServeCommand: Subcommand {
         }
         let server = try listen(options)
         // Written before anything else is said: a script waiting for it learns at once.
-        if let portFile = options.portFile {
-            do {
-                try System.writeFileWhole(portFile, Array("\(baseURL(options, port: server.port))\n".utf8))
-            } catch {
-                let reason = error == .missing ? "its directory does not exist" : Inputs.describe(error)
-                throw .cannotCreate(
-                    "--port-file '\(MessageText.sanitized(portFile))' cannot be written: \(reason); give a path in a "
-                        + "directory that exists")
-            }
-        }
+        let portFileText = Array("\(localURL(options, port: server.port))\n".utf8)
+        if let portFile = options.portFile { try writePortFile(portFile, portFileText) }
+        // Gone once the sandbox is: a script that finds it then would ask a URL nobody serves.
+        defer { if let portFile = options.portFile { removePortFile(portFile, holding: portFileText) } }
         var (configuration, token) = try deliveries(options, context: context)
         configuration.transport = .http(clock: clock.signingClock)
         let sandbox = restored ?? Sandbox(catalog: catalog, settings: settings, clock: clock)
@@ -95,6 +89,17 @@ enum ServeCommand: Subcommand {
                     + "\(deliveries) deliver\(deliveries == 1 ? "y" : "ies")")
             for warning in imported?.warnings ?? [] { log.write(line: warning) }
         }
+        if let kept = sandbox.restoredClock.map({ ClockText.iso8601(milliseconds: $0) }) {
+            if clock.mode == .wall, options.importFile == nil, let directory = options.dataDirectory {
+                log.write(
+                    line: "warning: the journal of '\(MessageText.sanitized(directory))' holds a virtual clock at "
+                        + "\(kept), which the wall clock leaves aside; add --clock virtual to go on from it")
+            } else if clock.mode == .virtual, options.now != nil {
+                log.write(
+                    line: "warning: --now (or SOURCE_DATE_EPOCH) is left aside: the clock goes on from \(kept), where "
+                        + "the \(options.importFile == nil ? "journal's" : "imported") clock stood")
+            }
+        }
         service.start(greeting: greeting)
         if clock.mode == .virtual {
             log.write(
@@ -106,7 +111,10 @@ enum ServeCommand: Subcommand {
             let started = Result { () throws(CommandStartError) in
                 try context.startCommand(
                     options.command,
-                    ["PAYLINKS_SANDBOX_URL": answered.baseURL, "PAYLINKS_PUBLISHER_TOKEN": answered.publisherToken])
+                    [
+                        "PAYLINKS_SANDBOX_URL": localURL(options, port: server.port),
+                        "PAYLINKS_PUBLISHER_TOKEN": answered.publisherToken,
+                    ])
             }
             command = started
             stopRequested = ended(started, options: options, log: log)

@@ -63,6 +63,40 @@ extension ServeCommand {
         ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
     }
 
+    /// The base URL this machine reaches the sandbox at, for `--port-file` and the command
+    /// `serve -- CMD` runs: a sandbox on every address (`0.0.0.0`, `::`) is reached on loopback.
+    static func localURL(_ options: RunOptions, port: Int) -> String {
+        switch options.host {
+        case "0.0.0.0": "http://127.0.0.1:\(port)"
+        case "::": "http://[::1]:\(port)"
+        default: baseURL(options, port: port)
+        }
+    }
+
+    /// Writes the port file whole, or says why it cannot be.
+    static func writePortFile(_ path: String, _ text: [UInt8]) throws(CLIError) {
+        let shown = MessageText.sanitized(path)
+        if System.isDirectory(path) == true {
+            throw .cannotCreate(
+                "--port-file '\(shown)' is a directory; give the path of a file to write, such as "
+                    + "'\(shown.hasSuffix("/") ? shown : shown + "/")paylinks.url'")
+        }
+        do {
+            try System.writeFileWhole(path, text)
+        } catch {
+            let reason = error == .missing ? "its directory does not exist" : Inputs.describe(error)
+            throw .cannotCreate(
+                "--port-file '\(shown)' cannot be written: \(reason); give a path in a directory that exists and "
+                    + "that you may write to")
+        }
+    }
+
+    /// Removes the port file at a stop, unless another program has written it since.
+    static func removePortFile(_ path: String, holding text: [UInt8]) {
+        guard (try? System.readFile(path, limit: text.count + 1)) == text else { return }
+        System.removeFile(path)
+    }
+
     /// The base URL of a sandbox listening on `port` at `--host`.
     static func baseURL(_ options: RunOptions, port: Int) -> String {
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host

@@ -366,8 +366,9 @@ package enum System {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
-    /// Removes the file `name` of the directory open at `directory`, if there is one.
-    package static func removeFile(_ name: String, in directory: Int32) {
+    /// Removes the file `name` of the directory open at `directory` (by default the
+    /// current directory, or `name` is a path), if there is one.
+    package static func removeFile(_ name: String, in directory: Int32 = AT_FDCWD) {
         _ = unlinkat(directory, name, 0)
     }
 

@@ -26,6 +26,8 @@ EXPOSE 4010
 HEALTHCHECK --interval=5s --timeout=10s --start-period=10s --retries=3 \
     CMD ["paylinks", "health", "http://127.0.0.1:4010"]
 ENTRYPOINT ["paylinks"]
-# Reached from the other containers and the host: every interface. Add --data /data (a
-# volume) to keep the sessions, --allowed-host NAME for the name other containers use.
+# Reached from the other containers and the host: every interface. Arguments after the
+# image replace all of this, so give these two again with your own:
+#   docker run ... paylinks serve --host 0.0.0.0 --port 4010 --data /data --allowed-host NAME
+# (--data /data on a volume keeps the sessions; NAME is the one other containers use).
 CMD ["serve", "--host", "0.0.0.0", "--port", "4010"]

@@ -141,11 +141,21 @@ extension ServeCommand {
             return .cannotExecute(
                 "'\(shown)', the command after '--', is a directory; give the program to run, as in '-- \(shown)/run'")
         case .cannotExecute(let reason):
-            // EACCES as strerror words it; anything else is a file the system does not run (ENOEXEC).
-            let fix = reason == "permission denied" ? "make it executable (chmod +x)" : "start a script with a #! line"
-            return .cannotExecute(
-                "'\(shown)', the command after '--', cannot be executed: \(reason); \(fix), or run it through its "
-                    + "interpreter, as in '-- sh \(shown)'")
+            // EACCES and E2BIG as strerror words them; a script without its #! line runs with sh.
+            switch reason {
+            case "permission denied":
+                return .cannotExecute(
+                    "'\(shown)', the command after '--', cannot be executed: \(reason); make it executable (chmod +x), "
+                        + "or run it through its interpreter, as in '-- sh \(shown)'")
+            case "argument list too long":
+                return .cannotExecute(
+                    "'\(shown)', the command after '--', cannot be started: its arguments and the environment are "
+                        + "too long together; pass fewer or shorter ones, or put them in a file it reads")
+            default:
+                return .cannotExecute(
+                    "'\(shown)', the command after '--', cannot be executed: \(reason); run it through its "
+                        + "interpreter, as in '-- sh \(shown)'")
+            }
         }
     }
 

@@ -176,8 +176,15 @@ extension System {
             position += 1
         }
         var pid = pid_t()
-        let spawned = withCArray(arguments) { argv in
+        var spawned = withCArray(arguments) { argv in
             withCArray(variables) { envp in posix_spawnp(&pid, program, nil, &attributes, argv, envp) }
+        }
+        // A file the system does not run is a script without its #! line, which a shell runs
+        // with sh (as execvp does too).
+        if spawned == ENOEXEC {
+            spawned = withCArray(["sh"] + arguments) { argv in
+                withCArray(variables) { envp in posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) }
+            }
         }
         guard spawned == 0 else {
             throw spawned == ENOENT ? .notFound : .cannotExecute(String(cString: strerror(spawned)).lowercased())

@@ -138,6 +138,28 @@ struct SandboxStateTests {
         #expect(outcome.stdout == #"{"mode":"virtual","now":"2024-06-12T08:51:52.000Z"}"#, "\(outcome.stderr)")
     }
 
+    @Test("an import in which two sessions share an id, or a session changes its ids, is refused with its line")
+    func sharedIds() throws {
+        let sandbox = try SandboxProcess()
+        let first = try Memory.create(sandbox.port)
+        let second = try Memory.create(sandbox.port)
+        let lines = String(decoding: try Self.export(sandbox.port).body, as: UTF8.self).split(separator: "\n")
+        #expect(sandbox.stop().status == 0)
+        #expect(lines.count == 3, "\(lines)")
+        // The second session under the first's purchase id, then the first again with the second's.
+        let shared = [lines[0], lines[1], Substring(lines[2].replacing(second, with: first))]
+        let changed = [lines[0], lines[1], Substring(lines[1].replacing(first, with: second))]
+        for (name, records, message) in [
+            ("shared", shared, ":3: purchaseId '\(first)' is session 0's already; each session has ids of its own"),
+            ("changed", changed, ":3: session 0 was named with other ids on an earlier line"),
+        ] {
+            let file = ImportFile(name, Array((records.joined(separator: "\n") + "\n").utf8))
+            let outcome = try BinaryTests.run(["serve", "--port", "0", "--import", file.path])
+            #expect(outcome.status == 65, "\(outcome.stderr)")
+            #expect(outcome.stderr.hasPrefix("error: \(file.path)\(message)"), "\(outcome.stderr)")
+        }
+    }
+
     @Test("export works without --data, and holds the first line alone on a fresh sandbox on the wall clock")
     func exportFresh() throws {
         let sandbox = try SandboxProcess()

@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksFixtures
 import PaylinksJSON
 import PaylinksSandbox
 
@@ -53,6 +54,10 @@ struct JournalReader {
 
     /// Where the records go: what the restorer made of the seed.
     private var each: ((Sandbox.Record) -> Void)?
+    /// Which session each id read so far is: its index, by its token's, purchase id's and
+    /// order id's hash. A journal names each session by all four, and a file edited by hand
+    /// could give two sessions one of them.
+    private var owners = SessionOwners()
 
     /// Reads `bytes`, the journal's next, handing every record in them read whole to what
     /// `restorer` makes of the journal's seed, once its first line names it.
@@ -116,7 +121,9 @@ struct JournalReader {
             switch members[0].key {
             case "session":
                 records += 1
-                each(.session(try CheckoutSessions.Session(record: members[0].value)))
+                let session = try CheckoutSessions.Session(record: members[0].value)
+                try owners.claim(session)
+                each(.session(session))
             case "delivery":
                 records += 1
                 each(.delivery(try DeliveryHistory.Delivery(json: members[0].value)))
@@ -174,5 +181,47 @@ struct JournalReader {
         guard case .number(let madeText) = madeValue.kind, let made = Int(madeText), (0...(1 << 40)).contains(made)
         else { throw .damaged(line: 1, column: nil, reason: "sessionsMade is not a count of sessions") }
         return (seed, made)
+    }
+}
+
+/// The ids of the sessions a journal named, so that two sessions sharing one are refused:
+/// each id's hash, which is enough to tell sessions apart, and the session's index; a
+/// few machine words a session, however many the journal holds.
+private struct SessionOwners {
+    /// The index of the session each id is, by the id's hash with its kind.
+    private var owners: [Int: Int] = [:]
+    /// The hash of each session's three ids, by its index: a later record of it must name the same.
+    private var sessions: [Int: Int] = [:]
+
+    /// Notes `session`'s ids; refused when one of them is another session's, or when a
+    /// later record of a session names other ids than its first.
+    mutating func claim(_ session: CheckoutSessions.Session) throws(CheckoutSessions.Session.RecordProblem) {
+        let ids = [("token", session.token), ("purchaseId", session.purchaseId), ("orderId", session.orderId)]
+        let keys = ids.map { kind, value in
+            var hasher = Hasher()
+            hasher.combine(kind)
+            hasher.combine(value)
+            return hasher.finalize()
+        }
+        var all = Hasher()
+        for key in keys { all.combine(key) }
+        let combined = all.finalize()
+        if let earlier = sessions[session.index] {
+            guard earlier == combined else {
+                throw .init(
+                    description: "session \(session.index) was named with other ids on an earlier line; a session "
+                        + "keeps its token, purchaseId and orderId")
+            }
+            return
+        }
+        for ((kind, value), key) in zip(ids, keys) {
+            if let owner = owners[key] {
+                throw .init(
+                    description: "\(kind) '\(MessageText.sanitized(value))' is session \(owner)'s already; each "
+                        + "session has ids of its own")
+            }
+        }
+        sessions[session.index] = combined
+        for key in keys { owners[key] = session.index }
     }
 }

@@ -437,7 +437,9 @@ package struct OptionSpec: Sendable {
             options.concurrency = try number(value, option: "--concurrency", as: Int.self, in: 1...256)
         },
         OptionSpec(
-            "--timeout", "SECONDS", "How long health waits for the sandbox to connect and answer, in whole seconds.",
+            "--timeout", "SECONDS",
+            "How long health waits for the sandbox to connect and answer, in all, in whole seconds from 1 to 300; "
+                + "past it, exit 69.",
             default: String(RunOptions().healthTimeout), commands: [.health]
         ) { options, value throws(UsageProblem) in
             options.healthTimeout = try number(value, option: "--timeout", as: Int.self, in: 1...300)

@@ -29,8 +29,11 @@ extension Sandbox {
     /// a new session of the same id.
     func reset(_ request: HTTPRequest) -> HTTPServerResponse {
         let isEmpty = request.body.allSatisfy { [9, 10, 13, 32].contains($0) }
-        guard isEmpty || Self.jsonObject(request)?.isEmpty == true else {
-            return Self.problem(400, "reset takes no options; send {} or an empty body")
+        if !isEmpty {
+            guard let members = Self.jsonObject(request) else {
+                return Self.problem(400, "the body is not a JSON object; send {} or an empty body")
+            }
+            guard members.isEmpty else { return Self.problem(400, "reset takes no options; send {} or an empty body") }
         }
         guard advance == nil else {
             return Self.problem(409, "the clock is moving; send the reset once that move's answer came")

@@ -57,6 +57,17 @@ struct SandboxResetTests {
         #expect(try Service.state(service, purchaseId) == (status == 200 ? nil : "created"))
     }
 
+    @Test("a refused reset says why: a body that is no JSON object, or options it does not take")
+    func refusalSaysWhy() throws {
+        let service = try Service.service()
+        defer { service.finish() }
+        let json = [HTTPHeader("Content-Type", "application/json")]
+        let notJSON = Service.send(service, .post, "/control/v1/reset", body: "xx", headers: json)
+        #expect(notJSON.body.contains("the body is not a JSON object; send {} or an empty body"), "\(notJSON.body)")
+        let options = Service.send(service, .post, "/control/v1/reset", body: #"{"all":true}"#, headers: json)
+        #expect(options.body.contains("reset takes no options; send {} or an empty body"), "\(options.body)")
+    }
+
     @Test("a reset waits for no delivery: while an award is out it is 409, and once it ended it goes through")
     func waitsForDeliveries() throws {
         let release = DispatchSemaphore(value: 0)

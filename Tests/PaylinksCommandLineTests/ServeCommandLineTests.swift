@@ -267,34 +267,12 @@ struct ServeCommandLineTests {
     func controlC() throws {
         // python3 runs paylinks on a terminal of its own, types Ctrl-C once the command is
         // ready, and prints what the terminal showed and how paylinks ended.
-        let driver = #"""
-            import os, pty, select, sys, time
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], sys.argv[1:])
-            seen, typed, deadline = b"", False, time.time() + 10
-            while time.time() < deadline:
-                if select.select([fd], [], [], 0.05)[0]:
-                    try:
-                        chunk = os.read(fd, 4096)
-                    except OSError:
-                        break
-                    if not chunk:
-                        break
-                    seen += chunk
-                if not typed and b"ready" in seen:
-                    os.write(fd, b"\x03")
-                    typed = True
-            _, status = os.waitpid(pid, 0)
-            sys.stdout.write(seen.decode(errors="replace") + "status %d\n" % os.waitstatus_to_exitcode(status))
-            """#
-        let paylinks = try BinaryTests.builtExecutable().path
-        let outcome = try BinaryTests.run(
+        let outcome = try Self.onTerminal(
             [
-                "-c", driver, paylinks, "serve", "--port", "0", "--", "sh", "-c",
+                "serve", "--port", "0", "--", "sh", "-c",
                 #"trap 'echo interrupted; exit 5' INT; echo ready; while :; do sleep 0.05; done"#,
             ],
-            environment: ["PATH": "/usr/bin:/bin"], launcher: "/usr/bin/python3")
+            ready: "ready", input: "\u{03}")
         #expect(outcome.stdout.hasSuffix("paylinks sandbox stopped\r\nstatus 5\n"), "\(outcome.stdout)")
         #expect(outcome.stdout.components(separatedBy: "interrupted").count == 2, "once: \(outcome.stdout)")
     }

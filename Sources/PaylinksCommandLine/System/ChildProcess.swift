@@ -168,22 +168,16 @@ extension System {
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let terminal = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
-        var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        var position = 0
-        while let entry = environ[position] {
-            let text = String(cString: entry)
-            if added[String(text.prefix { $0 != "=" })] == nil { variables.append(text) }
-            position += 1
-        }
+        let variables = environment(adding: added)
         var pid = pid_t()
-        var spawned = withCArray(arguments) { argv in
-            withCArray(variables) { envp in posix_spawnp(&pid, program, nil, &attributes, argv, envp) }
+        var spawned = withCStrings(arguments) { argv in
+            withCStrings(variables) { envp in posix_spawnp(&pid, program, nil, &attributes, argv, envp) }
         }
         // A file the system does not run is a script without its #! line, which a shell runs
         // with sh (as execvp does too).
         if spawned == ENOEXEC {
-            spawned = withCArray(["sh"] + arguments) { argv in
-                withCArray(variables) { envp in posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) }
+            spawned = withCStrings(["sh"] + arguments) { argv in
+                withCStrings(variables) { envp in posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) }
             }
         }
         guard spawned == 0 else {
@@ -222,14 +216,6 @@ extension System {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
-    /// Calls `body` with `strings` as a NULL-terminated C array.
-    fileprivate static func withCArray<Result>(
-        _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
-    ) -> Result {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { for pointer in pointers { free(pointer) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
 }
 
 /// The command whose process group SIGINT, SIGTERM and SIGHUP are passed on to, once

@@ -584,14 +584,7 @@ extension System {
             posix_spawn_file_actions_adddup2(&actions, output.descriptor, 1)
             posix_spawn_file_actions_adddup2(&actions, error.descriptor, 2)
             // This process's environment, with the copy's own variables in place of any of the same name.
-            let added = environment.indices.contains(index) ? environment[index] : [:]
-            var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            var position = 0
-            while let entry = environ[position] {
-                let text = String(cString: entry)
-                if added[String(text.prefix { $0 != "=" })] == nil { variables.append(text) }
-                position += 1
-            }
+            let variables = System.environment(adding: environment.indices.contains(index) ? environment[index] : [:])
             var pid = pid_t()
             let spawned = withCStrings([path] + arguments) { argv in
                 withCStrings(variables) { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
@@ -611,8 +604,21 @@ extension System {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
+    /// This process's environment as `NAME=value` strings, with `added` in place of any
+    /// variable of the same name.
+    static func environment(adding added: [String: String]) -> [String] {
+        var variables = added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var position = 0
+        while let entry = environ[position] {
+            let text = String(cString: entry)
+            if added[String(text.prefix { $0 != "=" })] == nil { variables.append(text) }
+            position += 1
+        }
+        return variables
+    }
+
     /// Calls `body` with `strings` as a NULL-terminated C array.
-    private static func withCStrings<Result>(
+    static func withCStrings<Result>(
         _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
     ) -> Result {
         let pointers = strings.map { strdup($0) } + [nil]

@@ -233,6 +233,15 @@ extension Sandbox {
             return .ready(rows.notAllowed(request))
         }
         if let refusal = row.access.refusal(request, publisherToken: settings.publisherToken) {
+            // The answer keeps Appcharge's words; the log says what to do, the token masked.
+            let sent = Set(request.headers.filter { $0.name.lowercased() == "x-publisher-token" }.map(\.value))
+            let problem =
+                sent == [settings.publisherToken]
+                ? "it names no player in x-user-id, which this API needs; send it"
+                : (sent.isEmpty ? "it sends no x-publisher-token" : "its x-publisher-token is not the sandbox's")
+                    + "; send the sandbox's, '\(Self.masked(settings.publisherToken))', which serve takes from "
+                    + "--publisher-token or PAYLINKS_PUBLISHER_TOKEN, else the demo token"
+            onLog("warning: \(request.method) \(request.path) refused: \(problem)")
             return .ready(refusal)
         }
         return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))

@@ -43,7 +43,9 @@ struct ServeCommandLineTests {
         #expect(three.status == 3)
         let succeeded = try Self.serve(["--", "true"])
         #expect(succeeded.status == 0)
-        #expect(succeeded.stderr.contains("; it runs 'true' and stops when that ends; SIGINT and SIGTERM go to it\n"))
+        #expect(
+            succeeded.stderr.contains(
+                "; it runs 'true' and stops when that ends; SIGINT, SIGTERM and SIGHUP go to it\n"))
         #expect(succeeded.stderr.hasSuffix("paylinks sandbox stopped\n"))
     }
 

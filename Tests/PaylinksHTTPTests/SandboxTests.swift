@@ -98,6 +98,13 @@ struct SandboxTests {
             #expect(json["requestUrl"] as? String == "/checkout/v1/session")
             let message = try #require((json["message"] as? [[String: Any]])?.first)
             #expect(message["validationErrorNumber"] as? Int == 1)
+            // The log says what was wrong and what to send, the token masked.
+            let problem = token == nil ? "it sends no x-publisher-token" : "its x-publisher-token is not the sandbox's"
+            #expect(
+                recorder.logs.contains(
+                    "warning: POST /checkout/v1/session refused: \(problem); send the sandbox's, '…', which serve "
+                        + "takes from --publisher-token or PAYLINKS_PUBLISHER_TOKEN, else the demo token"),
+                "\(recorder.logs)")
         }
         #expect(create(type: "text/plain").status == 415)
     }

@@ -119,8 +119,9 @@ package enum Help {
     private static let commandAfterOptions = """
         COMMAND
           After --, a command to run once the sandbox listens, with PAYLINKS_SANDBOX_URL (its
-          base URL) and PAYLINKS_PUBLISHER_TOKEN in its environment. SIGINT and SIGTERM go to it;
-          when it ends the sandbox stops as on SIGTERM, and paylinks exits with its status
+          base URL) and PAYLINKS_PUBLISHER_TOKEN in its environment. SIGINT, SIGTERM and SIGHUP
+          go to it and what it started; when it ends the sandbox stops as on SIGTERM, and
+          paylinks exits with its status
           (128 + N when signal N killed it). Not found: 127; cannot be executed: 126.
 
 

@@ -37,7 +37,7 @@ package struct RunContext {
     /// and executable. Every command runs unless set.
     package var findCommand: (String) -> CommandStartError? = { _ in nil }
     /// Starts a command beside the sandbox (`serve -- CMD`) with variables added to its
-    /// environment; SIGINT and SIGTERM go to it from then on. Refuses every command unless set.
+    /// environment; SIGINT, SIGTERM and SIGHUP go to its process group from then on. Refuses every command unless set.
     package var startCommand: ([String], [String: String]) throws(CommandStartError) -> ChildProcess = {
         _, _ throws(CommandStartError) in throw .cannotExecute("no command can be started here")
     }

@@ -119,7 +119,7 @@ extension ServeCommand {
             ?? (isLoopback(options.host) ? "" : "; checkout URLs at the address each request came to (its Host)")
         let stops =
             options.command.first.map {
-                "it runs '\(MessageText.sanitized($0))' and stops when that ends; SIGINT and SIGTERM go to it"
+                "it runs '\(MessageText.sanitized($0))' and stops when that ends; SIGINT, SIGTERM and SIGHUP go to it"
             } ?? "SIGINT or SIGTERM stops it"
         return (answering, "paylinks sandbox at \(answering.baseURL)\(handedOut); \(stops)")
     }

@@ -82,6 +82,7 @@ struct HealthTests {
 
     @Test("a server that does not answer within --timeout: 69, said in time")
     func timeout() throws {
+        // The server under test is slow on purpose: it answers past the 1 s asked for.
         let slow = try EventReceiver { _, _ in
             usleep(3_000_000)
             return 200

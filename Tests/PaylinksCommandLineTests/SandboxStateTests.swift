@@ -34,16 +34,6 @@ struct SandboxStateTests {
         return try client.send(method: .get, headers: [], body: [])
     }
 
-    /// Waits, up to 10 s, until the session `purchaseId` on `port` is in `state`.
-    static func wait(_ port: Int, _ purchaseId: String, for state: String) throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while try Memory.state(port, purchaseId) != state {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
     @Test("a state made by requests, exported, imported into a new sandbox and exported again, is the same bytes")
     func roundTrip() throws {
         let game = try ExampleGameServer()
@@ -56,7 +46,7 @@ struct SandboxStateTests {
         _ = try Memory.call(first.port, .post, "/control/v1/sessions/\(declined)/complete", #"{"choice":"decline"}"#)
         let pending = try Memory.create(first.port)
         _ = try Memory.call(first.port, .post, "/control/v1/sessions/\(pending)/complete", #"{"choice":"pending"}"#)
-        #expect(try Self.wait(first.port, paid, for: "charge_succeed"))
+        #expect(try SandboxPromisesTests.stateOnceDecided(first.port, paid) == "charge_succeed")
         #expect(try Memory.deliveries(first.port, count: 1).count == 1)
         #expect(try Memory.call(first.port, .post, "/control/v1/clock", #"{"advance":"PT5M"}"#).status == 200)
         let exported = try Self.export(first.port)

@@ -29,6 +29,7 @@ struct ServeCommandLineTests {
         let deadline = Date().addingTimeInterval(seconds)
         while !FileManager.default.fileExists(atPath: url.path) {
             guard Date() < deadline else { return false }
+            // A poll with a bound: the file is looked for again until it is there or time is up.
             usleep(10_000)
         }
         return true
@@ -101,7 +102,7 @@ struct ServeCommandLineTests {
 
     @Test(
         "the command does not inherit the sandbox's listening socket",
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp")))
+        .enabled(if: runningInCI || FileManager.default.fileExists(atPath: "/proc/net/tcp")))
     func listenerNotInherited() throws {
         // The command lists its descriptors and the system's TCP sockets, then says the sandbox's port.
         let outcome = try Self.serve([
@@ -157,21 +158,15 @@ struct ServeCommandLineTests {
         let ready = directory.appendingPathComponent("ready")
         let got = directory.appendingPathComponent("got")
         let paylinks = try BinaryTests.builtExecutable()
-        let process = Process()
-        process.executableURL = paylinks
-        // On the signal the command asks the sandbox for its health, which it still answers, then exits 3.
-        process.arguments = [
-            "serve", "--port", "0", "--", "sh", "-c",
-            #"trap '"$0" health "$PAYLINKS_SANDBOX_URL" > "$1"; exit 3' INT TERM HUP; touch "$2"; "#
-                + #"while :; do sleep 0.05; done"#,
-            paylinks.path, got.path, ready.path,
-        ]
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        // On the signal the command asks the sandbox for its health, which it still answers, then exits 3.
+        let (process, exited) = try Self.launch(
+            [
+                "serve", "--port", "0", "--", "sh", "-c",
+                #"trap '"$0" health "$PAYLINKS_SANDBOX_URL" > "$1"; exit 3' INT TERM HUP; touch "$2"; "#
+                    + #"while :; do sleep 0.05; done"#,
+                paylinks.path, got.path, ready.path,
+            ], errors: errors)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(Self.waitForFile(ready), "the command started")
         kill(process.processIdentifier, signal)
@@ -181,6 +176,22 @@ struct ServeCommandLineTests {
         #expect(said.hasPrefix("ok: paylinks sandbox "), "\(said)")
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.hasSuffix("'sh' exited with status 3; the sandbox stops\npaylinks sandbox stopped\n"), "\(log)")
+    }
+
+    /// paylinks started with `arguments`, its stdout dropped and its stderr to `errors`
+    /// (dropped without one), and a signal once it has exited.
+    static func launch(_ arguments: [String], errors: Pipe? = nil) throws -> (
+        process: Process, exited: DispatchSemaphore
+    ) {
+        let process = Process()
+        process.executableURL = try BinaryTests.builtExecutable()
+        process.arguments = arguments
+        process.standardError = errors ?? FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        return (process, exited)
     }
 
     /// Whether the process `pid` has ended: gone, or a zombie nobody reaped yet.
@@ -196,18 +207,11 @@ struct ServeCommandLineTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let started = directory.appendingPathComponent("started")
-        let process = Process()
-        process.executableURL = try BinaryTests.builtExecutable()
         // A make that runs a test: the shell waits on a process of its own, which must end too.
-        process.arguments = [
+        let (process, exited) = try Self.launch([
             "serve", "--port", "0", "--", "sh", "-c", #"sleep 60 & echo $! > "$0.new" && mv "$0.new" "$0"; wait"#,
             started.path,
-        ]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(Self.waitForFile(started), "the command started its process")
         let sleeper = try #require(
@@ -216,6 +220,7 @@ struct ServeCommandLineTests {
         kill(process.processIdentifier, SIGTERM)
         #expect(exited.wait(timeout: .now() + 10) == .success, "paylinks ended with the command")
         #expect(process.terminationStatus == 128 + SIGTERM)
+        // A poll with a bound: the process is looked at again until it has ended or 5 s pass.
         let deadline = Date().addingTimeInterval(5)
         while !Self.hasEnded(sleeper) && Date() < deadline { usleep(10_000) }
         #expect(Self.hasEnded(sleeper), "the process the command started ended with it")

@@ -181,6 +181,7 @@ def stop_sandbox(runner):
             os.kill(int(pid), 0)
         except ProcessLookupError:
             return
+        # A poll with a bound: the process is not this script's child, so it cannot be waited on.
         time.sleep(0.05)
     fail("the sandbox did not stop within 20 s of SIGTERM")
 

@@ -71,7 +71,10 @@ public enum CatalogSwiftSource {
                 guard let price = localization.localizedPrices[tier] else { continue }
                 out += "                    \(literal(tier)): \(price),\n"
             }
-            out += "                ]),\n"
+            out += "                ],\n"
+            out += "                taxModel: .\(localization.taxModel == .included ? "included" : "excluded"), "
+            out += "taxRate: \(decimal(localization.taxRate)),\n"
+            out += "                usdExchangeRate: \(localization.usdExchangeRate.map(decimal) ?? "nil")),\n"
         }
         out += "        ])\n}\n"
         return out
@@ -86,6 +89,11 @@ public enum CatalogSwiftSource {
         return try CatalogLoader.load(
             offers: source(.offers), pricePoints: source(.pricePoints), statusCodes: source(.statusCodes),
             g1StatusCodes: source(.g1StatusCodes), g3StatusCodes: source(.g3StatusCodes))
+    }
+
+    /// `number` as a Swift expression that makes it.
+    static func decimal(_ number: ExactDecimal) -> String {
+        "ExactDecimal(significand: \(number.significand), scale: \(number.scale))"
     }
 
     /// A Swift string literal for `text`.

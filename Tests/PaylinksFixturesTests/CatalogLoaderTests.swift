@@ -165,6 +165,42 @@ struct CatalogLoaderTests {
         #expect(error.reason.contains("positive whole number"))
     }
 
+    @Test(
+        "a localization's tax model, tax rate and dollar rate are read exactly, and a wrong one is refused at its place",
+        arguments: [
+            (#""taxModel": "Inclusive""#, "expected \"Included\" or \"Excluded\", got \"Inclusive\""),
+            (#""taxRate": 101"#, "101 is out of range; expected 0 to 100"),
+            (#""taxRate": "19""#, "expected a tax rate in percent"),
+            (#""usdExchangeRateOnCalc": 0"#, "must be more than 0"),
+            (#""usdExchangeRateOnCalc": 1e3"#, "the local units one US dollar buys"),
+            (#""usdExchangeRateOnCalc": 0.1234567"#, "at most 6 digits after the point"),
+        ])
+    func taxTerms(field: String, reason: String) throws {
+        let text = #"""
+            {"tiers": ["0.99"], "localizations": [{"country": "US", "currencyCode": "USD", "currencySymbol": "$",
+              "fractionalSeparator": ".", "milSeparator": ",", "symbolPosition": "Left", "spacing": false,
+              "multiplier": 100, "localizedPrices": {"0.99": "99"}, \#(field)}]}
+            """#
+        let error = try #require(fixtureError(replacing: .pricePoints, with: text))
+        #expect(error.problems.count == 1)
+        #expect(error.reason.contains(reason), "\(error)")
+        #expect(error.problems.first?.path?.hasSuffix(String(field.dropFirst().prefix { $0 != "\"" })) == true)
+    }
+
+    @Test("the built-in fixtures give each country its tax and dollar rate, figured exactly")
+    func builtInTaxTerms() throws {
+        let catalog = try builtInCatalog()
+        let germany = try #require(catalog.localizations["DE"])
+        #expect(germany.taxModel == .included)
+        #expect(germany.taxRate == ExactDecimal(significand: 19, scale: 0))
+        #expect(germany.usdExchangeRate == ExactDecimal("0.95"))
+        let states = try #require(catalog.localizations["US"])
+        #expect(states.taxModel == .excluded)
+        #expect(states.taxRate.description == "8.875")
+        #expect(ExactDecimal("1.50") == ExactDecimal("1.5"))
+        #expect(ExactDecimal("-1") == nil && ExactDecimal("1.") == nil && ExactDecimal(".5") == nil)
+    }
+
     @Test("past twenty problems, the rest are counted, not listed")
     func problemLimit() throws {
         // Two problems an offer: the name and the items.

@@ -230,7 +230,7 @@ public enum CatalogLoader {
     {
         let object = try reader.object(keys: [
             "country", "currencyCode", "currencySymbol", "fractionalSeparator", "milSeparator", "symbolPosition",
-            "spacing", "multiplier", "localizedPrices",
+            "spacing", "multiplier", "localizedPrices", "taxModel", "taxRate", "usdExchangeRateOnCalc",
         ])
         let countryReader = try object.required("country")
         let country = try countryReader.string()
@@ -283,7 +283,39 @@ public enum CatalogLoader {
         if let missing = tiers.first(where: { prices[$0] == nil }) {
             throw pricesReader.error("has no price for the tier \"\(missing)\"; every tier needs one")
         }
-        return PriceLocalization(country: country, data: data, localizedPrices: prices)
+        var localization = PriceLocalization(country: country, data: data, localizedPrices: prices)
+        if let modelReader = object.optional("taxModel") {
+            let model = try modelReader.string()
+            guard let taxModel = PriceLocalization.TaxModel(rawValue: model) else {
+                throw modelReader.error("expected \"Included\" or \"Excluded\", got \"\(model)\"")
+            }
+            localization.taxModel = taxModel
+        }
+        if let rateReader = object.optional("taxRate") {
+            localization.taxRate = try decimal(rateReader, "a tax rate in percent, such as 19 or 8.875", maximum: 100)
+        }
+        if let exchangeReader = object.optional("usdExchangeRateOnCalc") {
+            let rate = try decimal(exchangeReader, "the local units one US dollar buys, such as 0.95", maximum: nil)
+            guard !rate.isZero else { throw exchangeReader.error("must be more than 0") }
+            localization.usdExchangeRate = rate
+        }
+        return localization
+    }
+
+    /// A plain decimal number (`19`, `0.95`, at most six digits after the point), at most
+    /// `maximum` when one is given; `what` says in the error what the field holds.
+    private static func decimal(_ reader: JSONReader, _ what: String, maximum: Int?) throws(JSONShapeError)
+        -> ExactDecimal
+    {
+        guard case .number(let text) = reader.value.kind, let number = ExactDecimal(text) else {
+            throw reader.error(
+                "expected \(what): a number of at most \(ExactDecimal.maximumWhole) with at most "
+                    + "\(ExactDecimal.maximumScale) digits after the point")
+        }
+        if let maximum, number.significand > maximum * number.denominator {
+            throw reader.error("\(number) is out of range; expected 0 to \(maximum)")
+        }
+        return number
     }
 
     // MARK: offers.json

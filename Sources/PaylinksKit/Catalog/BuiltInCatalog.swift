@@ -438,7 +438,9 @@ enum BuiltInCatalog {
                     "19.99": 10990,
                     "49.99": 27990,
                     "99.99": 54990,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 17, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 505, scale: 2)),
             "CH": PriceLocalization(
                 country: "CH",
                 data: .init(
@@ -454,7 +456,9 @@ enum BuiltInCatalog {
                     "19.99": 2000,
                     "49.99": 5000,
                     "99.99": 10000,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 81, scale: 1),
+                usdExchangeRate: ExactDecimal(significand: 88, scale: 2)),
             "DE": PriceLocalization(
                 country: "DE",
                 data: .init(
@@ -470,7 +474,9 @@ enum BuiltInCatalog {
                     "19.99": 2199,
                     "49.99": 5499,
                     "99.99": 10999,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 19, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 95, scale: 2)),
             "FR": PriceLocalization(
                 country: "FR",
                 data: .init(
@@ -486,7 +492,9 @@ enum BuiltInCatalog {
                     "19.99": 2199,
                     "49.99": 5499,
                     "99.99": 10999,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 20, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 95, scale: 2)),
             "GB": PriceLocalization(
                 country: "GB",
                 data: .init(
@@ -502,7 +510,9 @@ enum BuiltInCatalog {
                     "19.99": 1999,
                     "49.99": 4999,
                     "99.99": 9999,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 20, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 79, scale: 2)),
             "IN": PriceLocalization(
                 country: "IN",
                 data: .init(
@@ -518,7 +528,9 @@ enum BuiltInCatalog {
                     "19.99": 179900,
                     "49.99": 449900,
                     "99.99": 899900,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 18, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 8312, scale: 2)),
             "JP": PriceLocalization(
                 country: "JP",
                 data: .init(
@@ -534,7 +546,9 @@ enum BuiltInCatalog {
                     "19.99": 3000,
                     "49.99": 7800,
                     "99.99": 15800,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 10, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 150, scale: 0)),
             "KR": PriceLocalization(
                 country: "KR",
                 data: .init(
@@ -550,7 +564,9 @@ enum BuiltInCatalog {
                     "19.99": 29000,
                     "49.99": 73000,
                     "99.99": 149000,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 10, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 1380, scale: 0)),
             "MX": PriceLocalization(
                 country: "MX",
                 data: .init(
@@ -566,7 +582,9 @@ enum BuiltInCatalog {
                     "19.99": 39900,
                     "49.99": 99900,
                     "99.99": 199900,
-                ]),
+                ],
+                taxModel: .included, taxRate: ExactDecimal(significand: 16, scale: 0),
+                usdExchangeRate: ExactDecimal(significand: 172, scale: 1)),
             "US": PriceLocalization(
                 country: "US",
                 data: .init(
@@ -582,6 +600,8 @@ enum BuiltInCatalog {
                     "19.99": 1999,
                     "49.99": 4999,
                     "99.99": 9999,
-                ]),
+                ],
+                taxModel: .excluded, taxRate: ExactDecimal(significand: 8875, scale: 3),
+                usdExchangeRate: ExactDecimal(significand: 1, scale: 0)),
         ])
 }

@@ -8,12 +8,35 @@ public struct PriceLocalization: Equatable, Sendable {
     /// The local price of each tier, keyed by the tier's `basePriceInUSD`, scaled by
     /// `data.multiplier`.
     public var localizedPrices: [String: Int]
+    /// Whether the country's prices hold its tax or have it added at checkout.
+    public var taxModel: TaxModel
+    /// The country's tax rate, in percent: 19 for 19%.
+    public var taxRate: ExactDecimal
+    /// Units of the local currency one US dollar buys (`usdExchangeRateOnCalc`): 0.95 for
+    /// EUR. Nil when the fixture gives none: an order's dollar total is then its price
+    /// point, whatever it cost locally.
+    public var usdExchangeRate: ExactDecimal?
 
-    /// Creates a localization.
-    public init(country: String, data: PricePoints.PricingPointData, localizedPrices: [String: Int]) {
+    /// How a country's prices treat tax, as Appcharge's price points name it.
+    public enum TaxModel: String, Sendable, CaseIterable {
+        /// The price holds the tax; the publisher receives the price less the tax.
+        case included = "Included"
+        /// The tax is added to the price at checkout.
+        case excluded = "Excluded"
+    }
+
+    /// Creates a localization; without tax terms, its prices hold no tax.
+    public init(
+        country: String, data: PricePoints.PricingPointData, localizedPrices: [String: Int],
+        taxModel: TaxModel = .included, taxRate: ExactDecimal = ExactDecimal(significand: 0, scale: 0),
+        usdExchangeRate: ExactDecimal? = nil
+    ) {
         self.country = country
         self.data = data
         self.localizedPrices = localizedPrices
+        self.taxModel = taxModel
+        self.taxRate = taxRate
+        self.usdExchangeRate = usdExchangeRate
     }
 
     /// A localized price converted to the currency's minor units (cents for USD, yen

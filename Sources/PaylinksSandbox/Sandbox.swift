@@ -12,7 +12,12 @@ public final class Sandbox {
     /// How it answers; set before it serves. The sessions take their seed, lifetime,
     /// limit and budget from the settings it was made with.
     public var settings: Settings {
-        didSet { guardian = SandboxGuard(settings: settings) }
+        didSet {
+            guardian = SandboxGuard(settings: settings)
+            if settings.rateLimit != oldValue.rateLimit {
+                rateLimiter = settings.rateLimit.map(RateLimiter.init(limit:))
+            }
+        }
     }
     /// The checks every request passes before it is routed.
     var guardian: SandboxGuard
@@ -37,6 +42,11 @@ public final class Sandbox {
     var sessions: CheckoutSessions
     /// What was sent to the game's server.
     var history = DeliveryHistory()
+    /// The price points of the Price Localization API: the catalog's tiers, and what the
+    /// game's server made of them.
+    var pricePoints: PricePointBook
+    /// The requests of each publisher token in the last minute, with `--rate-limit`.
+    var rateLimiter: RateLimiter?
     /// What the forms of the pages came to, the newest ``noticeLimit``, oldest first.
     var notices: [Notice] = []
     /// Notices made so far: the number of the last one.
@@ -69,6 +79,10 @@ public final class Sandbox {
     /// A virtual clock reached the next attempt of `delivery`: the one who sends it tells
     /// ``attempted(_:attempt:)`` how it went.
     public var onRetry: ((_ delivery: DeliveryHistory.Delivery) -> Void)?
+    /// Makes the price points a request created, changed or deleted durable, as ``persist``
+    /// makes sessions: nil when they are kept, else why not, and then the change is undone
+    /// and the answer is 503. Without one they live in memory only.
+    public var persistPricePoints: ((_ changed: [PricePointBook.Record]) -> String?)?
     /// Replaces all that ``persist`` kept with `contents`, before the answer of a reset goes
     /// out: nil when it is kept, else why not, and then nothing is forgotten (503).
     public var replaceKept: ((_ contents: SandboxJournalContents) -> String?)?
@@ -83,6 +97,8 @@ public final class Sandbox {
         self.settings = settings
         self.clock = clock
         guardian = SandboxGuard(settings: settings)
+        pricePoints = PricePointBook(catalog: catalog, since: clock.now)
+        rateLimiter = settings.rateLimit.map(RateLimiter.init(limit:))
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget)
@@ -112,8 +128,13 @@ public final class Sandbox {
 
     /// Every session held, oldest first: what a durable store rewrites itself from.
     public var heldSessions: [CheckoutSessions.Session] { sessions.all }
-    /// Every session held, as a snapshot taken at once, to read on another thread.
-    public var snapshot: CheckoutSessions.Held { sessions.held }
+    /// Every session held, and the price points the API changed, as a snapshot taken at
+    /// once, to read on another thread.
+    public var snapshot: CheckoutSessions.Held {
+        var held = sessions.held
+        held.pricePoints = pricePoints.records
+        return held
+    }
     /// Every delivery held, oldest first.
     public var heldDeliveries: [DeliveryHistory.Delivery] { history.deliveries }
     /// A virtual clock's time, for a journal to keep; nil on the wall clock.
@@ -131,6 +152,9 @@ public final class Sandbox {
         case made(Int)
         /// Where a virtual clock stood, Unix milliseconds; a later record replaces an earlier.
         case clock(Int)
+        /// A price point created, changed or deleted through the Price Localization API; a
+        /// later record of the same cents replaces an earlier.
+        case pricePoint(PricePointBook.Record)
     }
 
     /// Takes back a record kept before a restart; sessions go on by their own clock (a
@@ -141,6 +165,7 @@ public final class Sandbox {
         case .session(let session): sessions.restore(session, now: now)
         case .delivery(let delivery): history.restore(delivery)
         case .made(let count): sessions.restore(made: count)
+        case .pricePoint(let record): pricePoints.restore(record)
         case .clock(let time):
             restoredClock = time
             clock.restore(to: time)
@@ -200,6 +225,20 @@ public final class Sandbox {
     /// the game's server was sent cannot be unsent) the change stands in memory, its
     /// effects follow, and it is kept with the next change that reaches the disk.
     func keep(undoing: Bool) -> String? {
+        // A request that changes price points changes nothing else, so they are kept first,
+        // on their own.
+        let changedPrices = pricePoints.changes
+        if !changedPrices.isEmpty, let persistPricePoints, let failure = persistPricePoints(changedPrices) {
+            // Not undone, they wait for the next change that reaches the disk, as sessions do.
+            if undoing {
+                pricePoints.rollback()
+                if sessions.isChanging { sessions.rollback() }
+                effects = []
+                return failure
+            }
+        } else {
+            pricePoints.saved()
+        }
         let changed = sessions.changedSessions
         // A request that changed nothing (a read, a replay) is answered whatever the disk
         // says of what waits from before it: it has nothing to undo.

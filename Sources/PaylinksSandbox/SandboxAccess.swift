@@ -39,6 +39,13 @@ extension SandboxRoute {
             Sandbox.unauthorized(path, missing ? "Publisher token is required." : "Publisher token is invalid.")
         }
 
+        /// The Price Localization API: 401 `{"message":"Unauthorized"}`, the lookup's
+        /// documented answer to a token missing or invalid (PL/error-messages), on all six
+        /// of its endpoints.
+        static let priceLocalization = PublisherAPI(needsUserId: false) { _, _ in
+            Sandbox.message(401, "Unauthorized")
+        }
+
         /// The checkout API's orders (Initiate Refund): 403 `Forbidden resource`, whatever
         /// was wrong, a missing `x-user-id` too.
         static let orders = PublisherAPI(needsUserId: true) { _, _ in

@@ -175,6 +175,12 @@ extension Sandbox {
             writer.closeObject()
         }
         if session.resolvedLate { writer.field("resolvedLate", true) }
+        if !session.warnings.isEmpty {
+            writer.key("warnings")
+            writer.openArray()
+            for warning in session.warnings { writer.string(warning) }
+            writer.closeArray()
+        }
         writer.closeObject()
         return writer.bytes
     }

@@ -129,6 +129,7 @@ extension SandboxPage {
             <p>\(escaped(price(session, catalog: page.catalog))) · \(escaped(shortened(session.customerId))) in \(escaped(session.country)) · \
             \(session.shownOrderId.map { "order <span class=\"mono\">\(escaped($0))</span>" } ?? "no order") · state <span class="state">\(session.state.rawValue)</span>\
             \(session.life?.refundAmount.map { " · refund \(escaped(PriceFormatter.formatMinorUnits($0, currency: session.currency)))" } ?? "")</p>
+            \(session.warnings.map { "<p class=\"note\">warning: \(escaped($0))</p>\n" }.joined())\
             <h2>Actions</h2>
             <div class="actions">
             <form method="post" action="/orders/\(id)/refund">

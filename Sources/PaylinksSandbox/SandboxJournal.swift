@@ -21,7 +21,9 @@ public typealias SandboxJournalContents = (
 ///
 /// The format, on a disk: JSON lines. The first names the format, `paylinks-sandbox`, its
 /// version and the seed the sessions' ids come from (and, once rewritten, `sessionsMade`);
-/// each later line is `{"session": {...}}`, `{"delivery": {...}}` or `{"clock": {...}}`.
+/// each later line is `{"session": {...}}`, `{"delivery": {...}}`, `{"clock": {...}}` or
+/// `{"pricePoint": {...}}`, a price point the Price Localization API created, changed or
+/// deleted.
 /// ``SandboxJournalFormat`` writes them.
 ///
 /// The contract an implementation keeps:
@@ -48,6 +50,10 @@ public protocol SandboxJournal: AnyObject {
     /// Keeps `changed`; nil when it is kept, else why not (and then nothing of it is).
     /// `live` gives everything held, for a rewrite once the journal has grown.
     func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String?
+
+    /// Keeps the price points a request created, changed or deleted, all or none, as
+    /// ``keep(_:live:)`` keeps sessions: nil when kept, else why not.
+    func keep(pricePoints: [PricePointBook.Record]) -> String?
 
     /// Starts rewriting the journal with `held`: one record of each session and delivery.
     func startRewrite(_ held: SandboxJournalContents)
@@ -108,7 +114,7 @@ public final class InMemorySandboxJournal: SandboxJournal {
         self.records = records
         recordsRead = records.count(where: {
             switch $0 {
-            case .made, .clock: false;
+            case .made, .clock, .pricePoint: false;
             default: true
             }
         })
@@ -122,12 +128,20 @@ public final class InMemorySandboxJournal: SandboxJournal {
         return nil
     }
 
+    /// Keeps `pricePoints`, unless ``refusal`` is set.
+    public func keep(pricePoints: [PricePointBook.Record]) -> String? {
+        if let refusal { return refusal }
+        records += pricePoints.map { .pricePoint($0) }
+        return nil
+    }
+
     /// Rewrites the records at once: how many sessions were made, then one record of each
-    /// session and delivery held.
+    /// price point changed, session and delivery held.
     public func startRewrite(_ held: SandboxJournalContents) {
         rewrites += 1
         records =
-            [.made(held.sessions.made)] + held.sessions.all.map { .session($0) } + held.deliveries.map { .delivery($0) }
+            [.made(held.sessions.made)] + held.sessions.pricePoints.map { .pricePoint($0) }
+            + held.sessions.all.map { .session($0) } + held.deliveries.map { .delivery($0) }
             + (held.clock.map { [.clock($0)] } ?? [])
     }
 

@@ -45,13 +45,14 @@ public enum SandboxJournalFormat {
 
     /// The whole of `held` as a journal written anew holds it: the first line with the
     /// sessions made, a virtual clock's time, then a record of each session and delivery
-    /// held, oldest first. The clock comes before the sessions, so that a start reading them
+    /// held, oldest first, after the price points the API changed. The clock comes before the sessions, so that a start reading them
     /// back judges their age by the time they were kept at, not by the time it starts at: a
     /// session an hour old on a clock days behind the wall is an hour old, not forgotten.
     /// Records too long for a journal were never kept, and are left out.
     public static func compacted(_ held: SandboxJournalContents, seed: UInt64) -> [UInt8] {
         var bytes = header(seed: seed, made: held.sessions.made)
         if let clock = held.clock { try? append(record: "clock", clockRecord(clock), to: &bytes) }
+        for record in held.sessions.pricePoints { try? append(record: "pricePoint", record.json, to: &bytes) }
         for session in held.sessions.all { try? append(record: "session", session.record, to: &bytes) }
         for delivery in held.deliveries { try? append(record: "delivery", delivery.json, to: &bytes) }
         return bytes

@@ -151,6 +151,24 @@ extension Sandbox {
         SandboxRoute([.post], "/checkout/api/v1/order/{orderId}/refund", access: .publisherToken(.orders)) {
             .ready($0.initiateRefund(orderId: $1["orderId"], $1.request))
         },
+        SandboxRoute([.post], "/v1/price-points/localized/lookup", access: .publisherToken(.priceLocalization)) {
+            .ready($0.lookUpPrices($1.request))
+        },
+        SandboxRoute([.get], "/v1/price-points", access: .publisherToken(.priceLocalization)) { sandbox, _ in
+            .ready(sandbox.allPricePoints())
+        },
+        SandboxRoute([.post], "/v1/price-points", access: .publisherToken(.priceLocalization)) {
+            .ready($0.createPricePoint($1.request))
+        },
+        SandboxRoute([.get], "/v1/price-points/{priceInUsdCents}", access: .publisherToken(.priceLocalization)) {
+            .ready($0.pricePoint($1["priceInUsdCents"]))
+        },
+        SandboxRoute([.put], "/v1/price-points/{priceInUsdCents}", access: .publisherToken(.priceLocalization)) {
+            .ready($0.updatePricePoint($1["priceInUsdCents"], $1.request))
+        },
+        SandboxRoute([.delete], "/v1/price-points/{priceInUsdCents}", access: .publisherToken(.priceLocalization)) {
+            .ready($0.deletePricePoint($1["priceInUsdCents"]))
+        },
         SandboxRoute([.post], "/clock") { $0.clockForm($1.request) },
         SandboxRoute([.get, .head], "/") { $0.home($1.request) },
     ]
@@ -243,6 +261,12 @@ extension Sandbox {
                     + "--publisher-token or PAYLINKS_PUBLISHER_TOKEN, else the demo token"
             onLog("warning: \(request.method) \(request.path) refused: \(problem)")
             return .ready(refusal)
+        }
+        // Past --rate-limit, every API the game's server calls with its token is refused alike.
+        if case .publisherToken = row.access, rateLimiter != nil,
+            rateLimiter?.admit(token: settings.publisherToken, now: now) == false
+        {
+            return .ready(Self.message(429, "Rate limit exceeded."))
         }
         return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))
     }

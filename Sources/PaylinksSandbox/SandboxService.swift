@@ -120,6 +120,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
                     (sessions, deliveries, clock),
                     live: { (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock) })
             }
+            sandbox.persistPricePoints = { records in journal.keep(pricePoints: records) }
             sandbox.replaceKept = { contents in journal.replace(with: contents) }
         }
         // On a virtual clock each attempt goes alone, and the clock holds the retry.

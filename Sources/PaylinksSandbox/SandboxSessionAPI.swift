@@ -22,8 +22,10 @@ extension Sandbox {
         let session: CheckoutSessions.Session
         do throws(CheckoutSessions.Full) {
             let forgotten = sessions.forgotten
-            let (created, events) = try sessions.create(body, now: now)
+            let warnings = priceWarnings(body)
+            let (created, events) = try sessions.create(body, now: now, warnings: warnings)
             session = created
+            for warning in warnings { say("warning: session \(created.purchaseId): \(warning)") }
             if forgotten == 0 && sessions.forgotten > 0 {
                 say(
                     "note: the sandbox forgets unpaid sessions from now on, the oldest first (two hours old, past "

@@ -34,6 +34,9 @@ extension Sandbox {
         /// refused: no other page can read it. A new one for each sandbox, from the
         /// system's random source.
         public var formToken = Sandbox.newFormToken()
+        /// Requests a minute each publisher token may make of the APIs the game's server
+        /// calls (`--rate-limit N/min`), past which they are answered 429; nil for no limit.
+        public var rateLimit: Int?
         /// The version of paylinks that serves, as its health says it.
         public var version = ""
 

@@ -22,8 +22,9 @@ extension Sandbox {
     }
 
     /// `POST /control/v1/reset` with `{}` or an empty body: forgets every session and
-    /// delivery, so that the sandbox is as it was at a start with the same seed, the next
-    /// session taking the first id again; a virtual clock stays where it is. The journal is
+    /// delivery, and what the Price Localization API made of the price points, so that the
+    /// sandbox is as it was at a start with the same seed, the next session taking the
+    /// first id again; a virtual clock stays where it is. The journal is
     /// replaced first: when it cannot be, 503 and nothing is forgotten. 409 while the clock
     /// moves or a delivery to the game's server is out, whose outcome would otherwise reach
     /// a new session of the same id.
@@ -57,6 +58,8 @@ extension Sandbox {
         }
         let forgotten = (sessions: sessions.count, deliveries: history.deliveries.count)
         sessions = fresh
+        // The price points go back to the catalog's tiers, as fresh.held's empty list keeps them.
+        pricePoints = PricePointBook(catalog: catalog, since: now)
         history = DeliveryHistory(limit: history.limit, byteBudget: history.byteBudget)
         unsavedDeliveries = []
         notices = []

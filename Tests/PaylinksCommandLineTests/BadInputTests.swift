@@ -173,6 +173,14 @@ extension BadInput {
             "a session budget with a unit", ["serve", "--session-budget", "16MiB"], .usage,
             "--session-budget takes a whole number from 1 to 65536, not '16MiB'"),
         BadInput(
+            "a rate limit without its unit", ["serve", "--rate-limit", "600"], .usage,
+            "--rate-limit takes N/min, a whole number of requests a minute from 1 to 1000000, such as 600/min, not '600'"
+        ),
+        BadInput(
+            "a rate limit of none", ["serve", "--rate-limit", "0/min"], .usage,
+            "--rate-limit takes N/min, a whole number of requests a minute from 1 to 1000000, such as 600/min, not '0/min'"
+        ),
+        BadInput(
             "a session budget on purchase", ["purchase", "--sku", "starter_pack_001", "--session-budget", "16"],
             .usage, "--session-budget"),
         BadInput(

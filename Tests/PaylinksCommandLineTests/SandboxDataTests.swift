@@ -566,7 +566,7 @@ struct SandboxJournalTests {
                         if sessions[session.token] == nil { order.append(session.token) }
                         sessions[session.token] = session
                     case .delivery(let delivery): deliveries.append(delivery)
-                    case .made, .clock: break
+                    case .made, .clock, .pricePoint: break
                     }
                 }
             }

@@ -37,6 +37,9 @@ extension CheckoutSessions {
         public var metadata: [UInt8]?
         /// The offer's price point in US cents, which the award's dollar figures come from.
         public var pricePointMetadata: Int?
+        /// What Create Session was warned of: a price or currency that differs from the
+        /// Price Localization API's lookup for its country and price point.
+        public var warnings: [String] = []
         /// The order's state.
         public var state = OrderState.created
         /// How the player paid; empty before a choice.
@@ -69,7 +72,7 @@ extension CheckoutSessions {
                 token.utf8.count + purchaseId.utf8.count + orderId.utf8.count + offerName.utf8.count
                 + offerSku.utf8.count + currency.utf8.count + customerId.utf8.count + country.utf8.count
                 + (email?.utf8.count ?? 0)
-            return 256 + text + (metadata?.count ?? 0)
+            return 256 + text + (metadata?.count ?? 0) + warnings.reduce(0) { $0 + $1.utf8.count }
                 + items.reduce(0) { $0 + 64 + $1.name.utf8.count + $1.sku.utf8.count + $1.quantity.utf8.count }
         }
 

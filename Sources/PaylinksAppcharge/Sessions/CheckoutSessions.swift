@@ -89,8 +89,8 @@ public struct CheckoutSessions {
     /// session, or session `index` when given (a command's checkout `--index`).
     ///
     /// - Throws: ``Full`` when paid orders leave no room for it.
-    package mutating func create(_ request: SessionRequest, now: Int, index: Int? = nil) throws(Full)
-        -> (Session, [Event])
+    package mutating func create(_ request: SessionRequest, now: Int, index: Int? = nil, warnings: [String] = [])
+        throws(Full) -> (Session, [Event])
     {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
         let index = index ?? created
@@ -100,7 +100,8 @@ public struct CheckoutSessions {
             orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
-            country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata)
+            country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata,
+            warnings: warnings)
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
         guard paidBytes + session.bytes <= byteBudget else {
@@ -156,6 +157,9 @@ public struct CheckoutSessions {
         fileprivate let creation: [String]
         /// How many sessions had been created, the forgotten among them.
         public let made: Int
+        /// The price points the Price Localization API created, changed or deleted, which a
+        /// journal written anew keeps beside the sessions.
+        public var pricePoints: [PricePointBook.Record] = []
 
         /// How many there are.
         public var count: Int { sessions.count }

@@ -39,6 +39,12 @@ extension CheckoutSessions.Session {
             writer.json(metadata)
         }
         if let pricePointMetadata { writer.field("pricePointMetadata", pricePointMetadata) }
+        if !warnings.isEmpty {
+            writer.key("warnings")
+            writer.openArray()
+            for warning in warnings { writer.string(warning) }
+            writer.closeArray()
+        }
         writer.field("state", state.rawValue)
         writer.field("paymentMethod", paymentMethod)
         writer.field("date", date)
@@ -114,6 +120,15 @@ extension CheckoutSessions.Session {
         }
         pricePointMetadata =
             fields["pricePointMetadata"] == nil ? nil : try fields.integer("pricePointMetadata", in: RecordRange.amount)
+        if fields["warnings"] != nil {
+            warnings = try fields.array("warnings").map { (value) throws(RecordProblem) in
+                guard case .string(let text) = value.kind else {
+                    throw RecordProblem(
+                        description: "warnings holds a value that is not a string", offset: value.offset)
+                }
+                return text
+            }
+        }
         let stateName = try fields.string("state")
         guard let state = OrderState(rawValue: stateName) else {
             throw RecordProblem(description: "state '\(stateName)' is not an order state")

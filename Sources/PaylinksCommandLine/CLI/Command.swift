@@ -220,6 +220,9 @@ package struct RunOptions: Equatable, Sendable {
     package var clockMode = ClockMode.wall
     /// `--session-budget MIB`: how much of what sessions' requests sent `serve` keeps, in MiB.
     package var sessionBudget = Sandbox.Settings.defaultSessionByteBudget >> 20
+    /// `--rate-limit N/min`: requests a minute each publisher token may make of serve's
+    /// Appcharge APIs; nil for no limit.
+    package var rateLimit: Int?
     /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
     package var ledgerUrl: HTTPURL?
     /// `--ledger-wait`: how many seconds check-events watches the ledger after an answer.

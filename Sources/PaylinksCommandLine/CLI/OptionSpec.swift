@@ -429,6 +429,15 @@ package struct OptionSpec: Sendable {
             options.sessionBudget = try number(value, option: "--session-budget", as: Int.self, in: 1...65_536)
         },
         OptionSpec(
+            "--rate-limit", "N/min",
+            "Answer 429 {\"message\":\"Rate limit exceeded.\"} past N requests in any 60 seconds of one publisher "
+                + "token, refused ones counted, on every API the game's server calls (sessions, price points, "
+                + "reports, refunds); awards and events are never limited.",
+            default: "no limit", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.rateLimit = try rateLimit(value)
+        },
+        OptionSpec(
             "--concurrency", "C",
             "Send the awards (without --award-url, the events) of a --count run over C connections at once, and end "
                 + "with a load summary on stderr.",
@@ -636,6 +645,19 @@ package struct OptionSpec: Sendable {
             )
         }
         return number
+    }
+
+    /// `--rate-limit N/min`: a whole number of requests a minute, from 1 to 1,000,000.
+    static func rateLimit(_ value: String) throws(UsageProblem) -> Int {
+        let count = value.hasSuffix("/min") ? String(value.dropLast(4)) : ""
+        guard !count.isEmpty, count.utf8.allSatisfy({ (0x30...0x39).contains($0) }), count.utf8.count <= 7,
+            let limit = Int(count), (1...1_000_000).contains(limit)
+        else {
+            throw UsageProblem(
+                "--rate-limit takes N/min, a whole number of requests a minute from 1 to 1000000, such as 600/min, "
+                    + "not '\(MessageText.sanitized(value))'")
+        }
+        return limit
     }
 
     /// `--now`: what ``ClockText`` reads, as a scenario's `configuration.now` takes it.

@@ -233,6 +233,26 @@ final class SandboxStore: SandboxJournal {
         return nil
     }
 
+    /// Keeps the price points a request changed; nil when they are on the disk, else why
+    /// not (and then none of them is).
+    func keep(pricePoints: [PricePointBook.Record]) -> String? {
+        finishRewrite(waiting: false)
+        var lines: [UInt8] = []
+        do throws(TooLong) {
+            for record in pricePoints { try SandboxJournalFormat.append(record: "pricePoint", record.json, to: &lines) }
+        } catch {
+            return "a record of \(error.bytes) bytes is longer than the journal takes "
+                + "(\(JournalReader.recordLimit >> 20) MiB)"
+        }
+        do {
+            try file.append(lines)
+        } catch {
+            return "\(shown): \(Inputs.describe(error))"
+        }
+        if rewrite != nil { appendedSinceRewrite += lines }
+        return nil
+    }
+
     /// Rewrites the journal with `held` (one record of each session and delivery) on a
     /// thread of its own; what is appended meanwhile is added to it before it replaces
     /// the journal.

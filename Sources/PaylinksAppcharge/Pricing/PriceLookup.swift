@@ -1,0 +1,85 @@
+import PaylinksJSON
+
+/// Get Price Points for a Country (`POST /v1/price-points/localized/lookup`): the
+/// request read and checked in the order the sandbox gives its errors (body shape, count,
+/// values, country format, support), and the answer written.
+public enum PriceLookup {
+    /// The most prices one lookup takes (`maxItems: 50`).
+    public static let maximumCount = 50
+
+    /// A lookup refused: its 400's `message`, in Appcharge's words (PL/error-messages).
+    public struct Problem: Error, Equatable {
+        /// The message, exactly as Appcharge words it.
+        public let message: String
+    }
+
+    /// A lookup read and checked: the requested cents in the order first sent, each once,
+    /// and the country.
+    public struct Request: Equatable {
+        /// The US cents, duplicates collapsed.
+        public let cents: [Int]
+        /// The country, ISO 3166-1 alpha-2, supported.
+        public let country: String
+    }
+
+    /// The request `body` holds, checked against `book`'s countries.
+    public static func request(_ body: [UInt8], book: PricePointBook) throws(Problem) -> Request {
+        guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind,
+            let country = members.last(where: { $0.key == "countryCode2" })?.value,
+            let prices = members.last(where: { $0.key == "pricesInUsdCents" })?.value,
+            case .array(let items) = prices.kind
+        else { throw Problem(message: "Invalid request body") }
+        guard items.count <= maximumCount else {
+            // The error page's wording, without the period OAS adds.
+            throw Problem(message: "Too many price points used, maximum is \(maximumCount)")
+        }
+        var cents: [Int] = []
+        var bad: [String] = []
+        for item in items {
+            // Whole numbers only, as priceDetails.price takes them: 699.0 is not one.
+            if case .number(let text) = item.kind, let number = Int(text), number > 0 {
+                if !cents.contains(number) { cents.append(number) }
+            } else {
+                var writer = JSONWriter()
+                item.write(to: &writer)
+                bad.append(String(decoding: writer.bytes, as: UTF8.self))
+            }
+        }
+        guard bad.isEmpty else {
+            // `priceInUsdCents`, though the field is `pricesInUsdCents`: Appcharge's words.
+            throw Problem(
+                message: "Invalid priceInUsdCents value: must be a positive integer [\(bad.joined(separator: ", "))].")
+        }
+        guard case .string(let code) = country.kind, code.utf8.count == 2,
+            code.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+        else { throw Problem(message: "Invalid countryCode2: must be ISO 3166-1 alpha-2.") }
+        guard book.supports(code) else { throw Problem(message: "countryCode2 \(code) is not supported.") }
+        return Request(cents: cents, country: code)
+    }
+
+    /// The answer to `request`: `{"currencyCode", "pricePoints": {"699": {"price",
+    /// "displayPrice"}}}`, keyed by the cents in the order asked, a point without a local
+    /// price `null`, and `currencyCode` `""` when none has one.
+    public static func answer(_ request: Request, book: PricePointBook) -> [UInt8] {
+        let prices = request.cents.map { ($0, book.price($0, in: request.country)) }
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.field("currencyCode", prices.lazy.compactMap(\.1).first?.currency ?? "")
+        writer.key("pricePoints")
+        writer.openObject()
+        for (cents, price) in prices {
+            writer.key(data: String(cents))
+            guard let price else {
+                writer.null()
+                continue
+            }
+            writer.openObject()
+            writer.field("price", price.minorUnits)
+            writer.field("displayPrice", price.displayPrice)
+            writer.closeObject()
+        }
+        writer.closeObject()
+        writer.closeObject()
+        return writer.bytes
+    }
+}

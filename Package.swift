@@ -132,8 +132,9 @@ let package = Package(
                 "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
-            // Clients holds the real HTTP clients the sandbox is tested with.
-            exclude: ["Golden", "Clients"]
+            // Clients holds the real HTTP clients the sandbox is tested with; Fixtures, fixture
+            // directories a test hands to --fixtures.
+            exclude: ["Golden", "Clients", "Fixtures"]
         ),
     ]
 )

@@ -72,6 +72,33 @@ struct PriceLocalizationTests {
         }
     }
 
+    /// A fixture directory whose Germany, in euros at 0.95 a dollar, has no tier at 6.99,
+    /// 45.50 or 99.99: the documented lookup's (PL/get-price-points-for-a-country).
+    static let documentedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/documented-lookup").path
+
+    @Test("serve --fixtures with the documented lookup's fixture answers its example byte for byte")
+    func documentedExample() throws {
+        let sandbox = try SandboxProcess(["--fixtures", Self.documentedFixtures])
+        let client = HTTPClient(
+            url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/v1/price-points/localized/lookup"), connectTimeout: 5,
+            responseTimeout: 10)
+        defer { client.close() }
+        let response = try client.send(
+            method: .post,
+            headers: [
+                HTTPHeader("Content-Type", "application/json"),
+                HTTPHeader("x-publisher-token", SandboxDataTests.token),
+            ],
+            body: Array(#"{"pricesInUsdCents": [699, 4550, 9999], "countryCode2": "DE"}"#.utf8))
+        #expect(response.status == 200)
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == #"{"currencyCode":"EUR","pricePoints":{"699":{"price":664,"displayPrice":"6,64 €"},"#
+                + #""4550":{"price":4323,"displayPrice":"43,23 €"},"9999":{"price":9499,"displayPrice":"94,99 €"}}}"#)
+        #expect(sandbox.stop().status == 0)
+    }
+
     @Test("price points created, updated and deleted come back after a restart with --data, and in an export")
     func restart() throws {
         let data = SandboxDataTests.DataDirectory("prices")

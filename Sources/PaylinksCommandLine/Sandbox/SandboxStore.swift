@@ -7,7 +7,9 @@ import PaylinksSandbox
 /// `jq` reads. The first line names the format and its version and the seed the
 /// sessions' ids come from; each later line is a record: `{"session": {...}}`, the whole
 /// of one session as it stood after a change (a session's last record is the one that
-/// counts), or `{"delivery": {...}}`, a delivery to the game's server that ended.
+/// counts), `{"delivery": {...}}`, a delivery to the game's server that ended, or
+/// `{"pricePoint": {...}}`, a price point the Price Localization API created, changed or
+/// deleted (the last of its cents counts).
 ///
 /// The rules it keeps:
 /// - each record is on the disk before the answer that reports its change is sent; an

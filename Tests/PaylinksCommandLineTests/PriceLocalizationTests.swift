@@ -129,10 +129,20 @@ struct PriceLocalizationTests {
         let all = try SandboxDataTests.call(second.port, .get, "/v1/price-points")
         let listed = (all.json["pricePoints"] as? [[String: Any]])?.compactMap { $0["priceInUsdCents"] as? Int }
         #expect(listed == [99, 199, 299, 999, 1299, 1999, 4999, 9999])
-        let export = try SandboxDataTests.call(second.port, .get, "/control/v1/export")
+        let export = try SandboxStateTests.export(second.port)
         #expect(export.status == 200)
         #expect(second.stop().status == 0)
         let lines = try data.lines()
         #expect(lines.filter { $0.hasPrefix(#"{"pricePoint":"#) }.count == 3, "\(lines)")
+
+        // The export holds them, and serve --import reads them back.
+        let exported = String(decoding: export.body, as: UTF8.self).split(separator: "\n")
+        #expect(exported.filter { $0.hasPrefix(#"{"pricePoint":"#) }.count == 3, "\(exported)")
+        let file = SandboxStateTests.ImportFile("prices", export.body)
+        let third = try SandboxProcess(["--import", file.path])
+        let imported = try SandboxDataTests.call(third.port, .get, "/v1/price-points/1299")
+        #expect(NSDictionary(dictionary: imported.json) == NSDictionary(dictionary: before.json))
+        #expect(try SandboxDataTests.call(third.port, .get, "/v1/price-points/499").status == 404)
+        #expect(third.stop().status == 0)
     }
 }

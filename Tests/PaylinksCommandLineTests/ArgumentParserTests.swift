@@ -198,6 +198,18 @@ struct ArgumentParserTests {
         #expect(usageMessage("init", "--seed", "0x10") != nil)
     }
 
+    @Test("--rate-limit takes N/min, off by default")
+    func rateLimit() throws {
+        #expect(try options("serve").rateLimit == nil)
+        #expect(try options("serve", "--rate-limit", "600/min").rateLimit == 600)
+        #expect(try options("serve", "--rate-limit=1/min").rateLimit == 1)
+        #expect(try options("serve", "--rate-limit", "1000000/min").rateLimit == 1_000_000)
+        for bad in ["600", "0/min", "1000001/min", "600/s", "/min", "-1/min", "6e2/min"] {
+            #expect(usageMessage("serve", "--rate-limit", bad)?.contains("--rate-limit takes N/min") == true, "\(bad)")
+        }
+        #expect(usageMessage("init", "--rate-limit", "600/min") != nil)
+    }
+
     @Test("--now takes Unix seconds up to the year 9999")
     func now() throws {
         #expect(try options("init", "--now", "1718182312").now == 1_718_182_312)

@@ -58,6 +58,19 @@ struct FixtureDirectoryTests {
         #expect(result.stdout.contains(#""price":0"#) && result.stdout.contains(#""paymentMethodName":"""#))
     }
 
+    @Test(
+        "trigger of an event a free order never has ends with the order as it stands, and says so",
+        arguments: ["order.payment.resolved", "order.refunded", "order.dispute.opened"])
+    func freeTrigger(event: String) throws {
+        let directory = try temporaryDirectory(Self.freeFixtures)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("trigger", event, "--sku", "daily_bonus", "--fixtures", directory)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("note: the story never reached \(event) (the order is charge_succeed)"),
+            "\(result.stderr)")
+    }
+
     @Test("a scenario buys a free offer: created and completed, no payment resolved, the order succeeded")
     func freeScenario() throws {
         let steps = """

@@ -346,7 +346,12 @@ public final class Sandbox {
             case .cancelled(let purchaseId):
                 effects.append(.log("session \(purchaseId) cancelled by the game's server"))
             case .paid(let purchaseId, let paymentMethod, let award, let withoutPricePoint, let withoutItems):
-                effects.append(.log("session \(purchaseId) paid with \(paymentMethod)"))
+                // Only a free order is paid with nothing.
+                effects.append(
+                    .log(
+                        paymentMethod.isEmpty
+                            ? "session \(purchaseId) collected: free, no payment"
+                            : "session \(purchaseId) paid with \(paymentMethod)"))
                 if withoutPricePoint {
                     effects.append(
                         .log(

@@ -45,6 +45,9 @@ extension Sandbox {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
             return Sandbox.problem(400, "choose one of: \(choices)")
         }
+        if session.isFree, choice != .pay, choice != .close {
+            return Sandbox.problem(400, Self.freeChoices)
+        }
         if let later, now > SandboxClock.latest - later.after {
             return Sandbox.problem(
                 400, "the payment would resolve past the end of 9999, where the clock stops; choose fewer minutes")
@@ -72,6 +75,11 @@ extension Sandbox {
         // A payment's award may have been decided at once.
         return live(token: chosen.token) ?? chosen
     }
+
+    /// Why a free order refuses a decline or a pending payment.
+    static let freeChoices =
+        "the session is free (priced 0): it has no payment to decline or leave pending; choose pay to collect it, "
+        + "or close"
 
     /// The longest payment method a player's choice names, in bytes.
     static let paymentMethodLimit = 64
@@ -138,6 +146,9 @@ extension Sandbox {
         }
         guard session.state == .created else {
             return .ready(Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one"))
+        }
+        if session.isFree, choice != .pay, choice != .close {
+            return .ready(Sandbox.problem(409, Self.freeChoices))
         }
         let finished = apply(choice, paymentMethod: method, to: session)
         if let later, finished.state == .paymentPending,

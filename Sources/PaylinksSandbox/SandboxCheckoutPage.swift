@@ -5,13 +5,9 @@ import PaylinksKit
 extension SandboxPage {
     /// The checkout a tester uses: the offer, its items, the price as `catalog` shows it,
     /// a payment method and the player's four choices, in a form that carries `formToken`.
+    /// A free order asks for no card: it is collected, or the checkout closed.
     static func checkout(_ session: CheckoutSessions.Session, catalog: Catalog, formToken: String) -> String {
-        let items =
-            session.items.isEmpty
-            ? ""
-            : "<ul class=\"items\">"
-                + session.items.map { "<li>\(escaped($0.name)) ×\(escaped($0.quantity))</li>" }.joined()
-                + "</ul>"
+        guard !session.isFree else { return collect(session, formToken: formToken) }
         let methods = paymentMethods.enumerated().map { index, method in
             "<label><input type=\"radio\" name=\"paymentMethod\" value=\"\(escaped(method))\"\(index == 0 ? " checked" : "")> \(escaped(method))</label>"
         }.joined(separator: "\n")
@@ -23,7 +19,7 @@ extension SandboxPage {
             """
             <p class="note">paylinks sandbox checkout · \(escaped(session.purchaseId))</p>
             <h1>\(escaped(session.offerName))</h1>
-            \(items)
+            \(items(session))
             <p class="price">\(escaped(price(session, catalog: catalog)))</p>
             <p class="note">For \(escaped(session.customerId)) in \(escaped(session.country))</p>
             <form method="post" action="/checkout/\(escaped(session.token))">
@@ -38,33 +34,38 @@ extension SandboxPage {
             """)
     }
 
+    /// The checkout of a free order: the offer, its items, and Collect or Close, in a form
+    /// that carries `formToken`. Collect sends `pay`, as the control API takes it.
+    static func collect(_ session: CheckoutSessions.Session, formToken: String) -> String {
+        document(
+            title: session.offerName,
+            """
+            <p class="note">paylinks sandbox checkout · \(escaped(session.purchaseId))</p>
+            <h1>\(escaped(session.offerName))</h1>
+            \(items(session))
+            <p class="price">Free</p>
+            <p class="note">For \(escaped(session.customerId)) in \(escaped(session.country)): a free order, granted as a bonus with no payment</p>
+            <form method="post" action="/checkout/\(escaped(session.token))">
+            \(tokenField(formToken))
+            <button type="submit" name="choice" value="pay" class="pay">Collect</button>
+            <button type="submit" name="choice" value="close">\(CheckoutSessions.Choice.close.label)</button>
+            </form>
+            """)
+    }
+
+    /// The offer's items as a list; nothing when it has none.
+    private static func items(_ session: CheckoutSessions.Session) -> String {
+        session.items.isEmpty
+            ? ""
+            : "<ul class=\"items\">"
+                + session.items.map { "<li>\(escaped($0.name)) ×\(escaped($0.quantity))</li>" }.joined()
+                + "</ul>"
+    }
+
     /// What the checkout shows once the player has chosen, or the session has ended.
     static func result(_ session: CheckoutSessions.Session) -> String {
         let (title, text): (String, String) =
-            switch session.state {
-            case .chargeSucceed: ("Payment complete", "The items were granted. You can return to the game.")
-            case .chargePending, .paymentSucceed:
-                ("Payment received", "The game's server is granting the items; refresh to see the result.")
-            case .chargeFailed:
-                ("Payment taken, items not granted", "The game's server refused the award on every attempt (3003).")
-            case .paymentFailed: ("Card declined", "The payment failed (3003). Nothing was charged.")
-            case .paymentPending:
-                (
-                    "Payment pending",
-                    "The payment is still pending; the game sees 3004."
-                        + (session.resolution.map { " " + scheduled($0) } ?? "")
-                )
-            case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
-            case .created: ("Checkout", "")
-            case .paymentRefundPending: ("Refund pending", "A refund of this payment is under way.")
-            case .paymentRefunded: ("Refunded", "The payment was refunded to the player.")
-            case .paymentRefundFailed: ("Refund failed", "A refund of this payment did not go through.")
-            case .paymentDisputeOpen, .paymentDisputeEvidenceSubmitted:
-                ("Payment disputed", "The player disputed this payment with the bank.")
-            case .paymentDisputeWon: ("Dispute won", "The dispute was resolved for the studio: the payment stands.")
-            case .paymentDisputeLost:
-                ("Dispute lost", "The dispute was resolved for the player: the payment was taken back.")
-            }
+            session.isFree ? freeResult(session) : paidResult(session)
         return document(
             title: title,
             """
@@ -72,6 +73,44 @@ extension SandboxPage {
             <p>\(escaped(text))</p>
             <p class="note">\(escaped(session.offerName)) · \(escaped(session.purchaseId)) · state <span class="state">\(session.state.rawValue)</span></p>
             """)
+    }
+
+    /// What the checkout of a free order says once it was collected or closed.
+    private static func freeResult(_ session: CheckoutSessions.Session) -> (String, String) {
+        switch session.state {
+        case .chargeSucceed: ("Collected", "The items were granted. You can return to the game.")
+        case .chargePending: ("Collecting", "The game's server is granting the items; refresh to see the result.")
+        case .chargeFailed: ("Items not granted", "The game's server refused the award on every attempt (3003).")
+        default: paidResult(session)
+        }
+    }
+
+    /// What the checkout says once the player has chosen, or the session has ended.
+    private static func paidResult(_ session: CheckoutSessions.Session) -> (String, String) {
+        switch session.state {
+        case .chargeSucceed: ("Payment complete", "The items were granted. You can return to the game.")
+        case .chargePending, .paymentSucceed:
+            ("Payment received", "The game's server is granting the items; refresh to see the result.")
+        case .chargeFailed:
+            ("Payment taken, items not granted", "The game's server refused the award on every attempt (3003).")
+        case .paymentFailed: ("Card declined", "The payment failed (3003). Nothing was charged.")
+        case .paymentPending:
+            (
+                "Payment pending",
+                "The payment is still pending; the game sees 3004."
+                    + (session.resolution.map { " " + scheduled($0) } ?? "")
+            )
+        case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
+        case .created: ("Checkout", "")
+        case .paymentRefundPending: ("Refund pending", "A refund of this payment is under way.")
+        case .paymentRefunded: ("Refunded", "The payment was refunded to the player.")
+        case .paymentRefundFailed: ("Refund failed", "A refund of this payment did not go through.")
+        case .paymentDisputeOpen, .paymentDisputeEvidenceSubmitted:
+            ("Payment disputed", "The player disputed this payment with the bank.")
+        case .paymentDisputeWon: ("Dispute won", "The dispute was resolved for the studio: the payment stands.")
+        case .paymentDisputeLost:
+            ("Dispute lost", "The dispute was resolved for the player: the payment was taken back.")
+        }
     }
 }
 

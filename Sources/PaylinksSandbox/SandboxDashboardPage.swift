@@ -99,7 +99,8 @@ extension SandboxPage {
                 (
                     session.date * 1000,
                     session.shownPaymentMethod.map { "the player chose, with \(escaped($0))" }
-                        ?? "the player closed the checkout"
+                        ?? (session.isFree && session.hasOrder
+                            ? "the player collected the free order" : "the player closed the checkout")
                 ))
         }
         for (index, transition) in (session.life?.transitions ?? []).enumerated() {

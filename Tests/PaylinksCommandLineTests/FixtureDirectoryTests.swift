@@ -35,6 +35,66 @@ struct FixtureDirectoryTests {
         #expect(fromEnvironment.stdout == result.stdout)
     }
 
+    /// Fixtures with a free tier, "0.00", priced 0 in every country, and an offer at it.
+    static let freeFixtures = [
+        "price-points.json": """
+        {"tiers": ["0.00", "0.99"], "localizations": [{"country": "US", "currencyCode": "USD",
+          "currencySymbol": "$", "fractionalSeparator": ".", "milSeparator": ",", "symbolPosition": "Left",
+          "spacing": false, "multiplier": 100, "localizedPrices": {"0.00": "0", "0.99": "99"}}]}
+        """,
+        "offers.json": """
+        {"offers": [{"sku": "daily_bonus", "name": "Daily Bonus", "basePriceInUSD": "0.00",
+          "items": [{"name": "Coins", "sku": "coin_01", "quantity": "10"}]}]}
+        """,
+    ]
+
+    @Test("an offer at the free tier 0.00 is a free order: the client's success, priced 0, with no payment method")
+    func freeOffer() throws {
+        let directory = try temporaryDirectory(Self.freeFixtures)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("purchase", "--sku", "daily_bonus", "--fixtures", directory, "--json")
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(result.stdout.contains(#""callback":"onPurchaseSuccess""#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""price":0"#) && result.stdout.contains(#""paymentMethodName":"""#))
+    }
+
+    @Test(
+        "trigger of an event a free order never has ends with the order as it stands, and says so",
+        arguments: ["order.payment.resolved", "order.refunded", "order.dispute.opened"])
+    func freeTrigger(event: String) throws {
+        let directory = try temporaryDirectory(Self.freeFixtures)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = runCLI("trigger", event, "--sku", "daily_bonus", "--fixtures", directory)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("note: the story never reached \(event) (the order is charge_succeed)"),
+            "\(result.stderr)")
+    }
+
+    @Test("a scenario buys a free offer: created and completed, no payment resolved, the order succeeded")
+    func freeScenario() throws {
+        let steps = """
+            {"step": "initialize", "expect": {"callback": "onInitialized"}},
+            {"step": "purchase", "sku": "daily_bonus", "expect": {"callback": "onPurchaseSuccess",
+              "state": "charge_succeed", "events": ["order.created", "order.completed"]}}
+            """
+        let directory = try temporaryDirectory(Self.freeFixtures)
+        let scenarios = try temporaryDirectory([
+            "free.json": #"{"name": "free", "steps": [\#(steps)]}"#,
+            "refund.json": #"{"name": "refund", "steps": [\#(steps), {"step": "refund"}]}"#,
+        ])
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: scenarios)
+        }
+        let result = runCLI("run", scenarios + "/free.json", "--fixtures", directory)
+        #expect(result.exitCode == .success, "\(result.stdout)\(result.stderr)")
+        // A free order moved no money: the refund step is refused, as Initiate Refund's 422 refuses it.
+        let refund = runCLI("run", scenarios + "/refund.json", "--fixtures", directory)
+        #expect(refund.exitCode != .success)
+        #expect(refund.stderr.contains("refund refused: the order is free"), "\(refund.stdout)\(refund.stderr)")
+    }
+
     @Test("broken JSON in a fixture directory exits 65 naming the file and the place")
     func brokenFixtureDirectory() throws {
         let directory = try temporaryDirectory([

@@ -153,6 +153,22 @@ struct CatalogLoaderTests {
             ], "the missing items follow from the misspelling and are not reported again")
     }
 
+    @Test(
+        "the tier 0.00 is free, priced 0 in every country; any other tier's price is more than 0",
+        arguments: [
+            (#"{"0.00": "5", "0.99": "99"}"#, "the tier 0.00 is free"),
+            (#"{"0.00": "0", "0.99": "0"}"#, "positive whole number"),
+        ])
+    func freeTier(prices: String, reason: String) throws {
+        let text = #"""
+            {"tiers": ["0.00", "0.99"], "localizations": [{"country": "US", "currencyCode": "USD", "currencySymbol": "$",
+              "fractionalSeparator": ".", "milSeparator": ",", "symbolPosition": "Left", "spacing": false,
+              "multiplier": 100, "localizedPrices": \#(prices)}]}
+            """#
+        let error = try #require(fixtureError(replacing: .pricePoints, with: text))
+        #expect(error.reason.contains(reason), "\(error.reason)")
+    }
+
     @Test("a localization that cannot be read is not reported again as a missing fallback")
     func noCascade() throws {
         let text = #"""

@@ -8,7 +8,8 @@ public struct GrantAward: Sendable {
     /// The body's bytes.
     public var body: [UInt8]
 
-    /// The award of `order`, an offer priced at `basePriceInUSD` dollars ("4.99").
+    /// The award of `order`, an offer priced at `basePriceInUSD` dollars ("4.99"). An
+    /// order priced 0 is free: a bonus, every money field 0, with no payment method.
     ///
     /// `estimates` replaces Appcharge's fee and the publisher's net amount, as JSON numbers
     /// (`"100.0"`, `"850.5"`).
@@ -18,7 +19,8 @@ public struct GrantAward: Sendable {
         order: OrderResponseModel, basePriceInUSD: String, awardFlow: String = "auto",
         estimates: (fee: String, net: String)? = nil, playerEmail: String? = nil, sessionMetadata: [UInt8]? = nil
     ) {
-        let dollarCents = Self.cents(basePriceInUSD)
+        let isFree = order.price == 0
+        let dollarCents = isFree ? 0 : Self.cents(basePriceInUSD)
         var writer = JSONWriter()
         writer.openObject()
         writer.field("orderId", order.orderId)
@@ -56,9 +58,9 @@ public struct GrantAward: Sendable {
         writer.rawNumber(estimates?.fee ?? Self.share(15, of: dollarCents))
         writer.key("estimatedPublisherNetAmount")
         writer.rawNumber(estimates?.net ?? Self.share(85, of: dollarCents))
-        writer.field("action", "purchase")
+        writer.field("action", isFree ? "bonus" : "purchase")
         writer.field("actionStatus", "completed")
-        writer.field("paymentMethod", "card")
+        if !isFree { writer.field("paymentMethod", "card") }
         writer.field("countryCode2", order.customerCountry)
         if let playerEmail { writer.field("playerEmail", playerEmail) }
         if let sessionMetadata {

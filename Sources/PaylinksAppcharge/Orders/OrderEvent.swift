@@ -261,7 +261,8 @@ public struct OrderEvent: Sendable {
         writer.field("totalPayment", order.price)
         writer.field("taxAmount", 0)
         writer.field("currencyCode", order.currency)
-        writer.field("paymentMethod", order.paymentMethodName)
+        // A free order was paid with nothing.
+        if order.price != 0 { writer.field("paymentMethod", order.paymentMethodName) }
         writer.field("pricePointMetadata", subject.pricePointMetadata)
         writer.field("isSavedPaymentMethodUsed", false)
         writer.field("isNewPaymentMethodSaved", false)
@@ -312,7 +313,7 @@ public struct OrderEvent: Sendable {
             writer.key("sessionMetadata")
             writer.json(metadata)
         }
-        writer.field("paymentMethod", order.paymentMethodName)
+        if order.price != 0 { writer.field("paymentMethod", order.paymentMethodName) }
         writer.field("pricePointMetadata", cents)
         writer.key("estimatedPublisherNetAmount")
         writer.rawNumber(GrantAward.share(85, of: cents))

@@ -11,7 +11,8 @@ public import PaylinksKit
 ///   or `payment_refund_failed`, after which it may be requested again;
 /// - a dispute needs a paid order (Succeeded or Charge Failed): `payment_dispute_open`,
 ///   optionally `payment_dispute_evidence_submitted`, then `payment_dispute_won` (the money
-///   stays) or `payment_dispute_lost` (it is taken back, as a refund).
+///   stays) or `payment_dispute_lost` (it is taken back, as a refund);
+/// - a free order (priced 0, a bonus) moved no money: it is neither refunded nor disputed.
 public struct OrderLife: Sendable {
     /// What happens to the order.
     public enum Action: Equatable, Sendable {
@@ -63,6 +64,8 @@ public struct OrderLife: Sendable {
         case noDisputeOpen(OrderState)
         /// The order has had ``OrderLife/actionLimit`` actions already.
         case tooManyActions
+        /// A free order (a bonus, priced 0) moved no money: nothing to refund or dispute.
+        case free
 
         /// The rule, in a sentence.
         public var message: String {
@@ -88,6 +91,8 @@ public struct OrderLife: Sendable {
                     "the order is \(state.rawValue); a dispute needs a paid order (charge_succeed or charge_failed)"
                 }
             case .noDisputeOpen(let state): "the order is \(state.rawValue); no dispute is open"
+            case .free:
+                "the order is free (a bonus, priced 0): no money moved, so it cannot be refunded or disputed"
             case .tooManyActions:
                 "the order has had \(OrderLife.actionLimit) refunds and disputes, the most an order of the sandbox "
                     + "takes; create another order"
@@ -160,6 +165,8 @@ public struct OrderLife: Sendable {
     private func next(after action: Action) throws(Refusal) -> (OrderState, OrderEvent.Name?) {
         switch action {
         case .requestRefund(let amount):
+            // A free order moved no money (Initiate Refund's 422).
+            if price == 0 { throw .free }
             if state == .paymentRefunded { throw .alreadyRefunded }
             guard state == .chargeSucceed || state == .chargeFailed || state == .paymentRefundFailed else {
                 throw .notRefundable(state)
@@ -170,6 +177,7 @@ public struct OrderLife: Sendable {
             guard state == .paymentRefundPending else { throw .noRefundPending(state) }
             return succeeded ? (.paymentRefunded, .refunded) : (.paymentRefundFailed, nil)
         case .openDispute:
+            if price == 0 { throw .free }
             guard state == .chargeSucceed || state == .chargeFailed else { throw .notDisputable(state) }
             return (.paymentDisputeOpen, .disputeOpened)
         case .submitEvidence:

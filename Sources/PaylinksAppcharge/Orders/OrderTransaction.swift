@@ -36,9 +36,9 @@ extension CheckoutSessions.Session {
     /// The money movements of the session's order so far, in the order they happened: the
     /// payment at the order's date once the player paid, then a refund processed, a
     /// dispute's funds withdrawn at its opening and reinstated when it was won, each at
-    /// the time of its transition.
+    /// the time of its transition. A free order moved no money, and has none.
     public var transactions: [OrderTransaction] {
-        guard isPaid else { return [] }
+        guard isPaid, !isFree else { return [] }
         var found = [OrderTransaction(.paid, amount: price, milliseconds: date * 1000, number: 0)]
         for (index, transition) in (life?.transitions ?? []).enumerated() {
             let at = index < lifeTimes.count ? lifeTimes[index] : date * 1000

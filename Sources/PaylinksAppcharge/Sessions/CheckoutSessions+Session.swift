@@ -35,14 +35,15 @@ extension CheckoutSessions {
         public var country: String
         /// `sessionMetadata`, compact JSON, echoed in the award.
         public var metadata: [UInt8]?
-        /// The offer's price point in US cents, which the award's dollar figures come from.
+        /// The offer's price point in US cents, which the award's dollar figures come from;
+        /// nil for a free order, whose dollar figures are all 0.
         public var pricePointMetadata: Int?
         /// What Create Session was warned of: a price or currency that differs from the
         /// Price Localization API's lookup for its country and price point.
         public var warnings: [String] = []
         /// The order's state.
         public var state = OrderState.created
-        /// How the player paid; empty before a choice.
+        /// How the player paid; empty before a choice, and for a free order.
         public var paymentMethod = ""
         /// When the player chose, in Unix seconds: the order's date.
         public var date = 0
@@ -85,6 +86,10 @@ extension CheckoutSessions {
             }
         }
 
+        /// Whether its order is free: priced 0, collected without a payment, and granted as a
+        /// bonus (`"action": "bonus"`) with every money field 0.
+        public var isFree: Bool { price == 0 }
+
         /// Whether it is never forgotten, however old and however many sessions come after
         /// it: a paid order, or one whose payment is pending, which may still succeed (at a
         /// time scheduled, or whenever the control API resolves it).
@@ -102,8 +107,9 @@ extension CheckoutSessions {
         /// The order id, or nil while the session has no order.
         public var shownOrderId: String? { hasOrder ? orderId : nil }
 
-        /// How the player paid, or nil while the session has no order.
-        public var shownPaymentMethod: String? { hasOrder ? paymentMethod : nil }
+        /// How the player paid, or nil while the session has no order, and for a free order,
+        /// which no one paid.
+        public var shownPaymentMethod: String? { hasOrder && !isFree ? paymentMethod : nil }
 
         /// The order the game's client receives.
         public var order: OrderResponseModel {
@@ -167,9 +173,10 @@ extension CheckoutSessions {
         }
     }
 
-    /// The player's choices on the checkout page and in the control API.
+    /// The player's choices on the checkout page and in the control API. A free order has
+    /// no payment step: it takes `pay` (collect) and `close` only.
     public enum Choice: String, CaseIterable, Sendable {
-        /// Pay; the award decides the rest.
+        /// Pay, or collect a free order; the award decides the rest.
         case pay
         /// The card is declined: `payment_failed`, 3003.
         case decline
@@ -187,8 +194,9 @@ extension CheckoutSessions {
         case expired(purchaseId: String)
         /// The game's server cancelled a session before the player chose.
         case cancelled(purchaseId: String)
-        /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
-        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0;
+        /// The player paid, or collected a free order (`paymentMethod` empty): the award is
+        /// due (``awardDelivered(purchaseId:failureData:)`` says how it went).
+        /// `withoutPricePoint` says a paid order's award has dollar figures of 0;
         /// `withoutItems`, that it grants no products.
         case paid(
             purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool, withoutItems: Bool)

@@ -100,8 +100,9 @@ public struct CheckoutSessions {
             orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
-            country: request.country, metadata: request.metadata, pricePointMetadata: request.pricePointMetadata,
-            warnings: warnings)
+            country: request.country, metadata: request.metadata,
+            // A free order's dollar figures are all 0, whatever the offer's price point.
+            pricePointMetadata: request.price == 0 ? nil : request.pricePointMetadata, warnings: warnings)
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
         guard paidBytes + session.bytes <= byteBudget else {
@@ -316,28 +317,33 @@ public struct CheckoutSessions {
     /// Applies the player's choice to a session still open, at `now`; the session as it
     /// then stands. A payment leaves it `charge_pending` until its award is delivered. The
     /// order comes to be now: `order.created` comes first, then the choice's own event.
+    ///
+    /// A free order has no payment step: any choice but `close` collects it, with no
+    /// payment method and no `order.payment.resolved`, and its award (a bonus) is due at once.
     public mutating func choose(
         _ choice: Choice, paymentMethod: String, for session: Session, now: Int
     ) -> (Session, [Event]) {
         var session = session
         guard session.state == .created else { return (session, []) }
-        // A player who closes the checkout paid with nothing.
+        let choice: Choice = session.isFree && choice != .close ? .pay : choice
+        // A player who closes the checkout, or collects a free order, paid with nothing.
         session.paymentMethod =
-            choice == .close ? "" : paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
+            choice == .close || session.isFree
+            ? "" : paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
         session.date = now / 1000
         let opened = opening(of: &session)
         switch choice {
         case .pay:
             session.state = .chargePending
-            let resolved = event(.paymentSucceeded, of: &session)
+            let resolved = session.isFree ? [] : [event(.paymentSucceeded, of: &session)]
             update(session)
             return (
                 session,
-                opened + [
-                    resolved,
+                opened + resolved + [
                     .paid(
                         purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
-                        withoutPricePoint: session.pricePointMetadata == nil, withoutItems: session.items.isEmpty),
+                        withoutPricePoint: session.pricePointMetadata == nil && !session.isFree,
+                        withoutItems: session.items.isEmpty)
                 ]
             )
         case .decline:

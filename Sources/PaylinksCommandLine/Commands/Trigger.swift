@@ -48,8 +48,8 @@ enum TriggerCommand: Subcommand {
 
     /// Plays the shortest story that leads to `target` in `flow`: the checkout, then the
     /// order's life after its award. A story whose award failed goes on: Appcharge refunds
-    /// and disputes Charge Failed orders too; one the client ended otherwise has no life
-    /// after the award.
+    /// and disputes Charge Failed orders too; one the client ended otherwise, or a free
+    /// order, has no life after the award.
     private static func play(_ target: OrderEvent.Name, in flow: CheckoutFlow) throws(CLIError) {
         let options = flow.options
         let plan = OrderStory.plan(for: target, refundAmount: options.refundAmount)
@@ -64,6 +64,9 @@ enum TriggerCommand: Subcommand {
         for action in plan.life {
             do {
                 try flow.act(action)
+            } catch .refused(.free) {
+                // A free offer's order moved no money: it has no life after its award.
+                return
             } catch {
                 throw .internal("the story of \(target.v2Name) broke a rule: \(error.message)")
             }

@@ -269,6 +269,15 @@ public enum CatalogLoader {
                 throw priceReader.error("\"\(tier)\" is not one of the tiers\(hint)")
             }
             let text = try priceReader.string()
+            // The tier 0.00 is free in every country: its offers are free orders (a bonus).
+            if tier == freeTier {
+                guard text == "0" else {
+                    throw priceReader.error(
+                        "the tier \(freeTier) is free: its price is \"0\" in every country; got \"\(text)\"")
+                }
+                prices[tier] = 0
+                continue
+            }
             guard let price = positiveInteger(text) else {
                 throw priceReader.error(
                     "expected a positive whole number as a string, such as \"499\"; got \"\(text)\"")
@@ -520,6 +529,9 @@ public enum CatalogLoader {
         }
         return text
     }
+
+    /// The tier of free offers, priced 0 everywhere: buying one makes a free order.
+    static let freeTier = "0.00"
 
     /// A string of decimal digits naming a positive number that fits in an Int.
     static func positiveInteger(_ text: String) -> Int? {

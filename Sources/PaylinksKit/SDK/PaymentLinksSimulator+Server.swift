@@ -61,7 +61,8 @@ extension PaymentLinksSimulator {
             country: country, environment: environment, index: index, orderDate: now)
     }
 
-    /// The order of a session, paid with `method` (empty before a payment).
+    /// The order of a session, paid with `method` (empty before a payment); a free order
+    /// (priced 0) is collected, paid with nothing.
     static func order(of session: CheckoutSession, paidWith method: String, at date: Int)
         -> OrderResponseModel
     {
@@ -75,7 +76,7 @@ extension PaymentLinksSimulator {
             currency: session.currency,
             customerId: session.customerId,
             customerCountry: session.customerCountry,
-            paymentMethodName: method,
+            paymentMethodName: session.price == 0 ? "" : method,
             orderId: session.orderId,
             purchaseId: session.purchaseId
         )

@@ -311,9 +311,9 @@ public final class Sandbox {
                 if withoutPricePoint {
                     effects.append(
                         .log(
-                            "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
-                                + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, "
-                                + "such as 499"))
+                            "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award gives its "
+                                + "price in US cents as originalPriceInDollar, paymentPriceInDollar and "
+                                + "pricePointMetadata; send the offer's price point in US cents, such as 499"))
                 }
                 if withoutItems {
                     effects.append(

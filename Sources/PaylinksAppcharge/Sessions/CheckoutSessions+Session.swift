@@ -37,6 +37,9 @@ extension CheckoutSessions {
         public var metadata: [UInt8]?
         /// The offer's price point in US cents, which the award's dollar figures come from.
         public var pricePointMetadata: Int?
+        /// What its money is figured with: its country's tax, the dollar's rate, Appcharge's
+        /// rates. Set by the store from its catalog, never kept.
+        public var terms = OrderMoney.Terms.untaxed
         /// The order's state.
         public var state = OrderState.created
         /// How the player paid; empty before a choice.
@@ -110,15 +113,19 @@ extension CheckoutSessions {
                 orderId: orderId, purchaseId: purchaseId)
         }
 
-        /// The Grant Award Callback of the session's paid order: its dollar figures from
-        /// `pricePointMetadata` (0 without one), the player's email and the session's
-        /// metadata echoed back.
+        /// The money of the session's order: its price, its price point and its terms.
+        public var money: OrderMoney {
+            OrderMoney(price: price, currency: currency, pricePoint: pricePointMetadata, terms: terms)
+        }
+
+        /// The Grant Award Callback of the session's paid order: its money figures from
+        /// ``money``, the player's email and the session's metadata echoed back.
         public var award: GrantAward { award(flow: "auto") }
 
         /// The award as `flow` sends it: `auto`, or `manual_retry` for Retry Award.
         public func award(flow: String) -> GrantAward {
             GrantAward(
-                order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), awardFlow: flow,
+                order: order, money: money, awardFlow: flow,
                 playerEmail: email, sessionMetadata: metadata)
         }
     }
@@ -185,7 +192,7 @@ extension CheckoutSessions {
         /// The game's server cancelled a session before the player chose.
         case cancelled(purchaseId: String)
         /// The player paid: the award is due (``awardDelivered(purchaseId:failureData:)``
-        /// says how it went). `withoutPricePoint` says the award's dollar figures are 0;
+        /// says how it went). `withoutPricePoint` says the award has no price point of its own;
         /// `withoutItems`, that it grants no products.
         case paid(
             purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool, withoutItems: Bool)

@@ -92,8 +92,7 @@ struct AwardLoadRun {
                     if paid == prediction, let previous {
                         proven = paid
                         awards = GrantAward.Template(
-                            first: previous, second: paid,
-                            basePriceInUSD: catalog.offer(sku: paid.offerSku)?.basePriceInUSD ?? "0")
+                            first: previous, second: paid, money: OrderMoney(order: paid, catalog: catalog))
                         lines = PredictedLines(
                             after: paid, index: index, simulator: sdk, seed: flow.seed, renderer: renderer)
                     }

@@ -85,7 +85,7 @@ public final class Sandbox {
         guardian = SandboxGuard(settings: settings)
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
-            byteBudget: settings.sessionByteBudget)
+            byteBudget: settings.sessionByteBudget, rates: settings.rates)
     }
 
     /// A sandbox on a clock `clock` reads, in milliseconds, as the wall clock is read.

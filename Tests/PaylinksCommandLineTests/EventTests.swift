@@ -250,6 +250,22 @@ struct EventTests {
         #expect(receiver.received.map(\.label).suffix(2) == ["order.created", "order.canceled"])
     }
 
+    @Test("--fee-rate and --exchange-cost-rate set what V1's estimates leave the studio: a German $9.99 at 30% and 0%")
+    func rates() throws {
+        let result = runCLI(
+            [
+                "trigger", "order.completed", "--events-version", "v1", "--country", "DE", "--sku", "builders_bundle",
+                "--fee-rate", "30%", "--exchange-cost-rate", "0", "--json",
+            ] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let body = try #require(try Self.events(result.stdout).last?["body"] as? String)
+        // $9.73 before tax: a fee of R(291.9) cents, and the rest the studio's.
+        #expect(
+            body.contains(#""pricePointMetadata":999,"estimatedPublisherNetAmount":6.81,"estimatedAppchargeFee":2.92,"#)
+        )
+        #expect(body.contains(#""originalPriceInDollar":9.99,"country":"DE","currency":"EUR","priceInDollar":9.73,"#))
+    }
+
     @Test("--amount refunds part of the order: the refund transaction says how much")
     func partialRefund() throws {
         let result = runCLI(["trigger", "order.refunded", "--amount", "150", "--json"] + Self.seeded)

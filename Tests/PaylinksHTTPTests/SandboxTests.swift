@@ -367,6 +367,44 @@ struct SandboxTests {
         #expect(recorder.callbacks.map { $0.error?.code } == [3002, 3003])
     }
 
+    @Test(
+        "the award's fee and exchange cost follow the sandbox's rates: 15% and 1.5% unless told",
+        arguments: [
+            (nil, 9, 73, 403),
+            (
+                OrderMoney.Rates(
+                    fee: ExactDecimal(significand: 30, scale: 0), exchangeCost: ExactDecimal(significand: 0, scale: 0)),
+                0, 146, 339
+            ),
+        ]
+            as [(OrderMoney.Rates?, Int, Int, Int)])
+    func rates(rates: OrderMoney.Rates?, cost: Int, fee: Int, net: Int) throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        if let rates { settings.rates = rates }
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
+        var paid: [GrantAward] = []
+        sandbox.onPaid = { paid.append($1) }
+        let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
+        let created = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
+                keepAlive: true))
+        let purchaseId = try #require(try Self.json(created)["purchaseId"] as? String)
+        _ = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
+                keepAlive: true))
+        // 5.49 EUR with German tax: $4.85 before tax, $5.78 in all.
+        let body = String(decoding: try #require(paid.first).body, as: UTF8.self)
+        #expect(
+            body.contains(
+                #""priceInDollar":485,"taxInDollar":93,"originalPriceInDollar":499,"paymentPriceInDollar":499,"#
+                    + #""priceTotalInDollar":578,"pricePointMetadata":499,"currency":"EUR","#
+                    + #""currencyExchangeCost":\#(cost),"estimatedAppchargeFee":\#(fee),"#
+                    + #""estimatedPublisherNetAmount":\#(net),"#), "\(body)")
+    }
+
     @Test("the award decides a paid session: granted or, after every attempt failed, 3003 with its data")
     func awards() throws {
         var paid: [(String, GrantAward)] = []

@@ -22,7 +22,7 @@ public struct CheckoutSessions {
     /// Seeds the sessions' identifiers.
     public let seed: UInt64
     /// Appcharge's fee and exchange cost, which each session's money is figured with.
-    public var rates = OrderMoney.Rates.standard
+    public let rates: OrderMoney.Rates
     /// How long a session takes payments, in milliseconds.
     public let lifetime: Int
     /// Sessions kept at most.
@@ -63,12 +63,13 @@ public struct CheckoutSessions {
     /// The counters as they were when the step under way began.
     private var stepStart: (created: Int, forgetFrom: Int, creationCount: Int)?
 
-    /// An empty store.
+    /// An empty store, whose orders' money is figured with `rates`.
     public init(
         catalog: Catalog, seed: UInt64, lifetime: Int = PaymentLinksSimulator.sessionLifetime, limit: Int,
-        byteBudget: Int = 128 << 20
+        byteBudget: Int = 128 << 20, rates: OrderMoney.Rates = .standard
     ) {
         self.catalog = catalog
+        self.rates = rates
         self.seed = seed
         self.lifetime = lifetime
         self.limit = limit

@@ -21,6 +21,7 @@ enum ServeCommand: Subcommand {
         // What the sessions are made with; the rest of the settings follow once the server listens.
         var settings = Sandbox.Settings(baseURL: "", publisherToken: "", seed: options.seed ?? context.entropy())
         settings.sessionByteBudget = options.sessionBudget << 20
+        settings.rates = options.rates
         // One clock for the sandbox and the signatures of what it sends.
         let clock: SandboxClock =
             options.clockMode == .virtual

@@ -33,7 +33,9 @@ Clock:   --clock-url URL takes "now", for the 5-minute window, from a sandbox's 
          http://127.0.0.1:PORT/control/v1/clock does for `paylinks serve --clock virtual`, so that
          the server agrees with the sandbox on a virtual clock; a request that comes while the
          clock cannot be read is answered 503.
-Look:    GET /grants lists every grant by order id, and how many grants were made;
+Look:    GET /grants lists every grant by order id, and how many grants were made, and each
+         order's money as its award said it: the currency, what the player paid and its tax
+         (minor units), and the studio's net (US cents; a fraction where the award gives one);
          GET /ledger?playerId=ID answers {"balances": {SKU: amount}} for the player, and
          what the handler recorded (shortfalls, partial refunds, refunds of orders never
          granted).
@@ -123,6 +125,8 @@ class Ledger:
         self.seen_events = set()
         self.notes = {}
         self.completed = set()
+        # Each granted order's money, by order id, as its award said it.
+        self.money = {}
 
     def credit(self, order_id, award):
         """Adds an award's products to its player's balances, once per order."""
@@ -137,6 +141,12 @@ class Ledger:
             if order_id in self.given:
                 return
             self.given[order_id] = (player, products)
+            self.money[order_id] = {
+                "currency": award.get("currency"),
+                "priceInCents": award.get("priceInCents"),
+                "tax": award.get("tax"),
+                "net": award.get("estimatedPublisherNetAmount"),
+            }
             purchase = award.get("purchaseId")
             if isinstance(purchase, str):
                 self.by_purchase[purchase] = order_id
@@ -269,7 +279,8 @@ def handle_event(ledger, flaw, event):
             continue
         order_id = order_id or ledger.by_purchase.get(transaction.get("purchaseId"))
         try:
-            amounts[transaction.get("type")] = float(transaction.get("amount", "0"))
+            # A refund's row is negative (money going back to the player): its size is what counts.
+            amounts[transaction.get("type")] = abs(float(transaction.get("amount", "0")))
         except (TypeError, ValueError):
             pass
     if name in COMPLETED:
@@ -356,7 +367,8 @@ def make_handler(ledger, flaw, work=None, clock_url=None):
                 return self.answer(404, {"publisherErrorMessage": "POST awards; GET /grants or /ledger?playerId=ID"})
             with ledger.lock:
                 grants = dict(ledger.grants)
-            return self.answer(200, {"grants": grants, "count": ledger.count})
+                money = dict(ledger.money)
+            return self.answer(200, {"grants": grants, "count": ledger.count, "money": money})
 
         def refusal(self, raw, key):
             """None when the request is Appcharge's (token, signature over the raw bytes,

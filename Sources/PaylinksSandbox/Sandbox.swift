@@ -101,7 +101,7 @@ public final class Sandbox {
         rateLimiter = settings.rateLimit.map(RateLimiter.init(limit:))
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
-            byteBudget: settings.sessionByteBudget)
+            byteBudget: settings.sessionByteBudget, rates: settings.rates)
     }
 
     /// A sandbox on a clock `clock` reads, in milliseconds, as the wall clock is read.
@@ -355,9 +355,9 @@ public final class Sandbox {
                 if withoutPricePoint {
                     effects.append(
                         .log(
-                            "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award says "
-                                + "basePriceInUSD 0 and estimates from 0; send the offer's price point in US cents, "
-                                + "such as 499"))
+                            "warning: the session \(purchaseId) had no offer.pricePointMetadata, so its award gives its "
+                                + "price in US cents as originalPriceInDollar, paymentPriceInDollar and "
+                                + "pricePointMetadata; send the offer's price point in US cents, such as 499"))
                 }
                 if withoutItems {
                     effects.append(

@@ -30,6 +30,8 @@ extension Sandbox {
         public static let defaultSessionByteBudget = 128 << 20
         /// The envelope of the orders' events.
         public var eventsVersion = OrderEvent.Version.v2
+        /// Appcharge's fee and exchange cost, which the orders' money is figured with.
+        public var rates = OrderMoney.Rates.standard
         /// The token the forms of the sandbox's pages carry, which a form sent without is
         /// refused: no other page can read it. A new one for each sandbox, from the
         /// system's random source.

@@ -49,7 +49,7 @@ extension Sandbox {
         }
         let fresh = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
-            byteBudget: settings.sessionByteBudget)
+            byteBudget: settings.sessionByteBudget, rates: settings.rates)
         if let replaceKept, let failure = replaceKept((fresh.held, [], keptClock)) {
             return Self.problem(
                 503,

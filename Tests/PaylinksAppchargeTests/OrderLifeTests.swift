@@ -10,6 +10,8 @@ struct OrderLifeTests {
         offerSku: "starter_pack_001", items: [.init(name: "Gems", sku: "gem_01", quantity: "100")], price: 549,
         currency: "EUR", customerId: "cust_98765", customerCountry: "DE", paymentMethodName: "Visa",
         orderId: "7217127911", purchaseId: "pr_b6pu3vuq0dhoz2scxoyr2a9h")
+    /// Its money: 5.49 EUR at the $4.99 price point, German tax and rate.
+    static let money = OrderMoney(order: order, pricePoint: 499, catalog: .builtIn)
 
     @Test("a full refund: requested, then processed; its transitions are values, and a second refund is refused")
     func fullRefund() throws {
@@ -89,10 +91,12 @@ struct OrderLifeTests {
         #expect(!OrderEvent.Version.v1.retries(status: nil))
     }
 
-    @Test("a V2 refund event, byte for byte: the award's purchaseId in transactions, each row at its own time")
+    @Test(
+        "a V2 refund event, byte for byte: the award's purchaseId in transactions, each row at its own time, the refund's parts negative"
+    )
     func v2Body() {
         let subject = OrderEvent.Subject(
-            order: Self.order, pricePointMetadata: 499, email: "player@example.com",
+            order: Self.order, money: Self.money, email: "player@example.com",
             transactions: [
                 OrderTransaction(.paid, amount: 549, milliseconds: 1_718_100_000_000, number: 0),
                 OrderTransaction(.refund, amount: 200, milliseconds: 1_718_182_400_000, number: 2),
@@ -102,7 +106,7 @@ struct OrderLifeTests {
         let text = String(decoding: event.body, as: UTF8.self)
         #expect(
             text
-                == #"{"eventName":"order.refunded","eventId":"\#(event.eventId)","timestamp":1718182400000,"sessionId":"3ca9f9b79a8f7a314612ec853f586024","result":null,"customer":{"id":"cust_98765","email":"player@example.com"},"offer":{"externalId":"starter_pack_001","name":"Starter Pack","products":[{"displayName":"Gems","productExternalId":"gem_01","productQuantity":"100"}]},"order":{"subtotal":549,"discountAmount":0,"totalPayment":549,"taxAmount":0,"currencyCode":"EUR","paymentMethod":"Visa","pricePointMetadata":499,"isSavedPaymentMethodUsed":false,"isNewPaymentMethodSaved":false},"geolocation":{"countryCode2":"DE"},"transactions":[{"purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","type":"paid","timestamp":1718100000000,"amount":"5.49","amountUSD":"4.99","totalTaxAmount":"0","receiptNumber":"\#(receipt(text))"},{"purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","type":"refund","timestamp":1718182400000,"amount":"2.00","amountUSD":"1.81","totalTaxAmount":"0","receiptNumber":"\#(receipt(text))"}]}"#
+                == #"{"eventName":"order.refunded","eventId":"\#(event.eventId)","timestamp":1718182400000,"sessionId":"3ca9f9b79a8f7a314612ec853f586024","result":null,"customer":{"id":"cust_98765","email":"player@example.com"},"offer":{"externalId":"starter_pack_001","name":"Starter Pack","products":[{"displayName":"Gems","productExternalId":"gem_01","productQuantity":"100"}]},"order":{"subtotal":461,"discountAmount":0,"totalPayment":549,"taxAmount":88,"currencyCode":"EUR","paymentMethod":"Visa","pricePointMetadata":499,"isSavedPaymentMethodUsed":false,"isNewPaymentMethodSaved":false},"geolocation":{"countryCode2":"DE"},"transactions":[{"purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","type":"paid","timestamp":1718100000000,"amount":"5.49","amountUSD":"5.78","totalTaxAmount":"0.88","totalTaxAmountUsd":"0.93","currencyExchangeCostUsd":"0.09","chargeBackFeeUsd":"0.00","receiptNumber":"\#(receipt(text))"},{"purchaseId":"pr_b6pu3vuq0dhoz2scxoyr2a9h","type":"refund","timestamp":1718182400000,"amount":"-2.00","amountUSD":"-2.11","totalTaxAmount":"-0.32","totalTaxAmountUsd":"-0.34","currencyExchangeCostUsd":"-0.03","chargeBackFeeUsd":"0.00","receiptNumber":"\#(receipt(text))"}]}"#
         )
         // A UUID of version 4, the same for the same event, another for the next.
         #expect(event.eventId.count == 36 && event.eventId.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
@@ -125,20 +129,20 @@ struct OrderLifeTests {
 
     @Test("a V1 lost dispute, flat: event, timestamp in seconds, appChargeOrderId the award's orderId")
     func v1Body() {
-        let subject = OrderEvent.Subject(order: Self.order, pricePointMetadata: 499)
+        let subject = OrderEvent.Subject(order: Self.order, money: Self.money)
         let event = OrderEvent(
             .disputeLost, version: .v1, subject: subject, milliseconds: 1_718_182_400_123, seed: 1, sequence: 0)
         let text = String(decoding: event.body, as: UTF8.self)
         #expect(text.hasPrefix(#"{"event":"order_dispute_lost","timestamp":1718182400,"appChargePaymentId":"pay_"#))
         #expect(text.contains(#""appChargeOrderId":"7217127911","playerId":"cust_98765","paymentMethod":"Visa""#))
-        #expect(text.contains(#""estimatedPublisherNetAmount":424.1,"estimatedAppchargeFee":74.8"#))
+        #expect(text.contains(#""estimatedPublisherNetAmount":4.03,"estimatedAppchargeFee":0.73"#))
         #expect(text.hasSuffix(#""products":[{"name":"Gems","sku":"gem_01","amount":100}]}}"#))
     }
 
     @Test("an event is signed over its exact bytes, with the publisher token and the project id")
     func headers() {
         let event = OrderEvent(
-            .created, version: .v2, subject: .init(order: Self.order, pricePointMetadata: 499), milliseconds: 1,
+            .created, version: .v2, subject: .init(order: Self.order, money: Self.money), milliseconds: 1,
             seed: 1,
             sequence: 0)
         let key = HMACSHA256.Key(Array("key".utf8))

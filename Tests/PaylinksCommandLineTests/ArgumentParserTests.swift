@@ -271,6 +271,29 @@ struct ArgumentParserTests {
         #expect(usageMessage("purchase", "--sku", "a", "--fault-rate", "0.5")?.contains("belongs to run") == true)
     }
 
+    @Test("--fee-rate takes a percent from 0 to 100, with or without %, for the commands that send awards or events")
+    func feeRate() throws {
+        #expect(try options("purchase", "--sku", "a", "--fee-rate", "12.5%").rates.fee.description == "12.5")
+        #expect(try options("serve", "--fee-rate", "30").rates.fee.description == "30")
+        #expect(try options("trigger", "order.refunded", "--fee-rate", "0%").rates.fee.isZero)
+        #expect(try options("run", "a.json", "--fee-rate", "100").rates.exchangeCost.description == "1.5")
+        for bad in ["100.5", "-1", "1e1", "15%%", "%", "", "0.1234567", "fifteen"] {
+            #expect(
+                usageMessage("purchase", "--sku", "a", "--fee-rate", bad)?.contains(
+                    "--fee-rate takes a percent from 0 to 100, such as 15%") == true, "\(bad)")
+        }
+        #expect(usageMessage("offers", "--fee-rate", "15")?.contains("--fee-rate") == true)
+    }
+
+    @Test("--exchange-cost-rate takes a percent from 0 to 100, with or without %")
+    func exchangeCostRate() throws {
+        #expect(try options("serve", "--exchange-cost-rate", "2%").rates.exchangeCost.description == "2")
+        #expect(try options("cancel", "--sku", "a", "--exchange-cost-rate", "0.75").rates.fee.description == "15")
+        #expect(
+            usageMessage("serve", "--exchange-cost-rate", "101%")?.contains(
+                "--exchange-cost-rate takes a percent from 0 to 100, such as 1.5%, not '101%'") == true)
+    }
+
     @Test("an option given twice is an error")
     func repeated() {
         #expect(usageMessage("purchase", "--sku", "a", "--sku", "b")?.contains("given twice") == true)

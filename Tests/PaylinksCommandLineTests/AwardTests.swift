@@ -50,6 +50,14 @@ final class ExampleGameServer {
         return object?["grants"] as? [String: String] ?? [:]
     }
 
+    /// The money the receiver recorded of each order, by order id, as its award said it.
+    func money() throws -> [String: [String: Any]] {
+        let response = try HTTPClient(url: try HTTPURL("http://127.0.0.1:\(port)/grants")).send(
+            method: .get, headers: [], body: [])
+        let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        return object?["money"] as? [String: [String: Any]] ?? [:]
+    }
+
     deinit {
         // SIGKILL: the test process may block SIGTERM for its children. One that has exited
         // (a flaw that ends the server) is left alone: its number may be another's by now.
@@ -93,6 +101,20 @@ struct AwardTests {
             let errors = validator.errors(in: try SchemaTests.parse(line))
             #expect(errors.isEmpty, "\(errors)\n\(line)")
         }
+    }
+
+    @Test("the example records each order's tax and the studio's net as the award says them: a German $9.99")
+    func moneyRecorded() throws {
+        let receiver = try ExampleGameServer()
+        let outcome = try paylinks([
+            "purchase", "--sku", "builders_bundle", "--country", "DE", "--award-url", receiver.url, "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let orderId = try #require(
+            try Self.lines(outcome.stdout).compactMap { ($0["order"] as? [String: Any])?["orderId"] as? String }.first)
+        let money = try #require(try receiver.money()[orderId])
+        #expect(money["currency"] as? String == "EUR" && money["priceInCents"] as? Int == 1099)
+        #expect(money["tax"] as? Int == 175 && money["net"] as? Int == 810)
     }
 
     @Test("a load of awards over several connections grants every order once and ends with its figures")

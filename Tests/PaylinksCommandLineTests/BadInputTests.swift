@@ -285,6 +285,12 @@ extension BadInput {
         BadInput("errors for an unknown code", ["errors", "7"], .usage, "unknown status code 7"),
         BadInput("run without files", ["run"], .usage, "run needs FILE"),
         BadInput("fault rate above 1", ["run", "a.json", "--fault-rate", "2"], .usage, "probability from 0 to 1"),
+        BadInput(
+            "fee rate above 100%", ["purchase", "--sku", "a", "--fee-rate", "150%"], .usage,
+            "--fee-rate takes a percent from 0 to 100, such as 15%, not '150%'"),
+        BadInput(
+            "exchange-cost rate not a number", ["serve", "--exchange-cost-rate", "x"], .usage,
+            "--exchange-cost-rate takes a percent from 0 to 100, such as 1.5%, not 'x'"),
     ]
 
     static let fixtures: [BadInput] = [

@@ -149,7 +149,8 @@ struct EventTests {
         let transactions = try #require(refund["transactions"] as? [[String: Any]])
         #expect(transactions.map { $0["type"] as? String } == ["paid", "refund"])
         #expect(transactions.allSatisfy { $0["purchaseId"] as? String == order["purchaseId"] as? String })
-        #expect(transactions.last?["amount"] as? String == "4.99")
+        // The whole $4.99 and its US sales tax, given back: negative.
+        #expect(transactions.last?["amount"] as? String == "-5.43")
         #expect(Set(received.map { $0.json["eventId"] as? String ?? "" }).count == 4, "each event has its own id")
         // What was printed is what was received.
         #expect(try Self.events(result.stdout).map { $0["accepted"] as? Bool } == [true, true, true, true])
@@ -249,6 +250,22 @@ struct EventTests {
         #expect(receiver.received.map(\.label).suffix(2) == ["order.created", "order.canceled"])
     }
 
+    @Test("--fee-rate and --exchange-cost-rate set what V1's estimates leave the studio: a German $9.99 at 30% and 0%")
+    func rates() throws {
+        let result = runCLI(
+            [
+                "trigger", "order.completed", "--events-version", "v1", "--country", "DE", "--sku", "builders_bundle",
+                "--fee-rate", "30%", "--exchange-cost-rate", "0", "--json",
+            ] + Self.seeded)
+        #expect(result.exitCode == .success, "\(result.stderr)")
+        let body = try #require(try Self.events(result.stdout).last?["body"] as? String)
+        // $9.73 before tax: a fee of R(291.9) cents, and the rest the studio's.
+        #expect(
+            body.contains(#""pricePointMetadata":999,"estimatedPublisherNetAmount":6.81,"estimatedAppchargeFee":2.92,"#)
+        )
+        #expect(body.contains(#""originalPriceInDollar":9.99,"country":"DE","currency":"EUR","priceInDollar":9.73,"#))
+    }
+
     @Test("--amount refunds part of the order: the refund transaction says how much")
     func partialRefund() throws {
         let result = runCLI(["trigger", "order.refunded", "--amount", "150", "--json"] + Self.seeded)
@@ -258,7 +275,8 @@ struct EventTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
         let transactions = try #require(json["transactions"] as? [[String: Any]])
         #expect(transactions.last?["type"] as? String == "refund")
-        #expect(transactions.last?["amount"] as? String == "1.50")
+        // 150 of the price of 499, with its share of the tax: 543 × 150 / 499, rounded, given back.
+        #expect(transactions.last?["amount"] as? String == "-1.63")
     }
 
     @Test("without --events-url, each event is shown with headers whose signature holds over the body shown")
@@ -387,7 +405,8 @@ struct EventTests {
             ])
         #expect(received.allSatisfy { $0.isSigned(with: DemoCredentials.mainKey) })
         let refund = try #require(received[3].json["transactions"] as? [[String: Any]])
-        #expect(refund.last?["amount"] as? String == "2.00")
+        // 200 of the price of 499, with its share of the tax: 543 × 200 / 499, rounded, given back.
+        #expect(refund.last?["amount"] as? String == "-2.18")
         // Each event line carries the scenario and step it came from.
         let lines = try Self.lines(result.stdout).filter { $0["event"] != nil }
         #expect(lines.map { $0["step"] as? Int } == [2, 2, 2, 3, 4, 4, 4, 5, 5])

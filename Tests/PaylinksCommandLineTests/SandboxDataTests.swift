@@ -459,7 +459,10 @@ struct SandboxDataTests {
         #expect(transactions.status == 200)
         let details = (transactions.json["results"] as? [[String: Any]])?.first?["transactionDetails"] as? [String: Any]
         #expect(details?["type"] as? String == "paid")
-        #expect(details?["amount"] as? String == "4.99")
+        // $4.99 and 8.875% US sales tax, in cents; Appcharge's fee and the net as the orders report has them.
+        #expect(details?["amount"] as? Int == 543 && details?["totalTaxAmountUsd"] as? Int == 44)
+        #expect(details?["transactionFeeUsd"] as? Int == 75 && order["estimatedAppchargeFee"] as? Int == 75)
+        #expect(details?["publisherNetAmountUsd"] as? Int == order["estimatedPublisherNetAmount"] as? Int)
         let bad = try Self.call(sandbox.port, .get, "/reporting/financial-data/transactions?limit=0")
         #expect(bad.status == 400)
         #expect(bad.json["error"] as? String == "Bad Request")

@@ -17,7 +17,7 @@ struct AwardLoadTests {
             connections: 5)
         let orderIds = (0..<40).map { String(1_000_000_000 + $0) }
         let awards = orderIds.map {
-            GrantAward(order: GrantAwardTests.order($0, "pr_\($0)"), basePriceInUSD: "4.99")
+            GrantAward(order: GrantAwardTests.order($0, "pr_\($0)"), catalog: .builtIn)
         }
         load.start(load.prepare(awards))
         let results = load.collect()
@@ -51,7 +51,7 @@ struct AwardLoadTests {
             DeliveryDestination(url: try server.url("/echo"), key: Array("key".utf8), publisherToken: "token"),
             for: .award)
         defer { sender.close() }
-        let award = GrantAward(order: GrantAwardTests.order("1000000001", "pr_1"), basePriceInUSD: "4.99")
+        let award = GrantAward(order: GrantAwardTests.order("1000000001", "pr_1"), catalog: .builtIn)
         let attempts = sender.deliver(award) { _ in }
         #expect(attempts.map(\.status) == [200, 200, 200])
         #expect(attempts.allSatisfy { !$0.succeeded && $0.publisherPurchaseId == nil })

@@ -22,17 +22,19 @@ struct GrantAwardTests {
         String(decoding: award.body, as: UTF8.self)
     }
 
-    @Test("fees and net amounts are figured without overflow, whatever the price; a price past Int's range saturates")
+    /// The money of ``order(_:_:name:date:)``'s orders: $4.99 with US sales tax.
+    static let money = OrderMoney(order: order("1", "pr_1"), catalog: .builtIn)
+
+    @Test("a price point past Int's range saturates; the award writes the money it is given")
     func figures() {
-        #expect(GrantAward.share(15, of: 499) == "74.8")
-        #expect(GrantAward.share(85, of: 499) == "424.1")
-        #expect(GrantAward.share(15, of: 0) == "0.0")
-        #expect(GrantAward.share(85, of: Int.max) == "7839866231326559435.9")
         #expect(GrantAward.cents("4.99") == 499)
         #expect(GrantAward.cents("92233720368547758.07") == Int.max)
         #expect(GrantAward.cents("92233720368547758.08") == Int.max)
         #expect(GrantAward.cents("-5.00") == 0)
-        let award = GrantAward(order: Self.order("1", "pr_1"), basePriceInUSD: "92233720368547758.07")
+        let order = Self.order("1", "pr_1")
+        let award = GrantAward(
+            order: order,
+            money: OrderMoney(order: order, pricePoint: GrantAward.cents("92233720368547758.07"), catalog: .builtIn))
         #expect(Self.text(award).contains(#""pricePointMetadata":9223372036854775807"#))
     }
 
@@ -41,10 +43,10 @@ struct GrantAwardTests {
         for name in ["Starter Pack", #"Season "Pass" — 12 🐉"#, #"Back\slash"#] {
             let first = Self.order("8498338975", "pr_1hlei7ts8kfi43gur2nlgm71", name: name)
             let second = Self.order("4506938162", "pr_n1ox56vmh2ckgig1gp4ph4t7", name: name)
-            let template = try #require(GrantAward.Template(first: first, second: second, basePriceInUSD: "4.99"))
+            let template = try #require(GrantAward.Template(first: first, second: second, money: Self.money))
             for (orderId, purchaseId) in [("9515537349", "pr_q6da7dvl96nnsx2n1dbyxm6e"), ("1000000000", "pr_0")] {
                 let order = Self.order(orderId, purchaseId, name: name)
-                let built = GrantAward(order: order, basePriceInUSD: "4.99")
+                let built = GrantAward(order: order, catalog: .builtIn)
                 #expect(Self.text(template.award(for: order)) == Self.text(built))
                 #expect(Self.text(built).contains(#""orderId":"\#(orderId)","purchaseId":"\#(purchaseId)""#))
             }
@@ -55,13 +57,13 @@ struct GrantAwardTests {
     func otherShapes() throws {
         let first = Self.order("8498338975", "pr_1hlei7ts8kfi43gur2nlgm71")
         let second = Self.order("4506938162", "pr_n1ox56vmh2ckgig1gp4ph4t7")
-        let template = try #require(GrantAward.Template(first: first, second: second, basePriceInUSD: "4.99"))
+        let template = try #require(GrantAward.Template(first: first, second: second, money: Self.money))
         let other = Self.order("9515537349", "pr_q6da7dvl96nnsx2n1dbyxm6e", name: "Remove Ads", date: 1_800_000_000)
         let award = template.award(for: other)
-        #expect(Self.text(award) == Self.text(GrantAward(order: other, basePriceInUSD: "4.99")))
+        #expect(Self.text(award) == Self.text(GrantAward(order: other, money: Self.money)))
         #expect(Self.text(award).contains(#""bundleName":"Remove Ads""#))
         let later = Self.order("4506938162", "pr_n1ox56vmh2ckgig1gp4ph4t7", date: 1_800_000_000)
-        #expect(GrantAward.Template(first: first, second: later, basePriceInUSD: "4.99") == nil)
+        #expect(GrantAward.Template(first: first, second: later, money: Self.money) == nil)
     }
 
     /// The value of a string field of an award's body.
@@ -79,7 +81,7 @@ struct GrantAwardTests {
         var payments = Set<String>()
         var receipts = Set<String>()
         for order in orders {
-            let award = GrantAward(order: order, basePriceInUSD: "4.99")
+            let award = GrantAward(order: order, catalog: .builtIn)
             let payment = try #require(Self.field("appChargePaymentId", of: award))
             let receipt = try #require(Self.field("receiptId", of: award))
             let bundle = try #require(Self.field("bundleId", of: award))
@@ -88,7 +90,7 @@ struct GrantAwardTests {
             #expect(receipt.hasPrefix("rcpt_") && receipt.count == 21)
             #expect(receipt.dropFirst(5).allSatisfy { "0123456789abcdef".contains($0) })
             #expect(bundle.count == 24 && bundle.allSatisfy { "0123456789abcdef".contains($0) })
-            #expect(Self.text(GrantAward(order: order, basePriceInUSD: "4.99")) == Self.text(award))
+            #expect(Self.text(GrantAward(order: order, money: Self.money)) == Self.text(award))
             payments.insert(payment)
             receipts.insert(receipt)
         }
@@ -108,7 +110,7 @@ struct GrantAwardTests {
         let key = Array("paylinks-demo-main-key".utf8)
         let signer = AwardSigner(
             DeliveryDestination(url: url, key: key, publisherToken: "token"), for: .award, clock: { 1_718_182_312_000 })
-        let award = GrantAward(order: Self.order("8498338975", "pr_1hlei7ts8kfi43gur2nlgm71"), basePriceInUSD: "4.99")
+        let award = GrantAward(order: Self.order("8498338975", "pr_1hlei7ts8kfi43gur2nlgm71"), catalog: .builtIn)
         let signed = signer.sign(award)
         let signature = GrantAward.signature(body: award.body, milliseconds: 1_718_182_312_000, key: key)
         let expected =

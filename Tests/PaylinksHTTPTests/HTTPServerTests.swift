@@ -505,7 +505,7 @@ struct HTTPServerTests {
             date: 1_718_182_312, sessionToken: "s", offerName: "Starter Pack", offerSku: "starter_pack_001",
             items: [], price: 499, currency: "USD", customerId: "cust_1", customerCountry: "US",
             paymentMethodName: "Visa", orderId: "1", purchaseId: "pr_1")
-        let attempts = sender.deliver(GrantAward(order: order, basePriceInUSD: "4.99"))
+        let attempts = sender.deliver(GrantAward(order: order, catalog: .builtIn))
         #expect(attempts.map(\.status) == [500, 200])
         #expect(attempts.last?.publisherPurchaseId == "g_2")
         #expect(calls.value == 2)
@@ -537,7 +537,7 @@ struct AwardQueueTests {
                 url: try HTTPURL("http://127.0.0.1:\(server.port)/award"), key: Array("k".utf8), publisherToken: "t"),
             workers: workers)
         for number in 0..<count {
-            queue.submit(Scheduled(GrantAward(order: Self.order, basePriceInUSD: "4.99")), id: "award-\(number)")
+            queue.submit(Scheduled(GrantAward(order: Self.order, catalog: .builtIn)), id: "award-\(number)")
         }
         return (server, queue)
     }
@@ -613,7 +613,7 @@ struct AwardQueueTests {
                 AwardQueue(
                     destination: DeliveryDestination(
                         url: url, key: Array("k".utf8), publisherToken: "t", waitsInRealTime: true)),
-                item: Scheduled(GrantAward(order: Self.order, basePriceInUSD: "4.99")), refused: refused)
+                item: Scheduled(GrantAward(order: Self.order, catalog: .builtIn)), refused: refused)
             : stopDuringPause(
                 EventQueue(
                     destination: DeliveryDestination(
@@ -621,7 +621,8 @@ struct AwardQueueTests {
                     workers: 1),
                 item: Scheduled(
                     OrderEvent(
-                        .refunded, version: .v1, subject: .init(order: Self.order, pricePointMetadata: 499),
+                        .refunded, version: .v1,
+                        subject: .init(order: Self.order, money: OrderMoney(order: Self.order, catalog: .builtIn)),
                         milliseconds: 1_718_182_400_000, seed: 1, sequence: 3)), refused: refused)
         #expect(inTime, "the stop waited out the pause")
         #expect(attempts == 1, "the attempt made before the stop, and no retry")
@@ -683,7 +684,9 @@ struct EventDeliveryTests {
 
     func event(_ version: OrderEvent.Version) -> OrderEvent {
         OrderEvent(
-            .refunded, version: version, subject: .init(order: AwardQueueTests.order, pricePointMetadata: 499),
+            .refunded, version: version,
+            subject: .init(
+                order: AwardQueueTests.order, money: OrderMoney(order: AwardQueueTests.order, catalog: .builtIn)),
             milliseconds: 1_718_182_400_000, seed: 1, sequence: 3)
     }
 

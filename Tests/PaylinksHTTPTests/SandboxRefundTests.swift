@@ -158,7 +158,7 @@ struct SandboxRefundTests {
         let body = try #require(try JSONSerialization.jsonObject(with: Data(refund.event.body)) as? [String: Any])
         let transactions = try #require(body["transactions"] as? [[String: Any]])
         #expect(transactions.map { $0["type"] as? String } == ["paid", "refund"])
-        #expect(transactions.last?["amount"] as? String == "5.49")
+        #expect(transactions.last?["amount"] as? String == "-5.49")
         #expect(transactions.last?["purchaseId"] as? String == purchaseId)
     }
 

@@ -248,7 +248,7 @@ struct SandboxTests {
         #expect((json["parsedUrl"] as? String)?.hasPrefix(url + "/") == true)
     }
 
-    @Test("paying a session without pricePointMetadata warns that its award says 0 US dollars; with it, nothing")
+    @Test("paying a session without pricePointMetadata warns that its award has no price point; with it, nothing")
     func zeroDollarWarning() throws {
         let without = Self.body.replacingOccurrences(of: #", "pricePointMetadata": 499"#, with: "")
         #expect(without != Self.body)
@@ -262,7 +262,7 @@ struct SandboxTests {
             #expect(response.status < 400)
             let warning = recorder.logs.first { $0.hasPrefix("warning:") }
             #expect(
-                (warning?.contains("no offer.pricePointMetadata, so its award says basePriceInUSD 0") ?? false)
+                (warning?.contains("no offer.pricePointMetadata, so its award gives its price in US cents") ?? false)
                     == warns,
                 "\(recorder.logs)")
         }
@@ -367,6 +367,44 @@ struct SandboxTests {
         #expect(recorder.callbacks.map { $0.error?.code } == [3002, 3003])
     }
 
+    @Test(
+        "the award's fee and exchange cost follow the sandbox's rates: 15% and 1.5% unless told",
+        arguments: [
+            (nil, 9, 73, 403),
+            (
+                OrderMoney.Rates(
+                    fee: ExactDecimal(significand: 30, scale: 0), exchangeCost: ExactDecimal(significand: 0, scale: 0)),
+                0, 146, 339
+            ),
+        ]
+            as [(OrderMoney.Rates?, Int, Int, Int)])
+    func rates(rates: OrderMoney.Rates?, cost: Int, fee: Int, net: Int) throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        if let rates { settings.rates = rates }
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
+        var paid: [GrantAward] = []
+        sandbox.onPaid = { paid.append($1) }
+        let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
+        let created = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
+                keepAlive: true))
+        let purchaseId = try #require(try Self.json(created)["purchaseId"] as? String)
+        _ = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
+                keepAlive: true))
+        // 5.49 EUR with German tax: $4.85 before tax, $5.78 in all.
+        let body = String(decoding: try #require(paid.first).body, as: UTF8.self)
+        #expect(
+            body.contains(
+                #""priceInDollar":485,"taxInDollar":93,"originalPriceInDollar":499,"paymentPriceInDollar":499,"#
+                    + #""priceTotalInDollar":578,"pricePointMetadata":499,"currency":"EUR","#
+                    + #""currencyExchangeCost":\#(cost),"estimatedAppchargeFee":\#(fee),"#
+                    + #""estimatedPublisherNetAmount":\#(net),"#), "\(body)")
+    }
+
     @Test("the award decides a paid session: granted or, after every attempt failed, 3003 with its data")
     func awards() throws {
         var paid: [(String, GrantAward)] = []
@@ -414,7 +452,7 @@ struct SandboxTests {
         let award = String(decoding: try #require(paid.first).body, as: UTF8.self)
         if field == "offer.pricePointMetadata" {
             #expect(
-                award.contains(#""estimatedAppchargeFee":150000000000.0,"estimatedPublisherNetAmount":850000000000.0"#))
+                award.contains(#""originalPriceInDollar":1000000000000,"paymentPriceInDollar":1000000000000,"#))
         } else {
             #expect(award.contains(#""priceInCents":1000000000000"#))
         }

@@ -8,19 +8,18 @@ public struct GrantAward: Sendable {
     /// The body's bytes.
     public var body: [UInt8]
 
-    /// The award of `order`, an offer priced at `basePriceInUSD` dollars ("4.99"). An
-    /// order priced 0 is free: a bonus, every money field 0, with no payment method.
+    /// The award of `order`, its money figures from `money` (``OrderMoney``). An order
+    /// priced 0 is free: a bonus, every money field 0, with no payment method.
     ///
     /// `estimates` replaces Appcharge's fee and the publisher's net amount, as JSON numbers
-    /// (`"100.0"`, `"850.5"`).
+    /// (`"100.0"`, `"850.5"`): Appcharge's own example carries half cents.
     /// `playerEmail` and `sessionMetadata` (compact JSON) are what the game's server sent
     /// with the session, echoed back as Appcharge does.
     public init(
-        order: OrderResponseModel, basePriceInUSD: String, awardFlow: String = "auto",
+        order: OrderResponseModel, money: OrderMoney, awardFlow: String = "auto",
         estimates: (fee: String, net: String)? = nil, playerEmail: String? = nil, sessionMetadata: [UInt8]? = nil
     ) {
         let isFree = order.price == 0
-        let dollarCents = isFree ? 0 : Self.cents(basePriceInUSD)
         var writer = JSONWriter()
         writer.openObject()
         writer.field("orderId", order.orderId)
@@ -41,23 +40,24 @@ public struct GrantAward: Sendable {
             writer.closeObject()
         }
         writer.closeArray()
-        writer.field("priceInCents", order.price)
-        writer.field("subTotal", order.price)
-        writer.field("tax", 0)
-        writer.field("taxRate", 0)
-        writer.field("priceInDollar", dollarCents)
-        writer.field("taxInDollar", 0)
-        writer.field("originalPriceInDollar", dollarCents)
-        writer.field("paymentPriceInDollar", dollarCents)
-        writer.field("priceTotalInDollar", dollarCents)
-        writer.field("pricePointMetadata", dollarCents)
+        writer.field("priceInCents", money.priceInCents)
+        writer.field("subTotal", money.subTotal)
+        writer.field("tax", money.tax)
+        writer.key("taxRate")
+        writer.rawNumber(money.taxRate.description)
+        writer.field("priceInDollar", money.priceInDollar)
+        writer.field("taxInDollar", money.taxInDollar)
+        writer.field("originalPriceInDollar", money.pricePoint)
+        writer.field("paymentPriceInDollar", money.pricePoint)
+        writer.field("priceTotalInDollar", money.priceTotalInDollar)
+        writer.field("pricePointMetadata", money.pricePoint)
         writer.field("currency", order.currency)
-        writer.field("currencyExchangeCost", 0)
-        // Appcharge's fee and the publisher's net, in USD cents with one decimal.
+        writer.field("currencyExchangeCost", money.currencyExchangeCost)
+        // Appcharge's fee and the publisher's net, in whole USD cents unless given.
         writer.key("estimatedAppchargeFee")
-        writer.rawNumber(estimates?.fee ?? Self.share(15, of: dollarCents))
+        writer.rawNumber(estimates?.fee ?? String(money.fee))
         writer.key("estimatedPublisherNetAmount")
-        writer.rawNumber(estimates?.net ?? Self.share(85, of: dollarCents))
+        writer.rawNumber(estimates?.net ?? String(money.net))
         writer.field("action", isFree ? "bonus" : "purchase")
         writer.field("actionStatus", "completed")
         if !isFree { writer.field("paymentMethod", "card") }
@@ -122,14 +122,6 @@ public struct GrantAward: Sendable {
         return hundreds + fraction
     }
 
-    /// `percent`% of `cents` US cents, in cents with one decimal: 15% of 499 is "74.8".
-    /// Figured on the dollars and the cents apart, so that no amount can overflow.
-    static func share(_ percent: Int, of cents: Int) -> String {
-        let (dollars, rest) = cents.quotientAndRemainder(dividingBy: 100)
-        let whole = dollars * percent + rest * percent / 100
-        return "\(whole).\(rest * percent % 100 / 10)"
-    }
-
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A stable identifier derived from `value`: digits (not starting with 0) or hex.
@@ -170,23 +162,23 @@ extension GrantAward {
 
         private let template: SlotTemplate
         private let model: OrderResponseModel
-        private let basePriceInUSD: String
+        private let money: OrderMoney
 
-        /// A template for orders shaped like `first` and `second`, or nil when filling
-        /// one in would not give both their exact bodies.
-        public init?(first: OrderResponseModel, second: OrderResponseModel, basePriceInUSD: String) {
+        /// A template for orders shaped like `first` and `second`, whose money is `money`,
+        /// or nil when filling one in would not give both their exact bodies.
+        public init?(first: OrderResponseModel, second: OrderResponseModel, money: OrderMoney) {
             var withSentinels = first
             withSentinels.orderId = "QXORDERIDQX"
             withSentinels.purchaseId = "QXPURCHASEIDQX"
             let sentinels = Slot.allCases.map { Array(Self.value(of: $0, in: withSentinels).utf8) }
-            let body = GrantAward(order: withSentinels, basePriceInUSD: basePriceInUSD).body
+            let body = GrantAward(order: withSentinels, money: money).body
             guard let template = SlotTemplate(body, sentinels: sentinels) else { return nil }
             self.template = template
             self.model = first
-            self.basePriceInUSD = basePriceInUSD
+            self.money = money
             guard hasShape(of: second) else { return nil }
             for order in [first, second] {
-                guard fill(order) == GrantAward(order: order, basePriceInUSD: basePriceInUSD).body else { return nil }
+                guard fill(order) == GrantAward(order: order, money: money).body else { return nil }
             }
         }
 
@@ -194,7 +186,7 @@ extension GrantAward {
         /// orders only in its order and purchase ids, built field by field otherwise.
         public func award(for order: OrderResponseModel) -> GrantAward {
             hasShape(of: order)
-                ? GrantAward(body: fill(order)) : GrantAward(order: order, basePriceInUSD: basePriceInUSD)
+                ? GrantAward(body: fill(order)) : GrantAward(order: order, money: money)
         }
 
         /// Whether `order` is the template's first order under other identifiers.

@@ -237,9 +237,19 @@ public enum AwardDelivery {
 }
 
 extension GrantAward {
-    /// The award of `order`, priced as `catalog`'s offer of the order's SKU is (0 dollars
-    /// for an SKU the catalog does not hold).
-    public init(order: OrderResponseModel, catalog: Catalog) {
-        self.init(order: order, basePriceInUSD: catalog.offer(sku: order.offerSku)?.basePriceInUSD ?? "0")
+    /// The award of `order`, at the price point of `catalog`'s offer of the order's SKU (none
+    /// for an SKU the catalog does not hold), its money figured with `rates`.
+    public init(order: OrderResponseModel, catalog: Catalog, rates: OrderMoney.Rates = .standard) {
+        self.init(order: order, money: OrderMoney(order: order, catalog: catalog, rates: rates))
+    }
+}
+
+extension OrderMoney {
+    /// The money of `order`, at the price point of `catalog`'s offer of its SKU (none for an
+    /// SKU the catalog does not hold), under the terms `catalog` gives its country.
+    public init(order: OrderResponseModel, catalog: Catalog, rates: Rates = .standard) {
+        self.init(
+            order: order, pricePoint: catalog.offer(sku: order.offerSku).map { GrantAward.cents($0.basePriceInUSD) },
+            catalog: catalog, rates: rates)
     }
 }

@@ -109,8 +109,8 @@ public struct OrderEvent: Sendable {
     public struct Subject: Sendable {
         /// The order the client received.
         public var order: OrderResponseModel
-        /// The offer's price point in US cents, which the dollar figures come from.
-        public var pricePointMetadata: Int
+        /// The order's money (``OrderMoney``): what every amount of the event comes from.
+        public var money: OrderMoney
         /// The player's email, when the game's server sent one.
         public var email: String?
         /// `sessionMetadata`, compact JSON, echoed back.
@@ -120,11 +120,11 @@ public struct OrderEvent: Sendable {
 
         /// A subject.
         public init(
-            order: OrderResponseModel, pricePointMetadata: Int, email: String? = nil, sessionMetadata: [UInt8]? = nil,
+            order: OrderResponseModel, money: OrderMoney, email: String? = nil, sessionMetadata: [UInt8]? = nil,
             transactions: [OrderTransaction] = []
         ) {
             self.order = order
-            self.pricePointMetadata = pricePointMetadata
+            self.money = money
             self.email = email
             self.sessionMetadata = sessionMetadata
             self.transactions = transactions
@@ -160,7 +160,7 @@ public struct OrderEvent: Sendable {
         sequence: Int
     ) {
         let subject = Subject(
-            order: session.order, pricePointMetadata: session.pricePointMetadata ?? 0, email: session.email,
+            order: session.order, money: session.money, email: session.email,
             sessionMetadata: session.metadata, transactions: session.transactions)
         self.init(
             name, version: version, subject: subject, milliseconds: milliseconds, seed: seed, sequence: sequence)
@@ -206,22 +206,17 @@ public struct OrderEvent: Sendable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// What `amount` minor units of an order priced `price` are in US cents, its share of the
-    /// offer's price point: computed in full width, as both may be 10^12; at most the price
-    /// point, as no amount exceeds the price.
-    public static func dollarCents(of amount: Int, price: Int, pricePoint: Int) -> Int {
-        let amount = min(max(0, amount), price)
-        return price <= 0 ? 0 : price.dividingFullWidth(pricePoint.multipliedFullWidth(by: amount)).quotient
-    }
-
-    /// `amount` minor units of `currency` as a decimal string: 549 EUR → "5.49".
+    /// `amount` minor units of `currency` as a decimal string: 549 EUR → "5.49", −50 USD
+    /// → "-0.50", 1500 JPY → "1500".
     public static func decimal(_ amount: Int, currency: String) -> String {
         let digits = CurrencyCodes.minorUnitDigits(of: currency)
         guard digits > 0 else { return String(amount) }
-        var scale = 1
+        var scale: UInt = 1
         for _ in 0..<digits { scale *= 10 }
-        let fraction = String(amount % scale)
-        return "\(amount / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
+        let magnitude = amount.magnitude
+        let fraction = String(magnitude % scale)
+        let sign = amount < 0 ? "-" : ""
+        return "\(sign)\(magnitude / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction)"
     }
 
     private static func v2Body(_ name: Name, _ subject: Subject, eventId: String, milliseconds: Int) -> [UInt8] {
@@ -256,14 +251,14 @@ public struct OrderEvent: Sendable {
         writer.closeObject()
         writer.key("order")
         writer.openObject()
-        writer.field("subtotal", order.price)
+        writer.field("subtotal", subject.money.subTotal)
         writer.field("discountAmount", 0)
-        writer.field("totalPayment", order.price)
-        writer.field("taxAmount", 0)
+        writer.field("totalPayment", subject.money.priceInCents)
+        writer.field("taxAmount", subject.money.tax)
         writer.field("currencyCode", order.currency)
         // A free order was paid with nothing.
         if order.price != 0 { writer.field("paymentMethod", order.paymentMethodName) }
-        writer.field("pricePointMetadata", subject.pricePointMetadata)
+        writer.field("pricePointMetadata", subject.money.pricePoint)
         writer.field("isSavedPaymentMethodUsed", false)
         writer.field("isNewPaymentMethodSaved", false)
         writer.closeObject()
@@ -283,25 +278,29 @@ public struct OrderEvent: Sendable {
         return writer.bytes
     }
 
-    /// One row of the V2 `transactions`, at the time it happened.
+    /// One row of the V2 `transactions`, at the time it happened: the parts it moved
+    /// (``OrderMoney/moved(by:)``), negative for money given back, as decimal strings with
+    /// the currency's minor digits.
     private static func write(_ transaction: OrderTransaction, of subject: Subject, to writer: inout JSONWriter) {
         let order = subject.order
-        let amount = min(max(0, transaction.amount), order.price)
-        let usd = Self.dollarCents(of: amount, price: order.price, pricePoint: subject.pricePointMetadata)
+        let moved = subject.money.moved(by: transaction)
         writer.openObject()
         writer.field("purchaseId", order.purchaseId)
         writer.field("type", transaction.kind.rawValue)
         writer.field("timestamp", transaction.milliseconds)
-        writer.field("amount", decimal(amount, currency: order.currency))
-        writer.field("amountUSD", decimal(usd, currency: "USD"))
-        writer.field("totalTaxAmount", "0")
+        writer.field("amount", decimal(moved.priceInCents, currency: order.currency))
+        writer.field("amountUSD", OrderMoney.dollars(moved.priceTotalInDollar))
+        writer.field("totalTaxAmount", decimal(moved.tax, currency: order.currency))
+        writer.field("totalTaxAmountUsd", OrderMoney.dollars(moved.taxInDollar))
+        writer.field("currencyExchangeCostUsd", OrderMoney.dollars(moved.currencyExchangeCost))
+        writer.field("chargeBackFeeUsd", OrderMoney.dollars(transaction.chargebackFee))
         writer.field("receiptNumber", GrantAward.receiptId(orderId: order.orderId))
         writer.closeObject()
     }
 
     private static func v1Body(_ name: Name, _ subject: Subject, milliseconds: Int) -> [UInt8] {
         let order = subject.order
-        let cents = subject.pricePointMetadata
+        let money = subject.money
         var writer = JSONWriter()
         writer.openObject()
         writer.field("event", name.v1Name)
@@ -314,24 +313,27 @@ public struct OrderEvent: Sendable {
             writer.json(metadata)
         }
         if order.price != 0 { writer.field("paymentMethod", order.paymentMethodName) }
-        writer.field("pricePointMetadata", cents)
+        writer.field("pricePointMetadata", money.pricePoint)
+        // V1 documents its estimates and dollar prices in dollars, not the award's cents.
         writer.key("estimatedPublisherNetAmount")
-        writer.rawNumber(GrantAward.share(85, of: cents))
+        writer.rawNumber(OrderMoney.dollars(money.net))
         writer.key("estimatedAppchargeFee")
-        writer.rawNumber(GrantAward.share(15, of: cents))
+        writer.rawNumber(OrderMoney.dollars(money.fee))
         writer.field("isSavedPaymentMethodUsed", false)
         writer.field("isNewPaymentMethodSaved", false)
         writer.key("offer")
         writer.openObject()
         writer.field("offerName", order.offerName)
         writer.field("offerExternalId", order.offerSku)
-        writer.field("originalPriceInDollar", cents)
+        writer.key("originalPriceInDollar")
+        writer.rawNumber(OrderMoney.dollars(money.pricePoint))
         writer.field("country", order.customerCountry)
         writer.field("currency", order.currency)
-        writer.field("priceInDollar", cents)
-        writer.field("priceInCents", order.price)
-        writer.field("subtotal", order.price)
-        writer.field("tax", 0)
+        writer.key("priceInDollar")
+        writer.rawNumber(OrderMoney.dollars(money.priceInDollar))
+        writer.field("priceInCents", money.priceInCents)
+        writer.field("subtotal", money.subTotal)
+        writer.field("tax", money.tax)
         writer.key("products")
         writer.openArray()
         for item in order.items {

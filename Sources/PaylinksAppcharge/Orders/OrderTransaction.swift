@@ -23,6 +23,12 @@ public struct OrderTransaction: Equatable, Sendable {
     /// its life after the award.
     public var number: Int
 
+    /// What Appcharge charged the publisher with the movement, in US cents:
+    /// ``OrderMoney/chargebackFee`` on a dispute's funds withdrawn, else 0.
+    public var chargebackFee: Int {
+        kind == .disputeFundsWithdrawn ? OrderMoney.chargebackFee : 0
+    }
+
     /// A movement.
     public init(_ kind: Kind, amount: Int, milliseconds: Int, number: Int) {
         self.kind = kind

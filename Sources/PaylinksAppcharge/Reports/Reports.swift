@@ -116,19 +116,20 @@ public enum Reports {
         for session in matching.dropFirst(query.offset).prefix(query.recordLimit) {
             // A page ends early rather than grow past its bytes: the next starts at offset plus the results given.
             if writer.bytes.count >= pageBytes { break }
-            let cents = session.pricePointMetadata ?? 0
+            let money = session.money
             writer.openObject()
             // A checkout closed before paying has no order: no id, receipt or payment method.
             writer.key("acOrderId")
             if let orderId = session.shownOrderId { writer.string(orderId) } else { writer.null() }
             writer.field("publisherId", DemoCredentials.projectId)
             writer.field("currency", session.currency)
-            writer.field("priceInCents", session.price)
-            writer.field("priceInDollar", cents)
-            writer.key("priceNetInDollar")
-            writer.rawNumber(GrantAward.share(85, of: cents))
-            writer.field("subTotal", session.price)
-            writer.field("originalPriceInDollar", cents)
+            writer.field("priceInCents", money.priceInCents)
+            writer.field("priceInDollar", money.priceInDollar)
+            // No source defines it; the publisher's net, as the estimate below.
+            writer.field("priceNetInDollar", money.net)
+            writer.field("subTotal", money.subTotal)
+            writer.field("originalPriceInDollar", money.pricePoint)
+            writer.field("pricePointMetaData", money.pricePoint)
             writer.field("currencySymbol", symbol(of: session.currency))
             writer.field("acOfferId", GrantAward.identifier("bundle", session.offerSku, length: 24, digits: false))
             writer.field("publisherOfferId", session.offerSku)
@@ -153,8 +154,9 @@ public enum Reports {
             }
             writer.closeArray()
             writer.closeObject()
-            writer.field("tax", 0)
-            writer.field("taxInDollar", 0)
+            writer.field("tax", money.tax)
+            writer.field("taxInDollar", money.taxInDollar)
+            writer.field("currencyExchangeCost", money.currencyExchangeCost)
             writer.key("paymentMethod")
             if let method = session.shownPaymentMethod { writer.string(method) } else { writer.null() }
             if let email = session.email {
@@ -162,10 +164,8 @@ public enum Reports {
             } else {
                 writer.key("playerEmail"); writer.null()
             }
-            writer.key("estimatedPublisherNetAmount")
-            writer.rawNumber(GrantAward.share(85, of: cents))
-            writer.key("estimatedAppchargeFee")
-            writer.rawNumber(GrantAward.share(15, of: cents))
+            writer.field("estimatedPublisherNetAmount", money.net)
+            writer.field("estimatedAppchargeFee", money.fee)
             writer.key("receiptId")
             if let orderId = session.shownOrderId {
                 writer.string(GrantAward.receiptId(orderId: orderId))
@@ -301,12 +301,13 @@ public enum Reports {
         return writer.bytes
     }
 
-    /// One transaction of the report, as the reference shapes it.
+    /// One transaction of the report, as the reference shapes it: the parts it moved
+    /// (``OrderMoney/moved(by:)``) as numbers, in minor units and US cents, negative for
+    /// money given back; the publisher's net less any chargeback fee.
     private static func write(_ transaction: Transaction, to writer: inout JSONWriter) {
         let session = transaction.session
         let movement = transaction.movement
-        let usd = OrderEvent.dollarCents(
-            of: movement.amount, price: session.price, pricePoint: session.pricePointMetadata ?? 0)
+        let moved = session.money.moved(by: movement)
         writer.openObject()
         writer.field("orderId", session.orderId)
         writer.field("purchaseId", session.purchaseId)
@@ -341,14 +342,14 @@ public enum Reports {
         writer.openObject()
         writer.field("id", "tx_\(session.orderId)_\(movement.number)")
         writer.field("type", movement.kind.rawValue)
-        writer.field("amount", OrderEvent.decimal(movement.amount, currency: session.currency))
-        writer.field("amountUsd", OrderEvent.decimal(usd, currency: "USD"))
-        writer.field("totalTaxAmount", "0")
-        writer.field("totalTaxAmountUsd", "0")
-        writer.field("currencyExchangeCostUsd", "0")
-        writer.field("chargebackFeeUsd", movement.kind == .disputeFundsWithdrawn ? "15.00" : "0")
-        writer.field("transactionFeeUsd", "0")
-        writer.field("publisherNetAmountUsd", OrderEvent.decimal(usd * 85 / 100, currency: "USD"))
+        writer.field("amount", moved.priceInCents)
+        writer.field("amountUsd", moved.priceTotalInDollar)
+        writer.field("totalTaxAmount", moved.tax)
+        writer.field("totalTaxAmountUsd", moved.taxInDollar)
+        writer.field("currencyExchangeCostUsd", moved.currencyExchangeCost)
+        writer.field("chargebackFeeUsd", movement.chargebackFee)
+        writer.field("transactionFeeUsd", moved.fee)
+        writer.field("publisherNetAmountUsd", moved.net - movement.chargebackFee)
         writer.field("currencyCode", session.currency)
         writer.field("currencySymbol", symbol(of: session.currency))
         writer.field("paymentMethod", session.paymentMethod)

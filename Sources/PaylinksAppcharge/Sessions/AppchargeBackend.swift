@@ -61,11 +61,11 @@ public final class AppchargeBackend: CheckoutBackend {
     /// Events that wait for ``settle(at:)``.
     private var held: [(name: OrderEvent.Name, session: CheckoutSessions.Session, sequence: Int)] = []
 
-    /// A backend whose sessions' identifiers come from `seed` and whose statuses are worded
-    /// by `catalog`.
-    public init(catalog: Catalog, seed: UInt64) {
+    /// A backend whose sessions' identifiers come from `seed`, whose statuses are worded
+    /// by `catalog`, and whose orders' money is figured with `rates`.
+    public init(catalog: Catalog, seed: UInt64, rates: OrderMoney.Rates = .standard) {
         // Unpaid sessions beyond the checkout under way are never read again.
-        sessions = CheckoutSessions(catalog: catalog, seed: seed, limit: 4, byteBudget: .max)
+        sessions = CheckoutSessions(catalog: catalog, seed: seed, limit: 4, byteBudget: .max, rates: rates)
     }
 
     /// Creates the session of `sale` in the store, under its checkout's identifiers; the

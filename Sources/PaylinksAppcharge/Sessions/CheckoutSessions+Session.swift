@@ -41,6 +41,9 @@ extension CheckoutSessions {
         /// What Create Session was warned of: a price or currency that differs from the
         /// Price Localization API's lookup for its country and price point.
         public var warnings: [String] = []
+        /// What its money is figured with: its country's tax, the dollar's rate, Appcharge's
+        /// rates. Set by the store from its catalog, never kept.
+        public var terms = OrderMoney.Terms.untaxed
         /// The order's state.
         public var state = OrderState.created
         /// How the player paid; empty before a choice, and for a free order.
@@ -119,15 +122,19 @@ extension CheckoutSessions {
                 orderId: orderId, purchaseId: purchaseId)
         }
 
-        /// The Grant Award Callback of the session's paid order: its dollar figures from
-        /// `pricePointMetadata` (0 without one), the player's email and the session's
-        /// metadata echoed back.
+        /// The money of the session's order: its price, its price point and its terms.
+        public var money: OrderMoney {
+            OrderMoney(price: price, currency: currency, pricePoint: pricePointMetadata, terms: terms)
+        }
+
+        /// The Grant Award Callback of the session's paid order: its money figures from
+        /// ``money``, the player's email and the session's metadata echoed back.
         public var award: GrantAward { award(flow: "auto") }
 
         /// The award as `flow` sends it: `auto`, or `manual_retry` for Retry Award.
         public func award(flow: String) -> GrantAward {
             GrantAward(
-                order: order, basePriceInUSD: CheckoutSessions.dollars(pricePointMetadata), awardFlow: flow,
+                order: order, money: money, awardFlow: flow,
                 playerEmail: email, sessionMetadata: metadata)
         }
     }

@@ -21,6 +21,8 @@ public struct CheckoutSessions {
     public let catalog: Catalog
     /// Seeds the sessions' identifiers.
     public let seed: UInt64
+    /// Appcharge's fee and exchange cost, which each session's money is figured with.
+    public let rates: OrderMoney.Rates
     /// How long a session takes payments, in milliseconds.
     public let lifetime: Int
     /// Sessions kept at most.
@@ -61,12 +63,13 @@ public struct CheckoutSessions {
     /// The counters as they were when the step under way began.
     private var stepStart: (created: Int, forgetFrom: Int, creationCount: Int)?
 
-    /// An empty store.
+    /// An empty store, whose orders' money is figured with `rates`.
     public init(
         catalog: Catalog, seed: UInt64, lifetime: Int = PaymentLinksSimulator.sessionLifetime, limit: Int,
-        byteBudget: Int = 128 << 20
+        byteBudget: Int = 128 << 20, rates: OrderMoney.Rates = .standard
     ) {
         self.catalog = catalog
+        self.rates = rates
         self.seed = seed
         self.lifetime = lifetime
         self.limit = limit
@@ -95,7 +98,7 @@ public struct CheckoutSessions {
         let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
         let index = index ?? created
         let identifiers = CheckoutIdentifiers(seed: seed, index: index)
-        let session = Session(
+        var session = Session(
             index: index, token: identifiers.sessionToken, purchaseId: identifiers.purchaseId,
             orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
@@ -103,6 +106,7 @@ public struct CheckoutSessions {
             country: request.country, metadata: request.metadata,
             // A free order's dollar figures are all 0, whatever the offer's price point.
             pricePointMetadata: request.price == 0 ? nil : request.pricePointMetadata, warnings: warnings)
+        session.terms = terms(of: session)
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
         guard paidBytes + session.bytes <= byteBudget else {
@@ -121,6 +125,8 @@ public struct CheckoutSessions {
     /// to keep, is forgotten as ``create(_:now:)`` forgets; a paid order is always kept.
     /// Nothing restored counts as changed.
     public mutating func restore(_ session: Session, now: Int) {
+        var session = session
+        session.terms = terms(of: session)
         created = max(created, session.index + 1)
         if sessions[session.token] != nil {
             put(session, for: session.token)
@@ -525,10 +531,9 @@ public struct CheckoutSessions {
         return bytes + incoming <= byteBudget
     }
 
-    /// USD cents as the dollars an award's prices are figured from: 499 → "4.99".
-    static func dollars(_ cents: Int?) -> String {
-        guard let cents else { return "0" }
-        let tenths = cents % 100
-        return "\(cents / 100).\(tenths < 10 ? "0" : "")\(tenths)"
+    /// The terms of `session`'s money: its country's and currency's in the catalog, with
+    /// the store's rates. Figured again on a restart, from the catalog served then.
+    func terms(of session: Session) -> OrderMoney.Terms {
+        OrderMoney.Terms(catalog: catalog, country: session.country, currency: session.currency, rates: rates)
     }
 }

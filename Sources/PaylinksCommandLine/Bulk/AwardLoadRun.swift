@@ -93,7 +93,7 @@ struct AwardLoadRun {
                         proven = paid
                         awards = GrantAward.Template(
                             first: previous, second: paid,
-                            basePriceInUSD: catalog.offer(sku: paid.offerSku)?.basePriceInUSD ?? "0")
+                            money: OrderMoney(order: paid, catalog: catalog, rates: flow.options.rates))
                         lines = PredictedLines(
                             after: paid, index: index, simulator: sdk, seed: flow.seed, renderer: renderer)
                     }
@@ -103,7 +103,9 @@ struct AwardLoadRun {
                 }
             }
             let batch = results.compactMap { result in
-                result.order.map { awards?.award(for: $0) ?? GrantAward(order: $0, catalog: catalog) }
+                result.order.map {
+                    awards?.award(for: $0) ?? GrantAward(order: $0, catalog: catalog, rates: flow.options.rates)
+                }
             }
             // Signed while the last batch is on its way; its results shown while this one is.
             let prepared = load.prepare(batch)

@@ -229,6 +229,9 @@ package struct RunOptions: Equatable, Sendable {
     package var ledgerWait = 5
     /// `--events-version`: the envelope events are sent in.
     package var eventsVersion = OrderEvent.Version.v2
+    /// `--fee-rate` and `--exchange-cost-rate`: what Appcharge takes of each order, which
+    /// the awards', events' and reports' money is figured with.
+    package var rates = OrderMoney.Rates.standard
     /// `--events-key-file`: the file holding the key events are signed with; the main key when nil.
     package var eventsKeyFile: String?
     /// `--project-id`: the `x-project-id` events carry.

@@ -308,6 +308,21 @@ package struct OptionSpec: Sendable {
             options.eventsVersion = try choice(value, option: "--events-version", among: OrderEvent.Version.self)
         },
         OptionSpec(
+            "--fee-rate", "RATE",
+            "Appcharge's fee, in percent of each order's price before tax in US dollars, as awards, events and "
+                + "reports give it.",
+            default: "15%", commands: eventCommands
+        ) { options, value throws(UsageProblem) in
+            options.rates.fee = try percent(value, option: "--fee-rate", example: "15%")
+        },
+        OptionSpec(
+            "--exchange-cost-rate", "RATE",
+            "The cost of converting an order not paid in US dollars, in percent of its dollar total.",
+            default: "1.5%", commands: eventCommands
+        ) { options, value throws(UsageProblem) in
+            options.rates.exchangeCost = try percent(value, option: "--exchange-cost-rate", example: "1.5%")
+        },
+        OptionSpec(
             "--events-key-file", "FILE", "A file holding the separate key events are signed with.",
             default: "the main key", commands: eventCommands + [.checkEvents], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
@@ -825,6 +840,16 @@ package struct OptionSpec: Sendable {
                 "\(option) takes a probability from 0 to 1, such as 0.25, not '\(MessageText.sanitized(value))'")
         }
         return number
+    }
+
+    /// A percent from 0 to 100, written plainly with or without `%`: "15%", "1.5", "0".
+    static func percent(_ value: String, option: String, example: String) throws(UsageProblem) -> ExactDecimal {
+        let number = value.hasSuffix("%") ? String(value.dropLast()) : value
+        guard let rate = ExactDecimal(number), rate.significand <= 100 * rate.denominator else {
+            throw UsageProblem(
+                "\(option) takes a percent from 0 to 100, such as \(example), not '\(MessageText.sanitized(value))'")
+        }
+        return rate
     }
 
     /// A country code, upper case; `option` names where it was given when that is not `--country`.

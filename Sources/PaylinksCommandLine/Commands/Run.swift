@@ -130,6 +130,7 @@ enum RunCommand: Subcommand {
             format: options.format, trace: options.trace, seed: seed, now: now, faultRate: options.faultRate ?? 0)
         if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
         settings.failFast = options.failFast
+        settings.rates = options.rates
         settings.monotonicMilliseconds = context.monotonicMilliseconds
         settings.language = options.language
         for (index, scenario) in scenarios.enumerated() {

@@ -22,6 +22,7 @@ enum ServeCommand: Subcommand {
         var settings = Sandbox.Settings(baseURL: "", publisherToken: "", seed: options.seed ?? context.entropy())
         settings.sessionByteBudget = options.sessionBudget << 20
         settings.rateLimit = options.rateLimit
+        settings.rates = options.rates
         // One clock for the sandbox and the signatures of what it sends.
         let clock: SandboxClock =
             options.clockMode == .virtual

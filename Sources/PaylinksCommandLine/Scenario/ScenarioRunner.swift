@@ -22,6 +22,8 @@ package struct ScenarioRunner {
         package var now: Int
         /// The fault rate for scenarios that set none.
         package var faultRate: Double
+        /// Appcharge's fee and exchange cost, which the orders' money is figured with.
+        var rates = OrderMoney.Rates.standard
         /// The platform and SDK version for scenarios that set none; iOS 1.9 when nil.
         package var target: SDKTarget?
         /// Whether the run stops after the first scenario with a failed expectation.
@@ -209,7 +211,7 @@ package struct ScenarioRunner {
             showsUnsent: false)
         defer { events.close() }
         // Appcharge's side of the scenario's checkouts: its orders' awards and events.
-        let appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed)
+        let appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed, rates: settings.rates)
         sdk.backend = appcharge
         appcharge.onHappening = { events.send($0) }
         var sender: AwardSender?

@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksKit
 
 /// The orders an audit sends: each a real checkout of the simulated SDK, seeded so that
@@ -16,6 +17,12 @@ final class AuditOrders {
     /// alone, no space, no `/`, nothing a JSON writer escapes, so that a verifier that
     /// mangles any of those fails only the case built to show it, never `valid`.
     static let plainName = "StarterPack"
+
+    /// The money of an audit's order, at the $4.99 price point of `starter_pack_001`, under
+    /// the built-in catalog's terms for its country.
+    static func money(of order: OrderResponseModel) -> OrderMoney {
+        OrderMoney(order: order, pricePoint: 499, catalog: .builtIn)
+    }
 
     /// A paid order of `starter_pack_001` for `player`, its offer and items named
     /// `offerName`, else ``plainName``.

@@ -79,7 +79,7 @@ public final class AwardAudit {
         let event = OrderEvent(
             .created, version: .v2,
             subject: OrderEvent.Subject(
-                order: order, pricePointMetadata: 499,
+                order: order, money: AuditOrders.money(of: order),
                 transactions: OrderTransaction.told(by: .created, price: order.price, at: now)),
             milliseconds: now, seed: seed, sequence: 1)
         let probe = send(
@@ -236,7 +236,8 @@ public final class AwardAudit {
     // MARK: Sending
 
     private func freshAward(offerName: String? = nil, estimates: (fee: String, net: String)? = nil) -> GrantAward {
-        GrantAward(order: orders.fresh(offerName: offerName), basePriceInUSD: "4.99", estimates: estimates)
+        let order = orders.fresh(offerName: offerName)
+        return GrantAward(order: order, money: AuditOrders.money(of: order), estimates: estimates)
     }
 
     private func baseHeaders() -> [HTTPHeader] {

@@ -158,7 +158,7 @@ public final class EventAudit {
         return OrderEvent(
             name, version: version,
             subject: OrderEvent.Subject(
-                order: order, pricePointMetadata: 499,
+                order: order, money: AuditOrders.money(of: order),
                 transactions: OrderTransaction.told(by: name, price: order.price, refundAmount: refundAmount, at: now)),
             milliseconds: now, seed: seed, sequence: made)
     }

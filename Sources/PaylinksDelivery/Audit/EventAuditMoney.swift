@@ -243,7 +243,7 @@ extension EventAudit {
         guard let destination = award, let awardPeer else { return "no --award-url" }
         _ = send(event(.created, of: order))
         _ = send(event(.paymentSucceeded, of: order))
-        let callback = GrantAward(order: order, basePriceInUSD: "4.99")
+        let callback = GrantAward(order: order, money: AuditOrders.money(of: order))
         let exchange = awardPeer.send(
             body: callback.body,
             headers: [

@@ -284,6 +284,8 @@ struct SandboxPricingTests {
         arguments: [
             ("USD", 499, "DE", 499, true), ("EUR", 499, "DE", 499, true), ("EUR", 549, "DE", 499, false),
             ("JPY", 1500, "JP", 999, false), ("USD", 499, "JP", nil, false), ("USD", 1250, "AR", 1250, false),
+            // A free order is priced 0 on purpose, whatever its offer's price point.
+            ("EUR", 0, "DE", 499, false),
         ] as [(String, Int, String, Int?, Bool)])
     func sessionWarning(currency: String, price: Int, country: String, pricePoint: Int?, warns: Bool) throws {
         let created = request(

@@ -297,6 +297,7 @@ extension SessionRequest {
         items = sale.offer.items
         customerId = sale.customerId
         email = nil
+        firstSeenAt = nil
         country = sale.country
         metadata = nil
         redirectUrl = nil

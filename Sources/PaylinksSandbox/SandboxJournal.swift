@@ -1,14 +1,15 @@
 public import PaylinksAppcharge
 
-/// What changed, to keep: sessions as they now stand, and deliveries that ended.
+/// What changed, to keep: sessions as they now stand, deliveries that ended, a virtual
+/// clock that moved, and the list of blocked players, whole, when it changed.
 public typealias SandboxJournalChange = (
-    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], clock: Int?
+    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], clock: Int?, blocked: [String]?
 )
 
 /// Everything the sandbox holds, taken at once, for a rewrite to read on another thread:
-/// and a virtual clock's time.
+/// and a virtual clock's time, and the blocked players.
 public typealias SandboxJournalContents = (
-    sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery], clock: Int?
+    sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery], clock: Int?, blocked: [String]
 )
 
 /// Where a sandbox keeps what it must find again after a restart: `serve --data`'s file,
@@ -21,7 +22,8 @@ public typealias SandboxJournalContents = (
 ///
 /// The format, on a disk: JSON lines. The first names the format, `paylinks-sandbox`, its
 /// version and the seed the sessions' ids come from (and, once rewritten, `sessionsMade`);
-/// each later line is `{"session": {...}}`, `{"delivery": {...}}` or `{"clock": {...}}`.
+/// each later line is `{"session": {...}}`, `{"delivery": {...}}`, `{"clock": {...}}` or
+/// `{"blockedPlayers": {...}}`.
 /// ``SandboxJournalFormat`` writes them.
 ///
 /// The contract an implementation keeps:
@@ -119,6 +121,7 @@ public final class InMemorySandboxJournal: SandboxJournal {
         if let refusal { return refusal }
         records += changed.sessions.map { .session($0) } + changed.deliveries.map { .delivery($0) }
         if let clock = changed.clock { records.append(.clock(clock)) }
+        if let blocked = changed.blocked { records.append(.blockedPlayers(blocked)) }
         return nil
     }
 
@@ -128,7 +131,7 @@ public final class InMemorySandboxJournal: SandboxJournal {
         rewrites += 1
         records =
             [.made(held.sessions.made)] + held.sessions.all.map { .session($0) } + held.deliveries.map { .delivery($0) }
-            + (held.clock.map { [.clock($0)] } ?? [])
+            + (held.clock.map { [.clock($0)] } ?? []) + (held.blocked.isEmpty ? [] : [.blockedPlayers(held.blocked)])
     }
 
     /// Nothing to wait for.

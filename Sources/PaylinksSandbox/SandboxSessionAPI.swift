@@ -55,7 +55,9 @@ extension Sandbox {
 
     /// The answer that refuses a session `body` asks for, which the body alone cannot say:
     /// 400 for a `customer.identitySignals.firstSeenAt` that is not before the sandbox's
-    /// clock ("must be a past date", release note of 2026-05-20), a virtual clock's too.
+    /// clock ("must be a past date", release note of 2026-05-20), a virtual clock's too;
+    /// then 403 for a blocked player, in the exact words of Create Checkout Session's
+    /// reference, before any session exists.
     private func refusal(of body: SessionRequest) -> HTTPServerResponse? {
         if let firstSeenAt = body.firstSeenAt, firstSeenAt >= now {
             return Sandbox.problem(
@@ -64,7 +66,7 @@ extension Sandbox {
                     + "past: the sandbox's clock says \(ClockText.iso8601(milliseconds: now)); send when the player was "
                     + "first seen, such as the account's creation, before now")
         }
-        return nil
+        return blockedRefusal(customerId: body.customerId)
     }
 
     /// The base of the URLs an answer to `request` hands out: `--public-url`, else

@@ -34,6 +34,9 @@ extension Sandbox {
         /// refused: no other page can read it. A new one for each sandbox, from the
         /// system's random source.
         public var formToken = Sandbox.newFormToken()
+        /// The players blocked from the start (`--block-player`), by `customer.id`: Create
+        /// Checkout Session answers them 403 at every start, and a reset blocks them again.
+        public var blockedPlayers: [String] = []
         /// The version of paylinks that serves, as its health says it.
         public var version = ""
 

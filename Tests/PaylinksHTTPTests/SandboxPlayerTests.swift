@@ -5,7 +5,8 @@ import PaylinksSandbox
 import Testing
 
 /// What Create Checkout Session holds a player to: `customer.identitySignals.firstSeenAt`
-/// in the past by the sandbox's clock.
+/// in the past by the sandbox's clock, and the list of blocked players, which the control
+/// API changes and the journal keeps.
 @Suite("Sandbox players")
 struct SandboxPlayerTests {
     typealias Service = SandboxServiceTests
@@ -104,5 +105,100 @@ struct SandboxPlayerTests {
     func firstSeenAtTaken(customer: String) throws {
         let served = try Served()
         #expect(Self.create(served, Self.body(customer: customer)).status == 201)
+    }
+
+    /// The 403 of Create Checkout Session's reference, the words exact, written compact.
+    static let blockedBody =
+        #"{"message":"Blocked player: this player has been blocked. See the blocked player list in the dashboard for more info."}"#
+
+    @Test("a blocked player's session is 403 with the reference's body, exactly; their earlier sessions stay")
+    func blocked() throws {
+        let served = try Served()
+        let (_, earlier) = try Service.create(served.service)
+        let blocked = served.control("/control/v1/blocked-players", #"{"id": "cust_98765"}"#)
+        #expect(blocked.status == 201, "\(blocked.body)")
+        #expect(blocked.body == #"{"blockedPlayers":["cust_98765"]}"#)
+        let refused = Self.create(served, Self.body())
+        #expect(refused.status == 403)
+        #expect(refused.body == Self.blockedBody)
+        #expect(
+            served.log.lines.contains(
+                "warning: POST /checkout/v1/session refused: the player 'cust_98765' is blocked (--block-player or the "
+                    + "control API); DELETE /control/v1/blocked-players/cust_98765 unblocks them"),
+            "\(served.log.lines)")
+        // The session made before the block goes on: the player still pays for it.
+        #expect(try served.state(earlier) == "created")
+        #expect(served.control("/control/v1/sessions/\(earlier)/complete", #"{"choice": "pay"}"#).status == 200)
+        // Another player is not refused; a malformed body is 400 whoever the player is.
+        #expect(Self.create(served, Self.body(customer: #"{"id": "someone_else"}"#)).status == 201)
+        #expect(Self.create(served, Self.body(customer: #"{"id": "cust_98765", "email": 1}"#)).status == 400)
+        // No token is 401 before the player is looked at.
+        let anonymous = Service.send(
+            served.service, .post, "/checkout/v1/session", body: Self.body(),
+            headers: [HTTPHeader("Content-Type", "application/json")])
+        #expect(anonymous.status == 401)
+        // Unblocked, the player checks out again.
+        let list = Service.send(served.service, .get, "/control/v1/blocked-players")
+        #expect(list.body == #"{"blockedPlayers":["cust_98765"]}"#)
+        let unblocked = Service.send(served.service, .delete, "/control/v1/blocked-players/cust_98765")
+        #expect(unblocked.status == 200)
+        #expect(unblocked.body == #"{"blockedPlayers":[]}"#)
+        #expect(Self.create(served, Self.body()).status == 201)
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/cust_98765").status == 404)
+    }
+
+    @Test("the control API takes an id with any characters, percent-encoded in the path, and refuses a bad body")
+    func blockControl() throws {
+        let served = try Served()
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "a b/ü"}"#).status == 201)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "a b/ü"}"#).status == 200)
+        #expect(Self.create(served, Self.body(customer: #"{"id": "a b/ü"}"#)).status == 403)
+        #expect(
+            served.log.lines.contains {
+                $0.hasSuffix("DELETE /control/v1/blocked-players/a%20b%2F%C3%BC unblocks them")
+            })
+        for (body, message) in [
+            ("[]", #"the body is not a JSON object; send {"id": "PLAYER"}, the player's customer.id"#),
+            (#"{"id": ""}"#, "id is empty; give the player's customer.id"),
+            (#"{"id": 7}"#, "id must be a string, not a number"),
+            (#"{"player": "a"}"#, "unknown key 'player'"),
+        ] {
+            let answer = served.control("/control/v1/blocked-players", body)
+            #expect(answer.status == 400)
+            #expect((try answer.json()["errorMessage"] as? String)?.hasPrefix(message) == true, "\(answer.body)")
+        }
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/a%20b%2F%C3%BC").status == 200)
+        #expect(Service.send(served.service, .get, "/control/v1/blocked-players").body == #"{"blockedPlayers":[]}"#)
+    }
+
+    @Test("the list is kept by the journal, read back at a start, exported, and a reset leaves --block-player's")
+    func blockedKept() throws {
+        let journal = InMemorySandboxJournal(seed: 7)
+        let served = try Served(journal: journal)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_1"}"#).status == 201)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_2"}"#).status == 201)
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/cust_1").status == 200)
+        let restarted = try Served(journal: journal, restoring: true)
+        #expect(restarted.sandbox.blockedPlayers == ["cust_2"])
+        let export = Service.send(restarted.service, .get, "/control/v1/export").body
+        #expect(export.contains(#"{"blockedPlayers":{"ids":["cust_2"]}}"#), "\(export)")
+        // A refused write leaves the list as it was.
+        journal.refusal = "disk full"
+        #expect(restarted.control("/control/v1/blocked-players", #"{"id": "cust_3"}"#).status == 503)
+        #expect(restarted.sandbox.blockedPlayers == ["cust_2"])
+        journal.refusal = nil
+        #expect(restarted.control("/control/v1/reset").status == 200)
+        #expect(restarted.sandbox.blockedPlayers == [])
+        #expect(journal.records.allSatisfy { if case .blockedPlayers = $0 { false } else { true } })
+    }
+
+    @Test("the dashboard lists the blocked players")
+    func dashboard() throws {
+        let served = try Served()
+        #expect(!Service.send(served.service, .get, "/").body.contains("Blocked players"))
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "<cust>"}"#).status == 201)
+        let page = Service.send(served.service, .get, "/").body
+        #expect(page.contains("<h2>Blocked players</h2>"))
+        #expect(page.contains(#"<li class="mono">&lt;cust&gt;</li>"#), "\(page)")
     }
 }

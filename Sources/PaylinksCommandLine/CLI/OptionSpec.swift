@@ -2,6 +2,7 @@ import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
+import PaylinksSandbox
 
 /// One command-line option: its spelling, its help, the subcommands that take it, and
 /// how its value lands in ``RunOptions``.
@@ -371,6 +372,18 @@ package struct OptionSpec: Sendable {
             default: "none", commands: [.serve], repeatable: true
         ) { options, value throws(UsageProblem) in
             options.allowedHosts.append(try hostName(value))
+        },
+        OptionSpec(
+            "--block-player", "ID",
+            "Block the player of this customer.id from the start: Create Checkout Session answers their sessions 403, "
+                + "as Appcharge answers a player on its blocked list; the control API unblocks them; repeatable.",
+            default: "none", commands: [.serve], repeatable: true
+        ) { options, value throws(UsageProblem) in
+            let id = try text(value, option: "--block-player", allowEmpty: false)
+            if let problem = BlockedPlayers.problem(id) {
+                throw UsageProblem("--block-player '\(MessageText.sanitized(id))' \(problem)")
+            }
+            if !options.blockedPlayers.contains(id) { options.blockedPlayers.append(id) }
         },
         OptionSpec(
             "--port", "PORT", "The port serve listens on; 0 picks a free one.", default: String(RunOptions().port),

@@ -21,6 +21,7 @@ enum ServeCommand: Subcommand {
         // What the sessions are made with; the rest of the settings follow once the server listens.
         var settings = Sandbox.Settings(baseURL: "", publisherToken: "", seed: options.seed ?? context.entropy())
         settings.sessionByteBudget = options.sessionBudget << 20
+        settings.blockedPlayers = options.blockedPlayers
         // One clock for the sandbox and the signatures of what it sends.
         let clock: SandboxClock =
             options.clockMode == .virtual
@@ -46,7 +47,7 @@ enum ServeCommand: Subcommand {
             ).store
         }
         if let store, imported != nil, let sandbox = restored,
-            let failure = store.replace(with: (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock))
+            let failure = store.replace(with: sandbox.journalContents)
         {
             throw .cannotCreate(
                 "\(failure); the imported state cannot be kept there: free the disk, or give another --data")

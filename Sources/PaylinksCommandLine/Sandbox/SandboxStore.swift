@@ -7,7 +7,8 @@ import PaylinksSandbox
 /// `jq` reads. The first line names the format and its version and the seed the
 /// sessions' ids come from; each later line is a record: `{"session": {...}}`, the whole
 /// of one session as it stood after a change (a session's last record is the one that
-/// counts), or `{"delivery": {...}}`, a delivery to the game's server that ended.
+/// counts), `{"delivery": {...}}`, a delivery to the game's server that ended, or
+/// `{"clock": {...}}` and `{"blockedPlayers": {...}}`, whose last record counts.
 ///
 /// The rules it keeps:
 /// - each record is on the disk before the answer that reports its change is sent; an
@@ -341,6 +342,10 @@ final class SandboxStore: SandboxJournal {
         deliveryLines = lines
         if let clock = held.clock {
             try SandboxJournalFormat.append(record: "clock", SandboxJournalFormat.clockRecord(clock), to: &bytes)
+        }
+        if let blocked = held.blocked {
+            try SandboxJournalFormat.append(
+                record: "blockedPlayers", SandboxJournalFormat.blockedPlayersRecord(blocked), to: &bytes)
         }
         return bytes
     }

@@ -201,4 +201,47 @@ struct SandboxPlayerTests {
         #expect(page.contains("<h2>Blocked players</h2>"))
         #expect(page.contains(#"<li class="mono">&lt;cust&gt;</li>"#), "\(page)")
     }
+
+    /// The device objects of the V2 events the game's server got for a checkout on the
+    /// checkout page, sent with `userAgent` when given.
+    static func devices(userAgent: String?) async throws -> [String] {
+        let game = Service.GameServer.granting()
+        let served = try Served(game: game)
+        let (token, purchaseId) = try Service.create(served.service)
+        var headers = [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")]
+        if let userAgent { headers.append(HTTPHeader("User-Agent", userAgent)) }
+        let chosen = Service.send(
+            served.service, .post, "/checkout/\(token)",
+            body: "choice=pay&paymentMethod=Visa&formToken=\(Service.formToken)",
+            headers: headers)
+        #expect(chosen.status == 303, "\(chosen.body)")
+        #expect(try Service.tick(served.service) { try served.state(purchaseId) == "charge_succeed" })
+        #expect(served.settle())
+        let events = await game.requests(after: served.service).filter { $0.url.description.hasSuffix("/events") }
+        #expect(events.count == 3, "order.created, order.payment.resolved, order.completed")
+        return try events.map { request in
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            let device = try #require(body["device"] as? [String: String], "\(body)")
+            return device.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        }
+    }
+
+    @Test("the V2 events of a checkout carry the device its page was asked from, by the browser's User-Agent")
+    func deviceFromUserAgent() async throws {
+        let iPhone =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            + "Version/17.5 Mobile/15E148 Safari/604.1"
+        let devices = try await Self.devices(userAgent: iPhone)
+        #expect(
+            devices
+                == Array(
+                    repeating:
+                        "browserType=Safari,browserVersion=17.5,deviceModel=iPhone,osType=iOS,osVersion=17.5,platform=mobile",
+                    count: 3))
+        // A client that names no known system (a script) gets the seed's device, the same on every event.
+        let seeded = try await Self.devices(userAgent: "curl/8.7.1")
+        #expect(Set(seeded).count == 1)
+        #expect(seeded.first?.contains("platform=") == true)
+        #expect(try await Self.devices(userAgent: nil) == seeded)
+    }
 }

@@ -37,6 +37,9 @@ extension CheckoutSessions {
         public var metadata: [UInt8]?
         /// The offer's price point in US cents, which the award's dollar figures come from.
         public var pricePointMetadata: Int?
+        /// The device the player chose on, from their checkout request's `User-Agent` or
+        /// the command's `--device`; nil when none said, and then the seed gives one.
+        package var device: OrderDevice?
         /// The order's state.
         public var state = OrderState.created
         /// How the player paid; empty before a choice.

@@ -312,11 +312,13 @@ public struct CheckoutSessions {
     /// Applies the player's choice to a session still open, at `now`; the session as it
     /// then stands. A payment leaves it `charge_pending` until its award is delivered. The
     /// order comes to be now: `order.created` comes first, then the choice's own event.
-    public mutating func choose(
-        _ choice: Choice, paymentMethod: String, for session: Session, now: Int
+    /// `device` is the one the player chose on, when known.
+    package mutating func choose(
+        _ choice: Choice, paymentMethod: String, for session: Session, now: Int, device: OrderDevice? = nil
     ) -> (Session, [Event]) {
         var session = session
         guard session.state == .created else { return (session, []) }
+        session.device = device ?? session.device
         // A player who closes the checkout paid with nothing.
         session.paymentMethod =
             choice == .close ? "" : paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod

@@ -39,6 +39,10 @@ extension CheckoutSessions.Session {
             writer.json(metadata)
         }
         if let pricePointMetadata { writer.field("pricePointMetadata", pricePointMetadata) }
+        if let device {
+            writer.key("device")
+            device.write(to: &writer)
+        }
         writer.field("state", state.rawValue)
         writer.field("paymentMethod", paymentMethod)
         writer.field("date", date)
@@ -114,6 +118,24 @@ extension CheckoutSessions.Session {
         }
         pricePointMetadata =
             fields["pricePointMetadata"] == nil ? nil : try fields.integer("pricePointMetadata", in: RecordRange.amount)
+        if let value = fields["device"] {
+            guard case .object(let members) = value.kind else {
+                throw RecordProblem(description: "device is not an object", offset: value.offset)
+            }
+            var pairs: [(key: String, value: String)] = []
+            for member in members {
+                guard case .string(let text) = member.value.kind else {
+                    throw RecordProblem(
+                        description: "device.\(member.key) is not a string", offset: member.value.offset)
+                }
+                pairs.append((member.key, text))
+            }
+            do throws(OrderDevice.Problem) {
+                device = try OrderDevice(pairs: pairs)
+            } catch {
+                throw RecordProblem(description: "device \(error.reason)", offset: value.offset)
+            }
+        }
         let stateName = try fields.string("state")
         guard let state = OrderState(rawValue: stateName) else {
             throw RecordProblem(description: "state '\(stateName)' is not an order state")

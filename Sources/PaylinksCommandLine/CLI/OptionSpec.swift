@@ -329,6 +329,21 @@ package struct OptionSpec: Sendable {
             options.eventsWait = try choice(value, option: "--events-wait", among: AwardWait.self)
         },
         OptionSpec(
+            "--device", "DEVICE",
+            "The device the player checks out on, as the V2 events' device object says it: ios, android, web, or "
+                + "KEY=VALUE,... of platform, deviceModel, osType, osVersion, browserType, browserVersion.",
+            default: "the one the seed picks for each order", commands: Command.checkouts + [.trigger, .run]
+        ) { options, value throws(UsageProblem) in
+            let text = try text(value, option: "--device", allowEmpty: false)
+            do throws(OrderDevice.Problem) {
+                options.device = try OrderDevice.parse(text)
+            } catch {
+                throw UsageProblem(
+                    "--device \(error.reason)",
+                    suggestion: error.misspelled.flatMap { Suggestion.closest(to: $0, among: error.candidates) })
+            }
+        },
+        OptionSpec(
             "--fault", "FAULT",
             "Put a fault on the event's way: duplicate (sent twice), reorder (it arrives before the event it follows), "
                 + "drop-first (its first attempt lost), delay (sent 5 min late).",

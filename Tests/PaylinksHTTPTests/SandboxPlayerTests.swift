@@ -118,8 +118,10 @@ struct SandboxPlayerTests {
         let blocked = served.control("/control/v1/blocked-players", #"{"id": "cust_98765"}"#)
         #expect(blocked.status == 201, "\(blocked.body)")
         #expect(blocked.body == #"{"blockedPlayers":["cust_98765"]}"#)
+        let held = served.sandbox.sessionCount
         let refused = Self.create(served, Self.body())
         #expect(refused.status == 403)
+        #expect(served.sandbox.sessionCount == held, "no session exists for a refused player")
         #expect(refused.body == Self.blockedBody)
         #expect(
             served.log.lines.contains(

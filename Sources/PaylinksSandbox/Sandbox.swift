@@ -51,6 +51,9 @@ public final class Sandbox {
     var notices: [Notice] = []
     /// Notices made so far: the number of the last one.
     var noticesMade = 0
+    /// The players Create Checkout Session refuses with 403, by `customer.id`, in the
+    /// order they were blocked: `--block-player`'s, then the control API's.
+    public internal(set) var blockedPlayers: [String]
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -86,6 +89,10 @@ public final class Sandbox {
     /// Replaces all that ``persist`` kept with `contents`, before the answer of a reset goes
     /// out: nil when it is kept, else why not, and then nothing is forgotten (503).
     public var replaceKept: ((_ contents: SandboxJournalContents) -> String?)?
+    /// Keeps the list of blocked players, whole, once the control API changed it: nil when
+    /// it is kept, else why not, and then the list stays as it was (503). Without one it
+    /// lives in memory only.
+    public var keepBlocked: ((_ players: [String]) -> String?)?
     /// How many deliveries to the game's server are out and not taken in: a reset waits
     /// for none, since their outcomes name sessions whose ids a reset hands out again.
     public var deliveriesUnderWay: () -> Int = { 0 }
@@ -99,6 +106,7 @@ public final class Sandbox {
         guardian = SandboxGuard(settings: settings)
         pricePoints = PricePointBook(catalog: catalog, since: clock.now)
         rateLimiter = settings.rateLimit.map(RateLimiter.init(limit:))
+        blockedPlayers = settings.blockedPlayers
         sessions = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget, rates: settings.rates)
@@ -139,6 +147,8 @@ public final class Sandbox {
     public var heldDeliveries: [DeliveryHistory.Delivery] { history.deliveries }
     /// A virtual clock's time, for a journal to keep; nil on the wall clock.
     public var keptClock: Int? { clock.mode == .virtual ? now : nil }
+    /// Everything held, taken at once, as a journal rewritten whole or an export holds it.
+    public var journalContents: SandboxJournalContents { (snapshot, heldDeliveries, keptClock, blockedPlayers) }
 
     /// What the sandbox keeps across a restart: a session as it stood after a change, or a
     /// delivery that ended.
@@ -155,6 +165,8 @@ public final class Sandbox {
         /// A price point created, changed or deleted through the Price Localization API; a
         /// later record of the same cents replaces an earlier.
         case pricePoint(PricePointBook.Record)
+        /// The blocked players, the whole list; a later record replaces an earlier.
+        case blockedPlayers([String])
     }
 
     /// Takes back a record kept before a restart; sessions go on by their own clock (a
@@ -170,6 +182,9 @@ public final class Sandbox {
             restoredClock = time
             clock.restore(to: time)
             clockKept = clock.mode == .virtual ? now : nil
+        case .blockedPlayers(let players):
+            // `--block-player` blocks at every start, whatever the list kept says.
+            blockedPlayers = players + settings.blockedPlayers.filter { !players.contains($0) }
         }
     }
 

@@ -56,7 +56,9 @@ extension Sandbox {
         guard method.utf8.count <= Self.paymentMethodLimit else {
             return Sandbox.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
         }
-        let chosen = apply(choice, paymentMethod: method, to: session)
+        // The V2 events' device is the player's browser, when its User-Agent names one.
+        let device = request.header("user-agent").flatMap(OrderDevice.init(userAgent:))
+        let chosen = apply(choice, paymentMethod: method, to: session, device: device)
         // A form sent twice schedules nothing the second time.
         if let later, session.state == .created, chosen.state == .paymentPending {
             _ = schedule(purchaseId: chosen.purchaseId, succeeded: later.succeeded, after: later.after)
@@ -66,11 +68,14 @@ extension Sandbox {
             body: Array("See /checkout/\(token)\n".utf8))
     }
 
-    /// Applies the player's choice; returns the session as it then stands.
+    /// Applies the player's choice, made on `device` when known; returns the session as it
+    /// then stands.
     func apply(
-        _ choice: CheckoutSessions.Choice, paymentMethod: String, to session: CheckoutSessions.Session
+        _ choice: CheckoutSessions.Choice, paymentMethod: String, to session: CheckoutSessions.Session,
+        device: OrderDevice? = nil
     ) -> CheckoutSessions.Session {
-        let (chosen, events) = sessions.choose(choice, paymentMethod: paymentMethod, for: session, now: now)
+        let (chosen, events) = sessions.choose(
+            choice, paymentMethod: paymentMethod, for: session, now: now, device: device)
         report(events)
         // A payment's award may have been decided at once.
         return live(token: chosen.token) ?? chosen

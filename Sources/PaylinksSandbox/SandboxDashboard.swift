@@ -16,10 +16,13 @@ extension Sandbox {
         let clock = SandboxPage.ClockView(
             mode: clock.mode, now: now, formToken: settings.formToken, lastMove: lastMove, said: said?.text,
             problem: said?.problem ?? false)
+        let blocked = blockedPlayers
         return Self.later(contentType: Self.html) {
             Array(
-                SandboxPage.home(held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog, clock: clock)
-                    .utf8)
+                SandboxPage.home(
+                    held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog, clock: clock,
+                    blocked: blocked
+                ).utf8)
         }
     }
 

@@ -5,10 +5,11 @@ import PaylinksKit
 /// its forms.
 extension SandboxPage {
     /// The dashboard: the clock, the `newest` orders, newest first, each a link to its
-    /// page, with how many sessions and deliveries the sandbox holds, and what it serves.
+    /// page, with how many sessions and deliveries the sandbox holds, the `blocked`
+    /// players, and what it serves.
     static func home(
         _ newest: [CheckoutSessions.Session], counts: (sessions: Int, deliveries: Int), catalog: Catalog,
-        clock: ClockView
+        clock: ClockView, blocked: [String] = []
     ) -> String {
         let rows = newest.map { session in
             """
@@ -33,7 +34,7 @@ extension SandboxPage {
             \(rows.isEmpty ? "<tr><td colspan=\"6\">No sessions yet: POST /checkout/v1/session creates one.</td></tr>" : rows)
             </tbody>
             </table>
-            <details><summary>What the sandbox serves</summary>
+            \(blockedSection(blocked))<details><summary>What the sandbox serves</summary>
             <ul class="note">
             <li>POST /checkout/v1/session (x-publisher-token)</li>
             <li>POST /checkout/v3/cancel (Authorization: Bearer)</li>
@@ -44,12 +45,31 @@ extension SandboxPage {
             <li>POST /control/v1/sessions/PURCHASE_ID/resolve {"outcome": "succeeded", "after": "PT5M"}</li>
             <li>GET /control/v1/clock; POST /control/v1/clock {"advance": "PT15M"}</li>
             <li>GET /control/v1/deliveries; POST /control/v1/deliveries/ID/replay</li>
+            <li>GET /control/v1/blocked-players; POST /control/v1/blocked-players {"id": "PLAYER"}; DELETE /control/v1/blocked-players/PLAYER</li>
             <li>POST /reporting/reports/orders; GET /reporting/financial-data/transactions</li>
             </ul>
             </details>
             """)
     }
 
+    /// The blocked players, the first ``blockedShown`` of them, with how to unblock one;
+    /// nothing when none is.
+    static func blockedSection(_ blocked: [String]) -> String {
+        guard !blocked.isEmpty else { return "" }
+        let items = blocked.prefix(blockedShown).map { "<li class=\"mono\">\(escaped(shortened($0)))</li>" }
+        let more = blocked.count > blockedShown ? "\n<li>and \(blocked.count - blockedShown) more</li>" : ""
+        return """
+            <h2>Blocked players</h2>
+            <p class="note">Create Checkout Session answers these players 403; DELETE /control/v1/blocked-players/PLAYER unblocks one.</p>
+            <ul>
+            \(items.joined(separator: "\n"))\(more)
+            </ul>
+
+            """
+    }
+
+    /// How many blocked players the dashboard lists.
+    static let blockedShown = 20
     /// How many orders the dashboard lists.
     static let dashboardRows = 200
     /// How many of an order's deliveries its page shows, the newest.

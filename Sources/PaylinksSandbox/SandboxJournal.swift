@@ -1,14 +1,15 @@
 public import PaylinksAppcharge
 
-/// What changed, to keep: sessions as they now stand, and deliveries that ended.
+/// What changed, to keep: sessions as they now stand, deliveries that ended, a virtual
+/// clock that moved, and the list of blocked players, whole, when it changed.
 public typealias SandboxJournalChange = (
-    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], clock: Int?
+    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], clock: Int?, blocked: [String]?
 )
 
 /// Everything the sandbox holds, taken at once, for a rewrite to read on another thread:
-/// and a virtual clock's time.
+/// and a virtual clock's time, and the blocked players.
 public typealias SandboxJournalContents = (
-    sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery], clock: Int?
+    sessions: CheckoutSessions.Held, deliveries: [DeliveryHistory.Delivery], clock: Int?, blocked: [String]
 )
 
 /// Where a sandbox keeps what it must find again after a restart: `serve --data`'s file,
@@ -24,6 +25,7 @@ public typealias SandboxJournalContents = (
 /// each later line is `{"session": {...}}`, `{"delivery": {...}}`, `{"clock": {...}}` or
 /// `{"pricePoint": {...}}`, a price point the Price Localization API created, changed or
 /// deleted.
+/// `{"blockedPlayers": {...}}`.
 /// ``SandboxJournalFormat`` writes them.
 ///
 /// The contract an implementation keeps:
@@ -125,6 +127,7 @@ public final class InMemorySandboxJournal: SandboxJournal {
         if let refusal { return refusal }
         records += changed.sessions.map { .session($0) } + changed.deliveries.map { .delivery($0) }
         if let clock = changed.clock { records.append(.clock(clock)) }
+        if let blocked = changed.blocked { records.append(.blockedPlayers(blocked)) }
         return nil
     }
 
@@ -142,7 +145,7 @@ public final class InMemorySandboxJournal: SandboxJournal {
         records =
             [.made(held.sessions.made)] + held.sessions.pricePoints.map { .pricePoint($0) }
             + held.sessions.all.map { .session($0) } + held.deliveries.map { .delivery($0) }
-            + (held.clock.map { [.clock($0)] } ?? [])
+            + (held.clock.map { [.clock($0)] } ?? []) + (held.blocked.isEmpty ? [] : [.blockedPlayers(held.blocked)])
     }
 
     /// Nothing to wait for.

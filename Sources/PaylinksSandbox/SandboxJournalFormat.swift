@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksJSON
 
 /// The sandbox journal's format, written in one place: its first line and its records, a
 /// JSON object a line. A journal rewritten whole and the control API's export are the
@@ -32,6 +33,18 @@ public enum SandboxJournalFormat {
         Array(#"{"now":\#(now)}"#.utf8)
     }
 
+    /// The blocked players' record: `{"ids": ["cust_1", ...]}`, the whole list.
+    public static func blockedPlayersRecord(_ players: [String]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.key("ids")
+        writer.openArray()
+        for player in players { writer.string(player) }
+        writer.closeArray()
+        writer.closeObject()
+        return writer.bytes
+    }
+
     /// Adds `{"NAME":RECORD}` and a line feed to `bytes`, unless it is longer than a line of
     /// the journal may be.
     public static func append(record name: String, _ record: [UInt8], to bytes: inout [UInt8]) throws(TooLong) {
@@ -44,8 +57,8 @@ public enum SandboxJournalFormat {
     }
 
     /// The whole of `held` as a journal written anew holds it: the first line with the
-    /// sessions made, a virtual clock's time, then a record of each session and delivery
-    /// held, oldest first, after the price points the API changed. The clock comes before the sessions, so that a start reading them
+    /// sessions made, a virtual clock's time, the blocked players, then a record of each
+    /// session and delivery held, oldest first, after the price points the API changed. The clock comes before the sessions, so that a start reading them
     /// back judges their age by the time they were kept at, not by the time it starts at: a
     /// session an hour old on a clock days behind the wall is an hour old, not forgotten.
     /// Records too long for a journal were never kept, and are left out.
@@ -53,6 +66,9 @@ public enum SandboxJournalFormat {
         var bytes = header(seed: seed, made: held.sessions.made)
         if let clock = held.clock { try? append(record: "clock", clockRecord(clock), to: &bytes) }
         for record in held.sessions.pricePoints { try? append(record: "pricePoint", record.json, to: &bytes) }
+        if !held.blocked.isEmpty {
+            try? append(record: "blockedPlayers", blockedPlayersRecord(held.blocked), to: &bytes)
+        }
         for session in held.sessions.all { try? append(record: "session", session.record, to: &bytes) }
         for delivery in held.deliveries { try? append(record: "delivery", delivery.json, to: &bytes) }
         return bytes

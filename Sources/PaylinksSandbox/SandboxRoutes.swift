@@ -133,6 +133,9 @@ extension Sandbox {
         SandboxRoute([.get, .head], "/control/v1/health") { sandbox, _ in sandbox.health() },
         SandboxRoute([.post], "/control/v1/clock") { $0.moveClock($1.request) },
         SandboxRoute([.get, .head], "/control/v1/export") { sandbox, _ in sandbox.export() },
+        SandboxRoute([.get, .head], "/control/v1/blocked-players") { sandbox, _ in .ready(sandbox.blockedList()) },
+        SandboxRoute([.post], "/control/v1/blocked-players") { .ready($0.block($1.request)) },
+        SandboxRoute([.delete], "/control/v1/blocked-players/{id}") { .ready($0.unblock($1["id"])) },
         SandboxRoute([.post], "/control/v1/reset") { .ready($0.reset($1.request)) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {

@@ -116,9 +116,10 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         if let journal {
             journal.onWarning = sandbox.onLog
             sandbox.persist = { [unowned sandbox] sessions, deliveries, clock in
-                journal.keep(
-                    (sessions, deliveries, clock),
-                    live: { (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock) })
+                journal.keep((sessions, deliveries, clock, nil), live: { sandbox.journalContents })
+            }
+            sandbox.keepBlocked = { [unowned sandbox] players in
+                journal.keep(([], [], nil, players), live: { sandbox.journalContents })
             }
             sandbox.persistPricePoints = { records in journal.keep(pricePoints: records) }
             sandbox.replaceKept = { contents in journal.replace(with: contents) }
@@ -205,7 +206,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
             // Rewritten while the sandbox answers when it held more than is kept: the
             // forgotten and the superseded go.
             if journal.isRewriteDueAtStart(held: sessions + deliveries) {
-                journal.startRewrite((sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock))
+                journal.startRewrite(sandbox.journalContents)
             }
         }
         log.write(line: greeting)

@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
@@ -19,6 +20,7 @@ extension Sandbox {
         case .success(let parsed): body = parsed
         case .failure(let error): return Sandbox.problem(400, error.message, each: error.all)
         }
+        if let refusal = refusal(of: body) { return refusal }
         let session: CheckoutSessions.Session
         do throws(CheckoutSessions.Full) {
             let forgotten = sessions.forgotten
@@ -51,6 +53,22 @@ extension Sandbox {
         writer.field("parsedUrl", parsedUrl)
         writer.closeObject()
         return HTTPServerResponse(status: 201, body: writer.bytes)
+    }
+
+    /// The answer that refuses a session `body` asks for, which the body alone cannot say:
+    /// 400 for a `customer.identitySignals.firstSeenAt` that is not before the sandbox's
+    /// clock ("must be a past date", release note of 2026-05-20), a virtual clock's too;
+    /// then 403 for a blocked player, in the exact words of Create Checkout Session's
+    /// reference, before any session exists.
+    private func refusal(of body: SessionRequest) -> HTTPServerResponse? {
+        if let firstSeenAt = body.firstSeenAt, firstSeenAt >= now {
+            return Sandbox.problem(
+                400,
+                "customer.identitySignals.firstSeenAt \(ClockText.iso8601(milliseconds: firstSeenAt)) is not in the "
+                    + "past: the sandbox's clock says \(ClockText.iso8601(milliseconds: now)); send when the player was "
+                    + "first seen, such as the account's creation, before now")
+        }
+        return blockedRefusal(customerId: body.customerId)
     }
 
     /// The base of the URLs an answer to `request` hands out: `--public-url`, else

@@ -39,6 +39,9 @@ extension Sandbox {
         /// Requests a minute each publisher token may make of the APIs the game's server
         /// calls (`--rate-limit N/min`), past which they are answered 429; nil for no limit.
         public var rateLimit: Int?
+        /// The players blocked from the start (`--block-player`), by `customer.id`: Create
+        /// Checkout Session answers them 403 at every start, and a reset blocks them again.
+        public var blockedPlayers: [String] = []
         /// The version of paylinks that serves, as its health says it.
         public var version = ""
 

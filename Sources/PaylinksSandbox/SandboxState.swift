@@ -13,7 +13,7 @@ extension Sandbox {
     /// back. The state is taken now; its lines are written later, outside the server's lock,
     /// as a report's are.
     func export() -> HTTPAnswer {
-        let held: SandboxJournalContents = (snapshot, heldDeliveries, keptClock)
+        let held = journalContents
         let seed = settings.seed
         let head = HTTPServerResponse(
             status: 200, contentType: SandboxJournalFormat.mediaType,
@@ -24,7 +24,8 @@ extension Sandbox {
     /// `POST /control/v1/reset` with `{}` or an empty body: forgets every session and
     /// delivery, and what the Price Localization API made of the price points, so that the
     /// sandbox is as it was at a start with the same seed, the next session taking the
-    /// first id again; a virtual clock stays where it is. The journal is
+    /// first id again, and the blocked players `--block-player`'s; a virtual clock stays
+    /// where it is. The journal is
     /// replaced first: when it cannot be, 503 and nothing is forgotten. 409 while the clock
     /// moves or a delivery to the game's server is out, whose outcome would otherwise reach
     /// a new session of the same id.
@@ -50,7 +51,8 @@ extension Sandbox {
         let fresh = CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget, rates: settings.rates)
-        if let replaceKept, let failure = replaceKept((fresh.held, [], keptClock)) {
+        // The players --block-player names are blocked again; the control API's are not.
+        if let replaceKept, let failure = replaceKept((fresh.held, [], keptClock, settings.blockedPlayers)) {
             return Self.problem(
                 503,
                 "the sandbox could not rewrite its journal (\(failure)), so nothing was forgotten; free the disk, "
@@ -63,6 +65,7 @@ extension Sandbox {
         history = DeliveryHistory(limit: history.limit, byteBudget: history.byteBudget)
         unsavedDeliveries = []
         notices = []
+        blockedPlayers = settings.blockedPlayers
         lastMove = nil
         clockKept = keptClock
         say(

@@ -103,7 +103,7 @@ struct EcosystemTests {
                 try BinaryTests.builtExecutable().path, shell,
             ])
         #expect(status == 0, "\(text)")
-        #expect(text.components(separatedBy: "ok   \(shell):").count - 1 == 14, "\(text)")
+        #expect(text.components(separatedBy: "ok   \(shell):").count - 1 == 15, "\(text)")
     }
 
     /// What a user types, `\t` for Tab, and the words paylinks then receives, `END`

@@ -569,7 +569,7 @@ struct SandboxJournalTests {
                         if sessions[session.token] == nil { order.append(session.token) }
                         sessions[session.token] = session
                     case .delivery(let delivery): deliveries.append(delivery)
-                    case .made, .clock, .pricePoint: break
+                    case .made, .clock, .pricePoint, .blockedPlayers: break
                     }
                 }
             }
@@ -587,7 +587,7 @@ struct SandboxJournalTests {
         let (session, _) = try sessions.create(try SessionRequest(SandboxDataTests.body), now: 0)
         var largest = 0
         for _ in 0..<4000 {
-            #expect(store.keep(([session], [], nil), live: { (sessions.held, [], nil) }) == nil)
+            #expect(store.keep(([session], [], nil, nil), live: { (sessions.held, [], nil, []) }) == nil)
             largest = max(
                 largest, (try? FileManager.default.attributesOfItem(atPath: data.journal)[.size] as? Int) ?? 0)
         }

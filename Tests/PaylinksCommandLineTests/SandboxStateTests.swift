@@ -169,7 +169,7 @@ struct SandboxStateTests {
             ("syntax", header + clock + "{not json\n", ":3:2: "),
             (
                 "unknown", header + #"{"order":{}}"# + "\n",
-                #":2: not a {"session": ...}, {"delivery": ...} or {"clock""#
+                #":2: not a {"session": ...}, {"delivery": ...}, {"clock": ...}, {"pricePoint": ...} or {"blockedPlayers""#
             ),
             ("format", #"{"format":"other","version":1,"seed":"1"}"# + "\n", #":1: not a paylinks sandbox export"#),
             ("torn", header + clock + #"{"clock":{"now":1"#, ":3: the last line ends without a line feed"),

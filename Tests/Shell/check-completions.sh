@@ -71,6 +71,7 @@ run="${shell}_complete"
     got=$($run paylinks trigger order.refunded --fault "")
     expect "$shell" "paylinks trigger order.refunded --fault " drop-first "$got"
     expect "$shell" "paylinks trigger order.refunded --fault " duplicate "$got"
+    expect "$shell" "paylinks purchase --device an" android "$($run paylinks purchase --device an)"
     refuse "$shell" "paylinks errors --format w" wire "$($run paylinks errors --format w)"
     expect "$shell" "paylinks purchase --format w" wire "$($run paylinks purchase --format w)"
 }

@@ -117,6 +117,8 @@ public struct OrderEvent: Sendable {
         public var sessionMetadata: [UInt8]?
         /// The order's money movements so far, oldest first: the V2 `transactions`.
         public var transactions: [OrderTransaction]
+        /// The V2 `device` object; none when nil.
+        package var device: OrderDevice?
 
         /// A subject.
         public init(
@@ -159,9 +161,10 @@ public struct OrderEvent: Sendable {
         _ name: Name, of session: CheckoutSessions.Session, version: Version, milliseconds: Int, seed: UInt64,
         sequence: Int
     ) {
-        let subject = Subject(
+        var subject = Subject(
             order: session.order, money: session.money, email: session.email,
             sessionMetadata: session.metadata, transactions: session.transactions)
+        subject.device = session.device ?? .seeded(seed: seed, purchaseId: session.purchaseId)
         self.init(
             name, version: version, subject: subject, milliseconds: milliseconds, seed: seed, sequence: sequence)
     }
@@ -266,6 +269,10 @@ public struct OrderEvent: Sendable {
         writer.openObject()
         writer.field("countryCode2", order.customerCountry)
         writer.closeObject()
+        if let device = subject.device {
+            writer.key("device")
+            device.write(to: &writer)
+        }
         writer.key("transactions")
         writer.openArray()
         for transaction in subject.transactions { write(transaction, of: subject, to: &writer) }

@@ -39,6 +39,9 @@ public final class AppchargeBackend: CheckoutBackend {
     public var awards: ((GrantAward, Int) -> AwardVerdict)?
     /// Hears of each event, in the order the orders lived them.
     public var onHappening: ((Happening) -> Void)?
+    /// The device the player checks out on (`--device`, a scenario's `device`); the seed
+    /// gives each order one when nil.
+    package var device: OrderDevice?
 
     /// The sessions and their orders.
     public private(set) var sessions: CheckoutSessions
@@ -116,7 +119,8 @@ public final class AppchargeBackend: CheckoutBackend {
             case .pending: choice = .pending
             }
         }
-        let (chosen, events) = sessions.choose(choice, paymentMethod: method, for: session, now: milliseconds)
+        let (chosen, events) = sessions.choose(
+            choice, paymentMethod: method, for: session, now: milliseconds, device: device)
         sessions.commit()
         current?.states.append((milliseconds, chosen.state))
         let notes = happen(events, at: milliseconds)
@@ -297,6 +301,7 @@ extension SessionRequest {
         items = sale.offer.items
         customerId = sale.customerId
         email = nil
+        firstSeenAt = nil
         country = sale.country
         metadata = nil
         redirectUrl = nil

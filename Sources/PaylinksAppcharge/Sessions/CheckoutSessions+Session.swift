@@ -44,6 +44,9 @@ extension CheckoutSessions {
         /// What its money is figured with: its country's tax, the dollar's rate, Appcharge's
         /// rates. Set by the store from its catalog, never kept.
         public var terms = OrderMoney.Terms.untaxed
+        /// The device the player chose on, from their checkout request's `User-Agent` or
+        /// the command's `--device`; nil when none said, and then the seed gives one.
+        package var device: OrderDevice?
         /// The order's state.
         public var state = OrderState.created
         /// How the player paid; empty before a choice, and for a free order.

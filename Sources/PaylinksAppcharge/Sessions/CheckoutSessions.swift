@@ -326,11 +326,13 @@ public struct CheckoutSessions {
     ///
     /// A free order has no payment step: any choice but `close` collects it, with no
     /// payment method and no `order.payment.resolved`, and its award (a bonus) is due at once.
-    public mutating func choose(
-        _ choice: Choice, paymentMethod: String, for session: Session, now: Int
+    /// `device` is the one the player chose on, when known.
+    package mutating func choose(
+        _ choice: Choice, paymentMethod: String, for session: Session, now: Int, device: OrderDevice? = nil
     ) -> (Session, [Event]) {
         var session = session
         guard session.state == .created else { return (session, []) }
+        session.device = device ?? session.device
         let choice: Choice = session.isFree && choice != .close ? .pay : choice
         // A player who closes the checkout, or collects a free order, paid with nothing.
         session.paymentMethod =

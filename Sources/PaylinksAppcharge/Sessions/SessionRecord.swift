@@ -45,6 +45,10 @@ extension CheckoutSessions.Session {
             for warning in warnings { writer.string(warning) }
             writer.closeArray()
         }
+        if let device {
+            writer.key("device")
+            device.write(to: &writer)
+        }
         writer.field("state", state.rawValue)
         writer.field("paymentMethod", paymentMethod)
         writer.field("date", date)
@@ -127,6 +131,24 @@ extension CheckoutSessions.Session {
                         description: "warnings holds a value that is not a string", offset: value.offset)
                 }
                 return text
+            }
+        }
+        if let value = fields["device"] {
+            guard case .object(let members) = value.kind else {
+                throw RecordProblem(description: "device is not an object", offset: value.offset)
+            }
+            var pairs: [(key: String, value: String)] = []
+            for member in members {
+                guard case .string(let text) = member.value.kind else {
+                    throw RecordProblem(
+                        description: "device.\(member.key) is not a string", offset: member.value.offset)
+                }
+                pairs.append((member.key, text))
+            }
+            do throws(OrderDevice.Problem) {
+                device = try OrderDevice(pairs: pairs)
+            } catch {
+                throw RecordProblem(description: "device \(error.reason)", offset: value.offset)
             }
         }
         let stateName = try fields.string("state")

@@ -21,6 +21,9 @@ package struct SessionRequest {
     package var items: [OrderResponseModel.Item]
     package var customerId: String
     package var email: String?
+    /// `customer.identitySignals.firstSeenAt`, Unix milliseconds: when the publisher first
+    /// saw the player. Read here, and held to the past where the clock is (the sandbox).
+    package var firstSeenAt: Int?
     package var country: String
     package var metadata: [UInt8]?
     package var redirectUrl: String?
@@ -125,6 +128,9 @@ package struct SessionRequest {
         }
         email = customer?["email"].flatMap { value in
             noted { () throws(Problem) in try Self.string(value, "customer.email") }
+        }
+        if let signals = customer?["identitySignals"] {
+            firstSeenAt = noted { () throws(Problem) in try Self.firstSeenAt(in: signals) } ?? nil
         }
         country = "US"
         if let value = top["countryCode2"] {
@@ -233,6 +239,31 @@ package struct SessionRequest {
             throw Problem(message: "\(path) is more than \(maximumAmount), the largest amount a session takes")
         }
         return number
+    }
+
+    /// `customer.identitySignals.firstSeenAt` of `signals`, in Unix milliseconds: an RFC 3339
+    /// time (`Z` or an offset, an optional fraction), as the 2026-05-20 release note and
+    /// Create Checkout Session's reference have it; nil when absent.
+    private static func firstSeenAt(in signals: JSONValue) throws(Problem) -> Int? {
+        let path = "customer.identitySignals"
+        let example = "such as 2021-01-01T00:00:00Z"
+        guard case .object(let members) = signals.kind else {
+            throw Problem(
+                message: "\(path) must be an object, such as {\"firstSeenAt\": \"2021-01-01T00:00:00Z\"}, not "
+                    + signals.typeDescription)
+        }
+        guard let value = Members(members: members)["firstSeenAt"] else { return nil }
+        guard case .string(let text) = value.kind else {
+            throw Problem(
+                message: "\(path).firstSeenAt must be a string, an RFC 3339 time \(example), not "
+                    + value.typeDescription)
+        }
+        guard let milliseconds = RFC3339.milliseconds(text) else {
+            throw Problem(
+                message: "\(path).firstSeenAt '\(Reports.quoted(text))' is not an RFC 3339 time; "
+                    + "send the date, the time and Z or an offset, \(example) or 2021-01-01T02:00:00.5+02:00")
+        }
+        return milliseconds
     }
 
     private static func shown(_ value: JSONValue) -> String {

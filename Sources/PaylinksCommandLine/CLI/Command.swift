@@ -188,6 +188,10 @@ package struct RunOptions: Equatable, Sendable {
     /// `--allowed-host`: the names besides `localhost` and the `--public-url` host that
     /// `serve` answers to.
     package var allowedHosts: [String] = []
+    /// `--device`: the device the player checks out on, for the V2 events; from the seed when nil.
+    package var device: OrderDevice?
+    /// `serve --block-player`: the players whose sessions Create Checkout Session answers 403.
+    package var blockedPlayers: [String] = []
     /// `serve --port-file`: where the base URL is written once the sandbox listens.
     package var portFile: String?
     /// `--language`: the language of the game's iOS delegate.

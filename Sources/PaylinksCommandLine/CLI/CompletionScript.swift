@@ -58,6 +58,8 @@ package enum CompletionScript {
         case "--case" where command == .checkAward: .words(AwardAudit.caseNames)
         case "--case" where command == .checkEvents: .words(EventAudit.caseNames)
         case "--fault": .words(DeliveryFault.allCases.map(\.rawValue))
+        // A preset, or a key that takes its value after the '='.
+        case "--device": .words(OrderDevice.presets.map(\.name) + OrderDevice.keys.map { $0 + "=" })
         case "--fixtures": .directories
         case "--main-key-file", "--events-key-file": .files
         default: .free

@@ -2,6 +2,7 @@ import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksHTTP
 import PaylinksKit
+import PaylinksSandbox
 
 /// One command-line option: its spelling, its help, the subcommands that take it, and
 /// how its value lands in ``RunOptions``.
@@ -364,6 +365,33 @@ package struct OptionSpec: Sendable {
         ) { options, value throws(UsageProblem) in
             options.refundAmount = try number(
                 value, option: "--amount", as: Int.self, in: 1...SessionRequest.maximumAmount)
+        },
+        OptionSpec(
+            "--device", "DEVICE",
+            "The device the player checks out on, as the V2 events' device object says it: ios, android, web, or "
+                + "KEY=VALUE,... of platform, deviceModel, osType, osVersion, browserType, browserVersion.",
+            default: "the one the seed picks for each order", commands: Command.checkouts + [.trigger, .run]
+        ) { options, value throws(UsageProblem) in
+            let text = try text(value, option: "--device", allowEmpty: false)
+            do throws(OrderDevice.Problem) {
+                options.device = try OrderDevice.parse(text)
+            } catch {
+                throw UsageProblem(
+                    "--device \(error.reason)",
+                    suggestion: error.misspelled.flatMap { Suggestion.closest(to: $0, among: error.candidates) })
+            }
+        },
+        OptionSpec(
+            "--block-player", "ID",
+            "Block the player of this customer.id from the start: Create Checkout Session answers their sessions 403, "
+                + "as Appcharge answers a player on its blocked list; the control API unblocks them; repeatable.",
+            default: "none", commands: [.serve], repeatable: true
+        ) { options, value throws(UsageProblem) in
+            let id = try text(value, option: "--block-player", allowEmpty: false)
+            if let problem = BlockedPlayers.problem(id) {
+                throw UsageProblem("--block-player '\(MessageText.sanitized(id))' \(problem)")
+            }
+            if !options.blockedPlayers.contains(id) { options.blockedPlayers.append(id) }
         },
         OptionSpec(
             "--host", "HOST", "The address serve listens on; anything but loopback is reachable from other machines.",

@@ -129,6 +129,7 @@ enum RunCommand: Subcommand {
         var settings = ScenarioRunner.Settings(
             format: options.format, trace: options.trace, seed: seed, now: now, faultRate: options.faultRate ?? 0)
         if options.platform != nil || options.sdkVersion != nil { settings.target = options.target }
+        settings.device = options.device
         settings.failFast = options.failFast
         settings.rates = options.rates
         settings.monotonicMilliseconds = context.monotonicMilliseconds

@@ -23,6 +23,7 @@ enum ServeCommand: Subcommand {
         settings.sessionByteBudget = options.sessionBudget << 20
         settings.rateLimit = options.rateLimit
         settings.rates = options.rates
+        settings.blockedPlayers = options.blockedPlayers
         // One clock for the sandbox and the signatures of what it sends.
         let clock: SandboxClock =
             options.clockMode == .virtual
@@ -48,7 +49,7 @@ enum ServeCommand: Subcommand {
             ).store
         }
         if let store, imported != nil, let sandbox = restored,
-            let failure = store.replace(with: (sandbox.snapshot, sandbox.heldDeliveries, sandbox.keptClock))
+            let failure = store.replace(with: sandbox.journalContents)
         {
             throw .cannotCreate(
                 "\(failure); the imported state cannot be kept there: free the disk, or give another --data")

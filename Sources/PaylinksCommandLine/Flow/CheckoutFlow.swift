@@ -72,6 +72,7 @@ final class CheckoutFlow {
         }
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
         appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed, rates: options.rates)
+        appcharge.device = options.device
         sdk.backend = appcharge
         let sendsEvents = options.eventsUrl != nil || command == .trigger
         let uses = [options.awardUrl != nil ? "award callbacks" : nil, sendsEvents ? "events" : nil].compactMap { $0 }

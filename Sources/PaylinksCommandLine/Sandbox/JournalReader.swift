@@ -137,7 +137,28 @@ struct JournalReader {
             case "pricePoint":
                 // Not counted: a rewrite at the start is due for superseded sessions and deliveries.
                 each(.pricePoint(try PricePointBook.Record(json: members[0].value)))
-            default: throw .init(description: #"not a {"session": ...}, {"delivery": ...} or {"clock": ...} record"#)
+            case "blockedPlayers":
+                // The whole list; the latest wins.
+                guard case .object(let fields) = members[0].value.kind, fields.count == 1, fields[0].key == "ids",
+                    case .array(let ids) = fields[0].value.kind, ids.count <= BlockedPlayers.limit
+                else { throw .init(description: #"a blockedPlayers record is {"ids": ["PLAYER", ...]}"#) }
+                var players: [String] = []
+                for id in ids {
+                    guard case .string(let player) = id.kind, BlockedPlayers.problem(player) == nil,
+                        !players.contains(player)
+                    else {
+                        throw .init(
+                            description: "blockedPlayers holds something other than a player's id, once each",
+                            offset: id.offset)
+                    }
+                    players.append(player)
+                }
+                each(.blockedPlayers(players))
+            default:
+                throw .init(
+                    description:
+                        #"not a {"session": ...}, {"delivery": ...}, {"clock": ...}, {"pricePoint": ...} or {"blockedPlayers": ...} record"#
+                )
             }
         } catch {
             let column = error.offset.map { TextPosition(offset: $0, in: line).column }

@@ -8,6 +8,7 @@ import PaylinksSandbox
 /// sessions' ids come from; each later line is a record: `{"session": {...}}`, the whole
 /// of one session as it stood after a change (a session's last record is the one that
 /// counts), `{"delivery": {...}}`, a delivery to the game's server that ended, or
+/// `{"clock": {...}}` and `{"blockedPlayers": {...}}`, whose last record counts;
 /// `{"pricePoint": {...}}`, a price point the Price Localization API created, changed or
 /// deleted (the last of its cents counts).
 ///
@@ -363,6 +364,10 @@ final class SandboxStore: SandboxJournal {
         deliveryLines = lines
         if let clock = held.clock {
             try SandboxJournalFormat.append(record: "clock", SandboxJournalFormat.clockRecord(clock), to: &bytes)
+        }
+        if let blocked = held.blocked {
+            try SandboxJournalFormat.append(
+                record: "blockedPlayers", SandboxJournalFormat.blockedPlayersRecord(blocked), to: &bytes)
         }
         return bytes
     }

@@ -26,6 +26,8 @@ package struct ScenarioRunner {
         var rates = OrderMoney.Rates.standard
         /// The platform and SDK version for scenarios that set none; iOS 1.9 when nil.
         package var target: SDKTarget?
+        /// The device for scenarios that name none (`--device`); from the seed when nil.
+        package var device: OrderDevice?
         /// Whether the run stops after the first scenario with a failed expectation.
         package var failFast = false
         /// The language of the iOS delegate, for the scenarios on iOS.
@@ -212,6 +214,7 @@ package struct ScenarioRunner {
         defer { events.close() }
         // Appcharge's side of the scenario's checkouts: its orders' awards and events.
         let appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed, rates: settings.rates)
+        appcharge.device = scenario.configuration.device ?? settings.device
         sdk.backend = appcharge
         appcharge.onHappening = { events.send($0) }
         var sender: AwardSender?

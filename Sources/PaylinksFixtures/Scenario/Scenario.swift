@@ -45,6 +45,9 @@ public struct Scenario: Sendable {
         public var country = "US"
         /// How the player pays.
         public var paymentMethod = PlayerAction.defaultPaymentMethod
+        /// The device the player checks out on; the command line's `--device`, or one from
+        /// the seed, when nil.
+        package var device: OrderDevice?
         /// The seed of the ids and faults; the command line's `--seed`, or random, when nil.
         public var seed: UInt64?
         /// The clock; `--now`, or the real clock, when nil.

@@ -54,7 +54,7 @@ public enum ScenarioLoader {
 
     private static let configurationKeys = [
         "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
-        "faultRate", "awardUrl", "eventsUrl", "platform", "sdkVersion",
+        "faultRate", "awardUrl", "eventsUrl", "platform", "sdkVersion", "device",
     ]
 
     /// Reads one scenario file.
@@ -141,6 +141,31 @@ public enum ScenarioLoader {
         do { return try ClockText.unixSeconds(text) } catch { throw reader.error(error.reason) }
     }
 
+    /// A scenario's `device`: a preset name or `KEY=VALUE,...`, as `--device` takes it, or an
+    /// object of the V2 events' device fields, strings each.
+    private static func device(_ reader: JSONReader) throws(JSONShapeError) -> OrderDevice {
+        var pairs: [(key: String, value: String)] = []
+        if case .string(let text) = reader.value.kind {
+            do throws(OrderDevice.Problem) {
+                return try OrderDevice.parse(text)
+            } catch {
+                let meant = error.misspelled.flatMap { Suggestion.closest(to: $0, among: error.candidates) }
+                throw reader.error(error.reason + (meant.map { Suggestion.didYouMean($0, quoted: .double) } ?? ""))
+            }
+        }
+        let object = try reader.object(keys: OrderDevice.keys)
+        for key in OrderDevice.keys {
+            if let value = object.optional(key) { pairs.append((key, try value.nonEmptyString())) }
+        }
+        // An object of unknown keys only was refused at each key already.
+        if pairs.isEmpty, case .object(let members) = reader.value.kind, !members.isEmpty { return OrderDevice() }
+        do throws(OrderDevice.Problem) {
+            return try OrderDevice(pairs: pairs)
+        } catch {
+            throw reader.error(error.reason)
+        }
+    }
+
     private static func readConfiguration(_ reader: JSONReader) throws(JSONShapeError) -> Scenario.Configuration {
         let object = try reader.object(keys: configurationKeys)
         var configuration = Scenario.Configuration()
@@ -150,6 +175,7 @@ public enum ScenarioLoader {
         if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
         if let value = object.optional("country") { configuration.country = try country(value) }
         if let value = object.optional("paymentMethod") { configuration.paymentMethod = try value.nonEmptyString() }
+        if let value = object.optional("device") { configuration.device = try device(value) }
         if let value = object.optional("seed") { configuration.seed = try value.uint64() }
         if let value = object.optional("now") { configuration.now = try clock(value) }
         if let value = object.optional("faultRate") { configuration.faultRate = try value.double(in: 0...1) }

@@ -1,0 +1,157 @@
+import PaylinksAppcharge
+public import PaylinksHTTP
+import PaylinksJSON
+
+/// The rules of the list of blocked players: what an id on it may be, and how long it grows.
+public enum BlockedPlayers {
+    /// The most players the list holds: its journal record stays far below a line's limit.
+    public static let limit = 10_000
+    /// The longest id the list takes, in bytes.
+    public static let idLimit = 512
+
+    /// Why `id` cannot be on the list, or nil when it can: it is a `customer.id`, not
+    /// empty, without control characters, at most ``idLimit`` bytes.
+    public static func problem(_ id: String) -> String? {
+        if id.isEmpty { return "is empty; give the player's customer.id" }
+        if id.utf8.count > idLimit { return "is longer than \(idLimit) bytes" }
+        if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "holds a control character"
+        }
+        return nil
+    }
+
+    /// Create Checkout Session's answer to a blocked player: 403 with the body of its
+    /// reference (OAS, `/checkout/v1/session`), the words exact and no `errorCode`. The
+    /// reference prints it with a space after the colon; the sandbox writes it compact, as
+    /// it writes every body, and as the reference's other `{"message"}` answer (429) is.
+    public static let refusal = HTTPServerResponse(
+        status: 403,
+        body: Array(
+            #"{"message":"Blocked player: this player has been blocked. See the blocked player list in the dashboard for more info."}"#
+                .utf8))
+
+    /// `id` as a path segment: every byte but letters, digits and `-._~` percent-encoded.
+    static func pathSegment(_ id: String) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                bytes.append(byte)
+            default: bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A path segment with each `%XX` as its byte; nil for a broken escape or bytes that
+    /// are not UTF-8.
+    static func decoded(_ segment: String) -> String? {
+        var bytes: [UInt8] = []
+        var utf8 = segment.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// The blocked players: Create Checkout Session's 403, and the control API that lists,
+/// blocks and unblocks them. Appcharge's dashboard has the list; no API of Appcharge's
+/// changes it, so this one is the sandbox's own.
+extension Sandbox {
+    /// 403 for a session of a blocked player, with a log line that says how to unblock
+    /// them; nil for any other player.
+    func blockedRefusal(customerId: String) -> HTTPServerResponse? {
+        guard blockedPlayers.contains(customerId) else { return nil }
+        say(
+            "warning: POST /checkout/v1/session refused: the player '\(Reports.quoted(customerId))' is blocked "
+                + "(--block-player or the control API); DELETE /control/v1/blocked-players/"
+                + "\(BlockedPlayers.pathSegment(customerId)) unblocks them")
+        return BlockedPlayers.refusal
+    }
+
+    /// `GET /control/v1/blocked-players`: `{"blockedPlayers": [...]}`, in the order they
+    /// were blocked.
+    func blockedList(status: Int = 200) -> HTTPServerResponse {
+        var writer = JSONWriter()
+        writer.openObject()
+        writer.key("blockedPlayers")
+        writer.openArray()
+        for player in blockedPlayers { writer.string(player) }
+        writer.closeArray()
+        writer.closeObject()
+        return HTTPServerResponse(status: status, body: writer.bytes)
+    }
+
+    /// `POST /control/v1/blocked-players` with `{"id": "PLAYER"}`: blocks the player's next
+    /// sessions (those made before stay as they are); 201 with the list, 200 when they were
+    /// blocked already.
+    func block(_ request: HTTPRequest) -> HTTPServerResponse {
+        let shape = #"send {"id": "PLAYER"}, the player's customer.id"#
+        guard let members = Self.jsonObject(request) else {
+            return Self.problem(400, "the body is not a JSON object; \(shape)")
+        }
+        guard members.count == 1, members[0].key == "id", case .string(let id) = members[0].value.kind else {
+            let wrong = members.first { $0.key != "id" }.map { "unknown key '\(Reports.quoted($0.key))'" }
+            let id = members.first { $0.key == "id" }.map { "id must be a string, not \($0.value.typeDescription)" }
+            return Self.problem(400, "\(wrong ?? id ?? "id is missing"); \(shape)")
+        }
+        if let problem = BlockedPlayers.problem(id) { return Self.problem(400, "id \(problem); \(shape)") }
+        guard !blockedPlayers.contains(id) else { return blockedList() }
+        guard blockedPlayers.count < BlockedPlayers.limit else {
+            return Self.problem(
+                409, "the sandbox blocks at most \(BlockedPlayers.limit) players; unblock one first")
+        }
+        if let failure = keepBlocked?(blockedPlayers + [id]) { return notKept(failure) }
+        blockedPlayers.append(id)
+        say(
+            "player '\(Reports.quoted(id))' blocked: Create Checkout Session answers their new sessions 403; DELETE "
+                + "/control/v1/blocked-players/\(BlockedPlayers.pathSegment(id)) unblocks them")
+        return blockedList(status: 201)
+    }
+
+    /// `DELETE /control/v1/blocked-players/{id}`, the id percent-encoded: 200 with the list;
+    /// 404 for a player who is not blocked.
+    func unblock(_ segment: String) -> HTTPServerResponse {
+        guard let id = BlockedPlayers.decoded(segment) else {
+            return Self.problem(400, "the player's id is not percent-encoded UTF-8 text")
+        }
+        guard let index = blockedPlayers.firstIndex(of: id) else {
+            return Self.problem(
+                404,
+                "the player '\(Reports.quoted(id))' is not blocked; GET /control/v1/blocked-players lists those who are"
+            )
+        }
+        var players = blockedPlayers
+        players.remove(at: index)
+        if let failure = keepBlocked?(players) { return notKept(failure) }
+        blockedPlayers = players
+        say("player '\(Reports.quoted(id))' unblocked")
+        return blockedList()
+    }
+
+    /// 503: the list could not be kept on the disk, so it did not change.
+    private func notKept(_ failure: String) -> HTTPServerResponse {
+        Self.problem(
+            503,
+            "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, then "
+                + "try again")
+    }
+}

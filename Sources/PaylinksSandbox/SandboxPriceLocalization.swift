@@ -140,8 +140,9 @@ extension Sandbox {
     /// point: a warning for each of currency and price that differs, which say what the
     /// lookup gives and how to send it; none without `offer.pricePointMetadata`.
     func priceWarnings(_ request: SessionRequest) -> [String] {
-        // A free order (price 0) is priced so on purpose: it is a bonus, not a mistake.
-        guard request.price > 0, let cents = request.pricePointMetadata,
+        // A free order (price 0) is priced so on purpose: it is a bonus, not a mistake; and a
+        // price point of 0 is one the lookup itself refuses, so it has nothing to compare.
+        guard request.price > 0, let cents = request.pricePointMetadata, cents > 0,
             let local = pricePoints.price(cents, in: request.country)
         else { return [] }
         guard local.currency != request.currency || local.minorUnits != request.price else { return [] }

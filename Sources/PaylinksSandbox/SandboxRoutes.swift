@@ -269,6 +269,10 @@ extension Sandbox {
         if case .publisherToken = row.access, rateLimiter != nil,
             rateLimiter?.admit(token: settings.publisherToken, now: now) == false
         {
+            onLog(
+                "warning: \(request.method) \(request.path) refused 429: past --rate-limit's "
+                    + "\(settings.rateLimit ?? 0) requests in 60 seconds of the sandbox's clock; send fewer, or raise "
+                    + "--rate-limit")
             return .ready(Self.message(429, "Rate limit exceeded."))
         }
         return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))

@@ -64,8 +64,8 @@ extension Sandbox {
         if let firstSeenAt = body.firstSeenAt, firstSeenAt >= now {
             return Sandbox.problem(
                 400,
-                "customer.identitySignals.firstSeenAt \(ClockText.iso8601(milliseconds: firstSeenAt)) is not in the "
-                    + "past: the sandbox's clock says \(ClockText.iso8601(milliseconds: now)); send when the player was "
+                "customer.identitySignals.firstSeenAt must be a past date: \(ClockText.iso8601(milliseconds: firstSeenAt)) "
+                    + "is not before the sandbox's clock, \(ClockText.iso8601(milliseconds: now)); send when the player was "
                     + "first seen, such as the account's creation, before now")
         }
         return blockedRefusal(customerId: body.customerId)

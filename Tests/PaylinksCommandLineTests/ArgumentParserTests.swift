@@ -204,6 +204,7 @@ struct ArgumentParserTests {
         #expect(try options("serve", "--rate-limit", "600/min").rateLimit == 600)
         #expect(try options("serve", "--rate-limit=1/min").rateLimit == 1)
         #expect(try options("serve", "--rate-limit", "1000000/min").rateLimit == 1_000_000)
+        #expect(try options("serve", "--rate-limit", "5000/MIN").rateLimit == 5000)
         for bad in ["600", "0/min", "1000001/min", "600/s", "/min", "-1/min", "6e2/min"] {
             #expect(usageMessage("serve", "--rate-limit", bad)?.contains("--rate-limit takes N/min") == true, "\(bad)")
         }
@@ -271,27 +272,29 @@ struct ArgumentParserTests {
         #expect(usageMessage("purchase", "--sku", "a", "--fault-rate", "0.5")?.contains("belongs to run") == true)
     }
 
-    @Test("--fee-rate takes a percent from 0 to 100, with or without %, for the commands that send awards or events")
+    @Test("--fee-rate takes a percent from 0% to 100%, its sign required, for the commands that send awards or events")
     func feeRate() throws {
         #expect(try options("purchase", "--sku", "a", "--fee-rate", "12.5%").rates.fee.description == "12.5")
-        #expect(try options("serve", "--fee-rate", "30").rates.fee.description == "30")
+        #expect(try options("serve", "--fee-rate", "30%").rates.fee.description == "30")
         #expect(try options("trigger", "order.refunded", "--fee-rate", "0%").rates.fee.isZero)
-        #expect(try options("run", "a.json", "--fee-rate", "100").rates.exchangeCost.description == "1.5")
-        for bad in ["100.5", "-1", "1e1", "15%%", "%", "", "0.1234567", "fifteen"] {
+        #expect(try options("run", "a.json", "--fee-rate", "100%").rates.exchangeCost.description == "1.5")
+        // A bare number could be a fraction (0.2 for 20%) as well as a percent: refused.
+        for bad in ["0.2", "15", "100.5%", "-1%", "1e1", "15%%", "%", "", "0.1234567", "fifteen"] {
             #expect(
                 usageMessage("purchase", "--sku", "a", "--fee-rate", bad)?.contains(
-                    "--fee-rate takes a percent from 0 to 100, such as 15%") == true, "\(bad)")
+                    "--fee-rate takes a percent from 0% to 100% with its sign, such as 15%") == true, "\(bad)")
         }
-        #expect(usageMessage("offers", "--fee-rate", "15")?.contains("--fee-rate") == true)
+        #expect(usageMessage("offers", "--fee-rate", "15%")?.contains("--fee-rate") == true)
     }
 
-    @Test("--exchange-cost-rate takes a percent from 0 to 100, with or without %")
+    @Test("--exchange-cost-rate takes a percent from 0% to 100%, its sign required")
     func exchangeCostRate() throws {
         #expect(try options("serve", "--exchange-cost-rate", "2%").rates.exchangeCost.description == "2")
-        #expect(try options("cancel", "--sku", "a", "--exchange-cost-rate", "0.75").rates.fee.description == "15")
+        #expect(try options("cancel", "--sku", "a", "--exchange-cost-rate", "0.75%").rates.fee.description == "15")
+        #expect(usageMessage("serve", "--exchange-cost-rate", "0.75")?.contains("with its sign") == true)
         #expect(
             usageMessage("serve", "--exchange-cost-rate", "101%")?.contains(
-                "--exchange-cost-rate takes a percent from 0 to 100, such as 1.5%, not '101%'") == true)
+                "--exchange-cost-rate takes a percent from 0% to 100% with its sign, such as 1.5%, not '101%'") == true)
     }
 
     @Test("an option given twice is an error")

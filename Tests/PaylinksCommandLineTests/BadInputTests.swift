@@ -287,10 +287,13 @@ extension BadInput {
         BadInput("fault rate above 1", ["run", "a.json", "--fault-rate", "2"], .usage, "probability from 0 to 1"),
         BadInput(
             "fee rate above 100%", ["purchase", "--sku", "a", "--fee-rate", "150%"], .usage,
-            "--fee-rate takes a percent from 0 to 100, such as 15%, not '150%'"),
+            "--fee-rate takes a percent from 0% to 100% with its sign, such as 15%, not '150%'"),
+        BadInput(
+            "fee rate without its percent sign", ["purchase", "--sku", "a", "--fee-rate", "0.2"], .usage,
+            "--fee-rate takes a percent from 0% to 100% with its sign, such as 15%, not '0.2'"),
         BadInput(
             "exchange-cost rate not a number", ["serve", "--exchange-cost-rate", "x"], .usage,
-            "--exchange-cost-rate takes a percent from 0 to 100, such as 1.5%, not 'x'"),
+            "--exchange-cost-rate takes a percent from 0% to 100% with its sign, such as 1.5%, not 'x'"),
     ]
 
     static let fixtures: [BadInput] = [

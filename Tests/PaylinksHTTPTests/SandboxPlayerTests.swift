@@ -38,8 +38,8 @@ struct SandboxPlayerTests {
         #expect(ahead.status == 400, "\(ahead.body)")
         #expect(
             try ahead.json()["errorMessage"] as? String
-                == "customer.identitySignals.firstSeenAt 2026-12-01T10:00:01.000Z is not in the past: the sandbox's "
-                + "clock says 2026-12-01T10:00:00.000Z; send when the player was first seen, such as the account's "
+                == "customer.identitySignals.firstSeenAt must be a past date: 2026-12-01T10:00:01.000Z is not before "
+                + "the sandbox's clock, 2026-12-01T10:00:00.000Z; send when the player was first seen, such as the account's "
                 + "creation, before now")
         #expect(try ahead.json()["errorCode"] as? Int == 400)
         #expect(Self.create(served, Self.firstSeen("2026-12-01T10:00:00Z")).status == 400, "now is not the past")

@@ -247,6 +247,11 @@ struct SandboxPricingTests {
             #expect(String(decoding: refused.body, as: UTF8.self) == #"{"message":"Rate limit exceeded."}"#)
             #expect(
                 !refused.headers.contains { $0.name.lowercased().hasPrefix("x-ratelimit") || $0.name == "Retry-After" })
+            // The log says why, and what to change.
+            #expect(
+                recorder.logs.contains(
+                    "warning: POST \(path) refused 429: past --rate-limit's 3 requests in 60 seconds of the sandbox's "
+                        + "clock; send fewer, or raise --rate-limit"))
         }
         // A token the sandbox does not know is refused for that, not counted; the control API is never limited.
         #expect(Self.request(sandbox, .post, Self.lookup, body, token: "token-2").status == 401)
@@ -286,6 +291,7 @@ struct SandboxPricingTests {
             ("JPY", 1500, "JP", 999, false), ("USD", 499, "JP", nil, false), ("USD", 1250, "AR", 1250, false),
             // A free order is priced 0 on purpose, whatever its offer's price point.
             ("EUR", 0, "DE", 499, false),
+            ("EUR", 1099, "DE", 0, false),
         ] as [(String, Int, String, Int?, Bool)])
     func sessionWarning(currency: String, price: Int, country: String, pricePoint: Int?, warns: Bool) throws {
         let created = request(

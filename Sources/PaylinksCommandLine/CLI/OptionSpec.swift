@@ -474,8 +474,8 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--rate-limit", "N/min",
             "Answer 429 {\"message\":\"Rate limit exceeded.\"} past N requests in any 60 seconds of one publisher "
-                + "token, refused ones counted, on every API the game's server calls (sessions, price points, "
-                + "reports, refunds); awards and events are never limited.",
+                + "token, refused ones counted, on the APIs that take the token (sessions, price points, reports, "
+                + "refunds); awards and events are never limited.",
             default: "no limit", commands: [.serve]
         ) { options, value throws(UsageProblem) in
             options.rateLimit = try rateLimit(value)
@@ -692,7 +692,8 @@ package struct OptionSpec: Sendable {
 
     /// `--rate-limit N/min`: a whole number of requests a minute, from 1 to 1,000,000.
     static func rateLimit(_ value: String) throws(UsageProblem) -> Int {
-        let count = value.hasSuffix("/min") ? String(value.dropLast(4)) : ""
+        // The unit in any case, as choices are read: 600/MIN is 600/min.
+        let count = value.lowercased().hasSuffix("/min") ? String(value.dropLast(4)) : ""
         guard !count.isEmpty, count.utf8.allSatisfy({ (0x30...0x39).contains($0) }), count.utf8.count <= 7,
             let limit = Int(count), (1...1_000_000).contains(limit)
         else {
@@ -872,10 +873,12 @@ package struct OptionSpec: Sendable {
 
     /// A percent from 0 to 100, written plainly with or without `%`: "15%", "1.5", "0".
     static func percent(_ value: String, option: String, example: String) throws(UsageProblem) -> ExactDecimal {
-        let number = value.hasSuffix("%") ? String(value.dropLast()) : value
-        guard let rate = ExactDecimal(number), rate.significand <= 100 * rate.denominator else {
+        // The sign is required: a bare 0.2 could mean 20% as well as 0.2%.
+        guard value.hasSuffix("%"), let rate = ExactDecimal(String(value.dropLast())),
+            rate.significand <= 100 * rate.denominator
+        else {
             throw UsageProblem(
-                "\(option) takes a percent from 0 to 100, such as \(example), not '\(MessageText.sanitized(value))'")
+                "\(option) takes a percent from 0% to 100% with its sign, such as \(example), not '\(MessageText.sanitized(value))'")
         }
         return rate
     }

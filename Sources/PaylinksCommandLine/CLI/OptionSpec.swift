@@ -878,7 +878,8 @@ package struct OptionSpec: Sendable {
             rate.significand <= 100 * rate.denominator
         else {
             throw UsageProblem(
-                "\(option) takes a percent from 0% to 100% with its sign, such as \(example), not '\(MessageText.sanitized(value))'")
+                "\(option) takes a percent from 0% to 100% with its sign, such as \(example), not '\(MessageText.sanitized(value))'"
+            )
         }
         return rate
     }

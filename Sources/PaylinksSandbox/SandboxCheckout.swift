@@ -112,6 +112,14 @@ extension Sandbox {
             return .ready(Sandbox.problem(400, "the body is not a JSON object; \(shape)"))
         }
         // What is wrong first, quoted as sent, then the shape.
+        let known = ["choice", "paymentMethod", "resolve", "device"]
+        if let unknown = members.first(where: { !known.contains($0.key) }) {
+            return .ready(
+                Sandbox.problem(
+                    400,
+                    "'\(Reports.quoted(unknown.key))' is not a field of complete; it takes "
+                        + known.joined(separator: ", ")))
+        }
         guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
             return .ready(Sandbox.problem(400, "choice is missing; \(shape)"))
         }
@@ -138,6 +146,19 @@ extension Sandbox {
             }
             method = text
         }
+        // The device the V2 events name, as --device writes it: a preset or KEY=VALUE,...
+        var device: OrderDevice?
+        if let deviceValue = members.first(where: { $0.key == "device" })?.value {
+            guard case .string(let text) = deviceValue.kind else {
+                return .ready(
+                    Sandbox.problem(400, "device must be a string, such as \"ios\" or \"osType=iOS,osVersion=18.0\""))
+            }
+            do throws(OrderDevice.Problem) {
+                device = try OrderDevice.parse(text)
+            } catch {
+                return .ready(Sandbox.problem(400, "device \(error.reason)"))
+            }
+        }
         var later: (succeeded: Bool, after: Int)?
         if let resolveValue = members.first(where: { $0.key == "resolve" })?.value {
             switch Self.laterResolution(resolveValue, choice: choice) {
@@ -155,7 +176,7 @@ extension Sandbox {
         if session.isFree, choice != .pay, choice != .close {
             return .ready(Sandbox.problem(409, Self.freeChoices))
         }
-        let finished = apply(choice, paymentMethod: method, to: session)
+        let finished = apply(choice, paymentMethod: method, to: session, device: device)
         if let later, finished.state == .paymentPending,
             let scheduled = schedule(purchaseId: finished.purchaseId, succeeded: later.succeeded, after: later.after)
         {

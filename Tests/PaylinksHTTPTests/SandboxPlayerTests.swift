@@ -228,6 +228,33 @@ struct SandboxPlayerTests {
         }
     }
 
+    @Test("a payment through the control API names its device as --device does, and complete refuses a field it lacks")
+    func deviceFromControl() async throws {
+        let game = Service.GameServer.granting()
+        let served = try Served(game: game)
+        let (_, purchaseId) = try Service.create(served.service)
+        let path = "/control/v1/sessions/\(purchaseId)/complete"
+        let unknown = served.control(path, #"{"choice": "pay", "bogus": 1}"#)
+        #expect(unknown.status == 400)
+        #expect(
+            unknown.body.contains("'bogus' is not a field of complete; it takes choice, paymentMethod, resolve, device")
+        )
+        let wrong = served.control(path, #"{"choice": "pay", "device": "nokia"}"#)
+        #expect(wrong.status == 400)
+        #expect(wrong.body.contains("device"), "\(wrong.body)")
+        #expect(try served.state(purchaseId) == "created", "a refused complete changes nothing")
+        #expect(served.control(path, #"{"choice": "pay", "device": "android"}"#).status == 200)
+        #expect(try Service.tick(served.service) { try served.state(purchaseId) == "charge_succeed" })
+        #expect(served.settle())
+        let events = await game.requests(after: served.service).filter { $0.url.description.hasSuffix("/events") }
+        #expect(events.count == 3)
+        for request in events {
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+            let device = try #require(body["device"] as? [String: String], "\(body)")
+            #expect(device["deviceModel"] == "Pixel 8" && device["osType"] == "Android")
+        }
+    }
+
     @Test("the V2 events of a checkout carry the device its page was asked from, by the browser's User-Agent")
     func deviceFromUserAgent() async throws {
         let iPhone =

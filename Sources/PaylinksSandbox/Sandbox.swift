@@ -182,9 +182,10 @@ public final class Sandbox {
             restoredClock = time
             clock.restore(to: time)
             clockKept = clock.mode == .virtual ? now : nil
+            pricePoints.started(at: now)
         case .blockedPlayers(let players):
             // `--block-player` blocks at every start, whatever the list kept says.
-            blockedPlayers = players + settings.blockedPlayers.filter { !players.contains($0) }
+            blockedPlayers = players + settings.blockedPlayers.filter { !BlockedPlayers.holds(players, $0) }
         }
     }
 

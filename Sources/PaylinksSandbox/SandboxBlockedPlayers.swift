@@ -20,6 +20,17 @@ public enum BlockedPlayers {
         return nil
     }
 
+    /// Whether `list` holds `id`, byte for byte: two ids Unicode calls equivalent (an é
+    /// written whole or as e and its accent) are two players, as `customer.id` is compared.
+    public static func holds(_ list: [String], _ id: String) -> Bool {
+        index(of: id, in: list) != nil
+    }
+
+    /// Where `list` holds `id`, byte for byte.
+    public static func index(of id: String, in list: [String]) -> Int? {
+        list.firstIndex { $0.utf8.elementsEqual(id.utf8) }
+    }
+
     /// Create Checkout Session's answer to a blocked player: 403 with the body of its
     /// reference (OAS, `/checkout/v1/session`), the words exact and no `errorCode`. The
     /// reference prints it with a space after the colon; the sandbox writes it compact, as
@@ -79,7 +90,7 @@ extension Sandbox {
     /// 403 for a session of a blocked player, with a log line that says how to unblock
     /// them; nil for any other player.
     func blockedRefusal(customerId: String) -> HTTPServerResponse? {
-        guard blockedPlayers.contains(customerId) else { return nil }
+        guard BlockedPlayers.holds(blockedPlayers, customerId) else { return nil }
         say(
             "warning: POST /checkout/v1/session refused: the player '\(Reports.quoted(customerId))' is blocked "
                 + "(--block-player or the control API); DELETE /control/v1/blocked-players/"
@@ -114,7 +125,7 @@ extension Sandbox {
             return Self.problem(400, "\(wrong ?? id ?? "id is missing"); \(shape)")
         }
         if let problem = BlockedPlayers.problem(id) { return Self.problem(400, "id \(problem); \(shape)") }
-        guard !blockedPlayers.contains(id) else { return blockedList() }
+        guard !BlockedPlayers.holds(blockedPlayers, id) else { return blockedList() }
         guard blockedPlayers.count < BlockedPlayers.limit else {
             return Self.problem(
                 409, "the sandbox blocks at most \(BlockedPlayers.limit) players; unblock one first")
@@ -133,7 +144,7 @@ extension Sandbox {
         guard let id = BlockedPlayers.decoded(segment) else {
             return Self.problem(400, "the player's id is not percent-encoded UTF-8 text")
         }
-        guard let index = blockedPlayers.firstIndex(of: id) else {
+        guard let index = BlockedPlayers.index(of: id, in: blockedPlayers) else {
             return Self.problem(
                 404,
                 "the player '\(Reports.quoted(id))' is not blocked; GET /control/v1/blocked-players lists those who are"

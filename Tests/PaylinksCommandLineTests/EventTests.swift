@@ -255,7 +255,7 @@ struct EventTests {
         let result = runCLI(
             [
                 "trigger", "order.completed", "--events-version", "v1", "--country", "DE", "--sku", "builders_bundle",
-                "--fee-rate", "30%", "--exchange-cost-rate", "0", "--json",
+                "--fee-rate", "30%", "--exchange-cost-rate", "0%", "--json",
             ] + Self.seeded)
         #expect(result.exitCode == .success, "\(result.stderr)")
         let body = try #require(try Self.events(result.stdout).last?["body"] as? String)

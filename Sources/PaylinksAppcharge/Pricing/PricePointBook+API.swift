@@ -94,7 +94,7 @@ extension PricePointBook {
     }
 
     /// `[{"countryCode2": "BR", "price": 29.99}]`: each country once, a row of the point's,
-    /// and a price in major units greater than zero.
+    /// and a price in major units its currency can charge exactly (``takes(_:)``).
     private func overrides(_ value: JSONValue) throws(Problem) -> [Override] {
         guard case .array(let items) = value.kind else { throw .invalidBody }
         var overrides: [Override] = []
@@ -106,7 +106,9 @@ extension PricePointBook {
                 !overrides.contains(where: { $0.country == country })
             else { throw .invalidBody }
             guard hasRow(country) else { throw .unknownCountry(Self.shown(country)) }
-            overrides.append(Override(country: country, price: price))
+            let override = Override(country: country, price: price)
+            guard takes(override) else { throw .invalidBody }
+            overrides.append(override)
         }
         return overrides
     }

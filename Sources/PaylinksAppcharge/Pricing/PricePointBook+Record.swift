@@ -34,7 +34,8 @@ extension PricePointBook.Record {
     package init(json value: JSONValue) throws(CheckoutSessions.Session.RecordProblem) {
         guard case .object = value.kind else { throw .init(description: "not an object") }
         let fields = RecordFields(value)
-        cents = try fields.integer("priceInUsdCents", in: RecordRange.amount)
+        // The API's own range: a journal holds no point the API would refuse.
+        cents = try fields.integer("priceInUsdCents", in: PricePointBook.centsRange)
         if fields["deleted"] != nil {
             guard try fields.bool("deleted") else { throw .init(description: "deleted is true or missing") }
             point = nil
@@ -46,8 +47,13 @@ extension PricePointBook.Record {
         for item in try fields.array("priceOverrides") {
             let override = RecordFields(item)
             let country = try override.string("countryCode2")
-            guard case .number(let text)? = override["price"]?.kind, let price = ExactDecimal(text) else {
-                throw .init(description: "priceOverrides: price is missing or not a decimal", offset: item.offset)
+            guard case .number(let text)? = override["price"]?.kind, let price = ExactDecimal(text), !price.isZero
+            else {
+                throw .init(
+                    description: "priceOverrides: price is missing or not a decimal above 0", offset: item.offset)
+            }
+            guard !overrides.contains(where: { $0.country == country }) else {
+                throw .init(description: "priceOverrides: \(country.prefix(40)) is given twice", offset: item.offset)
             }
             overrides.append(PricePointBook.Override(country: country, price: price))
         }

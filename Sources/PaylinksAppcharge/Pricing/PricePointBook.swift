@@ -16,7 +16,7 @@ public struct PricePointBook: Sendable {
     let catalog: Catalog
     /// The time the catalog's tiers carry as their last update, Unix milliseconds: when
     /// the sandbox started.
-    let since: Int
+    private(set) var since: Int
     /// The points held, by their US cents.
     private(set) var points: [Int: Point]
     /// The records of what changed since the last ``saved()``, oldest first.
@@ -97,9 +97,21 @@ public struct PricePointBook: Sendable {
         return value.scale == 2 ? value.significand : value.significand * (value.scale == 1 ? 10 : 100)
     }
 
-    /// The tier a point of `cents` is in the catalog: "4.99" for 499.
+    /// The tier a point of `cents` is in the catalog, with two decimals as tiers are
+    /// written: "4.99" for 499, "5.00" for 500.
     static func tier(ofCents cents: Int) -> String {
-        ExactDecimal(significand: cents, scale: 2).description
+        let (dollars, rest) = cents.quotientAndRemainder(dividingBy: 100)
+        return "\(dollars).\(rest < 10 ? "0" : "")\(rest)"
+    }
+
+    /// The sandbox started at `time` on its clock, a journal's virtual clock once it is
+    /// read: the catalog's tiers no request changed carry it as their `lastUpdate`.
+    public mutating func started(at time: Int) {
+        for (cents, point) in points
+        where point == Point(cents: cents, lastUpdate: since, fromCatalog: true, overrides: []) {
+            points[cents]?.lastUpdate = time
+        }
+        since = time
     }
 
     /// Every point, cheapest first: the catalog's tiers are in that order.
@@ -157,7 +169,11 @@ public struct PricePointBook: Sendable {
 
     /// Takes back a record kept before a restart.
     public mutating func restore(_ record: Record) {
-        points[record.cents] = record.point
+        var point = record.point
+        // An override the fixtures no longer take (its country gone, its currency's digits
+        // changed) is dropped, as the API would refuse it now.
+        point?.overrides.removeAll { !takes($0) }
+        points[record.cents] = point
     }
 
     // MARK: Prices
@@ -280,5 +296,20 @@ public struct PricePointBook: Sendable {
     /// an override may name (`Country code XX not found in existing custom pricing.`).
     public func hasRow(_ country: String) -> Bool {
         catalog.localizations[country] != nil
+    }
+
+    /// The most minor units a price set by hand may be: Create Session's largest amount.
+    public static let overrideLimit = 1_000_000_000_000
+
+    /// Whether `override` is a price its country can be set to by hand: a row of the point's,
+    /// and exactly a whole number of its currency's minor units (no rounding rule applies to
+    /// an override, PL/introduction), from one to ``overrideLimit``: 0.004 EUR is refused,
+    /// never priced 0, so that a paid price point cannot become a free order.
+    public func takes(_ override: Override) -> Bool {
+        guard let localization = catalog.localizations[override.country] else { return false }
+        let scale = Self.minorUnitScale(of: localization.data.currencyCode)
+        let (scaled, overflow) = override.price.significand.multipliedReportingOverflow(by: scale)
+        guard !overflow, scaled % override.price.denominator == 0 else { return false }
+        return (1...Self.overrideLimit).contains(scaled / override.price.denominator)
     }
 }

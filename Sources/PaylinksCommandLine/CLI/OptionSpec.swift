@@ -391,7 +391,14 @@ package struct OptionSpec: Sendable {
             if let problem = BlockedPlayers.problem(id) {
                 throw UsageProblem("--block-player '\(MessageText.sanitized(id))' \(problem)")
             }
-            if !options.blockedPlayers.contains(id) { options.blockedPlayers.append(id) }
+            guard !BlockedPlayers.holds(options.blockedPlayers, id) else { return }
+            // The list the control API and the journal keep is bounded; the start's is too.
+            guard options.blockedPlayers.count < BlockedPlayers.limit else {
+                throw UsageProblem(
+                    "--block-player is given more than \(BlockedPlayers.limit) times; the list holds at most "
+                        + "\(BlockedPlayers.limit) players, so block fewer")
+            }
+            options.blockedPlayers.append(id)
         },
         OptionSpec(
             "--host", "HOST", "The address serve listens on; anything but loopback is reachable from other machines.",

@@ -145,7 +145,7 @@ struct JournalReader {
                 var players: [String] = []
                 for id in ids {
                     guard case .string(let player) = id.kind, BlockedPlayers.problem(player) == nil,
-                        !players.contains(player)
+                        !BlockedPlayers.holds(players, player)
                     else {
                         throw .init(
                             description: "blockedPlayers holds something other than a player's id, once each",

@@ -200,8 +200,7 @@ extension OrderDevice {
         /// The text after `marker` up to one of `ends`.
         func after(_ marker: String, upTo ends: String = " ;)") -> String? {
             guard let range = agent.firstRange(of: marker) else { return nil }
-            let value = agent[range.upperBound...].prefix { !ends.contains($0) }
-            return value.isEmpty ? nil : String(value)
+            return plain(String(agent[range.upperBound...].prefix { !ends.contains($0) }))
         }
         var device = OrderDevice()
         if agent.contains("iPhone") || agent.contains("iPad") {
@@ -215,7 +214,7 @@ extension OrderDevice {
             device.osType = "Android"
             device.osVersion = version
             // `(Linux; Android 14; Pixel 8)`: the model follows; reduced agents say only `K`.
-            if let model = after("Android \(version); ", upTo: ";)").map(withoutBuild), model != "K" {
+            if let model = after("Android \(version); ", upTo: ";)").map(withoutBuild).flatMap(plain), model != "K" {
                 device.deviceModel = model
             }
         } else if let version = after("Windows NT ") {
@@ -247,6 +246,18 @@ extension OrderDevice {
         }
         self = device
     }
+}
+
+/// What a `User-Agent` names, when it can be said as `--device` would take it: 1 to 64
+/// bytes of printable ASCII, as a `User-Agent` is written, without spaces at its ends; nil
+/// otherwise, and the field is left out (a control character, a 500-digit version, an
+/// empty model).
+private func plain(_ text: String) -> String? {
+    let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    guard (1...64).contains(trimmed.utf8.count), trimmed.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+        return nil
+    }
+    return trimmed
 }
 
 /// An Android model without the ` Build/...` some agents add after it.

@@ -54,6 +54,9 @@ public final class Sandbox {
     /// The players Create Checkout Session refuses with 403, by `customer.id`, in the
     /// order they were blocked: `--block-player`'s, then the control API's.
     public internal(set) var blockedPlayers: [String]
+    /// The blocked players as they were before the control API changed the list, until the
+    /// change is kept: what a change that cannot be kept puts back.
+    var blockedBefore: [String]?
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -65,34 +68,23 @@ public final class Sandbox {
     /// Something happened to an order that Appcharge sends the game's server an event
     /// about: the event, ready to send. Without a handler no event is made.
     public var onOrderEvent: ((_ purchaseId: String, _ event: OrderEvent) -> Void)?
-    /// Makes the sessions a request changed, and the deliveries that ended, durable before
-    /// the answer goes out and before anything else of the change happens (an award sent,
-    /// a callback, a log line): nil when they are kept; else why not, and then the change
-    /// is undone and the answer is 503. What the sandbox learned on its own (an award's
-    /// answer) stays in memory and is handed over again with the next change. All or none
-    /// of what it is handed must be kept. Without one the sessions live in memory only.
-    /// A virtual clock that moved is handed over too (nil when it did not).
-    public var persist:
-        (
-            (_ changed: [CheckoutSessions.Session], _ deliveries: [DeliveryHistory.Delivery], _ clock: Int?) -> String?
-        )?
+    /// Makes what a request changed (sessions, price points, the blocked players) and the
+    /// deliveries that ended durable before the answer goes out and before anything else
+    /// of the change happens (an award sent, a callback, a log line): nil when they are
+    /// kept; else why not, and then the change is undone and the answer is 503. What the
+    /// sandbox learned on its own (an award's answer) stays in memory and is handed over
+    /// again with the next change. All or none of what it is handed must be kept. A virtual
+    /// clock that moved is handed over too. Without one all of it lives in memory only.
+    public var persist: ((_ changed: SandboxJournalChange) -> String?)?
     /// The control API asked for a delivery to be sent again: exactly as it was (the same
     /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.
     public var onReplay: ((_ delivery: DeliveryHistory.Delivery, _ resign: Bool) -> Void)?
     /// A virtual clock reached the next attempt of `delivery`: the one who sends it tells
     /// ``attempted(_:attempt:)`` how it went.
     public var onRetry: ((_ delivery: DeliveryHistory.Delivery) -> Void)?
-    /// Makes the price points a request created, changed or deleted durable, as ``persist``
-    /// makes sessions: nil when they are kept, else why not, and then the change is undone
-    /// and the answer is 503. Without one they live in memory only.
-    public var persistPricePoints: ((_ changed: [PricePointBook.Record]) -> String?)?
     /// Replaces all that ``persist`` kept with `contents`, before the answer of a reset goes
     /// out: nil when it is kept, else why not, and then nothing is forgotten (503).
     public var replaceKept: ((_ contents: SandboxJournalContents) -> String?)?
-    /// Keeps the list of blocked players, whole, once the control API changed it: nil when
-    /// it is kept, else why not, and then the list stays as it was (503). Without one it
-    /// lives in memory only.
-    public var keepBlocked: ((_ players: [String]) -> String?)?
     /// How many deliveries to the game's server are out and not taken in: a reset waits
     /// for none, since their outcomes name sessions whose ids a reset hands out again.
     public var deliveriesUnderWay: () -> Int = { 0 }

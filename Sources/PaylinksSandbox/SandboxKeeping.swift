@@ -1,7 +1,9 @@
 public import PaylinksAppcharge
+import PaylinksHTTP
 
-/// What the sandbox keeps across a restart, and how a change is kept: handed over before
-/// its answer goes, and undone when it cannot be, so that a 503 means nothing happened.
+/// What the sandbox keeps across a restart, and how a change is kept: handed to
+/// ``Sandbox/persist`` whole before its answer goes, and undone whole when it cannot be,
+/// so that a 503 means nothing happened.
 extension Sandbox {
     /// What the sandbox keeps across a restart: a session as it stood after a change, or a
     /// delivery that ended.
@@ -44,37 +46,27 @@ extension Sandbox {
     /// How long what waits is not written again after a write failed, in milliseconds.
     public static let writePause = 1000
 
-    /// Hands what changed since the last keep to ``persist``; nil when it is kept (or
-    /// nothing keeps it), else why not. When it is not kept and `undoing`, the change is
-    /// undone and its effects dropped: the answer says nothing happened. Otherwise (what
-    /// the game's server was sent cannot be unsent) the change stands in memory, its
-    /// effects follow, and it is kept with the next change that reaches the disk.
+    /// Hands what changed since the last keep to ``persist``, as one change: the price
+    /// points, the blocked players, the sessions, the deliveries that ended and a virtual
+    /// clock that moved. Nil when it is kept (or nothing keeps it), else why not. When it
+    /// is not kept and `undoing`, all of the change is undone and its effects dropped: the
+    /// answer says nothing happened. Otherwise (what the game's server was sent cannot be
+    /// unsent) the change stands in memory, its effects follow, and it is kept with the
+    /// next change that reaches the disk.
     func keep(undoing: Bool) -> String? {
-        // A request that changes price points changes nothing else, so they are kept first,
-        // on their own.
-        let changedPrices = pricePoints.changes
-        if !changedPrices.isEmpty, let persistPricePoints, let failure = persistPricePoints(changedPrices) {
-            // Not undone, they wait for the next change that reaches the disk, as sessions do.
-            if undoing {
-                pricePoints.rollback()
-                if sessions.isChanging { sessions.rollback() }
-                effects = []
-                return failure
-            }
-        } else {
-            pricePoints.saved()
-        }
-        let changed = sessions.changedSessions
-        // A request that changed nothing (a read, a replay) is answered whatever the disk
-        // says of what waits from before it: it has nothing to undo.
-        let undoable = undoing && sessions.isChanging
-        var failure: String?
         let now = self.now
-        let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
         // A virtual clock that moved is kept with the change, or on its own.
         let movedClock = clock.mode == .virtual && clockKept != now ? now : nil
-        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty || movedClock != nil, undoable || !pausing {
-            failure = persist(changed, unsavedDeliveries, movedClock)
+        let change = SandboxJournalChange(
+            pricePoints: pricePoints.changes, blocked: blockedBefore == nil ? nil : blockedPlayers,
+            sessions: sessions.changedSessions, deliveries: unsavedDeliveries, clock: movedClock)
+        // A request that changed nothing (a read, a replay) is answered whatever the disk
+        // says of what waits from before it: it has nothing to undo.
+        let undoable = undoing && (sessions.isChanging || !change.pricePoints.isEmpty || change.blocked != nil)
+        var failure: String?
+        let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
+        if let persist, !change.isEmpty, undoable || !pausing {
+            failure = persist(change)
             lastFailure = failure == nil ? nil : now
             if failure == nil, let movedClock { clockKept = movedClock }
         } else if pausing {
@@ -82,12 +74,18 @@ extension Sandbox {
         }
         if failure == nil {
             sessions.saved()
+            pricePoints.saved()
+            blockedBefore = nil
             unsavedDeliveries = []
         } else if undoable {
             sessions.rollback()
+            pricePoints.rollback()
+            if let blockedBefore { blockedPlayers = blockedBefore }
+            blockedBefore = nil
             effects = []
             return failure
         } else {
+            // Not undone, the change waits for the next one that reaches the disk.
             sessions.commit()
             if undoing { failure = nil }
         }
@@ -112,5 +110,13 @@ extension Sandbox {
     public func keepWaiting() -> String? {
         lastFailure = nil
         return keep(undoing: false)
+    }
+
+    /// 503: a change could not be kept on the disk (`failure` says why), so it was undone.
+    static func notKept(_ failure: String) -> HTTPServerResponse {
+        problem(
+            503,
+            "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, then "
+                + "try again")
     }
 }

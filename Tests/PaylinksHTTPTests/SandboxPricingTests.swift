@@ -217,7 +217,7 @@ struct SandboxPricingTests {
     @Test("the price points go into the journal and come back from it, and a reset forgets them")
     func journal() throws {
         let journal = InMemorySandboxJournal(seed: 7)
-        sandbox.persistPricePoints = { journal.keep(pricePoints: $0) }
+        sandbox.persist = { [sandbox] in journal.keep($0, live: { sandbox.journalContents }) }
         #expect(request(.post, "/v1/price-points", #"{"priceInUsdCents": 1299}"#).status == 201)
         #expect(request(.delete, "/v1/price-points/499").status == 200)
         journal.refusal = "the disk is full"

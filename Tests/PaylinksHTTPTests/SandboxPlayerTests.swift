@@ -194,6 +194,31 @@ struct SandboxPlayerTests {
         #expect(journal.records.allSatisfy { if case .blockedPlayers = $0 { false } else { true } })
     }
 
+    @Test("a block or an unblock the journal cannot keep is 503 and changes nothing, then or after a restart")
+    func blockNotKept() throws {
+        let journal = InMemorySandboxJournal(seed: 7)
+        let served = try Served(journal: journal)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_1"}"#).status == 201)
+        journal.refusal = "disk full"
+        let blocked = served.control("/control/v1/blocked-players", #"{"id": "cust_2"}"#)
+        #expect(blocked.status == 503)
+        #expect(
+            try blocked.json()["errorMessage"] as? String
+                == "the sandbox could not keep the change on disk (disk full), so nothing changed; free the disk, "
+                + "then try again")
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/cust_1").status == 503)
+        #expect(served.sandbox.blockedPlayers == ["cust_1"])
+        #expect(
+            Service.send(served.service, .get, "/control/v1/blocked-players").body == #"{"blockedPlayers":["cust_1"]}"#)
+        #expect(
+            !served.log.lines.contains { $0.hasPrefix("player 'cust_2'") || $0.hasPrefix("player 'cust_1' unblocked") })
+        // The next change that is kept carries nothing of the refused ones.
+        journal.refusal = nil
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_3"}"#).status == 201)
+        let restarted = try Served(journal: journal, restoring: true)
+        #expect(restarted.sandbox.blockedPlayers == ["cust_1", "cust_3"])
+    }
+
     @Test("the dashboard lists the blocked players")
     func dashboard() throws {
         let served = try Served()

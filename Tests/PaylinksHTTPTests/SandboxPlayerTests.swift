@@ -219,6 +219,38 @@ struct SandboxPlayerTests {
         #expect(restarted.sandbox.blockedPlayers == ["cust_1", "cust_3"])
     }
 
+    /// A journal rewritten at every change it keeps, from what the sandbox then holds, as a
+    /// file journal is once it has grown.
+    final class RewrittenJournal: SandboxJournal {
+        let location = "memory"
+        let recordsRead = 0
+        let warnings: [String] = []
+        var onWarning: (String) -> Void = { _ in }
+        /// The blocked players the last rewrite held.
+        var rewritten: [String]?
+
+        func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String? {
+            startRewrite(live())
+            return nil
+        }
+
+        func startRewrite(_ held: SandboxJournalContents) { rewritten = held.blocked }
+
+        func finishRewrite(waiting: Bool) {}
+
+        func replace(with held: SandboxJournalContents) -> String? { nil }
+    }
+
+    @Test("a rewrite that a block or an unblock makes due holds the list as the change left it")
+    func rewrittenAtABlock() throws {
+        let journal = RewrittenJournal()
+        let served = try Served(journal: journal)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_1"}"#).status == 201)
+        #expect(journal.rewritten == ["cust_1"])
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/cust_1").status == 200)
+        #expect(journal.rewritten == [])
+    }
+
     @Test("the dashboard lists the blocked players")
     func dashboard() throws {
         let served = try Served()

@@ -32,7 +32,7 @@ public final class Sandbox {
     /// The virtual clock's time the journal last kept.
     var clockKept: Int?
     /// Where a journal or an import said a virtual clock stood, whatever clock serves.
-    public private(set) var restoredClock: Int?
+    public internal(set) var restoredClock: Int?
     /// Whether a timer is firing now: what it sends, a move of the clock waits for.
     public internal(set) var isFiring = false
     /// Moves of the clock begun so far: what was sent before a move began is sent at the
@@ -54,6 +54,9 @@ public final class Sandbox {
     /// The players Create Checkout Session refuses with 403, by `customer.id`, in the
     /// order they were blocked: `--block-player`'s, then the control API's.
     public internal(set) var blockedPlayers: [String]
+    /// The blocked players as they were before the control API changed the list, until the
+    /// change is kept: what a change that cannot be kept puts back.
+    var blockedBefore: [String]?
 
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
@@ -65,34 +68,23 @@ public final class Sandbox {
     /// Something happened to an order that Appcharge sends the game's server an event
     /// about: the event, ready to send. Without a handler no event is made.
     public var onOrderEvent: ((_ purchaseId: String, _ event: OrderEvent) -> Void)?
-    /// Makes the sessions a request changed, and the deliveries that ended, durable before
-    /// the answer goes out and before anything else of the change happens (an award sent,
-    /// a callback, a log line): nil when they are kept; else why not, and then the change
-    /// is undone and the answer is 503. What the sandbox learned on its own (an award's
-    /// answer) stays in memory and is handed over again with the next change. All or none
-    /// of what it is handed must be kept. Without one the sessions live in memory only.
-    /// A virtual clock that moved is handed over too (nil when it did not).
-    public var persist:
-        (
-            (_ changed: [CheckoutSessions.Session], _ deliveries: [DeliveryHistory.Delivery], _ clock: Int?) -> String?
-        )?
+    /// Makes what a request changed (sessions, price points, the blocked players) and the
+    /// deliveries that ended durable before the answer goes out and before anything else
+    /// of the change happens (an award sent, a callback, a log line): nil when they are
+    /// kept; else why not, and then the change is undone and the answer is 503. What the
+    /// sandbox learned on its own (an award's answer) stays in memory and is handed over
+    /// again with the next change. All or none of what it is handed must be kept. A virtual
+    /// clock that moved is handed over too. Without one all of it lives in memory only.
+    public var persist: ((_ changed: SandboxJournalChange) -> String?)?
     /// The control API asked for a delivery to be sent again: exactly as it was (the same
     /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.
     public var onReplay: ((_ delivery: DeliveryHistory.Delivery, _ resign: Bool) -> Void)?
     /// A virtual clock reached the next attempt of `delivery`: the one who sends it tells
     /// ``attempted(_:attempt:)`` how it went.
     public var onRetry: ((_ delivery: DeliveryHistory.Delivery) -> Void)?
-    /// Makes the price points a request created, changed or deleted durable, as ``persist``
-    /// makes sessions: nil when they are kept, else why not, and then the change is undone
-    /// and the answer is 503. Without one they live in memory only.
-    public var persistPricePoints: ((_ changed: [PricePointBook.Record]) -> String?)?
     /// Replaces all that ``persist`` kept with `contents`, before the answer of a reset goes
     /// out: nil when it is kept, else why not, and then nothing is forgotten (503).
     public var replaceKept: ((_ contents: SandboxJournalContents) -> String?)?
-    /// Keeps the list of blocked players, whole, once the control API changed it: nil when
-    /// it is kept, else why not, and then the list stays as it was (503). Without one it
-    /// lives in memory only.
-    public var keepBlocked: ((_ players: [String]) -> String?)?
     /// How many deliveries to the game's server are out and not taken in: a reset waits
     /// for none, since their outcomes name sessions whose ids a reset hands out again.
     public var deliveriesUnderWay: () -> Int = { 0 }
@@ -150,45 +142,6 @@ public final class Sandbox {
     /// Everything held, taken at once, as a journal rewritten whole or an export holds it.
     public var journalContents: SandboxJournalContents { (snapshot, heldDeliveries, keptClock, blockedPlayers) }
 
-    /// What the sandbox keeps across a restart: a session as it stood after a change, or a
-    /// delivery that ended.
-    public enum Record: Sendable {
-        /// A session; a later record of the same session replaces an earlier one.
-        case session(CheckoutSessions.Session)
-        /// A delivery to the game's server.
-        case delivery(DeliveryHistory.Delivery)
-        /// How many sessions had been created when the journal was last written whole, the
-        /// forgotten among them, so that no id is handed out twice.
-        case made(Int)
-        /// Where a virtual clock stood, Unix milliseconds; a later record replaces an earlier.
-        case clock(Int)
-        /// A price point created, changed or deleted through the Price Localization API; a
-        /// later record of the same cents replaces an earlier.
-        case pricePoint(PricePointBook.Record)
-        /// The blocked players, the whole list; a later record replaces an earlier.
-        case blockedPlayers([String])
-    }
-
-    /// Takes back a record kept before a restart; sessions go on by their own clock (a
-    /// session past its hour expires when next asked for). Records come one at a time, so
-    /// that a start holds no more than the sandbox keeps.
-    public func restore(_ record: Record) {
-        switch record {
-        case .session(let session): sessions.restore(session, now: now)
-        case .delivery(let delivery): history.restore(delivery)
-        case .made(let count): sessions.restore(made: count)
-        case .pricePoint(let record): pricePoints.restore(record)
-        case .clock(let time):
-            restoredClock = time
-            clock.restore(to: time)
-            clockKept = clock.mode == .virtual ? now : nil
-            pricePoints.started(at: now)
-        case .blockedPlayers(let players):
-            // `--block-player` blocks at every start, whatever the list kept says.
-            blockedPlayers = players + settings.blockedPlayers.filter { !BlockedPlayers.holds(players, $0) }
-        }
-    }
-
     /// Sends the awards of the paid orders whose award had not ended when the sandbox last
     /// stopped (`charge_pending`) once more, as at the payment; the number sent. Without an
     /// award endpoint they are granted at once, as every award is then.
@@ -214,7 +167,7 @@ public final class Sandbox {
 
     /// What a change brings about beyond the sandbox's state: said or sent only once the
     /// change is kept, so that a change that could not be kept (503) had no effect at all.
-    private enum Effect {
+    enum Effect {
         case log(String)
         case award(purchaseId: String, GrantAward)
         case callback(Callback)
@@ -224,86 +177,14 @@ public final class Sandbox {
     }
 
     /// The effects of the changes not kept yet, in order.
-    private var effects: [Effect] = []
+    var effects: [Effect] = []
     /// Deliveries that ended and are not on the disk yet: kept with the next change that is.
     var unsavedDeliveries: [DeliveryHistory.Delivery] = []
     /// When a write last failed: for ``writePause`` after it, what waits from before is
     /// not written again for a request that changes nothing (a read) or for what the
     /// sandbox learns on its own, so that on a full disk they cost no more than before;
     /// a change of a request's is always tried.
-    private var lastFailure: Int?
-    /// How long what waits is not written again after a write failed, in milliseconds.
-    public static let writePause = 1000
-
-    /// Hands what changed since the last keep to ``persist``; nil when it is kept (or
-    /// nothing keeps it), else why not. When it is not kept and `undoing`, the change is
-    /// undone and its effects dropped: the answer says nothing happened. Otherwise (what
-    /// the game's server was sent cannot be unsent) the change stands in memory, its
-    /// effects follow, and it is kept with the next change that reaches the disk.
-    func keep(undoing: Bool) -> String? {
-        // A request that changes price points changes nothing else, so they are kept first,
-        // on their own.
-        let changedPrices = pricePoints.changes
-        if !changedPrices.isEmpty, let persistPricePoints, let failure = persistPricePoints(changedPrices) {
-            // Not undone, they wait for the next change that reaches the disk, as sessions do.
-            if undoing {
-                pricePoints.rollback()
-                if sessions.isChanging { sessions.rollback() }
-                effects = []
-                return failure
-            }
-        } else {
-            pricePoints.saved()
-        }
-        let changed = sessions.changedSessions
-        // A request that changed nothing (a read, a replay) is answered whatever the disk
-        // says of what waits from before it: it has nothing to undo.
-        let undoable = undoing && sessions.isChanging
-        var failure: String?
-        let now = self.now
-        let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
-        // A virtual clock that moved is kept with the change, or on its own.
-        let movedClock = clock.mode == .virtual && clockKept != now ? now : nil
-        if let persist, !changed.isEmpty || !unsavedDeliveries.isEmpty || movedClock != nil, undoable || !pausing {
-            failure = persist(changed, unsavedDeliveries, movedClock)
-            lastFailure = failure == nil ? nil : now
-            if failure == nil, let movedClock { clockKept = movedClock }
-        } else if pausing {
-            failure = "the disk refused the last write"
-        }
-        if failure == nil {
-            sessions.saved()
-            unsavedDeliveries = []
-        } else if undoable {
-            sessions.rollback()
-            effects = []
-            return failure
-        } else {
-            sessions.commit()
-            if undoing { failure = nil }
-        }
-        let due = effects
-        effects = []
-        for effect in due {
-            switch effect {
-            case .log(let line): onLog(line)
-            case .award(let purchaseId, let award): onPaid?(purchaseId, award)
-            case .callback(let callback): onCallback(callback)
-            case .orderEvent(let purchaseId, let event): onOrderEvent?(purchaseId, event)
-            case .replay(let delivery, let resign): onReplay?(delivery, resign)
-            case .retry(let delivery): onRetry?(delivery)
-            }
-        }
-        return failure
-    }
-
-    /// Writes what waits for room on the disk (what the sandbox learned on its own while a
-    /// write failed), however recently one failed: a stop calls it last. Nil when nothing
-    /// waits any more, else why not.
-    public func keepWaiting() -> String? {
-        lastFailure = nil
-        return keep(undoing: false)
-    }
+    var lastFailure: Int?
 
     /// Records a delivery to the game's server that ended: an award's or an event's
     /// attempts, or a replay's; it is in the history (and kept) from now on.

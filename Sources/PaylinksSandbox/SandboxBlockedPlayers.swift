@@ -130,8 +130,7 @@ extension Sandbox {
             return Self.problem(
                 409, "the sandbox blocks at most \(BlockedPlayers.limit) players; unblock one first")
         }
-        if let failure = keepBlocked?(blockedPlayers + [id]) { return notKept(failure) }
-        blockedPlayers.append(id)
+        if let refused = changeBlocked(to: blockedPlayers + [id]) { return refused }
         say(
             "player '\(Reports.quoted(id))' blocked: Create Checkout Session answers their new sessions 403; DELETE "
                 + "/control/v1/blocked-players/\(BlockedPlayers.pathSegment(id)) unblocks them")
@@ -152,17 +151,17 @@ extension Sandbox {
         }
         var players = blockedPlayers
         players.remove(at: index)
-        if let failure = keepBlocked?(players) { return notKept(failure) }
-        blockedPlayers = players
+        if let refused = changeBlocked(to: players) { return refused }
         say("player '\(Reports.quoted(id))' unblocked")
         return blockedList()
     }
 
-    /// 503: the list could not be kept on the disk, so it did not change.
-    private func notKept(_ failure: String) -> HTTPServerResponse {
-        Self.problem(
-            503,
-            "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, then "
-                + "try again")
+    /// Makes `players` the list and keeps the change at once, before the log says it: nil
+    /// when it is kept; else the 503 that answers the request, the list put back as it was
+    /// (the log names the refusal by the request's line alone).
+    private func changeBlocked(to players: [String]) -> HTTPServerResponse? {
+        if blockedBefore == nil { blockedBefore = blockedPlayers }
+        blockedPlayers = players
+        return keep(undoing: true).map(Self.notKept)
     }
 }

@@ -1,10 +1,38 @@
 public import PaylinksAppcharge
 
-/// What changed, to keep: sessions as they now stand, deliveries that ended, a virtual
-/// clock that moved, and the list of blocked players, whole, when it changed.
-public typealias SandboxJournalChange = (
-    sessions: [CheckoutSessions.Session], deliveries: [DeliveryHistory.Delivery], clock: Int?, blocked: [String]?
-)
+/// What changed since the last keep, to keep all at once or not at all: the price points
+/// the Price Localization API created, changed or deleted, the list of blocked players,
+/// whole, when it changed, sessions as they now stand, deliveries that ended, and a
+/// virtual clock that moved. A journal writes them in that order.
+public struct SandboxJournalChange: Sendable {
+    /// The price points created, changed or deleted, oldest first.
+    public var pricePoints: [PricePointBook.Record]
+    /// The blocked players, the whole list, when it changed; nil when it did not.
+    public var blocked: [String]?
+    /// Sessions as they now stand, in the order they were created.
+    public var sessions: [CheckoutSessions.Session]
+    /// Deliveries to the game's server that ended.
+    public var deliveries: [DeliveryHistory.Delivery]
+    /// Where a virtual clock stands after it moved, Unix milliseconds; nil when it did not.
+    public var clock: Int?
+
+    /// A change of what is given; nothing else changed.
+    public init(
+        pricePoints: [PricePointBook.Record] = [], blocked: [String]? = nil, sessions: [CheckoutSessions.Session] = [],
+        deliveries: [DeliveryHistory.Delivery] = [], clock: Int? = nil
+    ) {
+        self.pricePoints = pricePoints
+        self.blocked = blocked
+        self.sessions = sessions
+        self.deliveries = deliveries
+        self.clock = clock
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool {
+        pricePoints.isEmpty && blocked == nil && sessions.isEmpty && deliveries.isEmpty && clock == nil
+    }
+}
 
 /// Everything the sandbox holds, taken at once, for a rewrite to read on another thread:
 /// and a virtual clock's time, and the blocked players.
@@ -22,15 +50,14 @@ public typealias SandboxJournalContents = (
 ///
 /// The format, on a disk: JSON lines. The first names the format, `paylinks-sandbox`, its
 /// version and the seed the sessions' ids come from (and, once rewritten, `sessionsMade`);
-/// each later line is `{"session": {...}}`, `{"delivery": {...}}`, `{"clock": {...}}` or
+/// each later line is `{"session": {...}}`, `{"delivery": {...}}`, `{"clock": {...}}`,
 /// `{"pricePoint": {...}}`, a price point the Price Localization API created, changed or
-/// deleted.
-/// `{"blockedPlayers": {...}}`.
-/// ``SandboxJournalFormat`` writes them.
+/// deleted, or `{"blockedPlayers": {...}}`. ``SandboxJournalFormat`` writes them.
 ///
 /// The contract an implementation keeps:
 /// - ``keep(_:live:)`` keeps all of a change or none of it, and says why not: the sandbox
-///   then undoes the change and answers 503, so a record is kept before its answer goes;
+///   then undoes the change (sessions, price points and blocked players alike) and answers
+///   503, so a record is kept before its answer goes;
 /// - it keeps nothing it could not read back;
 /// - compaction: a journal holds superseded records until it is rewritten with one record
 ///   of each session and delivery held. It is due once the journal has grown past four
@@ -52,10 +79,6 @@ public protocol SandboxJournal: AnyObject {
     /// Keeps `changed`; nil when it is kept, else why not (and then nothing of it is).
     /// `live` gives everything held, for a rewrite once the journal has grown.
     func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String?
-
-    /// Keeps the price points a request created, changed or deleted, all or none, as
-    /// ``keep(_:live:)`` keeps sessions: nil when kept, else why not.
-    func keep(pricePoints: [PricePointBook.Record]) -> String?
 
     /// Starts rewriting the journal with `held`: one record of each session and delivery.
     func startRewrite(_ held: SandboxJournalContents)
@@ -122,19 +145,13 @@ public final class InMemorySandboxJournal: SandboxJournal {
         })
     }
 
-    /// Keeps `changed`, unless ``refusal`` is set.
+    /// Keeps `changed`, in the order a file journal writes it, unless ``refusal`` is set.
     public func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String? {
         if let refusal { return refusal }
+        records += changed.pricePoints.map { .pricePoint($0) }
+        if let blocked = changed.blocked { records.append(.blockedPlayers(blocked)) }
         records += changed.sessions.map { .session($0) } + changed.deliveries.map { .delivery($0) }
         if let clock = changed.clock { records.append(.clock(clock)) }
-        if let blocked = changed.blocked { records.append(.blockedPlayers(blocked)) }
-        return nil
-    }
-
-    /// Keeps `pricePoints`, unless ``refusal`` is set.
-    public func keep(pricePoints: [PricePointBook.Record]) -> String? {
-        if let refusal { return refusal }
-        records += pricePoints.map { .pricePoint($0) }
         return nil
     }
 

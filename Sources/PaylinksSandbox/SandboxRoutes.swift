@@ -215,11 +215,7 @@ extension Sandbox {
         var answer = arrival.refusal.map(HTTPAnswer.ready) ?? route(arrival)
         if let failure = keep(undoing: true) {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
-            answer = .ready(
-                Sandbox.problem(
-                    503,
-                    "the sandbox could not keep the change on disk (\(failure)), so nothing changed; free the disk, "
-                        + "then try again"))
+            answer = .ready(Self.notKept(failure))
         }
         switch answer {
         case .ready(var response):

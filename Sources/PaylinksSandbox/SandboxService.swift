@@ -115,13 +115,9 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         sandbox.onLog = { line in log.write(line: MessageText.oneLine(line)) }
         if let journal {
             journal.onWarning = sandbox.onLog
-            sandbox.persist = { [unowned sandbox] sessions, deliveries, clock in
-                journal.keep((sessions, deliveries, clock, nil), live: { sandbox.journalContents })
+            sandbox.persist = { [unowned sandbox] changed in
+                journal.keep(changed, live: { sandbox.journalContents })
             }
-            sandbox.keepBlocked = { [unowned sandbox] players in
-                journal.keep(([], [], nil, players), live: { sandbox.journalContents })
-            }
-            sandbox.persistPricePoints = { records in journal.keep(pricePoints: records) }
             sandbox.replaceKept = { contents in journal.replace(with: contents) }
         }
         // On a virtual clock each attempt goes alone, and the clock holds the retry.

@@ -66,6 +66,7 @@ extension Sandbox {
         unsavedDeliveries = []
         notices = []
         blockedPlayers = settings.blockedPlayers
+        blockedBefore = nil
         lastMove = nil
         clockKept = keptClock
         say(

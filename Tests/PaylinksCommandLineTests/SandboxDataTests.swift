@@ -587,7 +587,7 @@ struct SandboxJournalTests {
         let (session, _) = try sessions.create(try SessionRequest(SandboxDataTests.body), now: 0)
         var largest = 0
         for _ in 0..<4000 {
-            #expect(store.keep(([session], [], nil, nil), live: { (sessions.held, [], nil, []) }) == nil)
+            #expect(store.keep(SandboxStore.Held(sessions: [session]), live: { (sessions.held, [], nil, []) }) == nil)
             largest = max(
                 largest, (try? FileManager.default.attributesOfItem(atPath: data.journal)[.size] as? Int) ?? 0)
         }

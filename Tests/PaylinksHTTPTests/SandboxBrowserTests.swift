@@ -217,8 +217,8 @@ struct SandboxBrowserTests {
         let served = try Served()
         var kept: [DeliveryHistory.Delivery] = []
         var replayed: [DeliveryHistory.Delivery] = []
-        served.sandbox.persist = { _, deliveries, _ in
-            kept += deliveries
+        served.sandbox.persist = { changed in
+            kept += changed.deliveries
             return nil
         }
         served.sandbox.onReplay = { delivery, _ in replayed.append(delivery) }

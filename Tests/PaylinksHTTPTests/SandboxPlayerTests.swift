@@ -194,6 +194,63 @@ struct SandboxPlayerTests {
         #expect(journal.records.allSatisfy { if case .blockedPlayers = $0 { false } else { true } })
     }
 
+    @Test("a block or an unblock the journal cannot keep is 503 and changes nothing, then or after a restart")
+    func blockNotKept() throws {
+        let journal = InMemorySandboxJournal(seed: 7)
+        let served = try Served(journal: journal)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_1"}"#).status == 201)
+        journal.refusal = "disk full"
+        let blocked = served.control("/control/v1/blocked-players", #"{"id": "cust_2"}"#)
+        #expect(blocked.status == 503)
+        #expect(
+            try blocked.json()["errorMessage"] as? String
+                == "the sandbox could not keep the change on disk (disk full), so nothing changed; free the disk, "
+                + "then try again")
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/cust_1").status == 503)
+        #expect(served.sandbox.blockedPlayers == ["cust_1"])
+        #expect(
+            Service.send(served.service, .get, "/control/v1/blocked-players").body == #"{"blockedPlayers":["cust_1"]}"#)
+        #expect(
+            !served.log.lines.contains { $0.hasPrefix("player 'cust_2'") || $0.hasPrefix("player 'cust_1' unblocked") })
+        // The next change that is kept carries nothing of the refused ones.
+        journal.refusal = nil
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_3"}"#).status == 201)
+        let restarted = try Served(journal: journal, restoring: true)
+        #expect(restarted.sandbox.blockedPlayers == ["cust_1", "cust_3"])
+    }
+
+    /// A journal rewritten at every change it keeps, from what the sandbox then holds, as a
+    /// file journal is once it has grown.
+    final class RewrittenJournal: SandboxJournal {
+        let location = "memory"
+        let recordsRead = 0
+        let warnings: [String] = []
+        var onWarning: (String) -> Void = { _ in }
+        /// The blocked players the last rewrite held.
+        var rewritten: [String]?
+
+        func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String? {
+            startRewrite(live())
+            return nil
+        }
+
+        func startRewrite(_ held: SandboxJournalContents) { rewritten = held.blocked }
+
+        func finishRewrite(waiting: Bool) {}
+
+        func replace(with held: SandboxJournalContents) -> String? { nil }
+    }
+
+    @Test("a rewrite that a block or an unblock makes due holds the list as the change left it")
+    func rewrittenAtABlock() throws {
+        let journal = RewrittenJournal()
+        let served = try Served(journal: journal)
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_1"}"#).status == 201)
+        #expect(journal.rewritten == ["cust_1"])
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/cust_1").status == 200)
+        #expect(journal.rewritten == [])
+    }
+
     @Test("the dashboard lists the blocked players")
     func dashboard() throws {
         let served = try Served()

@@ -217,7 +217,7 @@ struct SandboxPricingTests {
     @Test("the price points go into the journal and come back from it, and a reset forgets them")
     func journal() throws {
         let journal = InMemorySandboxJournal(seed: 7)
-        sandbox.persistPricePoints = { journal.keep(pricePoints: $0) }
+        sandbox.persist = { [sandbox] in journal.keep($0, live: { sandbox.journalContents }) }
         #expect(request(.post, "/v1/price-points", #"{"priceInUsdCents": 1299}"#).status == 201)
         #expect(request(.delete, "/v1/price-points/499").status == 200)
         journal.refusal = "the disk is full"
@@ -232,6 +232,30 @@ struct SandboxPricingTests {
         #expect(Self.request(again, .post, "/control/v1/reset", "{}").status == 200)
         #expect(Self.request(again, .get, "/v1/price-points/499").status == 200)
         #expect(Self.request(again, .get, "/v1/price-points/1299").status == 404)
+    }
+
+    @Test("a price point change the journal cannot keep is 503 and changes nothing, then or after a restart")
+    func changeNotKept() {
+        let journal = InMemorySandboxJournal(seed: 7)
+        sandbox.persist = { [sandbox] in journal.keep($0, live: { sandbox.journalContents }) }
+        journal.refusal = "the disk is full"
+        #expect(request(.post, "/v1/price-points", #"{"priceInUsdCents": 1299}"#).status == 503)
+        #expect(request(.put, "/v1/price-points/499", #"{"updatedPriceInUsdCents": 599}"#).status == 503)
+        #expect(request(.delete, "/v1/price-points/999").status == 503)
+        for (cents, status) in [(1299, 404), (499, 200), (599, 404), (999, 200)] {
+            #expect(request(.get, "/v1/price-points/\(cents)").status == status, "\(cents)")
+        }
+        #expect(sandbox.snapshot.pricePoints.isEmpty)
+        #expect(!recorder.logs.contains { $0.hasPrefix("price point") }, "\(recorder.logs)")
+        // The next change that is kept carries nothing of the refused ones.
+        journal.refusal = nil
+        #expect(request(.post, "/v1/price-points", #"{"priceInUsdCents": 1399}"#).status == 201)
+        let again = Self.sandbox(catalog: .builtIn, recorder: recorder)
+        journal.restore(into: again)
+        #expect(again.snapshot.pricePoints.map(\.cents) == [1399])
+        for (cents, status) in [(1299, 404), (499, 200), (599, 404), (999, 200), (1399, 200)] {
+            #expect(Self.request(again, .get, "/v1/price-points/\(cents)").status == status, "\(cents)")
+        }
     }
 
     @Test("past --rate-limit a token is refused 429 on every API the game's server calls, until its minute slides by")

@@ -642,9 +642,9 @@ struct SandboxKeepingTests {
     func readsOnAFullDisk() throws {
         let base = SandboxTests()
         let disk = Disk()
-        base.sandbox.persist = { sessions, deliveries, _ in
+        base.sandbox.persist = { changed in
             guard !disk.full else { return "no space left on device" }
-            disk.written.append((sessions, deliveries))
+            disk.written.append((changed.sessions, changed.deliveries))
             return nil
         }
         let created = try SandboxTests.json(base.create())

@@ -54,7 +54,8 @@ final class SandboxStore: SandboxJournal {
     /// revision each was written from.
     private var sessionLines: [String: (revision: Int, line: [UInt8])] = [:]
 
-    /// What changed, to write: sessions as they now stand, and deliveries.
+    /// What changed, to write: price points, the blocked players, sessions as they now
+    /// stand, deliveries and a virtual clock.
     typealias Held = SandboxJournalChange
     /// The records the journal held at the start, superseded and forgotten ones among them.
     let recordsRead: Int
@@ -236,26 +237,6 @@ final class SandboxStore: SandboxJournal {
         return nil
     }
 
-    /// Keeps the price points a request changed; nil when they are on the disk, else why
-    /// not (and then none of them is).
-    func keep(pricePoints: [PricePointBook.Record]) -> String? {
-        finishRewrite(waiting: false)
-        var lines: [UInt8] = []
-        do throws(TooLong) {
-            for record in pricePoints { try SandboxJournalFormat.append(record: "pricePoint", record.json, to: &lines) }
-        } catch {
-            return "a record of \(error.bytes) bytes is longer than the journal takes "
-                + "(\(JournalReader.recordLimit >> 20) MiB)"
-        }
-        do {
-            try file.append(lines)
-        } catch {
-            return "\(shown): \(Inputs.describe(error))"
-        }
-        if rewrite != nil { appendedSinceRewrite += lines }
-        return nil
-    }
-
     /// Rewrites the journal with `held` (one record of each session and delivery) on a
     /// thread of its own; what is appended meanwhile is added to it before it replaces
     /// the journal.
@@ -324,11 +305,19 @@ final class SandboxStore: SandboxJournal {
     /// A record longer than the journal takes.
     private typealias TooLong = SandboxJournalFormat.TooLong
 
-    /// The lines of `held`; none when a session's record is too long to read back. A
-    /// delivery's that is too long is left out with a warning: it is history, already sent,
-    /// and must not keep every later change off the disk.
+    /// The lines of `held`, in the order ``SandboxJournalChange`` names them; none when a
+    /// price point's, the blocked players' or a session's record is too long to read back.
+    /// A delivery's that is too long is left out with a warning: it is history, already
+    /// sent, and must not keep every later change off the disk.
     private func encode(_ held: Held) throws(TooLong) -> [UInt8] {
         var bytes: [UInt8] = []
+        for record in held.pricePoints {
+            try SandboxJournalFormat.append(record: "pricePoint", record.json, to: &bytes)
+        }
+        if let blocked = held.blocked {
+            try SandboxJournalFormat.append(
+                record: "blockedPlayers", SandboxJournalFormat.blockedPlayersRecord(blocked), to: &bytes)
+        }
         var sessions: [String: (revision: Int, line: [UInt8])] = [:]
         for session in held.sessions {
             if let kept = sessionLines[session.token], kept.revision == session.revision, session.revision > 0 {
@@ -364,10 +353,6 @@ final class SandboxStore: SandboxJournal {
         deliveryLines = lines
         if let clock = held.clock {
             try SandboxJournalFormat.append(record: "clock", SandboxJournalFormat.clockRecord(clock), to: &bytes)
-        }
-        if let blocked = held.blocked {
-            try SandboxJournalFormat.append(
-                record: "blockedPlayers", SandboxJournalFormat.blockedPlayersRecord(blocked), to: &bytes)
         }
         return bytes
     }

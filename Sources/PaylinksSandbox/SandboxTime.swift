@@ -319,6 +319,17 @@ extension Sandbox {
                     "the clock is at \(ClockText.iso8601(milliseconds: now)) and moves only forward; give a later "
                         + "to, or an advance"))
         }
+        // A move cannot be undone once its timers fire: after the disk refused a write, the
+        // clock's time is written first, and a move the disk still refuses is answered 503
+        // before anything moves, so that the 503 means nothing happened.
+        if lastFailure != nil, let persist {
+            if let failure = persist(SandboxJournalChange(clock: now)) {
+                lastFailure = now
+                return .ready(Self.notKept(failure))
+            }
+            lastFailure = nil
+            clockKept = now
+        }
         let promise = HTTPPromise()
         advance = Advance(from: now, target: target, promise: promise, reply: reply)
         movesStarted += 1

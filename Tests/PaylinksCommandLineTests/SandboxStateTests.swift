@@ -216,6 +216,21 @@ struct SandboxStateTests {
         #expect(over.stderr.split(separator: "\n").count == 1)
         #expect(over.stderr.contains("holds a journal of 1 records, and --import starts anew"), "\(over.stderr)")
         #expect(FileManager.default.contents(atPath: data.journal) == journal)
+        // A journal of no session still holds state: the blocked players, a price point, a clock.
+        let state = SandboxDataTests.DataDirectory("import-over-state")
+        try FileManager.default.createDirectory(atPath: state.path, withIntermediateDirectories: true)
+        let held = Data(
+            """
+            {"format":"paylinks-sandbox","version":1,"seed":"5","sessionsMade":0}
+            {"blockedPlayers":{"ids":["keepme"]}}
+            {"pricePoint":{"priceInUsdCents":4242,"lastUpdate":1764583200000,"fromCatalog":false,"priceOverrides":[]}}
+
+            """.utf8)
+        try held.write(to: URL(fileURLWithPath: state.journal))
+        let wiped = try BinaryTests.run(["serve", "--port", "0", "--data", state.path, "--import", file.path])
+        #expect(wiped.status == 64)
+        #expect(wiped.stderr.contains("holds a journal of 2 records, and --import starts anew"), "\(wiped.stderr)")
+        #expect(FileManager.default.contents(atPath: state.journal) == held)
     }
 
     @Test("an import into a new --data directory is on the disk before the sandbox answers: a restart finds it")

@@ -219,6 +219,27 @@ struct SandboxPlayerTests {
         #expect(restarted.sandbox.blockedPlayers == ["cust_1", "cust_3"])
     }
 
+    @Test("a move of a virtual clock while the disk refuses writes is refused 503 before anything moves")
+    func moveNotKept() throws {
+        let journal = InMemorySandboxJournal(seed: 7)
+        let served = try Served(journal: journal)
+        let (_, purchaseId) = try Service.create(served.service)
+        journal.refusal = "disk full"
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "cust_2"}"#).status == 503)
+        let moved = served.advance("PT2H")
+        #expect(moved.status == 503, "\(moved.body)")
+        #expect(moved.body.contains("so nothing changed"))
+        let clock = Service.send(served.service, .get, "/control/v1/clock")
+        #expect(try clock.json()["now"] as? String == "2026-12-01T10:00:00.000Z", "\(clock.body)")
+        #expect(try served.state(purchaseId) == "created", "no timer fired: the session did not expire")
+        // Once the disk takes writes again, the clock moves and is kept.
+        journal.refusal = nil
+        #expect(served.advance("PT2H").status == 200)
+        #expect(try served.state(purchaseId) == "payment_canceled")
+        let restarted = try Served(journal: journal, restoring: true)
+        #expect(restarted.sandbox.now == SandboxClockTests.start + 7_200_000)
+    }
+
     /// A journal rewritten at every change it keeps, from what the sandbox then holds, as a
     /// file journal is once it has grown.
     final class RewrittenJournal: SandboxJournal {

@@ -35,6 +35,9 @@ struct JournalReader {
     private(set) var lines = 0
     /// Records handed over so far: sessions and deliveries, superseded ones among them.
     private(set) var records = 0
+    /// Every record read so far: a clock, a price point or the blocked players too, which
+    /// ``records`` does not count.
+    private(set) var allRecords = 0
     /// The bytes after the last line feed so far.
     private var partial: [UInt8] = []
 
@@ -114,6 +117,7 @@ struct JournalReader {
                 ? "unexpected end of the line" + error.reason.dropFirst(ending.count) : error.reason
             throw .damaged(line: lines, column: error.position.column, reason: reason)
         }
+        allRecords += 1
         do throws(CheckoutSessions.Session.RecordProblem) {
             guard case .object(let members) = value.kind, members.count == 1 else {
                 throw .init(description: #"not a {"session": ...} or {"delivery": ...} record"#)

@@ -138,9 +138,10 @@ final class SandboxStore: SandboxJournal {
             headerWithoutLineFeed = reader.finish(restorer: restorer)
             if reader.seed == nil && !reader.isUnstarted { throw Self.refusal(.notAJournal, journal: journal) }
         }
-        if importing != nil, reader.records > 0 {
+        // Any record counts: a clock, a price point or a blocked player is state too.
+        if importing != nil, reader.allRecords > 0 {
             throw .usage(
-                "--data '\(shown)' holds a journal of \(reader.records) records, and --import starts anew; give an "
+                "--data '\(shown)' holds a journal of \(reader.allRecords) records, and --import starts anew; give an "
                     + "empty or new --data directory, or leave --import out to go on from the journal", command: .serve)
         }
         if importing == nil, let journalSeed = reader.seed, let seed, seed != journalSeed {

@@ -70,6 +70,18 @@ private func prices(_ localizations: String) -> [UInt8] {
 private let requiredCodes = CatalogLoader.requiredCodes.map {
     #"{"code": \#($0), "name": "C\#($0)", "meaning": "m", "message": "m", "callbacks": ["onInitializeFailed"]}"#
 }
+/// `serve --import` of a file of one price point `record`, which the API would refuse:
+/// exit 65 with `message` after the file's name, at the line and column. Were it taken, the sandbox would run
+/// `true` and stop with 0.
+private func pricePointImport(_ name: String, _ record: String, _ message: String) -> BadInput {
+    BadInput(
+        "an import of \(name)", ["serve", "--port", "0", "--import", "$DIR/export.jsonl", "--", "true"], .dataError,
+        "export.jsonl" + message,
+        files: [
+            "export.jsonl": text(
+                #"{"format":"paylinks-sandbox","version":1,"seed":"1"}"# + "\n" + #"{"pricePoint":"# + record + "}\n")
+        ])
+}
 private func scenario(_ steps: String) -> [UInt8] { text(#"{"steps": [\#(steps)]}"#) }
 private let deeplyNested = text(String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000))
 private let oversized = text(#"{"offers": [], "x": ""# + String(repeating: "x", count: 1_100_000) + "\"}")
@@ -132,6 +144,27 @@ extension BadInput {
             "an import of a newer format", ["serve", "--port", "0", "--import", "$DIR/export.jsonl"], .dataError,
             "export.jsonl:1: format version 2 is newer than this paylinks reads (1); use a newer paylinks",
             files: ["export.jsonl": text(#"{"format":"paylinks-sandbox","version":2,"seed":"1"}"# + "\n")]),
+        pricePointImport(
+            "a price point below the API's range", #"{"priceInUsdCents":79,"deleted":true}"#,
+            ":2:34: priceInUsdCents is 79, outside 80 to 500000"),
+        pricePointImport(
+            "a price point past the API's range",
+            #"{"priceInUsdCents":500001,"lastUpdate":0,"fromCatalog":false,"priceOverrides":[]}"#,
+            ":2:34: priceInUsdCents is 500001, outside 80 to 500000"),
+        pricePointImport(
+            "an override of 0",
+            #"{"priceInUsdCents":1299,"lastUpdate":0,"fromCatalog":false,"#
+                + #""priceOverrides":[{"countryCode2":"DE","price":0}]}"#,
+            ":2:92: priceOverrides: price is missing or not a decimal above 0"),
+        pricePointImport(
+            "a country overridden twice",
+            #"{"priceInUsdCents":1299,"lastUpdate":0,"fromCatalog":false,"priceOverrides":["#
+                + #"{"countryCode2":"DE","price":9.99},{"countryCode2":"DE","price":8.99}]}"#,
+            ":2:127: priceOverrides: DE is given twice"),
+        BadInput(
+            "more players blocked than the list holds",
+            ["serve", "--port", "0"] + (0...10_000).flatMap { ["--block-player", "player_\($0)"] } + ["--", "true"],
+            .usage, "--block-player is given more than 10000 times"),
         BadInput("an empty import", ["serve", "--import", ""], .usage, "--import"),
         BadInput(
             "a clock on purchase", ["purchase", "--sku", "starter_pack_001", "--clock", "virtual"], .usage, "--clock"),

@@ -645,6 +645,34 @@ struct SandboxJournalTests {
     }
 
     @Test(
+        "a price point the API would refuse is damage, named with its line",
+        arguments: [
+            (#"{"priceInUsdCents":79,"deleted":true}"#, "priceInUsdCents is 79, outside 80 to 500000"),
+            (
+                #"{"priceInUsdCents":500001,"lastUpdate":0,"fromCatalog":false,"priceOverrides":[]}"#,
+                "priceInUsdCents is 500001, outside 80 to 500000"
+            ),
+            (
+                #"{"priceInUsdCents":1299,"lastUpdate":0,"fromCatalog":false,"#
+                    + #""priceOverrides":[{"countryCode2":"DE","price":0}]}"#,
+                "priceOverrides: price is missing or not a decimal above 0"
+            ),
+            (
+                #"{"priceInUsdCents":1299,"lastUpdate":0,"fromCatalog":false,"priceOverrides":["#
+                    + #"{"countryCode2":"DE","price":9.99},{"countryCode2":"DE","price":8.99}]}"#,
+                "priceOverrides: DE is given twice"
+            ),
+        ])
+    func refusedPricePoint(record: String, reason: String) throws {
+        #expect {
+            _ = try Self.read(Self.journal([#"{"clock":{"now":1000}}"#, #"{"pricePoint":"# + record + "}"]))
+        } throws: { error in
+            guard case .damaged(let line, _, let said) = error as? JournalReader.Problem else { return false }
+            return line == 3 && said.hasPrefix(reason)
+        }
+    }
+
+    @Test(
         "a delivery whose numbers are outside their ranges is damage",
         arguments: [
             #""id":"dl_9223372036854775807""#, #""milliseconds":9223372036854775807"#,

@@ -293,6 +293,28 @@ struct SandboxStateTests {
         #expect(again.stop().status == 0)
     }
 
+    @Test("after a restart on a journal's virtual clock, the tiers no request changed were last updated on that clock")
+    func tiersOnTheJournalsClock() throws {
+        let data = SandboxDataTests.DataDirectory("tiers-clock")
+        let first = try SandboxProcess(["--data", data.path, "--clock", "virtual", "--now", "2026-12-01T10:00:00Z"])
+        // A point moved at 10:00 keeps its own time; the clock then stands at 11:00.
+        #expect(
+            try Memory.call(first.port, .put, "/v1/price-points/499", #"{"updatedPriceInUsdCents":599}"#).status == 200)
+        #expect(try Memory.call(first.port, .post, "/control/v1/clock", #"{"advance":"PT1H"}"#).status == 200)
+        #expect(first.stop().status == 0)
+        let again = try SandboxProcess(["--data", data.path, "--clock", "virtual"])
+        let listed = try Memory.call(again.port, .get, "/v1/price-points")
+        #expect(listed.status == 200)
+        let points = try #require(listed.json["pricePoints"] as? [[String: Any]])
+        let updates = points.map { "\($0["priceInUsdCents"] ?? "-") \($0["lastUpdate"] ?? "-")" }
+        #expect(
+            updates
+                == [99, 199, 299, 599, 999, 1999, 4999, 9999].map {
+                    "\($0) 2026-12-01T\($0 == 599 ? "10" : "11"):00:00.000Z"
+                })
+        #expect(again.stop().status == 0)
+    }
+
     /// A reset a page of another site sends, with its `Origin`: the status.
     static func resetFromAPage(_ port: Int) throws -> Int {
         let client = HTTPClient(

@@ -173,6 +173,27 @@ struct SandboxPlayerTests {
         #expect(Service.send(served.service, .get, "/control/v1/blocked-players").body == #"{"blockedPlayers":[]}"#)
     }
 
+    @Test("ids are told apart byte for byte: josé written whole is not josé written as e and its accent")
+    func blockedByteForByte() throws {
+        let whole = "jos\u{e9}"
+        let decomposed = "jose\u{301}"
+        // Swift's == calls the two equal; customer.id is compared by its bytes.
+        #expect(whole == decomposed && Array(whole.utf8) != Array(decomposed.utf8))
+        let served = try Served()
+        #expect(served.control("/control/v1/blocked-players", #"{"id": "\#(whole)"}"#).status == 201)
+        let other = Self.create(served, Self.body(customer: #"{"id": "\#(decomposed)"}"#))
+        #expect(other.status == 201, "\(other.body)")
+        #expect(Self.create(served, Self.body(customer: #"{"id": "\#(whole)"}"#)).status == 403)
+        let second = served.control("/control/v1/blocked-players", #"{"id": "\#(decomposed)"}"#)
+        #expect(second.status == 201, "\(second.body)")
+        let listed = try #require(try second.json()["blockedPlayers"] as? [String])
+        #expect(listed.map { Array($0.utf8) } == [Array(whole.utf8), Array(decomposed.utf8)])
+        #expect(Self.create(served, Self.body(customer: #"{"id": "\#(decomposed)"}"#)).status == 403)
+        // Unblocking the one written as e and its accent leaves the other blocked.
+        #expect(Service.send(served.service, .delete, "/control/v1/blocked-players/jose%CC%81").status == 200)
+        #expect(served.sandbox.blockedPlayers.map { Array($0.utf8) } == [Array(whole.utf8)])
+    }
+
     @Test("the list is kept by the journal, read back at a start, exported, and a reset leaves --block-player's")
     func blockedKept() throws {
         let journal = InMemorySandboxJournal(seed: 7)
@@ -345,6 +366,11 @@ struct SandboxPlayerTests {
                     repeating:
                         "browserType=Safari,browserVersion=17.5,deviceModel=iPhone,osType=iOS,osVersion=17.5,platform=mobile",
                     count: 3))
+        // A part that is not 1 to 64 bytes of printable ASCII is left out, never sent empty.
+        let long = try await Self.devices(
+            userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS \(String(repeating: "1", count: 600)) like Mac OS X)")
+        #expect(long.count == 3)
+        #expect(long.allSatisfy { $0.contains("osType=iOS") && !$0.contains("osVersion") }, "\(long)")
         // A client that names no known system (a script) gets the seed's device, the same on every event.
         let seeded = try await Self.devices(userAgent: "curl/8.7.1")
         #expect(Set(seeded).count == 1)

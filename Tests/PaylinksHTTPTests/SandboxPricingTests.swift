@@ -1,6 +1,7 @@
 import Foundation
 import PaylinksAppcharge
 import PaylinksHTTP
+import PaylinksJSON
 import PaylinksKit
 import PaylinksSandbox
 import Testing
@@ -200,6 +201,83 @@ struct SandboxPricingTests {
         #expect(deleted.status == 200)
         #expect(try Self.json(deleted)["priceInUsdCents"] as? Int == 1399)
         #expect(request(.get, "/v1/price-points/1399").status == 404)
+    }
+
+    @Test(
+        "an override that is not a whole number of its currency's minor units, or is below one, is 400 and changes nothing",
+        arguments: [
+            (HTTPMethod.post, #"{"priceInUsdCents":7000,"priceOverrides":[{"countryCode2":"DE","price":0.004}]}"#),
+            (.post, #"{"priceInUsdCents":7000,"priceOverrides":[{"countryCode2":"DE","price":0.001}]}"#),
+            (.post, #"{"priceInUsdCents":7000,"priceOverrides":[{"countryCode2":"BR","price":29.999}]}"#),
+            (.post, #"{"priceInUsdCents":7000,"priceOverrides":[{"countryCode2":"JP","price":1500.5}]}"#),
+            (.put, #"{"priceOverrides":[{"countryCode2":"US","price":0.004}]}"#),
+        ])
+    func inexactOverride(method: HTTPMethod, body: String) throws {
+        let path = method == .post ? "/v1/price-points" : "/v1/price-points/9999"
+        let refused = request(method, path, body)
+        #expect(refused.status == 400)
+        #expect(String(decoding: refused.body, as: UTF8.self) == #"{"message":"Invalid request body"}"#)
+        // No point priced 0: the created one does not exist, the updated one keeps the catalog's price.
+        #expect(request(.get, "/v1/price-points/7000").status == 404)
+        #expect(
+            String(
+                decoding: request(.post, Self.lookup, #"{"pricesInUsdCents": [9999], "countryCode2": "US"}"#).body,
+                as: UTF8.self)
+                == #"{"currencyCode":"USD","pricePoints":{"9999":{"price":9999,"displayPrice":"$99.99"}}}"#)
+    }
+
+    @Test("an override of whole yen, a currency without minor digits, is taken as it is given")
+    func yenOverride() throws {
+        let created = request(
+            .post, "/v1/price-points",
+            #"{"priceInUsdCents":7000,"priceOverrides":[{"countryCode2":"JP","price":1500}]}"#)
+        #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        let looked = try Self.json(
+            request(.post, Self.lookup, #"{"pricesInUsdCents": [7000], "countryCode2": "JP"}"#))
+        let point = try #require((looked["pricePoints"] as? [String: Any])?["7000"] as? [String: Any])
+        #expect(point["price"] as? Int == 1500)
+    }
+
+    @Test("an override the fixtures no longer take, of a country they lack or below a cent, is dropped at a restart")
+    func overrideDroppedOnRestore() throws {
+        let text =
+            #"{"priceInUsdCents":1299,"lastUpdate":1780000000000,"fromCatalog":false,"priceOverrides":["#
+            + #"{"countryCode2":"ZZ","price":9.99},{"countryCode2":"DE","price":0.004},{"countryCode2":"BR","price":59.9}]}"#
+        let record = try PricePointBook.Record(json: try JSONParser.parse(Array(text.utf8)))
+        sandbox.restore(.pricePoint(record))
+        #expect(sandbox.snapshot.pricePoints.first?.point?.overrides.map(\.country) == ["BR"])
+        // Germany is priced from the exchange rate again, 12.99 × 0.95, not 0.
+        #expect(
+            String(
+                decoding: request(.post, Self.lookup, #"{"pricesInUsdCents": [1299], "countryCode2": "DE"}"#).body,
+                as: UTF8.self)
+                == #"{"currencyCode":"EUR","pricePoints":{"1299":{"price":1234,"displayPrice":"12,34 €"}}}"#)
+        #expect(
+            String(
+                decoding: request(.post, Self.lookup, #"{"pricesInUsdCents": [1299], "countryCode2": "BR"}"#).body,
+                as: UTF8.self)
+                == #"{"currencyCode":"BRL","pricePoints":{"1299":{"price":5990,"displayPrice":"R$ 59,90"}}}"#)
+    }
+
+    @Test("a tier of whole dollars, \"5.00\", is priced as the fixture prices it, not converted")
+    func wholeDollarTier() {
+        let catalog = Catalog(
+            offers: [], statusCodes: [], tiers: ["5.00"],
+            localizations: [
+                "DE": PriceLocalization(
+                    country: "DE",
+                    data: PricePoints.PricingPointData(
+                        currencyCode: "EUR", currencySymbol: "€", fractionalSeparator: ",", milSeparator: ".",
+                        symbolPosition: "Right", spacing: true, multiplier: 100),
+                    localizedPrices: ["5.00": 549], taxModel: .included,
+                    taxRate: ExactDecimal(significand: 19, scale: 0), usdExchangeRate: ExactDecimal("0.95"))
+            ])
+        let sandbox = Self.sandbox(catalog: catalog, recorder: recorder)
+        let looked = Self.request(sandbox, .post, Self.lookup, #"{"pricesInUsdCents": [500], "countryCode2": "DE"}"#)
+        // Converted, it would be 5.00 × 0.95: 475.
+        #expect(
+            String(decoding: looked.body, as: UTF8.self)
+                == #"{"currencyCode":"EUR","pricePoints":{"500":{"price":549,"displayPrice":"5,49 €"}}}"#)
     }
 
     @Test("a price point made through the API replaces the catalog's tier for the lookup")

@@ -26,6 +26,13 @@ public enum BlockedPlayers {
         index(of: id, in: list) != nil
     }
 
+    /// `ids` with each one once, the first of each kept, told apart byte for byte: in one
+    /// pass, however long the list.
+    public static func unique(_ ids: [String]) -> [String] {
+        var seen: Set<[UInt8]> = []
+        return ids.filter { seen.insert(Array($0.utf8)).inserted }
+    }
+
     /// Where `list` holds `id`, byte for byte.
     public static func index(of id: String, in list: [String]) -> Int? {
         list.firstIndex { $0.utf8.elementsEqual(id.utf8) }

@@ -41,7 +41,7 @@ extension Sandbox {
             pricePoints.started(at: now)
         case .blockedPlayers(let players):
             // `--block-player` blocks at every start, whatever the list kept says.
-            blockedPlayers = players + settings.blockedPlayers.filter { !BlockedPlayers.holds(players, $0) }
+            blockedPlayers = BlockedPlayers.unique(players + settings.blockedPlayers)
         }
     }
 

@@ -134,10 +134,7 @@ struct OrderDeviceTests {
         let device = OrderDevice(userAgent: "Mozilla/5.0 (Linux; Android 14;  Build/UP1A)")
         #expect(device?.osType == "Android")
         #expect(device?.osVersion == "14")
-        #expect(device?.deviceModel != "")
-        withKnownIssue("the space before Build/ is trimmed before the build is taken off, so the build is the model") {
-            #expect(device?.deviceModel == nil)
-        }
+        #expect(device?.deviceModel == nil, "neither empty nor the build")
     }
 
     @Test(

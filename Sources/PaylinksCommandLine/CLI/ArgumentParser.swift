@@ -1,6 +1,7 @@
 import PaylinksAppcharge
 import PaylinksFixtures
 import PaylinksKit
+import PaylinksSandbox
 
 /// Turns a command line into an ``Invocation``: a pure function of its arguments.
 ///
@@ -165,6 +166,8 @@ package enum ArgumentParser {
                 options.passedOn.append(spec.placeholder == nil ? spec.name : "\(spec.name)=\(value)")
             }
         }
+        // Each player once, told apart byte for byte, in one pass over however many were given.
+        options.blockedPlayers = BlockedPlayers.unique(options.blockedPlayers)
         if Command.checkouts.contains(command), options.sku == nil {
             throw .usage(
                 "\(command.rawValue) needs --sku, as in 'paylinks \(command.rawValue) --sku starter_pack_001'",

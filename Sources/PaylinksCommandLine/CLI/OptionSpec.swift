@@ -391,7 +391,6 @@ package struct OptionSpec: Sendable {
             if let problem = BlockedPlayers.problem(id) {
                 throw UsageProblem("--block-player '\(MessageText.sanitized(id))' \(problem)")
             }
-            guard !BlockedPlayers.holds(options.blockedPlayers, id) else { return }
             // The list the control API and the journal keep is bounded; the start's is too.
             guard options.blockedPlayers.count < BlockedPlayers.limit else {
                 throw UsageProblem(

@@ -147,9 +147,10 @@ struct JournalReader {
                     case .array(let ids) = fields[0].value.kind, ids.count <= BlockedPlayers.limit
                 else { throw .init(description: #"a blockedPlayers record is {"ids": ["PLAYER", ...]}"#) }
                 var players: [String] = []
+                var seen: Set<[UInt8]> = []
                 for id in ids {
                     guard case .string(let player) = id.kind, BlockedPlayers.problem(player) == nil,
-                        !BlockedPlayers.holds(players, player)
+                        seen.insert(Array(player.utf8)).inserted
                     else {
                         throw .init(
                             description: "blockedPlayers holds something other than a player's id, once each",

@@ -199,18 +199,18 @@ extension OrderDevice {
         let agent = String(userAgent.prefix(512))
         /// The text after `marker` up to one of `ends`.
         func after(_ marker: String, upTo ends: String = " ;)") -> String? {
-            guard let range = agent.firstRange(of: marker) else { return nil }
+            guard let range = agent.firstOccurrence(of: marker) else { return nil }
             return plain(String(agent[range.upperBound...].prefix { !ends.contains($0) }))
         }
         var device = OrderDevice()
-        if agent.contains("iPhone") || agent.contains("iPad") {
-            let tablet = agent.contains("iPad")
+        if agent.has("iPhone") || agent.has("iPad") {
+            let tablet = agent.has("iPad")
             device.platform = tablet ? "tablet" : "mobile"
             device.deviceModel = tablet ? "iPad" : "iPhone"
             device.osType = "iOS"
             device.osVersion = after(" OS ")?.replacingUnderscores()
         } else if let version = after("Android ") {
-            device.platform = agent.contains("Mobile") ? "mobile" : "tablet"
+            device.platform = agent.has("Mobile") ? "mobile" : "tablet"
             device.osType = "Android"
             device.osVersion = version
             // `(Linux; Android 14; Pixel 8)`: the model follows; reduced agents say only `K`.
@@ -221,11 +221,11 @@ extension OrderDevice {
             device.platform = "desktop"
             device.osType = "Windows"
             device.osVersion = version
-        } else if agent.contains("Macintosh") {
+        } else if agent.has("Macintosh") {
             device.platform = "desktop"
             device.osType = "macOS"
             device.osVersion = after("Mac OS X ")?.replacingUnderscores()
-        } else if agent.contains("Linux") || agent.contains("X11") {
+        } else if agent.has("Linux") || agent.has("X11") {
             device.platform = "desktop"
             device.osType = "Linux"
         } else {
@@ -237,10 +237,10 @@ extension OrderDevice {
             ("SamsungBrowser/", "Samsung Internet"), ("CriOS/", "Chrome"), ("FxiOS/", "Firefox"),
             ("Firefox/", "Firefox"), ("Chrome/", "Chrome"),
         ]
-        if let (marker, name) = browsers.first(where: { agent.contains($0.marker) }) {
+        if let (marker, name) = browsers.first(where: { agent.has($0.marker) }) {
             device.browserType = name
             device.browserVersion = after(marker)
-        } else if agent.contains("Safari/") {
+        } else if agent.has("Safari/") {
             device.browserType = "Safari"
             device.browserVersion = after("Version/")
         }
@@ -260,9 +260,18 @@ private func plain(_ text: String) -> String? {
     return trimmed
 }
 
+extension String {
+    /// Whether `text` occurs in the string: a plain scan, as ``firstOccurrence(of:)`` is.
+    fileprivate func has(_ text: String) -> Bool {
+        firstOccurrence(of: text) != nil
+    }
+}
+
 /// An Android model without the ` Build/...` some agents add after it.
 private func withoutBuild(_ model: String) -> String {
-    guard let range = model.firstRange(of: " Build/") else { return model }
+    // `Android 14;  Build/UP1A`: no model at all, only the build.
+    if model.hasPrefix("Build/") { return "" }
+    guard let range = model.firstOccurrence(of: " Build/") else { return model }
     return String(model[..<range.lowerBound])
 }
 

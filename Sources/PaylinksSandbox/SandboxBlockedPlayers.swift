@@ -50,42 +50,14 @@ public enum BlockedPlayers {
 
     /// `id` as a path segment: every byte but letters, digits and `-._~` percent-encoded.
     static func pathSegment(_ id: String) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in id.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                bytes.append(byte)
-            default: bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        PercentCoding.encoded(id)
     }
 
     /// A path segment with each `%XX` as its byte; nil for a broken escape or bytes that
     /// are not UTF-8.
     static func decoded(_ segment: String) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = segment.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
+        PercentCoding.decoded(segment, plusAsSpace: false, strict: true).flatMap {
+            String(validating: $0, as: UTF8.self)
         }
     }
 }

@@ -125,48 +125,12 @@ extension Sandbox {
 
     /// `text` with `+` as a space and each `%XX` as its byte; a broken escape is left out.
     private static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(0x20)
-            case UInt8(ascii: "%"):
-                let high = utf8.next().flatMap(hexValue)
-                let low = utf8.next().flatMap(hexValue)
-                if let high, let low { bytes.append(high << 4 | low) }
-            default: bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The value of a hex digit, or nil.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        String(decoding: PercentCoding.decoded(text, plusAsSpace: true, strict: false) ?? [], as: UTF8.self)
     }
 
     /// `text` for a URL: letters, digits and `-._~` as they are, the rest `%XX`.
     static func percentEncoded(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                output += "%"
-                output.unicodeScalars.append(digits[Int(byte >> 4)])
-                output.unicodeScalars.append(digits[Int(byte & 0x0F)])
-            }
-        }
-        return output
+        PercentCoding.encoded(text)
     }
 
     /// A secret as the sandbox shows it: its first 4 characters and `…`, enough to tell

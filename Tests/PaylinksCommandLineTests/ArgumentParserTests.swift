@@ -26,6 +26,11 @@ struct ArgumentParserTests {
     }
 
     private func usageMessage(_ words: String...) -> String? {
+        Self.usage(words)
+    }
+
+    /// The usage message of `words`, or nil when they parse.
+    nonisolated static func usage(_ words: [String]) -> String? {
         do {
             _ = try ArgumentParser.parse(["paylinks"] + words)
             return nil

@@ -12,13 +12,7 @@ struct BlockedPlayerTests {
 
     /// The usage message of `words`, or nil when they parse.
     static func usage(_ words: [String]) -> String? {
-        do {
-            _ = try ArgumentParser.parse(["paylinks"] + words)
-            return nil
-        } catch {
-            guard case .usage(let message, _) = error else { return nil }
-            return message
-        }
+        ArgumentParserTests.usage(words)
     }
 
     @Test("--block-player is repeatable, once each, and refuses an empty or control-character id")

@@ -302,6 +302,8 @@ package struct ScenarioRunner {
                 refusal = Self.resolve(succeeded: succeeded, after: after, on: appcharge, sdk: sdk)
             case .advance(let milliseconds):
                 Self.advance(by: milliseconds, on: appcharge, sdk: sdk)
+            case .retryAward:
+                refusal = "Retry Award is not simulated yet"
             }
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }

@@ -80,6 +80,9 @@ public struct ScenarioStep: Sendable {
     public var deliverTwice = false
     /// What goes wrong on the way of every event the step sends.
     public var eventFault: EventFault?
+    /// What goes wrong on the way of the award the step sends (a purchase paid, a payment
+    /// resolved, a Retry Award), or of its answer.
+    public var awardFault: AwardFault?
     /// Whether the next step waits for this one's result; an `initialize` that does not
     /// wait is still running when the next step starts.
     public var waits = true
@@ -106,6 +109,31 @@ public struct ScenarioStep: Sendable {
         case resolve(succeeded: Bool, after: Int?)
         /// The scenario's clock moves on by `milliseconds`; what falls due on the way happens.
         case advance(milliseconds: Int)
+        /// Retry Award, as Appcharge's dashboard offers it for an order whose award failed
+        /// (Failed (Charged)): the scenario's last paid order's award again, `manual_retry`.
+        case retryAward
+    }
+
+    /// A fault on the way of an award to the game's server, or of its answer back.
+    ///
+    /// Appcharge's side lives what it sees: an attempt lost, or whose answer is lost, is a
+    /// timeout to it, and it retries as its schedule says; when every attempt failed the
+    /// order is Failed (Charged), whatever the game did.
+    public enum AwardFault: String, CaseIterable, Sendable {
+        /// The first attempt is lost on the way; the retry reaches the game.
+        case dropFirst = "drop-first"
+        /// Every attempt is lost on the way: the game never hears of the order, which ends
+        /// Failed (Charged).
+        case drop
+        /// The first attempt reaches the game, but its answer is lost: the retry reaches a
+        /// game that granted already.
+        case answerLostFirst = "answer-lost-first"
+        /// Every attempt reaches the game and every answer is lost: the order ends Failed
+        /// (Charged), though the game granted it.
+        case answerLost = "answer-lost"
+        /// Every attempt is lost to Appcharge, and the first one reaches the game late:
+        /// after the next step's events (a refund's, say).
+        case late
     }
 
     /// A fault on the way of an event to the game's server.
@@ -189,6 +217,9 @@ public struct StepExpectation: Sendable {
     public var state: OrderState?
     /// The V2 names of the events the step sent, in order: `["order.refunded"]`.
     public var events: [String]?
+    /// What the scenario's player holds in the game's ledger after the step, by product SKU,
+    /// counted from what they held when the scenario began (`run --ledger-url`).
+    public var ledger: [String: Int]?
     /// Where each check stands in the file, by its key (`callback`, `order`, ...); `expect`
     /// for the expectation as a whole.
     public var positions: [String: TextPosition] = [:]
@@ -198,7 +229,7 @@ public struct StepExpectation: Sendable {
     /// How many separate checks the expectation makes.
     public var checkCount: Int {
         (callback == nil ? 0 : 1) + (code == nil ? 0 : 1) + arguments.count + (deliveries == nil ? 0 : 1)
-            + (state == nil ? 0 : 1) + (events == nil ? 0 : 1)
+            + (state == nil ? 0 : 1) + (events == nil ? 0 : 1) + (ledger == nil ? 0 : 1)
     }
 }
 
@@ -208,7 +239,7 @@ extension ScenarioStep {
         switch action {
         case .initialize: .initialize
         case .pricePoints: .pricePoints
-        case .checkout, .refund, .dispute, .resolve, .advance: .purchase
+        case .checkout, .refund, .dispute, .resolve, .advance, .retryAward: .purchase
         }
     }
 
@@ -217,7 +248,7 @@ extension ScenarioStep {
     public var callsTheSDK: Bool {
         switch action {
         case .initialize, .pricePoints, .checkout: true
-        case .refund, .dispute, .resolve, .advance: false
+        case .refund, .dispute, .resolve, .advance, .retryAward: false
         }
     }
 }
@@ -240,6 +271,8 @@ public enum StepKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case resolve
     /// `advance`: the scenario's clock moves on, and what falls due happens.
     case advance
+    /// `retry-award`: Retry Award on the scenario's last paid order, whose award failed.
+    case retryAward = "retry-award"
 
     /// The name, as the file has it: `price-points`.
     public var description: String { rawValue }

@@ -32,6 +32,7 @@ public enum ScenarioLoader {
         .dispute: ["outcome", "eventFault"],
         .resolve: ["outcome", "after", "eventFault"],
         .advance: ["by", "eventFault"],
+        .retryAward: ["eventFault", "awardFault"],
     ]
 
     /// The keys an attempt may set, per step kind: how this attempt ends.
@@ -44,6 +45,7 @@ public enum ScenarioLoader {
         .dispute: ["expect"],
         .resolve: ["expect"],
         .advance: ["expect"],
+        .retryAward: ["expect"],
     ]
 
     /// The V2 names of order events, which an expectation's `events` lists.
@@ -284,6 +286,8 @@ public enum ScenarioLoader {
             step.action = .dispute(outcome ?? .lost)
         case .resolve, .advance:
             step.action = try clockAction(object, kind: kind)
+        case .retryAward:
+            step.action = .retryAward
         case .purchase, .cancel:
             let sku =
                 try JSONReader.collected(object.required("sku")) { skuReader throws(JSONShapeError) in

@@ -135,12 +135,13 @@ public final class DeliverySender {
     public var url: HTTPURL { client.url }
 
     /// Delivers `item` until an attempt is its last (an award granted, an event accepted
-    /// or refused for good) or its schedule ends, with `fault` on the way; `onAttempt`
+    /// or refused for good) or its schedule ends, with `fault` (an event's) or `awardFault` on
+    /// the way; `onAttempt`
     /// sees each attempt as it ends. Once `stop` is requested, a pause under way ends and
     /// no retry starts.
     public func deliver(
-        _ item: some Deliverable, fault: DeliveryFault? = nil, onAttempt: (DeliveryAttempt) -> Void = { _ in },
-        until stop: DeliveryStop? = nil
+        _ item: some Deliverable, fault: DeliveryFault? = nil, awardFault: AwardFault? = nil,
+        onAttempt: (DeliveryAttempt) -> Void = { _ in }, until stop: DeliveryStop? = nil
     ) -> [DeliveryAttempt] {
         item.attempts(
             wait: { milliseconds in
@@ -148,11 +149,12 @@ public final class DeliverySender {
                 if let stop { stop.pause(milliseconds: milliseconds) } else { pause(milliseconds: milliseconds) }
             },
             send: { number, sentAfter in send(item, number: number, sentAfter: sentAfter) },
-            onAttempt: onAttempt, fault: fault, proceeding: { !(stop?.isStopped ?? false) })
+            onAttempt: onAttempt, fault: fault, fate: { awardFault?.fate(ofAttempt: $0) ?? .sent },
+            proceeding: { !(stop?.isStopped ?? false) })
     }
 
     /// The attempts of `scheduled`'s item it says to send: one, or all on its schedule as
-    /// ``deliver(_:fault:onAttempt:until:)`` sends them.
+    /// ``deliver(_:fault:awardFault:onAttempt:until:)`` sends them.
     public func deliver(_ scheduled: Scheduled<some Deliverable>, until stop: DeliveryStop) -> [DeliveryAttempt] {
         scheduled.attempts(
             all: { deliver(scheduled.item, until: stop) },

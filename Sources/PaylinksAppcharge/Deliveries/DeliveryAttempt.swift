@@ -106,14 +106,16 @@ extension Deliverable {
 
     /// Sends attempts of the item on its schedule: `wait` pauses before each retry, `send`
     /// makes one attempt given its number and when it is sent, `onAttempt` sees each as it
-    /// ends, `fault` is on the way; a retry starts only while `proceeding()` says so.
+    /// ends, `fault` is on the way (an event's), `fate` says what becomes of each attempt (an
+    /// award's fault); a retry starts only while `proceeding()` says so.
     public func attempts(
         wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt,
-        onAttempt: (DeliveryAttempt) -> Void = { _ in }, fault: DeliveryFault? = nil, proceeding: () -> Bool = { true }
+        onAttempt: (DeliveryAttempt) -> Void = { _ in }, fault: DeliveryFault? = nil,
+        fate: (_ index: Int) -> AttemptFate = { _ in .sent }, proceeding: () -> Bool = { true }
     ) -> [DeliveryAttempt] {
         RetryLoop.attempts(
             delays: retryDelays, wait: wait, send: send, onAttempt: onAttempt, finished: isLast, fault: fault,
-            proceeding: proceeding)
+            fate: fate, proceeding: proceeding)
     }
 }
 
@@ -145,15 +147,69 @@ extension OrderEvent: Deliverable {
     }
 }
 
+/// What becomes of one attempt on its way: sent and answered, lost before it reached the
+/// server, or sent and answered but its answer lost on the way back. Both losses are a
+/// timeout to Appcharge.
+public enum AttemptFate: Sendable, Equatable {
+    /// Sent, and its answer read.
+    case sent
+    /// Lost on the way: the server never hears of it. `fault` names the fault, for the reason.
+    case lost(fault: String)
+    /// Sent and answered, but the answer never comes back. `fault` names the fault.
+    case answerLost(fault: String)
+}
+
+/// A fault on the way of an award to the game's server, or of its answer back: what a
+/// scenario step's `awardFault` names.
+///
+/// Appcharge lives what it sees: an attempt lost, or whose answer is lost, is a timeout, and
+/// it retries as ``AwardSchedule`` says; when every attempt failed the order is Failed
+/// (Charged), whatever the game did.
+public enum AwardFault: String, CaseIterable, Sendable {
+    /// The first attempt is lost on the way; the retry reaches the game.
+    case dropFirst = "drop-first"
+    /// Every attempt is lost on the way: the game never hears of the order.
+    case drop
+    /// The first attempt reaches the game, but its answer is lost: the retry reaches a game
+    /// that granted already.
+    case answerLostFirst = "answer-lost-first"
+    /// Every attempt reaches the game and every answer is lost.
+    case answerLost = "answer-lost"
+    /// Every attempt is lost to Appcharge, and the first reaches the game late, once
+    /// whoever sends it releases it.
+    case late
+
+    /// What becomes of the attempt at `index` (0 for the first).
+    public func fate(ofAttempt index: Int) -> AttemptFate {
+        switch self {
+        case .dropFirst: index == 0 ? .lost(fault: rawValue) : .sent
+        case .drop, .late: .lost(fault: rawValue)
+        case .answerLostFirst: index == 0 ? .answerLost(fault: rawValue) : .sent
+        case .answerLost: .answerLost(fault: rawValue)
+        }
+    }
+
+    /// Whether every attempt fails to Appcharge, so the order ends Failed (Charged).
+    public var failsEveryAttempt: Bool { self == .drop || self == .answerLost || self == .late }
+}
+
+extension DeliveryFault {
+    /// What becomes of the attempt at `index`: ``dropFirst`` loses the first.
+    func fate(ofAttempt index: Int) -> AttemptFate {
+        self == .dropFirst && index == 0 ? .lost(fault: rawValue) : .sent
+    }
+}
+
 /// The retry loop every delivery shares: an attempt, then one after each delay while the
-/// last is not `finished` and `proceeding()` says so. A `fault` of
-/// ``DeliveryFault/dropFirst`` loses the first attempt; one of ``DeliveryFault/delay``
+/// last is not `finished` and `proceeding()` says so. Each attempt meets the fate `fate`
+/// gives it (lost, or its answer lost: a timeout either way); a `fault` of
+/// ``DeliveryFault/dropFirst`` loses the first attempt, one of ``DeliveryFault/delay``
 /// sends it late.
 enum RetryLoop {
     static func attempts(
         delays: [Int], wait: (_ milliseconds: Int) -> Void, send: (_ number: Int, _ sentAfter: Int) -> DeliveryAttempt,
         onAttempt: (DeliveryAttempt) -> Void, finished: (DeliveryAttempt) -> Bool, fault: DeliveryFault? = nil,
-        proceeding: () -> Bool
+        fate: (_ index: Int) -> AttemptFate = { _ in .sent }, proceeding: () -> Bool
     ) -> [DeliveryAttempt] {
         var delays = delays
         if fault == .delay, !delays.isEmpty { delays[0] += DeliveryFault.delayMilliseconds }
@@ -164,10 +220,14 @@ enum RetryLoop {
             if delay > 0 { wait(delay) }
             if index > 0 && !proceeding() { break }
             var attempt: DeliveryAttempt
-            if fault == .dropFirst && index == 0 {
-                attempt = DeliveryAttempt(number: 1, sentAfter: sentAfter, headers: [])
-                attempt.failure = "lost on the way, as a timeout (the fault drop-first)"
-            } else {
+            switch fault.map({ $0.fate(ofAttempt: index) }) ?? fate(index) {
+            case .lost(let name):
+                attempt = DeliveryAttempt(number: index + 1, sentAfter: sentAfter, headers: [])
+                attempt.failure = "lost on the way, as a timeout (the fault \(name))"
+            case .answerLost(let name):
+                attempt = send(index + 1, sentAfter)
+                attempt.answerLost(fault: name)
+            case .sent:
                 attempt = send(index + 1, sentAfter)
             }
             attempts.append(attempt)
@@ -175,6 +235,19 @@ enum RetryLoop {
             if finished(attempt) { break }
         }
         return attempts
+    }
+}
+
+extension DeliveryAttempt {
+    /// The attempt as Appcharge saw it when its answer was lost on the way back: no answer,
+    /// a timeout, though the server had its request.
+    public mutating func answerLost(fault: String) {
+        status = nil
+        publisherPurchaseId = nil
+        publisherErrorMessage = nil
+        responseHeaders = []
+        responseBody = []
+        failure = "its answer lost on the way back, as a timeout (the fault \(fault))"
     }
 }
 
@@ -192,6 +265,17 @@ public enum AwardDelivery {
         RetryLoop.attempts(
             delays: AwardSchedule.retryDelays, wait: wait, send: send, onAttempt: onAttempt, finished: \.succeeded,
             proceeding: proceeding)
+    }
+
+    /// How an award with `fault` on its way goes where no game's server is named: each
+    /// attempt that would reach one is granted, and one lost, or whose answer is lost, is a
+    /// timeout, on the schedule's virtual time.
+    public static func unsent(_ fault: AwardFault) -> AwardVerdict {
+        let attempts = RetryLoop.attempts(
+            delays: AwardSchedule.retryDelays, wait: { _ in },
+            send: { number, sentAfter in DeliveryAttempt(number: number, sentAfter: sentAfter, headers: []) },
+            onAttempt: { _ in }, finished: \.succeeded, fate: fault.fate(ofAttempt:), proceeding: { true })
+        return verdict(attempts, url: "the game's server (none named)")
     }
 
     /// The `error.data` of a purchase whose award failed on every attempt, or nil when the

@@ -34,9 +34,13 @@ public final class AppchargeBackend: CheckoutBackend {
         public var milliseconds: Int
     }
 
-    /// Sends the award of a paid order, made at the given Unix milliseconds, and says how
-    /// it went; nil grants every award at once.
-    public var awards: ((GrantAward, Int) -> AwardVerdict)?
+    /// Sends the award of a paid order, made at the given Unix milliseconds, with a fault on
+    /// its way or none, and says how it went; nil grants every award at once, or fails it as
+    /// its fault says.
+    public var awards: ((GrantAward, Int, AwardFault?) -> AwardVerdict)?
+    /// The fault on the way of the awards sent from now on (a scenario step's `awardFault`);
+    /// nil for none.
+    public var awardFault: AwardFault?
     /// Hears of each event, in the order the orders lived them.
     public var onHappening: ((Happening) -> Void)?
     /// The device the player checks out on (`--device`, a scenario's `device`); the seed
@@ -53,8 +57,11 @@ public final class AppchargeBackend: CheckoutBackend {
     public private(set) var lastPending: String?
 
     /// The life after the award of the last order paid.
-    public var lastPaidLife: OrderLife? {
-        lastPaid.flatMap { sessions.session(purchaseId: $0, now: 0).0?.life }
+    public var lastPaidLife: OrderLife? { lastPaidSession?.life }
+
+    /// The session of the last order paid, as it stands.
+    public var lastPaidSession: CheckoutSessions.Session? {
+        lastPaid.flatMap { sessions.session(purchaseId: $0, now: 0).0 }
     }
 
     /// The checkout under way: its purchase id, opened or not, and each state its order
@@ -165,6 +172,19 @@ public final class AppchargeBackend: CheckoutBackend {
         return transition
     }
 
+    /// Retry Award on the last order paid, at `milliseconds`, as Appcharge's dashboard offers
+    /// it for a Failed (Charged) order: its award again, `manual_retry`; granted, the order
+    /// is Succeeded and `order.completed` goes out.
+    ///
+    /// - Throws: ``CheckoutSessions/RetryProblem`` when no order was paid, or the last one's
+    ///   award did not fail.
+    public func retryAward(at milliseconds: Int) throws(CheckoutSessions.RetryProblem) {
+        guard let lastPaid else { throw CheckoutSessions.RetryProblem(message: "no order was paid yet") }
+        let award = try sessions.retryAward(purchaseId: lastPaid)
+        sessions.commit()
+        deliver(award, of: lastPaid, at: milliseconds)
+    }
+
     /// The last order left pending resolves at `milliseconds`: succeeded, it is paid (its
     /// award sent, and `order.completed` once granted); failed, it ends `payment_failed`.
     ///
@@ -259,10 +279,10 @@ public final class AppchargeBackend: CheckoutBackend {
     /// Sends the award of `purchaseId` at `milliseconds`; the order takes its verdict when
     /// the verdict's last event has passed.
     private func deliver(_ award: GrantAward, of purchaseId: String, at milliseconds: Int) -> [BackendNote] {
-        // Without a game's server to send it to, every award is granted at once.
+        // Without a game's server to send it to, every award is granted at once, unless its
+        // fault loses every attempt.
         var (notes, at, failure): ([BackendNote], Int, String?) = ([], milliseconds, nil)
-        if let awards {
-            let verdict = awards(award, milliseconds)
+        if let verdict = awards?(award, milliseconds, awardFault) ?? awardFault.map(AwardDelivery.unsent) {
             (notes, at) = verdict.notes(sentAt: milliseconds)
             failure = verdict.failureData
         }

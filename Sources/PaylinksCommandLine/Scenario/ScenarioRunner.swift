@@ -42,6 +42,9 @@ package struct ScenarioRunner {
         var events: EventSettings?
         /// Where the events of each scenario go, by its index; checked before the run.
         var eventURLs: [Int: HTTPURL] = [:]
+        /// The game's ledger, read after the steps that expect what it shows, or after every
+        /// step when it reconciles with Appcharge's books; nil reads none.
+        var ledger: ScenarioLedger?
 
         /// Creates settings.
         package init(format: OutputFormat, trace: Bool, seed: UInt64, now: Int, faultRate: Double) {
@@ -93,6 +96,9 @@ package struct ScenarioRunner {
         package var mismatches: [Mismatch] = []
         /// The exit code the scenario's last callback means, as for one command.
         package var finalExit: ExitCode?
+        /// The first difference between the game's ledger and Appcharge's books, when the
+        /// run reconciles them; the scenario stops there.
+        package var finding: BooksFinding?
 
         /// Whether every expectation held.
         package var passed: Bool { mismatches.isEmpty }
@@ -128,6 +134,9 @@ package struct ScenarioRunner {
         /// Whether the run's seed decided part of the output: a scenario without a seed of
         /// its own made a checkout (whose ids are seeded) or drew random faults.
         package var usedRunSeed = false
+        /// Why the run stopped before its end, and what to do: the game's ledger could not
+        /// be read.
+        package var cannotRun: String?
 
         static func count(_ number: Int, _ noun: String) -> String {
             "\(number) \(noun)\(number == 1 ? "" : "s")"
@@ -154,6 +163,7 @@ package struct ScenarioRunner {
         var summary = Summary()
         for (index, scenario) in scenarios.enumerated() {
             if settings.failFast, summary.results.contains(where: { !$0.passed }) { break }
+            if summary.cannotRun != nil { break }
             if let reason = scenario.doesNotApply {
                 try? diagnostics.write(MessageText.oneLine("skip  \(scenario.name)  \(reason)") + "\n")
                 continue
@@ -218,10 +228,11 @@ package struct ScenarioRunner {
         sdk.backend = appcharge
         appcharge.onHappening = { events.send($0) }
         var sender: AwardSender?
+        var late: LateAwards?
         if var awards = settings.awards, let url = settings.awardURLs[index] {
             awards.url = url
             let awardSender = AwardSender(awards, for: .award)
-            appcharge.grantAwards(
+            late = appcharge.grantAwards(
                 with: awardSender, display: RenderedDeliveries(renderer: renderer, delegate: collector))
             sender = awardSender
         }
@@ -245,6 +256,14 @@ package struct ScenarioRunner {
         }
         // A G3 app's customer id, from its last initialize step, which openCheckout takes.
         var checkoutCustomerId: String?
+        // What the player held in the game's ledger at the start, when the run reads it.
+        var books = LedgerCheck(scenario: scenario, ledger: settings.ledger)
+        do {
+            try books.begin()
+        } catch {
+            summary.cannotRun = error.withAdvice
+            return
+        }
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
@@ -253,6 +272,8 @@ package struct ScenarioRunner {
             var refusal: String?
             // Events an earlier step held back go out once this step's have.
             let releasesHeld = events.holdsEvents
+            let releasesLate = late?.holdsAwards ?? false
+            appcharge.awardFault = step.awardFault.flatMap { AwardFault(rawValue: $0.rawValue) }
             if let fault = step.eventFault.flatMap({ DeliveryFault(rawValue: $0.rawValue) }) { events.arm(fault) }
             defer {
                 events.disarm()
@@ -303,8 +324,15 @@ package struct ScenarioRunner {
             case .advance(let milliseconds):
                 Self.advance(by: milliseconds, on: appcharge, sdk: sdk)
             case .retryAward:
-                refusal = "Retry Award is not simulated yet"
+                do {
+                    try appcharge.retryAward(after: sdk)
+                } catch {
+                    refusal = error.message
+                }
             }
+            appcharge.awardFault = nil
+            // An award held back reaches the game once this step's events have.
+            if releasesLate { late?.release() }
             if step.waits { holds?.flush() }
             if let failure = collector.failure { throw failure }
             summary.attempts += 1
@@ -328,6 +356,27 @@ package struct ScenarioRunner {
                 try? diagnostics.write(
                     "mismatch: \(MessageText.oneLine(place)): step \(step.label) (\(step.kind)): "
                         + "\(MessageText.oneLine(failure))\n")
+            }
+            do {
+                let reconciled = try books.reconcile(after: step, appcharge: appcharge)
+                for message in reconciled.mismatches {
+                    summary.failed += 1
+                    result.mismatches.append(
+                        .init(
+                            step: step.label, kind: step.kind.rawValue, message: message,
+                            position: step.expectation?.positions["ledger"] ?? step.expectation?.positions["expect"]))
+                    try? diagnostics.write(
+                        MessageText.oneLine("mismatch: \(place): step \(step.label) (\(step.kind)): \(message)") + "\n")
+                }
+                summary.met += reconciled.met
+                result.met += reconciled.met
+                if let finding = reconciled.finding {
+                    result.finding = finding
+                    break
+                }
+            } catch {
+                summary.cannotRun = error.withAdvice
+                break
             }
             if let expectation = step.expectation {
                 let checks = Self.check(

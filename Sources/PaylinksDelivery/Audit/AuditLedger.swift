@@ -1,5 +1,5 @@
-import PaylinksAppcharge
-import PaylinksHTTP
+package import PaylinksAppcharge
+package import PaylinksHTTP
 import PaylinksJSON
 
 /// The game's ledger as `check-events` reads it: `GET <ledger>?playerId=ID` answers
@@ -7,21 +7,21 @@ import PaylinksJSON
 /// watched until it shows what they did, as a handler may acknowledge an event at once
 /// and revoke from a queue.
 @MainActor
-final class AuditLedger {
+package final class AuditLedger {
     /// The ledger's URL.
-    let url: HTTPURL
+    package let url: HTTPURL
     /// The endpoint the readings go to, which the audit's watch keeps an eye on.
     let peer: AuditPeer
     /// How long a money case watches the ledger after the handler's answer, in
     /// milliseconds.
-    let wait: Int
+    package let wait: Int
     /// The longest the ledger took in this run to show what events did, in milliseconds
     /// after the handler's answer: 0 when it showed it at once (the handler acts before it
     /// answers), nil until a change was seen.
     private var lag: Int?
 
     /// The ledger at `url`, watched for `wait` milliseconds at most after an answer.
-    init(url: HTTPURL, wait: Int) {
+    package init(url: HTTPURL, wait: Int) {
         self.url = url
         self.wait = wait
         peer = AuditPeer(url: url, role: "the ledger")
@@ -66,7 +66,7 @@ final class AuditLedger {
     /// What `player` holds, read from the ledger until `done` holds of it or `milliseconds`
     /// have passed, every 50 ms; and how long after the first reading the last one came (0
     /// when the first reading was it).
-    func balances(of player: String, within milliseconds: Int, until done: (AuditBalances) -> Bool)
+    package func balances(of player: String, within milliseconds: Int, until done: (AuditBalances) -> Bool)
         throws(AuditCannotRun) -> (balances: AuditBalances, waited: Int)
     {
         let start = Deadline.nowMilliseconds()
@@ -84,7 +84,7 @@ final class AuditLedger {
     ///
     /// - Throws: ``AuditCannotRun`` when nothing answers, or the answer is not 200
     ///   `{"balances": {SKU: integer, ...}}`.
-    func balances(of player: String) throws(AuditCannotRun) -> AuditBalances {
+    package func balances(of player: String) throws(AuditCannotRun) -> AuditBalances {
         var query = url
         query.target += (query.target.contains("?") ? "&" : "?") + "playerId=" + player
         // The server answers, so the advice is the contract, never to start it.

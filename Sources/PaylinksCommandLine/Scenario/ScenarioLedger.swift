@@ -1,0 +1,220 @@
+package import PaylinksAppcharge
+package import PaylinksDelivery
+package import PaylinksFixtures
+import PaylinksKit
+
+/// The game's ledger as a scenario run reads it: what each scenario's player holds, counted
+/// from what they held when the scenario began, read once a step is over until it shows
+/// what is expected, within a bound. A handler that acknowledges at once and settles from a
+/// queue is given the time its ledger has taken before.
+@MainActor
+package final class ScenarioLedger {
+    /// The ledger.
+    package let ledger: AuditLedger
+    /// Whether every step is reconciled with Appcharge's books (`check-books`), and not only
+    /// the steps whose expectation names the ledger (`run`).
+    package let checksBooks: Bool
+    /// What the game does with a partial refund's products.
+    package let rule: PlayerBooks.PartialRefundRule
+    /// The longest the ledger took to show what was expected after a step, in milliseconds.
+    package private(set) var longestSettle = 0
+    /// How many times a change was due and the first reading showed it.
+    private var shownAtOnce = 0
+
+    /// The ledger behind `ledger`, reconciled with the books after every step when
+    /// `checksBooks`.
+    package init(_ ledger: AuditLedger, checksBooks: Bool, rule: PlayerBooks.PartialRefundRule) {
+        self.ledger = ledger
+        self.checksBooks = checksBooks
+        self.rule = rule
+    }
+
+    /// What `player` holds now: the start that later readings are counted from.
+    func start(of player: String) throws(AuditCannotRun) -> AuditBalances {
+        try ledger.balances(of: player)
+    }
+
+    /// What `player` holds counted from `start`, read until it is `expected`: within the
+    /// whole wait while this ledger never showed a change late, else about twice as long as
+    /// it took before; a quarter of a second once it has shown a few changes at once and
+    /// never one late, as a handler that acts before it answers. `changing` says whether the
+    /// step should have changed what the player holds.
+    func settled(_ player: String, from start: AuditBalances, expected: AuditBalances, changing: Bool)
+        throws(AuditCannotRun) -> AuditBalances
+    {
+        let limit =
+            longestSettle > 0
+            ? min(ledger.wait, 2 * longestSettle + 250) : shownAtOnce >= 3 ? min(ledger.wait, 250) : ledger.wait
+        let reading = try ledger.balances(of: player, within: limit) {
+            Self.counted($0, from: start).same(as: expected)
+        }
+        let counted = Self.counted(reading.balances, from: start)
+        if counted.same(as: expected) {
+            if reading.waited > 0 {
+                longestSettle = max(longestSettle, reading.waited)
+            } else if changing {
+                shownAtOnce += 1
+            }
+        }
+        return counted
+    }
+
+    /// `balances` less `start`, SKU by SKU, negative where less is held; a difference past
+    /// `Int`'s range cannot come from balances the ledger bounds at ±10^15.
+    static func counted(_ balances: AuditBalances, from start: AuditBalances) -> AuditBalances {
+        var result = balances
+        for (sku, amount) in start { result[sku, default: 0] -= amount }
+        return result.filter { $0.value != 0 }
+    }
+}
+
+/// A difference between what the game's ledger shows a player holds and what Appcharge's
+/// books say they should: the invariant broken, where and what is at stake.
+package struct BooksFinding: Sendable, Equatable {
+    /// The rule a ledger must keep.
+    package enum Invariant: String, CaseIterable, Sendable {
+        case paidButNeverGranted = "paid but never granted"
+        case refundedButStillHeld = "refunded but still held"
+        case disputeLostButStillHeld = "dispute lost but still held"
+        case disputeWonButRevoked = "dispute won but revoked"
+        case revokedDuringDispute = "revoked while the dispute is open"
+        case revokedTwice = "revoked twice"
+        case grantedTwice = "granted twice"
+        case belowZero = "below zero"
+    }
+
+    /// The invariant broken.
+    package var invariant: Invariant
+    /// The player.
+    package var player: String
+    /// The product whose balance differs.
+    package var sku: String
+    /// What the books say the player should hold of it, from the scenario's start.
+    package var expected: Int
+    /// What the ledger shows they hold of it, from the scenario's start.
+    package var held: Int
+    /// The order the step acted on: its purchase id, when there is one.
+    package var order: PlayerBooks.Order?
+    /// Every order of the player that grants the product, by purchase id.
+    package var orders: [String]
+    /// The step it showed after: `5`, and its kind.
+    package var step: String
+    /// The step's kind.
+    package var kind: String
+
+    /// The finding of a ledger that shows `held` where the books say `expected`, after
+    /// `step` acted on the last of `books`' orders.
+    init(
+        player: String, expected: AuditBalances, held: AuditBalances, books: PlayerBooks,
+        rule: PlayerBooks.PartialRefundRule,
+        step: ScenarioStep, acted: String?
+    ) {
+        let skus = Set(expected.keys).union(held.keys).sorted()
+        let sku = skus.first { held[$0, default: 0] < 0 } ?? skus.first { expected[$0] != held[$0] } ?? ""
+        self.player = player
+        self.sku = sku
+        self.expected = expected[sku, default: 0]
+        self.held = held[sku, default: 0]
+        order = books.orders.last { $0.purchaseId == acted }
+        orders = books.orders.filter { $0.products[sku] != nil }.map(\.purchaseId)
+        self.step = step.label
+        kind = step.kind.rawValue
+        invariant = Self.broken(
+            excess: self.held > self.expected, below: self.held < 0, kind: step.kind,
+            state: order?.holds(rule) == true ? nil : order?.state)
+    }
+
+    /// The invariant a difference breaks: below zero first; then by what the step did to
+    /// its order, whose `state` is nil when it should still be held (a partial refund kept).
+    static func broken(excess: Bool, below: Bool, kind: StepKind, state: OrderState?) -> Invariant {
+        if below { return .belowZero }
+        switch (kind, state, excess) {
+        case (.refund, .paymentRefunded?, true): return .refundedButStillHeld
+        case (.refund, _, false): return .revokedTwice
+        case (.dispute, .paymentDisputeLost?, true): return .disputeLostButStillHeld
+        case (.dispute, .paymentDisputeWon?, false): return .disputeWonButRevoked
+        case (.dispute, _, false): return .revokedDuringDispute
+        case (_, _, true): return .grantedTwice
+        default: return .paidButNeverGranted
+        }
+    }
+
+    /// `refunded but still held: player p1 holds 2 gem_pack where the books say 1 (order
+    /// pur_..., $4.99) after step 5 (refund)`.
+    package var line: String {
+        let money = order.map { " (order \($0.purchaseId), \($0.stake) at stake)" } ?? ""
+        return "\(invariant.rawValue): player \(player) holds \(held) \(sku) where Appcharge's books say \(expected)"
+            + "\(money), after step \(step) (\(kind))"
+    }
+}
+
+/// One scenario's reading of the game's ledger: where its player started, Appcharge's books
+/// of its orders, and after each step the expectation of the ledger, or with ``ScenarioLedger/checksBooks``
+/// the books, checked against what the ledger shows.
+@MainActor
+struct LedgerCheck {
+    /// The ledger; nil when the run reads none.
+    let ledger: ScenarioLedger?
+    /// The player whose holdings are read: the scenario's customer.
+    let player: String
+    /// Whether any step reads the ledger.
+    let reads: Bool
+    /// What the player held at the start.
+    private var start: AuditBalances = [:]
+    /// Appcharge's books of the scenario's orders.
+    private(set) var books = PlayerBooks()
+    /// What the books said after the last step they could speak for.
+    private var lastExpected: AuditBalances = [:]
+
+    /// The check of `scenario` against `ledger`.
+    init(scenario: Scenario, ledger: ScenarioLedger?) {
+        self.ledger = ledger
+        player = scenario.configuration.customerId
+        reads =
+            ledger != nil
+            && (ledger?.checksBooks == true || scenario.steps.contains { $0.expectation?.ledger != nil })
+    }
+
+    /// Reads where the player starts, when any step reads the ledger.
+    mutating func begin() throws(AuditCannotRun) {
+        guard reads, let ledger else { return }
+        start = try ledger.start(of: player)
+    }
+
+    /// What the ledger shows after `step`, against the step's expectation of it and, when
+    /// the run reconciles, Appcharge's books: each mismatch, how many checks held, and the
+    /// books' finding.
+    mutating func reconcile(after step: ScenarioStep, appcharge: AppchargeBackend) throws(AuditCannotRun)
+        -> (mismatches: [String], met: Int, finding: BooksFinding?)
+    {
+        if let session = appcharge.lastPaidSession { books.note(session) }
+        guard reads, let ledger else { return ([], 0, nil) }
+        var mismatches: [String] = []
+        var met = 0
+        if let expected = step.expectation?.ledger {
+            let held = try ledger.settled(
+                player, from: start, expected: expected, changing: !expected.same(as: lastExpected))
+            if held.same(as: expected) {
+                met += 1
+            } else {
+                mismatches.append("ledger: expected \(expected.shown), got \(held.shown)")
+            }
+        }
+        guard ledger.checksBooks, let expected = books.holdings(ledger.rule) else { return (mismatches, met, nil) }
+        let changing = !expected.same(as: lastExpected)
+        lastExpected = expected
+        let held = try ledger.settled(player, from: start, expected: expected, changing: changing)
+        guard !held.same(as: expected) else { return (mismatches, met, nil) }
+        let finding = BooksFinding(
+            player: player, expected: expected, held: held, books: books, rule: ledger.rule, step: step,
+            acted: appcharge.lastPaid)
+        return (mismatches + [finding.line], met, finding)
+    }
+}
+
+extension AuditCannotRun {
+    /// Why, and what to do about it: the advice it gives, or to start the game's server.
+    var withAdvice: String {
+        advice.map { "\(self). \($0)" } ?? "\(self); start the game's server, or check the URLs"
+    }
+}

@@ -64,7 +64,9 @@ verifier hashes the body without its spaces, awards and events), reserialize-500
 verifier hashes the body as PHP's json_encode writes it, `/` and non-ASCII escaped, and
 throws on a bad signature: a 500, not a 401).
 And what only a history of orders finds, both audits passing: grant-after-refund (an award
-that arrives after its order's refund or lost dispute is granted anyway).
+that arrives after its order's refund or lost dispute is granted anyway),
+regrant-manual-retry (awards told apart by order and flow, so that Retry Award of an order
+granted already, its answer lost, grants it again).
 Never use a flaw in production.
 """
 import datetime
@@ -94,7 +96,7 @@ FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
     "strict-fields", "refuse-unknown", "slow-events", "async-ledger", "die-after-grant", "strip-spaces",
-    "reserialize-500", "grant-on-partial", "events-down", "grant-after-refund",
+    "reserialize-500", "grant-on-partial", "events-down", "grant-after-refund", "regrant-manual-retry",
 }
 # The flaw async-ledger: how long after its answer an event is handled.
 QUEUE_DELAY = 0.3
@@ -463,6 +465,10 @@ def make_handler(ledger, flaw, work=None, clock_url=None):
                 return self.answer(400, {"publisherErrorMessage": "the body is not an award"})
             if not isinstance(order_id, str) or not order_id:
                 return self.answer(400, {"publisherErrorMessage": "orderId must be a non-empty string"})
+            if flaw == "regrant-manual-retry" and award.get("awardFlow") == "manual_retry":
+                # The flaw: awards told apart by order and flow, so that Retry Award of an order
+                # granted already (its answer lost) grants it anew.
+                order_id += ":manual_retry"
             grant_id = ledger.grant(order_id, award)
             ledger.credit(order_id, award)
             if flaw == "numeric-id":

@@ -6,8 +6,8 @@ import Testing
 @testable import PaylinksHTTP
 
 /// The example game server under orders whose awards and events come in an order the
-/// audits never send, such as an award after its order's refund; each flaw that only such
-/// a history shows, too.
+/// audits never send: an award after its order's refund, Retry Award of an order granted
+/// already; each flaw that only such a history shows, too.
 @Suite(
     "The example game server's books over a history of orders",
     .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
@@ -21,6 +21,25 @@ struct ExampleHistoryTests {
             .send(method: .get, headers: [], body: [])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         return (object["balances"] as? [String: Int] ?? [:], object["notes"] as? [String] ?? [])
+    }
+
+    /// Sends `body` to the award endpoint of `server`, signed now with the demo key as
+    /// Appcharge signs it; the answer's status and its publisherPurchaseId.
+    static func award(_ body: [UInt8], to server: ExampleGameServer) throws -> (status: Int, grant: String?) {
+        let milliseconds = Int(Date().timeIntervalSince1970 * 1000)
+        let client = HTTPClient(url: try HTTPURL(server.url))
+        defer { client.close() }
+        let response = try client.send(
+            headers: [
+                HTTPHeader("Content-Type", "application/json"),
+                HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
+                HTTPHeader(
+                    "signature",
+                    GrantAward.signature(
+                        body: body, milliseconds: milliseconds, key: Array(DemoCredentials.mainKey.utf8))),
+            ], body: body)
+        let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        return (response.status, object?["publisherPurchaseId"] as? String)
     }
 
     @Test(
@@ -83,8 +102,40 @@ struct ExampleHistoryTests {
     }
 
     @Test(
+        "Retry Award of an order granted already, its answer lost, is its grant again; regrant-manual-retry grants twice"
+    )
+    func manualRetry() throws {
+        // The award paylinks sends for one order, as the game's server receives it.
+        let recorder = try EventReceiver { _, _ in
+            HTTPServerResponse(
+                status: 200, contentType: "application/json", body: Array(#"{"publisherPurchaseId":"g1"}"#.utf8))
+        }
+        let bought = runCLI([
+            "purchase", "--sku", "starter_pack_001", "--award-url", "http://127.0.0.1:\(recorder.port)/award",
+            "--seed", "34",
+        ])
+        #expect(bought.exitCode == .success, "\(bought.stderr)")
+        let automatic = try #require(recorder.received.first?.body)
+        let text = String(decoding: automatic, as: UTF8.self)
+        #expect(text.contains(#""awardFlow":"auto""#), "\(text)")
+        // Retry Award sends the same award with its flow manual_retry.
+        let retry = Array(
+            text.replacingOccurrences(of: #""awardFlow":"auto""#, with: #""awardFlow":"manual_retry""#).utf8)
+        for (flaw, held) in [(nil, 100), ("regrant-manual-retry", 200)] {
+            let server = try ExampleGameServer(flaw: flaw)
+            let first = try Self.award(automatic, to: server)
+            #expect(first.status == 200)
+            let again = try Self.award(retry, to: server)
+            #expect(again.status == 200)
+            #expect(again.grant != nil)
+            #expect((again.grant == first.grant) == (flaw == nil), "\(first) \(again)")
+            #expect(try Self.ledger(server).balances["gem_01"] == held, "\(flaw ?? "correct")")
+        }
+    }
+
+    @Test(
         "a flaw only a history shows passes every case of check-award and check-events",
-        arguments: ["grant-after-refund"])
+        arguments: ["grant-after-refund", "regrant-manual-retry"])
     func auditsPass(flaw: String) throws {
         let server = try ExampleGameServer(flaw: flaw)
         let award = try BinaryTests.run(["check-award", server.url], environment: EventAuditTests.studioKeys)

@@ -66,7 +66,9 @@ throws on a bad signature: a 500, not a 401).
 And what only a history of orders finds, both audits passing: grant-after-refund (an award
 that arrives after its order's refund or lost dispute is granted anyway),
 regrant-manual-retry (awards told apart by order and flow, so that Retry Award of an order
-granted already, its answer lost, grants it again).
+granted already, its answer lost, grants it again), dedupe-by-player (events told apart by
+name and player, not by eventId, so that a player's second refund is taken for a copy of
+the first and revokes nothing).
 Never use a flaw in production.
 """
 import datetime
@@ -97,6 +99,7 @@ FLAWS = {
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
     "strict-fields", "refuse-unknown", "slow-events", "async-ledger", "die-after-grant", "strip-spaces",
     "reserialize-500", "grant-on-partial", "events-down", "grant-after-refund", "regrant-manual-retry",
+    "dedupe-by-player",
 }
 # The flaw async-ledger: how long after its answer an event is handled.
 QUEUE_DELAY = 0.3
@@ -229,8 +232,7 @@ class Ledger:
     def take_blindly(self, event):
         """The flaw revoke-ungranted: take the event's products from its player, whatever
         was granted, and below zero."""
-        customer = event.get("customer") if isinstance(event.get("customer"), dict) else {}
-        player = str(event.get("playerId") or customer.get("id") or customer.get("playerId") or "")
+        player = event_player(event)
         offer = event.get("offer") if isinstance(event.get("offer"), dict) else {}
         with self.lock:
             held = self.balances.setdefault(player, {})
@@ -290,6 +292,12 @@ def signed_bytes(raw, flaw):
     return raw
 
 
+def event_player(event):
+    """The player an event is about: V2's `customer.id` (or `customer.playerId`), V1's `playerId`."""
+    customer = event.get("customer") if isinstance(event.get("customer"), dict) else {}
+    return str(event.get("playerId") or customer.get("id") or customer.get("playerId") or "")
+
+
 def handle_event(ledger, flaw, event):
     """What a verified event does: the answer's status and body."""
     if flaw == "strict-fields" and not set(event) <= KNOWN_FIELDS:
@@ -299,6 +307,10 @@ def handle_event(ledger, flaw, event):
         name = "order_dispute_lost"
     # V2 names the event by eventId; V1 has none, so its name and order stand in.
     event_id = event.get("eventId") or "%s:%s" % (name, event.get("appChargeOrderId"))
+    if flaw == "dedupe-by-player":
+        # The flaw: events told apart by name and player, so that a player's second refund
+        # looks like a copy of the first.
+        event_id = "%s:%s" % (name, event_player(event))
     if flaw != "revoke-twice" and not ledger.first_sight(str(event_id)):
         return 200, {"handled": "a duplicate: no second effect"}
     order_id = event.get("appChargeOrderId")

@@ -7,7 +7,7 @@ import Testing
 
 /// The example game server under orders whose awards and events come in an order the
 /// audits never send: an award after its order's refund, Retry Award of an order granted
-/// already; each flaw that only such a history shows, too.
+/// already, and a player's second refund; each flaw that only such a history shows, too.
 @Suite(
     "The example game server's books over a history of orders",
     .enabled(if: ExampleGameServer.python != nil || runningInCI, "python3 is not installed"))
@@ -133,9 +133,25 @@ struct ExampleHistoryTests {
         }
     }
 
+    @Test("a player's second refund, of another order, takes its items back; dedupe-by-player takes it for a copy")
+    func secondRefund() throws {
+        for (flaw, held) in [(nil, 0), ("dedupe-by-player", 100)] {
+            let server = try ExampleGameServer(flaw: flaw)
+            let events = "http://127.0.0.1:\(server.port)/events"
+            for seed in ["35", "36"] {
+                let refunded = runCLI([
+                    "trigger", "order.refunded", "--award-url", server.url, "--events-url", events, "--seed", seed,
+                ])
+                #expect(refunded.exitCode == .success, "\(refunded.stderr)")
+            }
+            #expect(try server.grants().count == 2)
+            #expect(try Self.ledger(server).balances["gem_01"] == held, "\(flaw ?? "correct")")
+        }
+    }
+
     @Test(
         "a flaw only a history shows passes every case of check-award and check-events",
-        arguments: ["grant-after-refund", "regrant-manual-retry"])
+        arguments: ["grant-after-refund", "regrant-manual-retry", "dedupe-by-player"])
     func auditsPass(flaw: String) throws {
         let server = try ExampleGameServer(flaw: flaw)
         let award = try BinaryTests.run(["check-award", server.url], environment: EventAuditTests.studioKeys)

@@ -23,6 +23,9 @@ effect for an `eventId` it has seen, even when two copies race, and takes items 
   `appChargeOrderId` (V1); a partial refund is recorded, not revoked (a studio's call);
 - an order never granted loses nothing; a balance never goes below zero, and what could
   not be taken back is recorded as a shortfall;
+- an award that comes after its order's refund or lost dispute (one whose attempts Appcharge
+  gave up on, arriving late) is answered 200 with a publisherPurchaseId, so that it is not
+  sent again, and grants nothing, which the ledger notes;
 - a dispute opened takes nothing, so one won restores nothing.
 
 Run it:  python3 server.py [PORT] [--host HOST] [--flaw NAME] [--clock-url URL]
@@ -38,7 +41,7 @@ Look:    GET /grants lists every grant by order id, and how many grants were mad
          (minor units), and the studio's net (US cents; a fraction where the award gives one);
          GET /ledger?playerId=ID answers {"balances": {SKU: amount}} for the player, and
          what the handler recorded (shortfalls, partial refunds, refunds of orders never
-         granted).
+         granted, awards that came after their order's refund).
 Keys:    GAME_SERVER_MAIN_KEY and GAME_SERVER_PUBLISHER_TOKEN, else paylinks' demo key and token.
 
 `--flaw NAME` makes it wrong on purpose, to show what `paylinks check-award` catches:
@@ -60,6 +63,12 @@ once it has answered its first grant, as an agent that crashes on it), strip-spa
 verifier hashes the body without its spaces, awards and events), reserialize-500 (the
 verifier hashes the body as PHP's json_encode writes it, `/` and non-ASCII escaped, and
 throws on a bad signature: a 500, not a 401).
+And what only a history of orders finds, both audits passing: grant-after-refund (an award
+that arrives after its order's refund or lost dispute is granted anyway),
+regrant-manual-retry (awards told apart by order and flow, so that Retry Award of an order
+granted already, its answer lost, grants it again), dedupe-by-player (events told apart by
+name and player, not by eventId, so that a player's second refund is taken for a copy of
+the first and revokes nothing).
 Never use a flaw in production.
 """
 import datetime
@@ -89,7 +98,8 @@ FLAWS = {
     "any-signature", "grant-twice", "reserialize", "no-time-check", "numeric-id", "status-ok", "created",
     "one-connection", "no-revoke", "revoke-twice", "revoke-ungranted", "revoke-on-open", "in-order",
     "strict-fields", "refuse-unknown", "slow-events", "async-ledger", "die-after-grant", "strip-spaces",
-    "reserialize-500", "grant-on-partial", "events-down",
+    "reserialize-500", "grant-on-partial", "events-down", "grant-after-refund", "regrant-manual-retry",
+    "dedupe-by-player",
 }
 # The flaw async-ledger: how long after its answer an event is handled.
 QUEUE_DELAY = 0.3
@@ -112,16 +122,24 @@ class Ledger:
     """The grants: one per order id, safe when copies of a callback race; and what each
     player holds, which awards add to and refunds and lost disputes take back."""
 
-    def __init__(self, grant_twice=False):
+    def __init__(self, grant_twice=False, grant_after_refund=False):
         self.lock = threading.Lock()
         self.grants = {}
         self.count = 0
         self.grant_twice = grant_twice
+        self.grant_after_refund = grant_after_refund
         # What each grant gave, by order id and by purchase id: (player, {sku: amount}).
         self.given = {}
         self.by_purchase = {}
         self.balances = {}
         self.revoked = set()
+        # Orders refunded or lost in a dispute before any award of theirs came, by
+        # ("order", id) and ("purchase", id): how, such as "refund" or "lost dispute".
+        # Appcharge may give up retrying an award and still deliver it late; such an award
+        # grants nothing.
+        self.taken_back = {}
+        # The orders whose award came after that and granted nothing.
+        self.withheld = set()
         self.seen_events = set()
         self.notes = {}
         self.completed = set()
@@ -129,7 +147,8 @@ class Ledger:
         self.money = {}
 
     def credit(self, order_id, award):
-        """Adds an award's products to its player's balances, once per order."""
+        """Adds an award's products to its player's balances, once per order; nothing, and a
+        note, for an order refunded or lost in a dispute before its award came."""
         player = str(award.get("playerId", ""))
         products = {}
         for product in award.get("products") or []:
@@ -137,8 +156,17 @@ class Ledger:
                 amount = int(float(product.get("amount") or 0))
                 sku = str(product.get("sku", ""))
                 products[sku] = products.get(sku, 0) + amount
+        purchase = award.get("purchaseId")
         with self.lock:
-            if order_id in self.given:
+            if order_id in self.given or order_id in self.withheld:
+                return
+            how = self.taken_back.get(("order", award.get("orderId")))
+            if how is None and isinstance(purchase, str):
+                how = self.taken_back.get(("purchase", purchase))
+            if how is not None and not self.grant_after_refund:
+                self.withheld.add(order_id)
+                self.notes.setdefault(player, []).append(
+                    "award of order %s after its %s: not granted" % (award.get("orderId"), how))
                 return
             self.given[order_id] = (player, products)
             self.money[order_id] = {
@@ -147,7 +175,6 @@ class Ledger:
                 "tax": award.get("tax"),
                 "net": award.get("estimatedPublisherNetAmount"),
             }
-            purchase = award.get("purchaseId")
             if isinstance(purchase, str):
                 self.by_purchase[purchase] = order_id
             held = self.balances.setdefault(player, {})
@@ -177,11 +204,16 @@ class Ledger:
             for sku, amount in products.items():
                 held[sku] = held.get(sku, 0) + amount
 
-    def revoke(self, order_id, twice=False):
+    def revoke(self, order_id, purchases=(), how="refund", twice=False):
         """Takes an order's products back once, never below zero; what is missing is a
-        shortfall. An order never granted loses nothing. Returns what was done."""
+        shortfall. An order never granted loses nothing, and is remembered by its order id
+        and `purchases`, so that an award of it that comes later grants nothing. Returns
+        what was done."""
         with self.lock:
             if order_id not in self.given:
+                keys = [("order", order_id)] if order_id else []
+                for key in keys + [("purchase", purchase) for purchase in purchases]:
+                    self.taken_back.setdefault(key, how)
                 return "nothing: never granted"
             if order_id in self.revoked and not twice:
                 return "nothing: revoked already"
@@ -200,8 +232,7 @@ class Ledger:
     def take_blindly(self, event):
         """The flaw revoke-ungranted: take the event's products from its player, whatever
         was granted, and below zero."""
-        customer = event.get("customer") if isinstance(event.get("customer"), dict) else {}
-        player = str(event.get("playerId") or customer.get("id") or customer.get("playerId") or "")
+        player = event_player(event)
         offer = event.get("offer") if isinstance(event.get("offer"), dict) else {}
         with self.lock:
             held = self.balances.setdefault(player, {})
@@ -261,6 +292,12 @@ def signed_bytes(raw, flaw):
     return raw
 
 
+def event_player(event):
+    """The player an event is about: V2's `customer.id` (or `customer.playerId`), V1's `playerId`."""
+    customer = event.get("customer") if isinstance(event.get("customer"), dict) else {}
+    return str(event.get("playerId") or customer.get("id") or customer.get("playerId") or "")
+
+
 def handle_event(ledger, flaw, event):
     """What a verified event does: the answer's status and body."""
     if flaw == "strict-fields" and not set(event) <= KNOWN_FIELDS:
@@ -270,13 +307,20 @@ def handle_event(ledger, flaw, event):
         name = "order_dispute_lost"
     # V2 names the event by eventId; V1 has none, so its name and order stand in.
     event_id = event.get("eventId") or "%s:%s" % (name, event.get("appChargeOrderId"))
+    if flaw == "dedupe-by-player":
+        # The flaw: events told apart by name and player, so that a player's second refund
+        # looks like a copy of the first.
+        event_id = "%s:%s" % (name, event_player(event))
     if flaw != "revoke-twice" and not ledger.first_sight(str(event_id)):
         return 200, {"handled": "a duplicate: no second effect"}
     order_id = event.get("appChargeOrderId")
+    purchases = []
     amounts = {}
     for transaction in event.get("transactions") or []:
         if not isinstance(transaction, dict):
             continue
+        if isinstance(transaction.get("purchaseId"), str):
+            purchases.append(transaction["purchaseId"])
         order_id = order_id or ledger.by_purchase.get(transaction.get("purchaseId"))
         try:
             # A refund's row is negative (money going back to the player): its size is what counts.
@@ -288,7 +332,7 @@ def handle_event(ledger, flaw, event):
             ledger.completed.add(order_id)
     if flaw == "revoke-on-open" and name in OPENED:
         # The flaw: take the items when the dispute opens; a dispute won restores nothing.
-        return 200, {"handled": ledger.revoke(order_id)}
+        return 200, {"handled": ledger.revoke(order_id, purchases, "opened dispute")}
     if name not in REVOKING or flaw == "no-revoke":
         return 200, {"handled": "nothing to take back"}
     if order_id not in ledger.given:
@@ -309,7 +353,8 @@ def handle_event(ledger, flaw, event):
                 return 200, {"handled": "a partial refund, granted again"}
             ledger.note(player, "partial refund of order %s recorded, nothing revoked" % order_id)
             return 200, {"handled": "a partial refund, recorded"}
-    return 200, {"handled": ledger.revoke(order_id, twice=(flaw == "revoke-twice"))}
+    how = "lost dispute" if name == "order_dispute_lost" else "refund"
+    return 200, {"handled": ledger.revoke(order_id, purchases, how, twice=(flaw == "revoke-twice"))}
 
 
 def read_clock(url):
@@ -432,6 +477,10 @@ def make_handler(ledger, flaw, work=None, clock_url=None):
                 return self.answer(400, {"publisherErrorMessage": "the body is not an award"})
             if not isinstance(order_id, str) or not order_id:
                 return self.answer(400, {"publisherErrorMessage": "orderId must be a non-empty string"})
+            if flaw == "regrant-manual-retry" and award.get("awardFlow") == "manual_retry":
+                # The flaw: awards told apart by order and flow, so that Retry Award of an order
+                # granted already (its answer lost) grants it anew.
+                order_id += ":manual_retry"
             grant_id = ledger.grant(order_id, award)
             ledger.credit(order_id, award)
             if flaw == "numeric-id":
@@ -511,7 +560,7 @@ def main():
         if not text or any(c not in "0123456789" for c in text) or int(text) > 65535:
             refuse("PORT is a whole number from 0 to 65535 (0 picks a free one), not %r" % text)
         port = int(text)
-    ledger = Ledger(grant_twice=(flaw == "grant-twice"))
+    ledger = Ledger(grant_twice=(flaw == "grant-twice"), grant_after_refund=(flaw == "grant-after-refund"))
     work = None
     if flaw == "async-ledger":
         work = queue.Queue()

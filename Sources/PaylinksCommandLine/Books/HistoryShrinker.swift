@@ -64,6 +64,8 @@ private struct Search {
     /// Whether a try was refused at the bound.
     private(set) var exhausted = false
 
+    /// A search for the smallest history like `scenario` that `stillFails`, in at most
+    /// `limit` calls of it.
     init(_ scenario: Scenario, limit: Int, stillFails: @escaping (Scenario) -> Bool) {
         self.scenario = scenario
         self.limit = limit

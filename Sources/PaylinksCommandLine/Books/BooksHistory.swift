@@ -22,7 +22,7 @@ enum BooksHistory {
         /// How many players the orders are drawn among; 1 or more.
         var players: Int
         /// The faults steps may carry.
-        var faults = BooksFaults.all
+        var faults: BooksFaults
         /// The customer id of player `n`, from 0 to `players - 1`.
         var player: @Sendable (Int) -> String
 

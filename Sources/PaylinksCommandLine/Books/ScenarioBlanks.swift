@@ -18,6 +18,7 @@ enum ScenarioBlanks {
     /// The one offer the blank catalog sells.
     private static let sku = "blank"
 
+    /// The blanks, read once: a scenario that initializes and cancels, emptied.
     private static let parts: (scenario: Scenario, step: ScenarioStep, checkout: ScenarioStep.Checkout) = {
         let catalog = Catalog(
             offers: [Offer(sku: sku, name: sku, basePriceInUSD: "0", items: [])], statusCodes: [], tiers: [],

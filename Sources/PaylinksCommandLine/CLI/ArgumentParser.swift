@@ -227,7 +227,7 @@ package enum ArgumentParser {
         }
         // trigger shows its events without an endpoint; purchase and cancel send none; a
         // scenario may name its own eventsUrl.
-        if ![.trigger, .run, .checkEvents].contains(command), options.eventsUrl == nil,
+        if ![.trigger, .run, .checkEvents, .checkBooks].contains(command), options.eventsUrl == nil,
             let orphan = OptionSpec.named(.eventsSending).first(where: { seen[$0] != nil })
         {
             return "\(orphan) goes with --events-url, which names the endpoint that receives the events"

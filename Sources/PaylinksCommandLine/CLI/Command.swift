@@ -26,6 +26,9 @@ package enum Command: String, CaseIterable, Sendable {
     case checkAward = "check-award"
     /// `paylinks check-events`: audit the game's events handler.
     case checkEvents = "check-events"
+    /// `paylinks check-books`: play a history of orders against the game and reconcile its
+    /// ledger with Appcharge's books.
+    case checkBooks = "check-books"
     /// `paylinks serve`: a local sandbox of Appcharge's session API and checkout page.
     case serve
     /// `paylinks health`: whether a sandbox answers at a URL.
@@ -60,6 +63,8 @@ package enum Command: String, CaseIterable, Sendable {
         case .checkAward: "Audit the game's award endpoint: signatures, replays, retries, races, payloads."
         case .checkEvents:
             "Audit the game's events handler: signatures, tolerance, and revoking once after a refund or dispute."
+        case .checkBooks:
+            "Play a seeded history of orders against the game's endpoints; reconcile its ledger with Appcharge's books."
         case .serve: "Run a local Appcharge sandbox: the session API, a checkout page, a control API for CI."
         case .health: "Check that a sandbox answers at URL, in one line: for a container's HEALTHCHECK."
         case .trigger:
@@ -80,6 +85,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .serve: "paylinks serve [options] [-- CMD [ARG...]]"
         case .health: "paylinks health URL [options]"
         case .checkEvents: "paylinks check-events URL [--award-url URL --ledger-url URL] [options]"
+        case .checkBooks: "paylinks check-books --award-url URL --events-url URL --ledger-url URL [options]"
         case .trigger: "paylinks trigger EVENT [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
@@ -93,7 +99,9 @@ package enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel, .trigger: [.initialize, .purchase]
-        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .serve, .health, .completions, .man: []
+        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .checkBooks, .serve, .health, .completions,
+            .man:
+            []
         }
     }
 
@@ -105,7 +113,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .checkAward, .checkEvents, .health: ("URL", 1...1)
         case .trigger: ("EVENT", 1...1)
         case .completions: ("SHELL", 1...1)
-        case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .serve, .man: nil
+        case .initialize, .pricePoints, .purchase, .cancel, .offers, .countries, .checkBooks, .serve, .man: nil
         }
     }
 }
@@ -227,8 +235,19 @@ package struct RunOptions: Equatable, Sendable {
     /// `--rate-limit N/min`: requests a minute each publisher token may make of serve's
     /// Appcharge APIs; nil for no limit.
     package var rateLimit: Int?
-    /// `--ledger-url`: the game's ledger, which check-events reads the players' balances from.
+    /// `--ledger-url`: the game's ledger, which check-events, check-books and run read the
+    /// players' balances from.
     package var ledgerUrl: HTTPURL?
+    /// `check-books --orders N`: how many orders the history holds.
+    package var orders = 1000
+    /// `check-books --players N`: how many players the orders are drawn among.
+    package var players = 50
+    /// `check-books --faults LIST`: the faults the history's steps may carry.
+    var booksFaults = BooksFaults.all
+    /// `check-books --partial-refund`: what the game does with a partial refund's products.
+    package var partialRefund = PlayerBooks.PartialRefundRule.keep
+    /// `check-books --write-scenario FILE`: where the shrunk history of a finding is written.
+    package var writeScenario: String?
     /// `--ledger-wait`: how many seconds check-events watches the ledger after an answer.
     package var ledgerWait = 5
     /// `--events-version`: the envelope events are sent in.

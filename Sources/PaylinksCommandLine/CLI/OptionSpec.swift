@@ -249,10 +249,71 @@ package struct OptionSpec: Sendable {
             options.ledgerUrl = try endpoint(value, option: "--ledger-url")
         },
         OptionSpec(
+            "--ledger-url", "URL",
+            "The game's read-only ledger, GET URL?playerId=ID answering 200 {\"balances\": {\"SKU\": n, ...}}: "
+                + "check-books reconciles it with Appcharge's books after every step, run checks a step's "
+                + "\"ledger\" expectation against it.",
+            default: "none (run refuses a scenario that expects the ledger)", commands: [.run, .checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.ledgerUrl = try endpoint(value, option: "--ledger-url")
+        },
+        OptionSpec(
+            "--award-url", "URL",
+            "The game's award endpoint: each paid order's Grant Award Callback goes there, retried as Appcharge "
+                + "retries it.",
+            commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.awardUrl = try endpoint(value, option: "--award-url")
+        },
+        OptionSpec(
+            "--events-url", "URL", "The game's events endpoint: each order's events go there, signed and retried.",
+            commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.eventsUrl = try endpoint(value, option: "--events-url")
+        },
+        OptionSpec(
+            "--orders", "N", "How many orders the history holds, 1 to 1,000,000: purchases, declines and cancels.",
+            default: String(RunOptions().orders), commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.orders = try number(value, option: "--orders", as: Int.self, in: 1...1_000_000)
+        },
+        OptionSpec(
+            "--players", "N", "How many players the orders are drawn among, 1 to 100,000.",
+            default: String(RunOptions().players), commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.players = try number(value, option: "--players", as: Int.self, in: 1...100_000)
+        },
+        OptionSpec(
+            "--faults", "LIST",
+            "The faults the history's steps may carry, comma-separated: duplicate, reorder, drop-first, delay (on "
+                + "events), award-drop-first, award-drop, award-answer-lost-first, award-answer-lost, award-late; all, "
+                + "or none.",
+            default: "all", commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.booksFaults = try BooksFaults.parse(value)
+        },
+        OptionSpec(
+            "--partial-refund", "RULE",
+            "What the game does with the products of an order refunded in part: keep them with the player, or revoke "
+                + "them as for a full refund.",
+            default: "keep", commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.partialRefund = try choice(value, option: "--partial-refund", among: PlayerBooks.PartialRefundRule.self)
+        },
+        OptionSpec(
+            "--write-scenario", "FILE",
+            "Write the shrunk history of the first finding to FILE, a scenario that paylinks run FILE --award-url ... "
+                + "--events-url ... --ledger-url ... replays; the next findings' beside it (FILE.2.json).",
+            default: "none (the shrunk steps are shown only)", commands: [.checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.writeScenario = try text(value, option: "--write-scenario", allowEmpty: false)
+        },
+        OptionSpec(
             "--ledger-wait", "SECONDS",
-            "How long a money case watches the ledger, in whole seconds, 0 to 60, after the handler's answer, for what "
-                + "the events did (a handler may revoke from a queue); 0 reads it once.",
-            default: String(RunOptions().ledgerWait), commands: [.checkEvents]
+            "How long the ledger is watched after an answer for what it should show (check-events' money cases, "
+                + "check-books' and run's readings), in whole seconds, 0 to 60, as a handler may settle from a queue; "
+                + "0 reads it once.",
+            default: String(RunOptions().ledgerWait), commands: [.checkEvents, .checkBooks, .run]
         ) { options, value throws(UsageProblem) in
             do {
                 options.ledgerWait = try number(value, option: "--ledger-wait", as: Int.self, in: 0...60)
@@ -263,7 +324,7 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--main-key-file", "FILE", "A file holding the studio's main key, which signs award callbacks.",
             default: "$PAYLINKS_MAIN_KEY, else the demo key",
-            commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .serve],
+            commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .checkBooks, .serve],
             traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.mainKeyFile = try text(value, option: "--main-key-file", allowEmpty: false)
@@ -272,7 +333,7 @@ package struct OptionSpec: Sendable {
             "--publisher-token", "TOKEN",
             "The x-publisher-token award callbacks carry, and the one serve asks of the game's server.",
             default: "$PAYLINKS_PUBLISHER_TOKEN, else the demo token",
-            commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .serve], traits: .awardSending
+            commands: [.purchase, .trigger, .run, .checkAward, .checkEvents, .checkBooks, .serve], traits: .awardSending
         ) { options, value throws(UsageProblem) in
             options.publisherToken = try text(value, option: "--publisher-token", allowEmpty: false)
         },
@@ -304,7 +365,7 @@ package struct OptionSpec: Sendable {
             "--events-version", "VERSION",
             "The events' envelope: v2 (eventName, eventId, timestamp in ms) or v1 (the older flat payload).",
             default: "v2; give v1 for a game server that reads the older payload",
-            commands: eventCommands + [.checkEvents], traits: .eventsSending
+            commands: eventCommands + [.checkEvents, .checkBooks], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsVersion = try choice(value, option: "--events-version", among: OrderEvent.Version.self)
         },
@@ -325,13 +386,13 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--events-key-file", "FILE", "A file holding the separate key events are signed with.",
-            default: "the main key", commands: eventCommands + [.checkEvents], traits: .eventsSending
+            default: "the main key", commands: eventCommands + [.checkEvents, .checkBooks], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.eventsKeyFile = try text(value, option: "--events-key-file", allowEmpty: false)
         },
         OptionSpec(
             "--project-id", "ID", "The x-project-id events carry.", default: DemoCredentials.projectId,
-            commands: eventCommands + [.checkEvents], traits: .eventsSending
+            commands: eventCommands + [.checkEvents, .checkBooks], traits: .eventsSending
         ) { options, value throws(UsageProblem) in
             options.projectId = try headerText(value, option: "--project-id")
         },
@@ -553,7 +614,7 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--seed", "N", "Seeds the ids: the same seed gives the same output.", default: "random",
-            commands: Command.simulations + [.run, .serve], traits: .stopsAtCopies
+            commands: Command.simulations + [.run, .checkBooks, .serve], traits: .stopsAtCopies
         ) { options, value throws(UsageProblem) in
             options.seed = try number(value, option: "--seed", as: UInt64.self, in: 0...UInt64.max)
         },
@@ -631,7 +692,7 @@ package struct OptionSpec: Sendable {
     static let platformCommands = Command.simulations + [.errors, .offers, .run, .serve]
 
     static let listingCommands =
-        Command.simulations + [.errors, .offers, .countries, .run, .checkAward, .checkEvents, .serve]
+        Command.simulations + [.errors, .offers, .countries, .run, .checkAward, .checkEvents, .checkBooks, .serve]
 
     /// The commands that print callbacks, and so take `--format wire`.
     static let callbackCommands = Command.simulations + [.run, .serve]

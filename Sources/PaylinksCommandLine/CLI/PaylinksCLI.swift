@@ -17,6 +17,8 @@ package struct RunContext {
     package var entropy: () -> UInt64
     /// Whether standard output is a terminal, where `--color auto` colours text.
     package var standardOutputIsTerminal: Bool
+    /// Whether standard error is a terminal, where a long command shows its progress.
+    package var standardErrorIsTerminal = false
     /// Starts watching for a request to stop a server, and returns what tells whether one
     /// came: SIGINT and SIGTERM in the real process.
     package var watchForStop: () -> () -> Bool = { { false } }
@@ -77,6 +79,7 @@ package struct RunContext {
             })
         context.readStandardInput = { limit throws(FileSystemError) in try System.readStandardInput(limit: limit) }
         context.processorCount = { System.processorCount }
+        context.standardErrorIsTerminal = System.isTerminal(descriptor: 2)
         context.raiseDescriptorLimit = { System.raiseDescriptorLimit(to: $0) }
         context.ignoreBrokenPipes = { System.ignoreBrokenPipeSignal() }
         context.monotonicMilliseconds = { System.monotonicMilliseconds() }

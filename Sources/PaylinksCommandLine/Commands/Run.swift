@@ -151,6 +151,17 @@ enum RunCommand: Subcommand {
                 settings.awards = signing.awards(to: url, options: options)
             }
         }
+        if let url = options.ledgerUrl {
+            settings.ledger = ScenarioLedger(
+                AuditLedger(url: url, wait: options.ledgerWait * 1000), checksBooks: false, rule: .keep)
+        } else if let scenario = scenarios.first(where: { $0.steps.contains { $0.expectation?.ledger != nil } }),
+            let step = scenario.steps.first(where: { $0.expectation?.ledger != nil })
+        {
+            throw .usage(
+                "\(MessageText.sanitized(scenario.file)): step \(step.label) expects what the game's ledger shows; give "
+                    + "--ledger-url URL, the ledger's GET URL?playerId=ID",
+                command: .run)
+        }
         startingScenarios()
         let runner = ScenarioRunner(
             catalog: catalog, settings: settings, output: context.standardOutput, diagnostics: context.standardError)
@@ -160,6 +171,7 @@ enum RunCommand: Subcommand {
         } catch {
             throw .output(error)
         }
+        if let reason = summary.cannotRun { throw .unavailable(reason) }
         return RunOutcome(
             entries: RunReport.entries(of: loaded, ran: summary.results, filter: options.filter),
             usedRunSeed: summary.usedRunSeed,

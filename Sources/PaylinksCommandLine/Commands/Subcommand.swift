@@ -27,6 +27,7 @@ extension Command {
         case .run: RunCommand.self
         case .checkAward: CheckAwardCommand.self
         case .checkEvents: CheckEventsCommand.self
+        case .checkBooks: CheckBooksCommand.self
         case .serve: ServeCommand.self
         case .health: HealthCommand.self
         case .trigger: TriggerCommand.self

@@ -8,7 +8,7 @@ package import PaylinksKit
 /// An order whose award failed on every attempt (Failed (Charged)) is paid, but Appcharge
 /// cannot know whether the game granted it (an answer lost on the way back) or not: until
 /// it is granted by a Retry Award, refunded or lost in a dispute, the books say nothing.
-package struct PlayerBooks: Sendable {
+package struct PlayerBooks: Sendable, Equatable {
     /// What a game does with the products of an order refunded in part: a studio's call.
     package enum PartialRefundRule: String, CaseIterable, Sendable {
         /// The player keeps them (the example game server's rule).

@@ -93,6 +93,8 @@ package struct BooksFinding: Sendable, Equatable {
     package var expected: Int
     /// What the ledger shows they hold of it, from the scenario's start.
     package var held: Int
+    /// What the books say the player should hold of every product, from the scenario's start.
+    package var expectedHoldings: AuditBalances
     /// The order the step acted on: its purchase id, when there is one.
     package var order: PlayerBooks.Order?
     /// Every order of the player that grants the product, by purchase id.
@@ -115,6 +117,7 @@ package struct BooksFinding: Sendable, Equatable {
         self.sku = sku
         self.expected = expected[sku, default: 0]
         self.held = held[sku, default: 0]
+        expectedHoldings = expected
         order = books.orders.last { $0.purchaseId == acted }
         orders = books.orders.filter { $0.products[sku] != nil }.map(\.purchaseId)
         self.step = step.label
@@ -187,7 +190,23 @@ struct LedgerCheck {
     mutating func reconcile(after step: ScenarioStep, appcharge: AppchargeBackend) throws(AuditCannotRun)
         -> (mismatches: [String], met: Int, finding: BooksFinding?)
     {
-        if let session = appcharge.lastPaidSession { books.note(session) }
+        let before = appcharge.lastPaidSession.flatMap { session in
+            books.orders.last { $0.purchaseId == session.purchaseId }?.state
+        }
+        if let session = appcharge.lastPaidSession {
+            books.note(session)
+            // An award no fault of the history lost, refused on every attempt: the award
+            // endpoint breaks its contract, and the books cannot be read past it.
+            let lost = step.awardFault.flatMap { AwardFault(rawValue: $0.rawValue) }?.failsEveryAttempt ?? false
+            if ledger?.checksBooks == true, session.state == .chargeFailed, !lost,
+                before != .chargeFailed || step.kind == .retryAward
+            {
+                throw AuditCannotRun(
+                    reason: "the award endpoint did not grant order \(session.purchaseId) of player \(player) on any "
+                        + "attempt, after step \(step.label) (\(step.kind))",
+                    advice: "Audit it with paylinks check-award URL, which says why")
+            }
+        }
         guard reads, let ledger else { return ([], 0, nil) }
         var mismatches: [String] = []
         var met = 0

@@ -99,6 +99,8 @@ package struct ScenarioRunner {
         /// The first difference between the game's ledger and Appcharge's books, when the
         /// run reconciles them; the scenario stops there.
         package var finding: BooksFinding?
+        /// Appcharge's books of the scenario's orders, when the run read the game's ledger.
+        package var books: PlayerBooks?
 
         /// Whether every expectation held.
         package var passed: Bool { mismatches.isEmpty }
@@ -347,6 +349,12 @@ package struct ScenarioRunner {
             // Refused as Initiate Refund's 422 refuses it, the step did not happen; an event
             // the game's server refused on every attempt fails the step that sent it.
             let failures = (refusal.map { ["\(step.kind) refused: \($0)"] } ?? []) + events.takeRefusals()
+            // Reconciling with the books, a game that refuses what Appcharge sends breaks its
+            // contract: the books cannot be read past it.
+            if settings.ledger?.checksBooks == true, let first = failures.first {
+                summary.cannotRun = "step \(step.label) (\(step.kind)) of player \(scenario.configuration.customerId): \(first)"
+                break
+            }
             for failure in failures {
                 summary.failed += 1
                 result.mismatches.append(
@@ -370,6 +378,7 @@ package struct ScenarioRunner {
                 }
                 summary.met += reconciled.met
                 result.met += reconciled.met
+                if settings.ledger != nil { result.books = books.books }
                 if let finding = reconciled.finding {
                     result.finding = finding
                     break

@@ -233,6 +233,14 @@ public struct StepExpectation: Sendable {
     }
 }
 
+extension StepExpectation {
+    /// An expectation that checks what the ledger shows, and nothing else until more is set.
+    public init(ledger: [String: Int]) {
+        self.init(callback: nil, code: nil, arguments: [], deliveries: nil)
+        self.ledger = ledger
+    }
+}
+
 extension ScenarioStep {
     /// The lifecycle step the request belongs to.
     public var failureStep: Step {

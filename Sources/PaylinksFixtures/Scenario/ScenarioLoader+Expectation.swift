@@ -8,14 +8,20 @@ extension ScenarioLoader {
         "order.dispute.opened", "order.dispute.resolved",
     ]
 
+    /// The checks an expectation may make, as its keys.
+    static let expectationKeys = [
+        "callback", "code", "error", "order", "pricePoints", "deliveries", "state", "events", "ledger",
+    ]
+
+    /// How far from 0 a count in an expected ledger may be.
+    static let ledgerLimit = 1_000_000_000_000_000
+
     /// Reads a step's `expect`: the callbacks its kind of step may end with, the codes and
     /// values of the callback's arguments, the order's state and the events sent.
     static func expectation(_ reader: JSONReader, failureStep: Step, target: SDKTarget, catalog: Catalog)
         throws(JSONShapeError) -> StepExpectation
     {
-        let object = try reader.object(keys: [
-            "callback", "code", "error", "order", "pricePoints", "deliveries", "state", "events",
-        ])
+        let object = try reader.object(keys: expectationKeys)
         var expectation = StepExpectation(callback: nil, code: nil, arguments: [], deliveries: nil)
         expectation.offsets["expect"] = reader.value.offset
         if case .object(let members) = reader.value.kind {
@@ -83,12 +89,35 @@ extension ScenarioLoader {
             }
             return names
         }
+        expectation.ledger = try JSONReader.collected(object.optional("ledger"), ledger)
+        if let ledgerReader = object.optional("ledger") {
+            recordOffsets(of: ledgerReader.value, at: "ledger", in: &expectation.offsets)
+        }
         guard expectation.checkCount > 0 || !object.isEmpty else {
-            throw reader.error(
-                "an expectation needs at least one of callback, code, error, order, pricePoints, deliveries, state, "
-                    + "events")
+            throw reader.error("an expectation needs at least one of \(expectationKeys.joined(separator: ", "))")
         }
         return expectation
+    }
+
+    /// `ledger`: what the player holds, by product SKU, each a whole number within
+    /// ``ledgerLimit``; every problem of it is reported, each at its place.
+    private static func ledger(_ reader: JSONReader) throws(JSONShapeError) -> [String: Int] {
+        let members = try reader.members()
+        var ledger: [String: Int] = [:]
+        for (index, (sku, count)) in members.enumerated() {
+            if sku.isEmpty {
+                let offset = index < reader.value.keyOffsets.count ? reader.value.keyOffsets[index] : count.value.offset
+                let error = JSONShapeError(
+                    offset: offset, path: reader.path, reason: "expected each key to be a product's SKU, got \"\"")
+                _ = try reader.collecting { () throws(JSONShapeError) in throw error }
+                continue
+            }
+            let read = try count.collecting { () throws(JSONShapeError) in
+                try count.int(in: -ledgerLimit...ledgerLimit)
+            }
+            if let read { ledger[sku] = read }
+        }
+        return ledger
     }
 
     /// The offsets of the keys and elements inside an expected value, by the paths a

@@ -8,7 +8,7 @@ extension ScenarioLoader {
         .pricePoints: ["country", "error"],
         .purchase: [
             "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "purchaseId",
-            "parsedUrl", "error", "delivery", "eventFault",
+            "parsedUrl", "error", "delivery", "eventFault", "awardFault",
         ],
         .cancel: [
             "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "purchaseId",
@@ -16,8 +16,8 @@ extension ScenarioLoader {
         ],
         .refund: ["amount", "outcome", "eventFault"],
         .dispute: ["outcome", "eventFault"],
-        .resolve: ["outcome", "after", "eventFault"],
-        .advance: ["by", "eventFault"],
+        .resolve: ["outcome", "after", "eventFault", "awardFault"],
+        .advance: ["by", "eventFault", "awardFault"],
         .retryAward: ["eventFault", "awardFault"],
     ]
 
@@ -34,6 +34,31 @@ extension ScenarioLoader {
         .retryAward: ["expect"],
     ]
 
+    /// The kinds of step that send an award (a purchase paid, a payment resolved, a Retry
+    /// Award), which alone take `awardFault`.
+    static var awardSteps: [StepKind] {
+        StepKind.allCases.filter { stepKeys[$0]?.contains("awardFault") == true }
+    }
+
+    /// Refuses `awardFault` on a step that sends no award, at the key, saying which steps
+    /// take it; returns the key then, so that it is not refused again as unknown.
+    private static func misplacedAwardFault(_ reader: JSONReader, kind: StepKind, keys: [String])
+        throws(JSONShapeError) -> [String]
+    {
+        guard !keys.contains("awardFault"), case .object(let members) = reader.value.kind,
+            let index = members.firstIndex(where: { $0.key == "awardFault" })
+        else { return [] }
+        let offset =
+            index < reader.value.keyOffsets.count ? reader.value.keyOffsets[index] : members[index].value.offset
+        let article = kind.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        let error = JSONShapeError(
+            offset: offset, path: reader.path.isEmpty ? "awardFault" : "\(reader.path).awardFault",
+            reason: "\(article) \(kind) step sends no award; awardFault goes on the steps that send one: "
+                + awardSteps.map(\.rawValue).joined(separator: ", "))
+        _ = try reader.collecting { () throws(JSONShapeError) in throw error }
+        return ["awardFault"]
+    }
+
     /// Reads one entry of `steps`: one step, or one per attempt.
     static func readStep(
         _ reader: JSONReader, number: Int, configuration: inout Scenario.Configuration, catalog: Catalog
@@ -42,12 +67,16 @@ extension ScenarioLoader {
         guard let keys = stepKeys[kind], let attemptKeys = attemptKeys[kind] else {
             throw reader.error("unknown step \"\(kind)\"")
         }
-        let object = try reader.object(keys: ["step", "expect", "attempts"] + keys)
+        let misplaced = try misplacedAwardFault(reader, kind: kind, keys: keys)
+        let object = try reader.object(keys: ["step", "expect", "attempts"] + keys + misplaced)
         var step = ScenarioStep(number: number, attempt: nil, action: .pricePoints, kind: kind)
         // Each key is read on its own, so that one run reports every problem of the step.
         step.country = try JSONReader.collected(object.optional("country"), country)
         step.eventFault = try JSONReader.collected(object.optional("eventFault")) { value throws(JSONShapeError) in
             try choice(value, ScenarioStep.EventFault.self)
+        }
+        step.awardFault = try JSONReader.collected(misplaced.isEmpty ? object.optional("awardFault") : nil) {
+            value throws(JSONShapeError) in try choice(value, ScenarioStep.AwardFault.self)
         }
         switch kind {
         case .initialize:

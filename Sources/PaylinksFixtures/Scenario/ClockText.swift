@@ -152,6 +152,31 @@ package enum ClockText {
         return total
     }
 
+    /// The ISO 8601 duration of `milliseconds`, as ``durationMilliseconds(_:)`` reads it
+    /// back: days, hours, minutes and seconds to the millisecond, leaving out those that are
+    /// 0 (`PT5M`, `P1DT0.5S`); `PT0S` for nothing.
+    package static func isoDuration(milliseconds: Int) -> String {
+        let total = max(0, milliseconds)
+        let (days, hours) = (total / 86_400_000, total % 86_400_000 / 3_600_000)
+        let (minutes, seconds, rest) = (total % 3_600_000 / 60_000, total % 60_000 / 1000, total % 1000)
+        var text = days > 0 ? "P\(days)D" : "P"
+        guard total % 86_400_000 > 0 else { return days > 0 ? text : "PT0S" }
+        text += "T"
+        if hours > 0 { text += "\(hours)H" }
+        if minutes > 0 { text += "\(minutes)M" }
+        if seconds > 0 || rest > 0 {
+            text += String(seconds)
+            if rest > 0 {
+                let digits = String(rest)
+                var fraction = Substring(String(repeating: "0", count: 3 - digits.count) + digits)
+                while fraction.last == "0" { fraction = fraction.dropLast() }
+                text += "." + fraction
+            }
+            text += "S"
+        }
+        return text
+    }
+
     /// `2026-12-01T10:00:00.000Z` for Unix milliseconds: ISO 8601 UTC to the millisecond.
     package static func iso8601(milliseconds: Int) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000

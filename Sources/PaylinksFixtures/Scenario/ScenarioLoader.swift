@@ -16,44 +16,6 @@ public import PaylinksKit
 ///                     { "expect": { "callback": "onPurchaseSuccess" } } ] } ] }
 /// ```
 public enum ScenarioLoader {
-    /// The step kinds and the keys each takes besides `step`, `expect` and `attempts`.
-    static let stepKeys: [StepKind: [String]] = [
-        .initialize: ["customerId", "checkoutPublicKey", "environment", "redirectUrl", "error", "wait"],
-        .pricePoints: ["country", "error"],
-        .purchase: [
-            "sku", "country", "paymentMethod", "outcome", "orderCustomerId", "sessionEnvironment", "purchaseId",
-            "parsedUrl", "error", "delivery", "eventFault",
-        ],
-        .cancel: [
-            "sku", "country", "via", "beforeOrder", "leaveOpen", "orderCustomerId", "sessionEnvironment", "purchaseId",
-            "parsedUrl", "error", "delivery", "eventFault",
-        ],
-        .refund: ["amount", "outcome", "eventFault"],
-        .dispute: ["outcome", "eventFault"],
-        .resolve: ["outcome", "after", "eventFault"],
-        .advance: ["by", "eventFault"],
-        .retryAward: ["eventFault", "awardFault"],
-    ]
-
-    /// The keys an attempt may set, per step kind: how this attempt ends.
-    static let attemptKeys: [StepKind: [String]] = [
-        .initialize: ["error", "expect"],
-        .pricePoints: ["error", "expect"],
-        .purchase: ["outcome", "paymentMethod", "error", "delivery", "expect"],
-        .cancel: ["via", "beforeOrder", "leaveOpen", "error", "delivery", "expect"],
-        .refund: ["expect"],
-        .dispute: ["expect"],
-        .resolve: ["expect"],
-        .advance: ["expect"],
-        .retryAward: ["expect"],
-    ]
-
-    /// The V2 names of order events, which an expectation's `events` lists.
-    static let eventNames = [
-        "order.created", "order.payment.resolved", "order.completed", "order.canceled", "order.refunded",
-        "order.dispute.opened", "order.dispute.resolved",
-    ]
-
     private static let configurationKeys = [
         "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
         "faultRate", "awardUrl", "eventsUrl", "platform", "sdkVersion", "device",
@@ -221,270 +183,10 @@ public enum ScenarioLoader {
         return configuration
     }
 
-    /// Reads one entry of `steps`: one step, or one per attempt.
-    private static func readStep(
-        _ reader: JSONReader, number: Int, configuration: inout Scenario.Configuration, catalog: Catalog
-    ) throws(JSONShapeError) -> [ScenarioStep] {
-        let kind = try stepKind(reader)
-        guard let keys = stepKeys[kind], let attemptKeys = attemptKeys[kind] else {
-            throw reader.error("unknown step \"\(kind)\"")
-        }
-        let object = try reader.object(keys: ["step", "expect", "attempts"] + keys)
-        var step = ScenarioStep(number: number, attempt: nil, action: .pricePoints, kind: kind)
-        // Each key is read on its own, so that one run reports every problem of the step.
-        step.country = try JSONReader.collected(object.optional("country"), country)
-        step.eventFault = try JSONReader.collected(object.optional("eventFault")) { value throws(JSONShapeError) in
-            try choice(value, ScenarioStep.EventFault.self)
-        }
-        switch kind {
-        case .initialize:
-            let strings: [(key: String, field: WritableKeyPath<Scenario.Configuration, String>)] = [
-                ("customerId", \.customerId), ("checkoutPublicKey", \.checkoutPublicKey),
-                ("environment", \.environment),
-            ]
-            for (key, field) in strings {
-                let read = try JSONReader.collected(object.optional(key)) { value throws(JSONShapeError) in
-                    try value.string()
-                }
-                if let read { configuration[keyPath: field] = read }
-            }
-            if let value = try JSONReader.collected(
-                object.optional("redirectUrl"), { value throws(JSONShapeError) in try value.string() })
-            {
-                configuration.redirectUrl = value
-            }
-            _ = try JSONReader.collected(object.optional("wait")) { value throws(JSONShapeError) in
-                step.waits = try value.bool()
-                if !step.waits, object.optional("expect") != nil || object.optional("attempts") != nil {
-                    throw value.error(
-                        "a step that does not wait has no result of its own: its result arrives with the next "
-                            + "step's, so expect it there")
-                }
-            }
-            step.action = .initialize(
-                ACConfigModel(
-                    checkoutPublicKey: configuration.checkoutPublicKey, environment: configuration.environment,
-                    redirectUrl: configuration.redirectUrl),
-                customerId: configuration.customerId)
-        case .pricePoints:
-            if let target = configuration.target, target.generation == .g3 {
-                throw reader.error(PricePointsRemoved.message(target))
-            }
-            step.action = .pricePoints
-        case .refund:
-            let amount = try JSONReader.collected(object.optional("amount")) { value throws(JSONShapeError) in
-                try value.int(in: 1...1_000_000_000_000)
-            }
-            let outcome = try JSONReader.collected(object.optional("outcome")) { value throws(JSONShapeError) in
-                try choice(value, ScenarioStep.RefundOutcome.self)
-            }
-            step.action = .refund(amount: amount, outcome: outcome ?? .refunded)
-        case .dispute:
-            let outcome = try JSONReader.collected(object.optional("outcome")) { value throws(JSONShapeError) in
-                try choice(value, ScenarioStep.DisputeOutcome.self)
-            }
-            step.action = .dispute(outcome ?? .lost)
-        case .resolve, .advance:
-            step.action = try clockAction(object, kind: kind)
-        case .retryAward:
-            step.action = .retryAward
-        case .purchase, .cancel:
-            let sku =
-                try JSONReader.collected(object.required("sku")) { skuReader throws(JSONShapeError) in
-                    let sku = try skuReader.nonEmptyString()
-                    guard catalog.offer(sku: sku) != nil else {
-                        let hint =
-                            Suggestion.hint(for: sku, among: catalog.offers.map(\.sku), quoted: .double)
-                            ?? ""
-                        throw skuReader.error("unknown SKU \"\(sku)\"\(hint)")
-                    }
-                    return sku
-                } ?? ""
-            step.action = .checkout(
-                ScenarioStep.Checkout(
-                    sku: sku, player: .closeCheckout(),
-                    orderCustomerId: try JSONReader.collected(object.optional("orderCustomerId")) {
-                        value throws(JSONShapeError) in try value.nonEmptyString()
-                    },
-                    sessionEnvironment: try JSONReader.collected(object.optional("sessionEnvironment")) {
-                        value throws(JSONShapeError) in try value.nonEmptyString()
-                    },
-                    purchaseId: try JSONReader.collected(object.optional("purchaseId")) {
-                        value throws(JSONShapeError) in try value.string()
-                    },
-                    parsedUrl: try JSONReader.collected(object.optional("parsedUrl")) { value throws(JSONShapeError) in
-                        try value.string()
-                    }))
-        }
-        try applyEnding(object, of: reader, to: &step, configuration: configuration, catalog: catalog)
-        guard let attemptsReader = object.optional("attempts") else { return [step] }
-        let attempts = try attemptsReader.array()
-        guard !attempts.isEmpty else { throw attemptsReader.error("list at least one attempt, or leave attempts out") }
-        if object.optional("expect") != nil {
-            throw attemptsReader.error("give expectations per attempt, not beside attempts")
-        }
-        var expanded: [ScenarioStep] = []
-        for (index, attemptReader) in attempts.enumerated() {
-            let attemptObject = try attemptReader.object(keys: attemptKeys)
-            var attempt = step
-            attempt.attempt = index + 1
-            attempt.country = index == 0 ? step.country : nil
-            try applyEnding(
-                attemptObject, of: attemptReader, to: &attempt, configuration: configuration, catalog: catalog)
-            expanded.append(attempt)
-        }
-        return expanded
-    }
-
-    /// Applies the keys that decide how a step ends: the player's choices, an error, a
-    /// duplicate delivery and the expectation. An attempt's keys override its step's.
-    private static func applyEnding(
-        _ object: JSONObjectReader, of owner: JSONReader, to step: inout ScenarioStep,
-        configuration: Scenario.Configuration, catalog: Catalog
-    ) throws(JSONShapeError) {
-        let failureStep = step.failureStep
-        if let code = try JSONReader.collected(
-            object.optional("error"),
-            { value throws(JSONShapeError) in try statusCode(value, at: failureStep, catalog: catalog) })
-        {
-            step.error = code
-        }
-        if let twice = try JSONReader.collected(object.optional("delivery"), deliversTwice) {
-            step.deliverTwice = twice
-        }
-        if case .checkout(var checkout) = step.action {
-            let kind = step.kind
-            let player = try owner.collecting { () throws(JSONShapeError) in
-                try playerAction(
-                    object, kind: kind, current: checkout.player, paymentMethod: configuration.paymentMethod)
-            }
-            if let player { checkout.player = player }
-            step.action = .checkout(checkout)
-        }
-        step.expectation =
-            try JSONReader.collected(object.optional("expect")) { reader throws(JSONShapeError) in
-                try expectation(
-                    reader, failureStep: failureStep, target: configuration.target ?? .standard, catalog: catalog)
-            } ?? step.expectation
-    }
-
-    /// `"once"` or `"twice"`, in any case: whether the result arrives twice.
-    private static func deliversTwice(_ reader: JSONReader) throws(JSONShapeError) -> Bool {
-        let text = try reader.string()
-        guard ["once", "twice"].contains(text.lowercased()) else {
-            throw reader.error("expected \"once\" or \"twice\", got \"\(text)\"")
-        }
-        return text.lowercased() == "twice"
-    }
-
-    private static func playerAction(
-        _ object: JSONObjectReader, kind: StepKind, current: PlayerAction, paymentMethod: String
-    ) throws(JSONShapeError) -> PlayerAction {
-        if kind == .purchase {
-            var method = paymentMethod
-            var outcome = ChargeOutcome.succeeded
-            if case .pay(let currentMethod, let currentOutcome) = current {
-                (method, outcome) = (currentMethod, currentOutcome)
-            }
-            if let reader = object.optional("paymentMethod") { method = try reader.nonEmptyString() }
-            if let reader = object.optional("outcome") { outcome = try choice(reader, ChargeOutcome.self) }
-            return .pay(paymentMethodName: method, outcome: outcome)
-        }
-        var action = current
-        let choices = [object.optional("via"), object.optional("beforeOrder"), object.optional("leaveOpen")]
-        if choices.compactMap({ $0 }).count > 1, let second = choices.compactMap({ $0 }).last {
-            throw second.error("give only one of via, beforeOrder and leaveOpen: the player ends the checkout once")
-        }
-        if let reader = object.optional("via") { action = .closeCheckout(via: try choice(reader, CloseMethod.self)) }
-        if let reader = object.optional("beforeOrder"), try reader.bool() { action = .closeBeforeOrder }
-        if let reader = object.optional("leaveOpen"), try reader.bool() { action = .leaveOpen }
-        return action
-    }
-
-    private static func expectation(_ reader: JSONReader, failureStep: Step, target: SDKTarget, catalog: Catalog)
-        throws(JSONShapeError) -> StepExpectation
-    {
-        let object = try reader.object(keys: [
-            "callback", "code", "error", "order", "pricePoints", "deliveries", "state", "events",
-        ])
-        var expectation = StepExpectation(callback: nil, code: nil, arguments: [], deliveries: nil)
-        expectation.offsets["expect"] = reader.value.offset
-        if case .object(let members) = reader.value.kind {
-            for (member, offset) in zip(members, reader.value.keyOffsets) { expectation.offsets[member.key] = offset }
-        }
-        let allowed: [CallbackName] =
-            switch failureStep {
-            case .initialize: [.onInitialized, .onInitializeFailed]
-            case .pricePoints: [.onPricePointsSuccess, .onPricePointsFailed]
-            case .purchase:
-                [.onPurchaseSuccess, .onPurchaseFailed] + (target.generation == .g3 ? [.onPurchaseCanceled] : [])
-            }
-        let platform = target.platform
-        expectation.callback = try JSONReader.collected(object.optional("callback")) {
-            callbackReader throws(JSONShapeError) in
-            let text = try callbackReader.string()
-            let names = allowed.map { platform.name(of: $0) }
-            // The platform's name, or the canonical (iOS) one.
-            let named = allowed.first { platform.name(of: $0) == text || $0.rawValue == text }
-            guard let callback = named else {
-                let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
-                throw callbackReader.error(
-                    "\"\(text)\" is not a result of this step (\(names.joined(separator: " or ")))\(hint)")
-            }
-            return callback
-        }
-        // Any known code may be expected: a request before initialize fails with 2000 on
-        // whichever callback it has.
-        expectation.code = try JSONReader.collected(object.optional("code")) { value throws(JSONShapeError) in
-            try statusCode(value, at: nil, catalog: catalog)
-        }
-        let shapes: [(name: String, shape: ModelShape)] = [
-            ("error", .error), ("order", .order), ("pricePoints", .pricePoints),
-        ]
-        for (name, shape) in shapes {
-            guard case .object(let members) = reader.value.kind,
-                let member = members.first(where: { $0.key == name })
-            else { continue }
-            if case .null = member.value.kind, name != "order" {
-                throw try object.required(name).error("expect a value here, or leave \"\(name)\" out")
-            }
-            if let argument = object.optional(name) {
-                _ = try argument.collecting { () throws(JSONShapeError) in try shape.checkKeys(of: argument) }
-            }
-            expectation.arguments.append((name, member.value))
-            recordOffsets(of: member.value, at: name, in: &expectation.offsets)
-        }
-        expectation.deliveries = try JSONReader.collected(object.optional("deliveries")) {
-            value throws(JSONShapeError) in try value.int(in: 1...2)
-        }
-        expectation.state = try JSONReader.collected(object.optional("state")) { value throws(JSONShapeError) in
-            try choice(value, OrderState.self)
-        }
-        expectation.events = try JSONReader.collected(object.optional("events")) { value throws(JSONShapeError) in
-            var names: [String] = []
-            for element in try value.array() {
-                let name = try element.string()
-                // Read in any case, as the other names paylinks knows.
-                guard let known = eventNames.first(where: { $0.lowercased() == name.lowercased() }) else {
-                    let hint = Suggestion.hint(for: name, among: eventNames, quoted: .double) ?? ""
-                    throw element.error(
-                        "\"\(name)\" is not a V2 event name (\(eventNames.joined(separator: ", ")))\(hint)")
-                }
-                names.append(known)
-            }
-            return names
-        }
-        guard expectation.checkCount > 0 || !object.isEmpty else {
-            throw reader.error(
-                "an expectation needs at least one of callback, code, error, order, pricePoints, deliveries, state, "
-                    + "events")
-        }
-        return expectation
-    }
-
     // MARK: Values
 
-    private static func stepKind(_ reader: JSONReader) throws(JSONShapeError) -> StepKind {
+    /// A step's `step`, in any case, with the closest kind for a misspelled one.
+    static func stepKind(_ reader: JSONReader) throws(JSONShapeError) -> StepKind {
         let names = StepKind.allCases.map(\.rawValue).sorted()
         guard case .object(let members) = reader.value.kind else {
             throw reader.error("expected an object, got \(reader.value.typeDescription)")
@@ -509,7 +211,7 @@ public enum ScenarioLoader {
     }
 
     /// A status code given as a number or a name, which must arrive at `step` when one is given.
-    private static func statusCode(_ reader: JSONReader, at step: Step?, catalog: Catalog) throws(JSONShapeError)
+    static func statusCode(_ reader: JSONReader, at step: Step?, catalog: Catalog) throws(JSONShapeError)
         -> Int
     {
         let text: String
@@ -529,7 +231,8 @@ public enum ScenarioLoader {
         return code.code
     }
 
-    private static func country(_ reader: JSONReader) throws(JSONShapeError) -> String {
+    /// An ISO 3166-1 alpha-2 country code, in any case, as upper case.
+    static func country(_ reader: JSONReader) throws(JSONShapeError) -> String {
         let text = try reader.string()
         let code = text.uppercased()
         guard CountryCodes.contains(code) else {
@@ -539,6 +242,7 @@ public enum ScenarioLoader {
         return code
     }
 
+    /// One of `Value`'s names, in any case, with the closest for a misspelled one.
     static func choice<Value: RawRepresentable & CaseIterable>(_ reader: JSONReader, _: Value.Type)
         throws(JSONShapeError) -> Value where Value.RawValue == String
     {
@@ -547,25 +251,6 @@ public enum ScenarioLoader {
         let names = Value.allCases.map(\.rawValue)
         let hint = Suggestion.hint(for: text, among: names, quoted: .double) ?? ""
         throw reader.error("expected one of \(names.joined(separator: ", ")), got \"\(text)\"\(hint)")
-    }
-
-    /// The offsets of the keys and elements inside an expected value, by the paths a
-    /// mismatch names them with: `order.price`, `order.items[0].name`.
-    private static func recordOffsets(of value: JSONValue, at path: String, in offsets: inout [String: Int]) {
-        switch value.kind {
-        case .object(let members):
-            for (member, offset) in zip(members, value.keyOffsets) {
-                offsets["\(path).\(member.key)"] = offset
-                recordOffsets(of: member.value, at: "\(path).\(member.key)", in: &offsets)
-            }
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                offsets["\(path)[\(index)]"] = element.offset
-                recordOffsets(of: element, at: "\(path)[\(index)]", in: &offsets)
-            }
-        case .null, .bool, .number, .string:
-            break
-        }
     }
 
     /// `retries` for `Fixtures/scenarios/retries.json`.

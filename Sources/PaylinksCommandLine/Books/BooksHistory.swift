@@ -64,9 +64,11 @@ enum BooksHistory {
     }
 
     /// The seed of player `index`'s history, and of its scenario: its own, so that its
-    /// order ids are its own.
+    /// order ids are its own. The run's seed is mixed first, so that runs whose seeds are
+    /// near (7 and 11) share no player's seed.
     static func playerSeed(_ seed: UInt64, index: Int) -> UInt64 {
-        var generator = SeededGenerator(seed: (seed ^ 0xB00C_5B00_C5B0_0C5B) &+ UInt64(truncatingIfNeeded: index))
+        var run = SeededGenerator(seed: seed ^ 0xB00C_5B00_C5B0_0C5B)
+        var generator = SeededGenerator(seed: run.next() &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
         return generator.next()
     }
 

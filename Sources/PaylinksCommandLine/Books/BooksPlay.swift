@@ -97,8 +97,7 @@ final class BooksPlay {
         func replay(_ candidate: Scenario) -> BooksFinding? {
             guard failure == nil else { return nil }
             replays += 1
-            var fresh = candidate
-            fresh.configuration.customerId = player.replay(original, replays)
+            var fresh = candidate.played(by: player.replay(original, replays))
             fresh.configuration.seed = BooksHistory.playerSeed(found.scenario.configuration.seed ?? 0, index: replays)
             do {
                 return try run(fresh).finding
@@ -115,7 +114,7 @@ final class BooksPlay {
             return BooksReport.Shrunk(
                 scenario: shrunk, finding: nil, replays: replays, milliseconds: Deadline.nowMilliseconds() - started)
         }
-        shrunk.configuration.customerId = finding.player
+        shrunk = shrunk.played(by: finding.player)
         shrunk.configuration.seed = nil
         shrunk.configuration.now = BooksReport.Shrunk.writtenNow
         shrunk.name = "check-books: \(target.rawValue)"
@@ -156,6 +155,20 @@ struct BooksTally: Sendable {
             default: break
             }
         }
+    }
+}
+
+extension Scenario {
+    /// The same scenario played by `player`: its customer, and the one each `initialize` names.
+    func played(by player: String) -> Scenario {
+        var scenario = self
+        scenario.configuration.customerId = player
+        for index in scenario.steps.indices {
+            if case .initialize(let configuration, _) = scenario.steps[index].action {
+                scenario.steps[index].action = .initialize(configuration, customerId: player)
+            }
+        }
+        return scenario
     }
 }
 

@@ -298,7 +298,8 @@ package struct OptionSpec: Sendable {
                 + "them as for a full refund.",
             default: "keep", commands: [.checkBooks]
         ) { options, value throws(UsageProblem) in
-            options.partialRefund = try choice(value, option: "--partial-refund", among: PlayerBooks.PartialRefundRule.self)
+            options.partialRefund = try choice(
+                value, option: "--partial-refund", among: PlayerBooks.PartialRefundRule.self)
         },
         OptionSpec(
             "--write-scenario", "FILE",

@@ -53,7 +53,8 @@ enum CheckBooksCommand: Subcommand {
         let report = BooksReport(
             findings: findings, tally: tally, players: history.count, settle: ledger.longestSettle, written: written)
         try PaylinksCLI.write(
-            options.format == .json ? report.lines : report.text(color: PaylinksCLI.usesColor(options, context: context)),
+            options.format == .json
+                ? report.lines : report.text(color: PaylinksCLI.usesColor(options, context: context)),
             to: context.standardOutput)
         return findings.isEmpty ? .success : .expectationsFailed
     }

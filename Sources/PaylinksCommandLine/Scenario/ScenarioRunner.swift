@@ -348,11 +348,16 @@ package struct ScenarioRunner {
             }
             // Refused as Initiate Refund's 422 refuses it, the step did not happen; an event
             // the game's server refused on every attempt fails the step that sent it.
-            let failures = (refusal.map { ["\(step.kind) refused: \($0)"] } ?? []) + events.takeRefusals()
+            let refusals = events.takeRefusals()
+            let failures = (refusal.map { ["\(step.kind) refused: \($0)"] } ?? []) + refusals
             // Reconciling with the books, a game that refuses what Appcharge sends breaks its
-            // contract: the books cannot be read past it.
-            if settings.ledger?.checksBooks == true, let first = failures.first {
-                summary.cannotRun = "step \(step.label) (\(step.kind)) of player \(scenario.configuration.customerId): \(first)"
+            // contract, and the books cannot be read past it; a step Appcharge's rules refuse
+            // (a history shrunk past the order it acted on) ends the history there.
+            if settings.ledger?.checksBooks == true, !failures.isEmpty {
+                if let first = refusals.first {
+                    summary.cannotRun =
+                        "step \(step.label) (\(step.kind)) of player \(scenario.configuration.customerId): \(first)"
+                }
                 break
             }
             for failure in failures {
@@ -366,7 +371,9 @@ package struct ScenarioRunner {
                         + "\(MessageText.oneLine(failure))\n")
             }
             do {
-                let reconciled = try books.reconcile(after: step, appcharge: appcharge)
+                // Events or an award held back have not reached the game yet: the books wait.
+                let reconciled = try books.reconcile(
+                    after: step, appcharge: appcharge, holding: events.holdsEvents || late?.holdsAwards == true)
                 for message in reconciled.mismatches {
                     summary.failed += 1
                     result.mismatches.append(
@@ -412,7 +419,17 @@ package struct ScenarioRunner {
         }
         // A last step that did not wait still gets its result, and events held back go out.
         holds?.flush()
+        let heldBack = events.holdsEvents || late?.holdsAwards == true
         events.releaseHeld()
+        late?.release()
+        // What went out last is reconciled too, unless a difference was found already.
+        if heldBack, result.finding == nil, summary.cannotRun == nil, let last = scenario.steps.last {
+            do {
+                result.finding = try books.reconcile(after: last, appcharge: appcharge, holding: false).finding
+            } catch {
+                summary.cannotRun = error.withAdvice
+            }
+        }
         result.milliseconds = sdk.elapsedMilliseconds
         if let failure = collector.failure { throw failure }
     }

@@ -183,6 +183,8 @@ public final class AppchargeBackend: CheckoutBackend {
         let award = try sessions.retryAward(purchaseId: lastPaid)
         sessions.commit()
         deliver(award, of: lastPaid, at: milliseconds)
+        // No client waits for this order's result: its completion goes out at once.
+        settle(at: milliseconds)
     }
 
     /// The last order left pending resolves at `milliseconds`: succeeded, it is paid (its

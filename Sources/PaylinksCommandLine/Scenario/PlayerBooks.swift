@@ -39,6 +39,9 @@ package struct PlayerBooks: Sendable, Equatable {
         package var refunded: Int?
         /// Whether Appcharge saw its award granted.
         package var granted: Bool
+        /// When its state last changed, counted in changes to the books: the order changed
+        /// last has the highest.
+        package var changed = 0
 
         /// Whether the player should hold its products under `rule`; nil when the books
         /// cannot say, as its award failed.
@@ -68,6 +71,8 @@ package struct PlayerBooks: Sendable, Equatable {
 
     /// The orders paid, in the order they were first paid.
     package private(set) var orders: [Order] = []
+    /// How many changes the books have taken.
+    package private(set) var changes = 0
 
     /// Empty books.
     package init() {}
@@ -76,14 +81,21 @@ package struct PlayerBooks: Sendable, Equatable {
     package mutating func note(_ session: CheckoutSessions.Session) {
         let paid = session.life != nil || session.state == .chargeSucceed || session.state == .chargeFailed
         guard paid else { return }
-        let order = Order(
+        var order = Order(
             purchaseId: session.purchaseId, orderId: session.orderId, sku: session.offerSku,
             products: .products(of: session.order), state: session.state, price: session.price,
             currency: session.currency, usdCents: session.pricePointMetadata, refunded: session.life?.refundAmount,
             granted: session.life?.granted ?? (session.state == .chargeSucceed))
         if let index = orders.lastIndex(where: { $0.purchaseId == order.purchaseId }) {
+            order.changed = orders[index].changed
+            if orders[index] != order {
+                changes += 1
+                order.changed = changes
+            }
             orders[index] = order
         } else {
+            changes += 1
+            order.changed = changes
             orders.append(order)
         }
     }

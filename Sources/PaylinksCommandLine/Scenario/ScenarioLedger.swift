@@ -18,8 +18,8 @@ package final class ScenarioLedger {
     package let rule: PlayerBooks.PartialRefundRule
     /// The longest the ledger took to show what was expected after a step, in milliseconds.
     package private(set) var longestSettle = 0
-    /// How many times a change was due and the first reading showed it.
-    private var shownAtOnce = 0
+    /// Whether a difference outlasted a whole wait: the ledger does not settle it.
+    private var lasting = false
 
     /// The ledger behind `ledger`, reconciled with the books after every step when
     /// `checksBooks`.
@@ -34,27 +34,25 @@ package final class ScenarioLedger {
         try ledger.balances(of: player)
     }
 
-    /// What `player` holds counted from `start`, read until it is `expected`: within the
-    /// whole wait while this ledger never showed a change late, else about twice as long as
-    /// it took before; a quarter of a second once it has shown a few changes at once and
-    /// never one late, as a handler that acts before it answers. `changing` says whether the
-    /// step should have changed what the player holds.
-    func settled(_ player: String, from start: AuditBalances, expected: AuditBalances, changing: Bool)
+    /// What `player` holds counted from `start`, read until it is `expected`: for the whole
+    /// wait until this ledger has shown a change late or a difference has outlasted a whole
+    /// wait; then about twice as long as its changes took, and a second at least once a
+    /// difference was seen to last. A handler that settles from a queue is so never blamed
+    /// for its lag, and one that does not settle is not waited for again and again.
+    func settled(_ player: String, from start: AuditBalances, expected: AuditBalances)
         throws(AuditCannotRun) -> AuditBalances
     {
+        let learned = 2 * longestSettle + 250
         let limit =
-            longestSettle > 0
-            ? min(ledger.wait, 2 * longestSettle + 250) : shownAtOnce >= 3 ? min(ledger.wait, 250) : ledger.wait
+            lasting ? min(ledger.wait, max(1000, learned)) : longestSettle > 0 ? min(ledger.wait, learned) : ledger.wait
         let reading = try ledger.balances(of: player, within: limit) {
             Self.counted($0, from: start).same(as: expected)
         }
         let counted = Self.counted(reading.balances, from: start)
         if counted.same(as: expected) {
-            if reading.waited > 0 {
-                longestSettle = max(longestSettle, reading.waited)
-            } else if changing {
-                shownAtOnce += 1
-            }
+            longestSettle = max(longestSettle, reading.waited)
+        } else if limit == ledger.wait {
+            lasting = true
         }
         return counted
     }
@@ -79,6 +77,7 @@ package struct BooksFinding: Sendable, Equatable {
         case disputeWonButRevoked = "dispute won but revoked"
         case revokedDuringDispute = "revoked while the dispute is open"
         case revokedTwice = "revoked twice"
+        case revokedWhileHeld = "revoked though still paid"
         case grantedTwice = "granted twice"
         case belowZero = "below zero"
     }
@@ -105,11 +104,11 @@ package struct BooksFinding: Sendable, Equatable {
     package var kind: String
 
     /// The finding of a ledger that shows `held` where the books say `expected`, after
-    /// `step` acted on the last of `books`' orders.
+    /// `step` acted on the last of `books`' orders, the books having balanced when they had
+    /// taken `since` changes.
     init(
         player: String, expected: AuditBalances, held: AuditBalances, books: PlayerBooks,
-        rule: PlayerBooks.PartialRefundRule,
-        step: ScenarioStep, acted: String?
+        rule: PlayerBooks.PartialRefundRule, step: ScenarioStep, acted: String?, since: Int
     ) {
         let skus = Set(expected.keys).union(held.keys).sorted()
         let sku = skus.first { held[$0, default: 0] < 0 } ?? skus.first { expected[$0] != held[$0] } ?? ""
@@ -119,26 +118,47 @@ package struct BooksFinding: Sendable, Equatable {
         self.held = held[sku, default: 0]
         expectedHoldings = expected
         order = books.orders.last { $0.purchaseId == acted }
-        orders = books.orders.filter { $0.products[sku] != nil }.map(\.purchaseId)
+        let granting = books.orders.filter { $0.products[sku] != nil }
+        orders = granting.map(\.purchaseId)
         self.step = step.label
         kind = step.kind.rawValue
+        // The books balanced after their change `since`: the difference comes of what changed after it.
+        let changed = granting.filter { $0.changed > since }
         invariant = Self.broken(
-            excess: self.held > self.expected, below: self.held < 0, kind: step.kind,
-            state: order?.holds(rule) == true ? nil : order?.state)
+            excess: self.held > self.expected, below: self.held < 0,
+            suspects: (changed.isEmpty ? granting : changed).sorted { $0.changed > $1.changed }, rule: rule)
     }
 
-    /// The invariant a difference breaks: below zero first; then by what the step did to
-    /// its order, whose `state` is nil when it should still be held (a partial refund kept).
-    static func broken(excess: Bool, below: Bool, kind: StepKind, state: OrderState?) -> Invariant {
+    /// The invariant a difference breaks: below zero first; then the first of `suspects`, the
+    /// orders that grant the product and changed since the books last balanced, latest first,
+    /// that explains it (refunded or lost in a dispute and still held, disputed or revoked
+    /// and taken back again); else granted twice, paid but never granted (an order just paid
+    /// among them), or revoked though still paid.
+    static func broken(
+        excess: Bool, below: Bool, suspects: [PlayerBooks.Order], rule: PlayerBooks.PartialRefundRule
+    ) -> Invariant {
         if below { return .belowZero }
-        switch (kind, state, excess) {
-        case (.refund, .paymentRefunded?, true): return .refundedButStillHeld
-        case (.refund, _, false): return .revokedTwice
-        case (.dispute, .paymentDisputeLost?, true): return .disputeLostButStillHeld
-        case (.dispute, .paymentDisputeWon?, false): return .disputeWonButRevoked
-        case (.dispute, _, false): return .revokedDuringDispute
-        case (_, _, true): return .grantedTwice
-        default: return .paidButNeverGranted
+        for order in suspects {
+            if let invariant = explained(order, excess: excess, rule: rule) { return invariant }
+        }
+        if excess { return .grantedTwice }
+        return suspects.contains { $0.state == .chargeSucceed } || suspects.isEmpty
+            ? .paidButNeverGranted : .revokedWhileHeld
+    }
+
+    /// The invariant `order` explains a difference by: refunded or lost in a dispute and
+    /// still held, disputed or revoked and taken back again; nil when it explains none.
+    private static func explained(_ order: PlayerBooks.Order, excess: Bool, rule: PlayerBooks.PartialRefundRule)
+        -> Invariant?
+    {
+        let held = order.holds(rule) ?? true
+        switch (order.state, excess) {
+        case (.paymentRefunded, true) where !held: return .refundedButStillHeld
+        case (.paymentDisputeLost, true): return .disputeLostButStillHeld
+        case (.paymentDisputeWon, false): return .disputeWonButRevoked
+        case (.paymentDisputeOpen, false), (.paymentDisputeEvidenceSubmitted, false): return .revokedDuringDispute
+        case (.paymentRefunded, false) where !held, (.paymentDisputeLost, false): return .revokedTwice
+        default: return nil
         }
     }
 
@@ -166,8 +186,8 @@ struct LedgerCheck {
     private var start: AuditBalances = [:]
     /// Appcharge's books of the scenario's orders.
     private(set) var books = PlayerBooks()
-    /// What the books said after the last step they could speak for.
-    private var lastExpected: AuditBalances = [:]
+    /// How many changes the books had taken when the ledger last showed what they said.
+    private var balancedAt = 0
 
     /// The check of `scenario` against `ledger`.
     init(scenario: Scenario, ledger: ScenarioLedger?) {
@@ -221,8 +241,7 @@ struct LedgerCheck {
         var mismatches: [String] = []
         var met = 0
         if let expected = step.expectation?.ledger {
-            let held = try ledger.settled(
-                player, from: start, expected: expected, changing: !expected.same(as: lastExpected))
+            let held = try ledger.settled(player, from: start, expected: expected)
             if held.same(as: expected) {
                 met += 1
             } else {
@@ -232,13 +251,14 @@ struct LedgerCheck {
         guard ledger.checksBooks, !holding, let expected = books.holdings(ledger.rule) else {
             return (mismatches, met, nil)
         }
-        let changing = !expected.same(as: lastExpected)
-        lastExpected = expected
-        let held = try ledger.settled(player, from: start, expected: expected, changing: changing)
-        guard !held.same(as: expected) else { return (mismatches, met, nil) }
+        let held = try ledger.settled(player, from: start, expected: expected)
+        guard !held.same(as: expected) else {
+            balancedAt = books.changes
+            return (mismatches, met, nil)
+        }
         let finding = BooksFinding(
             player: player, expected: expected, held: held, books: books, rule: ledger.rule, step: step,
-            acted: appcharge.lastPaid)
+            acted: appcharge.lastPaid, since: balancedAt)
         return (mismatches + [finding.line], met, finding)
     }
 }

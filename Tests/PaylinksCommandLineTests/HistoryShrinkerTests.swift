@@ -135,7 +135,7 @@ struct HistoryShrinkerTests {
         #expect(Set(first).count == first.count)
     }
 
-    @Test("shrinking stops at its bound of replays with the smallest failing history found", arguments: [1, 5, 15])
+    @Test("shrinking stops at its bound of replays with the smallest failing history found", arguments: [1, 5, 10])
     func bounded(limit: Int) throws {
         let history = try Self.history(seed: 6)
         #expect(HistoryShrinker.shrink(history, stillFails: Self.lateThenRefund).calls > limit)

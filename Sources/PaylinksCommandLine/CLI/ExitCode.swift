@@ -36,6 +36,7 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
     /// The flow ended in `onInitialized`, `onPricePointsSuccess` or `onPurchaseSuccess`.
     package static let success = ExitCode(0)
     /// `paylinks run`: an expectation of a scenario did not hold; `check-award`, `check-events`: a case failed,
+    /// `check-books`: the ledger and the books differ,
     /// or the award endpoint or the ledger kept a money case of `check-events` from running.
     package static let expectationsFailed = ExitCode(1)
     /// The flow ended in `onInitializeFailed`.
@@ -103,7 +104,8 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
             "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
         case .expectationsFailed:
             "run: a scenario's expectation did not hold; check-award, check-events: a case failed, or the award "
-                + "endpoint or the ledger kept a money case from running"
+                + "endpoint or the ledger kept a money case from running; check-books: the game's ledger and "
+                + "Appcharge's books differ"
         case .initializeFailed: "onInitializeFailed"
         case .pricePointsFailed: "onPricePointsFailed"
         case .purchaseFailed: "onPurchaseFailed: a failure"
@@ -118,7 +120,8 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
         case .noInput: "a named file or directory is missing or unreadable"
         case .unavailable:
             "serve: the address cannot be listened on (the port is in use), or --data is another sandbox's; "
-                + "health: no sandbox answers; check-award, check-events: nothing answers at a URL, or the ledger breaks its contract"
+                + "health: no sandbox answers; check-award, check-events, check-books: nothing answers at a URL, or the "
+                + "ledger breaks its contract; check-books: the award endpoint does not grant, or events are refused"
         case .software: "internal error"
         case .cannotCreate: "serve --data: the directory cannot be created or written"
         case .ioError: "output could not be written"

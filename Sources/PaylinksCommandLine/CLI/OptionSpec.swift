@@ -249,15 +249,6 @@ package struct OptionSpec: Sendable {
             options.ledgerUrl = try endpoint(value, option: "--ledger-url")
         },
         OptionSpec(
-            "--ledger-url", "URL",
-            "The game's read-only ledger, GET URL?playerId=ID answering 200 {\"balances\": {\"SKU\": n, ...}}: "
-                + "check-books reconciles it with Appcharge's books after every step, run checks a step's "
-                + "\"ledger\" expectation against it.",
-            default: "none (run refuses a scenario that expects the ledger)", commands: [.run, .checkBooks]
-        ) { options, value throws(UsageProblem) in
-            options.ledgerUrl = try endpoint(value, option: "--ledger-url")
-        },
-        OptionSpec(
             "--award-url", "URL",
             "The game's award endpoint: each paid order's Grant Award Callback goes there, retried as Appcharge "
                 + "retries it.",
@@ -270,6 +261,15 @@ package struct OptionSpec: Sendable {
             commands: [.checkBooks]
         ) { options, value throws(UsageProblem) in
             options.eventsUrl = try endpoint(value, option: "--events-url")
+        },
+        OptionSpec(
+            "--ledger-url", "URL",
+            "The game's read-only ledger, GET URL?playerId=ID answering 200 {\"balances\": {\"SKU\": n, ...}}: "
+                + "check-books reconciles it with Appcharge's books after every step, run checks a step's "
+                + "\"ledger\" expectation against it.",
+            default: "none (run refuses a scenario that expects the ledger)", commands: [.run, .checkBooks]
+        ) { options, value throws(UsageProblem) in
+            options.ledgerUrl = try endpoint(value, option: "--ledger-url")
         },
         OptionSpec(
             "--orders", "N", "How many orders the history holds, 1 to 1,000,000: purchases, declines and cancels.",

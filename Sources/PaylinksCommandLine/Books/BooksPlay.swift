@@ -114,7 +114,8 @@ final class BooksPlay {
             return BooksReport.Shrunk(
                 scenario: shrunk, finding: nil, replays: replays, milliseconds: Deadline.nowMilliseconds() - started)
         }
-        shrunk = shrunk.played(by: finding.player)
+        // A player no replay used: the file's first run meets a game that has never seen them.
+        shrunk = shrunk.played(by: player.written(original))
         shrunk.configuration.seed = nil
         shrunk.configuration.now = BooksReport.Shrunk.writtenNow
         shrunk.name = "check-books: \(target.rawValue)"

@@ -50,8 +50,8 @@ enum CheckBooksCommand: Subcommand {
             findings[index].shrunk = try play.shrink(findings[index], player: player)
         }
         let written = try write(findings, to: options.writeScenario, options: options, seed: seed)
-        let report = BooksReport(
-            findings: findings, tally: tally, players: history.count, settle: ledger.longestSettle, written: written)
+        let report = BooksReport(findings: findings, tally: tally, players: history.count, written: written)
+        try? context.standardError.write(report.timing(settle: ledger.longestSettle))
         try PaylinksCLI.write(
             options.format == .json
                 ? report.lines : report.text(color: PaylinksCLI.usesColor(options, context: context)),
@@ -127,4 +127,8 @@ struct BooksPlayer: Sendable {
 
     /// The player of replay `replay` of player `original`'s history: `books-1a2b3c4d-7-r3`.
     func replay(_ original: String, _ replay: Int) -> String { "\(original)-r\(replay)" }
+
+    /// The player of the scenario written from player `original`'s shrunk history:
+    /// `books-1a2b3c4d-7-shrunk`.
+    func written(_ original: String) -> String { "\(original)-shrunk" }
 }

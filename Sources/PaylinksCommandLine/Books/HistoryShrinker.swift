@@ -1,4 +1,5 @@
 import PaylinksFixtures
+import PaylinksKit
 
 /// Makes a failing history small: the fewest steps, and faults, that still fail as it did.
 ///
@@ -49,6 +50,9 @@ private struct Search {
         var eventFault: Bool
         /// Whether the step keeps its fault on the way of its award; false when it has none.
         var awardFault: Bool
+        /// Whether the step is made plainer: a payment left pending or declined paid at once,
+        /// a partial refund a full one.
+        var plain = false
     }
 
     /// The history being shrunk.
@@ -82,6 +86,7 @@ private struct Search {
         var changed = true
         while changed, !exhausted {
             changed = dropFaults(from: &current)
+            changed = plainer(&current) || changed
             changed = dropSteps(from: &current) || changed
         }
         return HistoryShrinker.Result(scenario: candidate(current), calls: calls, stoppedAtLimit: exhausted)
@@ -136,6 +141,41 @@ private struct Search {
 
     /// Drops each step of `parts` that the failure does not need, one at a time; whether
     /// any was dropped.
+    /// Makes each step plainer where it has a plainer form and the history still fails: a
+    /// payment left pending (whose resolution can then go) paid at once, a partial refund
+    /// a full one. Whether any was.
+    private mutating func plainer(_ parts: inout [Part]) -> Bool {
+        var changed = false
+        for index in parts.indices where !parts[index].plain && !exhausted {
+            guard Self.plainer(scenario.steps[parts[index].index + 1]) != nil else { continue }
+            var plain = parts
+            plain[index].plain = true
+            if fails(plain) {
+                parts = plain
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// `step` made plainer, or nil when it has no plainer form.
+    static func plainer(_ step: ScenarioStep) -> ScenarioStep? {
+        var plain = step
+        switch step.action {
+        case .checkout(var checkout):
+            guard case .pay(paymentMethodName: let method, outcome: let outcome) = checkout.player,
+                outcome != ChargeOutcome.succeeded
+            else { return nil }
+            checkout.player = .pay(paymentMethodName: method, outcome: .succeeded)
+            plain.action = .checkout(checkout)
+        case .refund(.some, let outcome):
+            plain.action = .refund(amount: nil, outcome: outcome)
+        default:
+            return nil
+        }
+        return plain
+    }
+
     private mutating func dropSteps(from parts: inout [Part]) -> Bool {
         var dropped = false
         var index = 0
@@ -175,6 +215,7 @@ private struct Search {
         candidate.steps.append(first)
         for part in parts {
             var step = scenario.steps[part.index + 1]
+            if part.plain, let plain = Self.plainer(step) { step = plain }
             if !part.eventFault { step.eventFault = nil }
             if !part.awardFault { step.awardFault = nil }
             candidate.steps.append(step)

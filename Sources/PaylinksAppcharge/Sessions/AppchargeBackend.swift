@@ -182,7 +182,7 @@ public final class AppchargeBackend: CheckoutBackend {
         guard let lastPaid else { throw CheckoutSessions.RetryProblem(message: "no order was paid yet") }
         let award = try sessions.retryAward(purchaseId: lastPaid)
         sessions.commit()
-        deliver(award, of: lastPaid, at: milliseconds)
+        _ = deliver(award, of: lastPaid, at: milliseconds)
         // No client waits for this order's result: its completion goes out at once.
         settle(at: milliseconds)
     }

@@ -1,6 +1,6 @@
 package import PaylinksAppcharge
 package import PaylinksDelivery
-package import PaylinksFixtures
+import PaylinksFixtures
 import PaylinksKit
 
 /// The game's ledger as a scenario run reads it: what each scenario's player holds, counted

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import PaylinksCommandLine
+@testable import PaylinksDelivery
+@testable import PaylinksFixtures
 
 /// `paylinks check-books` as a studio runs it, against the example game server: the correct
 /// server's books balance, each money flaw is found and shrunk to a scenario that `run`
@@ -279,5 +281,52 @@ struct CheckBooksTests {
         #expect(outcome.status == 64, "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
         #expect(outcome.stderr.contains("step 2 expects what the game's ledger shows; give --ledger-url URL"))
+    }
+
+    /// What `scenario` comes to, played as check-books plays a player's history against
+    /// `server`: its books reconciled with the game's ledger after every step.
+    @MainActor
+    static func play(_ scenario: Scenario, on server: ExampleGameServer) throws -> ScenarioRunner.ScenarioResult {
+        let options = try #require(try ArgumentParser.parse(["paylinks", "check-books"] + urls(server)).run).options
+        let (award, events, ledger) = (
+            try #require(options.awardUrl), try #require(options.eventsUrl), try #require(options.ledgerUrl)
+        )
+        let context = RunContext(
+            environment: { _ in nil }, standardOutput: CapturedOutput(), standardError: CapturedOutput(),
+            clock: { Int(Date().timeIntervalSince1970) }, entropy: { 1 })
+        let signing = try Signing(options: options, context: context)
+        var settings = ScenarioRunner.Settings(format: .json, trace: false, seed: 1, now: 0, faultRate: 0)
+        settings.awards = signing.awards(to: award, options: options)
+        settings.events = try EventSettings(options: options, signing: signing)
+        settings.awardURLs[0] = award
+        settings.eventURLs[0] = events
+        settings.ledger = ScenarioLedger(AuditLedger(url: ledger, wait: 1000), checksBooks: true, rule: .keep)
+        return try BooksPlay(catalog: .builtIn, settings: settings, wall: context.clock).run(scenario)
+    }
+
+    @Test(
+        "a lost dispute the game keeps is found at the first reconciliation that sees it: after the dispute, or after the step whose end sent its held events",
+        arguments: [(nil, 1, "4"), ("reorder", 2, "6"), ("reorder", 1, "5")] as [(String?, Int, String)])
+    @MainActor
+    func lostDispute(eventFault: String?, after purchases: Int, step: String) throws {
+        let fault = eventFault.map { #", "eventFault": "\#($0)""# } ?? ""
+        let more = Array(repeating: #", {"step": "purchase", "sku": "no_ads_forever"}"#, count: purchases).joined()
+        let text = #"""
+            {"name": "lost dispute", "configuration": {"customerId": "cust_lost", "seed": 9},
+             "steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001"},
+              {"step": "purchase", "sku": "builders_bundle"}, {"step": "dispute", "outcome": "lost"\#(fault)}\#(more)]}
+            """#
+        let scenario = try ScenarioLoader.load(
+            FixtureSource(name: "lost.json", bytes: Array(text.utf8)), catalog: .builtIn)
+        let result = try Self.play(scenario, on: try ExampleGameServer(flaw: "no-revoke"))
+        let finding = try #require(result.finding, "\(result.mismatches)")
+        #expect(finding.invariant == .disputeLostButStillHeld)
+        #expect(finding.step == step)
+        #expect(finding.player == "cust_lost")
+        #expect(finding.sku == "coin_01" && finding.expected == 0 && finding.held == 20000)
+        // The correct server takes the lost dispute's products back: nothing to find.
+        let correct = try Self.play(scenario, on: try ExampleGameServer())
+        #expect(correct.finding == nil, "\(correct.mismatches)")
+        #expect(correct.passed, "\(correct.mismatches)")
     }
 }

@@ -244,7 +244,9 @@ struct CheckBooksTests {
             }
         }
         let outcome = try await Self.paylinks(
-            ["check-books"] + arguments + ["--seed", "3", "--orders", "10", "--players", "2", "--ledger-wait", "1"])
+            ["check-books"] + arguments + [
+                "--seed", "3", "--orders", "10", "--players", "2", "--ledger-wait", "1", "--json",
+            ])
         #expect(outcome.status == refusal.status, "\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
         let errors = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }

@@ -2,7 +2,7 @@ import PaylinksAppcharge
 import PaylinksDelivery
 package import PaylinksFixtures
 import PaylinksHTTP
-package import PaylinksJSON
+import PaylinksJSON
 package import PaylinksKit
 
 /// Runs scenarios: one simulated SDK per scenario lives through all of its steps, each
@@ -53,95 +53,6 @@ package struct ScenarioRunner {
             self.seed = seed
             self.now = now
             self.faultRate = faultRate
-        }
-    }
-
-    /// What one scenario came to.
-    package struct ScenarioResult: Equatable, Sendable {
-        /// One expectation that did not hold.
-        package struct Mismatch: Equatable, Sendable {
-            /// `3` or `3.2`.
-            package var step: String
-            /// The step's kind: `purchase`.
-            package var kind: String
-            /// What was expected and what came.
-            package var message: String
-            /// Where the expectation that did not hold stands in the file.
-            package var position: TextPosition?
-
-            /// `step 3 (purchase): what was expected and what came`; for a problem of a file
-            /// that did not load (no step), the problem alone.
-            package var summary: String {
-                step.isEmpty ? message : "step \(step) (\(kind)): \(message)"
-            }
-        }
-
-        /// The scenario's name.
-        package var name: String
-        /// The file it came from.
-        package var file: String
-        /// The combination of `--matrix` it ran in, `platform=ios`; nil without a matrix.
-        package var combination: String?
-        /// Steps run.
-        package var steps = 0
-        /// Attempts run.
-        package var attempts = 0
-        /// Expectation checks that held.
-        package var met = 0
-        /// How long the scenario took on the simulated clock, in milliseconds.
-        package var milliseconds = 0
-        /// How long running it took on the wall clock, in milliseconds: the JUnit report's time.
-        package var wallMilliseconds = 0
-        /// The expectations that did not hold, in order.
-        package var mismatches: [Mismatch] = []
-        /// The exit code the scenario's last callback means, as for one command.
-        package var finalExit: ExitCode?
-        /// The first difference between the game's ledger and Appcharge's books, when the
-        /// run reconciles them; the scenario stops there.
-        package var finding: BooksFinding?
-        /// Appcharge's books of the scenario's orders, when the run read the game's ledger.
-        package var books: PlayerBooks?
-
-        /// Whether every expectation held.
-        package var passed: Bool { mismatches.isEmpty }
-
-        /// `ok    retries  3 steps`, or `FAIL  switch-player  step 3: ...`: the same however
-        /// the run's scenarios are shared among processes.
-        package var line: String {
-            guard let first = mismatches.first else {
-                let counted =
-                    steps == attempts
-                    ? Summary.count(steps, "step")
-                    : "\(Summary.count(steps, "step")), \(Summary.count(attempts, "attempt"))"
-                return MessageText.oneLine("ok    \(name)  \(counted)")
-            }
-            let more = mismatches.count > 1 ? " (and \(mismatches.count - 1) more)" : ""
-            return MessageText.oneLine("FAIL  \(name)  step \(first.step): \(first.message)\(more)")
-        }
-    }
-
-    /// What a run came to.
-    package struct Summary: Equatable, Sendable {
-        /// Each scenario that ran, in order.
-        package var results: [ScenarioResult] = []
-
-        /// Steps run: a step of a file counts once, however many attempts it has.
-        package var steps = 0
-        /// Attempts run: each run of a step, so at least as many as steps.
-        package var attempts = 0
-        /// Expectation checks that held.
-        package var met = 0
-        /// Expectation checks that did not.
-        package var failed = 0
-        /// Whether the run's seed decided part of the output: a scenario without a seed of
-        /// its own made a checkout (whose ids are seeded) or drew random faults.
-        package var usedRunSeed = false
-        /// Why the run stopped before its end, and what to do: the game's ledger could not
-        /// be read.
-        package var cannotRun: String?
-
-        static func count(_ number: Int, _ noun: String) -> String {
-            "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
     }
 
@@ -461,60 +372,4 @@ package struct ScenarioRunner {
         return fitting[Int(generator.next() % UInt64(fitting.count))].code
     }
 
-    // MARK: Expectations
-
-    /// Each check of an expectation, in order, with its mismatches: none when it held,
-    /// one phrase or more when it did not.
-    /// `order` is the state of the order the step acted on and the V2 names of the
-    /// events it sent.
-    static func check(
-        _ expectation: StepExpectation, against results: [Callback], catalog: Catalog,
-        order: (state: OrderState?, events: [String]) = (nil, [])
-    ) -> [[String]] {
-        var checks: [[String]] = []
-        if let state = expectation.state {
-            let got = order.state?.rawValue ?? "no order"
-            checks.append(state == order.state ? [] : ["state: expected \(state.rawValue), got \(got)"])
-        }
-        if let names = expectation.events {
-            let shown = { (names: [String]) in names.isEmpty ? "none" : names.joined(separator: ", ") }
-            checks.append(
-                names == order.events ? [] : ["events: expected \(shown(names)), got \(shown(order.events))"])
-        }
-        if let deliveries = expectation.deliveries {
-            checks.append(
-                deliveries == results.count ? [] : ["deliveries: expected \(deliveries), got \(results.count)"])
-        }
-        let result = results.last
-        if let callback = expectation.callback {
-            let got = result?.name.rawValue ?? "no callback"
-            checks.append(callback == result?.name ? [] : ["callback: expected \(callback.rawValue), got \(got)"])
-        }
-        if let code = expectation.code {
-            let got =
-                result?.error.map { describe(code: $0.code, catalog: catalog) }
-                ?? "no error (\(result?.name.rawValue ?? "no callback"))"
-            checks.append(
-                code == result?.error?.code
-                    ? [] : ["code: expected \(describe(code: code, catalog: catalog)), got \(got)"])
-        }
-        guard !expectation.arguments.isEmpty else { return checks }
-        var members: [(key: String, value: JSONValue)] = []
-        if let result, case .object(let rendered) = JSONLinesRenderer().value(of: result).kind {
-            members = rendered
-        }
-        for (name, expected) in expectation.arguments {
-            guard let actual = members.first(where: { $0.key == name })?.value else {
-                let got = result.map { "no \(name) (\($0.name.rawValue))" } ?? "no callback"
-                checks.append(["\(name): expected \(JSONValueMatcher.text(of: expected)), got \(got)"])
-                continue
-            }
-            checks.append(JSONValueMatcher.differences(expected: expected, actual: actual, path: name))
-        }
-        return checks
-    }
-
-    private static func describe(code: Int, catalog: Catalog) -> String {
-        catalog.statusCode(code).map { "\(code) (\($0.name))" } ?? String(code)
-    }
 }

@@ -304,6 +304,37 @@ done
 read -r _ _ run_speedup run_speedups < <(median_round "${speed_rounds[@]}")
 run_same=$(cmp -s "$work/report-1.json" "$work/report-2.json" && echo "the same bytes" || echo "DIFFERENT")
 
+# (h) check-books against the example game server (Python's standard library, one thread a
+# connection): orders played a second, 2,000 orders over 100 players, three rounds against a
+# fresh server each (a seed is played once per server); and the time to shrink one finding,
+# against the server with the flaw no-revoke, as check-books reports it on standard error.
+# example_server [FLAW]: starts the example on a free port: its base URL in $base, its pid in
+# $example_pid.
+example_server() {
+    rm -f "$work/example.port"
+    "$python" Examples/game-server/server.py 0 ${1:+--flaw "$1"} > "$work/example.port" 2>/dev/null &
+    example_pid=$!
+    for _ in $(seq 100); do [ -s "$work/example.port" ] && break; sleep 0.05; done
+    base="http://127.0.0.1:$(head -n 1 "$work/example.port")"
+}
+books_rounds=()
+for round in 1 2 3; do
+    example_server
+    start=$(date +%s%N)
+    "$paylinks" check-books --award-url "$base/award" --events-url "$base/events" --ledger-url "$base/ledger" \
+        --seed "$round" --orders 2000 --players 100 > "$work/books.txt" 2>/dev/null || true
+    end=$(date +%s%N)
+    kill "$example_pid" 2>/dev/null; wait "$example_pid" 2>/dev/null || true
+    books_rounds+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%d", 2000 / ((e - s) / 1e9) }')")
+done
+books_rate=$(printf '%s\n' "${books_rounds[@]}" | sort -n | sed -n 2p)
+books_all=$(printf '%s\n' "${books_rounds[@]}" | sort -n | paste -sd/ -)
+books_balance=$(tail -n 1 "$work/books.txt" | grep -q 'books balance$' && echo "books balance" || echo "NOT BALANCED")
+example_server no-revoke
+shrink_note=$("$paylinks" check-books --award-url "$base/award" --events-url "$base/events" --ledger-url "$base/ledger" \
+    --seed 1 --orders 20 --players 1 --ledger-wait 1 2>&1 >/dev/null | sed -n 's/^note: shrinking .* took \(.*\)$/\1/p' | head -n 1)
+kill "$example_pid" 2>/dev/null; wait "$example_pid" 2>/dev/null || true
+
 cat <<REPORT
 paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null | head -n 1))
 
@@ -359,4 +390,9 @@ paylinks benchmark ($(nproc) cores, $(uname -m), $(swift --version 2>/dev/null |
     speed-up (the median round)          ${run_speedup}x                  >= 1.6x   $(verdict "$run_speedup" ">=" 1.6)
     speed-up of each round               ${run_speedups}
     reports of --jobs 1 and 2            ${run_same}
+
+(h) check-books against the example game server: 2,000 orders over 100 players, --seed 1..3
+    (the median of 3 rounds, a fresh server each; every round: ${books_all} orders/s)
+    orders played and reconciled        ${books_rate} orders/s (${books_balance})
+    shrinking one finding (no-revoke)   ${shrink_note}
 REPORT

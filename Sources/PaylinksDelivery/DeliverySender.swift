@@ -1,6 +1,7 @@
 public import PaylinksAppcharge
 public import PaylinksHTTP
 import PaylinksJSON
+public import PaylinksKit
 
 /// Signs what Appcharge sends the game's server: the headers it sends, the signature
 /// over the exact body at the moment of signing, and the request's bytes. Awards carry

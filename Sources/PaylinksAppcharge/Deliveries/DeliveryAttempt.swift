@@ -159,26 +159,7 @@ public enum AttemptFate: Sendable, Equatable {
     case answerLost(fault: String)
 }
 
-/// A fault on the way of an award to the game's server, or of its answer back: what a
-/// scenario step's `awardFault` names.
-///
-/// Appcharge lives what it sees: an attempt lost, or whose answer is lost, is a timeout, and
-/// it retries as ``AwardSchedule`` says; when every attempt failed the order is Failed
-/// (Charged), whatever the game did.
-public enum AwardFault: String, CaseIterable, Sendable {
-    /// The first attempt is lost on the way; the retry reaches the game.
-    case dropFirst = "drop-first"
-    /// Every attempt is lost on the way: the game never hears of the order.
-    case drop
-    /// The first attempt reaches the game, but its answer is lost: the retry reaches a game
-    /// that granted already.
-    case answerLostFirst = "answer-lost-first"
-    /// Every attempt reaches the game and every answer is lost.
-    case answerLost = "answer-lost"
-    /// Every attempt is lost to Appcharge, and the first reaches the game late, once
-    /// whoever sends it releases it.
-    case late
-
+extension AwardFault {
     /// What becomes of the attempt at `index` (0 for the first).
     public func fate(ofAttempt index: Int) -> AttemptFate {
         switch self {
@@ -188,9 +169,6 @@ public enum AwardFault: String, CaseIterable, Sendable {
         case .answerLost: .answerLost(fault: rawValue)
         }
     }
-
-    /// Whether every attempt fails to Appcharge, so the order ends Failed (Charged).
-    public var failsEveryAttempt: Bool { self == .drop || self == .answerLost || self == .late }
 }
 
 extension DeliveryFault {

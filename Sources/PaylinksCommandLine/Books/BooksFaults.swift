@@ -1,4 +1,5 @@
 import PaylinksFixtures
+import PaylinksKit
 
 /// The faults a `check-books` history may put on its steps, as `--faults` names them: on
 /// the way of events (`duplicate`, `reorder`, `drop-first`, `delay`) and of awards

@@ -200,18 +200,9 @@ private struct PlayerHistory {
     /// ``BooksHistory/awardFaultOdds``; none that leaves a free order Failed (Charged),
     /// which a refund cannot follow.
     private mutating func awardFault(price: Int) -> ScenarioStep.AwardFault? {
-        let enabled = faults.awardFaults.filter { price > 0 || !Self.failsCharge($0) }
+        let enabled = faults.awardFaults.filter { price > 0 || !$0.failsEveryAttempt }
         guard !enabled.isEmpty, random.below(BooksHistory.awardFaultOdds) == 0 else { return nil }
         return enabled[random.below(enabled.count)]
-    }
-
-    /// Whether an award's fault leaves its order Failed (Charged): every attempt lost to
-    /// Appcharge.
-    static func failsCharge(_ fault: ScenarioStep.AwardFault) -> Bool {
-        switch fault {
-        case .drop, .answerLost, .late: true
-        case .dropFirst, .answerLostFirst: false
-        }
     }
 
     /// What follows an order priced `price` that was paid, its award sent with `fault`: for
@@ -219,7 +210,7 @@ private struct PlayerHistory {
     /// refund after `late`, so that the late award arrives after it); then, for an order
     /// granted, sometimes a refund or a dispute.
     private mutating func paid(price: Int, fault: ScenarioStep.AwardFault?) {
-        if let fault, Self.failsCharge(fault) {
+        if let fault, fault.failsEveryAttempt {
             // The fault decides what the game holds until this step: nothing else may come between.
             let refunds = random.below(4) < (fault == .late ? 3 : 1)
             if refunds {

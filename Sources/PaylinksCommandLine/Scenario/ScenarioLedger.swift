@@ -227,7 +227,7 @@ struct LedgerCheck {
             books.note(session)
             // An award no fault of the history lost, refused on every attempt: the award
             // endpoint breaks its contract, and the books cannot be read past it.
-            let lost = step.awardFault.flatMap { AwardFault(rawValue: $0.rawValue) }?.failsEveryAttempt ?? false
+            let lost = step.awardFault?.failsEveryAttempt ?? false
             if ledger?.checksBooks == true, session.state == .chargeFailed, !lost,
                 before != .chargeFailed || step.kind == .retryAward
             {

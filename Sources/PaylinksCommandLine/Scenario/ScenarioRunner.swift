@@ -188,7 +188,7 @@ package struct ScenarioRunner {
             // Events an earlier step held back go out once this step's have.
             let releasesHeld = events.holdsEvents
             let releasesLate = late?.holdsAwards ?? false
-            appcharge.awardFault = step.awardFault.flatMap { AwardFault(rawValue: $0.rawValue) }
+            appcharge.awardFault = step.awardFault
             if let fault = step.eventFault.flatMap({ DeliveryFault(rawValue: $0.rawValue) }) { events.arm(fault) }
             defer {
                 events.disarm()

@@ -176,17 +176,29 @@ package struct JSONWriter: JSONSink {
         output += String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `text` as a JSON string literal, as UTF-8.
+    /// Appends `text` as a JSON string literal, as UTF-8: quotes, backslashes and control
+    /// characters escaped, and so are the characters that a reader may take for the end of
+    /// a line or that turn text around on a screen (the C1 controls, U+2028 and U+2029, the
+    /// marks and overrides of direction), so that one line of JSON stays one line, read in
+    /// the order written.
     package static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             // Most strings need no escaping: copy them whole.
-            guard utf8.contains(where: needsEscaping) else {
+            guard utf8.contains(where: mayNeedEscaping) else {
                 output.append(contentsOf: utf8)
                 return
             }
-            for byte in utf8 {
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                if let scalar = escapedScalar(in: utf8, at: index) {
+                    appendEscape(scalar.value, to: &output)
+                    index += scalar.width
+                    continue
+                }
+                index += 1
                 guard needsEscaping(byte) else {
                     output.append(byte)
                     continue
@@ -200,14 +212,48 @@ package struct JSONWriter: JSONSink {
                 case 0x08: output.append(UInt8(ascii: "b"))
                 case 0x0C: output.append(UInt8(ascii: "f"))
                 default:
-                    let hex = Array("0123456789ABCDEF".utf8)
-                    output.append(contentsOf: "u00".utf8)
-                    output.append(hex[Int(byte >> 4)])
-                    output.append(hex[Int(byte & 0x0F)])
+                    output.removeLast()
+                    appendEscape(UInt32(byte), to: &output)
                 }
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX` for a character of the Basic Multilingual Plane.
+    private static func appendEscape(_ value: UInt32, to output: inout [UInt8]) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        output.append(contentsOf: "\\u".utf8)
+        for shift in [12, 8, 4, 0] { output.append(hex[Int((value >> UInt32(shift)) & 0x0F)]) }
+    }
+
+    /// The character at `index` of `utf8` that is escaped though it is not ASCII, and how
+    /// many bytes it takes: a C1 control (U+0080 to U+009F), a mark of direction (U+200E,
+    /// U+200F), a line or paragraph separator (U+2028, U+2029), an embedding or override
+    /// (U+202A to U+202E) or an isolate (U+2066 to U+2069); nil for any other.
+    private static func escapedScalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int)
+        -> (value: UInt32, width: Int)?
+    {
+        switch utf8[index] {
+        case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
+            return (UInt32(utf8[index + 1]), 2)
+        case 0xE2 where index + 2 < utf8.count:
+            let second = utf8[index + 1]
+            let third = utf8[index + 2]
+            let value = 0x2000 | (UInt32(second & 0x3F) << 6) | UInt32(third & 0x3F)
+            switch (second, third) {
+            case (0x80, 0x8E...0x8F), (0x80, 0xA8...0xAE), (0x81, 0xA6...0xA9): return (value, 3)
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a byte of UTF-8 may start something escaped: a quote, a backslash, a
+    /// control character, or the first byte of a character ``escapedScalar(in:at:)`` escapes.
+    private static func mayNeedEscaping(_ byte: UInt8) -> Bool {
+        needsEscaping(byte) || byte == 0xC2 || byte == 0xE2
     }
 
     /// Whether a byte of UTF-8 stands for itself in a JSON string: not a quote, a

@@ -68,7 +68,7 @@ struct MatrixValueTests {
         let result = runCLI("run", Self.happyPath, "--matrix", "paymentMethod=\u{9B}31mRED", "--seed", "1")
         #expect(result.exitCode == .expectationsFailed, "\(result.stderr)")
         let mismatch = result.stderr.split(separator: "\n").first { $0.hasPrefix("mismatch: ") }
-        #expect(mismatch?.hasSuffix(#"got "\u{9B}31mRED""#) == true, "\(result.stderr)")
+        #expect(mismatch?.hasSuffix(#"got "\u009B31mRED""#) == true, "\(result.stderr)")
         #expect(!result.stderr.unicodeScalars.contains("\u{9B}"))
     }
 

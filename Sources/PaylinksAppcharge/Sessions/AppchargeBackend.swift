@@ -53,6 +53,9 @@ public final class AppchargeBackend: CheckoutBackend {
     public private(set) var lastPaid: String?
     /// The state of the order acted on last: after its checkout, or after its latest action.
     public private(set) var lastState: OrderState?
+    /// Why the last award sent failed on every attempt, as the client's `error.data` says
+    /// it (JSON); nil when it was granted.
+    public private(set) var lastAwardFailure: String?
     /// The purchase id of the last order left pending (3004): a resolution acts on it.
     public private(set) var lastPending: String?
 
@@ -288,6 +291,7 @@ public final class AppchargeBackend: CheckoutBackend {
             (notes, at) = verdict.notes(sentAt: milliseconds)
             failure = verdict.failureData
         }
+        lastAwardFailure = failure
         let events = sessions.awardDelivered(purchaseId: purchaseId, failureData: failure)
         sessions.commit()
         if let settled = sessions.session(purchaseId: purchaseId, now: at).0 {

@@ -58,7 +58,8 @@ struct BooksFaults: Equatable, Sendable, CustomStringConvertible {
             guard let name = names.first(where: { $0.lowercased() == word.lowercased() }) else {
                 throw UsageProblem(
                     "--faults has no fault '\(MessageText.sanitized(word))'; faults: \(names.joined(separator: ", "))",
-                    suggestion: Suggestion.closest(to: word, among: names))
+                    suggestion: ScenarioStep.AwardFault(rawValue: word.lowercased()).map(name(of:))
+                        ?? Suggestion.closest(to: word, among: names))
             }
             guard !seen.contains(name) else {
                 throw UsageProblem("--faults lists '\(name)' twice; give it once")

@@ -23,6 +23,9 @@ enum BooksHistory {
         var players: Int
         /// The faults steps may carry.
         var faults: BooksFaults
+        /// Whether refunds may be partial: not with V1 events, whose refunds carry no amount,
+        /// so that a game cannot tell a partial one from a full one.
+        var partialRefunds = true
         /// The customer id of player `n`, from 0 to `players - 1`.
         var player: @Sendable (Int) -> String
 
@@ -47,20 +50,41 @@ enum BooksHistory {
     /// The scenarios of a history, one per player who has at least one order, in the
     /// players' order; none when no country of `catalog` prices any of its offers.
     static func scenarios(_ settings: Settings, catalog: Catalog) -> [Scenario] {
+        let plan = plan(settings, catalog: catalog)
+        return plan.players.map(plan.scenario)
+    }
+
+    /// A history drawn player by player as it is played, so that its steps are never all
+    /// held at once: how many orders each player has, and each player's scenario on demand.
+    struct Plan: Sendable {
+        let settings: Settings
+        let markets: [Market]
+        /// Each player's orders, by index.
+        let counts: [Int]
+
+        /// The players who have an order, by index, in order.
+        var players: [Int] { counts.indices.filter { counts[$0] > 0 } }
+
+        /// The scenario of player `index`.
+        func scenario(_ index: Int) -> Scenario {
+            BooksHistory.scenario(
+                of: settings.player(index), seed: playerSeed(settings.seed, index: index), orders: counts[index],
+                faults: settings.faults, partialRefunds: settings.partialRefunds, markets: markets)
+        }
+    }
+
+    /// How the orders of a history fall to its players: each order goes to a player; each
+    /// player's history is then drawn on its own, so that one player's draws do not move
+    /// another's. No player has an order when no country of `catalog` prices any offer.
+    static func plan(_ settings: Settings, catalog: Catalog) -> Plan {
         let markets = markets(in: catalog)
-        guard !markets.isEmpty, settings.orders > 0, settings.players > 0 else { return [] }
-        // Each order goes to a player; each player's history is then drawn on its own, so
-        // that one player's draws do not move another's.
+        guard !markets.isEmpty, settings.orders > 0, settings.players > 0 else {
+            return Plan(settings: settings, markets: markets, counts: [])
+        }
         var draws = SeededGenerator(seed: settings.seed)
         var counts = [Int](repeating: 0, count: settings.players)
         for _ in 0..<settings.orders { counts[draws.below(settings.players)] += 1 }
-        return counts.indices.compactMap { index in
-            counts[index] == 0
-                ? nil
-                : scenario(
-                    of: settings.player(index), seed: playerSeed(settings.seed, index: index), orders: counts[index],
-                    faults: settings.faults, markets: markets)
-        }
+        return Plan(settings: settings, markets: markets, counts: counts)
     }
 
     /// The seed of player `index`'s history, and of its scenario: its own, so that its
@@ -93,12 +117,12 @@ enum BooksHistory {
 
     /// The history of one player with `orders` orders, drawn from `seed`.
     private static func scenario(
-        of player: String, seed: UInt64, orders: Int, faults: BooksFaults, markets: [Market]
+        of player: String, seed: UInt64, orders: Int, faults: BooksFaults, partialRefunds: Bool, markets: [Market]
     ) -> Scenario {
         var scenario = ScenarioBlanks.scenario
         scenario.name = player
         scenario.file = player
-        var history = PlayerHistory(seed: seed, faults: faults)
+        var history = PlayerHistory(seed: seed, faults: faults, partialRefunds: partialRefunds)
         let market = markets[history.random.below(markets.count)]
         scenario.configuration.customerId = player
         scenario.configuration.country = market.country
@@ -132,9 +156,13 @@ private struct PlayerHistory {
 
     /// A history drawn from `seed`, which the scenario's own seed is too: the draws are
     /// mixed apart from it.
-    init(seed: UInt64, faults: BooksFaults) {
+    /// Whether refunds may be partial.
+    let partialRefunds: Bool
+
+    init(seed: UInt64, faults: BooksFaults, partialRefunds: Bool) {
         random = SeededGenerator(seed: seed ^ 0x6869_7374_6F72_7921)
         self.faults = faults
+        self.partialRefunds = partialRefunds
     }
 
     /// Appends a step of `kind` taking `action`, with a fault on the way of its events one
@@ -242,7 +270,7 @@ private struct PlayerHistory {
 
     /// An amount from 1 to `price - 1` minor units; all of it (nil) when the price is 1.
     private mutating func partial(of price: Int) -> Int? {
-        price > 1 ? 1 + random.below(price - 1) : nil
+        partialRefunds && price > 1 ? 1 + random.below(price - 1) : nil
     }
 }
 

@@ -176,7 +176,12 @@ extension Scenario {
 extension BooksHistory {
     /// How many orders `scenario` makes: its purchases and cancels.
     static func orders(in scenario: Scenario) -> Int {
-        scenario.steps.filter { $0.kind == .purchase || $0.kind == .cancel }.count
+        orders(in: scenario.steps)
+    }
+
+    /// How many orders `steps` make: their purchases and cancels.
+    static func orders(in steps: [ScenarioStep]) -> Int {
+        steps.filter { $0.kind == .purchase || $0.kind == .cancel }.count
     }
 }
 

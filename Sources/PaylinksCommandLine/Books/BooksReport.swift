@@ -91,13 +91,13 @@ struct BooksReport {
             line.field("held", finding.held)
             line.key("order")
             if let order = finding.order { line.string(order.purchaseId) } else { line.null() }
-            line.key("stake")
-            if let order = finding.order { line.string(order.stake) } else { line.null() }
+            line.key("stakeUsd")
+            if let cents = finding.order?.usdCents { line.string(Self.plain(cents)) } else { line.null() }
             line.key("orders")
             line.openArray()
             for order in finding.orders { line.string(order) }
             line.closeArray()
-            line.field("step", finding.step)
+            if let step = Int(finding.step) { line.field("step", step) } else { line.field("step", finding.step) }
             line.field("kind", finding.kind)
             if let shrunk = found.shrunk {
                 line.key("shrunk")
@@ -131,12 +131,18 @@ struct BooksReport {
 
     /// What the run's times were, for standard error: how long the ledger took to show what
     /// the books said (`settle`, in milliseconds), and how long each shrinking took.
-    func timing(settle: Int) -> String {
+    /// `lasting` is the wait in seconds a difference outlasted, when one did.
+    func timing(settle: Int, lasting: Int?) -> String {
         var lines = [
             settle == 0
                 ? "note: the ledger showed every change at the first reading after the answers"
                 : "note: the ledger showed every change within \(LedgerReading.shown(milliseconds: settle)) of the answers"
         ]
+        if let lasting {
+            lines.append(
+                "note: a difference lasted the whole --ledger-wait of \(lasting) s; if the game's ledger settles later "
+                    + "than that, give a longer --ledger-wait")
+        }
         for found in findings {
             guard let shrunk = found.shrunk else { continue }
             lines.append(

@@ -58,10 +58,12 @@ package enum CompletionScript {
         case "--case" where command == .checkAward: .words(AwardAudit.caseNames)
         case "--case" where command == .checkEvents: .words(EventAudit.caseNames)
         case "--fault": .words(DeliveryFault.allCases.map(\.rawValue))
+        case "--faults": .words(BooksFaults.names)
+        case "--partial-refund": .words(PlayerBooks.PartialRefundRule.allCases.map(\.rawValue))
         // A preset, or a key that takes its value after the '='.
         case "--device": .words(OrderDevice.presets.map(\.name) + OrderDevice.keys.map { $0 + "=" })
         case "--fixtures": .directories
-        case "--main-key-file", "--events-key-file": .files
+        case "--main-key-file", "--events-key-file", "--write-scenario": .files
         default: .free
         }
     }

@@ -101,7 +101,8 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
     package var meaning: String {
         switch self {
         case .success:
-            "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held"
+            "the flow ended in onInitialized, onPricePointsSuccess or onPurchaseSuccess; run: every expectation held; "
+                + "check-books: the books balance"
         case .expectationsFailed:
             "run: a scenario's expectation did not hold; check-award, check-events: a case failed, or the award "
                 + "endpoint or the ledger kept a money case from running; check-books: the game's ledger and "
@@ -121,7 +122,8 @@ package struct ExitCode: RawRepresentable, Hashable, CaseIterable, Sendable {
         case .unavailable:
             "serve: the address cannot be listened on (the port is in use), or --data is another sandbox's; "
                 + "health: no sandbox answers; check-award, check-events, check-books: nothing answers at a URL, or the "
-                + "ledger breaks its contract; check-books: the award endpoint does not grant, or events are refused"
+                + "ledger breaks its contract; check-books: the award endpoint does not grant, events are refused, or the seed "
+                + "was played against the game before"
         case .software: "internal error"
         case .cannotCreate: "serve --data: the directory cannot be created or written"
         case .ioError: "output could not be written"

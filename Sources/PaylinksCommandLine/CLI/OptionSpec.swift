@@ -272,10 +272,10 @@ package struct OptionSpec: Sendable {
             options.ledgerUrl = try endpoint(value, option: "--ledger-url")
         },
         OptionSpec(
-            "--orders", "N", "How many orders the history holds, 1 to 1,000,000: purchases, declines and cancels.",
+            "--orders", "N", "How many orders the history holds, 1 to 100,000: purchases, declines and cancels.",
             default: String(RunOptions().orders), commands: [.checkBooks]
         ) { options, value throws(UsageProblem) in
-            options.orders = try number(value, option: "--orders", as: Int.self, in: 1...1_000_000)
+            options.orders = try number(value, option: "--orders", as: Int.self, in: 1...100_000)
         },
         OptionSpec(
             "--players", "N", "How many players the orders are drawn among, 1 to 100,000.",

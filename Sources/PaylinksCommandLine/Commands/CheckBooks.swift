@@ -11,6 +11,13 @@ import PaylinksKit
 enum CheckBooksCommand: Subcommand {
     static func run(_ options: RunOptions, catalog: Catalog, context: RunContext) throws(CLIError) -> ExitCode {
         let (award, events, ledgerURL) = try endpoints(options)
+        // A long history is not played to lose its findings to a path that cannot be written.
+        if let path = options.writeScenario, !System.canWriteFile(at: path) {
+            throw .cannotWrite(
+                "cannot write the scenario '\(MessageText.sanitized(path))': it is a directory, or its directory does "
+                    + "not exist or cannot be written; give --write-scenario a path in a directory that can be written")
+        }
+        let faults = try faults(options, context: context)
         let seed = options.seed ?? context.entropy()
         let signing = try Signing(options: options, context: context)
         signing.note(uses: "award callbacks and events", context: context)
@@ -26,18 +33,20 @@ enum CheckBooksCommand: Subcommand {
             rule: options.partialRefund)
         settings.ledger = ledger
         let player = BooksPlayer(seed: seed)
-        let history = BooksHistory.scenarios(
-            BooksHistory.Settings(
-                seed: seed, orders: options.orders, players: options.players, faults: options.booksFaults,
-                player: { player.name($0) }),
-            catalog: catalog)
+        var historySettings = BooksHistory.Settings(
+            seed: seed, orders: options.orders, players: options.players, faults: faults, player: { player.name($0) })
+        historySettings.partialRefunds = options.eventsVersion != .v1
+        let plan = BooksHistory.plan(historySettings, catalog: catalog)
+        let players = plan.players
         let play = BooksPlay(catalog: catalog, settings: settings, wall: context.clock)
         let progress = BooksProgress(context: context, orders: options.orders)
         var tally = BooksTally()
         var findings: [BooksReport.Finding] = []
-        for scenario in history {
+        for index in players {
+            let scenario = plan.scenario(index)
             let result = try play.run(scenario)
-            tally.add(result, orders: BooksHistory.orders(in: scenario))
+            // A history stops at its first finding: the orders after it were not played.
+            tally.add(result, orders: BooksHistory.orders(in: Array(scenario.steps.prefix(result.attempts))))
             if let finding = result.finding {
                 findings.append(BooksReport.Finding(finding: finding, scenario: scenario))
             }
@@ -49,14 +58,34 @@ enum CheckBooksCommand: Subcommand {
         for index in findings.indices where shrunk.insert(findings[index].finding.invariant).inserted {
             findings[index].shrunk = try play.shrink(findings[index], player: player)
         }
-        let written = try write(findings, to: options.writeScenario, options: options, seed: seed)
-        let report = BooksReport(findings: findings, tally: tally, players: history.count, written: written)
-        try? context.standardError.write(report.timing(settle: ledger.longestSettle))
+        // The report goes out whatever becomes of the files; a file that could not be written
+        // is said after it.
+        let (written, unwritten) = write(findings, to: options.writeScenario, seed: seed)
+        let report = BooksReport(findings: findings, tally: tally, players: players.count, written: written)
+        try? context.standardError.write(
+            report.timing(settle: ledger.longestSettle, lasting: ledger.lasting ? options.ledgerWait : nil))
         try PaylinksCLI.write(
             options.format == .json
                 ? report.lines : report.text(color: PaylinksCLI.usesColor(options, context: context)),
             to: context.standardOutput)
+        if let unwritten { throw unwritten }
         return findings.isEmpty ? .success : .expectationsFailed
+    }
+
+    /// The faults the history may carry: those `--faults` names, but with V1 events, which
+    /// Appcharge retries after a server error only, never `drop-first`, whose event would be
+    /// lost for good and the game blamed for it.
+    private static func faults(_ options: RunOptions, context: RunContext) throws(CLIError) -> BooksFaults {
+        var faults = options.booksFaults
+        guard options.eventsVersion == .v1, faults.events.contains(.dropFirst) else { return faults }
+        guard faults == .all else {
+            throw .usage(
+                "--faults drop-first loses a V1 event for good (V1 retries a server error only, never a timeout), and "
+                    + "the game would be blamed for it: leave drop-first out with --events-version v1",
+                command: .checkBooks)
+        }
+        faults.events.remove(.dropFirst)
+        return faults
     }
 
     /// The three endpoints the command needs, or a usage error naming those missing.
@@ -75,11 +104,11 @@ enum CheckBooksCommand: Subcommand {
     }
 
     /// Writes each shrunk scenario: the first to `path`, the next ones beside it
-    /// (`books.2.json`); the paths written.
-    private static func write(
-        _ findings: [BooksReport.Finding], to path: String?, options: RunOptions, seed: UInt64
-    ) throws(CLIError) -> [String] {
-        guard let path else { return [] }
+    /// (`books.2.json`); the paths written, and why one could not be.
+    private static func write(_ findings: [BooksReport.Finding], to path: String?, seed: UInt64)
+        -> (written: [String], failure: CLIError?)
+    {
+        guard let path else { return ([], nil) }
         var written: [String] = []
         for finding in findings {
             guard let shrunk = finding.shrunk else { continue }
@@ -92,13 +121,16 @@ enum CheckBooksCommand: Subcommand {
                 try System.writeFile(target, Array(text.utf8))
             } catch {
                 let reason = error == .missing ? "its directory does not exist" : Inputs.describe(error)
-                throw .cannotWrite(
-                    "cannot write the scenario '\(MessageText.sanitized(target))': \(reason); give --write-scenario a "
-                        + "path in a directory that exists and can be written")
+                return (
+                    written,
+                    .cannotWrite(
+                        "cannot write the scenario '\(MessageText.sanitized(target))': \(reason); give --write-scenario "
+                            + "a path in a directory that exists and can be written")
+                )
             }
             written.append(target)
         }
-        return written
+        return (written, nil)
     }
 
     /// `books.json` as the `n`th file: `books.n.json`.

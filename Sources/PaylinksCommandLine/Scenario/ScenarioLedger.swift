@@ -1,6 +1,7 @@
 package import PaylinksAppcharge
 package import PaylinksDelivery
 import PaylinksFixtures
+import PaylinksJSON
 import PaylinksKit
 
 /// The game's ledger as a scenario run reads it: what each scenario's player holds, counted
@@ -19,7 +20,7 @@ package final class ScenarioLedger {
     /// The longest the ledger took to show what was expected after a step, in milliseconds.
     package private(set) var longestSettle = 0
     /// Whether a difference outlasted a whole wait: the ledger does not settle it.
-    private var lasting = false
+    package private(set) var lasting = false
 
     /// The ledger behind `ledger`, reconciled with the books after every step when
     /// `checksBooks`.
@@ -50,6 +51,14 @@ package final class ScenarioLedger {
         }
         let counted = Self.counted(reading.balances, from: start)
         if counted.same(as: expected) {
+            // A ledger that showed it late is watched as long again: what it shows must stay.
+            if reading.waited > 0 {
+                let watched = try ledger.balances(of: player, within: min(ledger.wait, reading.waited)) {
+                    !Self.counted($0, from: start).same(as: expected)
+                }
+                let again = Self.counted(watched.balances, from: start)
+                guard again.same(as: expected) else { return again }
+            }
             longestSettle = max(longestSettle, reading.waited)
         } else if limit == ledger.wait {
             lasting = true
@@ -79,6 +88,7 @@ package struct BooksFinding: Sendable, Equatable {
         case revokedTwice = "revoked twice"
         case revokedWhileHeld = "revoked though still paid"
         case grantedTwice = "granted twice"
+        case heldButNeverPaid = "held but never paid"
         case belowZero = "below zero"
     }
 
@@ -141,7 +151,7 @@ package struct BooksFinding: Sendable, Equatable {
         for order in suspects {
             if let invariant = explained(order, excess: excess, rule: rule) { return invariant }
         }
-        if excess { return .grantedTwice }
+        if excess { return suspects.isEmpty ? .heldButNeverPaid : .grantedTwice }
         return suspects.contains { $0.state == .chargeSucceed } || suspects.isEmpty
             ? .paidButNeverGranted : .revokedWhileHeld
     }
@@ -158,6 +168,7 @@ package struct BooksFinding: Sendable, Equatable {
         case (.paymentDisputeWon, false): return .disputeWonButRevoked
         case (.paymentDisputeOpen, false), (.paymentDisputeEvidenceSubmitted, false): return .revokedDuringDispute
         case (.paymentRefunded, false) where !held, (.paymentDisputeLost, false): return .revokedTwice
+        case (.paymentRefunded, false): return .revokedWhileHeld
         default: return nil
         }
     }
@@ -198,6 +209,16 @@ struct LedgerCheck {
             && (ledger?.checksBooks == true || scenario.steps.contains { $0.expectation?.ledger != nil })
     }
 
+    /// What the client's `error.data` of a failed award says went wrong last: `the server
+    /// answered 201`, `connection refused`.
+    static func reason(_ data: String) -> String? {
+        guard let value = try? JSONParser.parse(Array(data.utf8)), case .object(let members) = value.kind,
+            let reason = members.first(where: { $0.key == "reason" }), case .string(let text) = reason.value.kind,
+            !text.isEmpty
+        else { return nil }
+        return MessageText.oneLine(text)
+    }
+
     /// Reads where the player starts, when any step reads the ledger.
     mutating func begin() throws(AuditCannotRun) {
         guard reads, let ledger else { return }
@@ -231,10 +252,12 @@ struct LedgerCheck {
             if ledger?.checksBooks == true, session.state == .chargeFailed, !lost,
                 before != .chargeFailed || step.kind == .retryAward
             {
+                let why = appcharge.lastAwardFailure.flatMap(Self.reason).map { " (\($0))" } ?? ""
                 throw AuditCannotRun(
                     reason: "the award endpoint did not grant order \(session.purchaseId) of player \(player) on any "
-                        + "attempt, after step \(step.label) (\(step.kind))",
-                    advice: "Audit it with paylinks check-award URL, which says why")
+                        + "attempt\(why), after step \(step.label) (\(step.kind))",
+                    advice: "Check that --award-url names the game's award endpoint; paylinks check-award URL audits it"
+                )
             }
         }
         guard reads, let ledger else { return ([], 0, nil) }

@@ -269,7 +269,9 @@ package struct ScenarioRunner {
             if settings.ledger?.checksBooks == true, !failures.isEmpty {
                 if let first = refusals.first {
                     summary.cannotRun =
-                        "step \(step.label) (\(step.kind)) of player \(scenario.configuration.customerId): \(first)"
+                        "step \(step.label) (\(step.kind)) of player \(scenario.configuration.customerId), order "
+                        + "\(appcharge.lastPaid ?? appcharge.lastPending ?? "none"): \(first); check that --events-url "
+                        + "names the game's events endpoint (paylinks check-events URL audits it)"
                 }
                 break
             }

@@ -34,6 +34,18 @@ package enum System {
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Whether a file can be written at `path`: nothing is there, or a regular file that can
+    /// be written (not a directory, a pipe or a device), and the directory it would be in
+    /// exists and can be written to.
+    package static func canWriteFile(at path: String) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { return false }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        return isDirectory(directory) == true && access(directory, W_OK) == 0
+            && (access(path, F_OK) != 0 || access(path, W_OK) == 0)
+    }
+
     /// The device and inode of what `path` names, following links: the identity that
     /// tells a directory reached twice, through a link, from one reached once.
     package static func identity(_ path: String) -> [UInt64]? {

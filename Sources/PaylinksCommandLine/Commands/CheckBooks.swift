@@ -14,7 +14,7 @@ enum CheckBooksCommand: Subcommand {
         // A long history is not played to lose its findings to a path that cannot be written.
         if let path = options.writeScenario, !System.canWriteFile(at: path) {
             throw .cannotWrite(
-                "cannot write the scenario '\(MessageText.sanitized(path))': it is a directory, or its directory does "
+                "cannot write the scenario '\(MessageText.sanitized(path))': it is not a regular file, or its directory does "
                     + "not exist or cannot be written; give --write-scenario a path in a directory that can be written")
         }
         let faults = try faults(options, context: context)

@@ -119,9 +119,7 @@ enum BooksHistory {
     private static func scenario(
         of player: String, seed: UInt64, orders: Int, faults: BooksFaults, partialRefunds: Bool, markets: [Market]
     ) -> Scenario {
-        var scenario = ScenarioBlanks.scenario
-        scenario.name = player
-        scenario.file = player
+        var scenario = Scenario(name: player, file: player)
         var history = PlayerHistory(seed: seed, faults: faults, partialRefunds: partialRefunds)
         let market = markets[history.random.below(markets.count)]
         scenario.configuration.customerId = player
@@ -172,10 +170,7 @@ private struct PlayerHistory {
         _ kind: StepKind, _ action: ScenarioStep.Action, awardFault: ScenarioStep.AwardFault? = nil,
         faults drawn: Bool = true
     ) {
-        var step = ScenarioBlanks.step
-        step.number = steps.count + 1
-        step.kind = kind
-        step.action = action
+        var step = ScenarioStep(number: steps.count + 1, kind: kind, action: action)
         step.awardFault = awardFault
         let events = faults.eventFaults
         if drawn, !events.isEmpty, random.below(BooksHistory.eventFaultOdds) == 0 {
@@ -187,8 +182,7 @@ private struct PlayerHistory {
     /// One order of `offer`: paid (most), declined, pending and resolved later, or canceled,
     /// and what follows a payment.
     mutating func order(of offer: (sku: String, price: Int), paying method: String) {
-        var checkout = ScenarioBlanks.checkout
-        checkout.sku = offer.sku
+        var checkout = ScenarioStep.Checkout(sku: offer.sku, player: .closeCheckout())
         // A free order is collected, paid with nothing: it is bought or left.
         let roll = random.below(100)
         let outcome: ChargeOutcome? =

@@ -214,6 +214,36 @@ public struct StepExpectation: Sendable {
     }
 }
 
+extension Scenario {
+    /// A scenario paylinks makes itself rather than reads from a file: `steps` from
+    /// `configuration`, under `name`.
+    package init(name: String, file: String, configuration: Configuration = .defaults, steps: [ScenarioStep] = []) {
+        self.name = name
+        self.file = file
+        self.configuration = configuration
+        self.steps = steps
+    }
+}
+
+extension ScenarioStep {
+    /// A step paylinks makes itself: number `number`, of `kind`, taking `action`, with no
+    /// fault and no expectation.
+    package init(number: Int, kind: StepKind, action: Action) {
+        self.number = number
+        self.kind = kind
+        self.action = action
+    }
+}
+
+extension ScenarioStep.Checkout {
+    /// A checkout of `sku` in which the player does `player`, for the SDK's customer and
+    /// environment, with the session's purchase id and URL.
+    package init(sku: String, player: PlayerAction) {
+        self.sku = sku
+        self.player = player
+    }
+}
+
 extension StepExpectation {
     /// An expectation that checks what the ledger shows, and nothing else until more is set.
     public init(ledger: [String: Int]) {

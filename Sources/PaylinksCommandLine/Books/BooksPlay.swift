@@ -57,10 +57,12 @@ final class BooksPlay {
         func ids(_ seed: UInt64) -> [String] {
             (0..<checkouts).map { CheckoutIdentifiers(seed: seed, index: $0).orderId }
         }
-        while ids(seed).contains(where: usedOrderIds.contains) || Set(ids(seed)).count < checkouts {
+        var drawn = ids(seed)
+        while drawn.contains(where: usedOrderIds.contains) || Set(drawn).count < checkouts {
             seed &+= 1
+            drawn = ids(seed)
         }
-        usedOrderIds.formUnion(ids(seed))
+        usedOrderIds.formUnion(drawn)
         return seed
     }
 

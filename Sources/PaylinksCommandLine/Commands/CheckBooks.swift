@@ -17,7 +17,7 @@ enum CheckBooksCommand: Subcommand {
                 "cannot write the scenario '\(MessageText.sanitized(path))': it is not a regular file, or its directory does "
                     + "not exist or cannot be written; give --write-scenario a path in a directory that can be written")
         }
-        let faults = try faults(options, context: context)
+        let faults = try faults(options)
         let seed = options.seed ?? context.entropy()
         let signing = try Signing(options: options, context: context)
         signing.note(uses: "award callbacks and events", context: context)
@@ -75,7 +75,7 @@ enum CheckBooksCommand: Subcommand {
     /// The faults the history may carry: those `--faults` names, but with V1 events, which
     /// Appcharge retries after a server error only, never `drop-first`, whose event would be
     /// lost for good and the game blamed for it.
-    private static func faults(_ options: RunOptions, context: RunContext) throws(CLIError) -> BooksFaults {
+    private static func faults(_ options: RunOptions) throws(CLIError) -> BooksFaults {
         var faults = options.booksFaults
         guard options.eventsVersion == .v1, faults.events.contains(.dropFirst) else { return faults }
         guard faults == .all else {

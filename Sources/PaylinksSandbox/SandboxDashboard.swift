@@ -6,26 +6,6 @@ import PaylinksKit
 /// The dashboard: the list of orders, an order's page, and its forms, each of which
 /// comes back to the page with what it came to.
 extension Sandbox {
-    /// The dashboard's home: the clock, the newest orders, with the counts of sessions and
-    /// deliveries, and the notice its link names.
-    func home(_ request: HTTPRequest) -> HTTPAnswer {
-        let held = sessions.held
-        let counts = (sessions: held.count, deliveries: history.deliveries.count)
-        let catalog = catalog
-        let said = notice(named: request, purchaseId: nil)
-        let clock = SandboxPage.ClockView(
-            mode: clock.mode, now: now, formToken: settings.formToken, lastMove: lastMove, said: said?.text,
-            problem: said?.problem ?? false)
-        let blocked = blockedPlayers
-        return Self.later(contentType: Self.html) {
-            Array(
-                SandboxPage.home(
-                    held.newest(SandboxPage.dashboardRows), counts: counts, catalog: catalog, clock: clock,
-                    blocked: blocked
-                ).utf8)
-        }
-    }
-
     /// The notice the link of `request` names by its number, when the sandbox made it for
     /// the page of `purchaseId` (nil: the dashboard's home); a page shows only what the
     /// sandbox said of it, never text a link carries.

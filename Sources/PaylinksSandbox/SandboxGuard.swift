@@ -126,12 +126,13 @@ struct SandboxGuard: Sendable {
     }
 
     /// Adds what every answer of the sandbox's needs: its pages may not be framed, by
-    /// the header older browsers read and by the policy newer ones do.
+    /// the header older browsers read and by the policy newer ones do, which also keeps
+    /// them to what the sandbox serves (``SandboxPage/contentSecurityPolicy``).
     func finish(_ response: inout HTTPServerResponse) {
         let type = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
         guard type.hasPrefix("text/html") else { return }
         response.headers.append(HTTPHeader("X-Frame-Options", "DENY"))
-        response.headers.append(HTTPHeader("Content-Security-Policy", "frame-ancestors 'none'"))
+        response.headers.append(HTTPHeader("Content-Security-Policy", SandboxPage.contentSecurityPolicy))
     }
 
     /// Whether `sent` is `expected`, in a time that does not depend on where they differ.

@@ -12,16 +12,40 @@ enum SandboxPage {
     static let escaped = TextEscaping(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
 
     /// A page of the sandbox's: `title`, and `body`, which is HTML already, in the
-    /// sandbox's one style sheet; `wide` for the dashboard's tables.
-    static func document(title: String, wide: Bool = false, _ body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escaped(title)) · paylinks sandbox</title>
-        <style>
+    /// sandbox's one style sheet; `wide` for the dashboard's tables. With `refresh`, the
+    /// page reloads itself every ``refreshSeconds``, except while the tester is typing in
+    /// it, has a section of it open, or is looking at another tab; without script, a
+    /// refresh every twice as long does it.
+    static func document(title: String, wide: Bool = false, refresh: Bool = false, _ body: String) -> String {
+        let reloading =
+            refresh
+            ? "<script>\(reloadScript)</script>\n"
+                + "<noscript><meta http-equiv=\"refresh\" content=\"\(refreshSeconds * 2)\"></noscript>\n" : ""
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escaped(title)) · paylinks sandbox</title>
+            \(reloading)<style>
+            \(styleSheet)</style>
+            </head>
+            <body>
+            <main\(wide ? " class=\"wide\"" : "")>
+            \(body)
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// The one style sheet: the pages' common rules, then each page's own.
+    static let styleSheet = baseStyle + stateStyle + listStyle + orderStyle + playerStyle
+
+    /// The rules every page shares.
+    static let baseStyle = """
         body { font-family: system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; }
         main { max-width: 28rem; margin: 2rem auto; background: #fff; border-radius: 12px; padding: 1.5rem 2rem;
                box-shadow: 0 2px 12px rgba(0,0,0,.08); }
@@ -59,16 +83,49 @@ enum SandboxPage {
           table.orders tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
           table.orders td { display: block; border: none; padding: .1rem .25rem; }
         }
-        </style>
-        </head>
-        <body>
-        <main\(wide ? " class=\"wide\"" : "")>
-        \(body)
-        </main>
-        </body>
-        </html>
 
         """
+
+    /// The seconds a self-refreshing page waits between reloads.
+    static let refreshSeconds = 5
+
+    /// The few lines that reload a page every ``refreshSeconds``, except while a field has
+    /// the focus, a `<details>` is open or the tab is hidden: then it tries again later.
+    static let reloadScript: String = {
+        let seconds = refreshSeconds
+        return "setTimeout(function tick(){var a=document.activeElement;"
+            + "if(document.hidden||(a&&/^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(a.tagName))"
+            + "||document.querySelector(\"details[open]\")){setTimeout(tick,\(seconds * 1000));return;}"
+            + "location.reload();},\(seconds * 1000));"
+    }()
+
+    /// The Content-Security-Policy of every page: nothing from elsewhere, no script but the
+    /// reload script (by its hash), forms sent only to the sandbox, and no framing.
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+        + "script-src '\(scriptHash(reloadScript))'; form-action 'self'; base-uri 'none'; "
+        + "frame-ancestors 'none'"
+
+    /// The CSP source that allows exactly `script`: `sha256-` and its digest in base64.
+    static func scriptHash(_ script: String) -> String {
+        "sha256-" + base64(SHA256.hash(Array(script.utf8)))
+    }
+
+    /// `bytes` in base64 (RFC 4648, section 4), with padding.
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var text: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var word = 0
+            for offset in 0..<3 { word = word << 8 | (offset < count ? Int(bytes[index + offset]) : 0) }
+            for position in 0..<4 {
+                text.append(position <= count ? alphabet[word >> (18 - 6 * position) & 63] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The hidden field of a form that carries `formToken`, the sandbox's form token: every

@@ -111,9 +111,9 @@ struct SandboxLaterTests {
 
         let page = Self.answer(service, .get, "/checkout/\(token)").response
         #expect(page.status == 200)
-        #expect(page.body.count == 4_384)
+        #expect(page.body.count == 5_110)
         let digest = HMACSHA256.hex(SHA256.hash(page.body))
-        #expect(digest == "c669d4243cccc9ab49a1568126b36dcd73339173571c838d1dae1e121b7c3635")
+        #expect(digest == "bd79c182364e1a3b8919ede044899077a5c4f700f774e418ad3e61e9723a74a8")
         let head = Self.answer(service, .head, "/checkout/\(token)").response.encoded(closing: false, head: true)
         #expect(head == Array(page.encoded(closing: false).dropLast(page.body.count)))
 

@@ -152,6 +152,13 @@ def heading(driver, text, seconds=15):
         expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text), "no h1 with %r" % text)
 
 
+def element(driver, css, what):
+    """The page's first element that `css` selects; fails, naming `what`, when there is none."""
+    found = driver.find_elements(By.CSS_SELECTOR, css)
+    assert found, "no %s (%s) on %s" % (what, css, driver.current_url)
+    return found[0]
+
+
 def no_alert(driver):
     """Fails when a script of the page's data raised an alert."""
     try:

@@ -3,7 +3,7 @@
 # Chromium driven by Selenium through chromedriver, every page checked by axe-core for
 # accessibility and at 400 and 1400 px for width. Installs what it needs (Debian's chromium
 # and chromium-driver, Selenium and axe-core-python from PyPI) and fails when it cannot, then
-# runs Tests/Browser/checkout_test.py and dashboard_test.py.
+# runs Tests/Browser/checkout_test.py, dashboard_test.py and books_test.py.
 # With a directory as its argument, the pages' screenshots are saved there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,6 +23,6 @@ done
 
 swift build --product paylinks >/dev/null
 paylinks="$(swift build --show-bin-path)/paylinks"
-for test in checkout_test dashboard_test; do
+for test in checkout_test dashboard_test books_test; do
     python3 "Tests/Browser/$test.py" "$paylinks" Examples/game-server/server.py "${1:-}"
 done

@@ -10,6 +10,7 @@ reads that.
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -113,8 +114,8 @@ def browser(stack):
     options = Options()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"]:
         options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")),
-                              options=options)
+    chromedriver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
     stack.callback(driver.quit)
     driver.set_page_load_timeout(20)
     driver.set_script_timeout(30)

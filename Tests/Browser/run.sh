@@ -8,15 +8,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if ! command -v chromedriver >/dev/null 2>&1 && [ ! -x /usr/bin/chromedriver ]; then
-    echo "installing chromium and chromium-driver from Debian's packages..." >&2
+apt_install() {
+    echo "installing $* from Debian's packages..." >&2
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+# A PyPI package, by pip; where the system's Python is marked externally managed (PEP 668),
+# into it all the same, since this machine runs tests.
+pip_install() {
+    echo "installing $1 from PyPI..." >&2
+    python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+    local said
+    if ! said="$(python3 -m pip install --quiet "$1" 2>&1)"; then
+        case "$said" in
+        *externally-managed-environment*) python3 -m pip install --quiet --break-system-packages "$1" ;;
+        *) echo "$said" >&2 && return 1 ;;
+        esac
+    fi
+}
+
+if ! { [ -x "${CHROMEDRIVER:-/usr/bin/chromedriver}" ] || command -v chromedriver; } >/dev/null 2>&1 ||
+    ! command -v chromium chromium-browser google-chrome >/dev/null 2>&1; then
+    apt_install chromium chromium-driver
 fi
 for module in selenium:selenium axe_core_python:axe-core-python; do
     if ! python3 -c "import ${module%%:*}" >/dev/null 2>&1; then
-        echo "installing ${module#*:} from PyPI..." >&2
-        python3 -m pip install --quiet "${module#*:}"
+        pip_install "${module#*:}"
         python3 -c "import ${module%%:*}"
     fi
 done

@@ -5,7 +5,8 @@ ledger of the example game server.
 Two players pay for orders; one of A's is refunded, one lost and one won in a dispute, one is
 declined; one of B's is lost in a dispute. The orders list's filter form, set to A's disputed
 orders, lists those alone in a URL that carries the filter, and its USD totals are their
-money as Appcharge counts it. A's page, once the game's ledger has settled, shows every
+money as Appcharge counts it; a filter that matches more than a page (a third player's 51
+orders) pages by links that keep it, its totals counting every page. A's page, once the game's ledger has settled, shows every
 product's books equal to the ledger. A game server that takes nothing back on a refund
 (`--flaw no-revoke`) shows, on its player's page, a product whose ledger differs from the
 books, in words. A declined order's page offers no refund and a lost dispute's page no
@@ -29,6 +30,9 @@ import pages
 PLAYER_A = "cust_alice"
 PLAYER_B = "cust_bob"
 PLAYER_C = "cust_carol"
+# A player with more orders than a page of the list holds (50 rows a page).
+PLAYER_D = "cust_dave"
+MANY = 51
 # How long the game's ledger may take to settle after the events, and a page to show it.
 SETTLE = 15
 # Each book row of the page: its SKU, class, Books and Ledger cells, and its words.
@@ -120,6 +124,30 @@ def filtered(driver, base, a_disputed, a_disputed_money):
     assert cells == expected, "USD totals of A's disputed orders: %s, not %s" % (cells, expected)
     pages.check(driver, "list-filtered")
     return expected
+
+
+def paged(driver, base):
+    """A filter that matches more orders than a page holds, opened from its URL: 50 rows on the
+    first page, the rest on the next, reached by its rel=next link that keeps the filter, and
+    the totals of all of them on both."""
+    driver.get(base + "/?" + urllib.parse.urlencode({"state": "paid", "player": PLAYER_D}))
+    seen = []
+    for number in (1, 2):
+        rows = listed(driver)
+        assert len(rows) == (50 if number == 1 else MANY - 50), "page %d lists %d orders" % (number, len(rows))
+        seen.extend(rows)
+        cell = pages.element(driver, "table.totals tr[data-currency='USD'] td[data-label='Paid']", "USD Paid total")
+        assert cell.get_attribute("textContent").strip() == money(100 * MANY), cell.get_attribute("textContent")
+        if number == 1:
+            pages.check(driver, "list-page-1")
+            link = pages.element(driver, "a[rel~='next']", "link to the next page").get_attribute("href")
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
+            assert query.get("state") == ["paid"] and query.get("player") == [PLAYER_D], link
+            driver.get(link)
+    pages.element(driver, "a[rel~='prev']", "link to the previous page")
+    assert not driver.find_elements(By.CSS_SELECTOR, "a[rel~='next']"), "a next page after the last"
+    assert len(set(seen)) == MANY, "the pages list %d distinct orders of %d" % (len(set(seen)), MANY)
+    pages.check(driver, "list-page-2")
 
 
 def settled(driver, base, player, seconds=SETTLE):
@@ -215,9 +243,11 @@ def history(base, game_base):
         paid(base, PLAYER_B, 1999, (("gem_01", 2000),), ("dispute", {"outcome": "lost"})),
         paid(base, PLAYER_B, 799, (("coin_01", 80),)),
     ]
+    for _ in range(MANY):
+        paid(base, PLAYER_D, 100, (("coin_01", 1),))
     declined = pages.create(base, 299, player=PLAYER_A)["purchaseId"]
     pages.control(base, declined, "complete", {"choice": "decline"})
-    granted(game_base, len(orders))
+    granted(game_base, len(orders) + MANY)
     for purchase, then in orders:
         if then:
             pages.control(base, purchase, *then)
@@ -238,8 +268,10 @@ def main():
         a_kept, a_refunded, a_lost, a_won, b_lost, b_kept, declined = history(base, game_base)
         driver = pages.browser(stack)
         totals = filtered(driver, base, {a_lost, a_won}, (999 + 1250, 999))
+        paged(driver, base)
 
         # A's page: their orders, and their books equal to the ledger once it has settled.
+        driver.get(base + "/?" + urllib.parse.urlencode({"player": PLAYER_A}))
         driver.find_element(By.CSS_SELECTOR, "table.orders tr[data-purchase-id] a[href$='/players/%s']"
                             % PLAYER_A).click()
         pages.heading(driver, PLAYER_A)

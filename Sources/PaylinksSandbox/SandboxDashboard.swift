@@ -31,7 +31,8 @@ extension Sandbox {
         let (newest, more) = history.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
         let page = SandboxPage.OrderPage(
             session: session, deliveries: newest.reversed(), moreDeliveries: more != nil, catalog: catalog,
-            formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false)
+            formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false,
+            retryRefusal: retryRefusal(session))
         return Self.later(contentType: Self.html) {
             Array(SandboxPage.order(page, shown: Self.shown).utf8)
         }

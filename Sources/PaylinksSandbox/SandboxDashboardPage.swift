@@ -254,7 +254,9 @@ extension SandboxPage {
         let session = page.session
         let id = escaped(session.purchaseId)
         var forms: [String] = []
-        if let life = session.life {
+        if let life = session.life, refusal(life, [.openDispute]) == .free {
+            forms.append("<p class=\"note refused\">Free orders moved no money: nothing to refund or dispute</p>")
+        } else if let life = session.life {
             if let refused = refusal(life, OrderLife.refund(amount: nil, succeeds: true)) {
                 forms.append("<p class=\"note refused\"><strong>Refund</strong>: \(escaped(refused.message))</p>")
             } else {

@@ -78,6 +78,21 @@ struct SandboxOrderPageTests {
         #expect(html.contains("Declined orders moved no money: nothing to refund or dispute"))
     }
 
+    @Test("a free order, collected and granted, offers no refund and no dispute, in one line")
+    func free() throws {
+        let served = try Served()
+        let purchaseId = try #require(
+            try call(
+                served, "/checkout/v1/session", SandboxBrowserTests.body.replacingOccurrences(of: "499", with: "0"))[
+                    "purchaseId"] as? String)
+        _ = try call(served, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#)
+        served.sandbox.awardDelivered(purchaseId: purchaseId, failureData: nil)
+        let html = try page(served, purchaseId)
+        #expect(!offers(html, purchaseId, "refund") && !offers(html, purchaseId, "dispute"))
+        #expect(html.contains("Free orders moved no money: nothing to refund or dispute"))
+        #expect(html.contains("the player collected the free order"))
+    }
+
     @Test("a refunded order offers no refund, and the server still refuses one posted anyway")
     func refunded() throws {
         let served = try Served()
@@ -147,6 +162,10 @@ struct SandboxOrderPageTests {
         served.sandbox.onPaid = { _, award in awards.add(award.body) }
         #expect(try post(served, "/orders/\(served.purchaseId)/retry-award").status == 303)
         let body = try #require(awards.last)
+        let waiting = try page(served, served.purchaseId)
+        #expect(
+            waiting.contains(
+                #"<button type="submit" disabled title="the award of \#(served.purchaseId) is being retried already"#))
         var attempt = DeliveryAttempt(number: 1, sentAfter: 0, headers: [("Content-Type", "application/json")])
         attempt.judge(status: 200, body: Array(#"{"publisherPurchaseId":"grant_1"}"#.utf8))
         served.sandbox.delivered(

@@ -86,7 +86,7 @@ extension SandboxPage {
         }
         for (index, transition) in (session.life?.transitions ?? []).enumerated() {
             let at = index < session.lifeTimes.count ? session.lifeTimes[index] : session.date * 1000
-            let refund = refundAmount(transition.action, to: transition.to, session)
+            let refund = refundAmount(transition.action, session)
             moments.append(
                 Moment(
                     at: at,
@@ -109,11 +109,14 @@ extension SandboxPage {
                         : (manual ? "the manual retry failed on every attempt: " : "every award attempt failed: ")
                             + statePill(.chargeFailed)))
         }
-        let timeline = moments.enumerated().sorted { ($0.element.at ?? 0, $0.offset) < ($1.element.at ?? 0, $1.offset) }
-            .map { moment in
-                let time = moment.element.at.flatMap { $0 > 0 ? UTCDate.format(unixSeconds: $0 / 1000) : nil }
-                return "<li><span class=\"mono when\">\(time ?? "")</span> \(moment.element.html)</li>"
-            }.joined(separator: "\n")
+        // A moment whose time is not known keeps its place after the session's creation.
+        let timeline = moments.enumerated().sorted {
+            ($0.element.at ?? session.created, $0.offset) < ($1.element.at ?? session.created, $1.offset)
+        }
+        .map { moment in
+            let time = moment.element.at.flatMap { $0 > 0 ? UTCDate.format(unixSeconds: $0 / 1000) : nil }
+            return "<li><span class=\"mono when\">\(time ?? "")</span> \(moment.element.html)</li>"
+        }.joined(separator: "\n")
         let banner = page.said.map { "<p class=\"said\(page.problem ? " problem" : "")\">\(escaped($0))</p>" } ?? ""
         let older =
             page.moreDeliveries
@@ -151,9 +154,7 @@ extension SandboxPage {
 
     /// The amount of a refund `action` asked for, when it is a part of the order's price,
     /// worded as the price is; nil otherwise.
-    private static func refundAmount(
-        _ action: OrderLife.Action, to state: OrderState, _ session: CheckoutSessions.Session
-    ) -> String? {
+    private static func refundAmount(_ action: OrderLife.Action, _ session: CheckoutSessions.Session) -> String? {
         guard case .requestRefund(let amount?) = action, amount < session.price else { return nil }
         return PriceFormatter.formatMinorUnits(amount, currency: session.currency)
     }

@@ -47,10 +47,9 @@ public final class Sandbox {
     var pricePoints: PricePointBook
     /// The requests of each publisher token in the last minute, with `--rate-limit`.
     var rateLimiter: RateLimiter?
-    /// What the forms of the pages came to, the newest ``noticeLimit``, oldest first.
+    /// What the forms of the pages came to and no page has shown yet, the newest
+    /// ``noticeLimit``, oldest first.
     var notices: [Notice] = []
-    /// Notices made so far: the number of the last one.
-    var noticesMade = 0
     /// The players Create Checkout Session refuses with 403, by `customer.id`, in the
     /// order they were blocked: `--block-player`'s, then the control API's.
     public internal(set) var blockedPlayers: [String]

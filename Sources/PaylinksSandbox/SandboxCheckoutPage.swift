@@ -62,24 +62,34 @@ extension SandboxPage {
                 + "</ul>"
     }
 
-    /// What the checkout shows once the player has chosen, or the session has ended.
+    /// What the checkout shows once the player has chosen, or the session has ended: while
+    /// the order is still moving (its payment pending, its award under way) the page
+    /// reloads itself until it shows the outcome.
     static func result(_ session: CheckoutSessions.Session) -> String {
         let (title, text): (String, String) =
             session.isFree ? freeResult(session) : paidResult(session)
         return document(
             title: title,
+            refresh: isMoving(session.state),
             """
             <h1>\(escaped(title))</h1>
             <p>\(escaped(text))</p>
-            <p class="note">\(escaped(session.offerName)) · \(escaped(session.purchaseId)) · state <span class="state">\(session.state.rawValue)</span></p>
+            <p class="note">\(escaped(session.offerName)) · <span class="mono">\(escaped(session.purchaseId))</span></p>
+            <p>\(statePill(session.state))</p>
             """)
+    }
+
+    /// Whether an order in `state` is still on its way to an outcome the checkout shows.
+    static func isMoving(_ state: OrderState) -> Bool {
+        state == .paymentPending || state == .paymentSucceed || state == .chargePending
     }
 
     /// What the checkout of a free order says once it was collected or closed.
     private static func freeResult(_ session: CheckoutSessions.Session) -> (String, String) {
         switch session.state {
         case .chargeSucceed: ("Collected", "The items were granted. You can return to the game.")
-        case .chargePending: ("Collecting", "The game's server is granting the items; refresh to see the result.")
+        case .chargePending:
+            ("Collecting", "The game's server is granting the items; this page shows the result when it comes.")
         case .chargeFailed: ("Items not granted", "The game's server refused the award on every attempt (3003).")
         default: paidResult(session)
         }
@@ -90,7 +100,7 @@ extension SandboxPage {
         switch session.state {
         case .chargeSucceed: ("Payment complete", "The items were granted. You can return to the game.")
         case .chargePending, .paymentSucceed:
-            ("Payment received", "The game's server is granting the items; refresh to see the result.")
+            ("Payment received", "The game's server is granting the items; this page shows the result when it comes.")
         case .chargeFailed:
             ("Payment taken, items not granted", "The game's server refused the award on every attempt (3003).")
         case .paymentFailed: ("Card declined", "The payment failed (3003). Nothing was charged.")

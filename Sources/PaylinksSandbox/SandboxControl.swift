@@ -101,7 +101,7 @@ extension Sandbox {
             return .ready(Self.noSession(purchaseId))
         }
         guard onPaid != nil else {
-            return .ready(Sandbox.problem(409, "the sandbox has no award endpoint: start serve with --award-url"))
+            return .ready(Sandbox.problem(409, Self.noAwardEndpoint))
         }
         let award: GrantAward
         do throws(CheckoutSessions.RetryProblem) {
@@ -115,5 +115,15 @@ extension Sandbox {
             return .ready(Self.noSession(purchaseId))
         }
         return Self.stateAnswer(session, status: 202)
+    }
+
+    /// Why Retry Award is refused without an award endpoint.
+    static let noAwardEndpoint = "the sandbox has no award endpoint: start serve with --award-url"
+
+    /// Why Retry Award refuses the order of `session` now, in the words
+    /// ``retryAward(purchaseId:)`` refuses it with; nil when it is allowed.
+    func retryRefusal(_ session: CheckoutSessions.Session) -> String? {
+        guard onPaid != nil else { return Self.noAwardEndpoint }
+        return CheckoutSessions.retryProblem(session)?.message
     }
 }

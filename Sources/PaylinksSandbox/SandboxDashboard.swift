@@ -6,13 +6,16 @@ import PaylinksKit
 /// The dashboard: the list of orders, an order's page, and its forms, each of which
 /// comes back to the page with what it came to.
 extension Sandbox {
-    /// The notice the link of `request` names by its number, when the sandbox made it for
-    /// the page of `purchaseId` (nil: the dashboard's home); a page shows only what the
-    /// sandbox said of it, never text a link carries.
+    /// The notice the link of `request` names by its token, when the sandbox made it for
+    /// the page of `purchaseId` (nil: the dashboard's home), and forgets it: a notice shows
+    /// once, on the first visit of its page. A page shows only what the sandbox said of it,
+    /// never text a link carries; a token guessed, used already or made for another page
+    /// shows nothing.
     func notice(named request: HTTPRequest, purchaseId: String?) -> Notice? {
-        Self.form(Array(request.query.utf8))["said"].flatMap { Int($0) }.flatMap { number in
-            notices.last { $0.number == number && $0.purchaseId == purchaseId }
-        }
+        guard let token = Self.form(Array(request.query.utf8))["said"],
+            let index = notices.lastIndex(where: { $0.token == token && $0.purchaseId == purchaseId })
+        else { return nil }
+        return notices.remove(at: index)
     }
 
     /// An order's page: its timeline, its deliveries and its forms, with the notice its
@@ -28,7 +31,8 @@ extension Sandbox {
         let (newest, more) = history.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
         let page = SandboxPage.OrderPage(
             session: session, deliveries: newest.reversed(), moreDeliveries: more != nil, catalog: catalog,
-            formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false)
+            formToken: settings.formToken, said: said?.text, problem: said?.problem ?? false,
+            retryRefusal: retryRefusal(session))
         return Self.later(contentType: Self.html) {
             Array(SandboxPage.order(page, shown: Self.shown).utf8)
         }
@@ -99,11 +103,12 @@ extension Sandbox {
         return back(to: delivery.purchaseId, "\(delivery.id) sent again \(resign ? "newly signed" : "exactly")")
     }
 
-    /// What a form of an order's page came to: the page the form comes back to shows it,
-    /// named in the link by its number.
+    /// What a form of an order's page came to: the page the form comes back to shows it
+    /// once, named in the link by a token the sandbox drew for it.
     struct Notice {
-        /// `said=` of the link: 1, 2, ... in the order they were made.
-        let number: Int
+        /// `said=` of the link: 128 bits from the system's random source, in hex, as the
+        /// form token is drawn, so that no link can name a notice it was not given.
+        let token: String
         /// The order whose page shows it, nil for the dashboard's home; any other shows nothing.
         let purchaseId: String?
         /// What it says.
@@ -112,11 +117,11 @@ extension Sandbox {
         let problem: Bool
     }
 
-    /// Notices kept at most; a link to an older one shows nothing.
+    /// Notices kept at most, waiting to be shown; a link to an older one shows nothing.
     static let noticeLimit = 100
 
     /// 303 to the order's page, which shows `said` (as a refusal with `problem`): the link
-    /// carries the number of a notice the sandbox keeps, not the words, so that no link
+    /// carries the token of a notice the sandbox keeps, not the words, so that no link
     /// of another site can make the page say what it likes.
     func back(to purchaseId: String, _ said: String, problem: Bool = false) -> HTTPServerResponse {
         redirect(to: "/orders/\(Self.percentEncoded(purchaseId))", purchaseId: purchaseId, said, problem: problem)
@@ -129,12 +134,12 @@ extension Sandbox {
     }
 
     /// 303 to `path`, the page of `purchaseId` (nil: the dashboard's home), which shows
-    /// `said` by the number of the notice kept for it.
+    /// `said` once, by the token of the notice kept for it.
     private func redirect(to path: String, purchaseId: String?, _ said: String, problem: Bool) -> HTTPServerResponse {
-        noticesMade += 1
-        notices.append(Notice(number: noticesMade, purchaseId: purchaseId, text: said, problem: problem))
+        let token = Self.newFormToken()
+        notices.append(Notice(token: token, purchaseId: purchaseId, text: said, problem: problem))
         if notices.count > Self.noticeLimit { notices.removeFirst() }
-        let location = "\(path)?said=\(noticesMade)"
+        let location = "\(path)?said=\(token)"
         return HTTPServerResponse(
             status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", location)],
             body: Array("See \(location)\n".utf8))

@@ -530,7 +530,7 @@ struct SandboxDataTests {
         #expect(done.hasPrefix("/orders/\(purchaseId)?said="))
         let refunded = try page(done)
         #expect(refunded.contains(#"<p class="said">done: the order is payment_refunded</p>"#))
-        #expect(refunded.contains("refund of 100 asked for"))
+        #expect(refunded.contains("refund of 1.00 USD asked for"))
         let dispute = try post("/orders/\(purchaseId)/dispute", "outcome=won")
         let refused = try page(try #require(dispute.header("Location")))
         #expect(

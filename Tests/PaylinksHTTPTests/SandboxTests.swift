@@ -551,7 +551,7 @@ struct SandboxTests {
         #expect(!html.contains("suspended") && !html.contains("alert(1)"))
     }
 
-    @Test("a form comes back to its order's page with a number the sandbox issued, and the page words it")
+    @Test("a form comes back to its order's page with a token the sandbox issued, and the page words it")
     func formOutcome() throws {
         let (_, purchaseId) = try session()
         #expect(complete(purchaseId, #"{"choice": "pay"}"#).status == 200)
@@ -559,7 +559,8 @@ struct SandboxTests {
         #expect(refund.status == 303)
         let done = try #require(refund.headers.first { $0.name == "Location" }?.value)
         #expect(done.hasPrefix("/orders/\(purchaseId)?said="))
-        #expect(Int(done.dropFirst("/orders/\(purchaseId)?said=".count)) != nil, "a number, no words: \(done)")
+        let issued = done.dropFirst("/orders/\(purchaseId)?said=".count)
+        #expect(issued.count == 32 && issued.allSatisfy(\.isHexDigit), "a token, no words: \(done)")
         #expect(page(done).contains(#"<p class="said">done: the order is payment_refunded</p>"#))
         let refused = try #require(
             form(purchaseId, "dispute", "outcome=won").headers.first { $0.name == "Location" }?.value)

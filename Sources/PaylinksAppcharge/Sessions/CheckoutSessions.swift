@@ -420,17 +420,25 @@ public struct CheckoutSessions {
         guard let token = purchaseIds[purchaseId], var session = sessions[token] else {
             throw RetryProblem(message: "no checkout session has the purchase id '\(purchaseId)'")
         }
+        if let problem = Self.retryProblem(session) { throw problem }
+        session.retryingAward = true
+        update(session)
+        return session.award(flow: "manual_retry")
+    }
+
+    /// Why Retry Award refuses `session` now, or nil when its award may be sent again: only
+    /// a charge_failed order's, and not while a retry of it waits for its answer.
+    public static func retryProblem(_ session: Session) -> RetryProblem? {
         guard session.state == .chargeFailed else {
-            throw RetryProblem(
+            return RetryProblem(
                 message: "Retry Award is for a charge_failed order (Failed (Charged)); this one is "
                     + session.state.rawValue)
         }
         guard !session.retryingAward else {
-            throw RetryProblem(message: "the award of \(purchaseId) is being retried already; wait for its answer")
+            return RetryProblem(
+                message: "the award of \(session.purchaseId) is being retried already; wait for its answer")
         }
-        session.retryingAward = true
-        update(session)
-        return session.award(flow: "manual_retry")
+        return nil
     }
 
     /// Why an action on an order's life could not be taken.

@@ -46,7 +46,8 @@ extension JSONSink {
     }
 }
 
-/// Writes compact JSON by hand, in exactly the order the caller chooses.
+/// Writes JSON by hand, in exactly the order the caller chooses: compact, or indented for
+/// a reader.
 ///
 /// The wire shape of paylinks' output is deliberate (the SDK's property names in their
 /// documented order), so it is written field by field rather than left to an encoder.
@@ -55,9 +56,16 @@ package struct JSONWriter: JSONSink {
     package private(set) var bytes: [UInt8] = []
     private var isFirstInContainer = true
     private var followsKey = false
+    /// Spaces a level of nesting is indented by; 0 writes compact JSON.
+    private let indent: Int
+    /// How many containers are open.
+    private var depth = 0
 
-    /// Creates an empty writer.
-    package init() {}
+    /// Creates an empty writer of compact JSON, or, with `indent`, of JSON whose every
+    /// member and element starts a line indented by that many spaces a level.
+    package init(indent: Int = 0) {
+        self.indent = indent
+    }
 
     /// The JSON written so far.
     package var output: String { String(decoding: bytes, as: UTF8.self) }
@@ -65,9 +73,26 @@ package struct JSONWriter: JSONSink {
     private mutating func separate() {
         if followsKey {
             followsKey = false
-        } else if !isFirstInContainer {
-            bytes.append(UInt8(ascii: ","))
+        } else {
+            if !isFirstInContainer { bytes.append(UInt8(ascii: ",")) }
+            if depth > 0 { newLine() }
         }
+        isFirstInContainer = false
+    }
+
+    /// Starts the next line at the depth's indentation, when the writer indents.
+    private mutating func newLine() {
+        guard indent > 0 else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
+    }
+
+    /// Closes the innermost container with `bracket`, on a line of its own when it holds
+    /// anything and the writer indents.
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if !isFirstInContainer { newLine() }
+        bytes.append(bracket)
         isFirstInContainer = false
     }
 
@@ -75,26 +100,26 @@ package struct JSONWriter: JSONSink {
     package mutating func openObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
+        depth += 1
         isFirstInContainer = true
     }
 
     /// Closes the innermost object: `}`.
     package mutating func closeObject() {
-        bytes.append(UInt8(ascii: "}"))
-        isFirstInContainer = false
+        close(UInt8(ascii: "}"))
     }
 
     /// Opens an array: `[`.
     package mutating func openArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
+        depth += 1
         isFirstInContainer = true
     }
 
     /// Closes the innermost array: `]`.
     package mutating func closeArray() {
-        bytes.append(UInt8(ascii: "]"))
-        isFirstInContainer = false
+        close(UInt8(ascii: "]"))
     }
 
     /// Writes an object member's key, one of paylinks' own names; the next value written
@@ -105,6 +130,7 @@ package struct JSONWriter: JSONSink {
         append(key)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
+        if indent > 0 { bytes.append(UInt8(ascii: " ")) }
         followsKey = true
     }
 
@@ -113,6 +139,7 @@ package struct JSONWriter: JSONSink {
         separate()
         Self.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
+        if indent > 0 { bytes.append(UInt8(ascii: " ")) }
         followsKey = true
     }
 

@@ -1,7 +1,6 @@
-package import PaylinksAppcharge
 package import PaylinksKit
 
-/// What Appcharge's books say a scenario's player should hold: the products of every order
+/// What Appcharge's books say a player should hold: the products of every order
 /// paid and neither refunded nor lost in a dispute, by the rules the sandbox's reports
 /// follow. A partial refund's products stay or go as the game's rule says.
 ///

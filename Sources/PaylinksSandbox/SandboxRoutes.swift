@@ -138,6 +138,7 @@ extension Sandbox {
         SandboxRoute([.delete], "/control/v1/blocked-players/{id}") { .ready($0.unblock($1["id"])) },
         SandboxRoute([.post], "/control/v1/reset") { .ready($0.reset($1.request)) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
+        SandboxRoute([.get, .head], "/players/{id}") { $0.playerPage(id: $1["id"]) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {
             .ready($0.orderForm(purchaseId: $1["purchaseId"], action: $1["action"], $1.request))
         },

@@ -229,8 +229,12 @@ extension Sandbox {
             // Finished by whoever gives it.
             break
         }
-        // A move of the clock is answered once its timers have fired; the log says when.
-        let status = if case .awaited = answer { "answered once the clock is there" } else { String(answer.status) }
+        // A move of the clock is answered once its timers have fired, a player's page once the
+        // ledger is read; the log says when.
+        let awaited =
+            request.path.hasPrefix("/players/")
+            ? "answered once the ledger is read" : "answered once the clock is there"
+        let status = if case .awaited = answer { awaited } else { String(answer.status) }
         onLog("\(request.method) \(request.path) \(status)")
         return answer
     }

@@ -40,7 +40,8 @@ struct SandboxPlayerPageTests {
     /// A service of a sandbox counting partial refunds by `rule`, its awards granted by
     /// `game`, its players' pages reading `ledger` when given.
     static func service(
-        rule: PlayerBooks.PartialRefundRule = .keep, game: Service.GameServer = .granting(), ledger: String? = nil
+        rule: PlayerBooks.PartialRefundRule = .keep, game: Service.GameServer = .granting(), ledger: String? = nil,
+        log: Service.Log = Service.Log()
     ) throws -> SandboxService {
         let sandbox = Service.sandbox()
         sandbox.settings.partialRefund = rule
@@ -48,7 +49,7 @@ struct SandboxPlayerPageTests {
             url: try HTTPURL(Service.awardURL), key: Array("main-key".utf8), publisherToken: "token-1")
         var configuration = SandboxService.Configuration(awards: awards, transport: game.transport)
         configuration.ledger = try ledger.map { try HTTPURL($0) }
-        return SandboxService(sandbox: sandbox, configuration: configuration, journal: nil, log: Service.Log())
+        return SandboxService(sandbox: sandbox, configuration: configuration, journal: nil, log: log)
     }
 
     /// A session of `player` (a JSON string's contents), paid by a script: its purchase id,
@@ -138,7 +139,8 @@ struct SandboxPlayerPageTests {
         let balances = Locked("{\"gem_01\": 100}")
         let ledger = try Ledger { _ in (200, "{\"balances\": \(balances.withLock { $0 })}") }
         defer { #expect(ledger.running.stop()) }
-        let service = try Self.service(ledger: ledger.url)
+        let log = Service.Log()
+        let service = try Self.service(ledger: ledger.url, log: log)
         defer { service.finish() }
         let purchaseId = try Self.paid(service, player: "p 1&x")
         let agreeing = Self.page(service, "p 1&x")
@@ -147,6 +149,7 @@ struct SandboxPlayerPageTests {
         #expect(!agreeing.body.contains("class=\"differs\""))
         #expect(!agreeing.body.contains("differs by"))
         #expect(ledger.asked.withLock { $0 } == ["p%201%26x"], "the player's id goes percent-encoded")
+        #expect(log.lines.contains("GET /players/p%201%26x answered once the ledger is read"), "\(log.lines)")
 
         #expect(Service.control(service, "/control/v1/sessions/\(purchaseId)/refund", "{}").status == 200)
         let differing = Self.page(service, "p 1&x")

@@ -52,7 +52,7 @@ extension Sandbox {
 extension SandboxPage {
     /// The player page's own rules of the style sheet.
     static let playerStyle = """
-        .player-id { overflow-wrap: anywhere; }
+        .player-id, .player td { overflow-wrap: anywhere; }
         table.books tr.differs td { background: #fff6e0; }
         .differs-by { font-weight: 600; color: #7a4100; }
         .unknown { color: #5b6475; }
@@ -62,8 +62,7 @@ extension SandboxPage {
           table.books thead { display: none; }
           table.books tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
           table.books td { display: block; border: none; padding: .1rem .25rem; }
-          table.orders td::before, table.books td::before { content: attr(data-label) ": "; font-weight: 600;
-                                                             color: #5b6475; }
+          .player td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: #5b6475; }
         }
 
         """
@@ -101,6 +100,7 @@ extension SandboxPage {
             title: "Player \(view.player)",
             wide: true,
             """
+            <div class="player">
             <h1>Player <span class="player-id mono">\(id)</span></h1>
             <p class="note"><a href="/">All orders</a> · <a href="/?player=\(encoded)">This player in the list of orders</a></p>
             <h2>Orders</h2>
@@ -112,6 +112,7 @@ extension SandboxPage {
             </table>
             <h2>What Appcharge's books say they should hold</h2>
             \(booksSection(view, ledger: ledger))
+            </div>
             """)
     }
 
@@ -162,6 +163,13 @@ extension SandboxPage {
                 + ledgerCell + "</tr>"
         }.joined(separator: "\n")
         let ledgerHead = balances == nil ? "" : "<th scope=\"col\">Ledger</th>"
+        // What the ledger holds of SKUs no order of the player's grants: none, by the books.
+        let others = balances?.filter { holdings[$0.key] == nil && $0.value != 0 } ?? [:]
+        let elsewhere =
+            others.isEmpty
+            ? ""
+            : "\n<p class=\"differs-by\">The ledger also holds what no order of theirs grants, which the books say "
+                + "they should not hold: \(escaped(others.shown)).</p>"
         return """
             \(problem)<p class="note">Orders paid and neither refunded nor lost in a dispute. \(rule)</p>
             <table class="books">
@@ -169,7 +177,7 @@ extension SandboxPage {
             <tbody>
             \(rows)
             </tbody>
-            </table>
+            </table>\(elsewhere)
             """
     }
 

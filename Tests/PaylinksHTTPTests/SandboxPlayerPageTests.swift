@@ -136,7 +136,7 @@ struct SandboxPlayerPageTests {
 
     @Test("a ledger that agrees is shown beside the books; one that kept a refunded order's products differs, in words")
     func ledgerColumn() throws {
-        let balances = Locked("{\"gem_01\": 100}")
+        let balances = Locked("{\"gem_01\": 100, \"coin_02\": 5}")
         let ledger = try Ledger { _ in (200, "{\"balances\": \(balances.withLock { $0 })}") }
         defer { #expect(ledger.running.stop()) }
         let log = Service.Log()
@@ -148,6 +148,7 @@ struct SandboxPlayerPageTests {
         #expect(Self.row(agreeing).contains("<td data-label=\"Ledger\">100</td>"), "\(Self.row(agreeing))")
         #expect(!agreeing.body.contains("class=\"differs\""))
         #expect(!agreeing.body.contains("differs by"))
+        #expect(agreeing.body.contains("which the books say they should not hold: 5 coin_02."))
         #expect(ledger.asked.withLock { $0 } == ["p%201%26x"], "the player's id goes percent-encoded")
         #expect(log.lines.contains("GET /players/p%201%26x answered once the ledger is read"), "\(log.lines)")
 

@@ -57,6 +57,12 @@ public final class Sandbox {
     /// change is kept: what a change that cannot be kept puts back.
     var blockedBefore: [String]?
 
+    /// Reads what the game's ledger says `player` holds (`serve --ledger-url`), away from
+    /// the server's loop, and calls `done` once, from any thread, with the balances or
+    /// what was wrong with the ledger, in words that say how to fix it. Without one a
+    /// player's page shows the books alone.
+    package var readLedger:
+        ((_ player: String, _ done: @escaping @Sendable (Result<AuditBalances, LedgerProblem>) -> Void) -> Void)?
     /// Says a line for the log: a request, a warning, an award's progress.
     public var onLog: (String) -> Void = { _ in }
     /// Says what the game's client receives for a finished checkout.

@@ -138,6 +138,7 @@ extension Sandbox {
         SandboxRoute([.delete], "/control/v1/blocked-players/{id}") { .ready($0.unblock($1["id"])) },
         SandboxRoute([.post], "/control/v1/reset") { .ready($0.reset($1.request)) },
         SandboxRoute([.get, .head], "/orders/{purchaseId}") { $0.orderPage(purchaseId: $1["purchaseId"], $1.request) },
+        SandboxRoute([.get, .head], "/players/{id}") { $0.playerPage(id: $1["id"]) },
         SandboxRoute([.post], "/orders/{purchaseId}/{action}") {
             .ready($0.orderForm(purchaseId: $1["purchaseId"], action: $1["action"], $1.request))
         },
@@ -228,8 +229,12 @@ extension Sandbox {
             // Finished by whoever gives it.
             break
         }
-        // A move of the clock is answered once its timers have fired; the log says when.
-        let status = if case .awaited = answer { "answered once the clock is there" } else { String(answer.status) }
+        // A move of the clock is answered once its timers have fired, a player's page once the
+        // ledger is read; the log says when.
+        let awaited =
+            request.path.hasPrefix("/players/")
+            ? "answered once the ledger is read" : "answered once the clock is there"
+        let status = if case .awaited = answer { awaited } else { String(answer.status) }
         onLog("\(request.method) \(request.path) \(status)")
         return answer
     }

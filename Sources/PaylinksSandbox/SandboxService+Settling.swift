@@ -172,6 +172,7 @@ extension SandboxService {
     /// then writes what waits for room in the journal, and ends its rewrite.
     public func finish() {
         stopQueues()
+        ledger?.finish()
         let (lastAwards, unsentAwards) = awards?.finishAll() ?? ([], [])
         settleAwards(lastAwards)
         for (purchaseId, _) in unsentAwards {

@@ -35,6 +35,9 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         public var events: DeliveryDestination?
         /// What sends the deliveries: HTTP, or memory in a test.
         public var transport: DeliveryTransport
+        /// The game's ledger, which the players' pages read what each holds from
+        /// (`--ledger-url`); without one they show the books alone.
+        public var ledger: HTTPURL?
 
         /// Deliveries to `awards` and `events`, each when set, over `transport`.
         public init(
@@ -58,6 +61,8 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     let awards: AwardQueue?
     let events: EventQueue?
     let replays: DeliveryQueue<Replay>?
+    /// The ledger the players' pages read, with `--ledger-url`.
+    let ledger: SandboxLedger?
     /// Has the server tick soon; nothing until the server attaches.
     private var wake: @Sendable () -> Void = {}
     /// When a wall clock's timers were last looked for.
@@ -110,6 +115,10 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         events = configuration.events.map { EventQueue(destination: $0, workers: 1, transport: transport) }
         replays = (configuration.awards?.url ?? configuration.events?.url).map {
             DeliveryQueue<Replay>(url: $0, workers: 2, makeSender: transport.replays)
+        }
+        ledger = configuration.ledger.map(SandboxLedger.init(url:))
+        if let ledger {
+            sandbox.readLedger = { player, done in ledger.read(player, done: done) }
         }
         // Every log line quotes what clients and the award endpoint sent: one line each, always.
         sandbox.onLog = { line in log.write(line: MessageText.oneLine(line)) }

@@ -42,6 +42,9 @@ extension Sandbox {
         /// The players blocked from the start (`--block-player`), by `customer.id`: Create
         /// Checkout Session answers them 403 at every start, and a reset blocks them again.
         public var blockedPlayers: [String] = []
+        /// What the game does with the products of an order refunded in part
+        /// (`--partial-refund`): what a player's page says the books hold.
+        package var partialRefund = PlayerBooks.PartialRefundRule.keep
         /// The version of paylinks that serves, as its health says it.
         public var version = ""
 

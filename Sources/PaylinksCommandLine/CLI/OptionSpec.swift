@@ -272,6 +272,14 @@ package struct OptionSpec: Sendable {
             options.ledgerUrl = try endpoint(value, option: "--ledger-url")
         },
         OptionSpec(
+            "--ledger-url", "URL",
+            "The game's read-only ledger, GET URL?playerId=ID answering 200 {\"balances\": {\"SKU\": n, ...}}: "
+                + "each player's page shows what it holds beside what Appcharge's books say they should hold.",
+            default: "none (the player pages show the books alone)", commands: [.serve]
+        ) { options, value throws(UsageProblem) in
+            options.ledgerUrl = try endpoint(value, option: "--ledger-url")
+        },
+        OptionSpec(
             "--orders", "N", "How many orders the history holds, 1 to 100,000: purchases, declines and cancels.",
             default: String(RunOptions().orders), commands: [.checkBooks]
         ) { options, value throws(UsageProblem) in
@@ -296,7 +304,7 @@ package struct OptionSpec: Sendable {
             "--partial-refund", "RULE",
             "What the game does with the products of an order refunded in part: keep them with the player, or revoke "
                 + "them as for a full refund.",
-            default: "keep", commands: [.checkBooks]
+            default: "keep", commands: [.checkBooks, .serve]
         ) { options, value throws(UsageProblem) in
             options.partialRefund = try choice(
                 value, option: "--partial-refund", among: PlayerBooks.PartialRefundRule.self)

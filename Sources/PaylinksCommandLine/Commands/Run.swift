@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksDelivery
 import PaylinksFixtures
 import PaylinksHTTP

@@ -24,6 +24,7 @@ enum ServeCommand: Subcommand {
         settings.rateLimit = options.rateLimit
         settings.rates = options.rates
         settings.blockedPlayers = options.blockedPlayers
+        settings.partialRefund = options.partialRefund
         // One clock for the sandbox and the signatures of what it sends.
         let clock: SandboxClock =
             options.clockMode == .virtual
@@ -62,6 +63,7 @@ enum ServeCommand: Subcommand {
         defer { if let portFile = options.portFile { removePortFile(portFile, holding: portFileText) } }
         var (configuration, token) = try deliveries(options, context: context)
         configuration.transport = .http(clock: clock.signingClock)
+        configuration.ledger = options.ledgerUrl
         let sandbox = restored ?? Sandbox(catalog: catalog, settings: settings, clock: clock)
         var (answered, greeting) = answering(sandbox.settings, on: server, token: token, options: options)
         answered.version = Help.version

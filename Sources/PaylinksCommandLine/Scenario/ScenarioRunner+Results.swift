@@ -1,3 +1,4 @@
+package import PaylinksAppcharge
 import PaylinksFixtures
 package import PaylinksJSON
 import PaylinksKit

@@ -85,8 +85,26 @@ package final class AuditLedger {
     /// - Throws: ``AuditCannotRun`` when nothing answers, or the answer is not 200
     ///   `{"balances": {SKU: integer, ...}}`.
     package func balances(of player: String) throws(AuditCannotRun) -> AuditBalances {
+        let exchange = peer.send(method: .get, at: Self.query(url, player: player), body: [], headers: [])
+        return try Self.balances(status: exchange.status, body: exchange.body, failure: exchange.failure, url: url)
+    }
+
+    /// `url` asking for one player's balances: `playerId=` and `player` as given after its
+    /// query, or as its query.
+    package nonisolated static func query(_ url: HTTPURL, player: String) -> HTTPURL {
         var query = url
         query.target += (query.target.contains("?") ? "&" : "?") + "playerId=" + player
+        return query
+    }
+
+    /// The balances a ledger at `url` answered with `status` and `body`, or failed to
+    /// answer with `failure`: what the audits and the sandbox's player pages both read.
+    ///
+    /// - Throws: ``AuditCannotRun`` when nothing answers, or the answer is not 200
+    ///   `{"balances": {SKU: integer, ...}}` with each balance within ±10^15.
+    package nonisolated static func balances(status: Int?, body: [UInt8], failure: HTTPError?, url: HTTPURL)
+        throws(AuditCannotRun) -> AuditBalances
+    {
         // The server answers, so the advice is the contract, never to start it.
         let contract =
             "its contract: GET \(url)?playerId=ID answers 200 {\"balances\": {\"SKU\": n, ...}}, what the player "
@@ -97,10 +115,9 @@ package final class AuditLedger {
         func offContract(_ what: String) -> AuditCannotRun {
             AuditCannotRun(reason: "the ledger \(url) \(what); \(contract)", advice: advice)
         }
-        let exchange = peer.send(method: .get, at: query, body: [], headers: [])
-        guard let status = exchange.status else {
-            let error = exchange.failure.map { "\($0)" } ?? "no answer"
-            guard exchange.failure?.meansNothingListens ?? false else {
+        guard let status else {
+            let error = failure.map { "\($0)" } ?? "no answer"
+            guard failure?.meansNothingListens ?? false else {
                 throw AuditCannotRun(
                     reason: "the ledger \(url): \(error)",
                     advice: "The game's server took the request but gave no whole answer: check its log, and "
@@ -111,7 +128,7 @@ package final class AuditLedger {
         guard status == 200 else {
             throw offContract("answered \(status) \(HTTPServerResponse.reason(status))")
         }
-        guard let value = try? JSONParser.parse(exchange.body), case .object(let members) = value.kind,
+        guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind,
             let balances = members.first(where: { $0.key == "balances" }),
             case .object(let entries) = balances.value.kind
         else {
@@ -125,7 +142,7 @@ package final class AuditLedger {
             }
             // No game holds more; the bound keeps every sum and difference of balances far
             // from overflowing, and shows a ledger that answers garbage for what it is.
-            guard Self.balanceRange.contains(amount) else {
+            guard balanceRange.contains(amount) else {
                 throw AuditCannotRun(
                     reason: "a balance in the ledger's answer is \(amount), beyond ±10^15; \(contract)", advice: advice)
             }
@@ -135,5 +152,5 @@ package final class AuditLedger {
     }
 
     /// The balances a ledger may answer: ±10^15.
-    private static let balanceRange = -1_000_000_000_000_000...1_000_000_000_000_000
+    private nonisolated static let balanceRange = -1_000_000_000_000_000...1_000_000_000_000_000
 }

@@ -1,7 +1,6 @@
-package import PaylinksAppcharge
 package import PaylinksKit
 
-/// What Appcharge's books say a scenario's player should hold: the products of every order
+/// What Appcharge's books say a player should hold: the products of every order
 /// paid and neither refunded nor lost in a dispute, by the rules the sandbox's reports
 /// follow. A partial refund's products stay or go as the game's rule says.
 ///
@@ -109,6 +108,36 @@ package struct PlayerBooks: Sendable, Equatable {
             for (sku, amount) in order.products where holds { held[sku, default: 0] += amount }
         }
         return held
+    }
+
+    /// What the books say of one product SKU.
+    package enum Holding: Sendable, Equatable {
+        /// The player should hold this many.
+        case held(Int)
+        /// The books cannot say: these orders' awards failed (Failed (Charged)), by purchase id.
+        case unknown(purchaseIds: [String])
+    }
+
+    /// What the player should hold under `rule`, one product SKU at a time: a SKU an order
+    /// whose award failed grants is unknown, the others are still known. Sums past `Int`'s
+    /// range stop at its end.
+    package func holdingsBySku(_ rule: PartialRefundRule) -> [String: Holding] {
+        var held: [String: Int] = [:]
+        var unknown: [String: [String]] = [:]
+        for order in orders {
+            let holds = order.holds(rule)
+            for (sku, amount) in order.products {
+                guard let holds else {
+                    unknown[sku, default: []].append(order.purchaseId)
+                    continue
+                }
+                let (sum, overflow) = held[sku, default: 0].addingReportingOverflow(holds ? amount : 0)
+                held[sku] = overflow ? (amount < 0 ? .min : .max) : sum
+            }
+        }
+        var result = held.mapValues(Holding.held)
+        for (sku, purchaseIds) in unknown { result[sku] = .unknown(purchaseIds: purchaseIds) }
+        return result
     }
 
     /// `cents` as a decimal with `places` places: 499 → `4.99`.

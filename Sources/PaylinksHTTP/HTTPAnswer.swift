@@ -46,9 +46,13 @@ public final class HTTPPromise: Sendable {
     }
 
     private let state = Locked(State())
+    /// When the answer comes, in words for a log: "once the clock is there".
+    public let awaited: String
 
-    /// An answer not given yet.
-    public init() {}
+    /// An answer not given yet, which comes as `awaited` says.
+    public init(awaited: String = "later") {
+        self.awaited = awaited
+    }
 
     /// The answer, once given.
     public var response: HTTPServerResponse? {

@@ -37,7 +37,7 @@ extension Sandbox {
         guard let readLedger else {
             return Self.later(contentType: Self.html) { Array(SandboxPage.player(view, ledger: nil).utf8) }
         }
-        let promise = HTTPPromise()
+        let promise = HTTPPromise(awaited: "once the ledger is read")
         let guardian = guardian
         readLedger(player) { ledger in
             var response = HTTPServerResponse(

@@ -229,12 +229,9 @@ extension Sandbox {
             // Finished by whoever gives it.
             break
         }
-        // A move of the clock is answered once its timers have fired, a player's page once the
-        // ledger is read; the log says when.
-        let awaited =
-            request.path.hasPrefix("/players/")
-            ? "answered once the ledger is read" : "answered once the clock is there"
-        let status = if case .awaited = answer { awaited } else { String(answer.status) }
+        // An answer awaited (a move of the clock, a player's page and its ledger) says when it comes.
+        let status =
+            if case .awaited(let promise) = answer { "answered \(promise.awaited)" } else { String(answer.status) }
         onLog("\(request.method) \(request.path) \(status)")
         return answer
     }

@@ -330,7 +330,7 @@ extension Sandbox {
             lastFailure = nil
             clockKept = now
         }
-        let promise = HTTPPromise()
+        let promise = HTTPPromise(awaited: "once the clock is there")
         advance = Advance(from: now, target: target, promise: promise, reply: reply)
         movesStarted += 1
         say("clock: moving from \(ClockText.iso8601(milliseconds: now)) to \(ClockText.iso8601(milliseconds: target))")

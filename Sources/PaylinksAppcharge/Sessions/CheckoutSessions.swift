@@ -185,6 +185,20 @@ public struct CheckoutSessions {
             // Tokens come in the order they were added, which a restart may have shuffled a little.
             return found.sorted { $0.index > $1.index }
         }
+
+        /// Those of them `isIncluded` takes, newest first: each is offered once, in one
+        /// pass, and only what it took is sorted.
+        public func newestFirst(where isIncluded: (Session) -> Bool) -> [Session] {
+            var found: [Session] = []
+            var seen = Set<String>()
+            seen.reserveCapacity(sessions.count)
+            for token in creation.reversed() {
+                guard let session = sessions[token], seen.insert(token).inserted, isIncluded(session) else { continue }
+                found.append(session)
+            }
+            // As in `newest(_:)`: a restart may have shuffled the tokens' order a little.
+            return found.sorted { $0.index > $1.index }
+        }
     }
 
     /// The sessions changed since the last ``saved()``, as they now stand, in the order they

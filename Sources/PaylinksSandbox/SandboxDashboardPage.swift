@@ -26,8 +26,6 @@ extension SandboxPage {
 
     /// How many blocked players the dashboard lists.
     static let blockedShown = 20
-    /// How many orders the dashboard lists.
-    static let dashboardRows = 200
     /// How many of an order's deliveries its page shows, the newest.
     static let orderDeliveries = 100
     /// The most characters of a name a listing shows: a page of 200 rows stays small

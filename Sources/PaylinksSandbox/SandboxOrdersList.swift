@@ -63,8 +63,8 @@ extension SandboxPage {
         var isPastTheEnd: Bool { query.page > pages }
     }
 
-    /// The list's own rules of the style sheet: the filters' form, the totals, the pages'
-    /// links, and the orders as labelled cards on a narrow screen.
+    /// The list's own rules of the style sheet: the filters' form, the totals and the
+    /// pages' links.
     static let listStyle = """
         form.filters { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: flex-end; margin: .5rem 0 1rem; }
         form.filters label { flex: 1 1 10rem; min-width: 0; font-size: .9rem; }
@@ -80,39 +80,36 @@ extension SandboxPage {
         table.orders td.empty pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f7f9; padding: .5rem;
                                     border-radius: 6px; font-size: .8rem; }
         nav.pages { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: .75rem 0; }
-        @media (max-width: 640px) {
-          table.orders td::before, table.totals td::before, table.totals th[scope="row"]::before {
-            content: attr(data-label); display: inline-block; min-width: 5.5rem; margin-right: .5rem;
-            font-weight: 600; color: #5b6475; font-size: .85rem; }
-          table.orders td.empty::before { content: none; }
-          table.totals thead { display: none; }
-          table.totals tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
-          table.totals td, table.totals th { display: block; border: none; padding: .1rem .25rem; }
-        }
 
         """
 
-    /// The columns of an orders table, as its head and each cell's `data-label` name them.
-    static let orderColumns = ["Purchase", "Offer", "Price", "Player", "State", "Created"]
+    /// The columns of an orders table, as its head and each cell's `data-label` name them;
+    /// a player's own page leaves out the player.
+    static func orderColumns(player: Bool = true) -> [String] {
+        ["Purchase", "Offer", "Price"] + (player ? ["Player"] : []) + ["State", "Created"]
+    }
 
-    /// An orders table's head.
-    static let orderHead =
-        "<thead><tr>" + orderColumns.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>"
+    /// An orders table's head, with or without the player's column.
+    static func orderHead(player: Bool = true) -> String {
+        "<thead><tr>" + orderColumns(player: player).map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>"
+    }
 
     /// One order as a row of an orders table: its purchase id (a link to its page), offer,
-    /// price, player (a link to their page), state and creation time, each cell labelled
-    /// for a narrow screen.
-    static func orderRow(_ session: CheckoutSessions.Session, catalog: Catalog) -> String {
+    /// price, player (a link to their page; left out on a player's own page), state and
+    /// creation time, each cell labelled for a narrow screen.
+    static func orderRow(_ session: CheckoutSessions.Session, catalog: Catalog, player: Bool = true) -> String {
         let purchaseId = session.purchaseId
+        let playerCell =
+            player
+            ? "<td data-label=\"Player\"><a href=\"/players/\(escaped(Sandbox.percentEncoded(session.customerId)))\">"
+                + "\(escaped(shortened(session.customerId)))</a></td>" : ""
         return """
             <tr data-purchase-id="\(escaped(purchaseId))">\
             <td class="id" data-label="Purchase"><a href="/orders/\(escaped(Sandbox.percentEncoded(purchaseId)))">\
             \(escaped(shortened(purchaseId)))</a></td>\
             <td data-label="Offer">\(escaped(shortened(session.offerName)))</td>\
             <td data-label="Price">\(escaped(price(session, catalog: catalog)))</td>\
-            <td data-label="Player"><a href="/players/\(escaped(Sandbox.percentEncoded(session.customerId)))">\
-            \(escaped(shortened(session.customerId)))</a></td>\
-            <td data-label="State">\(statePill(session.state, partialRefund: partialRefund(session)))</td>\
+            \(playerCell)<td data-label="State">\(statePill(session.state, partialRefund: partialRefund(session)))</td>\
             <td class="mono" data-label="Created">\(UTCDate.format(unixSeconds: session.created / 1000))</td></tr>
             """
     }
@@ -136,8 +133,8 @@ extension SandboxPage {
             <h2>Orders</h2>
             \(problems)\(filters(list.query, catalog: catalog))
             \(summary(list))
-            \(totalsTable(list))<table class="orders">
-            \(orderHead)
+            \(totalsTable(list))<table class="orders cards">
+            \(orderHead())
             <tbody>
             \(orderRows(list, catalog: catalog))
             </tbody>
@@ -236,7 +233,7 @@ extension SandboxPage {
         }
         let orders = totals.count == 1 ? "the order" : "the \(totals.count) orders"
         return """
-            <table class="totals">
+            <table class="totals cards">
             <caption>The money of \(orders) \(list.query.isFiltered ? "matched" : "held"), on every page, \
             before Appcharge's fees</caption>
             <thead><tr><th scope="col">Currency</th><th scope="col">Paid</th><th scope="col">Refunded</th>\

@@ -79,9 +79,12 @@ enum SandboxPage {
                       border-radius: 6px; font-size: .8rem; }
         .failed { color: #b42318; }
         @media (max-width: 640px) {
-          table.orders thead { display: none; }
-          table.orders tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
-          table.orders td { display: block; border: none; padding: .1rem .25rem; }
+          table.cards thead { display: none; }
+          table.cards tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
+          table.cards td, table.cards th[scope="row"] { display: block; border: none; padding: .1rem .25rem; }
+          table.cards td[data-label]::before, table.cards th[data-label]::before {
+            content: attr(data-label); display: inline-block; min-width: 5.5rem; margin-right: .5rem;
+            font-weight: 600; color: #5b6475; font-size: .85rem; }
         }
 
         """

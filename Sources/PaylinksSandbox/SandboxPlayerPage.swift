@@ -23,7 +23,7 @@ extension Sandbox {
         let player = PercentCoding.decoded(segment, plusAsSpace: false, strict: true).flatMap {
             String(validating: $0, as: UTF8.self)
         }
-        let orders = player.map { player in sessions.held.all.filter { $0.customerId == player } } ?? []
+        let orders = player.map { player in sessions.held.newestFirst { $0.customerId == player } } ?? []
         guard let player, !orders.isEmpty else {
             return .ready(
                 HTTPServerResponse(
@@ -31,9 +31,10 @@ extension Sandbox {
                     body: Array(SandboxPage.noPlayer(player ?? segment).utf8)))
         }
         var books = PlayerBooks()
-        for session in orders { books.note(session) }
+        // The books take the orders in the order they were made.
+        for session in orders.reversed() { books.note(session) }
         let view = SandboxPage.PlayerView(
-            player: player, orders: orders.reversed(), books: books, rule: settings.partialRefund, catalog: catalog)
+            player: player, orders: orders, books: books, rule: settings.partialRefund, catalog: catalog)
         guard let readLedger else {
             return Self.later(contentType: Self.html) { Array(SandboxPage.player(view, ledger: nil).utf8) }
         }
@@ -58,12 +59,6 @@ extension SandboxPage {
         .unknown { color: #5b6475; }
         p.ledger-problem { background: #fbeeee; border: 1px solid #e5b8b8; padding: .5rem .75rem; border-radius: 8px;
                            overflow-wrap: anywhere; }
-        @media (max-width: 640px) {
-          table.books thead { display: none; }
-          table.books tr { display: block; border-bottom: 1px solid #d8dce3; padding: .4rem 0; }
-          table.books td { display: block; border: none; padding: .1rem .25rem; }
-          .player td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: #5b6475; }
-        }
 
         """
 
@@ -85,16 +80,7 @@ extension SandboxPage {
     /// `ledger` says they hold when the sandbox reads one.
     static func player(_ view: PlayerView, ledger: Result<AuditBalances, LedgerProblem>?) -> String {
         let id = escaped(view.player)
-        let rows = view.orders.map { session in
-            """
-            <tr data-purchase-id="\(escaped(session.purchaseId))">\
-            <td class="id" data-label="Purchase"><a href="/orders/\(escaped(PercentCoding.encoded(session.purchaseId)))">\(escaped(session.purchaseId))</a></td>\
-            <td data-label="Offer">\(escaped(shortened(session.offerName)))</td>\
-            <td data-label="Price">\(escaped(price(session, catalog: view.catalog)))</td>\
-            <td data-label="State">\(statePill(session.state, partialRefund: partialRefund(session)))</td>\
-            <td class="mono" data-label="Created">\(UTCDate.format(unixSeconds: session.created / 1000))</td></tr>
-            """
-        }.joined(separator: "\n")
+        let rows = view.orders.map { orderRow($0, catalog: view.catalog, player: false) }.joined(separator: "\n")
         let encoded = escaped(PercentCoding.encoded(view.player))
         return document(
             title: "Player \(view.player)",
@@ -104,8 +90,8 @@ extension SandboxPage {
             <h1>Player <span class="player-id mono">\(id)</span></h1>
             <p class="note"><a href="/">All orders</a> · <a href="/?player=\(encoded)">This player in the list of orders</a></p>
             <h2>Orders</h2>
-            <table class="orders">
-            <thead><tr><th scope="col">Purchase</th><th scope="col">Offer</th><th scope="col">Price</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+            <table class="orders cards">
+            \(orderHead(player: false))
             <tbody>
             \(rows)
             </tbody>
@@ -172,7 +158,7 @@ extension SandboxPage {
                 + "they should not hold: \(escaped(others.shown)).</p>"
         return """
             \(problem)<p class="note">Orders paid and neither refunded nor lost in a dispute. \(rule)</p>
-            <table class="books">
+            <table class="books cards">
             <thead><tr><th scope="col">Product SKU</th><th scope="col">Books</th>\(ledgerHead)</tr></thead>
             <tbody>
             \(rows)

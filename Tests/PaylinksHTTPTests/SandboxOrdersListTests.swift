@@ -253,7 +253,8 @@ struct SandboxOrdersListTests {
         }
         #expect(html.contains("2024-06-12 08:51:52 UTC"))
         #expect(html.contains(#"<th scope="col">Purchase</th>"#))
-        #expect(html.contains("td::before"), "the labels show under 640 px")
+        #expect(html.contains(#"<table class="orders cards">"#), "the labels show under 640 px")
+        #expect(html.contains("table.cards td[data-label]::before"))
     }
 
     @Test("the state filter takes a kind or an exact state; the player and the offer filters take one exactly")
@@ -334,7 +335,7 @@ struct SandboxOrdersListTests {
         try served.paid(price: 549, currency: "EUR")
         // Paid 4 × 499 = 1996; refunded 499 + 150 = 649; disputed 499; net 1996 − 649 − 499 = 848.
         let html = served.list().html
-        #expect(html.contains(#"<table class="totals">"#))
+        #expect(html.contains(#"<table class="totals cards">"#))
         let usd = Self.totalsRow(html, "USD")
         #expect(usd.contains(#"<td data-label="Paid">19.96 USD</td>"#), "\(usd)")
         #expect(usd.contains(#"<td data-label="Refunded">6.49 USD</td>"#))

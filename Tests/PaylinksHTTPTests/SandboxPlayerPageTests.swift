@@ -95,7 +95,7 @@ struct SandboxPlayerPageTests {
         #expect(newer.lowerBound < older.lowerBound, "newest first")
         #expect(page.body.contains("href=\"/orders/\(first)\""))
         #expect(page.body.contains("href=\"/?player=cust_1\""))
-        #expect(page.body.contains("<table class=\"books\">"))
+        #expect(page.body.contains("<table class=\"books cards\">"))
         #expect(Self.row(page).contains("<td data-label=\"Books\">200</td>"), "\(Self.row(page))")
         #expect(!page.body.contains("data-label=\"Ledger\""), "no ledger, no column")
     }

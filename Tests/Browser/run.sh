@@ -27,8 +27,14 @@ pip_install() {
     fi
 }
 
-if ! { [ -x "${CHROMEDRIVER:-/usr/bin/chromedriver}" ] || command -v chromedriver; } >/dev/null 2>&1 ||
-    ! command -v chromium chromium-browser google-chrome >/dev/null 2>&1; then
+has_browser() {
+    local name
+    for name in chromium chromium-browser google-chrome; do
+        command -v "$name" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+if ! { [ -x "${CHROMEDRIVER:-/usr/bin/chromedriver}" ] || command -v chromedriver; } >/dev/null 2>&1 || ! has_browser; then
     apt_install chromium chromium-driver
 fi
 for module in selenium:selenium axe_core_python:axe-core-python; do

@@ -7,15 +7,15 @@ import PaylinksKit
 /// comes back to the page with what it came to.
 extension Sandbox {
     /// The notice the link of `request` names by its token, when the sandbox made it for
-    /// the page of `purchaseId` (nil: the dashboard's home), and forgets it: a notice shows
-    /// once, on the first visit of its page. A page shows only what the sandbox said of it,
-    /// never text a link carries; a token guessed, used already or made for another page
-    /// shows nothing.
+    /// the page of `purchaseId` (nil: the dashboard's home) less than ``noticeLife`` ago: the
+    /// page shows it on every visit, its reloads included, until then, and the sandbox then
+    /// forgets it. A page shows only what the sandbox said of it, never text a link
+    /// carries; a token guessed, past its time or made for another page shows nothing.
     func notice(named request: HTTPRequest, purchaseId: String?) -> Notice? {
-        guard let token = Self.form(Array(request.query.utf8))["said"],
-            let index = notices.lastIndex(where: { $0.token == token && $0.purchaseId == purchaseId })
-        else { return nil }
-        return notices.remove(at: index)
+        let now = Deadline.nowMilliseconds()
+        notices.removeAll { now - $0.made >= Self.noticeLife }
+        guard let token = Self.form(Array(request.query.utf8))["said"] else { return nil }
+        return notices.last { $0.token == token && $0.purchaseId == purchaseId }
     }
 
     /// An order's page: its timeline, its deliveries and its forms, with the notice its
@@ -25,7 +25,7 @@ extension Sandbox {
             return .ready(
                 HTTPServerResponse(
                     status: 404, contentType: "text/html; charset=utf-8",
-                    body: Array(SandboxPage.missing(purchaseId).utf8)))
+                    body: Array(SandboxPage.missingOrder(purchaseId).utf8)))
         }
         let said = notice(named: request, purchaseId: purchaseId)
         let (newest, more) = history.page(.init(purchaseId: purchaseId), limit: SandboxPage.orderDeliveries)
@@ -104,7 +104,7 @@ extension Sandbox {
     }
 
     /// What a form of an order's page came to: the page the form comes back to shows it
-    /// once, named in the link by a token the sandbox drew for it.
+    /// for a minute, named in the link by a token the sandbox drew for it.
     struct Notice {
         /// `said=` of the link: 128 bits from the system's random source, in hex, as the
         /// form token is drawn, so that no link can name a notice it was not given.
@@ -115,10 +115,16 @@ extension Sandbox {
         let text: String
         /// Whether it says why the form was refused.
         let problem: Bool
+        /// When it was made, in milliseconds of the monotonic clock: a virtual clock that
+        /// stands still would keep it for ever.
+        var made: Int
     }
 
-    /// Notices kept at most, waiting to be shown; a link to an older one shows nothing.
+    /// Notices kept at most; a link to an older one shows nothing.
     static let noticeLimit = 100
+    /// How long a notice shows on its page, in milliseconds: long enough to be read
+    /// across the page's reloads.
+    static let noticeLife = 60_000
 
     /// 303 to the order's page, which shows `said` (as a refusal with `problem`): the link
     /// carries the token of a notice the sandbox keeps, not the words, so that no link
@@ -134,10 +140,12 @@ extension Sandbox {
     }
 
     /// 303 to `path`, the page of `purchaseId` (nil: the dashboard's home), which shows
-    /// `said` once, by the token of the notice kept for it.
+    /// `said` by the token of the notice kept for it.
     private func redirect(to path: String, purchaseId: String?, _ said: String, problem: Bool) -> HTTPServerResponse {
         let token = Self.newFormToken()
-        notices.append(Notice(token: token, purchaseId: purchaseId, text: said, problem: problem))
+        notices.append(
+            Notice(
+                token: token, purchaseId: purchaseId, text: said, problem: problem, made: Deadline.nowMilliseconds()))
         if notices.count > Self.noticeLimit { notices.removeFirst() }
         let location = "\(path)?said=\(token)"
         return HTTPServerResponse(

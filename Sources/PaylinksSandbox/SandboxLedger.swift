@@ -71,7 +71,9 @@ final class SandboxLedger: Sendable {
             return .success(try AuditLedger.balances(status: status, body: body, failure: failure, url: url))
         } catch {
             let advice = error.advice ?? "Start the game's server, or point --ledger-url at its ledger"
-            return .failure(LedgerProblem("\(error.reason). \(advice)."))
+            // A reason that asks a question ends with its own mark.
+            let reason = error.reason.hasSuffix("?") ? error.reason : error.reason + "."
+            return .failure(LedgerProblem("\(reason) \(advice)."))
         }
     }
 }

@@ -6,10 +6,24 @@ import PaylinksKit
 /// and every delivery with its attempts, oldest first.
 extension SandboxPage {
     /// A moment of an order's timeline: when (Unix milliseconds, nil when the sandbox does
-    /// not know), and what, in HTML.
+    /// not know), what, in HTML, and its place in the order's story, which orders moments
+    /// of the same millisecond: on a virtual clock that stands still, all of them.
     private struct Moment {
         var at: Int?
         var html: String
+        var place = Place.checkout
+    }
+
+    /// Where a moment stands in an order's story: what happens in the checkout comes
+    /// before its award and the award's events, which come before the order's life after
+    /// it (a refund needs an order paid and awarded), each step of which comes before its
+    /// own event; the tester's retries and replays come after what they repeat.
+    private enum Place: Comparable {
+        case checkout
+        case award
+        /// Step `n` of the order's life is `2n`; its event `2n + 1`.
+        case life(Int)
+        case tester
     }
 
     /// The timeline of `page`'s order as list items, each delivery as `shown` shows it with
@@ -22,36 +36,55 @@ extension SandboxPage {
         moments += choice(session)
         let awards = page.deliveries.filter { $0.kind == .award && $0.replayOf == nil && $0.nextAttemptAt == nil }
         if awards.isEmpty, let outcome = awardOutcome(session) {
-            moments.append(Moment(at: session.date > 0 ? session.date * 1000 : nil, html: outcome))
+            moments.append(Moment(at: session.date > 0 ? session.date * 1000 : nil, html: outcome, place: .award))
         }
-        for (index, transition) in (session.life?.transitions ?? []).enumerated() {
+        let transitions = session.life?.transitions ?? []
+        for (index, transition) in transitions.enumerated() {
             let at = index < session.lifeTimes.count ? session.lifeTimes[index] : session.date * 1000
             let refund = refundAmount(transition.action, session)
             moments.append(
                 Moment(
                     at: at,
                     html: "\(escaped(transition.action.phrase(session.currency))): "
-                        + statePill(transition.to, partialRefund: refund)))
+                        + statePill(transition.to, partialRefund: refund), place: .life(2 * index)))
         }
+        // The events of the order's life, matched to its steps in order: the first
+        // `order.refunded` is the first refund's.
+        var eventSteps = transitions.indices.filter { transitions[$0].event != nil }[...]
         for delivery in page.deliveries {
             let sent = delivery.attempts.first?.sentAt ?? 0
-            moments.append(Moment(at: sent, html: deliveryHTML(shown(delivery), token: token)))
+            let manual = delivery.kind == .award && isManualRetry(delivery)
+            var place = Place.award
+            if delivery.replayOf != nil || manual {
+                place = .tester
+            } else if let step = eventSteps.first, let event = transitions[step].event,
+                OrderEvent.Version.allCases.contains(where: { OrderEvent.label(event, $0) == delivery.name })
+            {
+                place = .life(2 * step + 1)
+                eventSteps.removeFirst()
+            }
+            moments.append(Moment(at: sent, html: deliveryHTML(shown(delivery), token: token), place: place))
             guard delivery.kind == .award, delivery.replayOf == nil, delivery.nextAttemptAt == nil,
                 let last = delivery.attempts.last
             else { continue }
-            let manual = isManualRetry(delivery)
+            // The outcome is known when the last attempt's answer came, on the clock its
+            // attempts were sent by.
             moments.append(
                 Moment(
-                    at: last.sentAt + last.milliseconds,
+                    at: last.sentAt,
                     html: delivery.succeeded
                         ? (manual ? "award granted on a manual retry: " : "award granted: ")
                             + statePill(.chargeSucceed)
                         : (manual ? "the manual retry failed on every attempt: " : "every award attempt failed: ")
-                            + statePill(.chargeFailed)))
+                            + statePill(.chargeFailed), place: place))
         }
         // A moment whose time is not known keeps its place after the session's creation.
         return moments.enumerated().sorted {
-            ($0.element.at ?? session.created, $0.offset) < ($1.element.at ?? session.created, $1.offset)
+            let (left, right) = ($0.element, $1.element)
+            if (left.at ?? session.created) != (right.at ?? session.created) {
+                return (left.at ?? session.created) < (right.at ?? session.created)
+            }
+            return left.place != right.place ? left.place < right.place : $0.offset < $1.offset
         }
         .map { moment in
             let time = moment.element.at.flatMap { $0 > 0 ? UTCDate.format(unixSeconds: $0 / 1000) : nil }

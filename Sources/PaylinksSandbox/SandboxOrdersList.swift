@@ -40,12 +40,21 @@ extension SandboxPage {
         var rows: [CheckoutSessions.Session]
         /// How many pages the orders matched fill, 1 when none matched.
         var pages: Int
+        /// The offers of the sessions held, matched or not, by SKU: the filter offers them
+        /// beside the catalog's, as a game's server may sell offers of its own.
+        var offers: [String: String] = [:]
+        /// The most offers the filter lists from the sessions.
+        static let offerLimit = 200
 
         /// The list of `held`'s sessions for `query`: one pass that filters and sums them,
         /// and one sort of those it matched.
         init(_ held: CheckoutSessions.Held, query: OrdersQuery) {
             var totals = OrderTotals()
+            var offers: [String: String] = [:]
             let matched = held.newestFirst { session in
+                if offers.count < Self.offerLimit, offers[session.offerSku] == nil {
+                    offers[session.offerSku] = session.offerName
+                }
                 guard query.matches(session) else { return false }
                 totals.add(session)
                 return true
@@ -54,6 +63,7 @@ extension SandboxPage {
             self.query = query
             self.held = held.count
             self.totals = totals
+            self.offers = offers
             pages = max(1, (matched.count + size - 1) / size)
             // A page past the end is empty; its number may be as large as Int goes.
             rows = query.page <= pages ? Array(matched.dropFirst((query.page - 1) * size).prefix(size)) : []
@@ -131,7 +141,7 @@ extension SandboxPage {
             <p class="note">\(count) · \(deliveries) deliveries to the game's server</p>
             \(clockSection(clock))
             <h2>Orders</h2>
-            \(problems)\(filters(list.query, catalog: catalog))
+            \(problems)\(filters(list.query, catalog: catalog, held: list.offers))
             \(summary(list))
             \(totalsTable(list))<table class="orders cards">
             \(orderHead())
@@ -164,7 +174,7 @@ extension SandboxPage {
 
     /// The form that filters and searches the list, a plain GET of `/`, showing `query`'s
     /// values; a value it could not take shows as none.
-    static func filters(_ query: OrdersQuery, catalog: Catalog) -> String {
+    static func filters(_ query: OrdersQuery, catalog: Catalog, held: [String: String]) -> String {
         func option(_ value: String, _ text: String, selected: Bool) -> String {
             "<option value=\"\(escaped(value))\"\(selected ? " selected" : "")>\(escaped(text))</option>"
         }
@@ -174,12 +184,15 @@ extension SandboxPage {
         let states = OrderState.allCases.map { state in
             option(state.rawValue, "\(state.label) (\(state.rawValue))", selected: query.state == .exact(state))
         }
-        var offers = catalog.offers.map { offer in
-            option(offer.sku, "\(shortened(offer.name)) (\(shortened(offer.sku)))", selected: query.offer == offer.sku)
-        }
-        // An offer the catalog does not have can still be asked for by its SKU.
-        if !query.offer.isEmpty && catalog.offer(sku: query.offer) == nil {
-            offers.append(option(query.offer, shortened(query.offer), selected: true))
+        // The offers of the sessions held and the catalog's, by name; an offer neither has
+        // can still be asked for by its SKU.
+        var names = held
+        for offer in catalog.offers where names[offer.sku] == nil { names[offer.sku] = offer.name }
+        if !query.offer.isEmpty && names[query.offer] == nil { names[query.offer] = query.offer }
+        let offers = names.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { sku, name in
+            option(
+                sku, name == sku ? shortened(sku) : "\(shortened(name)) (\(shortened(sku)))",
+                selected: query.offer == sku)
         }
         return """
             <form method="get" action="/" class="filters">

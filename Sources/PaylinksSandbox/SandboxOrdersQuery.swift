@@ -122,6 +122,8 @@ struct OrdersQuery: Sendable, Equatable {
     private var end: Int?
     /// The search's bytes, ASCII capitals as small letters.
     private var needle: [UInt8] = []
+    /// ``fallbacks(_:)`` of the needle.
+    private var fallback: [Int] = []
 
     /// The query of `query`, a URL's query string.
     init(_ query: String) {
@@ -132,6 +134,7 @@ struct OrdersQuery: Sendable, Equatable {
         offer = fields["offer"] ?? ""
         search = fields["q"] ?? ""
         needle = search.utf8.map(Self.folded)
+        fallback = Self.fallbacks(needle)
         if let text = fields["state"], !text.isEmpty {
             let name = text.lowercased()
             if let kind = OrderState.Kind(rawValue: name) {
@@ -158,6 +161,9 @@ struct OrdersQuery: Sendable, Equatable {
             } else {
                 (to, end) = (text, (day + 86_400) * 1000)
             }
+        }
+        if let from, let to, let start, let end, start >= end {
+            problems.append("from \(from) is after to \(to): no day is in both, so no order matches; swap them")
         }
         if let text = fields["page"], !text.isEmpty {
             if let number = Int(text), number >= 1 {
@@ -197,16 +203,32 @@ struct OrdersQuery: Sendable, Equatable {
         return true
     }
 
-    /// Whether `text` holds the search, ASCII letters in either case.
+    /// Whether `text` holds the search, ASCII letters in either case: Knuth, Morris and
+    /// Pratt's search, which reads each byte of `text` once, so that neither a long id nor
+    /// a long search makes the list slow.
     private func contains(_ text: String) -> Bool {
-        let text = Array(text.utf8)
-        guard text.count >= needle.count else { return false }
-        for start in 0...(text.count - needle.count) {
-            var index = 0
-            while index < needle.count && Self.folded(text[start + index]) == needle[index] { index += 1 }
-            if index == needle.count { return true }
+        guard !needle.isEmpty else { return true }
+        var matched = 0
+        for byte in text.utf8 {
+            let folded = Self.folded(byte)
+            while matched > 0 && needle[matched] != folded { matched = fallback[matched - 1] }
+            if needle[matched] == folded { matched += 1 }
+            if matched == needle.count { return true }
         }
         return false
+    }
+
+    /// For each prefix of `needle`, the length of its longest proper prefix that is also
+    /// its suffix: where a search goes on from after a mismatch.
+    private static func fallbacks(_ needle: [UInt8]) -> [Int] {
+        var table = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in needle.indices.dropFirst() {
+            while length > 0 && needle[index] != needle[length] { length = table[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            table[index] = length
+        }
+        return table
     }
 
     /// `byte` with an ASCII capital as its small letter.

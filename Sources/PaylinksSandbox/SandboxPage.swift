@@ -9,7 +9,11 @@ enum SandboxPage {
     static let paymentMethods = ["Visa", "Mastercard", "American Express", "PayPal", "Apple Pay", "Google Pay"]
 
     /// Text as HTML: `&`, `<`, `>`, `"` and `'` escaped.
-    static let escaped = TextEscaping(["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"])
+    /// A control character other than a tab or a line's end, which HTML may not hold, is
+    /// shown as U+FFFD.
+    static let escaped = TextEscaping(
+        ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "\t": "\t", "\n": "\n", "\r": "\r"],
+        control: { _ in "\u{FFFD}" })
 
     /// A page of the sandbox's: `title`, and `body`, which is HTML already, in the
     /// sandbox's one style sheet; `wide` for the dashboard's tables. With `refresh`, the
@@ -156,6 +160,18 @@ enum SandboxPage {
             <h1>No such checkout</h1>
             <p>No checkout session has the token <span class="state">\(escaped(String(token.prefix(80))))</span>.
             Create one with POST /checkout/v1/session.</p>
+            """)
+    }
+
+    /// An order's URL whose session the sandbox does not hold.
+    static func missingOrder(_ purchaseId: String) -> String {
+        document(
+            title: "No such order",
+            """
+            <h1>No such order</h1>
+            <p>The sandbox holds no order with the purchase id <span class="state">\(escaped(String(purchaseId.prefix(80))))</span>:
+            it was never made here, or it was forgotten: by a reset, or, unpaid, to keep the sandbox within its limits.
+            <a href="/">All orders</a> lists those it holds.</p>
             """)
     }
 

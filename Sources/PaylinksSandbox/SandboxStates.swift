@@ -54,6 +54,10 @@ extension OrderState {
         }
     }
 
+    /// Whether the state is the worse end of its kind, shown solid: the player paid and got
+    /// nothing (Failed (Charged)), or the bank took the money back (Dispute lost).
+    var isSevere: Bool { self == .chargeFailed || self == .paymentDisputeLost }
+
     /// The state's kind: where the order stands, whatever became of its money. Every
     /// disputed order is disputed, won or lost; a refund that failed is a failure to see.
     var kind: Kind {
@@ -69,11 +73,11 @@ extension OrderState {
 }
 
 extension SandboxPage {
-    /// The state as a pill: Appcharge's label in its kind's colour, the raw code beside it
-    /// in small type; `refund`, the amount of a partial refund already worded, after the label.
+    /// The state as a pill: Appcharge's label in its kind's colour, solid for the worse end
+    /// of its kind, the raw code beside it in small type; `refund`, the amount of a partial refund already worded, after the label.
     static func statePill(_ state: OrderState, partialRefund refund: String? = nil) -> String {
         let label = state.label + (refund.map { " · \($0) of it" } ?? "")
-        return "<span class=\"pill \(state.kind.rawValue)\">\(escaped(label))</span> "
+        return "<span class=\"pill \(state.kind.rawValue)\(state.isSevere ? " severe" : "")\">\(escaped(label))</span> "
             + "<code class=\"code\">\(state.rawValue)</code>"
     }
 
@@ -97,6 +101,8 @@ extension SandboxPage {
         .pill.refunded { background: #e8ecff; color: #2f3a94; border-color: #b9c3f3; }
         .pill.disputed { background: #f5e6fb; color: #6d1d86; border-color: #dbb5ea; }
         .pill.closed { background: #eef1f5; color: #3b4454; border-color: #d3d8e0; }
+        .pill.failed.severe { background: #9b1c14; color: #fff; border-color: #9b1c14; }
+        .pill.disputed.severe { background: #6d1d86; color: #fff; border-color: #6d1d86; }
         code.code { font-family: ui-monospace, monospace; font-size: .78rem; color: #4f5868; }
 
         """

@@ -542,7 +542,7 @@ struct SandboxDataTests {
         #expect(!forged.contains(#"<p class="said"#))
         let home = try page("/")
         #expect(home.contains(#"<a href="/orders/\#(purchaseId)">"#))
-        #expect(try page("/orders/pr_nothing").contains("No such checkout"))
+        #expect(try page("/orders/pr_nothing").contains("No such order"))
         #expect(sandbox.stop().status == 0)
     }
 }

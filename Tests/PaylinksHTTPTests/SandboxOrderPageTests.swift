@@ -8,7 +8,7 @@ import Testing
 
 /// An order's page as a tester sees it over a socket: only the actions the order's rules
 /// allow, a timeline that says what happened in words, bodies that read, and a banner
-/// that shows once.
+/// that shows for a minute.
 @Suite("An order's page")
 struct SandboxOrderPageTests {
     typealias Served = SandboxBrowserTests.Served
@@ -120,7 +120,7 @@ struct SandboxOrderPageTests {
         let failed = try page(served, served.purchaseId)
         #expect(offers(failed, served.purchaseId, "retry-award"))
         #expect(failed.contains("every award attempt failed"))
-        #expect(failed.contains(#"<span class="pill failed">Failed (Charged)</span>"#))
+        #expect(failed.contains(#"<span class="pill failed severe">Failed (Charged)</span>"#), "shown solid")
         let purchaseId = try order(served, "pay", granted: true)
         #expect(try post(served, "/orders/\(purchaseId)/dispute", "outcome=lost").status == 303)
         let lost = try page(served, purchaseId)
@@ -189,6 +189,34 @@ struct SandboxOrderPageTests {
         #expect(retried.contains("&quot;awardFlow&quot;: &quot;manual_retry&quot;"))
     }
 
+    @Test("on a clock that stands still the timeline keeps the story: the award, the refund, then its event")
+    func standingClock() throws {
+        let served = try Served()
+        let purchaseId = try order(served, "pay")
+        var award = DeliveryAttempt(number: 1, sentAfter: 0, headers: [("Content-Type", "application/json")])
+        award.judge(status: 200, body: Array(#"{"publisherPurchaseId":"grant_1"}"#.utf8))
+        award.microseconds = 40_000
+        award.sentAt = served.sandbox.now
+        served.sandbox.delivered(
+            .award, purchaseId: purchaseId, name: "award", url: "http://127.0.0.1:8080/award",
+            body: Array("{}".utf8), attempts: [award])
+        served.sandbox.awardDelivered(purchaseId: purchaseId, failureData: nil)
+        _ = try call(served, "/control/v1/sessions/\(purchaseId)/refund", "{}")
+        var event = DeliveryAttempt(number: 1, sentAfter: 0, headers: [("Content-Type", "application/json")])
+        event.judge(status: 200, body: [])
+        event.sentAt = served.sandbox.now
+        served.sandbox.delivered(
+            .event, purchaseId: purchaseId, name: "order.refunded", url: "http://127.0.0.1:8080/events",
+            body: Array("{}".utf8), attempts: [event])
+        let html = try page(served, purchaseId)
+        let granted = try #require(html.range(of: "award granted"))
+        let asked = try #require(html.range(of: "refund asked for"))
+        let processed = try #require(html.range(of: "refund processed"))
+        let refunded = try #require(html.range(of: "<strong>order.refunded</strong>"))
+        #expect(granted.lowerBound < asked.lowerBound, "the award before the refund it allowed")
+        #expect(asked.lowerBound < processed.lowerBound && processed.lowerBound < refunded.lowerBound)
+    }
+
     @Test("a JSON body is indented by two spaces, its members and numbers as written; other text is not JSON")
     func plainBody() {
         let shown = SandboxPage.pretty(Array("not json {".utf8))
@@ -210,7 +238,7 @@ struct SandboxOrderPageTests {
 
     // MARK: The banner
 
-    @Test("the banner shows once, on its own order's page, and never for a token the sandbox did not issue")
+    @Test("the banner shows on its own order's page, across reloads for a minute, never for a token not issued")
     func bannerOnce() throws {
         let served = try Served()
         let purchaseId = try order(served, "pay", granted: true)
@@ -223,9 +251,13 @@ struct SandboxOrderPageTests {
         #expect(!elsewhere.contains(#"<p class="said"#), "another order's page")
         let first = try get(served, location).body
         #expect(first.contains(#"<p class="said">done: the order is payment_refunded</p>"#))
-        let second = try get(served, location).body
-        #expect(!second.contains(#"<p class="said"#), "shown once")
-        #expect(second.contains("<h2>Actions</h2>"))
+        let reloaded = try get(served, location).body
+        #expect(reloaded.contains(#"<p class="said">done: the order is payment_refunded</p>"#), "a reload shows it")
+        // A minute later the sandbox has forgotten it.
+        for index in served.sandbox.notices.indices { served.sandbox.notices[index].made -= Sandbox.noticeLife }
+        let later = try get(served, location).body
+        #expect(!later.contains(#"<p class="said"#), "past its time")
+        #expect(later.contains("<h2>Actions</h2>"))
         for guessed in ["1", "0", String(repeating: "0", count: 32), token.uppercased()] {
             let html = try get(served, "/orders/\(purchaseId)?said=\(guessed)").body
             #expect(!html.contains(#"<p class="said"#), "\(guessed)")

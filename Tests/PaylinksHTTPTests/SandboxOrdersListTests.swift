@@ -97,6 +97,15 @@ struct OrdersQueryTests {
         #expect(query.state == nil && query.from == nil && query.to == nil && query.page == 1)
     }
 
+    @Test("from after to says so: no day is in both")
+    func reversedDays() {
+        let query = OrdersQuery("from=2026-12-06&to=2026-12-01")
+        #expect(
+            query.problems == [
+                "from 2026-12-06 is after to 2026-12-01: no day is in both, so no order matches; swap them"
+            ])
+    }
+
     @Test("a field longer than its limit is cut, never refused")
     func longFields() {
         let long = String(repeating: "é", count: 10_000)
@@ -435,5 +444,39 @@ struct SandboxOrdersListTests {
         ] {
             #expect(html.contains(served), "\(served)")
         }
+    }
+
+    @Test("the search finds a part in either case, after a false start, in a long id")
+    func searchParts() throws {
+        let served = Served()
+        let (purchaseId, _) = try served.paid(player: "aaab_Player")
+        try served.paid(player: "zzz")
+        #expect(served.list("q=AAB").html.contains(purchaseId), "a match after a false start at the first a")
+        #expect(served.list("q=b_play").html.contains(purchaseId))
+        #expect(!served.list("q=aaaa").html.contains(purchaseId))
+        // A long id and a long search that nearly matches it at every place.
+        let long = String(repeating: "a", count: 200_000)
+        let (longId, _) = try served.create(player: long)
+        let search = String(repeating: "a", count: OrdersQuery.fieldLimit - 1) + "b"
+        let missed = served.list("q=\(search)")
+        #expect(missed.status == 200 && !missed.html.contains(longId))
+        #expect(served.list("q=\(String(repeating: "A", count: 2_000))").html.contains(longId))
+    }
+
+    @Test("the offer filter offers the offers the sessions were sold with, beside the catalog's")
+    func heldOffers() throws {
+        let served = Served()
+        try served.paid(sku: "gem_pack_big")
+        let html = served.list().html
+        #expect(html.contains(#"<option value="gem_pack_big">Offer gem_pack_big (gem_pack_big)</option>"#))
+        #expect(html.contains(#"<option value="starter_pack_001">"#), "the catalog's too")
+    }
+
+    @Test("a control character a query or a session carries shows as U+FFFD, never raw")
+    func controlCharacters() {
+        let served = Served()
+        let html = served.list("q=a%00b%1Bc&player=x%07y").html
+        #expect(html.contains("a\u{FFFD}b\u{FFFD}c") && html.contains("x\u{FFFD}y"))
+        #expect(!html.unicodeScalars.contains { $0.value < 0x20 && ![9, 10, 13].contains($0.value) })
     }
 }

@@ -255,4 +255,27 @@ struct SandboxPlayerPageTests {
         #expect(missing.body.contains("href=\"/\""))
         #expect(Service.send(service, .get, "/players/%zz").status == 404)
     }
+
+    @Test("items whose quantities add up past Int's range show its end, and the sandbox goes on serving")
+    func hugeQuantities() throws {
+        let service = try Self.service()
+        defer { service.finish() }
+        let body = Service.session.replacingOccurrences(of: "\"cust_98765\"", with: "\"cust_big\"")
+        let huge = body.replacingOccurrences(
+            of: #""items": ["#,
+            with: #""items": [{"name": "Gems", "sku": "gem_01", "quantity": 5000000000000000000}, "#
+                + #"{"name": "Gems", "sku": "gem_01", "quantity": 5000000000000000000}, "#)
+        #expect(huge != body, "the session's items were replaced")
+        let created = Service.send(
+            service, .post, "/checkout/v1/session", body: huge,
+            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")])
+        #expect(created.status == 201, "\(created.body)")
+        let purchaseId = try #require(try created.json()["purchaseId"] as? String)
+        _ = Service.control(service, "/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#)
+        #expect(try Service.tick(service) { try Service.state(service, purchaseId) != "charge_pending" })
+        let page = Self.page(service, "cust_big")
+        #expect(page.status == 200)
+        #expect(Self.row(page).contains(String(Int.max)), "\(Self.row(page))")
+        #expect(Service.send(service, .get, "/control/v1/health").status == 200)
+    }
 }

@@ -4,9 +4,16 @@ package import PaylinksKit
 package typealias AuditBalances = [String: Int]
 
 extension [String: Int] {
-    /// The products `order` grants, by SKU.
+    /// The products `order` grants, by SKU: an SKU whose items add up past `Int`'s range is
+    /// its nearest end, as a session's quantities are the game's server's to choose.
     package static func products(of order: OrderResponseModel) -> [String: Int] {
-        order.items.reduce(into: [:]) { total, item in total[item.sku, default: 0] += Int(item.quantity) ?? 0 }
+        order.items.reduce(into: [:]) { total, item in total.add(Int(item.quantity) ?? 0, to: item.sku) }
+    }
+
+    /// Adds `amount` to the balance of `sku`, stopping at the nearest end of `Int`'s range.
+    package mutating func add(_ amount: Int, to sku: String) {
+        let (sum, overflow) = self[sku, default: 0].addingReportingOverflow(amount)
+        self[sku] = overflow ? (amount < 0 ? .min : .max) : sum
     }
 
     /// Each balance less what `other` holds of it, never below zero; a difference past

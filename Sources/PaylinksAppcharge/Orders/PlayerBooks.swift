@@ -105,7 +105,7 @@ package struct PlayerBooks: Sendable, Equatable {
         var held: AuditBalances = [:]
         for order in orders {
             guard let holds = order.holds(rule) else { return nil }
-            for (sku, amount) in order.products where holds { held[sku, default: 0] += amount }
+            for (sku, amount) in order.products where holds { held.add(amount, to: sku) }
         }
         return held
     }
@@ -131,8 +131,7 @@ package struct PlayerBooks: Sendable, Equatable {
                     unknown[sku, default: []].append(order.purchaseId)
                     continue
                 }
-                let (sum, overflow) = held[sku, default: 0].addingReportingOverflow(holds ? amount : 0)
-                held[sku] = overflow ? (amount < 0 ? .min : .max) : sum
+                held.add(holds ? amount : 0, to: sku)
             }
         }
         var result = held.mapValues(Holding.held)

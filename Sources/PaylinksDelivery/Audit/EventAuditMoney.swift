@@ -73,7 +73,7 @@ extension EventAudit {
             granted.append(order)
         }
         let grantedTotal = granted.reduce(into: AuditBalances()) { total, order in
-            for (sku, amount) in AuditBalances.products(of: order) { total[sku, default: 0] += amount }
+            for (sku, amount) in AuditBalances.products(of: order) { total.add(amount, to: sku) }
         }
         // A ledger that credits grants from a queue shows them a moment after the award's answer.
         let before = try ledger.balances(of: player, within: ledger.wait) { held in

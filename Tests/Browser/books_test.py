@@ -293,7 +293,8 @@ def main():
               "the ledger (%s); a no-revoke game server's ledger shown to differ (%s); no refund on a declined "
               "order, no dispute on a lost one; every page axe-clean and no sideways scroll at 400 or 1400 px"
               % (", ".join("%s %s" % item for item in totals.items()),
-                 ", ".join("%s %s" % (row["sku"], row["books"]) for row in books), row["text"]))
+                 ", ".join("%s %s" % (row["sku"], row["books"]) for row in books),
+                 "%s: books %s, ledger %s" % (row["sku"], row["books"], row["ledger"])))
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ def main():
 
         # The dashboard lists the order, its name as text, granted once the award is back.
         driver.get(base + "/")
-        pages.wait_for(driver, "charge_succeed")
+        pages.wait_for(driver, '<code class="code">charge_succeed</code>')
         row = driver.find_element(By.CSS_SELECTOR, "table.orders tbody tr")
         assert HOSTILE in row.text, row.text
         pages.no_alert(driver)

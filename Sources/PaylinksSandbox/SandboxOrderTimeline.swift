@@ -78,12 +78,14 @@ extension SandboxPage {
                         : (manual ? "the manual retry failed on every attempt: " : "every award attempt failed: ")
                             + statePill(.chargeFailed), place: place))
         }
-        // A moment whose time is not known keeps its place after the session's creation.
+        // By the second, as the timeline shows them: the sandbox's wall clock counts whole
+        // seconds where a delivery's attempts count milliseconds, so that within a second the
+        // story's order decides. A moment whose time is not known keeps its place after the
+        // session's creation.
+        func second(_ moment: Moment) -> Int { (moment.at ?? session.created) / 1000 }
         return moments.enumerated().sorted {
             let (left, right) = ($0.element, $1.element)
-            if (left.at ?? session.created) != (right.at ?? session.created) {
-                return (left.at ?? session.created) < (right.at ?? session.created)
-            }
+            if second(left) != second(right) { return second(left) < second(right) }
             return left.place != right.place ? left.place < right.place : $0.offset < $1.offset
         }
         .map { moment in

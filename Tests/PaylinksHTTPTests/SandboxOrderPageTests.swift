@@ -196,7 +196,8 @@ struct SandboxOrderPageTests {
         var award = DeliveryAttempt(number: 1, sentAfter: 0, headers: [("Content-Type", "application/json")])
         award.judge(status: 200, body: Array(#"{"publisherPurchaseId":"grant_1"}"#.utf8))
         award.microseconds = 40_000
-        award.sentAt = served.sandbox.now
+        // The award's attempt counts milliseconds; the sandbox's wall clock whole seconds.
+        award.sentAt = served.sandbox.now + 700
         served.sandbox.delivered(
             .award, purchaseId: purchaseId, name: "award", url: "http://127.0.0.1:8080/award",
             body: Array("{}".utf8), attempts: [award])

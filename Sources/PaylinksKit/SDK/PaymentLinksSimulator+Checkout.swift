@@ -72,11 +72,24 @@ extension PaymentLinksSimulator {
             endPurchase(failing: 4002, order: nil, link: link, details: details)
             return
         }
+        if let browserMode, !BrowserMode.modes(on: target.platform).contains(browserMode) {
+            record("openCheckout: \(target) has no \(browserMode.rawValue) browser mode, so nothing opens")
+            endPurchase(failing: 4000, order: nil, link: link, details: details)
+            return
+        }
         record(
-            "openCheckout: checkout opened for \(session.offer.sku), "
+            "openCheckout: \(checkoutOpened) for \(session.offer.sku), "
                 + "\(catalog.priceText(minorUnits: session.price, currency: session.currency)), purchase \(session.purchaseId)"
         )
         advance(by: 350)
+        if losesBrowserSession, browserMode?.isExternal == true {
+            advance(by: 6_000)
+            record("the external browser lost the checkout session")
+            // Appcharge's side sees the checkout closed, as when the player closes the browser.
+            told(.closeCheckout(via: .browserControls), in: session)
+            endPurchase(failing: 3000, order: order, link: link, details: details)
+            return
+        }
         switch player {
         case .closeBeforeOrder:
             advance(by: 4_000)
@@ -109,6 +122,12 @@ extension PaymentLinksSimulator {
             pendingDeepLink = link
             openURL?(link)
         }
+    }
+
+    /// "checkout opened", and where when ``browserMode`` is set: "checkout opened in Safari
+    /// (external)".
+    var checkoutOpened: String {
+        "checkout opened" + (browserMode.map { " " + $0.place(on: target.platform) } ?? "")
     }
 
     /// Tells the backend what the player did in the checkout of `session`, now; what it

@@ -53,12 +53,12 @@ extension PaymentLinksSimulator {
         case .none:
             record("openCheckout: the checkout could not open")
         case .checkout:
-            record("openCheckout: checkout opened")
+            record("openCheckout: \(checkoutOpened)")
             advance(by: 350)
             // A cancel is the player's own doing: Appcharge's side sees the checkout closed.
             if catalog.statusCode(code)?.isCancel == true { told(.closeCheckout(), in: session) }
         case .payment:
-            record("openCheckout: checkout opened")
+            record("openCheckout: \(checkoutOpened)")
             advance(by: 18_350)
             // The player paid, whatever the SDK then makes of it: Appcharge's side goes on.
             told(player, in: session)

@@ -82,6 +82,16 @@ public final class PaymentLinksSimulator {
     public internal(set) var pendingDeepLink: String?
     /// The return link of the most recent checkout, paid or not.
     public internal(set) var lastCheckoutDeepLink: String?
+    /// The browser the checkout opens in; nil is the platform's default
+    /// (``BrowserMode/standard(on:)``), which the trace does not name. Set it before
+    /// `initialize`: the external mode on iOS and Unity needs the configuration's
+    /// `redirectUrl`, and without one `initialize` fails with 2004. A mode the platform's
+    /// SDK does not offer opens nothing: the purchase ends in 4000.
+    public var browserMode: BrowserMode?
+    /// Whether the external browser loses the session of each checkout before the player
+    /// pays: the purchase ends in 3000 BROWSER_CLOSED, as when the player closes the
+    /// browser. Only an external ``browserMode`` loses sessions.
+    public var losesBrowserSession = false
 
     /// Stands in for Appcharge granting the award of a paid order on the game's server,
     /// when ``backend`` is the simulator's own.
@@ -185,7 +195,8 @@ public final class PaymentLinksSimulator {
 
     /// Boots the SDK for a player: ends in `onInitialized`, or `onInitializeFailed` when
     /// the configuration is invalid (2001 environment, 2002 public key, 2003 customer id,
-    /// 2004 redirect URL) or the boot request fails.
+    /// 2004 redirect URL, or none for an external ``browserMode`` on iOS) or the boot
+    /// request fails.
     ///
     /// Re-initializing is allowed, to switch player or environment; a failed attempt
     /// leaves the SDK uninitialized.
@@ -256,6 +267,13 @@ public final class PaymentLinksSimulator {
         if let code = Self.configurationProblem(in: configModel, customerId: checked ?? "-") {
             record("initialize: the configuration is invalid, so no boot request is sent")
             deliver(.onInitializeFailed(error: failure(catalog.code(reporting: code), details: details)))
+            return
+        }
+        if let browserMode, browserMode.needsRedirectUrl(on: target.platform), configModel.redirectUrl == nil {
+            // Safari returns to the app only through a universal link.
+            record(
+                "initialize: the \(browserMode.rawValue) browser mode needs a redirectUrl, so no boot request is sent")
+            deliver(.onInitializeFailed(error: failure(catalog.code(reporting: 2004), details: details)))
             return
         }
         record(

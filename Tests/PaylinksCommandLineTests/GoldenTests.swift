@@ -47,6 +47,20 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("cancel", ["cancel", "--sku", "starter_pack_001"], .purchaseCanceled),
         GoldenCase("cancel-json", ["cancel", "--sku", "starter_pack_001", "--json"], .purchaseCanceled),
         GoldenCase(
+            "purchase-external-lost-session",
+            [
+                "purchase", "--sku", "starter_pack_001", "--browser-mode", "external", "--redirect-url",
+                "https://game.example/return", "--lose-session",
+            ],
+            .purchaseCanceled),
+        GoldenCase(
+            "purchase-external-lost-session-json",
+            [
+                "purchase", "--sku", "starter_pack_001", "--browser-mode", "external", "--redirect-url",
+                "https://game.example/return", "--lose-session", "--json",
+            ],
+            .purchaseCanceled),
+        GoldenCase(
             "purchase-declined", ["purchase", "--sku", "starter_pack_001", "--outcome", "declined"], .purchaseFailed),
         GoldenCase(
             "purchase-error-1000-json", ["purchase", "--sku", "starter_pack_001", "--error", "1000", "--json"],

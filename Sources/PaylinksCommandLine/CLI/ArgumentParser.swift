@@ -193,6 +193,13 @@ package enum ArgumentParser {
         } catch {
             throw .usage("--sdk-version: \(error)", command: command)
         }
+        if let mode = options.browserMode, !BrowserMode.modes(on: options.target.platform).contains(mode) {
+            let platform = options.target.platform.displayName
+            throw .usage(
+                "--browser-mode \(mode.rawValue): \(platform) opens the checkout in "
+                    + BrowserMode.modes(on: options.target.platform).map(\.rawValue).joined(separator: " or "),
+                command: command)
+        }
         if let problem = OptionSpec.matrixVersionProblem(in: options) { throw .usage(problem, command: command) }
         if let conflict = conflict(in: options, seen: seenGroups, command: command) {
             throw .usage(conflict, command: command)
@@ -269,6 +276,12 @@ package enum ArgumentParser {
             let wait = ["--award-wait", "--events-wait"].first(where: { seen[$0] != nil })
         {
             return "--clock virtual holds each retry until the clock passes it; leave \(wait) out"
+        }
+        if options.losesSession && options.browserMode != .external {
+            return "--lose-session happens in an external browser; add --browser-mode external"
+        }
+        if options.losesSession && seen["--outcome"] != nil {
+            return "give either --outcome or --lose-session: both decide how the flow ends"
         }
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"

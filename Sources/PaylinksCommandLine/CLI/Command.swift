@@ -151,6 +151,10 @@ package struct RunOptions: Equatable, Sendable {
     package var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
     /// `--redirect-url`: the universal link for the external-browser mode.
     package var redirectUrl: String?
+    /// `--browser-mode`: where the checkout opens; the platform's default, unnamed, when nil.
+    package var browserMode: BrowserMode?
+    /// `--lose-session`: the external browser loses the checkout session (purchase).
+    package var losesSession = false
     /// `--payment-method`: how the player pays.
     package var paymentMethod = Scenario.Configuration.defaults.paymentMethod
     /// `--order-customer-id`: the customer the game's server creates the session for.

@@ -46,6 +46,7 @@ package enum CompletionScript {
         case "--fail-at": .words(Step.allCases.map(\.rawValue))
         case "--color": .words(ColorChoice.allCases.map(\.rawValue))
         case "--platform": .words(Platform.allCases.map(\.rawValue))
+        case "--browser-mode": .words(BrowserMode.allCases.map(\.rawValue))
         case "--sdk-version": .words(["1.5.1", "1.7", "1.9", "2.0.0", "1.4", "1.6", "2.0", "2.4", "2.5", "2.6", "3.0"])
         case "--environment", "--session-environment": .words(["sandbox", "production"])
         case "--award-wait", "--events-wait": .words(AwardWait.allCases.map(\.rawValue))

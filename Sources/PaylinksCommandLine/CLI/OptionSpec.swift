@@ -185,6 +185,21 @@ package struct OptionSpec: Sendable {
             options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)
         },
         OptionSpec(
+            "--browser-mode", "MODE",
+            "Where the checkout opens: iOS and Unity internal or external (Safari; needs --redirect-url); Android "
+                + "custom-tab, trusted-web-activity or external.",
+            default: "internal on iOS and Unity, custom-tab on Android", commands: Command.checkouts + [.trigger]
+        ) { options, value throws(UsageProblem) in
+            options.browserMode = try choice(value, option: "--browser-mode", among: BrowserMode.self)
+        },
+        OptionSpec(
+            "--lose-session", nil,
+            "The external browser loses the checkout session: the purchase ends in 3000 BROWSER_CLOSED.",
+            commands: [.purchase], traits: .endsFlow
+        ) { options, _ in
+            options.losesSession = true
+        },
+        OptionSpec(
             "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.",
             default: defaults.paymentMethod,
             commands: Command.checkouts + [.trigger]

@@ -70,6 +70,8 @@ final class CheckoutFlow {
                         + "\n")
             }
         }
+        sdk.browserMode = options.browserMode
+        sdk.losesBrowserSession = options.losesSession
         if let failure { sdk.injectFailure(code: failure.statusCode.code, at: failure.step) }
         appcharge = AppchargeBackend(catalog: sdk.catalog, seed: seed, rates: options.rates)
         appcharge.device = options.device

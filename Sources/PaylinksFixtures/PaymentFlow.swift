@@ -8,6 +8,9 @@ package enum PaymentFlow: String, CaseIterable, Sendable {
     /// No SDK: the checkout sends the browser to `redirectUrl?status=...`.
     case linkOut = "link-out"
 
+    /// The statuses a Link Out checkout's browser goes back with, as Appcharge spells them.
+    package static let statuses = ["success", "fail", "cancel"]
+
     /// The most bytes a return URL may hold.
     package static let redirectUrlLimit = 2048
 

@@ -137,4 +137,88 @@ struct LinkOutFlowTests {
         #expect(plain.stdout == explicit.stdout && plain.exitCode == explicit.exitCode)
         #expect(plain.stdout.hasPrefix("onInitialized"))
     }
+
+    /// A link-out scenario around `steps`, with `configuration`'s members first.
+    nonisolated static func scenario(_ steps: String, configuration: String = #""redirectUrl": "mygame://return""#)
+        -> String
+    {
+        #"{"configuration": {"flow": "link-out", "#
+            + configuration + #", "seed": 3}, "steps": ["# + steps + "]}"
+    }
+
+    @Test(
+        "a link-out scenario the loader refuses, the schema refuses too where it can say so, each with its reason",
+        arguments: [
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001"}"#, configuration: #""country": "US""#),
+                "add \"redirectUrl\"", false
+            ),
+            (
+                scenario(
+                    #"{"step": "purchase", "sku": "starter_pack_001"}"#, configuration: #""redirectUrl": "/return""#),
+                "not an absolute URL", false
+            ),
+            (scenario(#"{"step": "initialize"}"#), "has no SDK to initialize", false),
+            (scenario(#"{"step": "purchase", "sku": "starter_pack_001", "error": 3003}"#), "\"error\" delivers", false),
+            (
+                scenario(
+                    #"{"step": "purchase", "sku": "starter_pack_001", "expect": {"callback": "onPurchaseSuccess"}}"#),
+                "expect \"redirect\"", false
+            ),
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "expect": {"redirect": "sucess"}}"#),
+                "expected a Link Out status", true
+            ),
+            (
+                #"{"configuration": {"flow": "linkout"}, "steps": [{"step": "purchase", "sku": "starter_pack_001"}]}"#,
+                "link-out", true
+            ),
+        ])
+    func refusedScenario(text: String, reason: String, schemaRefuses: Bool) throws {
+        let path = try ScenarioTests.write([("s.json", text)])[0]
+        let result = runCLI("run", path)
+        #expect(result.exitCode == .dataError)
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        let validator = try SchemaValidator(
+            file: SchemaTests.callbackSchema.deletingLastPathComponent()
+                .appendingPathComponent("scenario.schema.json"))
+        let errors = validator.errors(in: try SchemaTests.parse(text))
+        #expect(errors.isEmpty != schemaRefuses, "\(errors)")
+    }
+
+    @Test("run checks a step's redirect: a status other than the expected one fails the step and says both")
+    func redirectExpectation() throws {
+        let path = try ScenarioTests.write([
+            (
+                "s.json",
+                Self.scenario(
+                    #"{"step": "cancel", "sku": "starter_pack_001", "via": "browser", "expect": {"redirect": "cancel"}}"#
+                )
+            )
+        ])[0]
+        let result = runCLI("run", path)
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(result.stderr.contains("step 1 (cancel): redirect: expected cancel, got fail"), "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("redirect  mygame://return?status=fail  [s, step 1]\n"))
+    }
+
+    @Test("an sdk scenario that expects a redirect fails the step: only link-out returns one")
+    func redirectInSDKFlow() throws {
+        let text =
+            #"{"steps": [{"step": "initialize"}, {"step": "purchase", "sku": "starter_pack_001", "expect": {"redirect": "success"}}]}"#
+        let result = runCLI("run", try ScenarioTests.write([("s.json", text)])[0])
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(result.stderr.contains("redirect: expected success, got no redirect (the flow is sdk)"))
+    }
+
+    @Test("the loader's statuses are Link Out's")
+    func statuses() {
+        #expect(PaymentFlow.statuses == LinkOutStatus.allCases.map(\.rawValue))
+    }
+
+    @Test("bash completes --flow with its values")
+    func completion() {
+        let result = runCLI("completions", "bash")
+        #expect(result.stdout.contains(#"--flow) _paylinks_words "sdk link-out""#))
+    }
 }

@@ -28,6 +28,9 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
             .deletingLastPathComponent().appendingPathComponent("Fixtures/scenarios/\(name)").path
     }
 
+    /// A checkout by Link Out, back to a return URL with a query of its own.
+    static let linkOut = ["--flow", "link-out", "--redirect-url", "https://game.example/return?from=shop"]
+
     static let all: [GoldenCase] = [
         GoldenCase("init", ["init"]),
         GoldenCase("init-json", ["init", "--json"]),
@@ -65,6 +68,18 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(
             "purchase-error-1000-json", ["purchase", "--sku", "starter_pack_001", "--error", "1000", "--json"],
             .purchaseFailed),
+        // Link Out: no SDK, so no callbacks; the browser goes back to the return URL.
+        GoldenCase("purchase-link-out", ["purchase", "--sku", "starter_pack_001"] + linkOut),
+        GoldenCase("purchase-link-out-json", ["purchase", "--sku", "starter_pack_001", "--json"] + linkOut),
+        GoldenCase(
+            "purchase-link-out-declined", ["purchase", "--sku", "starter_pack_001", "--outcome", "declined"] + linkOut,
+            .purchaseFailed),
+        GoldenCase(
+            "purchase-link-out-declined-json",
+            ["purchase", "--sku", "starter_pack_001", "--outcome", "declined", "--json"] + linkOut, .purchaseFailed),
+        GoldenCase("cancel-link-out", ["cancel", "--sku", "starter_pack_001"] + linkOut, .purchaseCanceled),
+        GoldenCase(
+            "cancel-link-out-json", ["cancel", "--sku", "starter_pack_001", "--json"] + linkOut, .purchaseCanceled),
         GoldenCase("errors", ["errors"], seeded: false),
         GoldenCase("errors-json", ["errors", "--json"], seeded: false),
         GoldenCase("errors-3002", ["errors", "3002"], seeded: false),

@@ -286,7 +286,7 @@ package enum ArgumentParser {
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"
         }
-        return nil
+        return LinkOutFlow.problem(in: options, seen: seen)
     }
 
     /// The event `trigger EVENT` leads to, with `--result`, and `--amount` checked against it.

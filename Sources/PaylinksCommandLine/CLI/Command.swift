@@ -149,12 +149,14 @@ package struct RunOptions: Equatable, Sendable {
     package var environment = Scenario.Configuration.defaults.environment
     /// `--checkout-public-key`: the publisher's checkout public key.
     package var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
-    /// `--redirect-url`: the universal link for the external-browser mode.
+    /// `--redirect-url`: the universal link for the external-browser mode, or Link Out's return URL.
     package var redirectUrl: String?
     /// `--browser-mode`: where the checkout opens; the platform's default, unnamed, when nil.
     package var browserMode: BrowserMode?
     /// `--lose-session`: the external browser loses the checkout session (purchase).
     package var losesSession = false
+    /// `--flow`: through the SDK, or by Link Out without it (purchase and cancel).
+    package var flow = PaymentFlow.sdk
     /// `--payment-method`: how the player pays.
     package var paymentMethod = Scenario.Configuration.defaults.paymentMethod
     /// `--order-customer-id`: the customer the game's server creates the session for.

@@ -43,6 +43,7 @@ package enum CompletionScript {
                     .map(\.rawValue))
         case "--outcome": .words(ChargeOutcome.allCases.map(\.rawValue))
         case "--via": .words(CloseMethod.allCases.map(\.rawValue))
+        case "--flow": .words(PaymentFlow.allCases.map(\.rawValue))
         case "--fail-at": .words(Step.allCases.map(\.rawValue))
         case "--color": .words(ColorChoice.allCases.map(\.rawValue))
         case "--platform": .words(Platform.allCases.map(\.rawValue))

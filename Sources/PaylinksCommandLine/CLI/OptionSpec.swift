@@ -200,6 +200,14 @@ package struct OptionSpec: Sendable {
             options.losesSession = true
         },
         OptionSpec(
+            "--flow", "FLOW",
+            "sdk: the SDK opens the checkout and calls the delegate; link-out: no SDK, the browser goes back to "
+                + "--redirect-url?status=success|fail|cancel.",
+            default: PaymentFlow.sdk.rawValue, commands: Command.checkouts
+        ) { options, value throws(UsageProblem) in
+            options.flow = try choice(value, option: "--flow", among: PaymentFlow.self)
+        },
+        OptionSpec(
             "--payment-method", "NAME", "How the player pays: the order's paymentMethodName.",
             default: defaults.paymentMethod,
             commands: Command.checkouts + [.trigger]

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 import PaylinksKit
 
 /// `paylinks purchase --sku SKU`: initialize, open the offer's checkout, the player pays;
@@ -16,7 +17,10 @@ enum PurchaseCommand: Subcommand {
         // A load learns how its awards ended after the checkouts ran; with --trace, each
         // checkout waits for its award, so that the timeline says what happened, and with
         // --events-url, so that each order's events follow its award's answer.
-        if options.count > 1, !options.trace, let awards = flow.awards, flow.events == nil {
+        // By Link Out each checkout's return follows its award: one after another.
+        if options.flow == .linkOut {
+            try CheckoutLoop(flow: flow, player: player).run()
+        } else if options.count > 1, !options.trace, let awards = flow.awards, flow.events == nil {
             let summary = try AwardLoadRun(flow: flow, destination: awards, player: player).run()
             try flow.flush()
             try? context.standardError.write(summary + "\n")

@@ -30,6 +30,8 @@ final class CheckoutFlow {
     let failure: FailurePlan?
     /// Where awards go, with `--award-url`.
     let awards: DeliveryDestination?
+    /// The status the browser went back with at the end of the last checkout, by Link Out.
+    private(set) var linkOutStatus: LinkOutStatus?
     private let sender: AwardSender?
     /// The orders' events, with `--events-url` (and always for `trigger`, which shows them
     /// without one).
@@ -53,10 +55,11 @@ final class CheckoutFlow {
         self.catalog = catalog
         self.context = context
         output = BufferedOutput(context.standardOutput)
-        renderer = options.format.renderer(
+        let renderer = options.format.renderer(
             catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,
             language: options.language)
-        delegate = RenderingDelegate(renderer: renderer, output: output)
+        self.renderer = options.flow == .linkOut ? LinkOutRenderer(base: renderer) : renderer
+        delegate = RenderingDelegate(renderer: self.renderer, output: output)
         seed = options.seed ?? context.entropy()
         sdk = PaymentLinksSimulator(
             catalog: catalog, country: options.country, now: options.now ?? context.clock(), seed: seed,
@@ -82,7 +85,7 @@ final class CheckoutFlow {
         if sendsEvents, let signing {
             let standardError = context.standardError
             events = EventOutlet(
-                settings: try EventSettings(options: options, signing: signing), renderer: renderer,
+                settings: try EventSettings(options: options, signing: signing), renderer: self.renderer,
                 delegate: delegate, seed: seed,
                 trace: options.trace
                     ? { line in try? standardError.write(MessageText.oneLine("trace \(line)") + "\n") } : nil,
@@ -95,21 +98,30 @@ final class CheckoutFlow {
         if let url = options.awardUrl, let signing {
             let destination = signing.awards(to: url, options: options)
             let sender = AwardSender(destination, for: .award)
-            appcharge.grantAwards(with: sender, display: RenderedDeliveries(renderer: renderer, delegate: delegate))
+            appcharge.grantAwards(
+                with: sender, display: RenderedDeliveries(renderer: self.renderer, delegate: delegate))
             awards = destination
             self.sender = sender
         } else {
             awards = nil
             sender = nil
         }
+        // By Link Out the return URL is the game's server's, never the SDK's to check.
         let configModel = ACConfigModel(
             checkoutPublicKey: options.checkoutPublicKey, environment: options.environment,
-            redirectUrl: options.redirectUrl)
+            redirectUrl: options.flow == .linkOut ? nil : options.redirectUrl)
         // G3 initializes without a customer id: each checkout hands it to openCheckout.
         if options.target.generation == .g3 {
             sdk.initialize(configModel: configModel, delegate: delegate)
         } else {
             sdk.initialize(configModel: configModel, customerId: options.customerId, delegate: delegate)
+        }
+        if options.flow == .linkOut, !initialized, let error = delegate.delivered.last?.error {
+            let name = catalog.statusCode(error.code).map { " (\($0.name))" } ?? ""
+            throw .usage(
+                "--flow link-out has no SDK, yet these options make its initialize fail with \(error.code)\(name): "
+                    + "fix what 'paylinks errors \(error.code)' names, or use --flow sdk",
+                command: command)
         }
     }
 
@@ -140,6 +152,14 @@ final class CheckoutFlow {
             throw .internal("no checkout session for \(options.sku ?? "no SKU"): \(error)")
         }
         if settles { appcharge.settle(at: sdk.virtualMilliseconds) }
+        if options.flow == .linkOut, settles, let url = options.redirectUrl {
+            guard let status = LinkOutFlow.status(after: player, state: appcharge.lastState) else {
+                throw .internal("the checkout of \(options.sku ?? "no SKU") did not end")
+            }
+            linkOutStatus = status
+            delegate.write(
+                renderer.render(redirect: status.redirect(to: url), status: status, tag: delegate.currentTag))
+        }
     }
 
     /// Checkout `index` as Appcharge's side lives it, without the SDK: the player does as
@@ -188,7 +208,7 @@ final class CheckoutFlow {
     func finish() throws(CLIError) -> ExitCode {
         try flush()
         guard let last = delegate.delivered.last else { throw .internal("the flow ended without a callback") }
-        let code = ExitCode(finishingWith: last, catalog: catalog)
+        let code = linkOutStatus.map(ExitCode.init(linkOut:)) ?? ExitCode(finishingWith: last, catalog: catalog)
         guard let events, let refusal = events.firstRefusal else { return code }
         let others = events.refusedCount - 1
         let more = others == 0 ? "" : " (and \(others) more event\(others == 1 ? "" : "s"))"

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 import PaylinksKit
 
 /// `purchase` and `cancel` one checkout after another (`--count N`), each simulated, each
@@ -17,7 +18,9 @@ struct CheckoutLoop {
         var done = 0
         var firstResult: Callback?
         while done < options.count {
-            if done == 2, !options.trace, options.awardUrl == nil, options.eventsUrl == nil, let firstResult,
+            // By Link Out the lines are the returns, which no template of callbacks writes.
+            if done == 2, !options.trace, options.awardUrl == nil, options.eventsUrl == nil, options.flow == .sdk,
+                let firstResult,
                 let secondResult = delegate.delivered.last,
                 let template = CheckoutLineTemplate(
                     renderer: flow.renderer, result: firstResult, next: secondResult, index: options.index,

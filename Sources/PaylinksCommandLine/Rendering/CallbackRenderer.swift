@@ -15,6 +15,10 @@ package protocol CallbackRenderer {
     /// The text for one attempt at delivering an order's event to `url`, or, when `url`
     /// is nil, for the event as it would be sent: `attempt` then holds its headers only.
     func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String
+
+    /// The text for what a game without the SDK receives when its checkout ends (Link
+    /// Out): the browser sent to `url`, its return URL with `status` in the query.
+    func render(redirect url: String, status: LinkOutStatus, tag: CallbackTag?) -> String
 }
 
 extension CallbackRenderer {

@@ -73,6 +73,19 @@ package struct JSONLinesRenderer: CallbackRenderer {
         return writer.output + "\n"
     }
 
+    /// One line of JSON for a Link Out return: `{"event":"redirect","status":...,"url":...}`,
+    /// after the tag as a callback line has it.
+    package func render(redirect url: String, status: LinkOutStatus, tag: CallbackTag?) -> String {
+        var writer = JSONWriter()
+        writer.openObject()
+        Self.write(tag, to: &writer)
+        writer.field("event", "redirect")
+        writer.field("status", status.rawValue)
+        writer.field("url", url)
+        writer.closeObject()
+        return writer.output + "\n"
+    }
+
     /// What every delivery attempt's line says: its number, where it went, when, the
     /// status, how long it took, and under `verdict` whether it was taken.
     private static func write(

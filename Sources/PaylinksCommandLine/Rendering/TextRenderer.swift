@@ -104,6 +104,26 @@ package struct TextRenderer: CallbackRenderer {
         return block.text + "\n"
     }
 
+    /// The block for a Link Out return: `redirect` and the URL, then the status in words.
+    package func render(redirect url: String, status: LinkOutStatus, tag: CallbackTag?) -> String {
+        var block = Block()
+        let title = "redirect"
+        block.line(
+            (status == .success ? style.success(title) : style.failure(title)) + "  " + Self.display(url)
+                + source(tag), indent: 0)
+        block.fields([("status", "\(status.rawValue): \(Self.words(for: status))")], indent: 2)
+        return block.text + "\n"
+    }
+
+    /// What a Link Out status means, in Appcharge's words.
+    static func words(for status: LinkOutStatus) -> String {
+        switch status {
+        case .success: "the order is paid and its award granted"
+        case .fail: "an error, or the player closed the checkout's window"
+        case .cancel: "the player canceled the purchase"
+        }
+    }
+
     /// `  [retries, step 3, attempt 2]` after a block's name, or nothing untagged.
     private func source(_ tag: CallbackTag?) -> String {
         guard let tag else { return "" }

@@ -69,6 +69,13 @@ package struct WireRenderer: CallbackRenderer {
         return Self.comment("event \(event.label) attempt \(attempt.number) to \(url)\(source): \(status), \(result)")
     }
 
+    /// A Link Out return, as a comment: the game's own link handler receives the URL, not
+    /// a delegate.
+    package func render(redirect url: String, status: LinkOutStatus, tag: CallbackTag?) -> String {
+        let source = tag.map { " [\(Self.label($0))]" } ?? ""
+        return Self.comment("redirect to \(url)\(source): status \(status.rawValue)")
+    }
+
     private static func label(_ tag: CallbackTag) -> String {
         "\(tag.scenario), step \(tag.step)" + (tag.attempt.map { ", attempt \($0)" } ?? "")
     }

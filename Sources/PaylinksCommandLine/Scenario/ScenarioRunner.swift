@@ -109,6 +109,9 @@ package struct ScenarioRunner {
         let seed = scenario.configuration.seed ?? Self.scenarioSeed(settings.seed, index: scenario.ordinal ?? index)
         // A step that does not wait leaves its result held while the next step runs.
         let holds = scenario.steps.contains { !$0.waits } ? HeldDeliveries() : nil
+        // A game without the SDK receives none of its callbacks: only each checkout's return.
+        let linksOut = scenario.configuration.flow == .linkOut
+        let renderer = linksOut ? LinkOutRenderer(base: renderer) : renderer
         let collector = RenderingDelegate(renderer: renderer, output: output)
         let sdk = PaymentLinksSimulator(
             catalog: catalog, country: scenario.configuration.country,
@@ -179,12 +182,26 @@ package struct ScenarioRunner {
         }
         // Whether the books waited at the last step reconciled, for events that went out at its end.
         var waited = false
+        // By Link Out, the SDK is only the machinery of the checkouts: initialized unseen.
+        if linksOut {
+            let configuration = scenario.configuration
+            let model = ACConfigModel(
+                checkoutPublicKey: configuration.checkoutPublicKey, environment: configuration.environment)
+            if sdk.target.generation == .g3 {
+                sdk.initialize(configModel: model, delegate: collector)
+                checkoutCustomerId = configuration.customerId
+            } else {
+                sdk.initialize(configModel: model, customerId: configuration.customerId, delegate: collector)
+            }
+        }
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
             _ = events.takeDelivered()
             _ = events.takeRefusals()
             var refusal: String?
+            // The status a Link Out checkout's browser went back with.
+            var redirected: LinkOutStatus?
             // Events an earlier step held back go out once this step's have.
             let releasesHeld = events.holdsEvents
             let releasesLate = late?.holdsAwards ?? false
@@ -195,7 +212,8 @@ package struct ScenarioRunner {
                 if releasesHeld { events.releaseHeld() }
             }
             let injected =
-                step.error ?? (step.callsTheSDK ? randomFault(for: step, rate: faultRate, using: &faults) : nil)
+                step.error
+                ?? (step.callsTheSDK && !linksOut ? randomFault(for: step, rate: faultRate, using: &faults) : nil)
             if let injected { sdk.injectFailure(code: injected, at: step.failureStep) }
             switch step.action {
             case .initialize(let configuration, let customerId):
@@ -227,6 +245,14 @@ package struct ScenarioRunner {
                         "error: \(scenario.file): step \(step.label): no checkout session: \(error)\n")
                 }
                 appcharge.settle(at: sdk.virtualMilliseconds)
+                if linksOut, let url = scenario.configuration.redirectUrl {
+                    redirected = LinkOutFlow.status(after: checkout.player, state: appcharge.lastState)
+                    if let status = redirected {
+                        collector.write(
+                            renderer.render(
+                                redirect: status.redirect(to: url), status: status, tag: collector.currentTag))
+                    }
+                }
             case .refund(let amount, let outcome):
                 refusal = Self.act(
                     OrderLife.refund(amount: amount, succeeds: outcome == .refunded), on: appcharge, after: sdk)
@@ -259,6 +285,7 @@ package struct ScenarioRunner {
             if let last = collector.delivered.last {
                 result.finalExit = ExitCode(finishingWith: last, catalog: catalog)
             }
+            if let redirected { result.finalExit = ExitCode(linkOut: redirected) }
             // Refused as Initiate Refund's 422 refuses it, the step did not happen; an event
             // the game's server refused on every attempt fails the step that sent it.
             let refusals = events.takeRefusals()
@@ -311,9 +338,14 @@ package struct ScenarioRunner {
                 break
             }
             if let expectation = step.expectation {
-                let checks = Self.check(
+                var checks = Self.check(
                     expectation, against: collector.delivered, catalog: catalog,
                     order: (state: appcharge.lastState, events: events.takeDelivered().map(\.v2Name)))
+                if let expected = expectation.redirect {
+                    let got = redirected?.rawValue ?? "no redirect (\(linksOut ? "not a checkout" : "the flow is sdk"))"
+                    checks.append(
+                        expected == redirected?.rawValue ? [] : ["redirect: expected \(expected), got \(got)"])
+                }
                 summary.met += checks.filter(\.isEmpty).count
                 result.met += checks.filter(\.isEmpty).count
                 summary.failed += checks.filter { !$0.isEmpty }.count

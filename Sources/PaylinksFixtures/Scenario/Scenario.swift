@@ -63,6 +63,8 @@ public struct Scenario: Sendable {
         public var target: SDKTarget?
         /// What the file itself names of the platform and version.
         public var choice = TargetChoice()
+        /// Through the SDK, or by Link Out without it, back to `redirectUrl`.
+        package var flow = PaymentFlow.sdk
     }
 }
 
@@ -201,6 +203,8 @@ public struct StepExpectation: Sendable {
     /// What the scenario's player holds in the game's ledger after the step, by product SKU,
     /// counted from what they held when the scenario began (`run --ledger-url`).
     public var ledger: [String: Int]?
+    /// The status a Link Out checkout's browser goes back with: `success`, `fail` or `cancel`.
+    package var redirect: String?
     /// Where each check stands in the file, by its key (`callback`, `order`, ...); `expect`
     /// for the expectation as a whole.
     public var positions: [String: TextPosition] = [:]
@@ -210,7 +214,7 @@ public struct StepExpectation: Sendable {
     /// How many separate checks the expectation makes.
     public var checkCount: Int {
         (callback == nil ? 0 : 1) + (code == nil ? 0 : 1) + arguments.count + (deliveries == nil ? 0 : 1)
-            + (state == nil ? 0 : 1) + (events == nil ? 0 : 1) + (ledger == nil ? 0 : 1)
+            + (state == nil ? 0 : 1) + (events == nil ? 0 : 1) + (ledger == nil ? 0 : 1) + (redirect == nil ? 0 : 1)
     }
 }
 

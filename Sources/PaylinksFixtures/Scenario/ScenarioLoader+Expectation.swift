@@ -10,8 +10,11 @@ extension ScenarioLoader {
 
     /// The checks an expectation may make, as its keys.
     static let expectationKeys = [
-        "callback", "code", "error", "order", "pricePoints", "deliveries", "state", "events", "ledger",
+        "callback", "code", "error", "order", "pricePoints", "deliveries", "state", "events", "ledger", "redirect",
     ]
+
+    /// The checks of an expectation that look at the SDK's callbacks, which a Link Out game never receives.
+    static let callbackKeys = ["callback", "code", "error", "order", "pricePoints", "deliveries"]
 
     /// How far from 0 a count in an expected ledger may be.
     static let ledgerLimit = 1_000_000_000_000_000
@@ -88,6 +91,14 @@ extension ScenarioLoader {
                 names.append(known)
             }
             return names
+        }
+        expectation.redirect = try JSONReader.collected(object.optional("redirect")) { value throws(JSONShapeError) in
+            let text = try value.string()
+            guard let status = PaymentFlow.statuses.first(where: { $0 == text.lowercased() }) else {
+                throw value.error(
+                    "expected a Link Out status (\(PaymentFlow.statuses.joined(separator: ", "))), got \"\(text)\"")
+            }
+            return status
         }
         expectation.ledger = try JSONReader.collected(object.optional("ledger"), ledger)
         if let ledgerReader = object.optional("ledger") {

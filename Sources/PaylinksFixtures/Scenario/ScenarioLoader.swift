@@ -18,7 +18,7 @@ public import PaylinksKit
 public enum ScenarioLoader {
     private static let configurationKeys = [
         "customerId", "checkoutPublicKey", "environment", "redirectUrl", "country", "paymentMethod", "seed", "now",
-        "faultRate", "awardUrl", "eventsUrl", "platform", "sdkVersion", "device",
+        "faultRate", "awardUrl", "eventsUrl", "platform", "sdkVersion", "device", "flow",
     ]
 
     /// Reads one scenario file.
@@ -73,7 +73,11 @@ public enum ScenarioLoader {
         var config = configuration
         for (index, reader) in stepReaders.enumerated() {
             let read = try reader.collecting { () throws(JSONShapeError) -> [ScenarioStep] in
-                try readStep(reader, number: index + 1, configuration: &config, catalog: catalog)
+                let steps = try readStep(reader, number: index + 1, configuration: &config, catalog: catalog)
+                if configuration.flow == .linkOut, let problem = steps.lazy.compactMap(linkOutProblem).first {
+                    throw reader.error(problem)
+                }
+                return steps
             }
             steps += read ?? []
         }
@@ -90,6 +94,26 @@ public enum ScenarioLoader {
                 + "\(target), the newest \(target.generation.name) version there"
         }
         return scenario
+    }
+
+    /// Why `step` cannot be a step of a Link Out scenario, whose game has no SDK: an
+    /// initialize, price points, a status code of the SDK's, or a check of its callbacks.
+    private static func linkOutProblem(_ step: ScenarioStep) -> String? {
+        switch step.action {
+        case .initialize, .pricePoints:
+            return "a link-out scenario has no SDK to \(step.kind.rawValue): leave the step out"
+        default:
+            break
+        }
+        if step.error != nil {
+            return "\"error\" delivers one of the SDK's status codes, and a link-out scenario has no SDK"
+        }
+        if let expectation = step.expectation,
+            let key = ScenarioLoader.callbackKeys.first(where: { expectation.offsets[$0] != nil })
+        {
+            return "\"\(key)\" checks the SDK's callbacks, which a link-out game never receives: expect \"redirect\""
+        }
+        return nil
     }
 
     /// `now`: what `--now` takes, as a number of Unix seconds or as a string.
@@ -137,6 +161,19 @@ public enum ScenarioLoader {
         if let value = object.optional("checkoutPublicKey") { configuration.checkoutPublicKey = try value.string() }
         if let value = object.optional("environment") { configuration.environment = try value.string() }
         if let value = object.optional("redirectUrl") { configuration.redirectUrl = try value.string() }
+        if let value = object.optional("flow") {
+            configuration.flow = try choice(value, PaymentFlow.self)
+            if configuration.flow == .linkOut {
+                guard let url = configuration.redirectUrl else {
+                    throw value.error(
+                        "a link-out scenario sends the browser back to the game: add \"redirectUrl\", the game's return URL"
+                    )
+                }
+                if let problem = PaymentFlow.redirectUrlProblem(url) {
+                    throw (object.optional("redirectUrl") ?? value).error("the redirect URL \(problem)")
+                }
+            }
+        }
         if let value = object.optional("country") { configuration.country = try country(value) }
         if let value = object.optional("paymentMethod") { configuration.paymentMethod = try value.nonEmptyString() }
         if let value = object.optional("device") { configuration.device = try device(value) }

@@ -53,6 +53,7 @@ package enum ScenarioWriter {
             members.append(("environment", .string(configuration.environment)))
         }
         if let url = configuration.redirectUrl { members.append(("redirectUrl", .string(url))) }
+        if configuration.flow != .sdk { members.append(("flow", .string(configuration.flow.rawValue))) }
         members.append(("country", .string(configuration.country)))
         if configuration.paymentMethod != defaults.paymentMethod {
             members.append(("paymentMethod", .string(configuration.paymentMethod)))
@@ -182,6 +183,7 @@ package enum ScenarioWriter {
             let counts = ledger.sorted { $0.key < $1.key }.map { (key: $0.key, value: Node.text(String($0.value))) }
             members.append(("ledger", .object(counts)))
         }
+        if let redirect = expectation.redirect { members.append(("redirect", .string(redirect))) }
         return .object(members)
     }
 

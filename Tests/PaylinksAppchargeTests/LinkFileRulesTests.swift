@@ -94,6 +94,14 @@ struct LinkFileRulesTests {
         #expect(findings.allSatisfy { $0.severity == .problem && !$0.fix.isEmpty })
     }
 
+    @Test("the help's list of rules names each rule a finding can carry, once")
+    func ruleList() {
+        let listed = LinkFileRules.rules.map(\.name)
+        #expect(Set(listed).count == listed.count)
+        let found = Set(Self.broken.map(\.rule) + ["size-limit", "well-known-path", "status-200", "no-redirect"])
+        #expect(found.isSubset(of: Set(listed)), "\(found.subtracting(listed))")
+    }
+
     @Test("an AASA of 128 KB or more breaks size-limit")
     func sizeLimit() throws {
         let padded = Self.aasa.replacingFirst(

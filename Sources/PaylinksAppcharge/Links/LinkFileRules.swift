@@ -4,6 +4,37 @@ package import PaylinksJSON
 /// return from Link Out's checkout to open the game, from values alone; what each
 /// finding is named by (`app-id-form`) is the rule's name.
 package enum LinkFileRules {
+    /// Every rule, by the name its findings carry, with what it asks, in the order the
+    /// help lists them: how a file is served, then an AASA's, then an assetlinks.json's.
+    package static let rules: [(name: String, summary: String)] = [
+        ("well-known-path", "served at /.well-known/ and its name, an AASA without .json"),
+        ("status-200", "answered 200"),
+        ("no-redirect", "answered without a redirect, which the system does not follow"),
+        ("content-type", "served as application/json"),
+        ("json", "what a URL answers is JSON (a file that is not: exit 65)"),
+        ("size-limit", "an AASA under 128 KB"),
+        ("aasa-object", "an AASA is a JSON object"),
+        ("applinks", "with an applinks object"),
+        ("details", "whose details is an array"),
+        ("detail-object", "of objects"),
+        ("app-ids", "each with appIDs, an array (the older appID: a note, app-id-legacy)"),
+        ("app-id-form", "of TEAMID.bundle.id: 10 upper-case letters and digits, a dot, a reverse-DNS bundle ID"),
+        ("components", "and components, an array of objects (the older paths: a note, paths-legacy)"),
+        ("component-fields", "each with a \"/\" string; ? a string or object, # and comment strings, exclude a bool"),
+        ("redirect-covered", "--redirect-url: the first component matching it with each status does not exclude it"),
+        ("redirect-host", "--redirect-url: on the host the AASA was fetched from"),
+        ("assetlinks-array", "an assetlinks.json is a JSON array of statements"),
+        ("statement-object", "each an object"),
+        ("relation", "whose relation holds delegate_permission/common.handle_all_urls"),
+        ("target", "with a target object"),
+        ("target-namespace", "whose namespace is android_app"),
+        (
+            "package-name",
+            "whose package_name has 2 or more segments of letters, digits, _, each starting with a letter"
+        ),
+        ("cert-fingerprint", "and sha256_cert_fingerprints, each 32 upper-case hex pairs joined by colons"),
+    ]
+
     /// The largest AASA Apple takes, in bytes: 128 KB.
     package static let maximumAASASize = 128 * 1024
 

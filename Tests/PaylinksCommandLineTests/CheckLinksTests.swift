@@ -36,6 +36,21 @@ struct CheckLinksTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test(
+        "--json: one object per finding, with the file, the JSON path, the rule, the severity, what and the fix, then the summary"
+    )
+    func json() throws {
+        let result = runCLI(["check-links", Self.bad[1], "--json"])
+        #expect(result.exitCode == .expectationsFailed)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(
+            lines.first
+                == #"{"file":"Examples/links/bad/assetlinks.json","path":"$[0].relation","rule":"relation","severity":"problem","what":"relation does not hold delegate_permission/common.handle_all_urls","fix":"write \"relation\": [\"delegate_permission/common.handle_all_urls\"]"}"#
+        )
+        #expect(lines.last == #"{"summary":{"files":1,"problems":3,"notes":0}}"#)
+    }
+
     @Test("--kind forces what a file is: an AASA read as assetlinks.json is not an array")
     func kind() {
         let result = runCLI(["check-links", Self.good[0], "--kind", "assetlinks"])

@@ -159,10 +159,6 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 "--redirect-url", "https://game.example/return",
             ],
             .expectationsFailed, seeded: false),
-        GoldenCase(
-            "check-links-bad-json", ["check-links", "Examples/links/bad/assetlinks.json", "--json"],
-            .expectationsFailed,
-            seeded: false),
     ]
 }
 

@@ -63,6 +63,7 @@ struct ArgumentParserTests {
             case .checkAward: [command.rawValue, "http://127.0.0.1:8080/award"]
             case .checkEvents: [command.rawValue, "http://127.0.0.1:8080/events"]
             case .health: [command.rawValue, "http://127.0.0.1:4010"]
+            case .checkLinks: [command.rawValue, "apple-app-site-association"]
             case .trigger: [command.rawValue, "order.refunded"]
             default: [command.rawValue]
             }

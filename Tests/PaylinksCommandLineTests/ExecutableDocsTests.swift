@@ -335,7 +335,7 @@ struct ExecutableDocsTests {
             "paylinks-docs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for folder in ["Fixtures", "Examples/game-server"] {
+        for folder in ["Fixtures", "Examples/game-server", "Examples/links"] {
             let target = scratch.appendingPathComponent(folder)
             try FileManager.default.createDirectory(
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -179,6 +179,15 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase("help-trigger", ["trigger", "--help"], seeded: false),
         GoldenCase("help-check-award", ["check-award", "--help"], seeded: false),
         GoldenCase("help-check-events", ["check-events", "--help"], seeded: false),
+        GoldenCase("help-check-links", ["check-links", "--help"], seeded: false),
+        // check-links: the README's bad files, one line per finding and a summary.
+        GoldenCase(
+            "check-links-bad",
+            [
+                "check-links", "Examples/links/bad/apple-app-site-association", "Examples/links/bad/assetlinks.json",
+                "--redirect-url", "https://game.example/return",
+            ],
+            .expectationsFailed, seeded: false),
     ]
 }
 

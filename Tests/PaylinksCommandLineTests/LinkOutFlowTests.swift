@@ -109,6 +109,10 @@ struct LinkOutFlowTests {
                 ["--flow", "link-out", "--redirect-url", "mygame://r", "--order-customer-id", "x"],
                 "--order-customer-id tries"
             ),
+            (
+                ["--flow", "link-out", "--redirect-url", "https://game.example/r", "--browser-mode", "external"],
+                "--browser-mode picks the browser the SDK opens"
+            ),
             (["--flow", "sideways"], "--flow takes sdk, link-out"),
         ])
     func refused(arguments: [String], words: String) {

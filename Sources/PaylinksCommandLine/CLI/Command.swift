@@ -29,6 +29,8 @@ package enum Command: String, CaseIterable, Sendable {
     /// `paylinks check-books`: play a history of orders against the game and reconcile its
     /// ledger with Appcharge's books.
     case checkBooks = "check-books"
+    /// `paylinks check-links`: check the files that send Link Out's return to the game.
+    case checkLinks = "check-links"
     /// `paylinks serve`: a local sandbox of Appcharge's session API and checkout page.
     case serve
     /// `paylinks health`: whether a sandbox answers at a URL.
@@ -65,6 +67,8 @@ package enum Command: String, CaseIterable, Sendable {
             "Audit the game's events handler: signatures, tolerance, and revoking once after a refund or dispute."
         case .checkBooks:
             "Play a seeded history of orders against the game's endpoints; reconcile its ledger with Appcharge's books."
+        case .checkLinks:
+            "Check the apple-app-site-association and assetlinks.json that send Link Out's return into the game."
         case .serve: "Run a local Appcharge sandbox: the session API, a checkout page, a control API for CI."
         case .health: "Check that a sandbox answers at URL, in one line: for a container's HEALTHCHECK."
         case .trigger:
@@ -86,6 +90,7 @@ package enum Command: String, CaseIterable, Sendable {
         case .health: "paylinks health URL [options]"
         case .checkEvents: "paylinks check-events URL [--award-url URL --ledger-url URL] [options]"
         case .checkBooks: "paylinks check-books --award-url URL --events-url URL --ledger-url URL [options]"
+        case .checkLinks: "paylinks check-links FILE|URL... [--redirect-url URL] [options]"
         case .trigger: "paylinks trigger EVENT [options]"
         case .completions: "paylinks completions bash|zsh|fish"
         case .man: "paylinks man"
@@ -99,8 +104,8 @@ package enum Command: String, CaseIterable, Sendable {
         case .initialize: [.initialize]
         case .pricePoints: [.initialize, .pricePoints]
         case .purchase, .cancel, .trigger: [.initialize, .purchase]
-        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .checkBooks, .serve, .health, .completions,
-            .man:
+        case .errors, .offers, .countries, .run, .checkAward, .checkEvents, .checkBooks, .checkLinks, .serve, .health,
+            .completions, .man:
             []
         }
     }
@@ -110,6 +115,7 @@ package enum Command: String, CaseIterable, Sendable {
         switch self {
         case .errors: ("CODE|NAME", 0...1)
         case .run: ("FILE", 1...Int.max)
+        case .checkLinks: ("FILE|URL", 1...Int.max)
         case .checkAward, .checkEvents, .health: ("URL", 1...1)
         case .trigger: ("EVENT", 1...1)
         case .completions: ("SHELL", 1...1)
@@ -149,7 +155,8 @@ package struct RunOptions: Equatable, Sendable {
     package var environment = Scenario.Configuration.defaults.environment
     /// `--checkout-public-key`: the publisher's checkout public key.
     package var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
-    /// `--redirect-url`: the universal link for the external-browser mode, or Link Out's return URL.
+    /// `--redirect-url`: the universal link for the external-browser mode, Link Out's return
+    /// URL, or for check-links the return URL an AASA must open the app for.
     package var redirectUrl: String?
     /// `--browser-mode`: where the checkout opens; the platform's default, unnamed, when nil.
     package var browserMode: BrowserMode?
@@ -157,6 +164,8 @@ package struct RunOptions: Equatable, Sendable {
     package var losesSession = false
     /// `--flow`: through the SDK, or by Link Out without it (purchase and cancel).
     package var flow = PaymentFlow.sdk
+    /// `check-links --kind`: what every file given is; by its name or shape when nil.
+    package var linkKind: LinkFileKind?
     /// `--payment-method`: how the player pays.
     package var paymentMethod = Scenario.Configuration.defaults.paymentMethod
     /// `--order-customer-id`: the customer the game's server creates the session for.

@@ -54,6 +54,7 @@ package enum CompletionScript {
         case "--events-version": .words(OrderEvent.Version.allCases.map(\.rawValue))
         case "--result": .words(["success", "failed", "won", "lost"])
         case "--language": .words(DelegateLanguage.allCases.map(\.rawValue))
+        case "--kind": .words(LinkFileKind.allCases.map(\.rawValue))
         // A prefix that takes its value after the '=': it completes without a space.
         case "--report": .words(RunReport.Format.allCases.map { $0.rawValue + "=" })
         case "--matrix": .words(MatrixKey.allCases.map { $0.rawValue + "=" })
@@ -74,7 +75,7 @@ package enum CompletionScript {
     static func operands(of command: Command, catalog: Catalog) -> Values? {
         switch command {
         case .errors: .words(catalog.statusCodes.flatMap { [String($0.code), $0.name] })
-        case .run: .files
+        case .run, .checkLinks: .files
         case .completions: .words(Shell.allCases.map(\.rawValue))
         case .trigger: .words(OrderEvent.Name.v2Names)
         default: nil

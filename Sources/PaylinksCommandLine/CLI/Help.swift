@@ -108,6 +108,9 @@ package enum Help {
             cases = EventAuditCase.allCases.map { ($0.name, $0.summary) }
             let money = EventAuditCase.allCases.filter(\.followsMoney).map(\.name)
             text = "CASES (\(money.first ?? "") to \(money.last ?? "") need --award-url and --ledger-url)\n"
+        case .checkLinks:
+            cases = LinkFileRules.rules
+            text = "RULES (exit 0 none broken, 1 one broken, 64 usage, 65 not JSON, 66 missing, 69 not answering)\n"
         default: return ""
         }
         let width = cases.map(\.name.count).max() ?? 0

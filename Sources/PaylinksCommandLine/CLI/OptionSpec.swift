@@ -180,7 +180,7 @@ package struct OptionSpec: Sendable {
         },
         OptionSpec(
             "--redirect-url", "URL", "The universal link for the external browser; not an https URL fails with 2004.",
-            default: "none", commands: Command.simulations
+            default: "none", commands: Command.simulations + [.checkLinks]
         ) { options, value throws(UsageProblem) in
             options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)
         },
@@ -598,6 +598,12 @@ package struct OptionSpec: Sendable {
         auditCase(AwardAuditCase.self, of: .checkAward),
         auditCase(EventAuditCase.self, of: .checkEvents),
         OptionSpec(
+            "--kind", "KIND", "What every FILE is: aasa (apple-app-site-association) or assetlinks (assetlinks.json).",
+            default: "by the file's name, else its shape", commands: [.checkLinks]
+        ) { options, value throws(UsageProblem) in
+            options.linkKind = try choice(value, option: "--kind", among: LinkFileKind.self)
+        },
+        OptionSpec(
             "--count", "N",
             "Run N independent checkouts after one initialize, each with its own ids; output streams.",
             default: String(RunOptions().count), commands: Command.checkouts
@@ -640,7 +646,7 @@ package struct OptionSpec: Sendable {
         OptionSpec(
             "--fixtures", "DIR", "A directory whose fixture files replace the built-in ones.",
             default: "$PAYLINKS_FIXTURES, else built in",
-            commands: Command.allCases.filter { ![.man, .checkAward, .checkEvents, .health].contains($0) }
+            commands: Command.allCases.filter { ![.man, .checkAward, .checkEvents, .checkLinks, .health].contains($0) }
         ) { options, value throws(UsageProblem) in
             options.fixtures = try text(value, option: "--fixtures", allowEmpty: false)
         },
@@ -724,7 +730,9 @@ package struct OptionSpec: Sendable {
     static let platformCommands = Command.simulations + [.errors, .offers, .run, .serve]
 
     static let listingCommands =
-        Command.simulations + [.errors, .offers, .countries, .run, .checkAward, .checkEvents, .checkBooks, .serve]
+        Command.simulations + [
+            .errors, .offers, .countries, .run, .checkAward, .checkEvents, .checkBooks, .checkLinks, .serve,
+        ]
 
     /// The commands that print callbacks, and so take `--format wire`.
     static let callbackCommands = Command.simulations + [.run, .serve]

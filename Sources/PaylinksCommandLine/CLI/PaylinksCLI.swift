@@ -117,9 +117,9 @@ package enum PaylinksCLI {
         case .version:
             try write("paylinks \(Help.version)\n", to: context.standardOutput)
             return .success
-        case .run(.health, let options):
-            // A check that passes or fails by what the sandbox says alone: no fixture, no default read.
-            return try Command.health.implementation.run(options, catalog: .builtIn, context: context)
+        case .run(let command, let options) where [.health, .checkLinks].contains(command):
+            // A check that passes or fails by what the sandbox or the files say alone: no fixture, no default read.
+            return try command.implementation.run(options, catalog: .builtIn, context: context)
         case .run(let command, let given):
             let options = try Inputs.environmentDefaults(given, command: command, environment: context.environment)
             // A scenario run picks each scenario's generation; everything else takes the options'.

@@ -28,6 +28,7 @@ extension Command {
         case .checkAward: CheckAwardCommand.self
         case .checkEvents: CheckEventsCommand.self
         case .checkBooks: CheckBooksCommand.self
+        case .checkLinks: CheckLinksCommand.self
         case .serve: ServeCommand.self
         case .health: HealthCommand.self
         case .trigger: TriggerCommand.self

@@ -26,6 +26,10 @@ enum LinkOutFlow {
             return "--outcome pending ends in the SDK's validation timeout (3004), and --flow link-out has no SDK: "
                 + "use --flow sdk"
         }
+        if let option = ["--browser-mode", "--lose-session"].first(where: { seen[$0] != nil }) {
+            return "\(option) picks the browser the SDK opens, and --flow link-out has no SDK: the game opens the "
+                + "checkout itself; leave \(option) out, or use --flow sdk"
+        }
         if let option = ["--order-customer-id", "--session-environment"].first(where: { seen[$0] != nil }) {
             return "\(option) tries a check of the SDK's, and --flow link-out has no SDK: leave \(option) out"
         }

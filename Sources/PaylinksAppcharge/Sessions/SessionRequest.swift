@@ -164,7 +164,7 @@ package struct SessionRequest {
             }
         }
         redirectUrl = top["redirectUrl"].flatMap { value in
-            noted { () throws(Problem) in try Self.string(value, "redirectUrl") }
+            noted { () throws(Problem) in try Self.redirectUrl(try Self.string(value, "redirectUrl")) }
         }
         guard problems.isEmpty, let price, let currency, let offerName, let offerSku, let customerId else {
             throw Problem(message: problems.reasons.joined(separator: "; "), all: problems.reasons)
@@ -264,6 +264,57 @@ package struct SessionRequest {
                     + "send the date, the time and Z or an offset, \(example) or 2021-01-01T02:00:00.5+02:00")
         }
         return milliseconds
+    }
+
+    /// The longest `redirectUrl` a session takes, in bytes.
+    package static let redirectUrlLimit = 2048
+
+    /// The schemes a `redirectUrl` may not have: the browser would run or show what they
+    /// hold, on the checkout's behalf, rather than go back to the game.
+    package static let refusedSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "about", "blob"]
+
+    /// `text` as a `redirectUrl`, which the checkout sends the browser to in a `Location`:
+    /// an absolute URL with a scheme (`https`, `http`, or a game's own, such as `mygame`),
+    /// without a space or a control character, at most ``redirectUrlLimit`` bytes, and of
+    /// no scheme that runs what it holds.
+    private static func redirectUrl(_ text: String) throws(Problem) -> String {
+        let example = "such as https://game.example/return or mygame://checkout"
+        guard text.utf8.count <= redirectUrlLimit else {
+            throw Problem(
+                message: "redirectUrl is \(text.utf8.count) bytes, longer than the \(redirectUrlLimit) the sandbox "
+                    + "takes; send a shorter return address")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw Problem(
+                message: "redirectUrl holds a space, a line break or a control character, which a Location header "
+                    + "cannot carry; percent-encode it (a space is %20) or leave it out")
+        }
+        let shown = Reports.quoted(String(text.prefix(80)))
+        let scheme = text.prefix { $0 != ":" }
+        // RFC 3986: a letter, then letters, digits, +, - and .
+        let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+        guard scheme.count < text.count, let first = scheme.unicodeScalars.first, isLetter(first),
+            scheme.unicodeScalars.allSatisfy({
+                isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+            })
+        else {
+            throw Problem(message: "redirectUrl '\(shown)' is not an absolute URL with a scheme; send one \(example)")
+        }
+        let name = scheme.lowercased()
+        guard !refusedSchemes.contains(name) else {
+            throw Problem(
+                message: "redirectUrl's scheme \(name): is refused, since the browser would run or show what it holds "
+                    + "instead of returning to the game; send one \(example)")
+        }
+        let rest = text.dropFirst(scheme.count + 1)
+        if name == "http" || name == "https" {
+            guard rest.hasPrefix("//"), !rest.dropFirst(2).prefix(while: { !"/?#".contains($0) }).isEmpty else {
+                throw Problem(message: "redirectUrl '\(shown)' names no host; send one \(example)")
+            }
+        } else if rest.isEmpty {
+            throw Problem(message: "redirectUrl '\(shown)' has nothing after its scheme; send one \(example)")
+        }
+        return text
     }
 
     private static func shown(_ value: JSONValue) -> String {

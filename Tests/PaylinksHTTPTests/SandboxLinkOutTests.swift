@@ -203,6 +203,10 @@ struct SandboxLinkOutTests {
             let json = try Self.json(answer.body)
             #expect(json["state"] as? String == "payment_canceled")
             #expect(json["redirect"] as? String == "https://game.example/return?status=\(status)")
+            let timeline = try served.get("/orders/\(purchaseId)").body
+            #expect(
+                timeline.contains(
+                    choice == "cancel" ? "the player canceled the purchase: " : "the player closed the checkout: "))
         }
         let (_, purchaseId) = try served.session(redirectUrl: nil)
         let wrong = try served.send(

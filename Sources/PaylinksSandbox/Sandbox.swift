@@ -238,11 +238,12 @@ public final class Sandbox {
     func report(_ events: [CheckoutSessions.Event]) {
         for event in events {
             switch event {
-            case .redirectUrlGiven(let sku):
+            case .redirectUrlGiven(let sku, let redirectUrl):
                 effects.append(
                     .log(
-                        "warning: the session for \(sku) has a redirectUrl; it is for link-out without the SDK "
-                            + "and must not be sent when the SDK opens the checkout"))
+                        "warning: the session for \(sku) has a redirectUrl; once it ends, the checkout sends the "
+                            + "browser to \(redirectUrl) with status=success, fail or cancel added to its query (Link "
+                            + "Out); the SDK's checkout must not be sent one"))
             case .expired(let purchaseId):
                 effects.append(.log("session \(purchaseId) expired unpaid"))
             case .cancelled(let purchaseId):

@@ -9,21 +9,64 @@ import PaylinksKit
 extension Sandbox {
     /// The checkout page of the session of `token`: its offer and the choices while it
     /// takes a payment, then what came of it, written later from the session as it stands
-    /// now; 404 without a live session.
+    /// now; 404 without a live session. A session created with a `redirectUrl` (Link Out)
+    /// sends the browser there with its status once it ended (303), and says it is
+    /// finishing while its award is under way.
     func page(token: String) -> HTTPAnswer {
         guard let session = live(token: token) else {
             return .ready(
                 HTTPServerResponse(
                     status: 404, contentType: "text/html; charset=utf-8", body: Array(SandboxPage.missing(token).utf8)))
         }
+        if let redirect = session.redirect {
+            // The game's redirectUrl was checked when the session was created: no line break, no space.
+            return .ready(
+                HTTPServerResponse(
+                    status: 303, contentType: "text/plain", headers: [HTTPHeader("Location", redirect)],
+                    body: Array("See \(redirect)\n".utf8)))
+        }
         let catalog = catalog
         let formToken = settings.formToken
-        return Self.later(contentType: Self.html) {
+        var head = HTTPServerResponse(status: 200, contentType: Self.html, body: [])
+        if let redirectUrl = session.redirectUrl, session.state == .created {
+            head.headers.append(
+                HTTPHeader("Content-Security-Policy", SandboxPage.contentSecurityPolicy(returningTo: redirectUrl)))
+        }
+        return .later(head) {
             let html =
-                session.state == .created
-                ? SandboxPage.checkout(session, catalog: catalog, formToken: formToken) : SandboxPage.result(session)
+                if session.state == .created {
+                    SandboxPage.checkout(session, catalog: catalog, formToken: formToken)
+                } else if session.redirectUrl != nil && session.state != .paymentPending {
+                    SandboxPage.finishing(session)
+                } else {
+                    SandboxPage.result(session)
+                }
             return Array(html.utf8)
         }
+    }
+
+    /// The checkout of the session of `token` at Appcharge's legacy link,
+    /// `/{checkoutSessionToken}?cot={CheckoutPublicKey}`: the checkout page, when `cot` is
+    /// the sandbox's checkout public key; a page that says how to fix the link when it is
+    /// missing or another. A path that is no session's token is nothing, as any unknown
+    /// path is.
+    func legacyPage(token: String, _ request: HTTPRequest) -> HTTPAnswer {
+        guard let session = live(token: token) else {
+            return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
+        }
+        guard request.method == .get || request.method == .head else {
+            var response = Sandbox.problem(405, "\(request.path) takes GET, HEAD, not \(request.method)")
+            response.headers.append(HTTPHeader("Allow", "GET, HEAD"))
+            return .ready(response)
+        }
+        let cot = Self.form(Array(request.query.utf8))["cot"]
+        guard cot == settings.checkoutPublicKey else {
+            return .ready(
+                HTTPServerResponse(
+                    status: 400, contentType: "text/html; charset=utf-8",
+                    body: Array(SandboxPage.legacyLinkRefused(session, cot: cot).utf8)))
+        }
+        return page(token: token)
     }
 
     /// A choice sent from the checkout page: applied, then 303 back to the page; 400 for a
@@ -45,7 +88,7 @@ extension Sandbox {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
             return Sandbox.problem(400, "choose one of: \(choices)")
         }
-        if session.isFree, choice != .pay, choice != .close {
+        if session.isFree, choice != .pay, !choice.leaves {
             return Sandbox.problem(400, Self.freeChoices)
         }
         if let later, now > SandboxClock.latest - later.after {
@@ -84,7 +127,7 @@ extension Sandbox {
     /// Why a free order refuses a decline or a pending payment.
     static let freeChoices =
         "the session is free (priced 0): it has no payment to decline or leave pending; choose pay to collect it, "
-        + "or close"
+        + "or close or cancel"
 
     /// The longest payment method a player's choice names, in bytes.
     static let paymentMethodLimit = 64
@@ -173,7 +216,7 @@ extension Sandbox {
         guard session.state == .created else {
             return .ready(Sandbox.problem(409, "the session is already \(session.state.rawValue); create a new one"))
         }
-        if session.isFree, choice != .pay, choice != .close {
+        if session.isFree, choice != .pay, !choice.leaves {
             return .ready(Sandbox.problem(409, Self.freeChoices))
         }
         let finished = apply(choice, paymentMethod: method, to: session, device: device)
@@ -212,6 +255,7 @@ extension Sandbox {
             writer.closeObject()
         }
         if session.resolvedLate { writer.field("resolvedLate", true) }
+        if let redirect = session.redirect { writer.field("redirect", redirect) }
         if !session.warnings.isEmpty {
             writer.key("warnings")
             writer.openArray()

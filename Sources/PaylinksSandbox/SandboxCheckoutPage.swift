@@ -4,8 +4,8 @@ import PaylinksKit
 /// The checkout page: what a tester pays on, and what it shows once the session ended.
 extension SandboxPage {
     /// The checkout a tester uses: the offer, its items, the price as `catalog` shows it,
-    /// a payment method and the player's four choices, in a form that carries `formToken`.
-    /// A free order asks for no card: it is collected, or the checkout closed.
+    /// a payment method and the player's five choices, in a form that carries `formToken`.
+    /// A free order asks for no card: it is collected, canceled, or the checkout closed.
     static func checkout(_ session: CheckoutSessions.Session, catalog: Catalog, formToken: String) -> String {
         guard !session.isFree else { return collect(session, formToken: formToken) }
         let methods = paymentMethods.enumerated().map { index, method in
@@ -34,8 +34,8 @@ extension SandboxPage {
             """)
     }
 
-    /// The checkout of a free order: the offer, its items, and Collect or Close, in a form
-    /// that carries `formToken`. Collect sends `pay`, as the control API takes it.
+    /// The checkout of a free order: the offer, its items, and Collect, Close or Cancel, in
+    /// a form that carries `formToken`. Collect sends `pay`, as the control API takes it.
     static func collect(_ session: CheckoutSessions.Session, formToken: String) -> String {
         document(
             title: session.offerName,
@@ -49,6 +49,7 @@ extension SandboxPage {
             \(tokenField(formToken))
             <button type="submit" name="choice" value="pay" class="pay">Collect</button>
             <button type="submit" name="choice" value="close">\(CheckoutSessions.Choice.close.label)</button>
+            <button type="submit" name="choice" value="cancel">\(CheckoutSessions.Choice.cancel.label)</button>
             </form>
             """)
     }
@@ -77,6 +78,37 @@ extension SandboxPage {
             <p class="note">\(escaped(session.offerName)) · <span class="mono">\(escaped(session.purchaseId))</span></p>
             <p>\(statePill(session.state))</p>
             """)
+    }
+
+    /// What the checkout of a session created with a `redirectUrl` shows while its order is
+    /// still moving (its payment taken, its award under way): it reloads every second, and
+    /// the checkout sends the browser back to the game once the order ended.
+    static func finishing(_ session: CheckoutSessions.Session) -> String {
+        document(
+            title: "Finishing your purchase…",
+            reloadEverySecond: true,
+            """
+            <h1>Finishing your purchase…</h1>
+            <p>The game's server is granting the items; this page takes you back to the game when it is done.</p>
+            <p class="note">\(escaped(session.offerName)) · <span class="mono">\(escaped(session.purchaseId))</span></p>
+            <p>\(statePill(session.state))</p>
+            """)
+    }
+
+    /// What Appcharge's legacy link, `/{checkoutSessionToken}?cot={CheckoutPublicKey}`,
+    /// answers when `cot`, the key it carries, is missing or not the game's: the checkout
+    /// does not load without it.
+    static func legacyLinkRefused(_ session: CheckoutSessions.Session, cot: String?) -> String {
+        let what =
+            cot == nil
+            ? "The link carries no <span class=\"mono\">cot</span>, the game's CheckoutPublicKey"
+            : "The link's <span class=\"mono\">cot</span> is not the game's CheckoutPublicKey"
+        return refused(
+            title: "The checkout does not load",
+            "\(what), and the checkout does not load without it. Open <span class=\"mono\">/\(escaped(session.token))"
+                + "?cot=</span> followed by the key serve was started with (<span class=\"mono\">--checkout-public-key"
+                + "</span>, else the demo key), or the checkout URL Create Checkout Session answered, "
+                + "<a href=\"/checkout/\(escaped(session.token))\">/checkout/\(escaped(session.token))</a>.")
     }
 
     /// Whether an order in `state` is still on its way to an outcome the checkout shows.
@@ -110,7 +142,10 @@ extension SandboxPage {
                 "The payment is still pending; the game sees 3004."
                     + (session.resolution.map { " " + scheduled($0) } ?? "")
             )
-        case .paymentCanceled: ("Checkout closed", "The checkout was closed or cancelled (3002).")
+        case .paymentCanceled:
+            session.canceledByPlayer
+                ? ("Purchase canceled", "The player canceled the purchase (3002).")
+                : ("Checkout closed", "The checkout was closed or cancelled (3002).")
         case .created: ("Checkout", "")
         case .paymentRefundPending: ("Refund pending", "A refund of this payment is under way.")
         case .paymentRefunded: ("Refunded", "The payment was refunded to the player.")
@@ -131,7 +166,8 @@ extension CheckoutSessions.Choice {
         case .pay: "Pay"
         case .decline: "Card declined"
         case .pending: "Leave the payment pending"
-        case .close: "Close the checkout"
+        case .close: "Close the window"
+        case .cancel: "Cancel purchase"
         }
     }
 }

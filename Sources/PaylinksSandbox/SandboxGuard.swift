@@ -127,11 +127,13 @@ struct SandboxGuard: Sendable {
 
     /// Adds what every answer of the sandbox's needs: its pages may not be framed, by
     /// the header older browsers read and by the policy newer ones do, which also keeps
-    /// them to what the sandbox serves (``SandboxPage/contentSecurityPolicy``).
+    /// them to what the sandbox serves (``SandboxPage/contentSecurityPolicy``), unless the
+    /// page set a policy of its own (a Link Out checkout's, whose form may end at the game).
     func finish(_ response: inout HTTPServerResponse) {
         let type = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
         guard type.hasPrefix("text/html") else { return }
         response.headers.append(HTTPHeader("X-Frame-Options", "DENY"))
+        guard !response.headers.contains(where: { $0.name.lowercased() == "content-security-policy" }) else { return }
         response.headers.append(HTTPHeader("Content-Security-Policy", SandboxPage.contentSecurityPolicy))
     }
 

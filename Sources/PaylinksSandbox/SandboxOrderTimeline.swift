@@ -122,7 +122,9 @@ extension SandboxPage {
                     at: at,
                     html: (at == nil
                         ? "the checkout was canceled or expired before the player chose: "
-                        : "the player closed the checkout: ") + statePill(.paymentCanceled))
+                        : session.canceledByPlayer
+                            ? "the player canceled the purchase: " : "the player closed the checkout: ")
+                        + statePill(.paymentCanceled))
             ]
         case .paymentFailed:
             let words = "the player declined: the payment\(method) failed "

@@ -19,12 +19,17 @@ enum SandboxPage {
     /// sandbox's one style sheet; `wide` for the dashboard's tables. With `refresh`, the
     /// page reloads itself every ``refreshSeconds``, except while the tester is typing in
     /// it, has a section of it open, or is looking at another tab; without script, a
-    /// refresh every twice as long does it.
-    static func document(title: String, wide: Bool = false, refresh: Bool = false, _ body: String) -> String {
+    /// refresh every twice as long does it. With `reloadEverySecond`, a meta refresh reloads
+    /// it every second, whatever the tester does: a page that is about to send the browser on.
+    static func document(
+        title: String, wide: Bool = false, refresh: Bool = false, reloadEverySecond: Bool = false, _ body: String
+    ) -> String {
         let reloading =
-            refresh
-            ? "<script>\(reloadScript)</script>\n"
-                + "<noscript><meta http-equiv=\"refresh\" content=\"\(refreshSeconds * 2)\"></noscript>\n" : ""
+            reloadEverySecond
+            ? "<meta http-equiv=\"refresh\" content=\"1\">\n"
+            : refresh
+                ? "<script>\(reloadScript)</script>\n"
+                    + "<noscript><meta http-equiv=\"refresh\" content=\"\(refreshSeconds * 2)\"></noscript>\n" : ""
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -108,10 +113,38 @@ enum SandboxPage {
 
     /// The Content-Security-Policy of every page: nothing from elsewhere, no script but the
     /// reload script (by its hash), forms sent only to the sandbox, and no framing.
-    static let contentSecurityPolicy =
+    static let contentSecurityPolicy = contentSecurityPolicy(formAction: "'self'")
+
+    /// The pages' Content-Security-Policy with `formAction` the sources forms may be sent to.
+    private static func contentSecurityPolicy(formAction: String) -> String {
         "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
-        + "script-src '\(scriptHash(reloadScript))'; form-action 'self'; base-uri 'none'; "
-        + "frame-ancestors 'none'"
+            + "script-src '\(scriptHash(reloadScript))'; form-action \(formAction); base-uri 'none'; "
+            + "frame-ancestors 'none'"
+    }
+
+    /// The Content-Security-Policy of a checkout page whose session has `redirectUrl`: as
+    /// every page's, but its form may also end at the game's return address, where the
+    /// checkout sends the browser once the choice is made (a browser checks `form-action`
+    /// at every redirect after a form is sent).
+    static func contentSecurityPolicy(returningTo redirectUrl: String) -> String {
+        contentSecurityPolicy(formAction: "'self' \(formSource(of: redirectUrl))")
+    }
+
+    /// The CSP source of `redirectUrl`, which Create Checkout Session checked: its scheme
+    /// and host (`https://game.example`) for http and https, its scheme alone
+    /// (`mygame:`) for another, or when its host holds what a source may not.
+    static func formSource(of redirectUrl: String) -> String {
+        let scheme = redirectUrl.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else { return scheme + ":" }
+        let rest = redirectUrl.dropFirst(scheme.count + 3)
+        var authority = rest.prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let allowed = authority.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || ".-:[]".unicodeScalars.contains(scalar)
+        }
+        return !authority.isEmpty && allowed ? "\(scheme)://\(authority)" : scheme + ":"
+    }
 
     /// The CSP source that allows exactly `script`: `sha256-` and its digest in base64.
     static func scriptHash(_ script: String) -> String {

@@ -175,6 +175,18 @@ extension Sandbox {
         },
         SandboxRoute([.post], "/clock") { $0.clockForm($1.request) },
         SandboxRoute([.get, .head], "/") { $0.home($1.request) },
+        // Last, so that it never shadows another path: Appcharge's legacy link, which any
+        // method reaches, so that a path that is no session's token is answered 404 still.
+        SandboxRoute(HTTPMethod.legacyLinkMethods, "/{token}") { $0.legacyPage(token: $1["token"], $1.request) },
+    ]
+}
+
+extension HTTPMethod {
+    /// Every method RFCs register, in a fixed order: the legacy link's row takes them all
+    /// and answers a path that is no session's token as an unknown path.
+    static let legacyLinkMethods: [HTTPMethod] = [
+        .get, .head, .post, .put, .delete, .options, .patch, HTTPMethod(rawValue: "CONNECT"),
+        HTTPMethod(rawValue: "TRACE"),
     ]
 }
 

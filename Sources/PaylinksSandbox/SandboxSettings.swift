@@ -1,4 +1,5 @@
 public import PaylinksAppcharge
+import PaylinksFixtures
 import PaylinksKit
 
 extension Sandbox {
@@ -18,6 +19,9 @@ extension Sandbox {
         public var allowedHosts: [String] = []
         /// The publisher token the game's server must send.
         public var publisherToken: String
+        /// The game's checkout public key (`--checkout-public-key`), which Appcharge's legacy
+        /// link, `/{checkoutSessionToken}?cot={CheckoutPublicKey}`, must carry.
+        public var checkoutPublicKey = Scenario.Configuration.defaults.checkoutPublicKey
         /// Seeds the sessions' identifiers.
         public var seed: UInt64
         /// How long a session takes payments, in milliseconds: an hour.

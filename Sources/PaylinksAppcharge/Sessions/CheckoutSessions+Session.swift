@@ -33,6 +33,9 @@ extension CheckoutSessions {
         public var email: String?
         /// The player's country, ISO 3166-1 alpha-2.
         public var country: String
+        /// Where the checkout sends the browser once it ends (Link Out, for a game without
+        /// the SDK), as the game's server sent it; nil when it sent none.
+        public var redirectUrl: String?
         /// `sessionMetadata`, compact JSON, echoed in the award.
         public var metadata: [UInt8]?
         /// The offer's price point in US cents, which the award's dollar figures come from;
@@ -49,6 +52,10 @@ extension CheckoutSessions {
         package var device: OrderDevice?
         /// The order's state.
         public var state = OrderState.created
+        /// Whether the player canceled the purchase (`cancel`) rather than closing the
+        /// checkout's window (`close`): both end `payment_canceled`, and Link Out tells them
+        /// apart.
+        public var canceledByPlayer = false
         /// How the player paid; empty before a choice, and for a free order.
         public var paymentMethod = ""
         /// When the player chose, in Unix seconds: the order's date.
@@ -78,7 +85,7 @@ extension CheckoutSessions {
             let text =
                 token.utf8.count + purchaseId.utf8.count + orderId.utf8.count + offerName.utf8.count
                 + offerSku.utf8.count + currency.utf8.count + customerId.utf8.count + country.utf8.count
-                + (email?.utf8.count ?? 0)
+                + (email?.utf8.count ?? 0) + (redirectUrl?.utf8.count ?? 0)
             return 256 + text + (metadata?.count ?? 0) + warnings.reduce(0) { $0 + $1.utf8.count }
                 + items.reduce(0) { $0 + 64 + $1.name.utf8.count + $1.sku.utf8.count + $1.quantity.utf8.count }
         }
@@ -108,6 +115,19 @@ extension CheckoutSessions {
         /// or expired before that has none, and shows neither anywhere.
         public var hasOrder: Bool {
             state != .created && state != .paymentCanceled
+        }
+
+        /// How the checkout ended, as Link Out tells the game; nil while the order is still
+        /// moving.
+        public var linkOutStatus: LinkOutStatus? {
+            LinkOutStatus(state: state, canceledByPlayer: canceledByPlayer)
+        }
+
+        /// Where the checkout sends the browser now that it ended: the `redirectUrl` with its
+        /// status; nil without a `redirectUrl`, and while the order is still moving.
+        public var redirect: String? {
+            guard let redirectUrl, let status = linkOutStatus else { return nil }
+            return status.redirect(to: redirectUrl)
         }
 
         /// The order id, or nil while the session has no order.
@@ -184,7 +204,7 @@ extension CheckoutSessions {
     }
 
     /// The player's choices on the checkout page and in the control API. A free order has
-    /// no payment step: it takes `pay` (collect) and `close` only.
+    /// no payment step: it takes `pay` (collect), `close` and `cancel` only.
     public enum Choice: String, CaseIterable, Sendable {
         /// Pay, or collect a free order; the award decides the rest.
         case pay
@@ -192,14 +212,22 @@ extension CheckoutSessions {
         case decline
         /// The payment is left pending: `payment_pending`, then 3004 at the SDK's timeout.
         case pending
-        /// The player closes the checkout: `payment_canceled`, 3002.
+        /// The player closes the checkout's window: `payment_canceled`, 3002; Link Out's
+        /// `fail`.
         case close
+        /// The player cancels the purchase in the checkout: `payment_canceled`, 3002, as
+        /// `close` is; Link Out's `cancel`.
+        case cancel
+
+        /// Whether the choice ends the checkout without an order: `close` and `cancel`.
+        public var leaves: Bool { self == .close || self == .cancel }
     }
 
     /// What happened, for the log and the game's client.
     public enum Event: Sendable {
-        /// A session was created with a `redirectUrl`, which is for link-out without the SDK.
-        case redirectUrlGiven(offerSku: String)
+        /// A session was created with a `redirectUrl`: once it ends, the checkout sends the
+        /// browser there (Link Out, without the SDK).
+        case redirectUrlGiven(offerSku: String, redirectUrl: String)
         /// A session expired before the player chose.
         case expired(purchaseId: String)
         /// The game's server cancelled a session before the player chose.

@@ -95,7 +95,8 @@ public struct CheckoutSessions {
     package mutating func create(_ request: SessionRequest, now: Int, index: Int? = nil, warnings: [String] = [])
         throws(Full) -> (Session, [Event])
     {
-        let events: [Event] = request.redirectUrl == nil ? [] : [.redirectUrlGiven(offerSku: request.offerSku)]
+        let events: [Event] =
+            request.redirectUrl.map { [.redirectUrlGiven(offerSku: request.offerSku, redirectUrl: $0)] } ?? []
         let index = index ?? created
         let identifiers = CheckoutIdentifiers(seed: seed, index: index)
         var session = Session(
@@ -103,7 +104,7 @@ public struct CheckoutSessions {
             orderId: identifiers.orderId, created: now,
             offerName: request.offerName, offerSku: request.offerSku, items: request.items, price: request.price,
             currency: request.currency, customerId: request.customerId, email: request.email,
-            country: request.country, metadata: request.metadata,
+            country: request.country, redirectUrl: request.redirectUrl, metadata: request.metadata,
             // A free order's dollar figures are all 0, whatever the offer's price point.
             pricePointMetadata: request.price == 0 ? nil : request.pricePointMetadata, warnings: warnings)
         session.terms = terms(of: session)
@@ -338,7 +339,7 @@ public struct CheckoutSessions {
     /// then stands. A payment leaves it `charge_pending` until its award is delivered. The
     /// order comes to be now: `order.created` comes first, then the choice's own event.
     ///
-    /// A free order has no payment step: any choice but `close` collects it, with no
+    /// A free order has no payment step: any choice but `close` and `cancel` collects it, with no
     /// payment method and no `order.payment.resolved`, and its award (a bonus) is due at once.
     /// `device` is the one the player chose on, when known.
     package mutating func choose(
@@ -347,10 +348,10 @@ public struct CheckoutSessions {
         var session = session
         guard session.state == .created else { return (session, []) }
         session.device = device ?? session.device
-        let choice: Choice = session.isFree && choice != .close ? .pay : choice
-        // A player who closes the checkout, or collects a free order, paid with nothing.
+        let choice: Choice = session.isFree && !choice.leaves ? .pay : choice
+        // A player who closes the checkout, cancels, or collects a free order, paid with nothing.
         session.paymentMethod =
-            choice == .close || session.isFree
+            choice.leaves || session.isFree
             ? "" : paymentMethod.isEmpty ? PlayerAction.defaultPaymentMethod : paymentMethod
         session.date = now / 1000
         let opened = opening(of: &session)
@@ -375,8 +376,9 @@ public struct CheckoutSessions {
         case .pending:
             session.state = .paymentPending
             return (session, opened + [end(session, code: 3004)])
-        case .close:
+        case .close, .cancel:
             session.state = .paymentCanceled
+            session.canceledByPlayer = choice == .cancel
             let canceled = event(.canceled, of: &session)
             return (session, opened + [canceled, end(session, code: 3002)])
         }

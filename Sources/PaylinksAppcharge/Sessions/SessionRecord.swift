@@ -34,6 +34,7 @@ extension CheckoutSessions.Session {
         writer.field("customerId", customerId)
         if let email { writer.field("email", email) }
         writer.field("country", country)
+        if let redirectUrl { writer.field("redirectUrl", redirectUrl) }
         if let metadata {
             writer.key("metadata")
             writer.json(metadata)
@@ -61,6 +62,7 @@ extension CheckoutSessions.Session {
             writer.closeObject()
         }
         if resolvedLate { writer.field("resolvedLate", true) }
+        if canceledByPlayer { writer.field("canceledByPlayer", true) }
         if let life {
             writer.key("life")
             writer.openObject()
@@ -117,6 +119,7 @@ extension CheckoutSessions.Session {
         customerId = try fields.string("customerId")
         email = try fields.optionalString("email")
         country = try fields.string("country")
+        redirectUrl = try fields.optionalString("redirectUrl")
         metadata = fields["metadata"].map { value in
             var writer = JSONWriter()
             value.write(to: &writer)
@@ -172,6 +175,8 @@ extension CheckoutSessions.Session {
                 succeeded: outcome == "succeeded", at: try resolutionFields.integer("at", in: RecordRange.milliseconds))
         }
         resolvedLate = fields["resolvedLate"] == nil ? false : try fields.bool("resolvedLate")
+        // A record of an older sandbox, which knew only closing, has none.
+        canceledByPlayer = fields["canceledByPlayer"] == nil ? false : try fields.bool("canceledByPlayer")
         if let lifeValue = fields["life"] {
             let lifeFields = RecordFields(lifeValue)
             let granted = try lifeFields.bool("granted")

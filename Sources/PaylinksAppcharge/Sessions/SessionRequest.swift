@@ -164,7 +164,7 @@ package struct SessionRequest {
             }
         }
         redirectUrl = top["redirectUrl"].flatMap { value in
-            noted { () throws(Problem) in try Self.string(value, "redirectUrl") }
+            noted { () throws(Problem) in try Self.redirectUrl(try Self.string(value, "redirectUrl")) }
         }
         guard problems.isEmpty, let price, let currency, let offerName, let offerSku, let customerId else {
             throw Problem(message: problems.reasons.joined(separator: "; "), all: problems.reasons)
@@ -264,6 +264,15 @@ package struct SessionRequest {
                     + "send the date, the time and Z or an offset, \(example) or 2021-01-01T02:00:00.5+02:00")
         }
         return milliseconds
+    }
+
+    /// `text` as a `redirectUrl`, which the checkout sends the browser to in a `Location`,
+    /// by ``RedirectURL``'s rule.
+    private static func redirectUrl(_ text: String) throws(Problem) -> String {
+        if let problem = RedirectURL.problem(text) {
+            throw Problem(message: "redirectUrl '\(Reports.quoted(String(text.prefix(80))))' \(problem)")
+        }
+        return text
     }
 
     private static func shown(_ value: JSONValue) -> String {

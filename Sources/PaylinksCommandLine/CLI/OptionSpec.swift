@@ -173,8 +173,9 @@ package struct OptionSpec: Sendable {
             options.sdkVersion = try text(value, option: "--sdk-version", allowEmpty: false)
         },
         OptionSpec(
-            "--checkout-public-key", "KEY", "The publisher's checkout public key; empty fails with 2002.",
-            default: defaults.checkoutPublicKey, commands: Command.simulations
+            "--checkout-public-key", "KEY",
+            "The publisher's checkout public key; empty fails with 2002; serve's legacy link must carry it as cot.",
+            default: defaults.checkoutPublicKey, commands: Command.simulations + [.serve]
         ) { options, value throws(UsageProblem) in
             options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
         },

@@ -25,6 +25,7 @@ enum ServeCommand: Subcommand {
         settings.rates = options.rates
         settings.blockedPlayers = options.blockedPlayers
         settings.partialRefund = options.partialRefund
+        settings.checkoutPublicKey = options.checkoutPublicKey
         // One clock for the sandbox and the signatures of what it sends.
         let clock: SandboxClock =
             options.clockMode == .virtual

@@ -15,7 +15,7 @@ enum LinkOutFlow {
             return "--flow link-out sends the browser back to the game: add --redirect-url URL, the game's return "
                 + "URL (a universal or app link, such as https://game.example/return)"
         }
-        if let problem = PaymentFlow.redirectUrlProblem(url) {
+        if let problem = RedirectURL.problem(url) {
             return "--redirect-url '\(MessageText.sanitized(url))' \(problem)"
         }
         if options.error != nil {

@@ -169,7 +169,7 @@ public enum ScenarioLoader {
                         "a link-out scenario sends the browser back to the game: add \"redirectUrl\", the game's return URL"
                     )
                 }
-                if let problem = PaymentFlow.redirectUrlProblem(url) {
+                if let problem = RedirectURL.problem(url) {
                     throw (object.optional("redirectUrl") ?? value).error("the redirect URL \(problem)")
                 }
             }

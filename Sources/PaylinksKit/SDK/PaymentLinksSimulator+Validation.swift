@@ -141,7 +141,7 @@ extension PaymentLinksSimulator {
         if configuration.environment != "sandbox" && configuration.environment != "production" { return 2001 }
         if configuration.checkoutPublicKey.isEmpty { return 2002 }
         if customerId.isEmpty { return 2003 }
-        if let url = configuration.redirectUrl, !RedirectURL.isValid(url) { return 2004 }
+        if let url = configuration.redirectUrl, !RedirectURL.isUniversalLink(url) { return 2004 }
         return nil
     }
 
@@ -169,18 +169,5 @@ extension PaymentLinksSimulator {
     /// request in its data.
     func notInitialized(request: String) -> ACErrorMessage {
         failure(2000, details: ["request": request])
-    }
-}
-
-/// The redirect URLs the SDK accepts: https universal links.
-enum RedirectURL {
-    /// Whether `text` is an absolute `https` URL with a host and no white space.
-    static func isValid(_ text: String) -> Bool {
-        let prefix = "https://"
-        guard text.lowercased().hasPrefix(prefix) else { return false }
-        let rest = text.dropFirst(prefix.count)
-        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return !host.isEmpty && !host.contains("@")
-            && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
     }
 }

@@ -241,9 +241,9 @@ public final class Sandbox {
             case .redirectUrlGiven(let sku, let redirectUrl):
                 effects.append(
                     .log(
-                        "warning: the session for \(sku) has a redirectUrl; once it ends, the checkout sends the "
-                            + "browser to \(redirectUrl) with status=success, fail or cancel added to its query (Link "
-                            + "Out); the SDK's checkout must not be sent one"))
+                        "session for \(sku) with a redirectUrl (Link Out): once it ends, the checkout sends the "
+                            + "browser to \(redirectUrl) with status=success, fail or cancel added to its query; a "
+                            + "game that opens the checkout through the SDK sends none"))
             case .expired(let purchaseId):
                 effects.append(.log("session \(purchaseId) expired unpaid"))
             case .cancelled(let purchaseId):

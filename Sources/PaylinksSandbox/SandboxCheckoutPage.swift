@@ -139,7 +139,9 @@ extension SandboxPage {
         case .paymentPending:
             (
                 "Payment pending",
-                "The payment is still pending; the game sees 3004."
+                (session.redirectUrl == nil
+                    ? "The payment is still pending; the game sees 3004."
+                    : "The payment is still pending; the browser goes back to the game once it is resolved.")
                     + (session.resolution.map { " " + scheduled($0) } ?? "")
             )
         case .paymentCanceled:

@@ -165,6 +165,8 @@ struct SandboxLinkOutTests {
         let page = try served.get("/checkout/\(token)")
         #expect(page.status == 200)
         #expect(page.body.contains("Payment pending"))
+        #expect(page.body.contains("the browser goes back to the game once it is resolved"))
+        #expect(!page.body.contains("3004"), "a game without the SDK sees no 3004")
         let state = try Self.json(try served.get("/control/v1/sessions/\(purchaseId)").body)
         #expect(state["redirect"] == nil)
         let resolved = try served.send(

@@ -268,12 +268,18 @@ struct SandboxTests {
         }
     }
 
-    @Test("a redirectUrl in SDK mode is a warning in the log, not an error")
+    @Test("a redirectUrl is Link Out: the log says where the browser will be sent, as a note, not a warning")
     func redirectWarning() {
         let body = Self.body.replacingOccurrences(
             of: #""countryCode2": "DE","#, with: #""countryCode2": "DE", "redirectUrl": "https://game.example/back","#)
         #expect(create(body).status == 201)
-        #expect(recorder.logs.contains { $0.hasPrefix("warning: the session for starter_pack_001 has a redirectUrl") })
+        #expect(
+            recorder.logs.contains {
+                $0.hasPrefix(
+                    "session for starter_pack_001 with a redirectUrl (Link Out): once it ends, the checkout "
+                        + "sends the browser to https://game.example/back")
+            }, "\(recorder.logs)")
+        #expect(!recorder.logs.contains { $0.hasPrefix("warning:") })
     }
 
     @Test("unknown paths are 404 and wrong methods 405 with Allow")

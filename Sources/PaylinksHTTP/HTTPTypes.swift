@@ -162,16 +162,25 @@ public struct HTTPServerResponse: Equatable, Sendable {
     }
 
     /// The response's bytes, `Connection: close` when `closing`; without the body (but
-    /// with its length) when answering `HEAD`.
+    /// with its length) when answering `HEAD`. A header whose name or value holds a CR, an
+    /// LF or a NUL is left out: whatever put it there, it would split the answer and let its
+    /// text write headers or a body of its own (RFC 9110, section 5.5).
     func encoded(closing: Bool, head: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160 + body.count)
         bytes += "HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8
-        for header in headers { bytes += "\(header.name): \(header.value)\r\n".utf8 }
+        for header in headers where !Self.splits(header.name) && !Self.splits(header.value) {
+            bytes += "\(header.name): \(header.value)\r\n".utf8
+        }
         bytes += "Content-Length: \(body.count)\r\n".utf8
         bytes += (closing ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n").utf8
         if !head { bytes += body }
         return bytes
+    }
+
+    /// Whether `text` holds a byte that would end a header line: CR, LF or NUL.
+    private static func splits(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
     }
 
     /// The reason phrase of a status: RFC 9110's (section 15), or RFC 6585's for the four

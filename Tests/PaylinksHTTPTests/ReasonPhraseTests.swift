@@ -43,4 +43,17 @@ struct ReasonPhraseTests {
     func unregisteredPhrase(status: Int, phrase: String) {
         #expect(Self.statusLine(status) == "HTTP/1.1 \(status) \(phrase)")
     }
+
+    @Test("a header that would split the answer (CR, LF or NUL in it) is left out, the others go out")
+    func splittingHeader() {
+        let answer = HTTPServerResponse(
+            status: 303, contentType: "text/plain",
+            headers: [
+                HTTPHeader("Location", "https://a.example/\r\nSet-Cookie: pwned=1"), HTTPHeader("X-Kept", "yes"),
+                HTTPHeader("X-Null", "a\u{0}b"),
+            ], body: [])
+        let text = String(decoding: answer.encoded(closing: true), as: UTF8.self)
+        #expect(!text.contains("Set-Cookie") && !text.contains("Location") && !text.contains("X-Null"), "\(text)")
+        #expect(text.contains("X-Kept: yes\r\n"))
+    }
 }

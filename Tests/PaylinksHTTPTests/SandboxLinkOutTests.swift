@@ -143,7 +143,7 @@ struct SandboxLinkOutTests {
         "a Link Out checkout's form may end at the game's return address; another page's forms stay on the sandbox",
         arguments: [
             ("https://game.example/return?x=1", "form-action 'self' https://game.example;"),
-            ("http://user@127.0.0.1:8080/back", "form-action 'self' http://127.0.0.1:8080;"),
+            ("http://127.0.0.1:8080/back", "form-action 'self' http://127.0.0.1:8080;"),
             ("mygame://checkout", "form-action 'self' mygame:;"),
         ])
     func formAction(redirectUrl: String, directive: String) throws {
@@ -343,5 +343,22 @@ struct SandboxLinkOutTests {
         let old = try CheckoutSessions.Session(record: JSONParser.parse(Array(older.utf8)))
         #expect(!old.canceledByPlayer)
         #expect(old.linkOutStatus == .fail)
+    }
+
+    @Test("a kept session whose redirectUrl breaks the rule is refused as damaged, never sent in a Location")
+    func forgedRecord() throws {
+        let served = try Served()
+        let (_, purchaseId) = try served.session(redirectUrl: Self.redirectUrl)
+        let session = try #require(served.sandbox.heldSessions.first { $0.purchaseId == purchaseId })
+        let text = String(decoding: session.record, as: UTF8.self)
+        #expect(try CheckoutSessions.Session(record: JSONParser.parse(session.record)).redirectUrl == Self.redirectUrl)
+        for forged in [#"https://a.example/\r\nSet-Cookie: pwned=1"#, "javascript:alert(1)//", #"http://evil\\@good/"#]
+        {
+            let record = text.replacingOccurrences(of: "https://game.example/return?from=checkout#top", with: forged)
+            #expect(record != text)
+            #expect(throws: CheckoutSessions.Session.RecordProblem.self, "\(forged)") {
+                try CheckoutSessions.Session(record: JSONParser.parse(Array(record.utf8)))
+            }
+        }
     }
 }

@@ -120,6 +120,11 @@ extension CheckoutSessions.Session {
         email = try fields.optionalString("email")
         country = try fields.string("country")
         redirectUrl = try fields.optionalString("redirectUrl")
+        // Checked again, as Create Checkout Session checked it: a record is a file anyone
+        // may have written, and the checkout sends the browser there in a Location.
+        if let url = redirectUrl, let problem = RedirectURL.problem(url) {
+            throw RecordProblem(description: "redirectUrl \(problem)")
+        }
         metadata = fields["metadata"].map { value in
             var writer = JSONWriter()
             value.write(to: &writer)

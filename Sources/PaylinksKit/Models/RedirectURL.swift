@@ -40,11 +40,54 @@ package enum RedirectURL {
         }
         let rest = url.dropFirst(scheme.count + 1)
         if name == "http" || name == "https" {
-            guard rest.hasPrefix("//"), !rest.dropFirst(2).prefix(while: { !"/?#".contains($0) }).isEmpty else {
-                return "names no host; give one \(example)"
-            }
+            let authority = rest.hasPrefix("//") ? rest.dropFirst(2).prefix(while: { !"/?#".contains($0) }) : ""
+            guard !authority.isEmpty else { return "names no host; give one \(example)" }
+            if let problem = hostProblem(authority) { return problem }
         } else if rest.isEmpty {
             return "has nothing after its scheme; give one \(example)"
+        }
+        return nil
+    }
+
+    /// Why the authority of an http or https return URL (`host[:port]`, no user) is not one
+    /// a browser and the checkout's Content-Security-Policy read alike: a host of ASCII
+    /// letters, digits, dots and hyphens (an international name in its `xn--` form), or an
+    /// IPv6 address in brackets, and a port from 1 to 65535.
+    static func hostProblem(_ authority: Substring) -> String? {
+        if authority.contains("@") || authority.contains("\\") {
+            return "holds a user or a backslash before its host, which browsers read differently; give the host alone, "
+                + "such as https://game.example/return"
+        }
+        var host = authority
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return "has an IPv6 host without its ]" }
+            host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return "has text after its IPv6 host" }
+                port = after.dropFirst()
+            }
+            guard host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return "has an IPv6 host that is not one"
+            }
+        } else {
+            if let colon = authority.firstIndex(of: ":") {
+                host = authority[..<colon]
+                port = authority[authority.index(after: colon)...]
+            }
+            let isHostCharacter: (Unicode.Scalar) -> Bool = {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "."
+                    || $0 == "-"
+            }
+            guard !host.isEmpty, host.unicodeScalars.allSatisfy(isHostCharacter) else {
+                return "has a host of other characters than letters, digits, dots and hyphens; write an international "
+                    + "name in its xn-- form"
+            }
+        }
+        if let port, !port.isEmpty {
+            guard port.count <= 5, port.allSatisfy(\.isASCII), let number = Int(port), (1...65535).contains(number)
+            else { return "has the port '\(port)', which is not 1 to 65535" }
         }
         return nil
     }
@@ -57,6 +100,6 @@ package enum RedirectURL {
         let rest = text.dropFirst(prefix.count)
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return !host.isEmpty && !host.contains("@")
-            && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+            && !text.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 }

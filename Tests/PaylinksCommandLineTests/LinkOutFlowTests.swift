@@ -165,6 +165,28 @@ struct LinkOutFlowTests {
             (scenario(#"{"step": "initialize"}"#), "has no SDK to initialize", false),
             (scenario(#"{"step": "purchase", "sku": "starter_pack_001", "error": 3003}"#), "\"error\" delivers", false),
             (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "outcome": "pending"}"#),
+                "\"outcome\": \"pending\" ends in the SDK's validation timeout (3004), and a link-out scenario has no SDK",
+                false
+            ),
+            (
+                scenario(
+                    #"{"step": "purchase", "sku": "starter_pack_001", "attempts": [{"outcome": "pending"}]}"#),
+                "\"outcome\": \"pending\" ends in the SDK's validation timeout", false
+            ),
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "orderCustomerId": "x"}"#),
+                "\"orderCustomerId\" tries a check of the SDK's", false
+            ),
+            (
+                scenario(#"{"step": "cancel", "sku": "starter_pack_001", "sessionEnvironment": "staging"}"#),
+                "\"sessionEnvironment\" tries a check of the SDK's", false
+            ),
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "delivery": "twice"}"#),
+                "\"delivery\": \"twice\" delivers the SDK's result twice", false
+            ),
+            (
                 scenario(
                     #"{"step": "purchase", "sku": "starter_pack_001", "expect": {"callback": "onPurchaseSuccess"}}"#),
                 "expect \"redirect\"", false

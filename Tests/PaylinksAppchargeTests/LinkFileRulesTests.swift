@@ -130,6 +130,23 @@ struct LinkFileRulesTests {
         #expect(finding.what.hasSuffix("with status=fail, status=cancel"))
     }
 
+    @Test(
+        "a return URL of a custom scheme or http: one note that an AASA opens the app for https universal links only",
+        arguments: ["mygame://return", "http://game.example/return"])
+    func notUniversal(redirect: String) throws {
+        let findings = try Self.findings(Self.aasa, .aasa, redirect: redirect, host: "game.example")
+        #expect(findings.map(\.rule) == ["redirect-covered"])
+        #expect(findings.map(\.severity) == [.note])
+        let finding = try #require(findings.first)
+        #expect(finding.what.contains("an AASA cannot open the app for it"), "\(finding.what)")
+        #expect(!finding.fix.contains("add a component"), "\(finding.fix)")
+        if redirect.hasPrefix("mygame") {
+            #expect(finding.fix.contains("registered in the app, not in this file"), "\(finding.fix)")
+        } else {
+            #expect(finding.fix.contains("universal links are https"), "\(finding.fix)")
+        }
+    }
+
     @Test("a file that is not JSON throws the parser's error")
     func notJSON() {
         #expect(throws: JSONSyntaxError.self) { try Self.findings("{applinks", .aasa) }

@@ -51,6 +51,19 @@ struct CheckLinksTests {
         #expect(lines.last == #"{"summary":{"files":1,"problems":3,"notes":0}}"#)
     }
 
+    @Test(
+        "--redirect-url is checked as a return URL: 64, one error line, nothing checked",
+        arguments: [
+            ("/return", "is not an absolute URL with a scheme"), ("javascript:x", "has the scheme javascript:"),
+        ])
+    func badRedirect(url: String, reason: String) {
+        let result = runCLI(["check-links"] + Self.good + ["--redirect-url", url])
+        #expect(result.exitCode == .usage)
+        #expect(result.stderr.hasPrefix("error: --redirect-url '\(url)' \(reason)"), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("--kind forces what a file is: an AASA read as assetlinks.json is not an array")
     func kind() {
         let result = runCLI(["check-links", Self.good[0], "--kind", "assetlinks"])

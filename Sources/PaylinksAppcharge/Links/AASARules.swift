@@ -242,7 +242,22 @@ enum AASARules {
     }
 
     /// Whether the checkout's return to `redirectUrl`, with each status, opens the app.
+    ///
+    /// A return URL that is not https is no universal link, and no AASA opens the app for
+    /// it: one note that says so, in place of the rules that follow.
     private static func redirect(_ redirectUrl: String, routes: [Route], host: String?) -> [LinkFinding] {
+        let scheme = redirectUrl.prefix { $0 != ":" }.lowercased()
+        if scheme != "https" {
+            let what =
+                "the redirect URL has the scheme \(scheme):, and an AASA cannot open the app for it: it opens the "
+                + "app for https universal links only"
+            let fix =
+                scheme == "http"
+                ? "give an https redirect URL on this file's domain: universal links are https"
+                : "nothing to add here: \(scheme): is the app's own URL scheme, registered in the app, not in this "
+                    + "file; universal links are https"
+            return [LinkFinding(.note, "$", "redirect-covered", what, fix: fix)]
+        }
         var findings: [LinkFinding] = []
         let url = LinkURL(redirectUrl)
         if let host, url.host.lowercased() != host.lowercased() {

@@ -41,6 +41,9 @@ enum CheckLinksCommand: Subcommand {
                 "--redirect-url needs the return URL the checkout sends to, such as https://game.example/return",
                 command: .checkLinks)
         }
+        if let url = options.redirectUrl, let problem = RedirectURL.problem(url) {
+            throw .usage("--redirect-url '\(MessageText.sanitized(url))' \(problem)", command: .checkLinks)
+        }
         var inputs: [Input] = []
         for operand in options.operands { inputs.append(try input(operand)) }
         var checked: [Checked] = []

@@ -145,6 +145,33 @@ struct CheckLinksTests {
         #expect(result.stdout.hasSuffix("check-links: 4 files: 7 problems\n"))
     }
 
+    @Test("a file named apple-app-site-association.json breaks well-known-path, as a URL of that name does")
+    func jsonFileName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("apple-app-site-association.json").path
+        try Data(contentsOf: URL(fileURLWithPath: Self.good[0])).write(to: URL(fileURLWithPath: path))
+        let result = runCLI(["check-links", path] + Self.redirect)
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(result.stdout.hasPrefix("FAIL  \(path)  -  well-known-path: "), "\(result.stdout)")
+        #expect(result.stdout.contains("without a .json extension"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("check-links: 1 file: 1 problem\n"), "\(result.stdout)")
+    }
+
+    @Test("a 404 at the AASA's path of a server that serves it at .json: the finding says to drop the extension")
+    func servedAtJSONPath() throws {
+        let server = try Self.serve([
+            "/.well-known/apple-app-site-association.json": try Self.file(Self.good[0])
+        ])
+        let result = runCLI(["check-links", "http://127.0.0.1:\(server.port)", "--kind", "aasa"])
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(
+            result.stdout.contains(
+                "status-200: the answer is 404; fix: it is served at /.well-known/apple-app-site-association.json: "
+                    + "serve it without the extension"), "\(result.stdout)")
+    }
+
     @Test("nothing answering at a URL is 69, with one error line")
     func notAnswering() throws {
         let port = try HTTPServer(host: "127.0.0.1", port: 0) { _ in HTTPServerResponse(status: 500, body: []) }.port

@@ -60,6 +60,18 @@ package enum LinkFileRules {
         }
     }
 
+    /// What a local file's `name` breaks: an AASA named with a `.json` extension is served
+    /// at a path the system never asks for, as ``checkServing(_:path:status:contentType:location:)``
+    /// says of a URL.
+    package static func checkName(_ kind: LinkFileKind, name: some StringProtocol) -> [LinkFinding] {
+        guard kind == .aasa, name == kind.fileName + ".json" else { return [] }
+        return [
+            LinkFinding(
+                .problem, "-", "well-known-path", "the file is named \(name)",
+                fix: "name it \(kind.fileName) and serve it at \(kind.wellKnownPath), without a .json extension")
+        ]
+    }
+
     /// What the answer to `GET path` of a link file of `kind` breaks: the well-known path
     /// (when `path` is not a base the paths were derived from), the status, a redirect
     /// (`location`), and the content type.

@@ -113,6 +113,18 @@ struct LinkOutFlowTests {
                 ["--flow", "link-out", "--redirect-url", "https://game.example/r", "--browser-mode", "external"],
                 "--browser-mode picks the browser the SDK opens"
             ),
+            (
+                ["--flow", "link-out", "--redirect-url", "https://game.example/r", "--lose-session"],
+                "--lose-session picks the browser the SDK opens, and --flow link-out has no SDK"
+            ),
+            (
+                [
+                    "--flow", "link-out", "--redirect-url", "https://game.example/r", "--lose-session",
+                    "--browser-mode",
+                    "external",
+                ],
+                "--browser-mode picks the browser the SDK opens, and --flow link-out has no SDK"
+            ),
             (["--flow", "sideways"], "--flow takes sdk, link-out"),
         ])
     func refused(arguments: [String], words: String) {

@@ -135,6 +135,17 @@ struct LinkOutFlowTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test("--redirect-url's help says what it is for link-out and for check-links, beside the SDK's universal link")
+    func redirectHelp() {
+        for command in ["purchase", "check-links"] {
+            let help = runCLI([command, "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            #expect(help.contains("fails with 2004"), "\(help)")
+            #expect(help.contains("With --flow link-out: the game's return URL, an app link allowed"), "\(help)")
+            #expect(help.contains("check-links: the return URL"), "\(help)")
+        }
+    }
+
     @Test("a custom scheme's return URL is taken, with no SDK to refuse it with 2004")
     func appLink() {
         let result = runCLI(

@@ -21,7 +21,10 @@ package enum LinkFileRules {
         ("app-id-form", "of TEAMID.bundle.id: 10 upper-case letters and digits, a dot, a reverse-DNS bundle ID"),
         ("components", "and components, an array of objects (the older paths: a note, paths-legacy)"),
         ("component-fields", "each with a \"/\" string; ? a string or object, # and comment strings, exclude a bool"),
-        ("redirect-covered", "--redirect-url: the first component matching it with each status does not exclude it"),
+        (
+            "redirect-covered",
+            "--redirect-url: the first component matching it with each status does not exclude it (not https: a note)"
+        ),
         ("redirect-host", "--redirect-url: on the host the AASA was fetched from"),
         ("assetlinks-array", "an assetlinks.json is a JSON array of statements"),
         ("statement-object", "each an object"),

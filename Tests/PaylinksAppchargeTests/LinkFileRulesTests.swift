@@ -1,3 +1,4 @@
+import Foundation
 import PaylinksAppcharge
 import PaylinksJSON
 import Testing
@@ -128,6 +129,58 @@ struct LinkFileRulesTests {
         let finding = try #require(try Self.findings(one, .aasa, redirect: "https://game.example/return").first)
         #expect(finding.rule == "redirect-covered")
         #expect(finding.what.hasSuffix("with status=fail, status=cancel"))
+    }
+
+    @Test(
+        "a return URL of a custom scheme or http: one note that an AASA opens the app for https universal links only",
+        arguments: ["mygame://return", "http://game.example/return"])
+    func notUniversal(redirect: String) throws {
+        let findings = try Self.findings(Self.aasa, .aasa, redirect: redirect, host: "game.example")
+        #expect(findings.map(\.rule) == ["redirect-covered"])
+        #expect(findings.map(\.severity) == [.note])
+        let finding = try #require(findings.first)
+        #expect(finding.what.contains("an AASA cannot open the app for it"), "\(finding.what)")
+        #expect(!finding.fix.contains("add a component"), "\(finding.fix)")
+        if redirect.hasPrefix("mygame") {
+            #expect(finding.fix.contains("registered in the app, not in this file"), "\(finding.fix)")
+        } else {
+            #expect(finding.fix.contains("universal links are https"), "\(finding.fix)")
+        }
+    }
+
+    @Test("app-id-legacy suggests appIDs with the value only when the value is a valid app ID")
+    func legacyFix() throws {
+        let good =
+            #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.game", "components": [{"/": "/*"}]}]}}"#
+        let fixes = try Self.findings(good, .aasa).filter { $0.rule == "app-id-legacy" }.map(\.fix)
+        #expect(fixes == [#"write "appIDs": ["ABCDE12345.com.example.game"]"#])
+        let bad = good.replacingFirst("ABCDE12345.", with: "")
+        let fix = try #require(try Self.findings(bad, .aasa).first { $0.rule == "app-id-legacy" }?.fix)
+        #expect(!fix.contains("com.example.game\"]"), "\(fix)")
+        #expect(fix.contains("TEAMID.bundle.id"), "\(fix)")
+    }
+
+    @Test("a fingerprint in lower case says to write it in upper case, one without colons to join its pairs")
+    func fingerprintFix() throws {
+        let lower = Self.assetlinks.replacingFirst(Self.fingerprint, with: Self.fingerprint.lowercased())
+        let fix = try #require(try Self.findings(lower, .assetlinks).first?.fix)
+        #expect(fix == "write it in upper case: \(Self.fingerprint)")
+        let bare = Self.assetlinks.replacingFirst(
+            Self.fingerprint, with: Self.fingerprint.replacingOccurrences(of: ":", with: "").lowercased())
+        let joined = try #require(try Self.findings(bare, .assetlinks).first?.fix)
+        #expect(joined.hasPrefix("its colons are missing"), "\(joined)")
+        #expect(joined.hasSuffix(": \(Self.fingerprint)"), "\(joined)")
+    }
+
+    @Test("a component whose path matches the return but whose ? does not: the fix names the query pattern")
+    func queryFix() throws {
+        let one = Self.aasa.replacingFirst(#"{"status": "*"}"#, with: #"{"status": "success"}"#)
+        let finding = try #require(try Self.findings(one, .aasa, redirect: "https://game.example/return").first)
+        #expect(finding.fix.contains(#""?": {"status": "success"}"#), "\(finding.fix)")
+        #expect(finding.fix.contains("components[1]"), "\(finding.fix)")
+        let whole = Self.aasa.replacingFirst(#"{"status": "*"}"#, with: #""status=success""#)
+        let wholeFix = try #require(try Self.findings(whole, .aasa, redirect: "https://game.example/return").first)
+        #expect(wholeFix.fix.contains(#""?": "status=success""#), "\(wholeFix.fix)")
     }
 
     @Test("a file that is not JSON throws the parser's error")

@@ -51,6 +51,19 @@ struct CheckLinksTests {
         #expect(lines.last == #"{"summary":{"files":1,"problems":3,"notes":0}}"#)
     }
 
+    @Test(
+        "--redirect-url is checked as a return URL: 64, one error line, nothing checked",
+        arguments: [
+            ("/return", "is not an absolute URL with a scheme"), ("javascript:x", "has the scheme javascript:"),
+        ])
+    func badRedirect(url: String, reason: String) {
+        let result = runCLI(["check-links"] + Self.good + ["--redirect-url", url])
+        #expect(result.exitCode == .usage)
+        #expect(result.stderr.hasPrefix("error: --redirect-url '\(url)' \(reason)"), "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("--kind forces what a file is: an AASA read as assetlinks.json is not an array")
     func kind() {
         let result = runCLI(["check-links", Self.good[0], "--kind", "assetlinks"])
@@ -130,6 +143,33 @@ struct CheckLinksTests {
                 "status-200",
             ], "\(result.stdout)")
         #expect(result.stdout.hasSuffix("check-links: 4 files: 7 problems\n"))
+    }
+
+    @Test("a file named apple-app-site-association.json breaks well-known-path, as a URL of that name does")
+    func jsonFileName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("apple-app-site-association.json").path
+        try Data(contentsOf: URL(fileURLWithPath: Self.good[0])).write(to: URL(fileURLWithPath: path))
+        let result = runCLI(["check-links", path] + Self.redirect)
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(result.stdout.hasPrefix("FAIL  \(path)  -  well-known-path: "), "\(result.stdout)")
+        #expect(result.stdout.contains("without a .json extension"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("check-links: 1 file: 1 problem\n"), "\(result.stdout)")
+    }
+
+    @Test("a 404 at the AASA's path of a server that serves it at .json: the finding says to drop the extension")
+    func servedAtJSONPath() throws {
+        let server = try Self.serve([
+            "/.well-known/apple-app-site-association.json": try Self.file(Self.good[0])
+        ])
+        let result = runCLI(["check-links", "http://127.0.0.1:\(server.port)", "--kind", "aasa"])
+        #expect(result.exitCode == .expectationsFailed)
+        #expect(
+            result.stdout.contains(
+                "status-200: the answer is 404; fix: it is served at /.well-known/apple-app-site-association.json: "
+                    + "serve it without the extension"), "\(result.stdout)")
     }
 
     @Test("nothing answering at a URL is 69, with one error line")

@@ -13,6 +13,17 @@ struct ExitCodeTests {
         #expect(Set(values).count == values.count)
     }
 
+    @Test(
+        "the meanings name what link-out and check-links end with",
+        arguments: [
+            (ExitCode.purchaseFailed, "link-out: status=fail"), (.purchaseCanceled, "link-out: status=cancel"),
+            (.expectationsFailed, "check-links: a rule of a link file is broken"), (.dataError, "check-links: "),
+            (.noInput, "check-links: "), (.unavailable, "check-links: "),
+        ])
+    func linkMeanings(code: ExitCode, words: String) {
+        #expect(code.meaning.contains(words), "\(code.meaning)")
+    }
+
     @Test("a status paylinks does not name is passed on as it is, and names no code")
     func passedOn() {
         #expect(ExitCode(passingOn: 3).rawValue == 3)

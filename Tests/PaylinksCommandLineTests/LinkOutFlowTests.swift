@@ -113,6 +113,18 @@ struct LinkOutFlowTests {
                 ["--flow", "link-out", "--redirect-url", "https://game.example/r", "--browser-mode", "external"],
                 "--browser-mode picks the browser the SDK opens"
             ),
+            (
+                ["--flow", "link-out", "--redirect-url", "https://game.example/r", "--lose-session"],
+                "--lose-session picks the browser the SDK opens, and --flow link-out has no SDK"
+            ),
+            (
+                [
+                    "--flow", "link-out", "--redirect-url", "https://game.example/r", "--lose-session",
+                    "--browser-mode",
+                    "external",
+                ],
+                "--browser-mode picks the browser the SDK opens, and --flow link-out has no SDK"
+            ),
             (["--flow", "sideways"], "--flow takes sdk, link-out"),
         ])
     func refused(arguments: [String], words: String) {
@@ -121,6 +133,17 @@ struct LinkOutFlowTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(words), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("--redirect-url's help says what it is for link-out and for check-links, beside the SDK's universal link")
+    func redirectHelp() {
+        for command in ["purchase", "check-links"] {
+            let help = runCLI([command, "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            #expect(help.contains("fails with 2004"), "\(help)")
+            #expect(help.contains("With --flow link-out: the game's return URL, an app link allowed"), "\(help)")
+            #expect(help.contains("check-links: the return URL"), "\(help)")
+        }
     }
 
     @Test("a custom scheme's return URL is taken, with no SDK to refuse it with 2004")
@@ -164,6 +187,28 @@ struct LinkOutFlowTests {
             ),
             (scenario(#"{"step": "initialize"}"#), "has no SDK to initialize", false),
             (scenario(#"{"step": "purchase", "sku": "starter_pack_001", "error": 3003}"#), "\"error\" delivers", false),
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "outcome": "pending"}"#),
+                "\"outcome\": \"pending\" ends in the SDK's validation timeout (3004), and a link-out scenario has no SDK",
+                false
+            ),
+            (
+                scenario(
+                    #"{"step": "purchase", "sku": "starter_pack_001", "attempts": [{"outcome": "pending"}]}"#),
+                "\"outcome\": \"pending\" ends in the SDK's validation timeout", false
+            ),
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "orderCustomerId": "x"}"#),
+                "\"orderCustomerId\" tries a check of the SDK's", false
+            ),
+            (
+                scenario(#"{"step": "cancel", "sku": "starter_pack_001", "sessionEnvironment": "staging"}"#),
+                "\"sessionEnvironment\" tries a check of the SDK's", false
+            ),
+            (
+                scenario(#"{"step": "purchase", "sku": "starter_pack_001", "delivery": "twice"}"#),
+                "\"delivery\": \"twice\" delivers the SDK's result twice", false
+            ),
             (
                 scenario(
                     #"{"step": "purchase", "sku": "starter_pack_001", "expect": {"callback": "onPurchaseSuccess"}}"#),

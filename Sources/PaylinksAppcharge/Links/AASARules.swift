@@ -63,6 +63,28 @@ enum AASARules {
         var fragment: String?
         /// Whether a URL it matches stays in the browser.
         var exclude: Bool
+        /// Where it is in the file: `$.applinks.details[0].components[1]`.
+        var place = "$"
+
+        /// The query pattern as the file writes it: `"?": {"status": "*"}`; nil when there is none.
+        var queryText: String? {
+            let quoted = { (text: String) in
+                "\"" + text.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] } + "\""
+            }
+            switch query {
+            case nil: return nil
+            case .whole(let pattern): return "\"?\": \(quoted(pattern))"
+            case .items(let items):
+                return "\"?\": {" + items.map { "\(quoted($0.0)): \(quoted($0.1))" }.joined(separator: ", ") + "}"
+            }
+        }
+
+        /// Whether the route matches `url`'s path and fragment, whatever its query.
+        func matchesAllButQuery(_ url: LinkURL) -> Bool {
+            var route = self
+            route.query = nil
+            return route.matches(url)
+        }
 
         /// A component's `?`: a pattern for the whole query, or one per item.
         enum Query {
@@ -101,11 +123,14 @@ enum AASARules {
             return elements.enumerated().compactMap { index, id in appIDForm(id, at: "\(path).appIDs[\(index)]") }
         }
         if let id = detail.member("appID") {
+            let form = appIDForm(id, at: "\(path).appID")
+            let value = form == nil ? id.string ?? "TEAMID.bundle.id" : "TEAMID.bundle.id"
             return [
                 LinkFinding(
                     .note, "\(path).appID", "app-id-legacy", "appID is the older single-app form",
-                    fix: "write \"appIDs\": [\"\(id.string ?? "TEAMID.bundle.id")\"]")
-            ] + [appIDForm(id, at: "\(path).appID")].compactMap { $0 }
+                    fix: "write \"appIDs\": [\"\(value)\"]"
+                        + (form == nil ? "" : " with the app's team ID and bundle ID"))
+            ] + [form].compactMap { $0 }
         }
         return [
             LinkFinding(
@@ -167,7 +192,7 @@ enum AASARules {
                         fix: "give components as an array of objects, such as [{\"/\": \"/return*\"}]")
                 ]
             }
-            for element in elements {
+            for (index, element) in elements.enumerated() {
                 let text = element.string ?? ""
                 let exclude = text.hasPrefix("NOT ")
                 let pattern = exclude ? String(text.dropFirst(4)) : text
@@ -175,7 +200,7 @@ enum AASARules {
                 routes.append(
                     Route(
                         path: String(parts[0]), query: parts.count == 2 ? .whole(String(parts[1])) : nil,
-                        fragment: nil, exclude: exclude))
+                        fragment: nil, exclude: exclude, place: "\(path).paths[\(index)]"))
             }
             return [
                 LinkFinding(
@@ -203,7 +228,7 @@ enum AASARules {
                     fix: "make it an object, such as {\"/\": \"/return*\"}"))
             return nil
         }
-        var route = Route(path: "", query: nil, fragment: nil, exclude: false)
+        var route = Route(path: "", query: nil, fragment: nil, exclude: false, place: path)
         for (key, value) in members {
             switch key {
             case "/", "#", "comment":
@@ -242,7 +267,22 @@ enum AASARules {
     }
 
     /// Whether the checkout's return to `redirectUrl`, with each status, opens the app.
+    ///
+    /// A return URL that is not https is no universal link, and no AASA opens the app for
+    /// it: one note that says so, in place of the rules that follow.
     private static func redirect(_ redirectUrl: String, routes: [Route], host: String?) -> [LinkFinding] {
+        let scheme = redirectUrl.prefix { $0 != ":" }.lowercased()
+        if scheme != "https" {
+            let what =
+                "the redirect URL has the scheme \(scheme):, and an AASA cannot open the app for it: it opens the "
+                + "app for https universal links only"
+            let fix =
+                scheme == "http"
+                ? "give an https redirect URL on this file's domain: universal links are https"
+                : "nothing to add here: \(scheme): is the app's own URL scheme, registered in the app, not in this "
+                    + "file; universal links are https"
+            return [LinkFinding(.note, "$", "redirect-covered", what, fix: fix)]
+        }
         var findings: [LinkFinding] = []
         let url = LinkURL(redirectUrl)
         if let host, url.host.lowercased() != host.lowercased() {
@@ -258,13 +298,23 @@ enum AASARules {
             guard let route = routes.first(where: { $0.matches(sent) }) else { return true }
             return route.exclude
         }
-        if !missed.isEmpty {
+        if let first = missed.first {
             let statuses = missed.map { "status=\($0.rawValue)" }.joined(separator: ", ")
+            // A component that takes the path but not the query is the one to widen.
+            let sent = LinkURL(first.redirect(to: redirectUrl))
+            let narrow = routes.first { !$0.exclude && $0.matchesAllButQuery(sent) && !$0.matches(sent) }
+            let fix =
+                narrow.flatMap { route in
+                    route.queryText.map {
+                        "widen the query pattern of \(route.place), \($0), to take each status, such as "
+                            + "\"?\": {\"status\": \"*\"}, or leave its \"?\" out"
+                    }
+                } ?? "add a component such as {\"/\": \"\(url.path)\"} before any that excludes it"
             findings.append(
                 LinkFinding(
                     .problem, "$.applinks.details", "redirect-covered",
                     "no component opens the app for \(url.path)\(url.query.map { "?\($0)" } ?? "") with \(statuses)",
-                    fix: "add a component such as {\"/\": \"\(url.path)\"} before any that excludes it"))
+                    fix: fix))
         }
         return findings
     }

@@ -97,17 +97,38 @@ enum AssetLinksRules {
             ]
         }
         return elements.enumerated().compactMap { index, element in
-            let pairs = element.string?.split(separator: ":", omittingEmptySubsequences: false) ?? []
-            let valid =
-                pairs.count == 32
-                && pairs.allSatisfy { pair in
-                    pair.count == 2
-                        && pair.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) }
-                }
-            guard !valid else { return nil }
+            guard !isFingerprint(element.string ?? "") else { return nil }
             let shown = element.string.map { "\"\($0)\"" } ?? element.typeDescription
             return LinkFinding(
-                .problem, "\(path)[\(index)]", "cert-fingerprint", "\(shown) is not a SHA-256 fingerprint", fix: fix)
+                .problem, "\(path)[\(index)]", "cert-fingerprint", "\(shown) is not a SHA-256 fingerprint",
+                fix: element.string.flatMap(repaired) ?? fix)
         }
+    }
+
+    /// Whether `text` is 32 upper-case hex pairs joined by colons.
+    static func isFingerprint(_ text: String) -> Bool {
+        let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+        return pairs.count == 32
+            && pairs.allSatisfy { pair in
+                pair.count == 2
+                    && pair.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) }
+            }
+    }
+
+    /// The fix of a fingerprint that is right but for its case or its colons, with the value
+    /// to write; nil for one that is wrong otherwise.
+    static func repaired(_ text: String) -> String? {
+        let upper = text.uppercased()
+        if isFingerprint(upper) { return "write it in upper case: \(upper)" }
+        guard upper.count == 64, !upper.contains(":") else { return nil }
+        var pairs: [Substring] = []
+        var rest = Substring(upper)
+        while !rest.isEmpty {
+            pairs.append(rest.prefix(2))
+            rest = rest.dropFirst(2)
+        }
+        let joined = pairs.joined(separator: ":")
+        guard isFingerprint(joined) else { return nil }
+        return "its colons are missing: join its 32 pairs with colons, in upper case: \(joined)"
     }
 }

@@ -21,7 +21,10 @@ package enum LinkFileRules {
         ("app-id-form", "of TEAMID.bundle.id: 10 upper-case letters and digits, a dot, a reverse-DNS bundle ID"),
         ("components", "and components, an array of objects (the older paths: a note, paths-legacy)"),
         ("component-fields", "each with a \"/\" string; ? a string or object, # and comment strings, exclude a bool"),
-        ("redirect-covered", "--redirect-url: the first component matching it with each status does not exclude it"),
+        (
+            "redirect-covered",
+            "--redirect-url: the first component matching it with each status does not exclude it (not https: a note)"
+        ),
         ("redirect-host", "--redirect-url: on the host the AASA was fetched from"),
         ("assetlinks-array", "an assetlinks.json is a JSON array of statements"),
         ("statement-object", "each an object"),
@@ -58,6 +61,18 @@ package enum LinkFileRules {
         case .assetlinks:
             return AssetLinksRules.check(root)
         }
+    }
+
+    /// What a local file's `name` breaks: an AASA named with a `.json` extension is served
+    /// at a path the system never asks for, as ``checkServing(_:path:status:contentType:location:)``
+    /// says of a URL.
+    package static func checkName(_ kind: LinkFileKind, name: some StringProtocol) -> [LinkFinding] {
+        guard kind == .aasa, name == kind.fileName + ".json" else { return [] }
+        return [
+            LinkFinding(
+                .problem, "-", "well-known-path", "the file is named \(name)",
+                fix: "name it \(kind.fileName) and serve it at \(kind.wellKnownPath), without a .json extension")
+        ]
     }
 
     /// What the answer to `GET path` of a link file of `kind` breaks: the well-known path

@@ -277,6 +277,8 @@ package enum ArgumentParser {
         {
             return "--clock virtual holds each retry until the clock passes it; leave \(wait) out"
         }
+        // Link Out's own refusals first: --lose-session's advice would not hold without the SDK.
+        if let problem = LinkOutFlow.problem(in: options, seen: seen) { return problem }
         if options.losesSession && options.browserMode != .external {
             return "--lose-session happens in an external browser; add --browser-mode external"
         }
@@ -286,7 +288,7 @@ package enum ArgumentParser {
         if options.beforeOrder && options.closeMethod != nil {
             return "give either --before-order or --via: the player closes the checkout once"
         }
-        return LinkOutFlow.problem(in: options, seen: seen)
+        return nil
     }
 
     /// The event `trigger EVENT` leads to, with `--result`, and `--amount` checked against it.

@@ -180,7 +180,10 @@ package struct OptionSpec: Sendable {
             options.checkoutPublicKey = try text(value, option: "--checkout-public-key", allowEmpty: true)
         },
         OptionSpec(
-            "--redirect-url", "URL", "The universal link for the external browser; not an https URL fails with 2004.",
+            "--redirect-url", "URL",
+            "The universal link for the external browser; not an https URL fails with 2004. With --flow link-out: "
+                + "the game's return URL, an app link allowed. check-links: the return URL the AASA must open the app "
+                + "for (https).",
             default: "none", commands: Command.simulations + [.checkLinks]
         ) { options, value throws(UsageProblem) in
             options.redirectUrl = try text(value, option: "--redirect-url", allowEmpty: true)

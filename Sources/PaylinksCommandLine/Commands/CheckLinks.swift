@@ -41,6 +41,9 @@ enum CheckLinksCommand: Subcommand {
                 "--redirect-url needs the return URL the checkout sends to, such as https://game.example/return",
                 command: .checkLinks)
         }
+        if let url = options.redirectUrl, let problem = RedirectURL.problem(url) {
+            throw .usage("--redirect-url '\(MessageText.sanitized(url))' \(problem)", command: .checkLinks)
+        }
         var inputs: [Input] = []
         for operand in options.operands { inputs.append(try input(operand)) }
         var checked: [Checked] = []
@@ -116,7 +119,11 @@ enum CheckLinksCommand: Subcommand {
                         + "system reads as JSON")
             }
             let kind = options.linkKind ?? LinkFileKind(fileName: name) ?? LinkFileKind(shape: root) ?? .aasa
-            return [Checked(source: path, findings: findings(bytes, kind, options, host: nil))]
+            return [
+                Checked(
+                    source: path,
+                    findings: LinkFileRules.checkName(kind, name: name) + findings(bytes, kind, options, host: nil))
+            ]
         case .url(let url):
             let bare = url.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
             guard bare == "/" else { return [try fetch(url, kind: options.linkKind, options)] }
@@ -134,11 +141,9 @@ enum CheckLinksCommand: Subcommand {
     private static func fetch(_ url: HTTPURL, kind given: LinkFileKind?, _ options: RunOptions)
         throws(CLIError) -> Checked
     {
-        let client = HTTPClient(url: url, connectTimeout: 5, responseTimeout: 10, maximumResponseSize: maximumSize)
-        defer { client.close() }
         let response: HTTPResponse
         do {
-            response = try client.send(method: .get, headers: [], body: [])
+            response = try get(url)
         } catch {
             // The URL was checked when it was read: its host and port hold no control characters.
             throw .unavailable("nothing answers at \(url): \(error); start the server that serves it, or check the URL")
@@ -151,6 +156,14 @@ enum CheckLinksCommand: Subcommand {
         var found = LinkFileRules.checkServing(
             kind, path: url.target, status: response.status, contentType: response.header("content-type"),
             location: response.header("location"))
+        // A 404 for an AASA served with the extension: the one extra GET says where it is.
+        if response.status == 404, url.target == LinkFileKind.aasa.wellKnownPath {
+            var json = url
+            json.target += ".json"
+            if (try? get(json))?.status == 200, let index = found.firstIndex(where: { $0.rule == "status-200" }) {
+                found[index].fix = "it is served at \(json.target): serve it without the extension"
+            }
+        }
         if response.status == 200 {
             if root == nil {
                 found.append(
@@ -162,6 +175,13 @@ enum CheckLinksCommand: Subcommand {
             }
         }
         return Checked(source: url.description, findings: found)
+    }
+
+    /// The answer to a GET of `url`, within the time and size check-links allows.
+    private static func get(_ url: HTTPURL) throws -> HTTPResponse {
+        let client = HTTPClient(url: url, connectTimeout: 5, responseTimeout: 10, maximumResponseSize: maximumSize)
+        defer { client.close() }
+        return try client.send(method: .get, headers: [], body: [])
     }
 
     /// What the JSON `bytes` of a `kind` file break.

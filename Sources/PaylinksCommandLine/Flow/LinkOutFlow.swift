@@ -18,20 +18,14 @@ enum LinkOutFlow {
         if let problem = RedirectURL.problem(url) {
             return "--redirect-url '\(MessageText.sanitized(url))' \(problem)"
         }
-        if options.error != nil {
-            return "--error delivers one of the SDK's status codes, and --flow link-out has no SDK: a declined "
-                + "payment is --outcome declined, a failed award an --award-url that refuses it"
-        }
-        if options.outcome == .pending {
-            return "--outcome pending ends in the SDK's validation timeout (3004), and --flow link-out has no SDK: "
-                + "use --flow sdk"
-        }
+        let words = LinkOutLimit.Words.commandLine
+        if options.error != nil { return LinkOutLimit.statusCode.reason("--error", in: words) }
+        if options.outcome == .pending { return LinkOutLimit.pendingOutcome.reason("--outcome pending", in: words) }
         if let option = ["--browser-mode", "--lose-session"].first(where: { seen[$0] != nil }) {
-            return "\(option) picks the browser the SDK opens, and --flow link-out has no SDK: the game opens the "
-                + "checkout itself; leave \(option) out, or use --flow sdk"
+            return LinkOutLimit.browserChoice.reason(option, in: words)
         }
         if let option = ["--order-customer-id", "--session-environment"].first(where: { seen[$0] != nil }) {
-            return "\(option) tries a check of the SDK's, and --flow link-out has no SDK: leave \(option) out"
+            return LinkOutLimit.sdkCheck.reason(option, in: words)
         }
         if options.concurrency > 1 {
             return "--flow link-out runs its checkouts one after another: leave out --concurrency"

@@ -97,16 +97,24 @@ public enum ScenarioLoader {
     }
 
     /// Why `step` cannot be a step of a Link Out scenario, whose game has no SDK: an
-    /// initialize, price points, a status code of the SDK's, or a check of its callbacks.
+    /// initialize, price points, a check of its callbacks, or what ``LinkOutLimit`` lists.
     private static func linkOutProblem(_ step: ScenarioStep) -> String? {
+        let words = LinkOutLimit.Words.scenario
         switch step.action {
         case .initialize, .pricePoints:
             return "a link-out scenario has no SDK to \(step.kind.rawValue): leave the step out"
+        case .checkout(let checkout):
+            if step.error != nil { return LinkOutLimit.statusCode.reason(#""error""#, in: words) }
+            if case .pay(_, .pending) = checkout.player {
+                return LinkOutLimit.pendingOutcome.reason(#""outcome": "pending""#, in: words)
+            }
+            if checkout.orderCustomerId != nil { return LinkOutLimit.sdkCheck.reason(#""orderCustomerId""#, in: words) }
+            if checkout.sessionEnvironment != nil {
+                return LinkOutLimit.sdkCheck.reason(#""sessionEnvironment""#, in: words)
+            }
+            if step.deliverTwice { return LinkOutLimit.duplicateDelivery.reason(#""delivery": "twice""#, in: words) }
         default:
-            break
-        }
-        if step.error != nil {
-            return "\"error\" delivers one of the SDK's status codes, and a link-out scenario has no SDK"
+            if step.error != nil { return LinkOutLimit.statusCode.reason(#""error""#, in: words) }
         }
         if let expectation = step.expectation,
             let key = ScenarioLoader.callbackKeys.first(where: { expectation.offsets[$0] != nil })

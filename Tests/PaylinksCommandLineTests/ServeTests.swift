@@ -310,7 +310,7 @@ struct ServeTests {
         #expect(status == 0)
         #expect(stderr.contains("paid with Visa\\u{A}awards granted: all\\u{D}\n"), "\(stderr)")
         #expect(!stderr.contains("\nawards granted"))
-        #expect(stderr.contains("the session for a\\u{1B}[2J has a redirectUrl"))
+        #expect(stderr.contains("session for a\\u{1B}[2J with a redirectUrl"))
         #expect(!stderr.unicodeScalars.contains("\u{1B}"))
     }
 

@@ -152,7 +152,7 @@ enum CheckLinksCommand: Subcommand {
         let root = try? JSONParser.parse(response.body)
         let kind =
             given ?? LinkFileKind(fileName: name) ?? root.flatMap { LinkFileKind(shape: $0) }
-            ?? (url.target.contains("assetlinks") ? .assetlinks : .aasa)
+            ?? (url.target.firstOccurrence(of: "assetlinks") != nil ? .assetlinks : .aasa)
         var found = LinkFileRules.checkServing(
             kind, path: url.target, status: response.status, contentType: response.header("content-type"),
             location: response.header("location"))

@@ -182,18 +182,7 @@ package struct ScenarioRunner {
         }
         // Whether the books waited at the last step reconciled, for events that went out at its end.
         var waited = false
-        // By Link Out, the SDK is only the machinery of the checkouts: initialized unseen.
-        if linksOut {
-            let configuration = scenario.configuration
-            let model = ACConfigModel(
-                checkoutPublicKey: configuration.checkoutPublicKey, environment: configuration.environment)
-            if sdk.target.generation == .g3 {
-                sdk.initialize(configModel: model, delegate: collector)
-                checkoutCustomerId = configuration.customerId
-            } else {
-                sdk.initialize(configModel: model, customerId: configuration.customerId, delegate: collector)
-            }
-        }
+        if linksOut { checkoutCustomerId = Self.initializeUnseen(sdk, scenario.configuration, delegate: collector) }
         for step in scenario.steps {
             collector.begin(CallbackTag(scenario: scenario.name, step: step.number, attempt: step.attempt))
             if let country = step.country { sdk.country = country }
@@ -342,9 +331,7 @@ package struct ScenarioRunner {
                     expectation, against: collector.delivered, catalog: catalog,
                     order: (state: appcharge.lastState, events: events.takeDelivered().map(\.v2Name)))
                 if let expected = expectation.redirect {
-                    let got = redirected?.rawValue ?? "no redirect (\(linksOut ? "not a checkout" : "the flow is sdk"))"
-                    checks.append(
-                        expected == redirected?.rawValue ? [] : ["redirect: expected \(expected), got \(got)"])
+                    checks.append(Self.redirectMismatches(expected: expected, got: redirected, linksOut: linksOut))
                 }
                 summary.met += checks.filter(\.isEmpty).count
                 result.met += checks.filter(\.isEmpty).count

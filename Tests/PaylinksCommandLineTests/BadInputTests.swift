@@ -609,9 +609,12 @@ struct BadInputTests {
                     name.contains("locked/") ? 0o700 : 0o755)
             }
             chmod(directory.path, 0o755)
-            // `nobody` may not reach the build folder: run a copy from the open directory.
+            // `nobody` may not reach the build folder: run a copy from the open directory. The
+            // copy is written by cp, not by this process: a child another test forks meanwhile
+            // would inherit this process's open copy and make its exec fail as busy (ETXTBSY).
             let copy = directory.appendingPathComponent("paylinks-copy")
-            try FileManager.default.copyItem(atPath: executable, toPath: copy.path)
+            let copied = try BinaryTests.run([executable, copy.path], launcher: "/bin/cp")
+            #expect(copied.status == 0, "cp: \(copied.stderr)")
             chmod(copy.path, 0o755)
             launcher = "/usr/bin/setpriv"
             arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", copy.path] + arguments

@@ -72,6 +72,8 @@ def granted(game_base, count, seconds=15):
         if len(grants) >= count:
             return
         assert time.time() < deadline, "the game granted %d of %d orders in %d s" % (len(grants), count, seconds)
+        # A pause between the polls of a bounded wait: the loop ends on its condition or fails at
+        # its deadline, so no timing decides the result.
         time.sleep(0.2)
 
 
@@ -166,6 +168,8 @@ def settled(driver, base, player, seconds=SETTLE):
     while not agree():
         assert time.time() < deadline, "%s's books never agreed with the ledger in %d s: %s" % (
             player, seconds, last or driver.page_source[:1500])
+        # A pause between the polls of a bounded wait: the loop ends on its condition or fails at
+        # its deadline, so no timing decides the result.
         time.sleep(0.3)
         driver.refresh()
     return last
@@ -185,6 +189,8 @@ def differing(driver, base, player, seconds=SETTLE):
     while not differs():
         assert time.time() < deadline, "%s's page never showed a ledger that differs in %d s: %s" % (
             player, seconds, last or driver.page_source[:1500])
+        # A pause between the polls of a bounded wait: the loop ends on its condition or fails at
+        # its deadline, so no timing decides the result.
         time.sleep(0.3)
         driver.refresh()
     return differs()[0]

@@ -67,6 +67,8 @@ def link_out(driver, base, return_url, choice, seconds=15):
     while len(Returns.queries) == before:
         assert time.time() < deadline, "the browser never came back for %s: %s at %s" % (
             choice, driver.find_element(By.TAG_NAME, "body").text[:300], driver.current_url)
+        # A pause between the polls of a bounded wait: the loop ends on its condition or fails at
+        # its deadline, so no timing decides the result.
         time.sleep(0.1)
     assert driver.find_element(By.TAG_NAME, "h1").text == "Back in the game"
     return Returns.queries[-1]

@@ -136,6 +136,8 @@ def until(driver, condition, failure, seconds=15):
         if result:
             return result
         assert time.time() < deadline, "%s within %d s: %s" % (failure, seconds, driver.page_source[:1500])
+        # A pause between the polls of a bounded wait: the loop ends on its condition or fails at
+        # its deadline, so no timing decides the result.
         time.sleep(0.2)
         driver.refresh()
 

@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean
+.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean openapi
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -154,3 +154,14 @@ format:
 
 clean:
 	rm -rf .build
+
+# After editing Schemas/sandbox.openapi.json: write the copy the sandbox serves at
+# /openapi.json, a Swift string of the same bytes (a test keeps them equal).
+openapi:
+	@{ printf '%s\n' '// swift-format-ignore-file' \
+		'// Generated from Schemas/sandbox.openapi.json by `make openapi`; do not edit.' \
+		'// A test keeps it equal to the file.' '' \
+		'/// The sandbox'"'"'s OpenAPI document, the bytes of Schemas/sandbox.openapi.json.' \
+		'enum SandboxOpenAPIDocument {' '    /// The document, as the sandbox serves it.' \
+		'    static let text = ##"""'; cat Schemas/sandbox.openapi.json; printf '%s\n' '"""##' '}'; } \
+		> Sources/PaylinksSandbox/SandboxOpenAPIDocument.swift

@@ -174,6 +174,7 @@ extension Sandbox {
             .ready($0.deletePricePoint($1["priceInUsdCents"]))
         },
         SandboxRoute([.post], "/clock") { $0.clockForm($1.request) },
+        SandboxRoute([.get, .head], "/openapi.json") { _, _ in .ready(Sandbox.openAPIDocument) },
         SandboxRoute([.get, .head], "/") { $0.home($1.request) },
         // Last, so that it never shadows another path: Appcharge's legacy link, which any
         // method reaches, so that a path that is no session's token is answered 404 still.

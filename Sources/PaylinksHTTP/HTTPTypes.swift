@@ -30,13 +30,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `PATCH`.
     public static let patch = HTTPMethod(rawValue: "PATCH")
 
-    /// The methods of RFC 9110 and PATCH: a server answers any other with 501, these with
-    /// 405 where a resource does not take them.
-    public static let registered: Set<HTTPMethod> = [
-        .get, .head, .post, .put, .delete, .options, .patch, HTTPMethod(rawValue: "CONNECT"),
-        HTTPMethod(rawValue: "TRACE"),
-    ]
-
     /// The token.
     public var description: String { rawValue }
 }

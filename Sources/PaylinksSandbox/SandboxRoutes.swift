@@ -10,18 +10,24 @@ struct SandboxRoute: Sendable {
     let pattern: Pattern
     /// Who may call the row: checked once the method is, before the handler runs.
     let access: Access
+    /// Whether a method the row does not list reaches its handler all the same, which
+    /// answers it: Appcharge's legacy link, whose handler answers 404 for a path that is no
+    /// session's token whatever the method, and 405 for a live one.
+    let answersEveryMethod: Bool
     /// What answers a request the row takes.
     let handler: @Sendable (Sandbox, Routed) -> HTTPAnswer
 
     /// A row for `methods` at `pattern`, a path such as `/orders/{purchaseId}`, that
     /// `access` may call.
+    /// `answersEveryMethod` hands the handler the methods the row does not list too.
     init(
-        _ methods: [HTTPMethod], _ pattern: String, access: Access = .open,
+        _ methods: [HTTPMethod], _ pattern: String, access: Access = .open, answersEveryMethod: Bool = false,
         _ handler: @escaping @Sendable (Sandbox, Routed) -> HTTPAnswer
     ) {
         self.methods = methods
         self.pattern = Pattern(pattern)
         self.access = access
+        self.answersEveryMethod = answersEveryMethod
         self.handler = handler
     }
 
@@ -178,16 +184,9 @@ extension Sandbox {
         SandboxRoute([.get, .head], "/") { $0.home($1.request) },
         // Last, so that it never shadows another path: Appcharge's legacy link, which any
         // method reaches, so that a path that is no session's token is answered 404 still.
-        SandboxRoute(HTTPMethod.legacyLinkMethods, "/{token}") { $0.legacyPage(token: $1["token"], $1.request) },
-    ]
-}
-
-extension HTTPMethod {
-    /// Every method RFCs register, in a fixed order: the legacy link's row takes them all
-    /// and answers a path that is no session's token as an unknown path.
-    static let legacyLinkMethods: [HTTPMethod] = [
-        .get, .head, .post, .put, .delete, .options, .patch, HTTPMethod(rawValue: "CONNECT"),
-        HTTPMethod(rawValue: "TRACE"),
+        SandboxRoute([.get, .head], "/{token}", answersEveryMethod: true) {
+            $0.legacyPage(token: $1["token"], $1.request)
+        },
     ]
 }
 
@@ -249,19 +248,20 @@ extension Sandbox {
         return answer
     }
 
-    /// The answer of the route `arrival`'s path names, from ``routes``: 501 to a method no
-    /// RFC registers, 404 where no pattern matches the path, 405 with `Allow` where the
-    /// path's rows do not take the method, the row's refusal where its ``SandboxRoute/Access``
-    /// refuses the caller; else its handler's.
+    /// The answer of the route `arrival`'s path names, from ``routes``: 404 where no pattern
+    /// matches the path, 405 with `Allow` where the path's rows do not take the method (one
+    /// no RFC registers too: a 5xx would say the sandbox failed, and `Allow` says what to
+    /// send), the row's refusal where its ``SandboxRoute/Access`` refuses the caller; else
+    /// its handler's.
     private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
-        guard HTTPMethod.registered.contains(request.method) else {
-            return .ready(Sandbox.problem(501, "the sandbox does not implement the method \(request.method)"))
-        }
         guard let (rows, captures) = Self.routes.rows(for: request.path) else {
             return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
         }
-        guard let row = rows.first(where: { $0.methods.contains(request.method) }) else {
+        guard
+            let row = rows.first(where: { $0.methods.contains(request.method) })
+                ?? rows.first(where: \.answersEveryMethod)
+        else {
             return .ready(rows.notAllowed(request))
         }
         if let refusal = row.access.refusal(request, publisherToken: settings.publisherToken) {

@@ -66,21 +66,32 @@ struct SandboxRoutesTests {
         #expect(logs == ["\(`case`.method) \(`case`.path) 405"])
     }
 
-    @Test("a method no RFC registers is 501 on every path, before a route is looked for")
+    @Test("a method no RFC registers is answered as any method a path does not take: 405 with Allow, or 404")
     func unregistered() {
         let sandbox = Sandbox(
             catalog: .builtIn,
             settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
             clock: { 1_718_182_312_000 })
-        for path in ["/", "/checkout/v1/session", "/nowhere"] {
+        for (path, allow) in [
+            ("/", "GET, HEAD"), ("/checkout/v1/session", "POST"), ("/control/v1/clock", "GET, HEAD, POST"),
+        ] {
+            let response = sandbox.handle(
+                HTTPRequest(
+                    method: HTTPMethod(rawValue: "QUERY"), path: path, query: "", headers: [], body: [],
+                    keepAlive: true))
+            #expect(response.status == 405)
+            #expect(response.headers.contains(HTTPHeader("Allow", allow)))
+            #expect(
+                String(decoding: response.body, as: UTF8.self)
+                    == #"{"errorCode":405,"errorMessage":"\#(path) takes \#(allow), not QUERY"}"#)
+        }
+        // A path no route names, and one that is no session's token, are nothing whatever the method.
+        for path in ["/nowhere", "/a/b/c"] {
             let response = sandbox.handle(
                 HTTPRequest(
                     method: HTTPMethod(rawValue: "BREW"), path: path, query: "", headers: [], body: [],
                     keepAlive: true))
-            #expect(response.status == 501)
-            #expect(
-                String(decoding: response.body, as: UTF8.self)
-                    == #"{"errorCode":501,"errorMessage":"the sandbox does not implement the method BREW"}"#)
+            #expect(response.status == 404, "\(path)")
         }
     }
 

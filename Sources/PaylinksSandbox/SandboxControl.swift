@@ -18,7 +18,7 @@ extension Sandbox {
             case ("outcome", .string("failed")): succeeds = false
             case ("amount", .number(let text)):
                 guard let session = live(purchaseId: purchaseId) else { return .ready(Self.noSession(purchaseId)) }
-                guard let number = Int(text), (1...max(1, session.price)).contains(number) else {
+                guard let number = value.wholeNumber, (1...max(1, session.price)).contains(number) else {
                     return .ready(
                         Sandbox.problem(
                             400, "amount \(Self.quoted(text)) is not \(Self.amountRule(session)); \(shape)"))

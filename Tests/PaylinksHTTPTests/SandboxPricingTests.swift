@@ -87,8 +87,8 @@ struct SandboxPricingTests {
                 400, "Too many price points used, maximum is 50"
             ),
             (
-                #"{"pricesInUsdCents": [699, 0, "12", 4.5, 699.0, -1], "countryCode2": "DE"}"#, 400,
-                #"Invalid priceInUsdCents value: must be a positive integer [0, \"12\", 4.5, 699.0, -1]."#
+                #"{"pricesInUsdCents": [699, 0, "12", 4.5, 699.5, -1], "countryCode2": "DE"}"#, 400,
+                #"Invalid priceInUsdCents value: must be a positive integer [0, \"12\", 4.5, 699.5, -1]."#
             ),
             (
                 #"{"pricesInUsdCents": [699], "countryCode2": "de"}"#, 400,

@@ -156,6 +156,28 @@ struct SandboxTests {
         #expect((json["errorMessage"] as? String)?.hasPrefix(message) == true, "\(json)")
     }
 
+    @Test(
+        "a price written with a fraction of zeros or an exponent is the whole number it stands for",
+        arguments: ["499", "499.0", "4.99e2", "4990E-1"])
+    func wholeValuedPrice(price: String) throws {
+        let body = Self.body.replacingOccurrences(of: #""price": 549"#, with: #""price": \#(price)"#)
+        let response = create(body)
+        #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
+        let purchaseId = try #require(try Self.json(response)["purchaseId"] as? String)
+        let state = try Self.json(request(.get, "/control/v1/sessions/\(purchaseId)"))
+        #expect(state["price"] as? Int == 499)
+    }
+
+    @Test("a price with a fraction that is not zero is refused as before")
+    func fractionalPrice() throws {
+        let response = create(Self.body.replacingOccurrences(of: #""price": 549"#, with: #""price": 499.5"#))
+        #expect(response.status == 400)
+        let json = try Self.json(response)
+        let message = json["errorMessage"] as? String
+        let refusal = "priceDetails.price must be a whole number of 0 or more, not 499.5"
+        #expect(message?.hasPrefix(refusal) == true, "\(json)")
+    }
+
     @Test("a 400 names every problem of the body, not the first")
     func everyProblem() throws {
         let response = create(

@@ -36,8 +36,8 @@ public enum PriceLookup {
         var cents: [Int] = []
         var bad: [String] = []
         for item in items {
-            // Whole numbers only, as priceDetails.price takes them: 699.0 is not one.
-            if case .number(let text) = item.kind, let number = Int(text), number > 0 {
+            // Whole numbers only, as priceDetails.price takes them: 699.0 is one, 699.5 is not.
+            if let number = item.wholeNumber, number > 0 {
                 if !cents.contains(number) { cents.append(number) }
             } else {
                 var writer = JSONWriter()

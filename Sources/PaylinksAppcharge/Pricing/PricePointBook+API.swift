@@ -87,7 +87,7 @@ extension PricePointBook {
 
     /// A point's US cents: a whole number in ``centsRange``.
     private static func cents(_ value: JSONValue) throws(Problem) -> Int {
-        guard case .number(let text) = value.kind, let cents = Int(text), centsRange.contains(cents) else {
+        guard let cents = value.wholeNumber, centsRange.contains(cents) else {
             throw .invalidBody
         }
         return cents

@@ -53,7 +53,7 @@ public enum Reports {
             case "startDate", "endDate": break
             case "recordLimit", "offset":
                 let range = key == "recordLimit" ? 1...orderLimit : 0...Int.max
-                guard case .number(let text) = member.kind, let number = Int(text), range.contains(number) else {
+                guard let number = member.wholeNumber, range.contains(number) else {
                     reasons.append(
                         "\(key) must be a whole number from \(range.lowerBound)\(key == "offset" ? "" : " to \(range.upperBound)"), "
                             + "not \(sent(member))")

@@ -222,7 +222,7 @@ package struct SessionRequest {
     }
 
     private static func integer(_ value: JSONValue, _ path: String) throws(Problem) -> Int {
-        guard case .number(let text) = value.kind, let number = Int(text), number >= 0 else {
+        guard let number = value.wholeNumber, number >= 0 else {
             throw Problem(message: "\(path) must be a whole number of 0 or more, not \(Self.shown(value))")
         }
         return number

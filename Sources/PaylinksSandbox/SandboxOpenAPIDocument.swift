@@ -49,6 +49,10 @@ enum SandboxOpenAPIDocument {
     {
       "name": "document",
       "description": "This document."
+    },
+    {
+      "name": "webhooks",
+      "description": "What the sandbox sends the game's server, and the answers it requires."
     }
   ],
   "paths": {
@@ -4041,7 +4045,241 @@ enum SandboxOpenAPIDocument {
       }
     }
   },
-  "webhooks": {},
+  "webhooks": {
+    "grantAward": {
+      "post": {
+        "operationId": "grantAward",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "Grant Award Callback: give the player what they paid for",
+        "description": "Sent to `--award-url` once a payment is final: at once, then, on any answer that is not a grant (or none within 10 s), twice more, 10 s apart (`--award-wait`). When every attempt failed the order is `charge_failed` and the client's purchase fails with 3003; Retry Award sends the same body again with `awardFlow` `manual_retry`, newly signed. Every attempt carries the same `orderId`: the game's server grants it once and answers each resend with the same `publisherPurchaseId`.",
+        "parameters": [
+          {
+            "name": "Content-Type",
+            "in": "header",
+            "required": true,
+            "description": "Always `application/json` (listed for completeness: OpenAPI takes it from the request body's media type).",
+            "schema": {
+              "type": "string",
+              "const": "application/json"
+            }
+          },
+          {
+            "name": "x-publisher-token",
+            "in": "header",
+            "required": true,
+            "description": "The studio's publisher token (`--publisher-token`, `PAYLINKS_PUBLISHER_TOKEN`, else the demo token `paylinks-demo-publisher-token`). The game's server should check it.",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "signature",
+            "in": "header",
+            "required": true,
+            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the studio's main key (`--main-key-file`, `PAYLINKS_MAIN_KEY`, else the demo key), as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock.",
+            "schema": {
+              "type": "string",
+              "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AwardGrant"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Granted, only with a JSON object whose `publisherPurchaseId` is a non-empty string. A 200 without one (no JSON, not an object, the id missing, empty, or a number) counts as a failure and is retried.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AwardGranted"
+                }
+              }
+            }
+          },
+          "4XX": {
+            "description": "Refused: a failure, retried as above.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AwardRefused"
+                }
+              }
+            }
+          },
+          "5XX": {
+            "description": "Failed: retried as above.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AwardRefused"
+                }
+              }
+            }
+          },
+          "default": {
+            "description": "Any other status, or no answer within 10 s: a failure, retried as above."
+          }
+        }
+      }
+    },
+    "eventV1": {
+      "post": {
+        "operationId": "eventV1",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "Events V1: what happened to an order (the older flat payload)",
+        "description": "Sent to `--events-url` with `--events-version v1`, for each step of an order's life. Informational. The first attempt at once; retried only after a server error (5xx), up to 3 times, 5 minutes apart (`--events-wait`); any other answer, or none within 10 s, ends it. V1 carries no event id: `appChargeOrderId` and `event` tell one event from another.",
+        "parameters": [
+          {
+            "name": "Content-Type",
+            "in": "header",
+            "required": true,
+            "description": "Always `application/json` (listed for completeness: OpenAPI takes it from the request body's media type).",
+            "schema": {
+              "type": "string",
+              "const": "application/json"
+            }
+          },
+          {
+            "name": "x-publisher-token",
+            "in": "header",
+            "required": true,
+            "description": "The studio's publisher token (`--publisher-token`, `PAYLINKS_PUBLISHER_TOKEN`, else the demo token `paylinks-demo-publisher-token`). The game's server should check it.",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "x-project-id",
+            "in": "header",
+            "required": true,
+            "description": "The studio's project id (`--project-id`, default `paylinks-demo-project`).",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "signature",
+            "in": "header",
+            "required": true,
+            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the events key (`--events-key-file`), else the studio's main key, as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock.",
+            "schema": {
+              "type": "string",
+              "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/EventV1"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "description": "Delivered. The body is not read."
+          },
+          "5XX": {
+            "description": "A server error: retried, up to 3 times, 5 minutes apart."
+          },
+          "default": {
+            "description": "Any other status: not retried; the attempt is recorded as failed. No answer within 10 s: not retried either."
+          }
+        }
+      }
+    },
+    "eventV2": {
+      "post": {
+        "operationId": "eventV2",
+        "tags": [
+          "webhooks"
+        ],
+        "summary": "Events V2: what happened to an order (the current envelope)",
+        "description": "Sent to `--events-url` with `--events-version v2` (the default), for each step of an order's life. Informational: the award, not an event, grants the items. The first attempt at once; on any answer that is not 2xx, or none within 10 s, retried 15 s, 15 s more and 15 min more later (4 attempts in all; `--events-wait`), with the same `eventId`. Events can arrive twice and out of order. Answer 2xx to every verified event, even one the game cannot use; 401 to a missing or wrong signature.",
+        "parameters": [
+          {
+            "name": "Content-Type",
+            "in": "header",
+            "required": true,
+            "description": "Always `application/json` (listed for completeness: OpenAPI takes it from the request body's media type).",
+            "schema": {
+              "type": "string",
+              "const": "application/json"
+            }
+          },
+          {
+            "name": "x-publisher-token",
+            "in": "header",
+            "required": true,
+            "description": "The studio's publisher token (`--publisher-token`, `PAYLINKS_PUBLISHER_TOKEN`, else the demo token `paylinks-demo-publisher-token`). The game's server should check it.",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "x-project-id",
+            "in": "header",
+            "required": true,
+            "description": "The studio's project id (`--project-id`, default `paylinks-demo-project`).",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "signature",
+            "in": "header",
+            "required": true,
+            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the events key (`--events-key-file`), else the studio's main key, as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock.",
+            "schema": {
+              "type": "string",
+              "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/EventV2"
+              }
+            }
+          }
+        },
+        "responses": {
+          "2XX": {
+            "description": "Delivered. The body is not read."
+          },
+          "401": {
+            "description": "The signature is missing or wrong: retried as any other answer that is not 2xx."
+          },
+          "default": {
+            "description": "Any other status, or no answer within 10 s: retried as above."
+          }
+        }
+      }
+    }
+  },
   "components": {
     "securitySchemes": {
       "publisherToken": {
@@ -5969,6 +6207,1080 @@ enum SandboxOpenAPIDocument {
               "$ref": "#/components/schemas/PricePointOverride"
             },
             "description": "Each country once, a country the point has a row for."
+          }
+        }
+      },
+      "AwardProduct": {
+        "type": "object",
+        "description": "One item of the offer.",
+        "properties": {
+          "amount": {
+            "type": "integer",
+            "description": "The item's quantity, an integer here (the SDK's order carries it as a string)."
+          },
+          "sku": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "amount",
+          "sku",
+          "name"
+        ],
+        "additionalProperties": false
+      },
+      "AwardGrant": {
+        "type": "object",
+        "description": "The Grant Award Callback's body, compact JSON, its members in this order. `paymentMethod` is left out of a free order's award (`action` `bonus`, every money field 0); `playerEmail` and `sessionMetadata` are there when the game's server sent them with the session.",
+        "properties": {
+          "orderId": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The order's id, the one the client's `onPurchaseSuccess` carries."
+          },
+          "purchaseId": {
+            "type": "string",
+            "pattern": "^pr_[0-9a-z]+$",
+            "description": "The session's `purchaseId`."
+          },
+          "appChargePaymentId": {
+            "type": "string",
+            "pattern": "^pay_[1-9][0-9]{9}$",
+            "description": "Appcharge's payment id: `pay_` and ten digits."
+          },
+          "purchaseDateAndTimeUtc": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+            "description": "When the order was paid, ISO 8601 with milliseconds and `Z`."
+          },
+          "playerId": {
+            "type": "string",
+            "description": "The session's `customer.id`."
+          },
+          "bundleName": {
+            "type": "string",
+            "description": "The session's `offer.name`."
+          },
+          "bundleId": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{24}$",
+            "description": "An id of the offer, 24 hex digits."
+          },
+          "sku": {
+            "type": "string",
+            "description": "The session's `offer.sku`."
+          },
+          "products": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AwardProduct"
+            }
+          },
+          "priceInCents": {
+            "type": "integer",
+            "description": "What the player paid, tax included, in the currency's minor units."
+          },
+          "subTotal": {
+            "type": "integer",
+            "description": "The price before tax, in minor units."
+          },
+          "tax": {
+            "type": "integer",
+            "description": "The tax, in minor units."
+          },
+          "taxRate": {
+            "type": "number",
+            "minimum": 0,
+            "description": "The tax rate in percent, such as 8.875."
+          },
+          "priceInDollar": {
+            "type": "integer",
+            "description": "The price before tax, in US cents."
+          },
+          "taxInDollar": {
+            "type": "integer",
+            "description": "The tax, in US cents."
+          },
+          "originalPriceInDollar": {
+            "type": "integer",
+            "description": "The price point, in US cents."
+          },
+          "paymentPriceInDollar": {
+            "type": "integer",
+            "description": "The price point, in US cents."
+          },
+          "priceTotalInDollar": {
+            "type": "integer",
+            "description": "What the player paid, tax included, in US cents."
+          },
+          "pricePointMetadata": {
+            "type": "integer",
+            "description": "The price point, in US cents."
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "ISO 4217 code."
+          },
+          "currencyExchangeCost": {
+            "type": "integer",
+            "description": "The cost of converting the payment to US dollars, in US cents; 0 for an order paid in dollars."
+          },
+          "estimatedAppchargeFee": {
+            "type": "number",
+            "description": "Appcharge's fee, in US cents (a number: Appcharge's own example carries half cents)."
+          },
+          "estimatedPublisherNetAmount": {
+            "type": "number",
+            "description": "What the studio keeps, in US cents."
+          },
+          "action": {
+            "type": "string",
+            "enum": [
+              "purchase",
+              "bonus"
+            ],
+            "description": "`bonus` for a free order (priced 0)."
+          },
+          "actionStatus": {
+            "type": "string",
+            "const": "completed"
+          },
+          "paymentMethod": {
+            "type": "string",
+            "const": "card",
+            "description": "Left out of a free order's award."
+          },
+          "countryCode2": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}$",
+            "description": "ISO 3166-1 alpha-2 code."
+          },
+          "playerEmail": {
+            "type": "string",
+            "description": "The session's `customer.email`, when the game's server sent one."
+          },
+          "sessionMetadata": {
+            "type": "object",
+            "description": "The session's `sessionMetadata`, as the game's server sent it with Create Checkout Session, echoed back (compact)."
+          },
+          "receiptId": {
+            "type": "string",
+            "pattern": "^rcpt_[0-9a-f]{16}$"
+          },
+          "awardFlow": {
+            "type": "string",
+            "enum": [
+              "auto",
+              "manual_retry"
+            ],
+            "description": "`manual_retry` when the award is resent by Retry Award (the control API's `retry-award`, or the dashboard)."
+          }
+        },
+        "additionalProperties": false,
+        "if": {
+          "properties": {
+            "action": {
+              "const": "bonus"
+            }
+          }
+        },
+        "then": {
+          "not": {
+            "required": [
+              "paymentMethod"
+            ]
+          }
+        },
+        "else": {
+          "required": [
+            "paymentMethod"
+          ]
+        },
+        "required": [
+          "orderId",
+          "purchaseId",
+          "appChargePaymentId",
+          "purchaseDateAndTimeUtc",
+          "playerId",
+          "bundleName",
+          "bundleId",
+          "sku",
+          "products",
+          "priceInCents",
+          "subTotal",
+          "tax",
+          "taxRate",
+          "priceInDollar",
+          "taxInDollar",
+          "originalPriceInDollar",
+          "paymentPriceInDollar",
+          "priceTotalInDollar",
+          "pricePointMetadata",
+          "currency",
+          "currencyExchangeCost",
+          "estimatedAppchargeFee",
+          "estimatedPublisherNetAmount",
+          "action",
+          "actionStatus",
+          "countryCode2",
+          "receiptId",
+          "awardFlow"
+        ]
+      },
+      "AwardGranted": {
+        "type": "object",
+        "description": "A grant: the game's server's own id for it, a non-empty string. Other members are allowed (reference servers add `purchaseTime`). Every resend of the same `orderId` must be answered with the same id.",
+        "properties": {
+          "publisherPurchaseId": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        "required": [
+          "publisherPurchaseId"
+        ]
+      },
+      "AwardRefused": {
+        "type": "object",
+        "description": "Why the game's server refused the award; the sandbox shows it with the failure.",
+        "properties": {
+          "publisherErrorMessage": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "publisherErrorMessage"
+        ]
+      },
+      "EventV1Product": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "sku": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "integer",
+            "description": "The item's quantity."
+          }
+        },
+        "required": [
+          "name",
+          "sku",
+          "amount"
+        ],
+        "additionalProperties": false
+      },
+      "EventV1Offer": {
+        "type": "object",
+        "properties": {
+          "offerName": {
+            "type": "string"
+          },
+          "offerExternalId": {
+            "type": "string",
+            "description": "The session's `offer.sku`."
+          },
+          "originalPriceInDollar": {
+            "type": "number",
+            "description": "The price point, in US dollars."
+          },
+          "country": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}$",
+            "description": "ISO 3166-1 alpha-2 code."
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "ISO 4217 code."
+          },
+          "priceInDollar": {
+            "type": "number",
+            "description": "The price before tax, in US dollars."
+          },
+          "priceInCents": {
+            "type": "integer",
+            "description": "What the player paid, tax included, in the currency's minor units."
+          },
+          "subtotal": {
+            "type": "integer",
+            "description": "The price before tax, in minor units."
+          },
+          "tax": {
+            "type": "integer",
+            "description": "The tax, in minor units."
+          },
+          "products": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/EventV1Product"
+            }
+          }
+        },
+        "required": [
+          "offerName",
+          "offerExternalId",
+          "originalPriceInDollar",
+          "country",
+          "currency",
+          "priceInDollar",
+          "priceInCents",
+          "subtotal",
+          "tax",
+          "products"
+        ],
+        "additionalProperties": false
+      },
+      "EventV1Body": {
+        "type": "object",
+        "description": "The V1 payload, flat, compact JSON in this order; the same members for every event.",
+        "properties": {
+          "event": {
+            "type": "string",
+            "enum": [
+              "order_created",
+              "payment_intent_success",
+              "payment_intent_failed",
+              "order_completed_success",
+              "order_cancelled",
+              "order_refunded",
+              "order_dispute_open",
+              "order_dispute_won",
+              "order_dispute_lost"
+            ]
+          },
+          "timestamp": {
+            "type": "integer",
+            "description": "When it happened, in Unix **seconds**."
+          },
+          "appChargePaymentId": {
+            "type": "string",
+            "pattern": "^pay_[1-9][0-9]{9}$",
+            "description": "Appcharge's payment id: `pay_` and ten digits."
+          },
+          "appChargeOrderId": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The award's `orderId`: what joins the event to its grant."
+          },
+          "playerId": {
+            "type": "string"
+          },
+          "sessionMetadata": {
+            "type": "object",
+            "description": "The session's `sessionMetadata`, as the game's server sent it with Create Checkout Session, echoed back (compact)."
+          },
+          "paymentMethod": {
+            "type": "string",
+            "description": "How the player paid (the order's `paymentMethodName`); left out of a free order's events."
+          },
+          "pricePointMetadata": {
+            "type": "integer",
+            "description": "The price point, in US cents."
+          },
+          "estimatedPublisherNetAmount": {
+            "type": "number",
+            "description": "What the studio keeps, in US dollars."
+          },
+          "estimatedAppchargeFee": {
+            "type": "number",
+            "description": "Appcharge's fee, in US dollars."
+          },
+          "isSavedPaymentMethodUsed": {
+            "type": "boolean",
+            "const": false
+          },
+          "isNewPaymentMethodSaved": {
+            "type": "boolean",
+            "const": false
+          },
+          "offer": {
+            "$ref": "#/components/schemas/EventV1Offer"
+          }
+        },
+        "required": [
+          "event",
+          "timestamp",
+          "appChargePaymentId",
+          "appChargeOrderId",
+          "playerId",
+          "pricePointMetadata",
+          "estimatedPublisherNetAmount",
+          "estimatedAppchargeFee",
+          "isSavedPaymentMethodUsed",
+          "isNewPaymentMethodSaved",
+          "offer"
+        ],
+        "additionalProperties": false
+      },
+      "EventV1OrderCreated": {
+        "description": "`order_created`: An order was created.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_created"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1PaymentIntentSuccess": {
+        "description": "`payment_intent_success`: The payment succeeded.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "payment_intent_success"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1PaymentIntentFailed": {
+        "description": "`payment_intent_failed`: The payment failed.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "payment_intent_failed"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1OrderCompletedSuccess": {
+        "description": "`order_completed_success`: The order was completed: its award granted.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_completed_success"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1OrderCancelled": {
+        "description": "`order_cancelled`: The checkout was canceled.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_cancelled"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1OrderRefunded": {
+        "description": "`order_refunded`: The order was refunded, in whole or in part.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_refunded"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1OrderDisputeOpen": {
+        "description": "`order_dispute_open`: The player disputed the payment.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_dispute_open"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1OrderDisputeWon": {
+        "description": "`order_dispute_won`: The dispute was resolved in the studio's favour.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_dispute_won"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1OrderDisputeLost": {
+        "description": "`order_dispute_lost`: The dispute was lost: a chargeback.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV1Body"
+          },
+          {
+            "properties": {
+              "event": {
+                "const": "order_dispute_lost"
+              }
+            }
+          }
+        ]
+      },
+      "EventV1": {
+        "description": "An event V1, told by `event`.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/EventV1OrderCreated"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1PaymentIntentSuccess"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1PaymentIntentFailed"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1OrderCompletedSuccess"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1OrderCancelled"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1OrderRefunded"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1OrderDisputeOpen"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1OrderDisputeWon"
+          },
+          {
+            "$ref": "#/components/schemas/EventV1OrderDisputeLost"
+          }
+        ],
+        "discriminator": {
+          "propertyName": "event",
+          "mapping": {
+            "order_created": "#/components/schemas/EventV1OrderCreated",
+            "payment_intent_success": "#/components/schemas/EventV1PaymentIntentSuccess",
+            "payment_intent_failed": "#/components/schemas/EventV1PaymentIntentFailed",
+            "order_completed_success": "#/components/schemas/EventV1OrderCompletedSuccess",
+            "order_cancelled": "#/components/schemas/EventV1OrderCancelled",
+            "order_refunded": "#/components/schemas/EventV1OrderRefunded",
+            "order_dispute_open": "#/components/schemas/EventV1OrderDisputeOpen",
+            "order_dispute_won": "#/components/schemas/EventV1OrderDisputeWon",
+            "order_dispute_lost": "#/components/schemas/EventV1OrderDisputeLost"
+          }
+        }
+      },
+      "EventV2Customer": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The session's `customer.id`."
+          },
+          "email": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2Product": {
+        "type": "object",
+        "properties": {
+          "displayName": {
+            "type": "string"
+          },
+          "productExternalId": {
+            "type": "string"
+          },
+          "productQuantity": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The item's quantity, a string here."
+          }
+        },
+        "required": [
+          "displayName",
+          "productExternalId",
+          "productQuantity"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2Offer": {
+        "type": "object",
+        "properties": {
+          "externalId": {
+            "type": "string",
+            "description": "The session's `offer.sku`."
+          },
+          "name": {
+            "type": "string"
+          },
+          "products": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/EventV2Product"
+            }
+          }
+        },
+        "required": [
+          "externalId",
+          "name",
+          "products"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2Order": {
+        "type": "object",
+        "properties": {
+          "subtotal": {
+            "type": "integer",
+            "description": "The price before tax, in minor units."
+          },
+          "discountAmount": {
+            "type": "integer",
+            "const": 0
+          },
+          "totalPayment": {
+            "type": "integer",
+            "description": "What the player paid, tax included, in minor units."
+          },
+          "taxAmount": {
+            "type": "integer",
+            "description": "The tax, in minor units."
+          },
+          "currencyCode": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "ISO 4217 code."
+          },
+          "paymentMethod": {
+            "type": "string",
+            "description": "How the player paid; left out of a free order."
+          },
+          "pricePointMetadata": {
+            "type": "integer",
+            "description": "The price point, in US cents."
+          },
+          "isSavedPaymentMethodUsed": {
+            "type": "boolean",
+            "const": false
+          },
+          "isNewPaymentMethodSaved": {
+            "type": "boolean",
+            "const": false
+          }
+        },
+        "required": [
+          "subtotal",
+          "discountAmount",
+          "totalPayment",
+          "taxAmount",
+          "currencyCode",
+          "pricePointMetadata",
+          "isSavedPaymentMethodUsed",
+          "isNewPaymentMethodSaved"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2Geolocation": {
+        "type": "object",
+        "properties": {
+          "countryCode2": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}$",
+            "description": "ISO 3166-1 alpha-2 code."
+          }
+        },
+        "required": [
+          "countryCode2"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2Device": {
+        "type": "object",
+        "description": "The player's device, its known fields only.",
+        "properties": {
+          "platform": {
+            "type": "string"
+          },
+          "deviceModel": {
+            "type": "string"
+          },
+          "osType": {
+            "type": "string"
+          },
+          "osVersion": {
+            "type": "string"
+          },
+          "browserType": {
+            "type": "string"
+          },
+          "browserVersion": {
+            "type": "string"
+          }
+        },
+        "required": [],
+        "additionalProperties": false
+      },
+      "EventV2Transaction": {
+        "type": "object",
+        "description": "One movement of the order's money.",
+        "properties": {
+          "purchaseId": {
+            "type": "string",
+            "pattern": "^pr_[0-9a-z]+$",
+            "description": "The award's `purchaseId`: what joins the event to its grant (V2 events carry no `orderId`)."
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "paid",
+              "refund",
+              "dispute_funds_withdrawn",
+              "dispute_funds_reinstated"
+            ]
+          },
+          "timestamp": {
+            "type": "integer",
+            "description": "When the money moved, in Unix milliseconds."
+          },
+          "amount": {
+            "type": "string",
+            "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
+            "description": "The money moved, in the order's currency, a decimal string with its minor digits; negative for money given back."
+          },
+          "amountUSD": {
+            "type": "string",
+            "pattern": "^-?[0-9]+\\.[0-9]{2}$",
+            "description": "US dollars, a decimal string with two digits after the point."
+          },
+          "totalTaxAmount": {
+            "type": "string",
+            "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
+            "description": "The tax moved, in the order's currency."
+          },
+          "totalTaxAmountUsd": {
+            "type": "string",
+            "pattern": "^-?[0-9]+\\.[0-9]{2}$",
+            "description": "US dollars, a decimal string with two digits after the point."
+          },
+          "currencyExchangeCostUsd": {
+            "type": "string",
+            "pattern": "^-?[0-9]+\\.[0-9]{2}$",
+            "description": "US dollars, a decimal string with two digits after the point."
+          },
+          "chargeBackFeeUsd": {
+            "type": "string",
+            "pattern": "^-?[0-9]+\\.[0-9]{2}$",
+            "description": "US dollars, a decimal string with two digits after the point."
+          },
+          "receiptNumber": {
+            "type": "string",
+            "pattern": "^rcpt_[0-9a-f]{16}$"
+          }
+        },
+        "required": [
+          "purchaseId",
+          "type",
+          "timestamp",
+          "amount",
+          "amountUSD",
+          "totalTaxAmount",
+          "totalTaxAmountUsd",
+          "currencyExchangeCostUsd",
+          "chargeBackFeeUsd",
+          "receiptNumber"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2Body": {
+        "type": "object",
+        "description": "The V2 envelope, compact JSON in this order. V2 events carry no `orderId`: `transactions[].purchaseId` joins one to its grant.",
+        "properties": {
+          "eventName": {
+            "type": "string",
+            "enum": [
+              "order.created",
+              "order.payment.resolved",
+              "order.completed",
+              "order.canceled",
+              "order.refunded",
+              "order.dispute.opened",
+              "order.dispute.resolved"
+            ]
+          },
+          "eventId": {
+            "type": "string",
+            "format": "uuid",
+            "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+            "description": "The same on every retry of one event: receivers deduplicate on it."
+          },
+          "timestamp": {
+            "type": "integer",
+            "description": "When it happened, in Unix **milliseconds**."
+          },
+          "sessionId": {
+            "type": "string",
+            "description": "The session's `checkoutSessionToken`."
+          },
+          "result": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "success",
+              "failed",
+              "won",
+              "lost",
+              null
+            ]
+          },
+          "customer": {
+            "$ref": "#/components/schemas/EventV2Customer"
+          },
+          "offer": {
+            "$ref": "#/components/schemas/EventV2Offer"
+          },
+          "order": {
+            "$ref": "#/components/schemas/EventV2Order"
+          },
+          "geolocation": {
+            "$ref": "#/components/schemas/EventV2Geolocation"
+          },
+          "device": {
+            "$ref": "#/components/schemas/EventV2Device"
+          },
+          "transactions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/EventV2Transaction"
+            },
+            "description": "The order's money movements so far, oldest first."
+          },
+          "sessionMetadata": {
+            "type": "object",
+            "description": "The session's `sessionMetadata`, as the game's server sent it with Create Checkout Session, echoed back (compact)."
+          }
+        },
+        "required": [
+          "eventName",
+          "eventId",
+          "timestamp",
+          "sessionId",
+          "result",
+          "customer",
+          "offer",
+          "order",
+          "geolocation",
+          "transactions"
+        ],
+        "additionalProperties": false
+      },
+      "EventV2OrderCreated": {
+        "description": "`order.created`: An order was created.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.created"
+              },
+              "result": {
+                "type": "null"
+              }
+            }
+          }
+        ]
+      },
+      "EventV2OrderPaymentResolved": {
+        "description": "`order.payment.resolved`: The payment was resolved: `result` says how.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.payment.resolved"
+              },
+              "result": {
+                "type": "string",
+                "enum": [
+                  "success",
+                  "failed"
+                ]
+              }
+            }
+          }
+        ]
+      },
+      "EventV2OrderCompleted": {
+        "description": "`order.completed`: The order was completed: its award granted.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.completed"
+              },
+              "result": {
+                "type": "null"
+              }
+            }
+          }
+        ]
+      },
+      "EventV2OrderCanceled": {
+        "description": "`order.canceled`: The checkout was canceled.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.canceled"
+              },
+              "result": {
+                "type": "null"
+              }
+            }
+          }
+        ]
+      },
+      "EventV2OrderRefunded": {
+        "description": "`order.refunded`: The order was refunded, in whole or in part (see `transactions`).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.refunded"
+              },
+              "result": {
+                "type": "null"
+              }
+            }
+          }
+        ]
+      },
+      "EventV2OrderDisputeOpened": {
+        "description": "`order.dispute.opened`: The player disputed the payment.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.dispute.opened"
+              },
+              "result": {
+                "type": "null"
+              }
+            }
+          }
+        ]
+      },
+      "EventV2OrderDisputeResolved": {
+        "description": "`order.dispute.resolved`: The dispute was resolved: `won` or `lost` (a chargeback).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/EventV2Body"
+          },
+          {
+            "properties": {
+              "eventName": {
+                "const": "order.dispute.resolved"
+              },
+              "result": {
+                "type": "string",
+                "enum": [
+                  "won",
+                  "lost"
+                ]
+              }
+            }
+          }
+        ]
+      },
+      "EventV2": {
+        "description": "An event V2, told by `eventName` (and, for a resolution, `result`).",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/EventV2OrderCreated"
+          },
+          {
+            "$ref": "#/components/schemas/EventV2OrderPaymentResolved"
+          },
+          {
+            "$ref": "#/components/schemas/EventV2OrderCompleted"
+          },
+          {
+            "$ref": "#/components/schemas/EventV2OrderCanceled"
+          },
+          {
+            "$ref": "#/components/schemas/EventV2OrderRefunded"
+          },
+          {
+            "$ref": "#/components/schemas/EventV2OrderDisputeOpened"
+          },
+          {
+            "$ref": "#/components/schemas/EventV2OrderDisputeResolved"
+          }
+        ],
+        "discriminator": {
+          "propertyName": "eventName",
+          "mapping": {
+            "order.created": "#/components/schemas/EventV2OrderCreated",
+            "order.payment.resolved": "#/components/schemas/EventV2OrderPaymentResolved",
+            "order.completed": "#/components/schemas/EventV2OrderCompleted",
+            "order.canceled": "#/components/schemas/EventV2OrderCanceled",
+            "order.refunded": "#/components/schemas/EventV2OrderRefunded",
+            "order.dispute.opened": "#/components/schemas/EventV2OrderDisputeOpened",
+            "order.dispute.resolved": "#/components/schemas/EventV2OrderDisputeResolved"
           }
         }
       }

@@ -5,8 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean openapi \
-	openapi-check
+.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean openapi openapi-check
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)

@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere, so what builds here builds in CI.
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean openapi
+.PHONY: build test run release dist startup-order bench fuzz browser mutate attack docs install uninstall lint format catalog api golden clean openapi openapi-check
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS)
@@ -104,6 +104,12 @@ mutate:
 attack:
 	$(SWIFT) build --product paylinks
 	python3 Tests/Attack/attack.py "$$($(SWIFT) build --show-bin-path)/paylinks"
+
+# The sandbox against its OpenAPI document: the document validated, then schemathesis run
+# against a live paylinks serve on loopback, seeded and bounded; installs both.
+openapi-check:
+	$(SWIFT) build --product paylinks
+	bash Tests/Shell/check-openapi.sh "$$($(SWIFT) build --show-bin-path)/paylinks"
 
 # The sandbox's checkout page in headless Chromium, driven by Selenium; installs both.
 browser:

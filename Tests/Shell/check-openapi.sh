@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# The sandbox against its OpenAPI document: Schemas/sandbox.openapi.json is a valid OpenAPI
+# 3.1 document (openapi-spec-validator), and schemathesis, run against a live `paylinks
+# serve` on loopback, finds nothing its checks catch: no server error, and no status,
+# content type, body or header the document does not give. The run is seeded and bounded:
+# a fixed number of cases per operation, at most REQUESTS_PER_MINUTE requests a minute for
+# at most RUN_SECONDS (30,000 requests at most), on 127.0.0.1 only, no redirect followed,
+# no proxy asked. Installs
+# schemathesis and openapi-spec-validator when they are missing, at the versions
+# Tests/Shell/openapi-requirements.txt pins (where .ci/run installs them). Its JUnit report
+# is .build/openapi-check.xml, the sandbox's output .build/openapi-check-sandbox.log and
+# its log .build/openapi-check-sandbox.err.
+# Usage: check-openapi.sh [PAYLINKS_BINARY [DOCUMENT]]: the binary to serve (else swift
+# build builds it) and a document to test it against (else the one it serves at
+# /openapi.json).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SEED=45
+EXAMPLES=50
+STATEFUL_STEPS=10
+RUN_SECONDS=150
+REQUESTS_PER_MINUTE=12000
+TOKEN=openapi-check-publisher-token
+
+# PyPI packages, by pip; where the system's Python is marked externally managed (PEP 668),
+# into it all the same, since this machine runs tests.
+pip_install() {
+    local said
+    if ! said="$(python3 -m pip install --quiet "$@" 2>&1)"; then
+        case "$said" in
+        *externally-managed-environment*) python3 -m pip install --quiet --break-system-packages "$@" ;;
+        *) echo "$said" >&2 && return 1 ;;
+        esac
+    fi
+}
+# Where pip puts the commands it installs, wherever this python keeps them.
+PATH="$PATH:$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')"
+export PATH
+# Schemathesis 4, whose options and checks the run below names, and the validator.
+installed() {
+    [[ $(schemathesis --version 2>/dev/null) == *"version 4."* ]] &&
+        python3 -c 'import openapi_spec_validator' >/dev/null 2>&1
+}
+if ! installed; then
+    echo "installing schemathesis and openapi-spec-validator from PyPI..." >&2
+    pip_install -r Tests/Shell/openapi-requirements.txt
+    installed || { echo "FAIL: schemathesis 4 or openapi-spec-validator did not install" >&2; exit 1; }
+fi
+
+if [ -n "${1:-}" ]; then
+    paylinks=$1
+else
+    swift build --product paylinks >/dev/null
+    paylinks="$(swift build --show-bin-path)/paylinks"
+fi
+document=${2:-}
+[ -x "$paylinks" ] || { echo "FAIL: $paylinks is not an executable" >&2; exit 1; }
+
+python3 -m openapi_spec_validator Schemas/sandbox.openapi.json
+if [ -n "$document" ]; then python3 -m openapi_spec_validator "$document"; fi
+
+scratch=$(mktemp -d)
+sandbox=
+stop_sandbox() {
+    if [ -n "$sandbox" ]; then
+        kill "$sandbox" 2>/dev/null || true
+        wait "$sandbox" 2>/dev/null || true
+    fi
+    rm -rf "$scratch"
+}
+trap stop_sandbox EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A fixed seed and a virtual clock that stands still from a fixed time: the same ids and
+# times on every run. Nothing is sent out: no award, events or ledger URL.
+mkdir -p .build
+errors=.build/openapi-check-sandbox.err
+# Emptied here, not by the redirection below alone, which the child makes when it runs:
+# the poll must never read the line of an earlier run.
+: >"$errors"
+"$paylinks" serve --host 127.0.0.1 --port 0 --seed "$SEED" --publisher-token "$TOKEN" \
+    --clock virtual --now 2026-12-01T10:00:00Z --color never >.build/openapi-check-sandbox.log 2>"$errors" &
+sandbox=$!
+# The sandbox's address, from the line it writes once it listens. The poll ends as soon as
+# the line is there, or fails at its deadline or when the sandbox has exited.
+deadline=$((SECONDS + 20))
+base=
+until base=$(sed -n 's|^paylinks sandbox at \(http://127\.0\.0\.1:[0-9][0-9]*\);.*|\1|p' "$errors") &&
+    [ -n "$base" ]; do
+    if ! kill -0 "$sandbox" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+        echo "FAIL: paylinks serve did not say where it listens within 20 s:" >&2
+        cat "$errors" >&2
+        exit 1
+    fi
+    sleep 0.05
+done
+case $base in
+http://127.0.0.1:*) ;;
+*) echo "FAIL: the sandbox is not on loopback: $base" >&2 && exit 1 ;;
+esac
+export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
+
+# A few sessions, so that the operations on an existing purchase or checkout page are
+# reached and not only their 404s: one open, one paid, one cancelled. Their ids, tokens
+# and players are dictionaries that schemathesis draws half of those parameters from.
+python3 - "$base" "$TOKEN" "$scratch/sessions.toml" <<'EOF'
+import json
+import sys
+import urllib.request
+
+base, token, out = sys.argv[1:]
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def post(path, body, headers):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    for name, value in headers.items():
+        request.add_header(name, value)
+    with opener.open(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+purchases, tokens, customers = [], [], []
+for index, choice in enumerate(["open", "pay", "cancel"]):
+    session = post(
+        "/checkout/v1/session",
+        {
+            "priceDetails": {"price": 499, "currency": "USD"},
+            "offer": {"name": "Starter Pack", "sku": "starter_pack_001", "pricePointMetadata": 499},
+            "items": [{"name": "Gems", "sku": "gem_01", "quantity": 100}],
+            "customer": {"id": f"cust_{index}"},
+            "countryCode2": "US",
+        },
+        {"x-publisher-token": token},
+    )
+    purchases.append(session["purchaseId"])
+    tokens.append(session["checkoutSessionToken"])
+    customers.append(f"cust_{index}")
+    if choice != "open":
+        post(f"/control/v1/sessions/{session['purchaseId']}/complete", {"choice": choice, "paymentMethod": "Visa"}, {})
+with open(out, "w") as file:
+    file.write(f"[dictionaries.purchases]\nvalues = {json.dumps(purchases)}\n")
+    file.write(f"[dictionaries.tokens]\nvalues = {json.dumps(tokens)}\n")
+    file.write(f"[dictionaries.bearers]\nvalues = {json.dumps(['Bearer ' + token for token in tokens])}\n")
+    file.write(f"[dictionaries.customers]\nvalues = {json.dumps(customers)}\n")
+EOF
+
+# What the command line cannot say. QUERY is left out of the methods tried on every path:
+# the sandbox does not count it among the methods an RFC registers, so it answers 501, as
+# the document's description says, where schemathesis expects 405. The stateful phase
+# runs where the document's links lead, at most STATEFUL_STEPS steps each. No cache: a run
+# replays no failure of an earlier one and writes nothing outside .build.
+cat >"$scratch/schemathesis.toml" <<EOF
+[cache]
+enabled = false
+[phases.coverage]
+unexpected-methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "PATCH", "TRACE"]
+[phases.stateful]
+max-steps = $STATEFUL_STEPS
+[parameters]
+"path.purchaseId" = { dictionary = "purchases", probability = 0.5 }
+"path.token" = { dictionary = "tokens", probability = 0.5 }
+"path.id" = { dictionary = "customers", probability = 0.5 }
+"header.Authorization" = { dictionary = "bearers", probability = 0.5 }
+EOF
+cat "$scratch/sessions.toml" >>"$scratch/schemathesis.toml"
+
+# The checks: no 5xx; every status, content type, body and header one the document gives;
+# 405 with the Allow the document implies for a method an operation does not take; 401 or
+# 403 without the publisher token where an operation asks for it, and a 4xx without a
+# required header. Not whether the sandbox takes every body the document allows
+# (positive_data_acceptance): a rule no schema can say, such as a firstSeenAt before the
+# sandbox's clock, would fail it. One worker, so that the requests come in the seed's order.
+location=${document:-$base/openapi.json}
+command=(schemathesis --config-file "$scratch/schemathesis.toml" --no-color run "$location" --url "$base"
+    --seed "$SEED" --max-examples "$EXAMPLES" --workers 1 --rate-limit "$REQUESTS_PER_MINUTE/m"
+    --max-redirects 0 --request-timeout 10 --continue-on-failure
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,unsupported_method,allow_header_conformance,ignored_auth,missing_required_header
+    --header "x-publisher-token: $TOKEN" --report junit --report-junit-path .build/openapi-check.xml)
+printf '%q ' "${command[@]}"
+echo
+status=0
+timeout --kill-after 10 "$RUN_SECONDS" "${command[@]}" || status=$?
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "FAIL: schemathesis did not finish within $RUN_SECONDS s" >&2
+fi
+if ! kill -0 "$sandbox" 2>/dev/null; then
+    echo "FAIL: the sandbox exited during the run:" >&2
+    tail -n 20 "$errors" >&2
+    status=1
+fi
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: the sandbox does not keep to its OpenAPI document (report: .build/openapi-check.xml)" >&2
+    exit "$status"
+fi
+echo "the sandbox against its OpenAPI document: no failure"

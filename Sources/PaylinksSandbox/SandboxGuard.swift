@@ -42,8 +42,10 @@ struct SandboxGuard: Sendable {
         formToken = Array(settings.formToken.utf8)
     }
 
-    /// The answer that refuses `request`, or nil when it may be routed.
-    func refusal(_ request: HTTPRequest) -> HTTPServerResponse? {
+    /// The answer that refuses `request`, or nil when it may be routed. A request that no
+    /// route takes (`routed` false) is answered 404 or 405, which change nothing: only its
+    /// Host is checked, so that it learns which methods the path takes, whoever sent it.
+    func refusal(_ request: HTTPRequest, routed: Bool) -> HTTPServerResponse? {
         let audience = Audience(path: request.path)
         var reached: Authority?
         // Every Host a request names is checked: a second one must not slip past the first.
@@ -53,7 +55,7 @@ struct SandboxGuard: Sendable {
             }
             reached = reached ?? authority
         }
-        guard ![.get, .head, .options].contains(request.method) else { return nil }
+        guard routed, ![.get, .head, .options].contains(request.method) else { return nil }
         // A page names itself in Origin, or in Referer when an older browser sends no Origin;
         // a server's client, curl or a script sends neither, and is no page.
         if let source = request.header("origin") ?? request.header("referer") {

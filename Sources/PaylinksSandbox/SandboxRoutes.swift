@@ -97,6 +97,11 @@ extension [SandboxRoute] {
         return nil
     }
 
+    /// Whether a row at `path` takes `method`: a request none takes is answered 404 or 405.
+    func takes(_ method: HTTPMethod, at path: String) -> Bool {
+        rows(for: path)?.rows.contains { $0.methods.contains(method) } ?? false
+    }
+
     /// 405 to `request`, whose method none of these rows takes: `Allow` lists theirs, in
     /// the table's order, and so does the problem.
     func notAllowed(_ request: HTTPRequest) -> HTTPServerResponse {
@@ -207,7 +212,7 @@ extension Sandbox {
     /// settings, which never change, so that several threads may call it at once while
     /// another is in ``handle(_:)-(Arrival)``.
     public func prepare(_ request: HTTPRequest) -> Arrival {
-        if let refusal = guardian.refusal(request) {
+        if let refusal = guardian.refusal(request, routed: Self.routes.takes(request.method, at: request.path)) {
             return Arrival(request: request, refusal: refusal, session: nil, base: settings.baseURL)
         }
         let session =

@@ -95,6 +95,30 @@ struct SandboxRoutesTests {
         }
     }
 
+    @Test(
+        "a method a path does not take is 405 before the guard asks for a form token, JSON or an own Origin; a foreign Host is 421 first"
+    )
+    func methodBeforeGuard() {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.formToken = "form-token-1"
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
+        let cases: [(HTTPMethod, String, [HTTPHeader], Int)] = [
+            (.post, "/control/v1/health", [], 405),
+            (.post, "/orders/pur_1", [], 405),
+            (.put, "/control/v1/health", [HTTPHeader("Origin", "http://evil.example")], 405),
+            (.delete, "/orders/pur_1/refund", [HTTPHeader("Origin", "http://evil.example")], 405),
+            (.post, "/control/v1/health", [HTTPHeader("Host", "evil.example")], 421),
+            // A method the path takes still meets the guard.
+            (.post, "/control/v1/reset", [], 415),
+            (.post, "/orders/pur_1/refund", [], 403),
+        ]
+        for (method, path, headers, status) in cases {
+            let response = sandbox.handle(
+                HTTPRequest(method: method, path: path, query: "", headers: headers, body: [], keepAlive: true))
+            #expect(response.status == status, "\(method) \(path) \(headers)")
+        }
+    }
+
     /// A route the game's server calls with the publisher token, the headers it is sent
     /// with, and the refusal its API words.
     struct Guarded: Sendable, CustomTestStringConvertible {

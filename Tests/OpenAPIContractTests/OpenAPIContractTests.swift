@@ -220,3 +220,59 @@ import Testing
         #expect(throws: OpenAPIContract.DocumentError.self) { try OpenAPIContract(document: Array("{".utf8)) }
     }
 }
+
+/// Exchanges read from the wire.
+@Suite struct OpenAPIContractWireTests {
+    let contract: OpenAPIContract
+
+    init() throws {
+        contract = try OpenAPIContract(document: Array(OpenAPIContractTests.text.utf8))
+    }
+
+    func check(_ request: String, _ answer: String) -> [String] {
+        contract.problems(request: Array(request.utf8), answer: Array(answer.utf8))
+    }
+
+    @Test func fineExchange() {
+        let request = "GET /items/7?limit=2 HTTP/1.1\r\nHost: a\r\nX-Token: t\r\n\r\n"
+        let answer =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Count: 1\r\nContent-Length: 9\r\n\r\n{\"id\": 7}"
+        #expect(check(request, answer) == [])
+        // What follows the first answer is not part of it.
+        #expect(check(request, answer + "HTTP/1.1 200 OK\r\n\r\n") == [])
+        #expect(check(request, answer.replacingOccurrences("\"id\"", "\"ix\"")).count == 2)
+    }
+
+    @Test func chunkedAnswer() {
+        let request = "GET /items/7?limit=2 HTTP/1.1\r\nX-Token: t\r\n\r\n"
+        let answer =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Count: 1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"id\r\n5\r\n\": 7}\r\n0\r\n\r\n"
+        #expect(check(request, answer) == [])
+    }
+
+    @Test func requestBodyAndHead() {
+        let request =
+            "POST /items/7 HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 6\r\n\r\nname=a"
+        #expect(check(request, "HTTP/1.1 303 See Other\r\nLocation: /items/7\r\nContent-Length: 0\r\n\r\n") == [])
+        #expect(
+            check(
+                request.replacingOccurrences("name=a", "nome=a"),
+                "HTTP/1.1 303 See Other\r\nLocation: /\r\nContent-Length: 0\r\n\r\n"
+            ).count == 1)
+        #expect(
+            check(
+                "HEAD /items/new HTTP/1.1\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 15\r\n\r\n") == [])
+    }
+
+    @Test func unreadableAnswer() {
+        #expect(check("GET /items/new HTTP/1.1\r\n\r\n", "").count == 1)
+    }
+}
+
+extension String {
+    /// The text with every `target` replaced by `replacement`.
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        replacing(target, with: replacement)
+    }
+}

@@ -126,14 +126,14 @@ let package = Package(
             name: "PaylinksHTTPTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery",
-                "PaylinksSandbox",
+                "PaylinksSandbox", "_OpenAPIContract",
             ],
             exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
-                "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks",
+                "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks", "_OpenAPIContract",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with; Fixtures, fixture

@@ -56,7 +56,7 @@ struct SandboxRoutesTests {
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
         var logs: [String] = []
         sandbox.onLog = { logs.append($0) }
-        let response = sandbox.handle(
+        let response = sandbox.handleChecked(
             HTTPRequest(method: `case`.method, path: `case`.path, query: "", headers: [], body: [], keepAlive: true))
         #expect(response.status == 405)
         #expect(
@@ -73,7 +73,7 @@ struct SandboxRoutesTests {
             settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
             clock: { 1_718_182_312_000 })
         for path in ["/", "/checkout/v1/session", "/nowhere"] {
-            let response = sandbox.handle(
+            let response = sandbox.handleChecked(
                 HTTPRequest(
                     method: HTTPMethod(rawValue: "BREW"), path: path, query: "", headers: [], body: [],
                     keepAlive: true))
@@ -139,7 +139,7 @@ struct SandboxRoutesTests {
             catalog: .builtIn,
             settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
             clock: { 1_718_182_312_000 })
-        let response = sandbox.handle(
+        let response = sandbox.handleChecked(
             HTTPRequest(
                 method: `case`.method, path: `case`.path, query: "", headers: `case`.headers, body: Array("{}".utf8),
                 keepAlive: true))

@@ -84,7 +84,7 @@ struct PriceLocalizationTests {
             url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/v1/price-points/localized/lookup"), connectTimeout: 5,
             responseTimeout: 10)
         defer { client.close() }
-        let response = try client.send(
+        let response = try client.sendChecked(
             method: .post,
             headers: [
                 HTTPHeader("Content-Type", "application/json"),

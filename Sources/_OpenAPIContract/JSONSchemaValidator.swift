@@ -20,7 +20,7 @@ public struct JSONSchemaValidator: Sendable {
         "$ref", "type", "properties", "required", "additionalProperties", "patternProperties", "items",
         "prefixItems", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "enum", "const",
         "oneOf", "anyOf", "allOf", "not", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-        "minLength", "maxLength", "pattern",
+        "minLength", "maxLength", "pattern", "propertyNames", "dependentSchemas", "dependentRequired",
     ]
 
     /// A validator whose `$ref`s resolve in `root`.
@@ -151,6 +151,25 @@ public struct JSONSchemaValidator: Sendable {
                 }
             }
             return problems
+        case "propertyNames":
+            guard case .object(let instanceMembers) = instance.kind else { return [] }
+            return instanceMembers.flatMap { member in
+                check(.text(member.key), value, at + "/" + escaped(member.key), depth: depth)
+                    .map { "\($0) (the member's name)" }
+            }
+        case "dependentSchemas":
+            guard case .object(let instanceMembers) = instance.kind else { return [] }
+            let present = Set(instanceMembers.map(\.key))
+            return value.objectMembers.filter { present.contains($0.key) }.flatMap { dependent in
+                check(instance, dependent.value, at, depth: depth + 1).map { "\($0) (as it has \(dependent.key))" }
+            }
+        case "dependentRequired":
+            guard case .object(let instanceMembers) = instance.kind else { return [] }
+            let present = Set(instanceMembers.map(\.key))
+            return value.objectMembers.filter { present.contains($0.key) }.flatMap { dependent in
+                dependent.value.arrayElements.compactMap(\.string).filter { !present.contains($0) }
+                    .map { "\(place): \($0) is missing, as \(dependent.key) is there" }
+            }
         case "items":
             guard case .array(let elements) = instance.kind else { return [] }
             let skipped = schema["prefixItems"]?.arrayElements.count ?? 0
@@ -302,11 +321,11 @@ public struct JSONSchemaValidator: Sendable {
                         found.append("\(pointer): unknown keyword \(member.key)")
                     }
                     switch member.key {
-                    case "properties", "patternProperties", "$defs":
+                    case "properties", "patternProperties", "$defs", "dependentSchemas":
                         for sub in member.value.objectMembers {
                             walk(sub.value, here + "/" + escaped(sub.key), inSchema: true, &found)
                         }
-                    case "items", "additionalProperties", "not":
+                    case "items", "additionalProperties", "not", "propertyNames":
                         walk(member.value, here, inSchema: true, &found)
                     case "prefixItems", "oneOf", "anyOf", "allOf":
                         for (index, sub) in member.value.arrayElements.enumerated() {

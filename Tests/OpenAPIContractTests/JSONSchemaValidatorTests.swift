@@ -136,6 +136,15 @@ import Testing
             instance: ##""not a uri""##, valid: true),
         Case(schema: ##"{"discriminator": {"propertyName": "kind"}}"##, instance: "1", valid: true),
         Case(schema: ##"{"uniqueKeys": true}"##, instance: "1", valid: false),
+        Case(schema: ##"{"propertyNames": {"pattern": "^[a-z]+$"}}"##, instance: ##"{"ab": 1}"##, valid: true),
+        Case(schema: ##"{"propertyNames": {"pattern": "^[a-z]+$"}}"##, instance: ##"{"a1": 1}"##, valid: false),
+        Case(
+            schema: ##"{"dependentSchemas": {"a": {"required": ["b"]}}}"##, instance: ##"{"a": 1, "b": 2}"##,
+            valid: true),
+        Case(schema: ##"{"dependentSchemas": {"a": {"required": ["b"]}}}"##, instance: ##"{"c": 1}"##, valid: true),
+        Case(schema: ##"{"dependentSchemas": {"a": {"required": ["b"]}}}"##, instance: ##"{"a": 1}"##, valid: false),
+        Case(schema: ##"{"dependentRequired": {"a": ["b"]}}"##, instance: ##"{"b": 1}"##, valid: true),
+        Case(schema: ##"{"dependentRequired": {"a": ["b"]}}"##, instance: ##"{"a": 1}"##, valid: false),
         Case(schema: "true", instance: "1", valid: true),
         Case(schema: "false", instance: "1", valid: false),
     ]

@@ -20,7 +20,8 @@ public struct JSONSchemaValidator: Sendable {
         "$ref", "type", "properties", "required", "additionalProperties", "patternProperties", "items",
         "prefixItems", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "enum", "const",
         "oneOf", "anyOf", "allOf", "not", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-        "minLength", "maxLength", "pattern", "propertyNames", "dependentSchemas", "dependentRequired",
+        "minLength", "maxLength", "pattern", "propertyNames", "dependentSchemas", "dependentRequired", "if", "then",
+        "else",
     ]
 
     /// A validator whose `$ref`s resolve in `root`.
@@ -229,6 +230,11 @@ public struct JSONSchemaValidator: Sendable {
                     ? ["\(place): matches none of oneOf's \(schemas.count) schemas: " + summary(results)]
                     : ["\(place): matches \(passing) of oneOf's schemas, where exactly one must"]
             }
+        case "if":
+            let holds = check(instance, value, at, depth: depth + 1).isEmpty
+            guard let branch = schema[holds ? "then" : "else"] else { return [] }
+            return check(instance, branch, at, depth: depth + 1)
+                .map { "\($0) (as the schema's if \(holds ? "holds" : "does not hold"))" }
         case "not":
             return check(instance, value, at, depth: depth + 1).isEmpty
                 ? ["\(place): \(instance.text) matches the schema it must not"] : []
@@ -325,7 +331,7 @@ public struct JSONSchemaValidator: Sendable {
                         for sub in member.value.objectMembers {
                             walk(sub.value, here + "/" + escaped(sub.key), inSchema: true, &found)
                         }
-                    case "items", "additionalProperties", "not", "propertyNames":
+                    case "items", "additionalProperties", "not", "propertyNames", "if", "then", "else":
                         walk(member.value, here, inSchema: true, &found)
                     case "prefixItems", "oneOf", "anyOf", "allOf":
                         for (index, sub) in member.value.arrayElements.enumerated() {

@@ -145,6 +145,23 @@ import Testing
         Case(schema: ##"{"dependentSchemas": {"a": {"required": ["b"]}}}"##, instance: ##"{"a": 1}"##, valid: false),
         Case(schema: ##"{"dependentRequired": {"a": ["b"]}}"##, instance: ##"{"b": 1}"##, valid: true),
         Case(schema: ##"{"dependentRequired": {"a": ["b"]}}"##, instance: ##"{"a": 1}"##, valid: false),
+        Case(
+            schema:
+                ##"{"if": {"required": ["free"]}, "then": {"required": ["zero"]}, "else": {"required": ["price"]}}"##,
+            instance: ##"{"free": true, "zero": 0}"##, valid: true),
+        Case(
+            schema:
+                ##"{"if": {"required": ["free"]}, "then": {"required": ["zero"]}, "else": {"required": ["price"]}}"##,
+            instance: ##"{"free": true, "price": 1}"##, valid: false),
+        Case(
+            schema:
+                ##"{"if": {"required": ["free"]}, "then": {"required": ["zero"]}, "else": {"required": ["price"]}}"##,
+            instance: ##"{"price": 1}"##, valid: true),
+        Case(
+            schema:
+                ##"{"if": {"required": ["free"]}, "then": {"required": ["zero"]}, "else": {"required": ["price"]}}"##,
+            instance: ##"{"zero": 0}"##, valid: false),
+        Case(schema: ##"{"then": {"required": ["zero"]}}"##, instance: ##"{"price": 1}"##, valid: true),
         Case(schema: "true", instance: "1", valid: true),
         Case(schema: "false", instance: "1", valid: false),
     ]

@@ -214,12 +214,12 @@ public struct OpenAPIContract: Sendable {
         }
         guard !head, let schema = media["schema"] else { return problems }
         return problems
-            + bodyProblems(body, contentType: contentType, schema: schema, form: false).map { "\(place) body \($0)" }
+            + bodyProblems(body, contentType: contentType, schema: schema).map { "\(place) body \($0)" }
     }
 
     /// The problems of `body`, of `contentType`, under `schema`: JSON parsed, a form decoded
     /// into an object of strings, anything else a string.
-    private func bodyProblems(_ body: [UInt8], contentType: String, schema: JSONValue, form: Bool) -> [String] {
+    private func bodyProblems(_ body: [UInt8], contentType: String, schema: JSONValue) -> [String] {
         let type = Self.essence(contentType)
         let value: JSONValue
         if type == "application/json" || type.hasSuffix("+json") {
@@ -298,7 +298,7 @@ public struct OpenAPIContract: Sendable {
         }
         guard let schema = media["schema"] else { return problems }
         return problems
-            + bodyProblems(body, contentType: contentType, schema: schema, form: true).map {
+            + bodyProblems(body, contentType: contentType, schema: schema).map {
                 "\(name): request body \($0)"
             }
     }

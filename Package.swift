@@ -109,6 +109,9 @@ let package = Package(
         // symbol graph: written by `make api`, compared with the API by a test.
         .target(name: "_APIListing", swiftSettings: strict),
         .executableTarget(name: "api-listing", dependencies: ["_APIListing"], swiftSettings: strict),
+        // A validator of exchanges against an OpenAPI document and its JSON schemas: what the
+        // tests hold the sandbox to Schemas/sandbox.openapi.json with.
+        .target(name: "_OpenAPIContract", dependencies: ["PaylinksJSON"], swiftSettings: strict),
 
         // One test target per layer, but for what runs on the transport: PaylinksHTTPTests tests
         // HTTP, the deliveries and the sandbox together, over the loopback servers they share.
@@ -118,18 +121,19 @@ let package = Package(
             name: "PaylinksFixturesTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
         .testTarget(name: "PaylinksAppchargeTests", dependencies: ["PaylinksKit", "PaylinksAppcharge"]),
+        .testTarget(name: "OpenAPIContractTests", dependencies: ["PaylinksJSON", "_OpenAPIContract"]),
         .testTarget(
             name: "PaylinksHTTPTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery",
-                "PaylinksSandbox",
+                "PaylinksSandbox", "_OpenAPIContract",
             ],
             exclude: ["Servers"]),
         .testTarget(
             name: "PaylinksCommandLineTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
-                "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks",
+                "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks", "_OpenAPIContract",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with; Fixtures, fixture

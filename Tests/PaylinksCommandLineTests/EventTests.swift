@@ -494,7 +494,7 @@ struct EventTests {
         func post(_ path: String, _ headers: [HTTPHeader], _ body: String) throws -> HTTPResponse {
             let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"))
             defer { client.close() }
-            return try client.send(headers: headers, body: Array(body.utf8))
+            return try client.sendChecked(headers: headers, body: Array(body.utf8))
         }
         let body =
             #"{"priceDetails": {"price": 499, "currency": "USD"}, "offer": {"name": "Starter Pack", "sku": "#

@@ -19,7 +19,7 @@ struct LinkOutDataTests {
         let client = HTTPClient(
             url: try HTTPURL("http://127.0.0.1:\(port)\(path)"), connectTimeout: 5, responseTimeout: 10)
         defer { client.close() }
-        let response = try client.send(
+        let response = try client.sendChecked(
             method: method,
             headers: [
                 HTTPHeader("Content-Type", "application/json"),

@@ -53,12 +53,13 @@ struct PriceLocalizationTests {
         for country in catalog.localizations.keys.sorted() {
             let client = try Self.clientPrices(country)
             #expect(client.count == tiers.count, "\(country)")
-            let response = sandbox.handle(
-                HTTPRequest(
-                    method: .post, path: "/v1/price-points/localized/lookup", query: "",
-                    headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "t")],
-                    body: Array(#"{"pricesInUsdCents": \#(tiers), "countryCode2": "\#(country)"}"#.utf8),
-                    keepAlive: true))
+            let request = HTTPRequest(
+                method: .post, path: "/v1/price-points/localized/lookup", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "t")],
+                body: Array(#"{"pricesInUsdCents": \#(tiers), "countryCode2": "\#(country)"}"#.utf8),
+                keepAlive: true)
+            let response = sandbox.handle(request)
+            checkContract(request: request, response: response)
             #expect(response.status == 200)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
             #expect(json["currencyCode"] as? String == catalog.localizations[country]?.data.currencyCode)
@@ -84,7 +85,7 @@ struct PriceLocalizationTests {
             url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/v1/price-points/localized/lookup"), connectTimeout: 5,
             responseTimeout: 10)
         defer { client.close() }
-        let response = try client.send(
+        let response = try client.sendChecked(
             method: .post,
             headers: [
                 HTTPHeader("Content-Type", "application/json"),

@@ -42,7 +42,7 @@ struct SandboxDataTests {
             url: try HTTPURL("http://127.0.0.1:\(port)\(path)"), connectTimeout: 5, responseTimeout: 10)
         defer { client.close() }
         let bytes = body.map { Array($0.utf8) } ?? []
-        let response = try client.send(
+        let response = try client.sendChecked(
             method: method,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", token)],
             body: path == "/checkout/v1/session" ? Self.body : bytes)
@@ -470,7 +470,7 @@ struct SandboxDataTests {
         #expect(bad.json["requestUrl"] as? String == "/reporting/financial-data/transactions")
         let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/reporting/reports/orders"))
         defer { client.close() }
-        let anonymous = try client.send(
+        let anonymous = try client.sendChecked(
             headers: [HTTPHeader("Content-Type", "application/json")], body: Array("{}".utf8))
         #expect(anonymous.status == 401)
         #expect(String(decoding: anonymous.body, as: UTF8.self).contains("Publisher token is required."))
@@ -486,7 +486,7 @@ struct SandboxDataTests {
         for _ in 0..<2 {
             let sandbox = try SandboxProcess()
             let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/reporting/reports/orders"))
-            let answer = try client.send(
+            let answer = try client.sendChecked(
                 headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", Self.token)],
                 body: Array(query.utf8))
             client.close()
@@ -511,7 +511,7 @@ struct SandboxDataTests {
         func page(_ location: String) throws -> String {
             let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(location)"))
             defer { client.close() }
-            return String(decoding: try client.send(method: .get, headers: [], body: []).body, as: UTF8.self)
+            return String(decoding: try client.sendChecked(method: .get, headers: [], body: []).body, as: UTF8.self)
         }
         // The token the page's forms carry, as a browser sends it with each.
         let field = #"name="formToken" value=""#
@@ -520,7 +520,7 @@ struct SandboxDataTests {
         func post(_ path: String, _ form: String) throws -> HTTPResponse {
             let client = HTTPClient(url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"))
             defer { client.close() }
-            return try client.send(
+            return try client.sendChecked(
                 headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
                 body: Array("\(form)&formToken=\(token)".utf8))
         }

@@ -31,7 +31,7 @@ struct SandboxStateTests {
         let client = HTTPClient(
             url: try HTTPURL("http://127.0.0.1:\(port)/control/v1/export"), connectTimeout: 5, responseTimeout: 10)
         defer { client.close() }
-        return try client.send(method: .get, headers: [], body: [])
+        return try client.sendChecked(method: .get, headers: [], body: [])
     }
 
     @Test("a state made by requests, exported, imported into a new sandbox and exported again, is the same bytes")
@@ -320,7 +320,7 @@ struct SandboxStateTests {
         let client = HTTPClient(
             url: try HTTPURL("http://127.0.0.1:\(port)/control/v1/reset"), connectTimeout: 5, responseTimeout: 10)
         defer { client.close() }
-        return try client.send(
+        return try client.sendChecked(
             method: .post,
             headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Origin", "http://evil.example")],
             body: Array("{}".utf8)

@@ -127,7 +127,8 @@ struct ServeStopTests {
             url: try HTTPURL("http://127.0.0.1:\(sandbox.port)\(path)"), connectTimeout: 2, responseTimeout: 2)
         defer { client.close() }
         for answered in 0..<count {
-            guard let response = try? client.send(method: .get, headers: [], body: []), response.status == 404 else {
+            guard let response = try? client.sendChecked(method: .get, headers: [], body: []), response.status == 404
+            else {
                 return answered
             }
         }

@@ -114,7 +114,7 @@ final class SandboxProcess {
     /// (one made for this sandbox when nil); the answer.
     func createSession(_ body: String, over client: HTTPClient? = nil) throws -> HTTPResponse {
         let client = try client ?? HTTPClient(url: try HTTPURL("http://127.0.0.1:\(port)/checkout/v1/session"))
-        return try client.send(
+        return try client.sendChecked(
             headers: [
                 HTTPHeader("Content-Type", "application/json"),
                 HTTPHeader("x-publisher-token", DemoCredentials.publisherToken),
@@ -155,12 +155,22 @@ final class SandboxProcess {
                     request.method, request.path, request.headers, request.body,
                 ]), as: UTF8.self)
         }
-        return try probe("send", arguments).split(separator: "\n").map { line in
+        let answers = try probe("send", arguments).split(separator: "\n").map { line in
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return Answer(
                 status: try #require(json["status"] as? Int), headers: json["headers"] as? [String: String] ?? [:],
                 body: json["body"] as? String ?? "")
         }
+        for (request, answer) in zip(requests, answers) {
+            let target = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            checkContract(
+                method: request.method, path: String(target.first ?? ""),
+                query: target.count > 1 ? String(target[1]) : "", headers: request.headers.map { ($0.key, $0.value) },
+                body: Array(request.body.utf8), status: answer.status,
+                responseHeaders: answer.headers.map { ($0.key, $0.value) },
+                responseBody: request.method == "HEAD" ? [] : Array(answer.body.utf8))
+        }
+        return answers
     }
 
     deinit {
@@ -217,7 +227,7 @@ struct ServeTests {
         #expect(url == "http://127.0.0.1:\(sandbox.port)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["url"], "no partial file left")
         let health = try HTTPClient(url: try HTTPURL(url.trimmingCharacters(in: .newlines) + "/control/v1/health"))
-            .send(method: .get, headers: [], body: [])
+            .sendChecked(method: .get, headers: [], body: [])
         #expect(health.status == 200)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
         #expect(json["status"] as? String == "ok")
@@ -302,7 +312,7 @@ struct ServeTests {
         let control = HTTPClient(
             url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/control/v1/sessions/\(purchaseId)/complete"))
         defer { control.close() }
-        let paid = try control.send(
+        let paid = try control.sendChecked(
             headers: [HTTPHeader("Content-Type", "application/json")],
             body: Array(#"{"choice": "pay", "paymentMethod": "Visa\nawards granted: all\r"}"#.utf8))
         #expect(paid.status == 200)
@@ -330,7 +340,7 @@ struct ServeTests {
         let control = HTTPClient(
             url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/control/v1/sessions/\(purchaseId)/complete"))
         defer { control.close() }
-        let paid = try control.send(
+        let paid = try control.sendChecked(
             headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8))
         #expect(paid.status == 200)
         let (status, stdout, stderr) = sandbox.stop()
@@ -363,7 +373,7 @@ struct ServeTests {
             let session = HTTPClient(
                 url: try HTTPURL("http://127.0.0.1:\(sandbox.port)/control/v1/sessions/\(purchaseId)"))
             defer { session.close() }
-            statuses.append(try session.send(method: .get, headers: [], body: []).status)
+            statuses.append(try session.sendChecked(method: .get, headers: [], body: []).status)
         }
         #expect(statuses == [404, 200, 200])
         #expect(sandbox.stop().status == 0)

@@ -52,7 +52,7 @@ struct VirtualClockTests {
             if path == "/checkout/v1/session" {
                 headers.append(HTTPHeader("x-publisher-token", DemoCredentials.publisherToken))
             }
-            let response = try client.send(method: method, headers: headers, body: Array(body.utf8))
+            let response = try client.sendChecked(method: method, headers: headers, body: Array(body.utf8))
             let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
             return (response.status, json)
         }

@@ -40,7 +40,7 @@ struct SandboxBrowserTests {
             configure(&settings)
             let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
             func call(_ path: String, _ body: String) throws -> [String: Any] {
-                let answer = sandbox.handle(
+                let answer = sandbox.handleChecked(
                     HTTPRequest(
                         method: .post, path: path, query: "",
                         headers: [
@@ -90,7 +90,8 @@ struct SandboxBrowserTests {
         func send(_ head: String, body: String = "") throws -> Answer {
             let client = try HTTPServerTests.Client(port: port)
             let length = body.isEmpty ? "" : "Content-Length: \(body.utf8.count)\r\n"
-            client.send(head + "\r\n" + length + "Connection: close\r\n\r\n" + body)
+            let request = head + "\r\n" + length + "Connection: close\r\n\r\n" + body
+            client.send(request)
             var text = ""
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
@@ -98,6 +99,7 @@ struct SandboxBrowserTests {
                 if chunk.isEmpty { break }
                 text += chunk
             }
+            checkContract(request: request, answer: text)
             return Answer(text)
         }
 
@@ -222,7 +224,7 @@ struct SandboxBrowserTests {
             return nil
         }
         served.sandbox.onReplay = { delivery, _ in replayed.append(delivery) }
-        let replay = served.sandbox.handle(
+        let replay = served.sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/control/v1/deliveries/dl_1/replay", query: "",
                 headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"resign": false}"#.utf8),

@@ -174,6 +174,7 @@ struct SandboxClockTests {
         #expect(served.control("/control/v1/sessions/\(paying)/complete", #"{"choice": "pay"}"#).status == 200)
         #expect(Service.tick(served.service) { promise.response != nil }, "the move does not wait for that award")
         let moved = try #require(promise.response)
+        checkContract(request: request, response: moved)
         #expect(moved.status == 200)
         let body = String(decoding: moved.body, as: UTF8.self)
         #expect(body.contains(#""timer":"expiry","purchaseId":"\#(unpaid)""#), "\(body)")

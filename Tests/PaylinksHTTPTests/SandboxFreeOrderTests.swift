@@ -145,12 +145,12 @@ struct SandboxFreeOrderTests {
         var made: [OrderEvent] = []
         sandbox.onOrderEvent = { made.append($1) }
         let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
-        let created = sandbox.handle(
+        let created = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/checkout/v1/session", query: "", headers: headers,
                 body: Array(Self.body.utf8), keepAlive: true))
         let purchaseId = try #require(try SandboxTests.json(created)["purchaseId"] as? String)
-        _ = sandbox.handle(
+        _ = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                 headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),

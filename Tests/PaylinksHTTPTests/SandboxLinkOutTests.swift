@@ -53,7 +53,7 @@ struct SandboxLinkOutTests {
 
         /// Create Checkout Session with `redirectUrl`, in process: its answer.
         func create(redirectUrl: String?) -> HTTPServerResponse {
-            sandbox.handle(
+            sandbox.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/checkout/v1/session", query: "",
                     headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", token)],
@@ -91,7 +91,8 @@ struct SandboxLinkOutTests {
         func send(_ head: String, body: String = "") throws -> SandboxBrowserTests.Answer {
             let client = try HTTPServerTests.Client(port: port)
             let length = body.isEmpty ? "" : "Content-Length: \(body.utf8.count)\r\n"
-            client.send(head + "\r\n" + length + "Connection: close\r\n\r\n" + body)
+            let request = head + "\r\n" + length + "Connection: close\r\n\r\n" + body
+            client.send(request)
             var text = ""
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
@@ -99,6 +100,7 @@ struct SandboxLinkOutTests {
                 if chunk.isEmpty { break }
                 text += chunk
             }
+            checkContract(request: request, answer: text)
             return SandboxBrowserTests.Answer(text)
         }
 
@@ -232,7 +234,7 @@ struct SandboxLinkOutTests {
             clock: { 1_718_182_312_000 })
         sandbox.onCallback = { callbacks.append($0) }
         for choice in ["close", "cancel"] {
-            let created = sandbox.handle(
+            let created = sandbox.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/checkout/v1/session", query: "",
                     headers: [
@@ -240,7 +242,7 @@ struct SandboxLinkOutTests {
                     ],
                     body: Array(Self.body(redirectUrl: nil).utf8), keepAlive: true))
             let purchaseId = try #require(try Self.json(created.body)["purchaseId"] as? String)
-            _ = sandbox.handle(
+            _ = sandbox.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                     headers: [HTTPHeader("Content-Type", "application/json")],

@@ -144,7 +144,7 @@ struct SandboxOrdersListTests {
 
         /// Answers a request as the server does.
         func send(_ method: HTTPMethod, _ path: String, query: String = "", body: String = "") -> HTTPServerResponse {
-            sandbox.handle(
+            sandbox.handleChecked(
                 HTTPRequest(
                     method: method, path: path, query: query,
                     headers: [

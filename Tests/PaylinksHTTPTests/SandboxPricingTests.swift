@@ -51,7 +51,7 @@ struct SandboxPricingTests {
     ) -> HTTPServerResponse {
         var headers = [HTTPHeader("Content-Type", "application/json")]
         if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
-        return sandbox.handle(
+        return sandbox.handleChecked(
             HTTPRequest(
                 method: method, path: path, query: "", headers: headers, body: Array(body.utf8), keepAlive: true))
     }
@@ -410,7 +410,7 @@ struct SandboxPricingTests {
             let warning = try #require(warnings.first)
             #expect(warning.contains(#"{"price": 549, "currencyCode": "EUR"}, shown 5,49 €"#), "\(warning)")
             #expect(logged.first == "warning: session \(purchaseId): \(warning)")
-            let page = sandbox.handle(
+            let page = sandbox.handleChecked(
                 HTTPRequest(
                     method: .get, path: "/orders/\(purchaseId)", query: "",
                     headers: [HTTPHeader("Host", "127.0.0.1:4010")],

@@ -280,13 +280,13 @@ struct SandboxRefundTests {
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
         var made: [OrderEvent] = []
         sandbox.onOrderEvent = { made.append($1) }
-        let created = sandbox.handle(
+        let created = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/checkout/v1/session", query: "",
                 headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")],
                 body: Array(SandboxTests.body.utf8), keepAlive: true))
         let purchaseId = try #require(try SandboxTests.json(created)["purchaseId"] as? String)
-        let paid = sandbox.handle(
+        let paid = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                 headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),

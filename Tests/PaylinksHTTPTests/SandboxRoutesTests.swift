@@ -56,7 +56,7 @@ struct SandboxRoutesTests {
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
         var logs: [String] = []
         sandbox.onLog = { logs.append($0) }
-        let response = sandbox.handle(
+        let response = sandbox.handleChecked(
             HTTPRequest(method: `case`.method, path: `case`.path, query: "", headers: [], body: [], keepAlive: true))
         #expect(response.status == 405)
         #expect(
@@ -75,7 +75,7 @@ struct SandboxRoutesTests {
         for (path, allow) in [
             ("/", "GET, HEAD"), ("/checkout/v1/session", "POST"), ("/control/v1/clock", "GET, HEAD, POST"),
         ] {
-            let response = sandbox.handle(
+            let response = sandbox.handleChecked(
                 HTTPRequest(
                     method: HTTPMethod(rawValue: "QUERY"), path: path, query: "", headers: [], body: [],
                     keepAlive: true))
@@ -87,7 +87,7 @@ struct SandboxRoutesTests {
         }
         // A path no route names, and one that is no session's token, are nothing whatever the method.
         for path in ["/nowhere", "/a/b/c"] {
-            let response = sandbox.handle(
+            let response = sandbox.handleChecked(
                 HTTPRequest(
                     method: HTTPMethod(rawValue: "BREW"), path: path, query: "", headers: [], body: [],
                     keepAlive: true))
@@ -113,7 +113,7 @@ struct SandboxRoutesTests {
             (.post, "/orders/pur_1/refund", [], 403),
         ]
         for (method, path, headers, status) in cases {
-            let response = sandbox.handle(
+            let response = sandbox.handleChecked(
                 HTTPRequest(method: method, path: path, query: "", headers: headers, body: [], keepAlive: true))
             #expect(response.status == status, "\(method) \(path) \(headers)")
         }
@@ -174,7 +174,7 @@ struct SandboxRoutesTests {
             catalog: .builtIn,
             settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
             clock: { 1_718_182_312_000 })
-        let response = sandbox.handle(
+        let response = sandbox.handleChecked(
             HTTPRequest(
                 method: `case`.method, path: `case`.path, query: "", headers: `case`.headers, body: Array("{}".utf8),
                 keepAlive: true))

@@ -102,13 +102,14 @@ struct SandboxServiceTests {
     ) -> Answer {
         let request = HTTPRequest(
             method: method, path: path, query: query, headers: headers, body: Array(body.utf8), keepAlive: true)
+        let answer: Answer
         switch service.respond(to: service.prepare(request)) {
         case .ready(let response):
-            return Answer(
+            answer = Answer(
                 status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self)
             )
         case .later(let head, let body):
-            return Answer(status: head.status, headers: head.headers, body: String(decoding: body(), as: UTF8.self))
+            answer = Answer(status: head.status, headers: head.headers, body: String(decoding: body(), as: UTF8.self))
         case .awaited(let promise):
             // Given by the service's turns, as a server's loop takes them; bounded, not a sleep.
             let deadline = ContinuousClock.now + .seconds(30)
@@ -117,10 +118,14 @@ struct SandboxServiceTests {
                 _ = promise.wait(milliseconds: 5)
             }
             let response = promise.response ?? HTTPServerResponse(status: 599, body: Array("never given".utf8))
-            return Answer(
+            answer = Answer(
                 status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self)
             )
         }
+        checkContract(
+            request: request, status: answer.status, headers: answer.headers,
+            body: method == .head ? [] : Array(answer.body.utf8))
+        return answer
     }
 
     /// A POST to the control API, as a script sends it.

@@ -43,7 +43,7 @@ struct SandboxTests {
     func request(
         _ method: HTTPMethod, _ path: String, body: String = "", headers: [HTTPHeader] = []
     ) -> HTTPServerResponse {
-        sandbox.handle(
+        sandbox.handleChecked(
             HTTPRequest(
                 method: method, path: path, query: "", headers: headers, body: Array(body.utf8), keepAlive: true))
     }
@@ -215,7 +215,7 @@ struct SandboxTests {
     /// A reporting request with the publisher token: the orders report's body, or the
     /// transactions' query string.
     func report(orders body: String? = nil, transactions query: String = "") -> HTTPServerResponse {
-        sandbox.handle(
+        sandbox.handleChecked(
             HTTPRequest(
                 method: body == nil ? .get : .post,
                 path: body == nil ? "/reporting/financial-data/transactions" : "/reporting/reports/orders",
@@ -261,7 +261,7 @@ struct SandboxTests {
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 1_718_182_312_000 })
         var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
         if let host { headers.append(HTTPHeader("Host", host)) }
-        let response = sandbox.handle(
+        let response = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
                 keepAlive: true))
@@ -380,12 +380,12 @@ struct SandboxTests {
         g3.onCallback = { recorder.callbacks.append($0) }
         for choice in ["close", "decline"] {
             let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
-            let created = g3.handle(
+            let created = g3.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/checkout/v1/session", query: "", headers: headers,
                     body: Array(Self.body.utf8), keepAlive: true))
             let purchaseId = try #require(try Self.json(created)["purchaseId"] as? String)
-            _ = g3.handle(
+            _ = g3.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                     headers: [HTTPHeader("Content-Type", "application/json")],
@@ -413,12 +413,12 @@ struct SandboxTests {
         var paid: [GrantAward] = []
         sandbox.onPaid = { paid.append($1) }
         let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1")]
-        let created = sandbox.handle(
+        let created = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/checkout/v1/session", query: "", headers: headers, body: Array(Self.body.utf8),
                 keepAlive: true))
         let purchaseId = try #require(try Self.json(created)["purchaseId"] as? String)
-        _ = sandbox.handle(
+        _ = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                 headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
@@ -507,7 +507,7 @@ struct SandboxTests {
         let small = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
         var purchaseIds: [String] = []
         for _ in 0..<5 {
-            let response = small.handle(
+            let response = small.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/checkout/v1/session", query: "",
                     headers: [
@@ -518,7 +518,7 @@ struct SandboxTests {
         }
         #expect(small.sessionCount == 3)
         let states = purchaseIds.map {
-            small.handle(
+            small.handleChecked(
                 HTTPRequest(
                     method: .get, path: "/control/v1/sessions/\($0)", query: "", headers: [], body: [], keepAlive: true
                 )
@@ -557,7 +557,7 @@ struct SandboxTests {
     /// The order's page at `location`, a path and a query.
     func page(_ location: String) -> String {
         let parts = location.split(separator: "?", maxSplits: 1).map(String.init)
-        let answer = sandbox.handle(
+        let answer = sandbox.handleChecked(
             HTTPRequest(
                 method: .get, path: parts[0], query: parts.count > 1 ? parts[1] : "", headers: [], body: [],
                 keepAlive: true))
@@ -641,7 +641,7 @@ struct SandboxBoundedAnswersTests {
         var seen = Set<String>()
         var cursor = ""
         repeat {
-            let answer = base.sandbox.handle(
+            let answer = base.sandbox.handleChecked(
                 HTTPRequest(
                     method: .get, path: "/control/v1/deliveries", query: "limit=100" + cursor,
                     headers: [HTTPHeader("Host", "127.0.0.1:4010")], body: [], keepAlive: true))

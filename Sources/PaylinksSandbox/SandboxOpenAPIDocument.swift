@@ -4628,7 +4628,6 @@ enum SandboxOpenAPIDocument {
         "properties": {
           "formToken": {
             "type": "string",
-            "pattern": "^[0-9a-f]{32}$",
             "description": "The token of this run of the sandbox that every form of its pages carries in a hidden field: a form without it, or with another run's, is refused 403 before it is read."
           },
           "choice": {
@@ -4672,7 +4671,6 @@ enum SandboxOpenAPIDocument {
         "properties": {
           "formToken": {
             "type": "string",
-            "pattern": "^[0-9a-f]{32}$",
             "description": "The token of this run of the sandbox that every form of its pages carries in a hidden field: a form without it, or with another run's, is refused 403 before it is read."
           },
           "amount": {
@@ -4705,7 +4703,6 @@ enum SandboxOpenAPIDocument {
         "properties": {
           "formToken": {
             "type": "string",
-            "pattern": "^[0-9a-f]{32}$",
             "description": "The token of this run of the sandbox that every form of its pages carries in a hidden field: a form without it, or with another run's, is refused 403 before it is read."
           },
           "resign": {
@@ -4726,7 +4723,6 @@ enum SandboxOpenAPIDocument {
         "properties": {
           "formToken": {
             "type": "string",
-            "pattern": "^[0-9a-f]{32}$",
             "description": "The token of this run of the sandbox that every form of its pages carries in a hidden field: a form without it, or with another run's, is refused 403 before it is read."
           },
           "advance": {

@@ -113,10 +113,10 @@ public struct OpenAPIContract: Sendable {
         return responseProblems("webhook \(name)", operation, status: status, headers: headers, body: body, head: false)
     }
 
-    /// Whether `status` is one the transport answers before any route is found: a request it
-    /// could not read, or a method no RFC registers.
+    /// Whether `status` is one answered before any route is found: the transport's to a
+    /// request it could not read, and the guard's to a Host the sandbox does not serve.
     static func beforeRouting(_ status: Int) -> Bool {
-        [400, 411, 413, 431, 501, 505].contains(status)
+        [400, 411, 413, 421, 431, 501, 505].contains(status)
     }
 
     /// The problems of an answer no operation documents: its body must be a `Problem`, when
@@ -229,8 +229,14 @@ public struct OpenAPIContract: Sendable {
                 return ["is not JSON: \(error.reason) at \(error.position)"]
             }
         } else if type == "application/x-www-form-urlencoded" {
+            // Each field is read as its property's type reads it, as a form serializes one
+            // (OpenAPI's `style: form`): `minutes=5` is the integer 5 where the schema says so.
+            let properties = resolvedSchema(schema)["properties"]
             value = JSONValue(
-                .object(Self.formFields(String(decoding: body, as: UTF8.self)).map { ($0.name, .text($0.value)) }),
+                .object(
+                    Self.formFields(String(decoding: body, as: UTF8.self)).map { field in
+                        (field.name, properties?[field.name].map { coerced(field.value, $0) } ?? .text(field.value))
+                    }),
                 at: 0)
         } else {
             value = .text(String(decoding: body, as: UTF8.self))

@@ -274,7 +274,7 @@ enum SandboxOpenAPIDocument {
           "checkout"
         ],
         "summary": "Cancel Checkout Session",
-        "description": "The game's server cancels a session with the session's own token, `Authorization: Bearer <checkoutSessionToken>`, and no body: the session takes no more payments (`payment_canceled`). A session that already ended stays as it is, and is answered 200 as well.",
+        "description": "The game's server cancels a session with the session's own token, `Authorization: Bearer <checkoutSessionToken>`, and no body: the session takes no more payments (`payment_canceled`), `{\"isOrderCancelled\":true}`. A session that had ended without a payment (cancelled, closed, expired, declined) stays as it is and is answered true as well; one whose order is paid, refunded or disputed, or whose payment is pending, stays as it is and is answered `{\"isOrderCancelled\":false}`, and the log says why.",
         "security": [
           {
             "checkoutSessionToken": []
@@ -282,7 +282,7 @@ enum SandboxOpenAPIDocument {
         ],
         "responses": {
           "200": {
-            "description": "The session is cancelled, or had ended already.",
+            "description": "`isOrderCancelled` true: the session is cancelled, or had ended without a payment; false: its order was paid or its payment is pending, and nothing changed.",
             "content": {
               "application/json": {
                 "schema": {
@@ -295,7 +295,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/Malformed"
           },
           "401": {
-            "description": "No `Authorization`, or no session has its bearer token (an `Authorization` that is not `Bearer` is answered so too).",
+            "description": "No `Authorization` (\"Authorization: Bearer <checkoutSessionToken> is required.\"), one that is not `Bearer` (\"The Authorization header must be Authorization: Bearer <checkoutSessionToken>.\"), or no session has its bearer token (\"No checkout session has this token.\").",
             "content": {
               "application/json": {
                 "schema": {
@@ -4604,7 +4604,8 @@ enum SandboxOpenAPIDocument {
         ],
         "properties": {
           "isOrderCancelled": {
-            "const": true
+            "type": "boolean",
+            "description": "true: the session takes no more payments (cancelled now, or cancelled, closed, expired or declined before); false: its order is paid (refunded and disputed ones too) or its payment is pending, which the cancel leaves as they are (the log says why)."
           }
         }
       },

@@ -80,21 +80,33 @@ extension Sandbox {
         return "http://" + host
     }
 
-    /// Cancel, with the session's own token as `Authorization: Bearer`: 200, or 401 in the
-    /// reporting API's shape.
+    /// Cancel, with the session's own token as `Authorization: Bearer`: 200
+    /// `{"isOrderCancelled":true}` when the session takes no more payments (cancelled now,
+    /// or already cancelled, closed, expired or declined), `false` when its order was paid
+    /// or its payment is pending, which the cancel leaves as they are (the log says why);
+    /// 401 in the reporting API's shape.
     func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
         let authorization = request.header("authorization") ?? ""
-        let (session, events) =
-            authorization.hasPrefix("Bearer ")
-            ? sessions.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
-        guard session != nil else {
+        guard authorization.hasPrefix("Bearer ") else {
             return Self.unauthorized(
                 request.path,
                 authorization.isEmpty
                     ? "Authorization: Bearer <checkoutSessionToken> is required."
-                    : "No checkout session has this token.")
+                    : "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
+        }
+        let (found, events) = sessions.cancel(token: String(authorization.dropFirst(7)))
+        guard let session = found else {
+            return Self.unauthorized(request.path, "No checkout session has this token.")
         }
         report(events)
+        guard !session.isKept else {
+            say(
+                "session \(session.purchaseId) not cancelled: its order "
+                    + (session.isPaid
+                        ? "is paid (\(session.state.rawValue)), which a cancel leaves as it is; refund it instead"
+                        : "has a payment pending, which a cancel leaves as it is"))
+            return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":false}"#.utf8))
+        }
         return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":true}"#.utf8))
     }
 }

@@ -544,6 +544,16 @@ struct SandboxTests {
         #expect(complete(later, #"{"choice": "pay"}"#).status == 409)
     }
 
+    @Test("a cancel with another Authorization scheme than Bearer says the header to send")
+    func cancelWithAnotherScheme() throws {
+        let answer = request(.post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Basic abc")])
+        #expect(answer.status == 401)
+        let message = try #require((try Self.json(answer)["message"] as? [[String: Any]])?.first)
+        #expect(
+            message["error"] as? String
+                == "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
+    }
+
     // MARK: What an order's page says
 
     /// A paid order and a form of its page sent (`action`, with `fields`), as a browser

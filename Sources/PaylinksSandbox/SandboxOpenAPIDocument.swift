@@ -338,7 +338,7 @@ enum SandboxOpenAPIDocument {
           "checkout"
         ],
         "summary": "Initiate Refund",
-        "description": "The game's server refunds an order in full (`after-the-purchase.md`, section 2): accepted, the refund goes through and `order.refunded` follows. Only a Succeeded or Failed (Charged) order can be refunded. Takes no body. Past `--rate-limit`, 429.",
+        "description": "The game's server refunds an order in full (`after-the-purchase.md`, section 2): accepted, the refund goes through and `order.refunded` follows. Only a Succeeded or Failed (Charged) order can be refunded. Takes no body. Any non-empty `x-user-id` is taken, another player's too, as Appcharge does not say what it does then; the log warns when it is not the order's player. Past `--rate-limit`, 429.",
         "security": [
           {
             "publisherToken": []
@@ -358,7 +358,7 @@ enum SandboxOpenAPIDocument {
             "name": "x-user-id",
             "in": "header",
             "required": true,
-            "description": "The player's id. It must be present and non-empty (403 otherwise); the sandbox does not compare it with the order's player.",
+            "description": "The player's id. It must be present and non-empty (403 otherwise); another player's is taken too, and the log warns that it is not the order's player.",
             "schema": {
               "type": "string",
               "minLength": 1

@@ -344,4 +344,18 @@ struct SandboxRefundTests {
         _ = base.complete(closedId, #"{"choice": "close"}"#)
         #expect(cancel(closed) == #"{"isOrderCancelled":true}"#)
     }
+
+    @Test("Initiate Refund takes another player's x-user-id, and the log warns that it is not the order's player")
+    func refundForAnotherPlayer() throws {
+        let (_, orderId) = try granted()
+        #expect(initiateRefund(orderId, user: "cust_98765").status == 201)
+        #expect(!base.recorder.logs.contains { $0.contains("x-user-id") }, "\(base.recorder.logs)")
+        let (_, other) = try granted()
+        #expect(initiateRefund(other, user: "someone\u{1B}[2Jelse").status == 201)
+        #expect(
+            base.recorder.logs.contains(
+                "warning: refund of order \(other): its x-user-id, 'someone\\u{1B}[2Jelse', is not the order's player, "
+                    + "'cust_98765'; the game's server likely sends the wrong id, and Appcharge may refuse the refund"),
+            "\(base.recorder.logs)")
+    }
 }

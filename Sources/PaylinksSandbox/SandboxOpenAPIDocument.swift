@@ -632,7 +632,7 @@ enum SandboxOpenAPIDocument {
           "pages"
         ],
         "summary": "The player's choice on the checkout page",
-        "description": "The checkout page's form: applies the choice to the session, then back to the page (303). A session that already ended is left as it is, and answered 303 the same. The form's refusals are JSON problems, not pages.",
+        "description": "The checkout page's form: applies the choice to the session, then back to the page (303). A session that already ended is left as it is, and answered 303 the same. The form's refusals are short pages, as a browser shows them.",
         "parameters": [
           {
             "name": "token",
@@ -676,8 +676,13 @@ enum SandboxOpenAPIDocument {
             }
           },
           "400": {
-            "description": "The request could not be read as HTTP/1.1, or the form asks for what the session cannot take: no choice or one not listed, `resolve` not succeeded or failed, `minutes` not from 1 to 525600, a payment that would resolve past the end of 9999, a decline or pending choice for a free session, a `paymentMethod` longer than 64 bytes.",
+            "description": "The request could not be read as HTTP/1.1 (a Problem), or the form asks for what the session cannot take (a page): no choice or one not listed, `resolve` not succeeded or failed, `minutes` not from 1 to 525600, a payment that would resolve past the end of 9999, a decline or pending choice for a free session, a `paymentMethod` longer than 64 bytes.",
             "content": {
+              "text/html; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/Page"
+                }
+              },
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Problem"
@@ -813,7 +818,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -886,7 +891,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -1290,7 +1295,7 @@ enum SandboxOpenAPIDocument {
           "pages"
         ],
         "summary": "A form of an order's page",
-        "description": "`refund` (all of the price, or `amount`; `outcome=failed` for a refund the bank declines), `dispute` (`outcome` open, won or lost), `retry-award` (the award of a Failed (Charged) order sent again, with `--award-url`) and `resolve` (a pending payment, now or after `minutes`). Each goes back to the order's page (303), whose notice says what it came to, a refusal too (an order's state that does not allow it, no award endpoint, a value the form cannot take, an order no session has).",
+        "description": "`refund` (all of the price, or `amount`; `outcome=failed` for a refund the bank declines), `dispute` (`outcome` open, won or lost), `retry-award` (the award of a Failed (Charged) order sent again, with `--award-url`) and `resolve` (a pending payment, now or after `minutes`). Each goes back to the order's page (303), whose notice says what it came to, a refusal too (an order's state that does not allow it, no award endpoint, a value the form cannot take). An order the sandbox does not hold is the 404 page at once, before the form's fields are read.",
         "parameters": [
           {
             "name": "purchaseId",
@@ -1355,16 +1360,11 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignPage"
           },
           "404": {
-            "description": "The action is none of the four (a Problem); or, for a refund with an `amount` or a dispute with a valid `outcome`, no live session has the purchase id (a page).",
+            "description": "No live session has the purchase id (checked first, whatever the action and the fields), or the action is none of the four: a page.",
             "content": {
               "text/html; charset=utf-8": {
                 "schema": {
                   "$ref": "#/components/schemas/Page"
-                }
-              },
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Problem"
                 }
               }
             }
@@ -1442,7 +1442,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -1489,7 +1489,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -1560,11 +1560,11 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignPage"
           },
           "404": {
-            "description": "No delivery has this id.",
+            "description": "No delivery has this id: a page.",
             "content": {
-              "application/json": {
+              "text/html; charset=utf-8": {
                 "schema": {
-                  "$ref": "#/components/schemas/Problem"
+                  "$ref": "#/components/schemas/Page"
                 }
               }
             }

@@ -707,3 +707,62 @@ struct SandboxKeepingTests {
         #expect(disk.written.last?.sessions.count == 1)
     }
 }
+
+// MARK: Refusals as pages
+
+extension SandboxTests {
+    /// A form sent to `path` with the form token, as a page of the sandbox sends it.
+    func post(_ path: String, _ fields: String) -> HTTPServerResponse {
+        request(
+            .post, path, body: "\(fields)&formToken=\(Self.formToken)",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+    }
+
+    /// Whether `response` is a page, as a browser shows a refusal.
+    static func isPage(_ response: HTTPServerResponse) -> Bool {
+        response.headers.contains(HTTPHeader("Content-Type", "text/html; charset=utf-8"))
+            && String(decoding: response.body, as: UTF8.self).hasPrefix("<!DOCTYPE html>")
+    }
+
+    @Test(
+        "a Host the sandbox does not serve is refused with a page on the pages, the legacy link's included, else JSON")
+    func misdirectedByAudience() {
+        for (path, page) in [
+            ("/players/p1", true), ("/orders/pr_1", true), ("/abc", true), ("/", true), ("/openapi.json", false),
+            ("/control/v1/health", false), ("/v1/price-points", false),
+        ] {
+            let answer = request(.get, path, headers: [HTTPHeader("Host", "evil.example")])
+            #expect(answer.status == 421, "\(path)")
+            #expect(Self.isPage(answer) == page, "\(path): \(answer.headers)")
+        }
+    }
+
+    @Test("a checkout, order or delivery form refused is a short page with the same status")
+    func formRefusalsArePages() throws {
+        let (token, purchaseId) = try session()
+        let bogus = post("/checkout/\(token)", "choice=bogus")
+        #expect(bogus.status == 400)
+        #expect(Self.isPage(bogus), "\(bogus.headers)")
+        #expect(String(decoding: bogus.body, as: UTF8.self).contains("choose one of: pay"))
+        let zap = post("/orders/\(purchaseId)/zap", "")
+        #expect(zap.status == 404)
+        #expect(Self.isPage(zap), "\(zap.headers)")
+        let replay = post("/deliveries/zz/replay", "")
+        #expect(replay.status == 404)
+        #expect(Self.isPage(replay), "\(replay.headers)")
+        #expect(String(decoding: replay.body, as: UTF8.self).contains("No delivery has the id"))
+    }
+
+    @Test("an order form for an order the sandbox does not hold is the 404 page at once, whatever its fields")
+    func unknownOrderForms() {
+        for (action, fields) in [
+            ("refund", ""), ("refund", "amount=5"), ("dispute", "outcome=zz"), ("dispute", "outcome=open"),
+            ("retry-award", ""), ("resolve", "outcome=maybe"), ("zap", ""),
+        ] {
+            let answer = post("/orders/nosuch/\(action)", fields)
+            #expect(answer.status == 404, "\(action) \(fields)")
+            #expect(Self.isPage(answer), "\(action) \(fields)")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("No such order"), "\(action) \(fields)")
+        }
+    }
+}

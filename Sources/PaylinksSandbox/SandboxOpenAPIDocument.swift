@@ -252,7 +252,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/UnknownTransferCoding"
           },
           "503": {
-            "description": "Paid orders fill the session budget (`--session-budget`), which no paid order leaves; or the sandbox could not keep the change on disk (`serve --data`), so nothing changed.",
+            "description": "Paid orders, which are never forgotten, leave no room in the session budget (`--session-budget`) for this session: the problem says what they hold, what the session needs, and to start serve with a larger budget or another `--data` directory; or the sandbox could not keep the change on disk (`serve --data`), so nothing changed.",
             "content": {
               "application/json": {
                 "schema": {

@@ -36,11 +36,7 @@ extension Sandbox {
             }
             report(events)
         } catch {
-            return Sandbox.problem(
-                503,
-                "paid orders fill the sandbox: \(error.paidOrders) of them take all of its session budget "
-                    + "(\(error.byteBudget >> 20) MiB), and a paid order is never forgotten; start serve with a larger "
-                    + "--session-budget, or with another --data directory")
+            return Sandbox.problem(503, Self.fullText(error))
         }
         var writer = JSONWriter()
         writer.openObject()
@@ -53,6 +49,16 @@ extension Sandbox {
         writer.field("parsedUrl", parsedUrl)
         writer.closeObject()
         return HTTPServerResponse(status: 201, body: writer.bytes)
+    }
+
+    /// Why a session was refused for want of room, in words true of any count: the paid
+    /// orders' bytes, the budget's, the session's, and what to do.
+    static func fullText(_ full: CheckoutSessions.Full) -> String {
+        func kibibytes(_ bytes: Int) -> String { "\(max(1, (bytes + 1023) / 1024)) KiB" }
+        let orders = full.paidOrders == 1 ? "1 paid order holds" : "\(full.paidOrders) paid orders hold"
+        return "no room for a new session: \(orders) \(kibibytes(full.paidBytes)) of the sandbox's session budget, "
+            + "\(full.byteBudget >> 20) MiB, and this session needs \(kibibytes(full.sessionBytes)); a paid order is "
+            + "never forgotten, so start serve with a larger --session-budget, or with another --data directory"
     }
 
     /// The answer that refuses a session `body` asks for, which the body alone cannot say:

@@ -554,6 +554,41 @@ struct SandboxTests {
                 == "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
     }
 
+    @Test("a session refused for want of room says, in true words, what the paid orders hold and what to do")
+    func fullWords() throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.sessionByteBudget = 1 << 20
+        let recorder = self.recorder
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        let body = Self.body.replacingOccurrences(
+            of: #""level": 12"#, with: #""level": 12, "blob": "\#(String(repeating: "x", count: 600_000))""#)
+        func create() -> HTTPServerResponse {
+            sandbox.handle(
+                HTTPRequest(
+                    method: .post, path: "/checkout/v1/session", query: "",
+                    headers: [
+                        HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1"),
+                    ],
+                    body: Array(body.utf8), keepAlive: true))
+        }
+        let first = create()
+        #expect(first.status == 201)
+        let purchaseId = try #require(try Self.json(first)["purchaseId"] as? String)
+        let paid = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
+                keepAlive: true))
+        #expect(paid.status == 200)
+        let refused = create()
+        #expect(refused.status == 503)
+        let words = try #require(try Self.json(refused)["errorMessage"] as? String)
+        let pattern =
+            #/no room for a new session: 1 paid order holds (\d+) KiB of the sandbox's session budget, 1 MiB, and this session needs (\d+) KiB; a paid order is never forgotten, so start serve with a larger --session-budget, or with another --data directory/#
+        let match = try #require(try pattern.wholeMatch(in: words), "\(words)")
+        #expect((580...700).contains(Int(match.1) ?? 0) && (580...700).contains(Int(match.2) ?? 0), "\(words)")
+    }
+
     // MARK: What an order's page says
 
     /// A paid order and a form of its page sent (`action`, with `fields`), as a browser

@@ -3786,7 +3786,7 @@ enum SandboxOpenAPIDocument {
             }
           },
           "404": {
-            "description": "No price point of the path's cents: \"Price point N not found.\"",
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none.",
             "content": {
               "application/json": {
                 "schema": {
@@ -3899,7 +3899,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignOrigin"
           },
           "404": {
-            "description": "No price point of the path's cents: \"Price point N not found.\"",
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none.",
             "content": {
               "application/json": {
                 "schema": {
@@ -4001,7 +4001,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignOrigin"
           },
           "404": {
-            "description": "No price point of the path's cents: \"Price point N not found.\"",
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none.",
             "content": {
               "application/json": {
                 "schema": {

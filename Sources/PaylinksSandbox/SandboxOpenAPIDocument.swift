@@ -5597,7 +5597,8 @@ enum SandboxOpenAPIDocument {
             "description": "null for a checkout closed before paying."
           },
           "publisherId": {
-            "type": "string"
+            "type": "string",
+            "description": "The project's id, `serve --project-id` (the `x-project-id` the events carry); `paylinks-demo-project` unless told."
           },
           "currency": {
             "type": "string"
@@ -5662,6 +5663,7 @@ enum SandboxOpenAPIDocument {
                     "name",
                     "publisherProductId",
                     "amount",
+                    "price",
                     "currencyCode",
                     "sku"
                   ],
@@ -5674,6 +5676,10 @@ enum SandboxOpenAPIDocument {
                     },
                     "amount": {
                       "type": "integer"
+                    },
+                    "price": {
+                      "type": "integer",
+                      "description": "The price of the offer the product came in, as the player paid it: the order's `priceInCents` (tax included, in `currencyCode`'s minor units). Appcharge prices offers, not products, and a session names no product's price, so this is exact for an offer of one product and invents no split for several; it is not to be added up across an order's products."
                     },
                     "currencyCode": {
                       "type": "string"

@@ -11,7 +11,8 @@ extension Sandbox {
         do throws(Reports.Problem) {
             let query = try Reports.ordersQuery(request.body)
             let held = sessions.held
-            return Self.later { Reports.orders(held.all, query) }
+            let publisherId = settings.projectId
+            return Self.later { Reports.orders(held.all, query, publisherId: publisherId) }
         } catch {
             return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
         }

@@ -589,6 +589,35 @@ struct SandboxTests {
         #expect((580...700).contains(Int(match.1) ?? 0) && (580...700).contains(Int(match.2) ?? 0), "\(words)")
     }
 
+    @Test("the orders report gives each product the offer's price as paid, and the project's id as publisherId")
+    func reportProductsAndProject() throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.projectId = "studio-42"
+        let recorder = self.recorder
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        func send(_ path: String, _ body: String) -> HTTPServerResponse {
+            sandbox.handle(
+                HTTPRequest(
+                    method: .post, path: path, query: "",
+                    headers: [
+                        HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1"),
+                    ],
+                    body: Array(body.utf8), keepAlive: true))
+        }
+        let purchaseId = try #require(try Self.json(send("/checkout/v1/session", Self.body))["purchaseId"] as? String)
+        #expect(send("/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#).status == 200)
+        let report = try Self.json(
+            send("/reporting/reports/orders", #"{"startDate":"2024-06-12","endDate":"2024-06-12"}"#))
+        let order = try #require((report["results"] as? [[String: Any]])?.first)
+        #expect(order["publisherId"] as? String == "studio-42")
+        let products = try #require((order["offerDetails"] as? [String: Any])?["products"] as? [[String: Any]])
+        #expect(products.count == 1)
+        #expect(products.first?["price"] as? Int == order["priceInCents"] as? Int)
+        #expect(products.first?["price"] as? Int == 549)
+        #expect(
+            products.first?.keys.sorted() == ["amount", "currencyCode", "name", "price", "publisherProductId", "sku"])
+    }
+
     // MARK: What an order's page says
 
     /// A paid order and a form of its page sent (`action`, with `fields`), as a browser

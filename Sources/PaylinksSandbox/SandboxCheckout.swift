@@ -69,9 +69,9 @@ extension Sandbox {
         return page(token: token)
     }
 
-    /// A choice sent from the checkout page: applied, then 303 back to the page; 400 for a
-    /// choice or a payment method it cannot take. A payment left pending with `resolve`
-    /// resolves `minutes` later on the sandbox's clock.
+    /// A choice sent from the checkout page: applied, then 303 back to the page; 400, a
+    /// short page, for a choice or a payment method it cannot take. A payment left pending
+    /// with `resolve` resolves `minutes` later on the sandbox's clock.
     func choose(token: String, _ request: HTTPRequest) -> HTTPServerResponse {
         let form = Self.form(request.body)
         guard let session = live(token: token) else {
@@ -81,23 +81,25 @@ extension Sandbox {
         let later: (succeeded: Bool, after: Int)?
         switch Self.laterResolution(form) {
         case .success(let resolution): later = resolution
-        case .failure(let problem): return Sandbox.problem(400, problem.message)
+        case .failure(let problem): return Self.refusedPage(400, title: "Refused", problem.message)
         }
         guard let choice = later != nil ? .pending : form["choice"].flatMap(CheckoutSessions.Choice.init(rawValue:))
         else {
             let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            return Sandbox.problem(400, "choose one of: \(choices)")
+            return Self.refusedPage(400, title: "Refused", "choose one of: \(choices)")
         }
         if session.isFree, choice != .pay, !choice.leaves {
-            return Sandbox.problem(400, Self.freeChoices)
+            return Self.refusedPage(400, title: "Refused", Self.freeChoices)
         }
         if let later, now > SandboxClock.latest - later.after {
-            return Sandbox.problem(
-                400, "the payment would resolve past the end of 9999, where the clock stops; choose fewer minutes")
+            return Self.refusedPage(
+                400, title: "Refused",
+                "the payment would resolve past the end of 9999, where the clock stops; choose fewer minutes")
         }
         let method = form["paymentMethod"] ?? ""
         guard method.utf8.count <= Self.paymentMethodLimit else {
-            return Sandbox.problem(400, "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
+            return Self.refusedPage(
+                400, title: "Refused", "paymentMethod is longer than \(Self.paymentMethodLimit) bytes")
         }
         // The V2 events' device is the player's browser, when its User-Agent names one.
         let device = request.header("user-agent").flatMap(OrderDevice.init(userAgent:))

@@ -84,14 +84,19 @@ extension Sandbox {
     }
 
     /// Takes `actions` in turn on the order, reporting each; stops at the first refused.
+    /// The session as the last action left it.
+    @discardableResult
     func act(_ actions: [OrderLife.Action], on id: String, byOrderId: Bool)
-        throws(CheckoutSessions.LifeProblem)
+        throws(CheckoutSessions.LifeProblem) -> CheckoutSessions.Session?
     {
+        var last: CheckoutSessions.Session?
         for action in actions {
             let (session, events) = try sessions.act(action, on: id, byOrderId: byOrderId, now: now)
             say("order \(session.orderId) \(session.state.rawValue)")
             report(events)
+            last = session
         }
+        return last
     }
 
     /// Retry Award, as the dashboard's: the award of a Failed (Charged) order sent again,

@@ -39,8 +39,13 @@ extension Sandbox {
     }
 
     /// A form of an order's page: refund, dispute, Retry Award or resolve, then back to the page
-    /// with what it came to.
+    /// with what it came to; the 404 page at once for an order the sandbox does not hold,
+    /// and for a form an order's page does not have.
     func orderForm(purchaseId: String, action: String, _ request: HTTPRequest) -> HTTPServerResponse {
+        guard let session = live(purchaseId: purchaseId) else {
+            return HTTPServerResponse(
+                status: 404, contentType: Self.html, body: Array(SandboxPage.missingOrder(purchaseId).utf8))
+        }
         let form = Self.form(request.body)
         let answer: HTTPAnswer
         switch action {
@@ -49,9 +54,6 @@ extension Sandbox {
             // A number pasted with spaces around it is still that number.
             let typed = Self.trimmed(form["amount"] ?? "")
             if !typed.isEmpty {
-                guard let session = live(purchaseId: purchaseId) else {
-                    return orderPage(purchaseId: purchaseId, request).response
-                }
                 guard let number = Int(typed), (1...max(1, session.price)).contains(number) else {
                     return back(
                         to: purchaseId,
@@ -67,9 +69,6 @@ extension Sandbox {
             guard let goal = form["outcome"].flatMap(OrderLife.DisputeGoal.init(rawValue:)) else {
                 return back(to: purchaseId, "choose open, won or lost", problem: true)
             }
-            guard let session = live(purchaseId: purchaseId) else {
-                return orderPage(purchaseId: purchaseId, request).response
-            }
             answer = control(
                 purchaseId: purchaseId,
                 (session.life ?? OrderLife(state: session.state, price: session.price)).dispute(to: goal))
@@ -78,8 +77,9 @@ extension Sandbox {
         case "resolve":
             return resolveForm(purchaseId: purchaseId, form)
         default:
-            return Sandbox.problem(
-                404, "nothing at \(request.path); an order's page has refund, dispute, retry-award and resolve")
+            return Self.refusedPage(
+                404, title: "No such form",
+                "Nothing at \(request.path): an order's page has refund, dispute, retry-award and resolve.")
         }
         guard (200..<300).contains(answer.status) else {
             return back(to: purchaseId, Self.problemText(answer.response), problem: true)
@@ -91,7 +91,7 @@ extension Sandbox {
     /// The form that sends a delivery again from its order's page, then back to the page.
     func replayForm(id: String, _ request: HTTPRequest) -> HTTPServerResponse {
         guard let delivery = history.delivery(id: id) else {
-            return Sandbox.problem(404, "no delivery has the id '\(id)'")
+            return Self.refusedPage(404, title: "No such delivery", "No delivery has the id '\(Self.quoted(id))'.")
         }
         let resign = Self.form(request.body)["resign"] != "false"
         guard onReplay != nil else {

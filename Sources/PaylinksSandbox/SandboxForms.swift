@@ -1,5 +1,6 @@
 public import PaylinksHTTP
 import PaylinksJSON
+import PaylinksKit
 
 /// What the routes read requests with (forms, query strings, JSON bodies) and write their
 /// problems and deferred bodies with.
@@ -81,6 +82,14 @@ extension Sandbox {
 
     /// The content type of the sandbox's pages.
     static let html = "text/html; charset=utf-8"
+
+    /// A form of a page refused with `status`: a short page, `title` and `message`, as a
+    /// browser shows it.
+    static func refusedPage(_ status: Int, title: String, _ message: String) -> HTTPServerResponse {
+        HTTPServerResponse(
+            status: status, contentType: html,
+            body: Array(SandboxPage.refused(title: title, SandboxPage.escaped(message)).utf8))
+    }
 
     /// Whether the request's body is sent as `application/json`.
     static func isJSON(_ request: HTTPRequest) -> Bool {

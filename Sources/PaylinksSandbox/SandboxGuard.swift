@@ -88,8 +88,9 @@ struct SandboxGuard: Sendable {
                 return Sandbox.problem(
                     415, "the control API takes Content-Type: application/json, with an empty body too; send it")
             }
-        case .gameServer?, nil:
-            // Appcharge's API asks the game's server for its token or the session's in a
+        case .gameServer?, .link?, nil:
+            // The legacy link takes no form: any method reaches its route, which answers 404
+            // for a path that is no session's token. Appcharge's API asks the game's server for its token or the session's in a
             // header, which no page can send another site without a preflight either.
             break
         }
@@ -153,7 +154,7 @@ struct SandboxGuard: Sendable {
 
     /// 403, a short page or a JSON problem as the path's audience reads it.
     private func forbidden(audience: Audience?, _ message: String, page: String) -> HTTPServerResponse {
-        guard audience == .browser else { return Sandbox.problem(403, message) }
+        guard audience?.readsPages == true else { return Sandbox.problem(403, message) }
         return HTTPServerResponse(
             status: 403, contentType: "text/html; charset=utf-8",
             body: Array(SandboxPage.refused(title: "Refused", SandboxPage.escaped(page)).utf8))
@@ -165,7 +166,7 @@ struct SandboxGuard: Sendable {
         let shown = String(host.prefix(100))
         let name = Authority(Substring(host))?.host ?? "NAME"
         let advice = "start serve with --allowed-host \(name) to reach it by that name, or use its address"
-        guard audience == .browser else {
+        guard audience?.readsPages == true else {
             return Sandbox.problem(421, "the sandbox does not answer to the host '\(shown)'; \(advice)")
         }
         return HTTPServerResponse(
@@ -182,26 +183,36 @@ struct SandboxGuard: Sendable {
 extension SandboxGuard {
     /// Who a path is for, which decides how a refusal is worded.
     enum Audience: Equatable {
-        /// The dashboard and the checkout page: HTML and forms.
+        /// The dashboard, the order and player pages and the checkout page: HTML and forms.
         case browser
+        /// Appcharge's legacy checkout link, `/TOKEN`: a page, which takes no form.
+        case link
         /// The control API, for scripts: JSON.
         case scripts
         /// Appcharge's API, which the game's server calls with its credentials in a header.
         case gameServer
 
-        /// The audience of `path`; nil for a path the sandbox does not serve.
+        /// The audience of `path`; nil for a path the sandbox does not serve, and for
+        /// `/openapi.json`, which scripts and tools read and which is refused to them in JSON,
+        /// as the control API is, but takes no body of theirs to check.
         init?(path: String) {
             let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             switch parts.first {
             case "": self = .browser
-            case "orders", "deliveries", "clock": self = .browser
+            case "orders", "players", "deliveries", "clock": self = .browser
             // `/checkout/TOKEN` is the checkout page; deeper paths are Appcharge's API.
             case "checkout": self = parts.count == 2 ? .browser : .gameServer
             case "control": self = .scripts
-            case "reporting": self = .gameServer
+            case "reporting", "v1": self = .gameServer
+            case "openapi.json" where parts.count == 1: return nil
+            // Any other single segment is the legacy link's `/TOKEN`.
+            case _ where parts.count == 1: self = .link
             default: return nil
             }
         }
+
+        /// Whether a refusal is a short page, as a browser shows it, rather than JSON.
+        var readsPages: Bool { self == .browser || self == .link }
     }
 
     /// A host and an optional port, as `Host` and an origin name them: `127.0.0.1:4010`,

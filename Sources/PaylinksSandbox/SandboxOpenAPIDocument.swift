@@ -252,7 +252,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/UnknownTransferCoding"
           },
           "503": {
-            "description": "Paid orders fill the session budget (`--session-budget`), which no paid order leaves; or the sandbox could not keep the change on disk (`serve --data`), so nothing changed.",
+            "description": "Paid orders, which are never forgotten, leave no room in the session budget (`--session-budget`) for this session: the problem says what they hold, what the session needs, and to start serve with a larger budget or another `--data` directory; or the sandbox could not keep the change on disk (`serve --data`), so nothing changed.",
             "content": {
               "application/json": {
                 "schema": {
@@ -274,7 +274,7 @@ enum SandboxOpenAPIDocument {
           "checkout"
         ],
         "summary": "Cancel Checkout Session",
-        "description": "The game's server cancels a session with the session's own token, `Authorization: Bearer <checkoutSessionToken>`, and no body: the session takes no more payments (`payment_canceled`). A session that already ended stays as it is, and is answered 200 as well.",
+        "description": "The game's server cancels a session with the session's own token, `Authorization: Bearer <checkoutSessionToken>`, and no body: the session takes no more payments (`payment_canceled`), `{\"isOrderCancelled\":true}`. A session that had ended without a payment (cancelled, closed, expired, declined) stays as it is and is answered true as well; one whose order is paid, refunded or disputed, or whose payment is pending, stays as it is and is answered `{\"isOrderCancelled\":false}`, and the log says why.",
         "security": [
           {
             "checkoutSessionToken": []
@@ -282,7 +282,7 @@ enum SandboxOpenAPIDocument {
         ],
         "responses": {
           "200": {
-            "description": "The session is cancelled, or had ended already.",
+            "description": "`isOrderCancelled` true: the session is cancelled, or had ended without a payment; false: its order was paid or its payment is pending, and nothing changed.",
             "content": {
               "application/json": {
                 "schema": {
@@ -295,7 +295,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/Malformed"
           },
           "401": {
-            "description": "No `Authorization`, or no session has its bearer token (an `Authorization` that is not `Bearer` is answered so too).",
+            "description": "No `Authorization` (\"Authorization: Bearer <checkoutSessionToken> is required.\"), one that is not `Bearer` (\"The Authorization header must be Authorization: Bearer <checkoutSessionToken>.\"), or no session has its bearer token (\"No checkout session has this token.\").",
             "content": {
               "application/json": {
                 "schema": {
@@ -338,7 +338,7 @@ enum SandboxOpenAPIDocument {
           "checkout"
         ],
         "summary": "Initiate Refund",
-        "description": "The game's server refunds an order in full (`after-the-purchase.md`, section 2): accepted, the refund goes through and `order.refunded` follows. Only a Succeeded or Failed (Charged) order can be refunded. Takes no body. Past `--rate-limit`, 429.",
+        "description": "The game's server refunds an order in full (`after-the-purchase.md`, section 2): accepted, the refund goes through and `order.refunded` follows. Only a Succeeded or Failed (Charged) order can be refunded. Takes no body. Any non-empty `x-user-id` is taken, another player's too, as Appcharge does not say what it does then; the log warns when it is not the order's player. Past `--rate-limit`, 429.",
         "security": [
           {
             "publisherToken": []
@@ -358,7 +358,7 @@ enum SandboxOpenAPIDocument {
             "name": "x-user-id",
             "in": "header",
             "required": true,
-            "description": "The player's id. It must be present and non-empty (403 otherwise); the sandbox does not compare it with the order's player.",
+            "description": "The player's id. It must be present and non-empty (403 otherwise); another player's is taken too, and the log warns that it is not the order's player.",
             "schema": {
               "type": "string",
               "minLength": 1
@@ -632,7 +632,7 @@ enum SandboxOpenAPIDocument {
           "pages"
         ],
         "summary": "The player's choice on the checkout page",
-        "description": "The checkout page's form: applies the choice to the session, then back to the page (303). A session that already ended is left as it is, and answered 303 the same. The form's refusals are JSON problems, not pages.",
+        "description": "The checkout page's form: applies the choice to the session, then back to the page (303). A session that already ended is left as it is, and answered 303 the same. The form's refusals are short pages, as a browser shows them.",
         "parameters": [
           {
             "name": "token",
@@ -676,8 +676,13 @@ enum SandboxOpenAPIDocument {
             }
           },
           "400": {
-            "description": "The request could not be read as HTTP/1.1, or the form asks for what the session cannot take: no choice or one not listed, `resolve` not succeeded or failed, `minutes` not from 1 to 525600, a payment that would resolve past the end of 9999, a decline or pending choice for a free session, a `paymentMethod` longer than 64 bytes.",
+            "description": "The request could not be read as HTTP/1.1 (a Problem), or the form asks for what the session cannot take (a page): no choice or one not listed, `resolve` not succeeded or failed, `minutes` not from 1 to 525600, a payment that would resolve past the end of 9999, a decline or pending choice for a free session, a `paymentMethod` longer than 64 bytes.",
             "content": {
+              "text/html; charset=utf-8": {
+                "schema": {
+                  "$ref": "#/components/schemas/Page"
+                }
+              },
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Problem"
@@ -813,7 +818,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -886,7 +891,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -1290,7 +1295,7 @@ enum SandboxOpenAPIDocument {
           "pages"
         ],
         "summary": "A form of an order's page",
-        "description": "`refund` (all of the price, or `amount`; `outcome=failed` for a refund the bank declines), `dispute` (`outcome` open, won or lost), `retry-award` (the award of a Failed (Charged) order sent again, with `--award-url`) and `resolve` (a pending payment, now or after `minutes`). Each goes back to the order's page (303), whose notice says what it came to, a refusal too (an order's state that does not allow it, no award endpoint, a value the form cannot take, an order no session has).",
+        "description": "`refund` (all of the price, or `amount`; `outcome=failed` for a refund the bank declines), `dispute` (`outcome` open, won or lost), `retry-award` (the award of a Failed (Charged) order sent again, with `--award-url`) and `resolve` (a pending payment, now or after `minutes`). Each goes back to the order's page (303), whose notice says what it came to, a refusal too (an order's state that does not allow it, no award endpoint, a value the form cannot take). An order the sandbox does not hold is the 404 page at once, before the form's fields are read.",
         "parameters": [
           {
             "name": "purchaseId",
@@ -1355,16 +1360,11 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignPage"
           },
           "404": {
-            "description": "The action is none of the four (a Problem); or, for a refund with an `amount` or a dispute with a valid `outcome`, no live session has the purchase id (a page).",
+            "description": "No live session has the purchase id (checked first, whatever the action and the fields), or the action is none of the four: a page.",
             "content": {
               "text/html; charset=utf-8": {
                 "schema": {
                   "$ref": "#/components/schemas/Page"
-                }
-              },
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Problem"
                 }
               }
             }
@@ -1442,7 +1442,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -1489,7 +1489,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/BodyTooLarge"
           },
           "421": {
-            "$ref": "#/components/responses/Misdirected"
+            "$ref": "#/components/responses/MisdirectedPage"
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -1560,11 +1560,11 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignPage"
           },
           "404": {
-            "description": "No delivery has this id.",
+            "description": "No delivery has this id: a page.",
             "content": {
-              "application/json": {
+              "text/html; charset=utf-8": {
                 "schema": {
-                  "$ref": "#/components/schemas/Problem"
+                  "$ref": "#/components/schemas/Page"
                 }
               }
             }
@@ -3786,7 +3786,7 @@ enum SandboxOpenAPIDocument {
             }
           },
           "404": {
-            "description": "No price point of the path's cents: \"Price point N not found.\"",
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none.",
             "content": {
               "application/json": {
                 "schema": {
@@ -3899,7 +3899,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignOrigin"
           },
           "404": {
-            "description": "No price point of the path's cents: \"Price point N not found.\"",
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none.",
             "content": {
               "application/json": {
                 "schema": {
@@ -4001,7 +4001,7 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/ForeignOrigin"
           },
           "404": {
-            "description": "No price point of the path's cents: \"Price point N not found.\"",
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none.",
             "content": {
               "application/json": {
                 "schema": {
@@ -4604,7 +4604,8 @@ enum SandboxOpenAPIDocument {
         ],
         "properties": {
           "isOrderCancelled": {
-            "const": true
+            "type": "boolean",
+            "description": "true: the session takes no more payments (cancelled now, or cancelled, closed, expired or declined before); false: its order is paid (refunded and disputed ones too) or its payment is pending, which the cancel leaves as they are (the log says why)."
           }
         }
       },
@@ -5592,7 +5593,8 @@ enum SandboxOpenAPIDocument {
             "description": "null for a checkout closed before paying."
           },
           "publisherId": {
-            "type": "string"
+            "type": "string",
+            "description": "The project's id, `serve --project-id` (the `x-project-id` the events carry); `paylinks-demo-project` unless told."
           },
           "currency": {
             "type": "string"
@@ -5657,6 +5659,7 @@ enum SandboxOpenAPIDocument {
                     "name",
                     "publisherProductId",
                     "amount",
+                    "price",
                     "currencyCode",
                     "sku"
                   ],
@@ -5669,6 +5672,10 @@ enum SandboxOpenAPIDocument {
                     },
                     "amount": {
                       "type": "integer"
+                    },
+                    "price": {
+                      "type": "integer",
+                      "description": "The price of the offer the product came in, as the player paid it: the order's `priceInCents` (tax included, in `currencyCode`'s minor units). Appcharge prices offers, not products, and a session names no product's price, so this is exact for an offer of one product and invents no split for several; it is not to be added up across an order's products."
                     },
                     "currencyCode": {
                       "type": "string"

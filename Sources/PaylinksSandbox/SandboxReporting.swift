@@ -1,4 +1,5 @@
 import PaylinksAppcharge
+import PaylinksFixtures
 import PaylinksHTTP
 
 /// The reporting API's orders report and transactions, and the checkout API's Initiate
@@ -10,7 +11,8 @@ extension Sandbox {
         do throws(Reports.Problem) {
             let query = try Reports.ordersQuery(request.body)
             let held = sessions.held
-            return Self.later { Reports.orders(held.all, query) }
+            let publisherId = settings.projectId
+            return Self.later { Reports.orders(held.all, query, publisherId: publisherId) }
         } catch {
             return .ready(Self.reportingError(400, "Bad Request", error.reasons, path: request.path))
         }
@@ -29,10 +31,20 @@ extension Sandbox {
     }
 
     /// Initiate Refund, as the game's server calls it: 201 `{}` and the refund goes
-    /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes.
+    /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes. An
+    /// `x-user-id` that is not the order's player is taken, as Appcharge does not say what
+    /// it does then, and the log warns of it.
     func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         do throws(CheckoutSessions.LifeProblem) {
-            try act(OrderLife.refund(amount: nil, succeeds: true), on: orderId, byOrderId: true)
+            let session = try act(OrderLife.refund(amount: nil, succeeds: true), on: orderId, byOrderId: true)
+            let userId = request.header("x-user-id") ?? ""
+            if let session, userId != session.customerId {
+                say(
+                    "warning: refund of order \(MessageText.sanitized(orderId)): its x-user-id, "
+                        + "'\(MessageText.sanitized(userId))', is not the order's player, "
+                        + "'\(MessageText.sanitized(session.customerId))'; the game's server likely sends the wrong "
+                        + "id, and Appcharge may refuse the refund")
+            }
         } catch {
             switch error {
             case .noOrder:

@@ -36,11 +36,7 @@ extension Sandbox {
             }
             report(events)
         } catch {
-            return Sandbox.problem(
-                503,
-                "paid orders fill the sandbox: \(error.paidOrders) of them take all of its session budget "
-                    + "(\(error.byteBudget >> 20) MiB), and a paid order is never forgotten; start serve with a larger "
-                    + "--session-budget, or with another --data directory")
+            return Sandbox.problem(503, Self.fullText(error))
         }
         var writer = JSONWriter()
         writer.openObject()
@@ -53,6 +49,16 @@ extension Sandbox {
         writer.field("parsedUrl", parsedUrl)
         writer.closeObject()
         return HTTPServerResponse(status: 201, body: writer.bytes)
+    }
+
+    /// Why a session was refused for want of room, in words true of any count: the paid
+    /// orders' bytes, the budget's, the session's, and what to do.
+    static func fullText(_ full: CheckoutSessions.Full) -> String {
+        func kibibytes(_ bytes: Int) -> String { "\(max(1, (bytes + 1023) / 1024)) KiB" }
+        let orders = full.paidOrders == 1 ? "1 paid order holds" : "\(full.paidOrders) paid orders hold"
+        return "no room for a new session: \(orders) \(kibibytes(full.paidBytes)) of the sandbox's session budget, "
+            + "\(full.byteBudget >> 20) MiB, and this session needs \(kibibytes(full.sessionBytes)); a paid order is "
+            + "never forgotten, so start serve with a larger --session-budget, or with another --data directory"
     }
 
     /// The answer that refuses a session `body` asks for, which the body alone cannot say:
@@ -80,21 +86,33 @@ extension Sandbox {
         return "http://" + host
     }
 
-    /// Cancel, with the session's own token as `Authorization: Bearer`: 200, or 401 in the
-    /// reporting API's shape.
+    /// Cancel, with the session's own token as `Authorization: Bearer`: 200
+    /// `{"isOrderCancelled":true}` when the session takes no more payments (cancelled now,
+    /// or already cancelled, closed, expired or declined), `false` when its order was paid
+    /// or its payment is pending, which the cancel leaves as they are (the log says why);
+    /// 401 in the reporting API's shape.
     func cancel(_ request: HTTPRequest) -> HTTPServerResponse {
         let authorization = request.header("authorization") ?? ""
-        let (session, events) =
-            authorization.hasPrefix("Bearer ")
-            ? sessions.cancel(token: String(authorization.dropFirst(7))) : (nil, [])
-        guard session != nil else {
+        guard authorization.hasPrefix("Bearer ") else {
             return Self.unauthorized(
                 request.path,
                 authorization.isEmpty
                     ? "Authorization: Bearer <checkoutSessionToken> is required."
-                    : "No checkout session has this token.")
+                    : "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
+        }
+        let (found, events) = sessions.cancel(token: String(authorization.dropFirst(7)))
+        guard let session = found else {
+            return Self.unauthorized(request.path, "No checkout session has this token.")
         }
         report(events)
+        guard !session.isKept else {
+            say(
+                "session \(session.purchaseId) not cancelled: its order "
+                    + (session.isPaid
+                        ? "is paid (\(session.state.rawValue)), which a cancel leaves as it is; refund it instead"
+                        : "has a payment pending, which a cancel leaves as it is"))
+            return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":false}"#.utf8))
+        }
         return HTTPServerResponse(status: 200, body: Array(#"{"isOrderCancelled":true}"#.utf8))
     }
 }

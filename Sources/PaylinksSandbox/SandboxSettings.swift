@@ -32,6 +32,9 @@ extension Sandbox {
         public var sessionByteBudget = Self.defaultSessionByteBudget
         /// 128 MiB: 10,000 sessions of a MiB each cannot take 10 GB.
         public static let defaultSessionByteBudget = 128 << 20
+        /// The project's id (`--project-id`): the `x-project-id` of the orders' events, and
+        /// each order's `publisherId` in the orders report.
+        public var projectId = DemoCredentials.projectId
         /// The envelope of the orders' events.
         public var eventsVersion = OrderEvent.Version.v2
         /// Appcharge's fee and exchange cost, which the orders' money is figured with.

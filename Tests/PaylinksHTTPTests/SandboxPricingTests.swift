@@ -150,6 +150,7 @@ struct SandboxPricingTests {
                 400, "Country code ZZ not found in existing custom pricing."
             ),
             (.get, "/v1/price-points/1999999", "", 404, "Price point 1999999 not found."),
+            (.get, "/v1/price-points/", "", 404, "Price point not found."),
             (.put, "/v1/price-points/1299", #"{}"#, 404, "Price point 1299 not found."),
             (.put, "/v1/price-points/999", #"{"priceInUsdCents": 1099}"#, 400, "Invalid request body"),
             (

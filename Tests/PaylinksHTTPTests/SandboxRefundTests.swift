@@ -297,4 +297,65 @@ struct SandboxRefundTests {
         let body = try #require(try JSONSerialization.jsonObject(with: Data(completed.body)) as? [String: Any])
         #expect(body["appChargeOrderId"] as? String == orderId)
     }
+
+    /// Cancel with the session's token: the answer's body.
+    func cancel(_ token: String) -> String {
+        let answer = base.request(
+            .post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer \(token)")])
+        #expect(answer.status == 200)
+        return String(decoding: answer.body, as: UTF8.self)
+    }
+
+    @Test("a cancel leaves an order paid, refunded, disputed or pending as it is and answers false, saying why")
+    func cancelAfterPayment() throws {
+        var orders: [(token: String, purchaseId: String)] = []
+        for (choice, after, body) in [
+            ("pay", nil, ""), ("pay", "refund", "{}"), ("pay", "dispute", #"{"outcome": "open"}"#),
+            ("pending", nil, ""),
+        ] as [(String, String?, String)] {
+            let (token, purchaseId) = try base.session()
+            #expect(base.complete(purchaseId, #"{"choice": "\#(choice)"}"#).status == 200)
+            if let after { #expect(control(purchaseId, after, body).status == 200) }
+            orders.append((token, purchaseId))
+        }
+        for order in orders {
+            let before = try state(order.purchaseId)
+            #expect(cancel(order.token) == #"{"isOrderCancelled":false}"#, "\(before ?? "")")
+            #expect(try state(order.purchaseId) == before)
+        }
+        let said = base.recorder.logs.filter { $0.contains("not cancelled") }
+        #expect(said.count == 4, "\(said)")
+        #expect(
+            said.first
+                == "session \(orders[0].purchaseId) not cancelled: its order is paid (\(try state(orders[0].purchaseId) ?? "")), "
+                + "which a cancel leaves as it is; refund it instead")
+        #expect(said[1].contains("(payment_refunded)") && said[2].contains("(payment_dispute_open)"))
+        #expect(
+            said.last
+                == "session \(orders[3].purchaseId) not cancelled: its order has a payment pending, which a cancel "
+                + "leaves as it is")
+
+        // A session still open is cancelled now; one cancelled or closed already stays so.
+        let (fresh, freshId) = try base.session()
+        #expect(cancel(fresh) == #"{"isOrderCancelled":true}"#)
+        #expect(try state(freshId) == "payment_canceled")
+        #expect(cancel(fresh) == #"{"isOrderCancelled":true}"#)
+        let (closed, closedId) = try base.session()
+        _ = base.complete(closedId, #"{"choice": "close"}"#)
+        #expect(cancel(closed) == #"{"isOrderCancelled":true}"#)
+    }
+
+    @Test("Initiate Refund takes another player's x-user-id, and the log warns that it is not the order's player")
+    func refundForAnotherPlayer() throws {
+        let (_, orderId) = try granted()
+        #expect(initiateRefund(orderId, user: "cust_98765").status == 201)
+        #expect(!base.recorder.logs.contains { $0.contains("x-user-id") }, "\(base.recorder.logs)")
+        let (_, other) = try granted()
+        #expect(initiateRefund(other, user: "someone\u{1B}[2Jelse").status == 201)
+        #expect(
+            base.recorder.logs.contains(
+                "warning: refund of order \(other): its x-user-id, 'someone\\u{1B}[2Jelse', is not the order's player, "
+                    + "'cust_98765'; the game's server likely sends the wrong id, and Appcharge may refuse the refund"),
+            "\(base.recorder.logs)")
+    }
 }

@@ -544,6 +544,80 @@ struct SandboxTests {
         #expect(complete(later, #"{"choice": "pay"}"#).status == 409)
     }
 
+    @Test("a cancel with another Authorization scheme than Bearer says the header to send")
+    func cancelWithAnotherScheme() throws {
+        let answer = request(.post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Basic abc")])
+        #expect(answer.status == 401)
+        let message = try #require((try Self.json(answer)["message"] as? [[String: Any]])?.first)
+        #expect(
+            message["error"] as? String
+                == "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
+    }
+
+    @Test("a session refused for want of room says, in true words, what the paid orders hold and what to do")
+    func fullWords() throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.sessionByteBudget = 1 << 20
+        let recorder = self.recorder
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        let body = Self.body.replacingOccurrences(
+            of: #""level": 12"#, with: #""level": 12, "blob": "\#(String(repeating: "x", count: 600_000))""#)
+        func create() -> HTTPServerResponse {
+            sandbox.handle(
+                HTTPRequest(
+                    method: .post, path: "/checkout/v1/session", query: "",
+                    headers: [
+                        HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1"),
+                    ],
+                    body: Array(body.utf8), keepAlive: true))
+        }
+        let first = create()
+        #expect(first.status == 201)
+        let purchaseId = try #require(try Self.json(first)["purchaseId"] as? String)
+        let paid = sandbox.handle(
+            HTTPRequest(
+                method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
+                keepAlive: true))
+        #expect(paid.status == 200)
+        let refused = create()
+        #expect(refused.status == 503)
+        let words = try #require(try Self.json(refused)["errorMessage"] as? String)
+        let pattern =
+            #/no room for a new session: 1 paid order holds (\d+) KiB of the sandbox's session budget, 1 MiB, and this session needs (\d+) KiB; a paid order is never forgotten, so start serve with a larger --session-budget, or with another --data directory/#
+        let match = try #require(try pattern.wholeMatch(in: words), "\(words)")
+        #expect((580...700).contains(Int(match.1) ?? 0) && (580...700).contains(Int(match.2) ?? 0), "\(words)")
+    }
+
+    @Test("the orders report gives each product the offer's price as paid, and the project's id as publisherId")
+    func reportProductsAndProject() throws {
+        var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        settings.projectId = "studio-42"
+        let recorder = self.recorder
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        func send(_ path: String, _ body: String) -> HTTPServerResponse {
+            sandbox.handle(
+                HTTPRequest(
+                    method: .post, path: path, query: "",
+                    headers: [
+                        HTTPHeader("Content-Type", "application/json"), HTTPHeader("x-publisher-token", "token-1"),
+                    ],
+                    body: Array(body.utf8), keepAlive: true))
+        }
+        let purchaseId = try #require(try Self.json(send("/checkout/v1/session", Self.body))["purchaseId"] as? String)
+        #expect(send("/control/v1/sessions/\(purchaseId)/complete", #"{"choice": "pay"}"#).status == 200)
+        let report = try Self.json(
+            send("/reporting/reports/orders", #"{"startDate":"2024-06-12","endDate":"2024-06-12"}"#))
+        let order = try #require((report["results"] as? [[String: Any]])?.first)
+        #expect(order["publisherId"] as? String == "studio-42")
+        let products = try #require((order["offerDetails"] as? [String: Any])?["products"] as? [[String: Any]])
+        #expect(products.count == 1)
+        #expect(products.first?["price"] as? Int == order["priceInCents"] as? Int)
+        #expect(products.first?["price"] as? Int == 549)
+        #expect(
+            products.first?.keys.sorted() == ["amount", "currencyCode", "name", "price", "publisherProductId", "sku"])
+    }
+
     // MARK: What an order's page says
 
     /// A paid order and a form of its page sent (`action`, with `fields`), as a browser
@@ -695,5 +769,64 @@ struct SandboxKeepingTests {
         #expect(base.create().status == 201)
         #expect(disk.written.last?.deliveries.map(\.name) == ["order.created"])
         #expect(disk.written.last?.sessions.count == 1)
+    }
+}
+
+// MARK: Refusals as pages
+
+extension SandboxTests {
+    /// A form sent to `path` with the form token, as a page of the sandbox sends it.
+    func post(_ path: String, _ fields: String) -> HTTPServerResponse {
+        request(
+            .post, path, body: "\(fields)&formToken=\(Self.formToken)",
+            headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")])
+    }
+
+    /// Whether `response` is a page, as a browser shows a refusal.
+    static func isPage(_ response: HTTPServerResponse) -> Bool {
+        response.headers.contains(HTTPHeader("Content-Type", "text/html; charset=utf-8"))
+            && String(decoding: response.body, as: UTF8.self).hasPrefix("<!DOCTYPE html>")
+    }
+
+    @Test(
+        "a Host the sandbox does not serve is refused with a page on the pages, the legacy link's included, else JSON")
+    func misdirectedByAudience() {
+        for (path, page) in [
+            ("/players/p1", true), ("/orders/pr_1", true), ("/abc", true), ("/", true), ("/openapi.json", false),
+            ("/control/v1/health", false), ("/v1/price-points", false),
+        ] {
+            let answer = request(.get, path, headers: [HTTPHeader("Host", "evil.example")])
+            #expect(answer.status == 421, "\(path)")
+            #expect(Self.isPage(answer) == page, "\(path): \(answer.headers)")
+        }
+    }
+
+    @Test("a checkout, order or delivery form refused is a short page with the same status")
+    func formRefusalsArePages() throws {
+        let (token, purchaseId) = try session()
+        let bogus = post("/checkout/\(token)", "choice=bogus")
+        #expect(bogus.status == 400)
+        #expect(Self.isPage(bogus), "\(bogus.headers)")
+        #expect(String(decoding: bogus.body, as: UTF8.self).contains("choose one of: pay"))
+        let zap = post("/orders/\(purchaseId)/zap", "")
+        #expect(zap.status == 404)
+        #expect(Self.isPage(zap), "\(zap.headers)")
+        let replay = post("/deliveries/zz/replay", "")
+        #expect(replay.status == 404)
+        #expect(Self.isPage(replay), "\(replay.headers)")
+        #expect(String(decoding: replay.body, as: UTF8.self).contains("No delivery has the id"))
+    }
+
+    @Test("an order form for an order the sandbox does not hold is the 404 page at once, whatever its fields")
+    func unknownOrderForms() {
+        for (action, fields) in [
+            ("refund", ""), ("refund", "amount=5"), ("dispute", "outcome=zz"), ("dispute", "outcome=open"),
+            ("retry-award", ""), ("resolve", "outcome=maybe"), ("zap", ""),
+        ] {
+            let answer = post("/orders/nosuch/\(action)", fields)
+            #expect(answer.status == 404, "\(action) \(fields)")
+            #expect(Self.isPage(answer), "\(action) \(fields)")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("No such order"), "\(action) \(fields)")
+        }
     }
 }

@@ -22,7 +22,8 @@ extension PricePointBook {
             case .invalidBody: "Invalid request body"
             case .unknownCountry(let country): "Country code \(country) not found in existing custom pricing."
             case .exists: "Cannot create new pricing. The price point already exists."
-            case .notFound(let cents): "Price point \(cents) not found."
+            // A path with no cents at all (`/v1/price-points/`) names none.
+            case .notFound(let cents): cents.isEmpty ? "Price point not found." : "Price point \(cents) not found."
             }
         }
     }

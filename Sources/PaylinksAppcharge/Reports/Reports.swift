@@ -101,8 +101,11 @@ public enum Reports {
         return query
     }
 
-    /// The orders report: `{totalCount, results}`, oldest first.
-    public static func orders(_ sessions: [CheckoutSessions.Session], _ query: OrdersQuery) -> [UInt8] {
+    /// The orders report: `{totalCount, results}`, oldest first, each order's `publisherId`
+    /// the project's id (the `x-project-id` its events carry).
+    public static func orders(
+        _ sessions: [CheckoutSessions.Session], _ query: OrdersQuery, publisherId: String = DemoCredentials.projectId
+    ) -> [UInt8] {
         let matching = sessions.filter { session in
             session.state != .created && (query.start...query.end).contains(session.created)
                 && (query.statuses?.contains(session.state) ?? true)
@@ -121,7 +124,7 @@ public enum Reports {
             // A checkout closed before paying has no order: no id, receipt or payment method.
             writer.key("acOrderId")
             if let orderId = session.shownOrderId { writer.string(orderId) } else { writer.null() }
-            writer.field("publisherId", DemoCredentials.projectId)
+            writer.field("publisherId", publisherId)
             writer.field("currency", session.currency)
             writer.field("priceInCents", money.priceInCents)
             writer.field("priceInDollar", money.priceInDollar)
@@ -148,6 +151,12 @@ public enum Reports {
                 writer.field("name", item.name)
                 writer.field("publisherProductId", item.sku)
                 writer.field("amount", Int(item.quantity) ?? 0)
+                // Appcharge prices the offer, not its products, and a session names no
+                // product's price: a product's price is the offer's it came in, as the player
+                // paid it (`priceInCents`, tax included, in `currencyCode`'s minor units). It
+                // is exact for an offer of one product, invents no split for several, and is
+                // never to be added up across an order's products.
+                writer.field("price", money.priceInCents)
                 writer.field("currencyCode", session.currency)
                 writer.field("sku", item.sku)
                 writer.closeObject()

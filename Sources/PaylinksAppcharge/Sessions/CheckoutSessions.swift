@@ -86,6 +86,10 @@ public struct CheckoutSessions {
         public var paidOrders: Int
         /// The budget they fill, in bytes.
         public var byteBudget: Int
+        /// The bytes the paid orders hold.
+        public var paidBytes = 0
+        /// The bytes the session refused would have taken.
+        public var sessionBytes = 0
     }
 
     /// Creates a session from a request the game's server sent, at `now`: the next
@@ -111,7 +115,8 @@ public struct CheckoutSessions {
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
         guard paidBytes + session.bytes <= byteBudget else {
-            throw Full(paidOrders: paidCount, byteBudget: byteBudget)
+            throw Full(
+                paidOrders: paidCount, byteBudget: byteBudget, paidBytes: paidBytes, sessionBytes: session.bytes)
         }
         beginStep()
         makeRoom(now: now, for: session.bytes)

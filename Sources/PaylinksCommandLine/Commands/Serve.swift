@@ -23,6 +23,7 @@ enum ServeCommand: Subcommand {
         settings.sessionByteBudget = options.sessionBudget << 20
         settings.rateLimit = options.rateLimit
         settings.rates = options.rates
+        settings.projectId = options.projectId
         settings.blockedPlayers = options.blockedPlayers
         settings.partialRefund = options.partialRefund
         settings.checkoutPublicKey = options.checkoutPublicKey

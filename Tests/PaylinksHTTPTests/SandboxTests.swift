@@ -563,7 +563,7 @@ struct SandboxTests {
         let body = Self.body.replacingOccurrences(
             of: #""level": 12"#, with: #""level": 12, "blob": "\#(String(repeating: "x", count: 600_000))""#)
         func create() -> HTTPServerResponse {
-            sandbox.handle(
+            sandbox.handleChecked(
                 HTTPRequest(
                     method: .post, path: "/checkout/v1/session", query: "",
                     headers: [
@@ -574,7 +574,7 @@ struct SandboxTests {
         let first = create()
         #expect(first.status == 201)
         let purchaseId = try #require(try Self.json(first)["purchaseId"] as? String)
-        let paid = sandbox.handle(
+        let paid = sandbox.handleChecked(
             HTTPRequest(
                 method: .post, path: "/control/v1/sessions/\(purchaseId)/complete", query: "",
                 headers: [HTTPHeader("Content-Type", "application/json")], body: Array(#"{"choice": "pay"}"#.utf8),
@@ -596,7 +596,7 @@ struct SandboxTests {
         let recorder = self.recorder
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
         func send(_ path: String, _ body: String) -> HTTPServerResponse {
-            sandbox.handle(
+            sandbox.handleChecked(
                 HTTPRequest(
                     method: .post, path: path, query: "",
                     headers: [

@@ -50,7 +50,11 @@ struct SandboxServiceTests {
             service.finish()
             arriving.finish()
             var requests: [DeliveryRequest] = []
-            for await request in sent { requests.append(request) }
+            for await request in sent {
+                // Every award, event and replay the sandbox sent keeps its webhook's schema.
+                checkWebhook(headers: request.headers, body: request.body)
+                requests.append(request)
+            }
             return requests
         }
     }

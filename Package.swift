@@ -117,6 +117,10 @@ let package = Package(
         // HTTP, the deliveries and the sandbox together, over the loopback servers they share.
         // The core's tests import only its public API.
         .testTarget(name: "PaylinksKitTests", dependencies: ["PaylinksKit", "_APIListing"]),
+        // The sandbox's OpenAPI document as the tests that talk to the sandbox read it, and the
+        // checks that make each way an exchange departs from it an issue of the test.
+        .target(
+            name: "ContractChecks", dependencies: ["PaylinksHTTP", "_OpenAPIContract"], path: "Tests/ContractChecks"),
         .testTarget(
             name: "PaylinksFixturesTests",
             dependencies: ["PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "_GenerateCatalog"]),
@@ -126,7 +130,7 @@ let package = Package(
             name: "PaylinksHTTPTests",
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksAppcharge", "PaylinksHTTP", "PaylinksDelivery",
-                "PaylinksSandbox", "_OpenAPIContract",
+                "PaylinksSandbox", "_OpenAPIContract", "ContractChecks",
             ],
             exclude: ["Servers"]),
         .testTarget(
@@ -134,6 +138,7 @@ let package = Package(
             dependencies: [
                 "PaylinksJSON", "PaylinksKit", "PaylinksFixtures", "PaylinksAppcharge", "PaylinksHTTP",
                 "PaylinksDelivery", "PaylinksSandbox", "PaylinksCommandLine", "paylinks", "_OpenAPIContract",
+                "ContractChecks",
             ],
             // Golden files are read through #filePath so that re-recording writes them in place;
             // Clients holds the real HTTP clients the sandbox is tested with; Fixtures, fixture

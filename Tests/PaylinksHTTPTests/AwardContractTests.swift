@@ -1,3 +1,4 @@
+import ContractChecks
 import PaylinksAppcharge
 import PaylinksDelivery
 import PaylinksHTTP

@@ -1,3 +1,4 @@
+import ContractChecks
 import Foundation
 import PaylinksAppcharge
 import PaylinksDelivery

@@ -1,3 +1,4 @@
+import ContractChecks
 import PaylinksHTTP
 import PaylinksSandbox
 import Testing

@@ -1,18 +1,21 @@
+// What the test targets that talk to the sandbox share: its OpenAPI document, read once,
+// and the checks that make each way an exchange departs from it an issue of the test.
+
 import Foundation
-import PaylinksHTTP
-import Testing
-import _OpenAPIContract
+public import PaylinksHTTP
+public import Testing
+public import _OpenAPIContract
 
 /// Where the sandbox's OpenAPI document is: Schemas/sandbox.openapi.json, or the file
 /// `PAYLINKS_OPENAPI_DOCUMENT` names (a draft to hold the tests' exchanges to).
-let sandboxDocumentPath =
+public let sandboxDocumentPath =
     ProcessInfo.processInfo.environment["PAYLINKS_OPENAPI_DOCUMENT"]
     ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Schemas/sandbox.openapi.json").path
 
 /// The sandbox's OpenAPI document as a contract, read once; what could not be read, as the
 /// problem every check reports.
-let sandboxContract: Result<OpenAPIContract, ContractUnreadable> = Result { () throws(ContractUnreadable) in
+public let sandboxContract: Result<OpenAPIContract, ContractUnreadable> = Result { () throws(ContractUnreadable) in
     do {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandboxDocumentPath)))
         return try OpenAPIContract(document: bytes)
@@ -22,14 +25,15 @@ let sandboxContract: Result<OpenAPIContract, ContractUnreadable> = Result { () t
 }
 
 /// Why the sandbox's OpenAPI document could not be read.
-struct ContractUnreadable: Error, CustomStringConvertible {
-    let description: String
+public struct ContractUnreadable: Error, CustomStringConvertible {
+    /// The file, and what was wrong with it.
+    public let description: String
 }
 
 /// Records an issue for each way the in-process exchange of `request` and `response` departs
 /// from the sandbox's OpenAPI document. A `HEAD` answer is checked without its body, which
 /// the server leaves out.
-func checkContract(
+public func checkContract(
     request: HTTPRequest, response: HTTPServerResponse, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     record(
@@ -44,13 +48,13 @@ func checkContract(
 
 /// Records an issue for each way an exchange on the wire, `request` (head and body) and the
 /// `answer` it had, departs from the sandbox's OpenAPI document.
-func checkContract(request: String, answer: String, sourceLocation: SourceLocation = #_sourceLocation) {
+public func checkContract(request: String, answer: String, sourceLocation: SourceLocation = #_sourceLocation) {
     record(
         sandboxContract.map { $0.problems(request: Array(request.utf8), answer: Array(answer.utf8)) }, sourceLocation)
 }
 
 /// Records each problem as an issue at `sourceLocation`, or the document's own.
-private func record(_ problems: Result<[String], ContractUnreadable>, _ sourceLocation: SourceLocation) {
+func record(_ problems: Result<[String], ContractUnreadable>, _ sourceLocation: SourceLocation) {
     switch problems {
     case .success(let problems):
         for problem in problems {
@@ -61,9 +65,23 @@ private func record(_ problems: Result<[String], ContractUnreadable>, _ sourceLo
     }
 }
 
+/// Records an issue for each way an exchange given in parts departs from the sandbox's
+/// OpenAPI document.
+public func checkContract(
+    method: String, path: String, query: String, headers: [OpenAPIContract.Header], body: [UInt8], status: Int,
+    responseHeaders: [OpenAPIContract.Header], responseBody: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    record(
+        sandboxContract.map {
+            $0.problems(
+                method: method, path: path, query: query, requestHeaders: headers, requestBody: body, status: status,
+                responseHeaders: responseHeaders, responseBody: responseBody)
+        }, sourceLocation)
+}
+
 /// Records an issue for each way an exchange read in parts departs from the sandbox's
 /// OpenAPI document: what a helper that takes the answer apart has.
-func checkContract(
+public func checkContract(
     request: HTTPRequest, status: Int, headers: [HTTPHeader], body: [UInt8],
     sourceLocation: SourceLocation = #_sourceLocation
 ) {

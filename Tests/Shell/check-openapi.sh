@@ -62,11 +62,12 @@ if [ -n "$document" ]; then python3 -m openapi_spec_validator "$document"; fi
 
 scratch=$(mktemp -d)
 sandbox=
+award=
 stop_sandbox() {
-    if [ -n "$sandbox" ]; then
-        kill "$sandbox" 2>/dev/null || true
-        wait "$sandbox" 2>/dev/null || true
-    fi
+    for child in $sandbox $award; do
+        kill "$child" 2>/dev/null || true
+        wait "$child" 2>/dev/null || true
+    done
     rm -rf "$scratch"
 }
 trap stop_sandbox EXIT
@@ -74,14 +75,28 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # A fixed seed and a virtual clock that stands still from a fixed time: the same ids and
-# times on every run. Nothing is sent out: no award, events or ledger URL.
+# times on every run. Awards go to a game server's endpoint on loopback that grants every
+# order but one player's (Tests/Shell/openapi-check.py), so that a paid order has a delivery
+# and another a failed award; no events or ledger URL.
 mkdir -p .build
+helper=Tests/Shell/openapi-check.py
+python3 "$helper" award >"$scratch/award" &
+award=$!
+deadline=$((SECONDS + 20))
+until award_url=$(head -n 1 "$scratch/award") && [ -n "$award_url" ]; do
+    if ! kill -0 "$award" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+        echo "FAIL: the award endpoint did not start within 20 s" >&2
+        exit 1
+    fi
+    sleep 0.05
+done
 errors=.build/openapi-check-sandbox.err
 # Emptied here, not by the redirection below alone, which the child makes when it runs:
 # the poll must never read the line of an earlier run.
 : >"$errors"
 "$paylinks" serve --host 127.0.0.1 --port 0 --seed "$SEED" --publisher-token "$TOKEN" \
-    --clock virtual --now 2026-12-01T10:00:00Z --color never >.build/openapi-check-sandbox.log 2>"$errors" &
+    --clock virtual --now 2026-12-01T10:00:00Z --award-url "$award_url" --color never \
+    >.build/openapi-check-sandbox.log 2>"$errors" &
 sandbox=$!
 # The sandbox's address, from the line it writes once it listens. The poll ends as soon as
 # the line is there, or fails at its deadline or when the sandbox has exited.
@@ -102,51 +117,15 @@ http://127.0.0.1:*) ;;
 esac
 export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
 
-# A few sessions, so that the operations on an existing purchase or checkout page are
-# reached and not only their 404s: one open, one paid, one cancelled. Their ids, tokens
-# and players are dictionaries that schemathesis draws half of those parameters from.
-python3 - "$base" "$TOKEN" "$scratch/sessions.toml" <<'EOF'
-import json
-import sys
-import urllib.request
-
-base, token, out = sys.argv[1:]
-opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def post(path, body, headers):
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
-    request.add_header("Content-Type", "application/json")
-    for name, value in headers.items():
-        request.add_header(name, value)
-    with opener.open(request, timeout=10) as answer:
-        return json.load(answer)
-
-
-purchases, tokens, customers = [], [], []
-for index, choice in enumerate(["open", "pay", "cancel"]):
-    session = post(
-        "/checkout/v1/session",
-        {
-            "priceDetails": {"price": 499, "currency": "USD"},
-            "offer": {"name": "Starter Pack", "sku": "starter_pack_001", "pricePointMetadata": 499},
-            "items": [{"name": "Gems", "sku": "gem_01", "quantity": 100}],
-            "customer": {"id": f"cust_{index}"},
-            "countryCode2": "US",
-        },
-        {"x-publisher-token": token},
-    )
-    purchases.append(session["purchaseId"])
-    tokens.append(session["checkoutSessionToken"])
-    customers.append(f"cust_{index}")
-    if choice != "open":
-        post(f"/control/v1/sessions/{session['purchaseId']}/complete", {"choice": choice, "paymentMethod": "Visa"}, {})
-with open(out, "w") as file:
-    file.write(f"[dictionaries.purchases]\nvalues = {json.dumps(purchases)}\n")
-    file.write(f"[dictionaries.tokens]\nvalues = {json.dumps(tokens)}\n")
-    file.write(f"[dictionaries.bearers]\nvalues = {json.dumps(['Bearer ' + token for token in tokens])}\n")
-    file.write(f"[dictionaries.customers]\nvalues = {json.dumps(customers)}\n")
-EOF
+# A few sessions, so that the operations on an existing purchase, player, delivery or
+# checkout page are reached and not only their 404s: one open, one paid, one cancelled, one
+# paid whose award the game refuses, and an open one whose Bearer token cancel is given
+# through its security scheme. Their ids, tokens, players, orders and deliveries, the price
+# points, the form token and the checkout public key are dictionaries that schemathesis
+# draws half of those parameters from. The hooks read pages as text, so that their schema
+# applies, and seed the same again after a reset.
+python3 "$helper" seed "$base" "$TOKEN" "$scratch/seeded.toml"
+export SCHEMATHESIS_HOOKS=$helper OPENAPI_CHECK_BASE=$base OPENAPI_CHECK_TOKEN=$TOKEN
 
 # What the command line cannot say: the methods tried on every path where the document
 # gives none, QUERY among them (the sandbox answers it 405 with Allow, as any method a
@@ -162,18 +141,28 @@ unexpected-methods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "PATCH", "TRACE
 max-steps = $STATEFUL_STEPS
 [parameters]
 "path.purchaseId" = { dictionary = "purchases", probability = 0.5 }
+"path.orderId" = { dictionary = "orders", probability = 0.5 }
 "path.token" = { dictionary = "tokens", probability = 0.5 }
 "path.id" = { dictionary = "customers", probability = 0.5 }
-"header.Authorization" = { dictionary = "bearers", probability = 0.5 }
+"path.priceInUsdCents" = { dictionary = "pricePoints", probability = 0.5 }
+"query.cot" = { dictionary = "checkoutKeys", probability = 0.5 }
+"body.formToken" = { dictionary = "formTokens", probability = 0.5 }
+[[operations]]
+include-path-regex = "/deliveries/"
+[operations.parameters]
+"path.id" = { dictionary = "deliveries", probability = 0.5 }
 EOF
-cat "$scratch/sessions.toml" >>"$scratch/schemathesis.toml"
+cat "$scratch/seeded.toml" >>"$scratch/schemathesis.toml"
 
 # The checks: no 5xx; every status, content type, body and header one the document gives;
 # 405 with the Allow the document implies for a method an operation does not take; 401 or
 # 403 without the publisher token where an operation asks for it, and a 4xx without a
-# required header. Not whether the sandbox takes every body the document allows
-# (positive_data_acceptance): a rule no schema can say, such as a firstSeenAt before the
-# sandbox's clock, would fail it. One worker, so that the requests come in the seed's order.
+# required header. Not whether the sandbox takes every request the document allows
+# (positive_data_acceptance) and refuses every other (negative_data_rejection): the rules no
+# schema can say fail the one, such as a firstSeenAt before the sandbox's clock, a refund of
+# an order not paid, a startDate after the endDate or a Content-Type on an empty control
+# body, and the other counts the 411 that an empty form sent without Content-Length gets
+# as a request taken. One worker, so that the requests come in the seed's order.
 location=${document:-$base/openapi.json}
 command=(schemathesis --config-file "$scratch/schemathesis.toml" --no-color run "$location" --url "$base"
     --seed "$SEED" --max-examples "$EXAMPLES" --workers 1 --rate-limit "$REQUESTS_PER_MINUTE/m"

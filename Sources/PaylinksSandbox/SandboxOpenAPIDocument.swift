@@ -21,8 +21,20 @@ enum SandboxOpenAPIDocument {
   },
   "servers": [
     {
-      "url": "http://127.0.0.1:4010",
-      "description": "paylinks serve, on its default port"
+      "url": "/",
+      "description": "The sandbox that served this document, on whatever port it listens."
+    },
+    {
+      "url": "http://{host}:{port}",
+      "description": "paylinks serve elsewhere",
+      "variables": {
+        "host": {
+          "default": "127.0.0.1"
+        },
+        "port": {
+          "default": "4010"
+        }
+      }
     }
   ],
   "tags": [
@@ -268,7 +280,8 @@ enum SandboxOpenAPIDocument {
                   ],
                   "properties": {
                     "message": {
-                      "const": "Rate limit exceeded."
+                      "const": "Rate limit exceeded.",
+                      "type": "string"
                     }
                   }
                 }
@@ -438,7 +451,8 @@ enum SandboxOpenAPIDocument {
                   ],
                   "properties": {
                     "message": {
-                      "const": "Order does not exist or cannot be found."
+                      "const": "Order does not exist or cannot be found.",
+                      "type": "string"
                     }
                   }
                 }
@@ -466,7 +480,8 @@ enum SandboxOpenAPIDocument {
                   ],
                   "properties": {
                     "message": {
-                      "const": "Failed to initiate a refund request"
+                      "const": "Failed to initiate a refund request",
+                      "type": "string"
                     }
                   }
                 }
@@ -485,7 +500,8 @@ enum SandboxOpenAPIDocument {
                   ],
                   "properties": {
                     "message": {
-                      "const": "Rate limit exceeded."
+                      "const": "Rate limit exceeded.",
+                      "type": "string"
                     }
                   }
                 }
@@ -4110,7 +4126,7 @@ enum SandboxOpenAPIDocument {
             "name": "signature",
             "in": "header",
             "required": true,
-            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the studio's main key (`--main-key-file`, `PAYLINKS_MAIN_KEY`, else the demo key), as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock.",
+            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the studio's main key (`--main-key-file`, `PAYLINKS_MAIN_KEY`, else the demo key), as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock. `t` is read from the sandbox's clock: with `serve --clock virtual` it is the virtual time, so a server that checks it must read its time from the sandbox too (`GET /control/v1/clock`, as the example game server's `--clock-url` does).",
             "schema": {
               "type": "string",
               "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"
@@ -4207,7 +4223,7 @@ enum SandboxOpenAPIDocument {
             "name": "signature",
             "in": "header",
             "required": true,
-            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the events key (`--events-key-file`), else the studio's main key, as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock.",
+            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the events key (`--events-key-file`), else the studio's main key, as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock. `t` is read from the sandbox's clock: with `serve --clock virtual` it is the virtual time, so a server that checks it must read its time from the sandbox too (`GET /control/v1/clock`, as the example game server's `--clock-url` does).",
             "schema": {
               "type": "string",
               "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"
@@ -4280,7 +4296,7 @@ enum SandboxOpenAPIDocument {
             "name": "signature",
             "in": "header",
             "required": true,
-            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the events key (`--events-key-file`), else the studio's main key, as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock.",
+            "description": "`t=<unix milliseconds>,v1=<hex>`: `t` is when the request is sent, in Unix **milliseconds**; `v1` is the HMAC-SHA256 of `t + \".\" + body` (the exact bytes sent) under the events key (`--events-key-file`), else the studio's main key, as 64 lower-case hex digits. One `v1`, no spaces. Every attempt is signed anew. The game's server recomputes it over the raw bytes, compares in constant time, and refuses a `t` more than 5 minutes from its clock. `t` is read from the sandbox's clock: with `serve --clock virtual` it is the virtual time, so a server that checks it must read its time from the sandbox too (`GET /control/v1/clock`, as the example game server's `--clock-url` does).",
             "schema": {
               "type": "string",
               "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"
@@ -4969,10 +4985,12 @@ enum SandboxOpenAPIDocument {
         ],
         "properties": {
           "statusCode": {
-            "const": 401
+            "const": 401,
+            "type": "integer"
           },
           "error": {
-            "const": "Unauthorized"
+            "const": "Unauthorized",
+            "type": "string"
           },
           "message": {
             "type": "array",
@@ -5023,7 +5041,8 @@ enum SandboxOpenAPIDocument {
         ],
         "properties": {
           "message": {
-            "const": "Blocked player: this player has been blocked. See the blocked player list in the dashboard for more info."
+            "const": "Blocked player: this player has been blocked. See the blocked player list in the dashboard for more info.",
+            "type": "string"
           }
         }
       },
@@ -5041,10 +5060,12 @@ enum SandboxOpenAPIDocument {
             "type": "null"
           },
           "errCode": {
-            "const": -1
+            "const": -1,
+            "type": "integer"
           },
           "message": {
-            "const": "Forbidden resource"
+            "const": "Forbidden resource",
+            "type": "string"
           }
         }
       },
@@ -5294,7 +5315,8 @@ enum SandboxOpenAPIDocument {
           },
           "resolvedLate": {
             "const": true,
-            "description": "The pending payment was resolved by a timer the clock fired."
+            "description": "The pending payment was resolved by a timer the clock fired.",
+            "type": "boolean"
           },
           "redirect": {
             "type": "string",
@@ -5532,13 +5554,16 @@ enum SandboxOpenAPIDocument {
         ],
         "properties": {
           "reset": {
-            "const": true
+            "const": true,
+            "type": "boolean"
           },
           "sessions": {
-            "const": 0
+            "const": 0,
+            "type": "integer"
           },
           "deliveries": {
-            "const": 0
+            "const": 0,
+            "type": "integer"
           },
           "forgotten": {
             "type": "object",
@@ -5621,7 +5646,8 @@ enum SandboxOpenAPIDocument {
           "resolve": {
             "properties": {
               "choice": {
-                "const": "pending"
+                "const": "pending",
+                "type": "string"
               }
             }
           }
@@ -6881,7 +6907,8 @@ enum SandboxOpenAPIDocument {
           "price": {
             "type": "number",
             "not": {
-              "const": 0
+              "const": 0,
+              "type": "integer"
             },
             "description": "In the currency's major units, exactly chargeable: no more decimals than the currency's minor unit has, which depends on the country, so JSON Schema cannot say it."
           }
@@ -6954,7 +6981,7 @@ enum SandboxOpenAPIDocument {
       },
       "AwardGrant": {
         "type": "object",
-        "description": "The Grant Award Callback's body, compact JSON, its members in this order. `paymentMethod` is left out of a free order's award (`action` `bonus`, every money field 0); `playerEmail` and `sessionMetadata` are there when the game's server sent them with the session.",
+        "description": "The Grant Award Callback's body, compact JSON, its members in this order. `paymentMethod` is left out of a free order's award (`action` `bonus`, every money field 0); `playerEmail` and `sessionMetadata` are there when the game's server sent them with the session. The schema is closed because it says exactly what the sandbox sends; an award endpoint should ignore members it does not know, since Appcharge may add some.",
         "properties": {
           "orderId": {
             "type": "string",
@@ -7105,7 +7132,8 @@ enum SandboxOpenAPIDocument {
         "if": {
           "properties": {
             "action": {
-              "const": "bonus"
+              "const": "bonus",
+              "type": "string"
             }
           }
         },
@@ -7350,7 +7378,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_created"
+                "const": "order_created",
+                "type": "string"
               }
             }
           }
@@ -7365,7 +7394,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "payment_intent_success"
+                "const": "payment_intent_success",
+                "type": "string"
               }
             }
           }
@@ -7380,7 +7410,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "payment_intent_failed"
+                "const": "payment_intent_failed",
+                "type": "string"
               }
             }
           }
@@ -7395,7 +7426,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_completed_success"
+                "const": "order_completed_success",
+                "type": "string"
               }
             }
           }
@@ -7410,7 +7442,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_cancelled"
+                "const": "order_cancelled",
+                "type": "string"
               }
             }
           }
@@ -7425,7 +7458,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_refunded"
+                "const": "order_refunded",
+                "type": "string"
               }
             }
           }
@@ -7440,7 +7474,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_dispute_open"
+                "const": "order_dispute_open",
+                "type": "string"
               }
             }
           }
@@ -7455,7 +7490,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_dispute_won"
+                "const": "order_dispute_won",
+                "type": "string"
               }
             }
           }
@@ -7470,7 +7506,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "event": {
-                "const": "order_dispute_lost"
+                "const": "order_dispute_lost",
+                "type": "string"
               }
             }
           }
@@ -7841,7 +7878,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.created"
+                "const": "order.created",
+                "type": "string"
               },
               "result": {
                 "type": "null"
@@ -7859,7 +7897,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.payment.resolved"
+                "const": "order.payment.resolved",
+                "type": "string"
               },
               "result": {
                 "type": "string",
@@ -7881,7 +7920,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.completed"
+                "const": "order.completed",
+                "type": "string"
               },
               "result": {
                 "type": "null"
@@ -7899,7 +7939,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.canceled"
+                "const": "order.canceled",
+                "type": "string"
               },
               "result": {
                 "type": "null"
@@ -7917,7 +7958,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.refunded"
+                "const": "order.refunded",
+                "type": "string"
               },
               "result": {
                 "type": "null"
@@ -7935,7 +7977,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.dispute.opened"
+                "const": "order.dispute.opened",
+                "type": "string"
               },
               "result": {
                 "type": "null"
@@ -7953,7 +7996,8 @@ enum SandboxOpenAPIDocument {
           {
             "properties": {
               "eventName": {
-                "const": "order.dispute.resolved"
+                "const": "order.dispute.resolved",
+                "type": "string"
               },
               "result": {
                 "type": "string",

@@ -660,10 +660,50 @@ REPORT
 fi
 
 # (k) a whole `serve --port 0 -- true`: start, listen, run the command, stop; against the
-# static hello's whole run, each timed by hyperfine in turn.
+# static hello's whole run, each timed by hyperfine in turn; and serve until it answers.
 serve_true_ours() { hyperfine -N --warmup "$(pick 5 1)" --runs "$(pick 50 5)" --export-json "$1" "$paylinks serve --port 0 -- true" >/dev/null 2>&1; median_ms "$1" 0; }
+# launch_ms FILE ARG...: the median time, over $launch_runs launches from Python, from the launch
+# of ARG... to its end, or with `serve` to its first answer (GET /control/v1/health, asked
+# again at once while the port refuses); the sandbox is then stopped. Both sides of the
+# ready comparison are launched the same way, so the launcher's own cost falls on each.
+launch_runs=$(pick 50 5)
+launch_ms() {
+    shift
+    "$python" - "$launch_runs" "$@" <<'PY2'
+import http.client, statistics, subprocess, sys
+import time
+runs, command = int(sys.argv[1]), sys.argv[2:]
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if "serve" in command:
+        port = int(command[command.index("--port") + 1])
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                connection.request("GET", "/control/v1/health")
+                answer = connection.getresponse()
+                answer.read()
+                connection.close()
+                if answer.status == 200:
+                    break
+            except OSError:
+                pass
+        times.append(time.perf_counter() - start)
+        process.terminate()
+        process.wait()
+    else:
+        process.wait()
+        times.append(time.perf_counter() - start)
+print("%.3f" % (statistics.median(times) * 1000))
+PY2
+}
+ready_ours() { launch_ms "$1" "$paylinks" serve --port 18995; }
+ready_hello() { launch_ms "$1" "$work/hello"; }
 if section k; then
     read -r true_ms true_hello_ms true_ratio _ true_rounds < <(peer_rounds true serve_true_ours start_hello)
+    read -r ready_ms ready_hello_ms ready_ratio _ ready_rounds < <(peer_rounds ready ready_ours ready_hello)
     cat <<REPORT
 
 (k) serve --port 0 -- true, the whole run (ready, the command run, stopped), against the static hello's
@@ -671,5 +711,10 @@ if section k; then
     paylinks serve --port 0 -- true      ${true_ms} ms: ${true_ratio}x   <= 3x   $(verdict "$true_ratio" "<=" 3)
     every round, serve/hello ms and their ratio:
 $(every "$true_rounds")
+    serve ready, its first answer, against the hello's whole run, each launched from Python
+    static Swift hello                   ${ready_hello_ms} ms
+    paylinks serve --port P, answering   ${ready_ms} ms: ${ready_ratio}x   <= 3x   $(verdict "$ready_ratio" "<=" 3)
+    every round, serve/hello ms and their ratio:
+$(every "$ready_rounds")
 REPORT
 fi

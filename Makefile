@@ -71,7 +71,8 @@ release:
 startup-order:
 	bash Benchmarks/startup-order.sh
 
-# Start-up, bulk throughput and memory, and the Python reference; prints every figure.
+# Every figure against its target (Benchmarks/bench.sh): BENCH_ONLY=e,i for some sections,
+# BENCH_ROUNDS=N for more rounds, BENCH_QUICK=1 for a smoke run of the script.
 bench:
 	bash Benchmarks/bench.sh
 

@@ -456,6 +456,37 @@ struct SandboxTests {
     }
 
     @Test(
+        "a whole number too large for Int is more than the largest amount or quantity, and a tiny fraction is not whole",
+        arguments: [
+            (
+                "priceDetails.price", "9223372036854775808",
+                "is more than 1000000000000, the largest amount a session takes"
+            ),
+            ("priceDetails.price", "1e999999999", "is more than 1000000000000, the largest amount a session takes"),
+            ("offer.pricePointMetadata", "1e30", "is more than 1000000000000, the largest amount a session takes"),
+            (
+                "items[0].quantity", "9223372036854775808",
+                "is more than 9223372036854775807, the largest quantity a session takes"
+            ),
+            ("priceDetails.price", "1e-999999", "must be a whole number of 0 or more, not 1e-999999"),
+            ("items[0].quantity", "-1e999999999", "must be a whole number of 0 or more, not -1e999999999"),
+        ])
+    func wholeNumbersBeyondInt(field: String, number: String, message: String) throws {
+        let body =
+            switch field {
+            case "priceDetails.price":
+                Self.body.replacingOccurrences(of: #""price": 549"#, with: #""price": \#(number)"#)
+            case "offer.pricePointMetadata":
+                Self.body.replacingOccurrences(
+                    of: #""pricePointMetadata": 499"#, with: #""pricePointMetadata": \#(number)"#)
+            default: Self.body.replacingOccurrences(of: #""quantity": 100"#, with: #""quantity": \#(number)"#)
+            }
+        let refused = create(body)
+        #expect(refused.status == 400)
+        #expect(try Self.json(refused)["errorMessage"] as? String == "\(field) \(message)")
+    }
+
+    @Test(
         "amounts past the documented limit are a 400 naming the field; the largest one is paid and its award figured",
         arguments: ["priceDetails.price", "offer.pricePointMetadata"])
     func largeAmounts(field: String) throws {

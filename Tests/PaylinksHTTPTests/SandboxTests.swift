@@ -585,12 +585,18 @@ struct SandboxTests {
                 == "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
     }
 
-    @Test("a session refused for want of room says, in true words, what the paid orders hold and what to do")
-    func fullWords() throws {
+    @Test(
+        "a session refused for want of room says, in true words, what the paid orders hold and what to do, with --data or in memory",
+        arguments: [
+            (true, "with another --data directory"),
+            (false, "send POST /control/v1/reset to forget every session"),
+        ])
+    func fullWords(kept: Bool, advice: String) throws {
         var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
         settings.sessionByteBudget = 1 << 20
         let recorder = self.recorder
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        if kept { sandbox.persist = { _ in nil } }
         let body = Self.body.replacingOccurrences(
             of: #""level": 12"#, with: #""level": 12, "blob": "\#(String(repeating: "x", count: 600_000))""#)
         func create() -> HTTPServerResponse {
@@ -615,8 +621,9 @@ struct SandboxTests {
         #expect(refused.status == 503)
         let words = try #require(try Self.json(refused)["errorMessage"] as? String)
         let pattern =
-            #/no room for a new session: 1 paid order holds (\d+) KiB of the sandbox's session budget, 1 MiB, and this session needs (\d+) KiB; a paid order is never forgotten, so start serve with a larger --session-budget, or with another --data directory/#
+            #/no room for a new session: 1 paid order holds (\d+) KiB of the sandbox's session budget, 1 MiB, and this session needs (\d+) KiB; a paid order is never forgotten, so start serve with a larger --session-budget, or (.+)/#
         let match = try #require(try pattern.wholeMatch(in: words), "\(words)")
+        #expect(match.3 == advice)
         #expect((580...700).contains(Int(match.1) ?? 0) && (580...700).contains(Int(match.2) ?? 0), "\(words)")
     }
 

@@ -69,11 +69,24 @@ struct HTTPRequestParser {
         return fields.headers.contains { $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue" }
     }
 
+    /// Whether `byte` is a `tchar` (RFC 9110, section 5.6.2): a letter, a digit, or one of
+    /// ``!#$%&'*+-.^_`|~``. A method is any token of them, case-sensitive (section 9.1):
+    /// `get`, `Get` and `M-SEARCH` are methods, unknown ones, not malformed requests.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
     /// `METHOD TARGET HTTP/1.x`: the method, the target, and whether the version is 1.0.
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (String, String, Bool) {
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
         guard parts.count == 3, let method = HTTPBytes.text(parts[0]),
-            !method.isEmpty, method.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+            !method.isEmpty, method.utf8.allSatisfy(Self.isTokenCharacter),
             let target = HTTPBytes.text(parts[1]), target.hasPrefix("/"),
             !target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
         else {

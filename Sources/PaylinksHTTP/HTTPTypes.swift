@@ -3,13 +3,13 @@
 // gathers them. The parsers, the client, the server and the sockets have files of
 // their own.
 
-/// A request's method: a token of capital letters (RFC 9110, section 9), the common
-/// ones named.
+/// A request's method: a case-sensitive token (RFC 9110, section 9), the common ones
+/// named.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The token, as sent: `POST`.
     public var rawValue: String
 
-    /// A method; the request parser accepts only capital letters.
+    /// A method; the request parser accepts any token of `tchar`.
     public init(rawValue: String) {
         self.rawValue = rawValue
     }

@@ -145,11 +145,82 @@ extension JSONValue {
         return Self.wholeNumber(text)
     }
 
+    /// What the value is as a whole number (see ``WholeNumberReading``); nil when it is not
+    /// a number.
+    package var wholeNumberReading: WholeNumberReading? {
+        guard case .number(let text) = kind else { return nil }
+        return Self.wholeNumberReading(text)
+    }
+
     /// The whole number `text`, a JSON number, stands for, or nil (see ``wholeNumber``).
+    package static func wholeNumber(_ text: String) -> Int? {
+        guard case .whole(let number)? = wholeNumberReading(text) else { return nil }
+        return number
+    }
+
+    /// What `text`, a JSON number, is as a whole number, or nil when it is not a JSON number.
     ///
     /// Figured exactly from the decimal digits, never through `Double`; its time is the
     /// text's length and it allocates nothing, however large the exponent (`1e999999999`).
-    package static func wholeNumber(_ text: String) -> Int? {
+    package static func wholeNumberReading(_ text: String) -> WholeNumberReading? {
+        guard let digits = JSONNumberDigits(text) else { return nil }
+        guard !digits.isZero else { return .whole(0) }
+        let outside: WholeNumberReading = digits.negative ? .belowInt : .aboveInt
+        // A last significant digit after the point: not whole, however small or large.
+        guard digits.exponent >= 0 else { return .notWhole }
+        // Int's largest magnitude has 19 digits.
+        guard digits.count + digits.exponent <= 19 else { return outside }
+        var magnitude: UInt64 = 0
+        digits.forEachDigit { magnitude = magnitude * 10 + UInt64($0) }
+        for _ in 0..<digits.exponent {
+            let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return outside }
+            magnitude = product
+        }
+        if digits.negative {
+            guard magnitude <= UInt64(Int.max) + 1 else { return outside }
+            return .whole(magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude))
+        }
+        return magnitude <= UInt64(Int.max) ? .whole(Int(magnitude)) : outside
+    }
+}
+
+/// What a JSON number is as a whole number, so that a reader can say why it refuses one:
+/// a number that is whole but beyond `Int` is too large, not "not whole".
+package enum WholeNumberReading: Equatable, Sendable {
+    /// A whole number within `Int`.
+    case whole(Int)
+    /// A whole number above `Int.max`.
+    case aboveInt
+    /// A whole number below `Int.min`.
+    case belowInt
+    /// A number with a fraction that is not zero, however small (`1e-999999`).
+    case notWhole
+}
+
+/// A JSON number's exact value, read from its text: a sign, its significant digits (no
+/// leading or trailing zeros) and the power of ten they are multiplied by.
+///
+/// It keeps places in the text rather than a copy of the digits, so that reading it
+/// allocates nothing and costs the text's length, however large the exponent.
+package struct JSONNumberDigits {
+    /// The number's text.
+    private let bytes: String.UTF8View
+    /// The first and last significant digits in `bytes`; nil for zero.
+    private let first: String.UTF8View.Index?
+    private let last: String.UTF8View.Index
+    /// Whether the text starts with `-`.
+    package let negative: Bool
+    /// How many significant digits there are: 0 for zero.
+    package let count: Int
+    /// The power of ten the significant digits are multiplied by, held within ±2^40: past
+    /// that no mantissa of a text that fits in memory can bring the value back to a whole
+    /// number within `Int`, or to one with six digits after the point.
+    package let exponent: Int
+
+    /// The number `text` is, or nil when `text` is not a JSON number: digits on each side
+    /// of a point (not `1.` nor `.5`), an optional sign in front and an optional exponent.
+    package init?(_ text: String) {
         let bytes = text.utf8
         var index = bytes.startIndex
         let negative = index != bytes.endIndex && bytes[index] == UInt8(ascii: "-")
@@ -165,7 +236,7 @@ extension JSONValue {
             if byte == UInt8(ascii: ".") {
                 guard !seenPoint else { return nil }
                 seenPoint = true
-            } else if isDigit(byte) {
+            } else if Self.isDigit(byte) {
                 digitCount += 1
                 if seenPoint { fractionCount += 1 }
             } else {
@@ -173,11 +244,8 @@ extension JSONValue {
             }
             index = bytes.index(after: index)
         }
-        // Digits on each side of a point, as JSON writes a number: not `1.` nor `.5`.
         guard digitCount > fractionCount, !seenPoint || fractionCount > 0 else { return nil }
         let digitsEnd = index
-        // The exponent, held within ±2^40: past that no mantissa of a text that fits in
-        // memory can bring the value back to a whole number within `Int`, or to one at all.
         let exponentLimit = 1 << 40
         var exponent = 0
         if index != bytes.endIndex {
@@ -191,24 +259,28 @@ extension JSONValue {
             guard index != bytes.endIndex else { return nil }
             while index != bytes.endIndex {
                 let byte = bytes[index]
-                guard isDigit(byte) else { return nil }
+                guard Self.isDigit(byte) else { return nil }
                 exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), exponentLimit)
                 index = bytes.index(after: index)
             }
             if exponentNegative { exponent = -exponent }
         }
         // The significant digits: leading and trailing zeros dropped, each trailing zero
-        // raising the exponent by one. Their value is that run times ten to `scale`.
+        // raising the exponent by one.
         var first: String.UTF8View.Index?
         var last = digitsStart
         var position = 0
+        var firstPosition = 0
         var lastPosition = 0
         index = digitsStart
         while index != digitsEnd {
             let byte = bytes[index]
-            if isDigit(byte) {
+            if Self.isDigit(byte) {
                 if byte != UInt8(ascii: "0") {
-                    if first == nil { first = index }
+                    if first == nil {
+                        first = index
+                        firstPosition = position
+                    }
                     last = index
                     lastPosition = position
                 }
@@ -216,35 +288,26 @@ extension JSONValue {
             }
             index = bytes.index(after: index)
         }
-        guard let first else { return 0 }
-        let trailingZeros = digitCount - 1 - lastPosition
-        let scale = exponent - fractionCount + trailingZeros
-        // A last significant digit after the point: not whole.
-        guard scale >= 0 else { return nil }
-        var magnitude: UInt64 = 0
-        var significant = 0
-        index = first
+        self.bytes = bytes
+        self.first = first
+        self.last = last
+        self.negative = negative
+        self.count = first == nil ? 0 : lastPosition - firstPosition + 1
+        self.exponent = first == nil ? 0 : exponent - fractionCount + (digitCount - 1 - lastPosition)
+    }
+
+    /// Whether the number is zero, however it is spelled (`-0.0e5`).
+    package var isZero: Bool { first == nil }
+
+    /// Calls `body` with each significant digit's value, 0 to 9, most significant first.
+    package func forEachDigit(_ body: (UInt8) -> Void) {
+        guard var index = first else { return }
         while true {
             let byte = bytes[index]
-            if isDigit(byte) {
-                significant += 1
-                // Int's largest magnitude has 19 digits.
-                guard significant + scale <= 19 else { return nil }
-                magnitude = magnitude * 10 + UInt64(byte - UInt8(ascii: "0"))
-            }
+            if Self.isDigit(byte) { body(byte - UInt8(ascii: "0")) }
             if index == last { break }
             index = bytes.index(after: index)
         }
-        for _ in 0..<scale {
-            let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            magnitude = product
-        }
-        if negative {
-            guard magnitude <= UInt64(Int.max) + 1 else { return nil }
-            return magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude)
-        }
-        return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -124,7 +124,7 @@ extension Sandbox {
         SandboxRoute([.post], "/checkout/v3/cancel") { .ready($0.cancel($1.request)) },
         SandboxRoute([.get, .head], "/checkout/{token}") { $0.page(token: $1["token"]) },
         SandboxRoute([.post], "/checkout/{token}") { .ready($0.choose(token: $1["token"], $1.request)) },
-        SandboxRoute([.get], "/control/v1/sessions/{purchaseId}") { $0.state(purchaseId: $1["purchaseId"]) },
+        SandboxRoute([.get, .head], "/control/v1/sessions/{purchaseId}") { $0.state(purchaseId: $1["purchaseId"]) },
         SandboxRoute([.post], "/control/v1/sessions/{purchaseId}/complete") {
             $0.complete(purchaseId: $1["purchaseId"], $1.request)
         },
@@ -157,11 +157,11 @@ extension Sandbox {
         SandboxRoute([.post], "/reporting/reports/orders", access: .publisherToken(.reporting)) {
             $0.ordersReport($1.request)
         },
-        SandboxRoute([.get], "/reporting/financial-data/transactions", access: .publisherToken(.reporting)) {
+        SandboxRoute([.get, .head], "/reporting/financial-data/transactions", access: .publisherToken(.reporting)) {
             $0.transactions($1.request)
         },
-        SandboxRoute([.get], "/control/v1/deliveries") { $0.deliveries($1.request) },
-        SandboxRoute([.get], "/control/v1/deliveries/{id}") { $0.delivery(id: $1["id"]) },
+        SandboxRoute([.get, .head], "/control/v1/deliveries") { $0.deliveries($1.request) },
+        SandboxRoute([.get, .head], "/control/v1/deliveries/{id}") { $0.delivery(id: $1["id"]) },
         SandboxRoute([.post], "/control/v1/deliveries/{id}/replay") { .ready($0.replay(id: $1["id"], $1.request)) },
         SandboxRoute([.post], "/checkout/api/v1/order/{orderId}/refund", access: .publisherToken(.orders)) {
             .ready($0.initiateRefund(orderId: $1["orderId"], $1.request))
@@ -169,13 +169,13 @@ extension Sandbox {
         SandboxRoute([.post], "/v1/price-points/localized/lookup", access: .publisherToken(.priceLocalization)) {
             .ready($0.lookUpPrices($1.request))
         },
-        SandboxRoute([.get], "/v1/price-points", access: .publisherToken(.priceLocalization)) { sandbox, _ in
+        SandboxRoute([.get, .head], "/v1/price-points", access: .publisherToken(.priceLocalization)) { sandbox, _ in
             .ready(sandbox.allPricePoints())
         },
         SandboxRoute([.post], "/v1/price-points", access: .publisherToken(.priceLocalization)) {
             .ready($0.createPricePoint($1.request))
         },
-        SandboxRoute([.get], "/v1/price-points/{priceInUsdCents}", access: .publisherToken(.priceLocalization)) {
+        SandboxRoute([.get, .head], "/v1/price-points/{priceInUsdCents}", access: .publisherToken(.priceLocalization)) {
             .ready($0.pricePoint($1["priceInUsdCents"]))
         },
         SandboxRoute([.put], "/v1/price-points/{priceInUsdCents}", access: .publisherToken(.priceLocalization)) {

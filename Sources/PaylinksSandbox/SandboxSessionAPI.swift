@@ -36,7 +36,7 @@ extension Sandbox {
             }
             report(events)
         } catch {
-            return Sandbox.problem(503, Self.fullText(error))
+            return Sandbox.problem(503, Self.fullText(error, kept: persist != nil))
         }
         var writer = JSONWriter()
         writer.openObject()
@@ -52,13 +52,16 @@ extension Sandbox {
     }
 
     /// Why a session was refused for want of room, in words true of any count: the paid
-    /// orders' bytes, the budget's, the session's, and what to do.
-    static func fullText(_ full: CheckoutSessions.Full) -> String {
+    /// orders' bytes, the budget's, the session's, and what to do, which depends on whether
+    /// the sandbox keeps its state in a `--data` directory (`kept`) or in memory, where a
+    /// reset frees the paid orders.
+    static func fullText(_ full: CheckoutSessions.Full, kept: Bool) -> String {
         func kibibytes(_ bytes: Int) -> String { "\(max(1, (bytes + 1023) / 1024)) KiB" }
         let orders = full.paidOrders == 1 ? "1 paid order holds" : "\(full.paidOrders) paid orders hold"
         return "no room for a new session: \(orders) \(kibibytes(full.paidBytes)) of the sandbox's session budget, "
             + "\(full.byteBudget >> 20) MiB, and this session needs \(kibibytes(full.sessionBytes)); a paid order is "
-            + "never forgotten, so start serve with a larger --session-budget, or with another --data directory"
+            + "never forgotten, so start serve with a larger --session-budget, or "
+            + (kept ? "with another --data directory" : "send POST /control/v1/reset to forget every session")
     }
 
     /// The answer that refuses a session `body` asks for, which the body alone cannot say:

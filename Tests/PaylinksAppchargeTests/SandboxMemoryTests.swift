@@ -221,6 +221,27 @@ struct SandboxMemoryTests {
                 == [#"recordLimit must be a whole number from 1 to 1000, not 'ten\u{1B}' (a string)"#])
     }
 
+    @Test(
+        "an orders report offset too large for Int is past every order, as Int.max is, and a recordLimit beyond Int is out of range"
+    )
+    func reportNumbersBeyondInt() throws {
+        let day = #""startDate": "2024-06-12", "endDate": "2024-06-12""#
+        for offset in ["9223372036854775807", "9223372036854775808", "1e999999999"] {
+            let query = try Reports.ordersQuery(Array(#"{\#(day), "offset": \#(offset)}"#.utf8))
+            #expect(query.offset == Int.max, "\(offset)")
+        }
+        for limit in ["1001", "9223372036854775808"] {
+            #expect(throws: Reports.Problem.self) {
+                try Reports.ordersQuery(Array(#"{\#(day), "recordLimit": \#(limit)}"#.utf8))
+            }
+            do {
+                _ = try Reports.ordersQuery(Array(#"{\#(day), "recordLimit": \#(limit)}"#.utf8))
+            } catch {
+                #expect(error.reasons == ["recordLimit must be a whole number from 1 to 1000, not '\(limit)'"])
+            }
+        }
+    }
+
     @Test("a page of either report stops at its bytes however long the names, and the next page goes on from there")
     func pagesBoundedInBytes() throws {
         var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 100, byteBudget: 256 << 20)

@@ -34,6 +34,18 @@ struct JSONWholeNumberTests {
         #expect(whole(text) == nil, "\(text)")
     }
 
+    @Test(
+        "a whole number beyond Int is above or below it, and a fraction however small is not whole",
+        arguments: [
+            ("9223372036854775808", WholeNumberReading.aboveInt), ("1e19", .aboveInt), ("1e999999999", .aboveInt),
+            ("1e99999999999999999999999999", .aboveInt), ("-9223372036854775809", .belowInt),
+            ("-1e999999999", .belowInt), ("1e-999999", .notWhole), ("1e-99999999999999999999999999", .notWhole),
+            ("499.5", .notWhole), ("4990e-1", .whole(499)), ("0e999999999", .whole(0)),
+        ])
+    func reading(text: String, reading: WholeNumberReading) {
+        #expect(JSONValue(.number(text), at: 0).wholeNumberReading == reading, "\(text)")
+    }
+
     @Test("only numbers have a whole number")
     func otherKinds() {
         #expect(JSONValue(.string("499"), at: 0).wholeNumber == nil)

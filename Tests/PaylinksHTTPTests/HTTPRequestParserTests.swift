@@ -34,6 +34,22 @@ struct HTTPRequestParserTests {
     }
 
     @Test(
+        "a method is any case-sensitive token, an unknown one too, and what is not a token is 400",
+        arguments: ["get", "Get", "GET2", "M-SEARCH", "x!#$%&'*+-.^_`|~1"])
+    func methodToken(method: String) throws {
+        guard case .complete(let request, _) = try parse("\(method) / HTTP/1.1\r\nHost: x\r\n\r\n") else {
+            Issue.record("expected a whole request")
+            return
+        }
+        #expect(request.method.rawValue == method)
+    }
+
+    @Test("a method with a character outside tchar is 400", arguments: ["GE(T", "G/T", "GET:", "G\"T", "GÉT", "G{T"])
+    func methodNotToken(method: String) {
+        #expect(refusal("\(method) / HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 400)
+    }
+
+    @Test(
         "a bare CR, LF or NUL in a header value is 400",
         arguments: ["X-A: a\rb", "X-A: a\nb", "X-A: a\u{0}b"])
     func controlInValue(header: String) {

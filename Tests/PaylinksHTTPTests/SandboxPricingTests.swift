@@ -227,6 +227,31 @@ struct SandboxPricingTests {
                 == #"{"currencyCode":"USD","pricePoints":{"9999":{"price":9999,"displayPrice":"$99.99"}}}"#)
     }
 
+    @Test(
+        "an override's price is read exactly however JSON spells it, an exponent too",
+        arguments: [
+            ("30", 3000), ("30.0", 3000), ("3e1", 3000), ("3E+1", 3000), ("300e-1", 3000), ("0.3e2", 3000),
+            ("29.99", 2999), ("2999e-2", 2999), ("2.999e1", 2999), ("29.990000000", 2999),
+        ])
+    func overrideSpellings(price: String, minorUnits: Int) throws {
+        let updated = request(
+            .put, "/v1/price-points/9999", #"{"priceOverrides":[{"countryCode2":"BR","price":\#(price)}]}"#)
+        #expect(updated.status == 200, "\(String(decoding: updated.body, as: UTF8.self))")
+        let looked = try Self.json(request(.post, Self.lookup, #"{"pricesInUsdCents": [9999], "countryCode2": "BR"}"#))
+        let point = try #require((looked["pricePoints"] as? [String: Any])?["9999"] as? [String: Any])
+        #expect(point["price"] as? Int == minorUnits)
+    }
+
+    @Test(
+        "an override of zero, below zero, or past a cent however spelled is Appcharge's 400 Invalid request body",
+        arguments: ["0", "0.0", "0e5", "-0", "-30", "-3e1", "2999e-3", "1e-999999", "1e999999999", "-1e999999999"])
+    func overrideRefused(price: String) {
+        let refused = request(
+            .put, "/v1/price-points/9999", #"{"priceOverrides":[{"countryCode2":"BR","price":\#(price)}]}"#)
+        #expect(refused.status == 400)
+        #expect(String(decoding: refused.body, as: UTF8.self) == #"{"message":"Invalid request body"}"#)
+    }
+
     @Test("an override of whole yen, a currency without minor digits, is taken as it is given")
     func yenOverride() throws {
         let created = request(

@@ -456,6 +456,37 @@ struct SandboxTests {
     }
 
     @Test(
+        "a whole number too large for Int is more than the largest amount or quantity, and a tiny fraction is not whole",
+        arguments: [
+            (
+                "priceDetails.price", "9223372036854775808",
+                "is more than 1000000000000, the largest amount a session takes"
+            ),
+            ("priceDetails.price", "1e999999999", "is more than 1000000000000, the largest amount a session takes"),
+            ("offer.pricePointMetadata", "1e30", "is more than 1000000000000, the largest amount a session takes"),
+            (
+                "items[0].quantity", "9223372036854775808",
+                "is more than 9223372036854775807, the largest quantity a session takes"
+            ),
+            ("priceDetails.price", "1e-999999", "must be a whole number of 0 or more, not 1e-999999"),
+            ("items[0].quantity", "-1e999999999", "must be a whole number of 0 or more, not -1e999999999"),
+        ])
+    func wholeNumbersBeyondInt(field: String, number: String, message: String) throws {
+        let body =
+            switch field {
+            case "priceDetails.price":
+                Self.body.replacingOccurrences(of: #""price": 549"#, with: #""price": \#(number)"#)
+            case "offer.pricePointMetadata":
+                Self.body.replacingOccurrences(
+                    of: #""pricePointMetadata": 499"#, with: #""pricePointMetadata": \#(number)"#)
+            default: Self.body.replacingOccurrences(of: #""quantity": 100"#, with: #""quantity": \#(number)"#)
+            }
+        let refused = create(body)
+        #expect(refused.status == 400)
+        #expect(try Self.json(refused)["errorMessage"] as? String == "\(field) \(message)")
+    }
+
+    @Test(
         "amounts past the documented limit are a 400 naming the field; the largest one is paid and its award figured",
         arguments: ["priceDetails.price", "offer.pricePointMetadata"])
     func largeAmounts(field: String) throws {
@@ -554,12 +585,18 @@ struct SandboxTests {
                 == "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
     }
 
-    @Test("a session refused for want of room says, in true words, what the paid orders hold and what to do")
-    func fullWords() throws {
+    @Test(
+        "a session refused for want of room says, in true words, what the paid orders hold and what to do, with --data or in memory",
+        arguments: [
+            (true, "with another --data directory"),
+            (false, "send POST /control/v1/reset to forget every session"),
+        ])
+    func fullWords(kept: Bool, advice: String) throws {
         var settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
         settings.sessionByteBudget = 1 << 20
         let recorder = self.recorder
         let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { recorder.now })
+        if kept { sandbox.persist = { _ in nil } }
         let body = Self.body.replacingOccurrences(
             of: #""level": 12"#, with: #""level": 12, "blob": "\#(String(repeating: "x", count: 600_000))""#)
         func create() -> HTTPServerResponse {
@@ -584,8 +621,9 @@ struct SandboxTests {
         #expect(refused.status == 503)
         let words = try #require(try Self.json(refused)["errorMessage"] as? String)
         let pattern =
-            #/no room for a new session: 1 paid order holds (\d+) KiB of the sandbox's session budget, 1 MiB, and this session needs (\d+) KiB; a paid order is never forgotten, so start serve with a larger --session-budget, or with another --data directory/#
+            #/no room for a new session: 1 paid order holds (\d+) KiB of the sandbox's session budget, 1 MiB, and this session needs (\d+) KiB; a paid order is never forgotten, so start serve with a larger --session-budget, or (.+)/#
         let match = try #require(try pattern.wholeMatch(in: words), "\(words)")
+        #expect(match.3 == advice)
         #expect((580...700).contains(Int(match.1) ?? 0) && (580...700).contains(Int(match.2) ?? 0), "\(words)")
     }
 

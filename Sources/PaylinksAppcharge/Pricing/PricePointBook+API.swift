@@ -103,7 +103,7 @@ extension PricePointBook {
             guard case .object(let fields) = item.kind, fields.count == 2,
                 case .string(let country)? = fields.first(where: { $0.key == "countryCode2" })?.value.kind,
                 case .number(let text)? = fields.first(where: { $0.key == "price" })?.value.kind,
-                let price = ExactDecimal(text), !price.isZero,
+                let price = ExactDecimal.reading(jsonNumber: text), !price.isZero,
                 !overrides.contains(where: { $0.country == country })
             else { throw .invalidBody }
             guard hasRow(country) else { throw .unknownCountry(Self.shown(country)) }

@@ -53,7 +53,10 @@ public enum Reports {
             case "startDate", "endDate": break
             case "recordLimit", "offset":
                 let range = key == "recordLimit" ? 1...orderLimit : 0...Int.max
-                guard let number = member.wholeNumber, range.contains(number) else {
+                // An offset beyond Int is past every order, as Int.max is, rather than "not whole".
+                let reading = member.wholeNumberReading
+                let whole = key == "offset" && reading == .aboveInt ? Int.max : member.wholeNumber
+                guard let number = whole, range.contains(number) else {
                     reasons.append(
                         "\(key) must be a whole number from \(range.lowerBound)\(key == "offset" ? "" : " to \(range.upperBound)"), "
                             + "not \(sent(member))")

@@ -102,7 +102,9 @@ package struct SessionRequest {
                         try Self.string(try Self.required(item, "sku", in: path + "."), path + ".sku")
                     }
                     let quantity = noted { () throws(Problem) in
-                        try Self.integer(try Self.required(item, "quantity", in: path + "."), path + ".quantity")
+                        try Self.integer(
+                            try Self.required(item, "quantity", in: path + "."), path + ".quantity", maximum: Int.max,
+                            largest: "the largest quantity a session takes")
                     }
                     if let name, let sku, let quantity {
                         items.append(OrderResponseModel.Item(name: name, sku: sku, quantity: String(quantity)))
@@ -221,11 +223,19 @@ package struct SessionRequest {
         return text
     }
 
-    private static func integer(_ value: JSONValue, _ path: String) throws(Problem) -> Int {
-        guard let number = value.wholeNumber, number >= 0 else {
-            throw Problem(message: "\(path) must be a whole number of 0 or more, not \(Self.shown(value))")
+    /// A whole number of 0 or more at `path`; one above `maximum`, within `Int` or beyond
+    /// it (`9223372036854775808`, `1e999999999`), is refused as more than `maximum`, which
+    /// `largest` names, since it is whole and not below 0.
+    private static func integer(
+        _ value: JSONValue, _ path: String, maximum: Int, largest: String
+    ) throws(Problem) -> Int {
+        switch value.wholeNumberReading {
+        case .whole(let number)? where number >= 0:
+            guard number <= maximum else { throw Problem(message: "\(path) is more than \(maximum), \(largest)") }
+            return number
+        case .aboveInt?: throw Problem(message: "\(path) is more than \(maximum), \(largest)")
+        default: throw Problem(message: "\(path) must be a whole number of 0 or more, not \(Self.shown(value))")
         }
-        return number
     }
 
     /// The largest amount a session takes, in minor units (`priceDetails.price`) or US
@@ -234,11 +244,7 @@ package struct SessionRequest {
     package static let maximumAmount = 1_000_000_000_000
 
     private static func amount(_ value: JSONValue, _ path: String) throws(Problem) -> Int {
-        let number = try integer(value, path)
-        guard number <= maximumAmount else {
-            throw Problem(message: "\(path) is more than \(maximumAmount), the largest amount a session takes")
-        }
-        return number
+        try integer(value, path, maximum: maximumAmount, largest: "the largest amount a session takes")
     }
 
     /// `customer.identitySignals.firstSeenAt` of `signals`, in Unix milliseconds: an RFC 3339

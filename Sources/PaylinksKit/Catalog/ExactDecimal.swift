@@ -1,3 +1,5 @@
+import PaylinksJSON
+
 /// A decimal number held exactly, as its digits and a power of ten: 8.875 is 8875 × 10⁻³.
 /// Rates and tax rates are figured with it in whole numbers, never in binary floating
 /// point, so that what a fixture says is what an order is charged.
@@ -40,6 +42,24 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
             let digits = Int(whole + fraction)
         else { return nil }
         self.init(significand: digits, scale: fraction.count)
+    }
+
+    /// The number a JSON text spells, exactly, however it is spelled: `30`, `30.0`, `3e1`
+    /// and `300e-1` are all 30. The same bounds as ``init(_:)``: not below zero, at most
+    /// six digits after the point once the zeros that end it are dropped, and a whole part
+    /// of at most 1,000,000; nil otherwise, and for a text that is not a JSON number.
+    package static func reading(jsonNumber text: String) -> ExactDecimal? {
+        guard let number = JSONNumberDigits(text) else { return nil }
+        guard !number.isZero else { return ExactDecimal(significand: 0, scale: 0) }
+        // Seven digits before the point at most, six after: the significand stays within 13 digits.
+        guard !number.negative, number.exponent >= -maximumScale, number.count + number.exponent <= 7 else {
+            return nil
+        }
+        var significand = 0
+        number.forEachDigit { significand = significand * 10 + Int($0) }
+        for _ in 0..<max(0, number.exponent) { significand *= 10 }
+        let decimal = ExactDecimal(significand: significand, scale: max(0, -number.exponent))
+        return decimal.significand / decimal.denominator <= maximumWhole ? decimal : nil
     }
 
     /// 10^`scale`: what the significand is divided by.

@@ -1803,6 +1803,56 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/UnsupportedVersion"
           }
         }
+      },
+      "head": {
+        "operationId": "headControlSession",
+        "tags": [
+          "control"
+        ],
+        "summary": "A session's state, without its body",
+        "parameters": [
+          {
+            "name": "purchaseId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The session's purchase id, as Create Checkout Session gave it."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The session as it stands."
+          },
+          "400": {
+            "$ref": "#/components/responses/Malformed"
+          },
+          "404": {
+            "description": "No live session has this purchase id: never made, or forgotten (unpaid two hours, or past the sandbox's limits)."
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/BodyTooLarge"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnknownTransferCoding"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotKept"
+          },
+          "505": {
+            "$ref": "#/components/responses/UnsupportedVersion"
+          }
+        }
       }
     },
     "/control/v1/sessions/{purchaseId}/complete": {
@@ -3107,6 +3157,91 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/UnsupportedVersion"
           }
         }
+      },
+      "head": {
+        "operationId": "headListDeliveries",
+        "tags": [
+          "control"
+        ],
+        "summary": "What was sent to the game's server, without its body",
+        "parameters": [
+          {
+            "name": "purchaseId",
+            "in": "query",
+            "schema": {
+              "type": "string"
+            },
+            "description": "Only this session's."
+          },
+          {
+            "name": "kind",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "award",
+                "event"
+              ]
+            }
+          },
+          {
+            "name": "failed",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "true",
+                "false"
+              ]
+            },
+            "description": "true: only those whose last attempt failed."
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "pattern": "^dl_[0-9]+$"
+            },
+            "description": "The nextCursor of the page before."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of deliveries, newest first."
+          },
+          "400": {
+            "description": "A query parameter is unknown or its value wrong. Also the transport's answer to a request it cannot read as HTTP/1.1."
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/BodyTooLarge"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnknownTransferCoding"
+          },
+          "505": {
+            "$ref": "#/components/responses/UnsupportedVersion"
+          }
+        }
       }
     },
     "/control/v1/deliveries/{id}": {
@@ -3150,6 +3285,53 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/BodyTooLarge"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnknownTransferCoding"
+          },
+          "505": {
+            "$ref": "#/components/responses/UnsupportedVersion"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headDelivery",
+        "tags": [
+          "control"
+        ],
+        "summary": "One delivery, without its body",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The delivery's id, such as dl_1."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The delivery."
+          },
+          "400": {
+            "$ref": "#/components/responses/Malformed"
+          },
+          "404": {
+            "description": "No delivery has this id."
           },
           "411": {
             "$ref": "#/components/responses/LengthRequired"
@@ -3497,6 +3679,103 @@ enum SandboxOpenAPIDocument {
             "$ref": "#/components/responses/UnsupportedVersion"
           }
         }
+      },
+      "head": {
+        "operationId": "headTransactions",
+        "tags": [
+          "reporting"
+        ],
+        "summary": "The financial transactions, without its body",
+        "parameters": [
+          {
+            "name": "startDate",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?Z)?$",
+              "description": "An ISO 8601 date (its whole day, for endDate) or time in UTC ending in Z: 2024-06-12, 2024-06-12T08:00:00Z. startDate may not be after endDate."
+            }
+          },
+          {
+            "name": "endDate",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?Z)?$",
+              "description": "An ISO 8601 date (its whole day, for endDate) or time in UTC ending in Z: 2024-06-12, 2024-06-12T08:00:00Z. startDate may not be after endDate."
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 10000,
+              "default": 10
+            }
+          },
+          {
+            "name": "sortDirection",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "asc",
+                "desc"
+              ],
+              "default": "asc"
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "pattern": "^c_[0-9]+$"
+            },
+            "description": "The nextCursor of the page before."
+          }
+        ],
+        "security": [
+          {
+            "publisherToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The money movements in the window."
+          },
+          "400": {
+            "description": "The query is refused: each reason numbered. Or the transport's answer to a request it cannot read as HTTP/1.1."
+          },
+          "401": {
+            "description": "The x-publisher-token is missing, or not the sandbox's."
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/BodyTooLarge"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
+          "429": {
+            "description": "Past --rate-limit's requests in 60 seconds of the sandbox's clock."
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnknownTransferCoding"
+          },
+          "505": {
+            "$ref": "#/components/responses/UnsupportedVersion"
+          }
+        }
       }
     },
     "/v1/price-points/localized/lookup": {
@@ -3647,6 +3926,50 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnknownTransferCoding"
+          },
+          "505": {
+            "$ref": "#/components/responses/UnsupportedVersion"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headListPricePoints",
+        "tags": [
+          "price-localization"
+        ],
+        "summary": "Get All Price Points, without its body",
+        "security": [
+          {
+            "publisherToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Every price point, cheapest first."
+          },
+          "400": {
+            "$ref": "#/components/responses/Malformed"
+          },
+          "401": {
+            "description": "The x-publisher-token is missing, or not the sandbox's: {\"message\": \"Unauthorized\"}."
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/BodyTooLarge"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
+          "429": {
+            "description": "Past --rate-limit's requests in 60 seconds of the sandbox's clock: {\"message\": \"Rate limit exceeded.\"}."
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"
@@ -3860,6 +4183,64 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnknownTransferCoding"
+          },
+          "505": {
+            "$ref": "#/components/responses/UnsupportedVersion"
+          }
+        }
+      },
+      "head": {
+        "operationId": "headPricePoint",
+        "tags": [
+          "price-localization"
+        ],
+        "summary": "Get Price Point, without its body",
+        "parameters": [
+          {
+            "name": "priceInUsdCents",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The point's US cents, digits alone."
+          }
+        ],
+        "security": [
+          {
+            "publisherToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The point."
+          },
+          "400": {
+            "$ref": "#/components/responses/Malformed"
+          },
+          "401": {
+            "description": "The x-publisher-token is missing, or not the sandbox's: {\"message\": \"Unauthorized\"}."
+          },
+          "404": {
+            "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none."
+          },
+          "411": {
+            "$ref": "#/components/responses/LengthRequired"
+          },
+          "413": {
+            "$ref": "#/components/responses/BodyTooLarge"
+          },
+          "421": {
+            "$ref": "#/components/responses/Misdirected"
+          },
+          "429": {
+            "description": "Past --rate-limit's requests in 60 seconds of the sandbox's clock: {\"message\": \"Rate limit exceeded.\"}."
           },
           "431": {
             "$ref": "#/components/responses/HeadersTooLarge"

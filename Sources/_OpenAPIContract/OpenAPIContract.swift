@@ -63,7 +63,6 @@ public struct OpenAPIContract: Sendable {
         method: String, path: String, query: String = "", requestHeaders: [Header] = [], requestBody: [UInt8] = [],
         status: Int, responseHeaders: [Header] = [], responseBody: [UInt8] = []
     ) -> [String] {
-        let method = method.uppercased()
         guard let (template, item, captures) = pathItem(for: path) else {
             // What no operation can say (the document's description): an unknown path is 404.
             return status == 404 || Self.beforeRouting(status)
@@ -71,7 +70,10 @@ public struct OpenAPIContract: Sendable {
                 : ["\(method) \(path): no path of the document matches \(path) (answered \(status))"]
         }
         let name = "\(method) \(template)"
-        guard let operation = item[method.lowercased()].map(resolved) else {
+        // A method is case-sensitive (RFC 9110, section 9.1): an operation is the method
+        // written in capitals, and `get` is another, unknown method.
+        let operation = method == method.uppercased() ? item[method.lowercased()].map(resolved) : nil
+        guard let operation else {
             if status == 405 {
                 var problems = problemBody(name, status, responseHeaders, responseBody)
                 if Self.header("Allow", in: responseHeaders) == nil {

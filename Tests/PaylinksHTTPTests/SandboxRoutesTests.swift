@@ -62,7 +62,7 @@ struct SandboxRoutesTests {
             settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
             clock: { 1_718_182_312_000 })
         func answer(_ method: HTTPMethod) -> HTTPServerResponse {
-            sandbox.handle(
+            sandbox.handleChecked(
                 HTTPRequest(
                     method: method, path: path, query: "", headers: [HTTPHeader("x-publisher-token", "token-1")],
                     body: [], keepAlive: true))
@@ -73,7 +73,6 @@ struct SandboxRoutesTests {
         #expect(head.status == get.status && head.headers == get.headers, "\(path)")
     }
 
-    /// Unchecked against the OpenAPI document, whose checks read `get` as its `get` operation.
     @Test(
         "a method is case-sensitive: get and Get are methods no row takes, 405 with Allow", arguments: ["get", "Get"])
     func lowercaseMethod(method: String) {
@@ -81,7 +80,7 @@ struct SandboxRoutesTests {
             catalog: .builtIn,
             settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
             clock: { 1_718_182_312_000 })
-        let response = sandbox.handle(
+        let response = sandbox.handleChecked(
             HTTPRequest(
                 method: HTTPMethod(rawValue: method), path: "/", query: "", headers: [], body: [], keepAlive: true))
         #expect(response.status == 405)

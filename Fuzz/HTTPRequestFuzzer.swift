@@ -30,7 +30,9 @@ public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         guard case .complete(let request, let length) = result else {
             // A request still arriving: whether its client waits for leave to send its body.
-            _ = parser.expectsContinue(rest)
+            var progress = HTTPRequestParser.Progress()
+            _ = try? parser.parse(rest, resuming: &progress)
+            _ = parser.expectsContinue(progress)
             break
         }
         precondition(length > 0 && length <= rest.count, "a request longer than its bytes")

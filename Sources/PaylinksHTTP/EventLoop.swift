@@ -218,7 +218,7 @@ final class EventLoop {
         {
             let result: HTTPRequestParser.Result
             do {
-                result = try parser.parse(connection.buffer[...])
+                result = try parser.parse(connection.buffer[...], resuming: &connection.progress)
             } catch {
                 queue(connection, .ready(refusal(.cannotTake(error))), closing: true, head: false)
                 return
@@ -226,13 +226,14 @@ final class EventLoop {
             guard case .complete(let request, let length) = result else {
                 // A client that waits for leave to send its body gets it once its head passed,
                 // after the answers before it.
-                if connection.queued == 0, !connection.continued, parser.expectsContinue(connection.buffer[...]) {
+                if connection.queued == 0, !connection.continued, parser.expectsContinue(connection.progress) {
                     connection.continued = true
                     connection.send(Self.continueLine, closing: false)
                 }
                 return
             }
             connection.continued = false
+            connection.progress = HTTPRequestParser.Progress()
             connection.served += 1
             connection.buffer.removeFirst(length)
             connection.since = Deadline.nowMilliseconds()

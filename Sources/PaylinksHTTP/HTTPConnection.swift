@@ -17,6 +17,9 @@ final class HTTPConnection {
     let socket: Socket
     private(set) var state = State.reading
     var buffer: [UInt8] = []
+    /// How far the parser got in the request at the start of `buffer`: each byte of it is
+    /// read once, however many reads it arrives in.
+    var progress = HTTPRequestParser.Progress()
     /// When the request now arriving began, or when the connection last went idle.
     var since: Int
     /// Whether the request arriving was told `100 Continue`.

@@ -14,15 +14,93 @@ struct HTTPRequestParser {
     /// The largest body taken.
     let maximumBodySize: Int
 
+    /// How far earlier reads of the same bytes got, each time with more of them: where the
+    /// blank lines before the request end, where the search for the head's end stopped, the
+    /// head once read, and the chunks of a chunked body read so far; so that a request
+    /// arriving in a thousand reads is read once, not from its start at every read.
+    struct Progress {
+        fileprivate var start: Int?
+        fileprivate var searchedTo: Int?
+        fileprivate var head: Head?
+        fileprivate var chunks: ChunkedBodyReader?
+
+        /// Nothing read yet.
+        init() {}
+    }
+
+    /// What the request line and headers say, once read whole.
+    fileprivate struct Head {
+        var method: String
+        var target: String
+        var isHTTP10: Bool
+        var fields: HTTPFields
+        /// Where the body starts.
+        var bodyStart: Int
+    }
+
     /// The request at the start of `bytes`.
     func parse(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> Result {
+        var progress = Progress()
+        return try parse(bytes, resuming: &progress)
+    }
+
+    /// The request at the start of `bytes`, going on from `progress`, which an earlier call
+    /// left from a prefix of the same bytes (start afresh with a new one once a request was
+    /// taken off their front). Its body is framed by `Content-Length`, by chunks, or by
+    /// neither, and then empty (RFC 9112, 6.3).
+    func parse(_ bytes: ArraySlice<UInt8>, resuming progress: inout Progress) throws(HTTPRequestError) -> Result {
+        let head: Head
+        if let known = progress.head {
+            head = known
+        } else {
+            guard let read = try self.head(bytes, resuming: &progress) else { return .incomplete }
+            head = read
+            progress.head = read
+        }
+        let bodyStart = head.bodyStart
+        let body: [UInt8]
+        let end: Int
+        if head.fields.chunked {
+            if progress.chunks == nil {
+                progress.chunks = ChunkedBodyReader(
+                    start: bodyStart, headSize: bodyStart - bytes.startIndex, maximumHeadSize: maximumHeadSize,
+                    maximumBodySize: maximumBodySize)
+            }
+            // Read in place, so that the data read so far is added to, never copied.
+            guard let bodyEnd = try progress.chunks?.read(bytes) else { return .incomplete }
+            (body, end) = (progress.chunks?.body ?? [], bodyEnd)
+        } else {
+            let length = head.fields.contentLength ?? 0
+            guard length <= maximumBodySize else { throw .bodyTooLarge(limit: maximumBodySize) }
+            guard bytes.endIndex - bodyStart >= length else { return .incomplete }
+            (body, end) = (Array(bytes[bodyStart..<bodyStart + length]), bodyStart + length)
+        }
+        let (target, fields) = (head.target, head.fields)
+        let question = target.firstIndex(of: "?")
+        let request = HTTPRequest(
+            method: HTTPMethod(rawValue: head.method), path: String(target[..<(question ?? target.endIndex)]),
+            query: question.map { String(target[target.index(after: $0)...]) } ?? "", headers: fields.headers,
+            body: body, keepAlive: head.isHTTP10 ? fields.keepsAlive && !fields.closes : !fields.closes)
+        return .complete(request, length: end - bytes.startIndex)
+    }
+
+    /// The head at the start of `bytes` once it is whole, read and held to the framing rules;
+    /// nil before.
+    private func head(_ bytes: ArraySlice<UInt8>, resuming progress: inout Progress) throws(HTTPRequestError)
+        -> Head?
+    {
         // Blank lines before a request are ignored (RFC 9112, 2.2).
-        var start = bytes.startIndex
+        var start = progress.start ?? bytes.startIndex
         // They count toward the head's limit, so that a client cannot send them forever.
         while bytes.endIndex - start >= 2, bytes[start] == 13, bytes[start + 1] == 10 { start += 2 }
-        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: start) else {
-            guard bytes.count <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
-            return .incomplete
+        progress.start = start
+        // The end may straddle the bytes searched before and the new ones.
+        let from = max(start, (progress.searchedTo ?? start) - 3)
+        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: from) else {
+            // The end, when it comes, is at the earliest in the last three bytes.
+            guard bytes.count - 3 <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
+            progress.searchedTo = bytes.endIndex
+            return nil
         }
         guard headEnd - bytes.startIndex <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
         let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start) ?? headEnd
@@ -40,33 +118,27 @@ struct HTTPRequestParser {
             case .twoFramings: throw .malformed("both Transfer-Encoding and Content-Length frame the body")
             }
         }
+        // Chunked must be the last coding, and applied once, or the body's end cannot be
+        // known (RFC 9112, 6.1 and 6.3).
+        let chunkings = fields.transferCodings.count { $0 == "chunked" }
+        if chunkings > 0 && !fields.chunked { throw .malformed("chunked is not the last transfer coding") }
+        if chunkings > 1 { throw .malformed("the chunked transfer coding is applied twice") }
         if let unknown = fields.transferCodings.first(where: { $0 != "chunked" }) {
             throw .unknownTransferCoding(String(unknown.prefix(40)))
         }
-        if fields.chunked { throw .lengthRequired }
-        let length = fields.contentLength ?? 0
-        guard length <= maximumBodySize else { throw .bodyTooLarge(limit: maximumBodySize) }
-        let bodyStart = headEnd + 4
-        guard bytes.endIndex - bodyStart >= length else { return .incomplete }
-        let question = target.firstIndex(of: "?")
-        let request = HTTPRequest(
-            method: HTTPMethod(rawValue: method), path: String(target[..<(question ?? target.endIndex)]),
-            query: question.map { String(target[target.index(after: $0)...]) } ?? "", headers: fields.headers,
-            body: Array(bytes[bodyStart..<bodyStart + length]),
-            keepAlive: isHTTP10 ? fields.keepsAlive && !fields.closes : !fields.closes)
-        return .complete(request, length: bodyStart + length - bytes.startIndex)
+        // HTTP/1.0 has no transfer codings: its framing is faulty (RFC 9112, 6.1), as nginx says.
+        if isHTTP10 && fields.chunked { throw .malformed("an HTTP/1.0 request has Transfer-Encoding") }
+        return Head(method: method, target: target, isHTTP10: isHTTP10, fields: fields, bodyStart: headEnd + 4)
     }
 
-    /// Whether the bytes so far hold a whole head that asks for `100 Continue` before its
-    /// body is sent (`Expect: 100-continue`, RFC 9110, 10.1.1), its body not all there.
-    func expectsContinue(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var start = bytes.startIndex
-        while bytes.endIndex - start >= 2, bytes[start] == 13, bytes[start + 1] == 10 { start += 2 }
-        guard let headEnd = HTTPBytes.find(HTTPBytes.crlfcrlf, in: bytes, from: start),
-            let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start),
-            let fields = try? HTTPFields(bytes[..<headEnd], from: lineEnd + 2)
-        else { return false }
-        return fields.headers.contains { $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue" }
+    /// Whether the head `progress` holds, read whole by ``parse(_:resuming:)`` and its body
+    /// not all there, asks for `100 Continue` before its body is sent (`Expect:
+    /// 100-continue`, RFC 9110, 10.1.1).
+    func expectsContinue(_ progress: Progress) -> Bool {
+        guard let head = progress.head else { return false }
+        return head.fields.headers.contains {
+            $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue"
+        }
     }
 
     /// Whether `byte` is a `tchar` (RFC 9110, section 5.6.2): a letter, a digit, or one of

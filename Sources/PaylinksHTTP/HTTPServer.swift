@@ -1,11 +1,11 @@
 /// An HTTP/1.1 server on a loop per core: it accepts connections and spreads them over
 /// the loops, each of which reads its connections' requests whole, hands each to the
 /// handler (one at a time, whichever loop it came to) and writes the answer, with
-/// keep-alive. The limits are the server's, not a loop's. It holds up against
-/// clients that misbehave: a request line and headers over the limit get 431, a body
-/// over it 413, a malformed request 400, a request that trickles in slower than the
-/// read time 408, and connections beyond the limit 503; none of them can stall the
-/// others. It says what it refused and why (``Refusal``); the answer's shape and body
+/// keep-alive; a body framed by `Content-Length` or by chunks. The limits are the server's,
+/// not a loop's. It holds up against clients that misbehave: a request line and headers
+/// over the limit get 431, a body over it 413, a malformed request 400, a request that
+/// trickles in slower than the read time 408, and connections beyond the limit 503; none of
+/// them can stall the others. It says what it refused and why (``Refusal``); the answer's shape and body
 /// are its user's, given when the server is made.
 /// Answers go out without waiting: each connection keeps what it has not taken yet, reads
 /// no further request while that is more than a little, makes an answer the handler left
@@ -45,7 +45,7 @@ public final class HTTPServer {
     /// one that takes too long to arrive, a connection past the limit, a request its handler
     /// gave no answer to. Its user words each, with ``status`` and ``message``.
     public enum Refusal: Equatable, Sendable {
-        /// The request cannot be taken: 400, 411, 413, 431, 501 or 505, as the error says.
+        /// The request cannot be taken: 400, 413, 431, 501 or 505, as the error says.
         case cannotTake(HTTPRequestError)
         /// The request took longer than the read time to arrive, in seconds: 408.
         case tooSlow(seconds: Int)

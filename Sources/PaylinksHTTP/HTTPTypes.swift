@@ -105,8 +105,6 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case headersTooLarge(limit: Int)
     /// 413: the body is larger than the limit.
     case bodyTooLarge(limit: Int)
-    /// 411: a body framed other than by `Content-Length`.
-    case lengthRequired
     /// 501: a transfer coding the server does not know.
     case unknownTransferCoding(String)
     /// 505: a version other than HTTP/1.0 and HTTP/1.1.
@@ -118,7 +116,6 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformed: 400
         case .headersTooLarge: 431
         case .bodyTooLarge: 413
-        case .lengthRequired: 411
         case .unknownTransferCoding: 501
         case .unsupportedVersion: 505
         }
@@ -130,7 +127,6 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformed(let reason): "malformed request: \(reason)"
         case .headersTooLarge(let limit): "the request line and headers are larger than \(limit >> 10) KiB"
         case .bodyTooLarge(let limit): "the body is larger than \(limit >> 10) KiB"
-        case .lengthRequired: "a body needs a Content-Length"
         case .unknownTransferCoding(let coding):
             "the transfer coding '\(coding)' is not implemented; send Content-Length"
         case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1"

@@ -65,15 +65,28 @@ struct HTTPRequestParserTests {
         #expect(refusal(text)?.status == 400)
     }
 
-    @Test("Transfer-Encoding with Content-Length is 400; an unknown coding 501; chunked alone 411")
-    func transferCodings() {
+    @Test("Transfer-Encoding with Content-Length is 400; an unknown coding 501; chunked not last, or twice, 400")
+    func transferCodings() throws {
         #expect(
             refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\nContent-Length: 2\r\n\r\nhi")
                 == .malformed("both Transfer-Encoding and Content-Length frame the body"))
         #expect(
             refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\nhi")?.status == 400)
         #expect(refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n") == .unknownTransferCoding("gzip"))
-        #expect(refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") == .lengthRequired)
+        #expect(
+            refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+                == .unknownTransferCoding("gzip"))
+        #expect(
+            refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n")
+                == .malformed("chunked is not the last transfer coding"))
+        #expect(
+            refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+                == .malformed("the chunked transfer coding is applied twice"))
+        #expect(
+            refusal("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+                == .malformed("an HTTP/1.0 request has Transfer-Encoding"))
+        let text = "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\n"
+        #expect(try parse(text) == .complete(Self.request(body: "", coding: "Chunked"), length: text.utf8.count))
     }
 
     @Test("blank lines before a request count toward the head's limit: CRLF alone, forever, is 431")
@@ -88,5 +101,164 @@ struct HTTPRequestParserTests {
         }
         #expect(request.method == .get)
         #expect(try parse(String(repeating: "\r\n", count: 10)) == .incomplete)
+    }
+
+    /// The request the chunked tests send: `POST /a`, its body as given.
+    static func request(body: String, coding: String = "chunked", trailers: [HTTPHeader] = []) -> HTTPRequest {
+        HTTPRequest(
+            method: .post, path: "/a", query: "",
+            headers: [HTTPHeader("Host", "x"), HTTPHeader("Transfer-Encoding", coding)],
+            body: Array(body.utf8), keepAlive: true)
+    }
+
+    /// A chunked request's head, to which a body is added.
+    static let chunkedHead = "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    /// What `bytes` give when they arrive one at a time, each read going on from the last:
+    /// the first refusal or whole request, or `.incomplete`.
+    func parsedByteByByte(_ bytes: [UInt8]) -> Result<HTTPRequestParser.Result, HTTPRequestError> {
+        var progress = HTTPRequestParser.Progress()
+        for end in 1...bytes.count {
+            do {
+                let result = try parser.parse(bytes[..<end], resuming: &progress)
+                if result != .incomplete { return .success(result) }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(.incomplete)
+    }
+
+    /// What `bytes` give arriving whole, then split in two at each byte, as
+    /// ``parsedByteByByte(_:)`` does.
+    func parsedWholeAndSplit(_ text: String) -> [Result<HTTPRequestParser.Result, HTTPRequestError>] {
+        let bytes = Array(text.utf8)
+        var results: [Result<HTTPRequestParser.Result, HTTPRequestError>] = []
+        results.append(Result { () throws(HTTPRequestError) in try parser.parse(bytes[...]) })
+        for split in 1..<bytes.count {
+            var progress = HTTPRequestParser.Progress()
+            results.append(
+                Result { () throws(HTTPRequestError) in
+                    let first = try parser.parse(bytes[..<split], resuming: &progress)
+                    return first == .incomplete ? try parser.parse(bytes[...], resuming: &progress) : first
+                })
+        }
+        results.append(parsedByteByByte(bytes))
+        return results
+    }
+
+    @Test(
+        "a chunked body is read whole, split anywhere, or a byte at a time, its extensions and trailers dropped",
+        arguments: [
+            ("5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", "hello world"),
+            ("5;name=value\r\nhello\r\n6 ; a=\"b;c\" ;d\r\n world\r\n0;last\r\n\r\n", "hello world"),
+            ("A\r\n0123456789\r\na\r\nabcdefghij\r\n0\r\nX-Sum: 1\r\nX-Other:two\r\n\r\n", "0123456789abcdefghij"),
+            ("000000000000000B\r\n{\"a\":\"\r\n!\"}\r\n0000\r\n\r\n", "{\"a\":\"\r\n!\"}"),
+            ("0\r\n\r\n", ""),
+        ])
+    func chunkedBody(chunks: String, body: String) {
+        let text = Self.chunkedHead + chunks
+        let expected = HTTPRequestParser.Result.complete(Self.request(body: body), length: text.utf8.count)
+        for (index, result) in parsedWholeAndSplit(text).enumerated() {
+            #expect(result == .success(expected), "split at \(index)")
+        }
+    }
+
+    @Test("bytes after a chunked body's trailers are the next request's")
+    func pipelinedAfterChunked() throws {
+        let first = Self.chunkedHead + "2\r\nhi\r\n0\r\nX-T: 1\r\n\r\n"
+        let second = "GET /b HTTP/1.1\r\nHost: x\r\n\r\n"
+        let bytes = Array((first + second).utf8)
+        guard case .complete(let request, let length) = try parser.parse(bytes[...]) else {
+            Issue.record("expected a whole request")
+            return
+        }
+        #expect(request.body == Array("hi".utf8) && length == first.utf8.count)
+        guard case .complete(let next, let nextLength) = try parser.parse(bytes[length...]) else {
+            Issue.record("expected the second request")
+            return
+        }
+        #expect(next.method == .get && next.path == "/b" && nextLength == second.utf8.count)
+    }
+
+    @Test(
+        "a malformed chunked body is 400, at the same byte however it was split",
+        arguments: [
+            ("g\r\nhello\r\n0\r\n\r\n", "a chunk size is not 1 to 16 hex digits: 'g'"),
+            ("\r\n", "a chunk size is not 1 to 16 hex digits: ''"),
+            ("-1\r\n", "a chunk size is not 1 to 16 hex digits: '-'"),
+            ("0x5\r\n", "a chunk size is not 1 to 16 hex digits: '0x'"),
+            (";a=b\r\n", "a chunk size is not 1 to 16 hex digits: ';'"),
+            ("1 0\r\n", "a chunk size is not 1 to 16 hex digits: '1 0'"),
+            ("00000000000000000001\r\nx\r\n0\r\n\r\n", "a chunk size is not 1 to 16 hex digits: '00000000000000000'"),
+            ("5\r\nhelloX\r\n0\r\n\r\n", "a chunk's data does not end in CRLF"),
+            ("5\r\nhello\n0\r\n\r\n", "a chunk's data does not end in CRLF"),
+            ("5\r\nhello\r0\r\n\r\n", "a chunk's data does not end in CRLF"),
+            ("5\nhello\r\n0\r\n\r\n", "a line of the chunked body does not end in CRLF"),
+            ("5\rhello\r\n0\r\n\r\n", "a line of the chunked body does not end in CRLF"),
+            ("5;a\nhello\r\n0\r\n\r\n", "a line of the chunked body does not end in CRLF"),
+            ("0\r\n\n", "a line of the chunked body does not end in CRLF"),
+            ("0\r\n\rX", "a line of the chunked body does not end in CRLF"),
+            ("5;a=\u{1}\r\nhello\r\n0\r\n\r\n", "a chunk extension holds a control character"),
+            ("0\r\nX-T 1\r\n\r\n", "a trailer's name is empty or holds a blank"),
+            ("0\r\n: 1\r\n\r\n", "a trailer's name is empty or holds a blank"),
+            ("0\r\nX-T\r\n\r\n", "a trailer has no ':'"),
+            ("0\r\nX-T: a\nb\r\n\r\n", "a trailer's value holds a CR, an LF or a NUL"),
+            ("0\r\nX-T: a\rb\r\n\r\n", "a trailer's value holds a CR, an LF or a NUL"),
+        ])
+    func malformedChunks(chunks: String, reason: String) {
+        for (index, result) in parsedWholeAndSplit(Self.chunkedHead + chunks).enumerated() {
+            #expect(result == .failure(.malformed(reason)), "split at \(index)")
+        }
+    }
+
+    @Test("a chunked body is held to the body's limit as its sizes come, and its trailers to the head's")
+    func chunkedLimits() throws {
+        // 1,024 bytes of data are taken; one more is refused at the size that passes the limit.
+        let full = String(repeating: "200\r\n" + String(repeating: "a", count: 512) + "\r\n", count: 2)
+        guard case .complete(let request, _) = try parse(Self.chunkedHead + full + "0\r\n\r\n") else {
+            Issue.record("a body of exactly the limit is taken")
+            return
+        }
+        #expect(request.body.count == 1024)
+        #expect(refusal(Self.chunkedHead + full + "1\r\n") == .bodyTooLarge(limit: 1024))
+        #expect(refusal(Self.chunkedHead + "401\r\n") == .bodyTooLarge(limit: 1024))
+        #expect(refusal(Self.chunkedHead + "ffffffffffffffff\r\n") == .bodyTooLarge(limit: 1024))
+        // The body as sent, framing and all, is at most the body's limit and the head's.
+        let tiny = String(repeating: "1;" + String(repeating: "e", count: 200) + "\r\nx\r\n", count: 20)
+        #expect(refusal(Self.chunkedHead + tiny) == .bodyTooLarge(limit: 1024))
+        // Trailers count with the head toward the head's limit.
+        let trailer = "X-T: " + String(repeating: "t", count: 1024 - Self.chunkedHead.utf8.count) + "\r\n"
+        #expect(refusal(Self.chunkedHead + "0\r\n" + trailer) == .headersTooLarge(limit: 1024))
+        #expect(try parse(Self.chunkedHead + "0\r\nX-T: 1\r\n") == .incomplete)
+        // A size line, its extensions included, is at most 4 KiB, whatever the limits.
+        let roomy = HTTPRequestParser(maximumHeadSize: 16 << 10, maximumBodySize: 1 << 20)
+        let longLine = Self.chunkedHead + "5;" + String(repeating: "e", count: 4094)
+        #expect(try roomy.parse(Array((longLine + "\r\nhello\r\n0\r\n\r\n").utf8)[...]) != .incomplete)
+        #expect(
+            throws: HTTPRequestError.malformed("a chunk's size line is longer than 4096 bytes"),
+            performing: { try roomy.parse(Array((longLine + "e").utf8)[...]) })
+    }
+
+    @Test("a chunked body arriving a byte at a time is read in time linear in its length")
+    func chunkedLinear() {
+        let parser = HTTPRequestParser(maximumHeadSize: 16 << 10, maximumBodySize: 1 << 20)
+        let chunk = "100\r\n" + String(repeating: "a", count: 256) + "\r\n"
+        let bytes = Array((Self.chunkedHead + String(repeating: chunk, count: 1024) + "0\r\n\r\n").utf8)
+        var progress = HTTPRequestParser.Progress()
+        var result = HTTPRequestParser.Result.incomplete
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for end in 1...bytes.count where result == .incomplete {
+                result = (try? parser.parse(bytes[..<end], resuming: &progress)) ?? .incomplete
+            }
+        }
+        guard case .complete(let request, let length) = result else {
+            Issue.record("expected a whole request")
+            return
+        }
+        #expect(request.body.count == 256 << 10 && length == bytes.count)
+        // Read from its start at every byte, it would take minutes.
+        #expect(elapsed < .seconds(10), "\(elapsed)")
     }
 }

@@ -80,7 +80,7 @@ RAW = [
     b"GARBAGE\r\n\r\n",
     b"GET /checkout/v1/session HTTP/2.0\r\n\r\n",
     b"POST /checkout/v1/session HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
-    b"POST /checkout/v1/session HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    b"POST /checkout/v1/session HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n\r\n",
     b"POST /checkout/v1/session HTTP/1.1\r\nContent-Length: 2000000\r\n\r\n",
     b"GET / HTTP/1.1\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n",
     b"GET / HTTP/1.1\r\nno colon here\r\n\r\n",

@@ -13,7 +13,7 @@ enum SandboxOpenAPIDocument {
     "title": "paylinks sandbox",
     "version": "0.1.0",
     "summary": "What `paylinks serve` answers, and what it sends the game's server.",
-    "description": "The local sandbox `paylinks serve` runs: the parts of Appcharge's API a game's server calls (Create Checkout Session, cancel, Initiate Refund, the Price Localization API, reporting), the checkout page and the dashboard a tester opens, and the control API a test script drives. Under `webhooks`, what the sandbox sends the game's server: the Grant Award Callback and the signed events, V1 and V2.\n\nWhat no operation below can say:\n\n- A method the path does not take, one no RFC registers (such as `QUERY`) too, is answered 405, with `Allow` naming the methods it does take, and a `Problem` body: a 5xx would say the sandbox failed. It is answered before the form token, the JSON `Content-Type` or the `Origin` is asked for, since it changes nothing; only a `Host` the sandbox does not serve is refused first, 421. Appcharge's legacy link, `/{token}`, answers 404 for a segment that is no live session's token, whatever the method.\n- A path none of the operations names is answered 404 `Problem`.\n- Before a request is routed, the transport refuses what is not HTTP/1.1 as it should be read: 400 malformed, 411 a body without a `Content-Length` (a chunked body too), 413 a body too large, 431 a head too large, 501 an unknown transfer coding, 505 another version of HTTP. Every operation lists them.\n- `HEAD` is taken where an operation lists it, and answered as `GET` is, without the body.\n- An HTML answer carries the `Content-Security-Policy` it is held to and `X-Frame-Options: DENY`.\n- A JSON number the sandbox reads as a whole number may be written with a fraction of zeros or an exponent (`499`, `499.0`, `4.99e2`), as JSON Schema's `integer` allows.",
+    "description": "The local sandbox `paylinks serve` runs: the parts of Appcharge's API a game's server calls (Create Checkout Session, cancel, Initiate Refund, the Price Localization API, reporting), the checkout page and the dashboard a tester opens, and the control API a test script drives. Under `webhooks`, what the sandbox sends the game's server: the Grant Award Callback and the signed events, V1 and V2.\n\nWhat no operation below can say:\n\n- A method the path does not take, one no RFC registers (such as `QUERY`) too, is answered 405, with `Allow` naming the methods it does take, and a `Problem` body: a 5xx would say the sandbox failed. It is answered before the form token, the JSON `Content-Type` or the `Origin` is asked for, since it changes nothing; only a `Host` the sandbox does not serve is refused first, 421. Appcharge's legacy link, `/{token}`, answers 404 for a segment that is no live session's token, whatever the method.\n- A path none of the operations names is answered 404 `Problem`.\n- Before a request is routed, the transport refuses what is not HTTP/1.1 as it should be read: 400 malformed, 413 a body too large, 431 a head too large, 501 an unknown transfer coding, 505 another version of HTTP. Every operation lists them.\n- `HEAD` is taken where an operation lists it, and answered as `GET` is, without the body.\n- An HTML answer carries the `Content-Security-Policy` it is held to and `X-Frame-Options: DENY`.\n- A JSON number the sandbox reads as a whole number may be written with a fraction of zeros or an exponent (`499`, `499.0`, `4.99e2`), as JSON Schema's `integer` allows.",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -94,9 +94,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -126,9 +123,6 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -249,9 +243,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -349,9 +340,6 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -458,9 +446,6 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -586,9 +571,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -648,9 +630,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this token: none had it, it was forgotten, or it expired unpaid. (the head alone: no body)"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -749,9 +728,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -780,7 +756,7 @@ enum SandboxOpenAPIDocument {
           "pages"
         ],
         "summary": "The legacy checkout link",
-        "description": "Appcharge's legacy checkout link, `/{checkoutSessionToken}?cot={CheckoutPublicKey}`: the checkout page. The route takes every method RFCs register (GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, CONNECT, TRACE), so that a path that is no live session's token is answered 404 `Problem` whatever the method; a live session's token with any method but GET and HEAD is answered 405 `Problem`, with `Allow: GET, HEAD`. Before the route, the guard refuses an unsafe method sent by a page of another site (403 `Problem`), and the transport a body without a length or too large (411, 413). A visit that expires a session past its hour is a change the sandbox keeps: 503 when it cannot.",
+        "description": "Appcharge's legacy checkout link, `/{checkoutSessionToken}?cot={CheckoutPublicKey}`: the checkout page. A segment that is no live session's token is answered 404 `Problem` whatever the method; a live session's token with any method but GET and HEAD is answered 405 `Problem`, with `Allow: GET, HEAD`. Before the route, the guard refuses an unsafe method a page of another site sent (403), and the transport a body too large (413). A visit that expires a session past its hour is a change the sandbox keeps: 503 when it cannot.",
         "parameters": [
           {
             "name": "token",
@@ -857,9 +833,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -886,7 +859,7 @@ enum SandboxOpenAPIDocument {
           "pages"
         ],
         "summary": "The legacy checkout link's head",
-        "description": "Appcharge's legacy checkout link, `/{checkoutSessionToken}?cot={CheckoutPublicKey}`: the checkout page. The route takes every method RFCs register (GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, CONNECT, TRACE), so that a path that is no live session's token is answered 404 `Problem` whatever the method; a live session's token with any method but GET and HEAD is answered 405 `Problem`, with `Allow: GET, HEAD`. Before the route, the guard refuses an unsafe method sent by a page of another site (403 `Problem`), and the transport a body without a length or too large (411, 413). A visit that expires a session past its hour is a change the sandbox keeps: 503 when it cannot.",
+        "description": "Appcharge's legacy checkout link, `/{checkoutSessionToken}?cot={CheckoutPublicKey}`: the checkout page. A segment that is no live session's token is answered 404 `Problem` whatever the method; a live session's token with any method but GET and HEAD is answered 405 `Problem`, with `Allow: GET, HEAD`. Before the route, the guard refuses an unsafe method a page of another site sent (403), and the transport a body too large (413). A visit that expires a session past its hour is a change the sandbox keeps: 503 when it cannot.",
         "parameters": [
           {
             "name": "token",
@@ -929,9 +902,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this token: nothing is at this path, as at any unknown path. (the head alone: no body)"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1060,9 +1030,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1178,9 +1145,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1251,9 +1215,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1309,9 +1270,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this purchase id. (the head alone: no body)"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1415,9 +1373,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1481,9 +1436,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1527,9 +1479,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No order has this player, or the segment is not percent-encoded UTF-8. (the head alone: no body)"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1615,9 +1564,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1680,9 +1626,6 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignPage"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1781,9 +1724,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1830,9 +1770,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this purchase id: never made, or forgotten (unpaid two hours, or past the sandbox's limits)."
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1960,9 +1897,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2048,9 +1982,6 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2148,9 +2079,6 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2252,9 +2180,6 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2362,9 +2287,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2410,9 +2332,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2442,9 +2361,6 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2514,9 +2430,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2569,9 +2482,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2601,9 +2511,6 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2656,9 +2563,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2699,9 +2603,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2741,9 +2642,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2773,9 +2671,6 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2862,9 +2757,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2941,9 +2833,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3016,9 +2905,6 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -3138,9 +3024,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3223,9 +3106,6 @@ enum SandboxOpenAPIDocument {
           "400": {
             "description": "A query parameter is unknown or its value wrong. Also the transport's answer to a request it cannot read as HTTP/1.1."
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3286,9 +3166,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3332,9 +3209,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No delivery has this id."
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -3428,9 +3302,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3514,9 +3385,6 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -3650,9 +3518,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3754,9 +3619,6 @@ enum SandboxOpenAPIDocument {
           "401": {
             "description": "The x-publisher-token is missing, or not the sandbox's."
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3841,9 +3703,6 @@ enum SandboxOpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3908,9 +3767,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3958,9 +3814,6 @@ enum SandboxOpenAPIDocument {
           },
           "401": {
             "description": "The x-publisher-token is missing, or not the sandbox's: {\"message\": \"Unauthorized\"}."
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -4074,9 +3927,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -4165,9 +4015,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -4229,9 +4076,6 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none."
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -4346,9 +4190,6 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
-          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -4437,9 +4278,6 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
-          },
-          "411": {
-            "$ref": "#/components/responses/LengthRequired"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -8433,16 +8271,6 @@ enum SandboxOpenAPIDocument {
     "responses": {
       "Malformed": {
         "description": "The request could not be read as HTTP/1.1: the problem says what was wrong.",
-        "content": {
-          "application/json": {
-            "schema": {
-              "$ref": "#/components/schemas/Problem"
-            }
-          }
-        }
-      },
-      "LengthRequired": {
-        "description": "A body came without a Content-Length.",
         "content": {
           "application/json": {
             "schema": {

@@ -161,8 +161,7 @@ cat "$scratch/seeded.toml" >>"$scratch/schemathesis.toml"
 # (positive_data_acceptance) and refuses every other (negative_data_rejection): the rules no
 # schema can say fail the one, such as a firstSeenAt before the sandbox's clock, a refund of
 # an order not paid, a startDate after the endDate or a Content-Type on an empty control
-# body, and the other counts the 411 that an empty form sent without Content-Length gets
-# as a request taken. One worker, so that the requests come in the seed's order.
+# body. One worker, so that the requests come in the seed's order.
 location=${document:-$base/openapi.json}
 command=(schemathesis --config-file "$scratch/schemathesis.toml" --no-color run "$location" --url "$base"
     --seed "$SEED" --max-examples "$EXAMPLES" --workers 1 --rate-limit "$REQUESTS_PER_MINUTE/m"

@@ -176,6 +176,22 @@ struct SandboxGroupCommitTests {
         #expect(journal.keeps == 1, "the session's creation alone")
     }
 
+    @Test("a reset after a payment in the same turn finds the payment's award under way, as it would one at a time")
+    func resetAfterAPayment() throws {
+        let game = SandboxServiceTests.GameServer.granting()
+        let journal = CountingJournal(seed: 7)
+        let service = try Service.service(game: game, journal: journal)
+        defer { service.finish() }
+        let (_, open) = try Service.create(service)
+        let reset = HTTPRequest(
+            method: .post, path: "/control/v1/reset", query: "", headers: Self.json, body: [], keepAlive: true)
+        let (_, given) = Self.turn(service, [Self.pay(open), reset])
+        let bodies = given.map { String(decoding: $0?.body ?? [], as: UTF8.self) }
+        #expect(given.map { $0?.status } == [200, 409], "\(bodies)")
+        #expect(journal.keeps == 2, "the session, then the payment, kept before the reset was asked")
+        #expect(try Service.tick(service) { try Service.state(service, open) == "charge_succeed" })
+    }
+
     @Test("without a journal every answer is made at once, in a turn or not")
     func inMemoryAnswersAtOnce() throws {
         let service = try Service.service()

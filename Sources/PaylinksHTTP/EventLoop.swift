@@ -313,7 +313,8 @@ final class EventLoop {
     private func deliver(_ answer: HTTPAnswer, on connection: HTTPConnection, closing: Bool, head: Bool) {
         guard connection.state == .reading else { return }
         connection.waiting.append((answer, closing, head))
-        if case .awaited(let promise) = answer {
+        // One given already (at the end of its batch) goes out now, without a wake.
+        if case .awaited(let promise) = answer, promise.response == nil {
             let waker = waker
             promise.whenGiven { waker.wake() }
         }

@@ -71,8 +71,8 @@ public final class HTTPPromise: Sendable {
         for wake in wakers { wake() }
     }
 
-    /// Calls `wake` once the answer is given (at once when it is).
-    func whenGiven(_ wake: @escaping @Sendable () -> Void) {
+    /// Calls `wake` once the answer is given (at once when it is), on the thread that gives it.
+    public func whenGiven(_ wake: @escaping @Sendable () -> Void) {
         let given = state.withLock { state -> Bool in
             if state.response == nil { state.wakers.append(wake) }
             return state.response != nil

@@ -6,6 +6,13 @@
 /// request and touches nothing that changes. `respond(to:)`, `tick()` and `isStopping` are
 /// called one at a time, never two at once, under the server's one serial lock, so what
 /// they change needs no lock of its own.
+///
+/// A loop's turn of requests is one batch: in one hold of that lock the server calls
+/// `beginBatch()`, then `respond(to:)` for each request of the batch, then `endBatch()`,
+/// and only then sends any of the batch's answers. So an application may hold the answers
+/// of a batch (``HTTPAnswer/awaited(_:)``) and give them all in `endBatch()`, after one
+/// piece of work for all of them (a write to a disk and its sync). `tick()` and
+/// `isStopping` are never called inside a batch.
 public protocol HTTPResponder: Sendable {
     /// A request as `prepare` read it, handed to `respond(to:)` on the same loop's thread.
     associatedtype Arrival
@@ -15,6 +22,13 @@ public protocol HTTPResponder: Sendable {
 
     /// The answer to a prepared request; called one at a time with the other members.
     func respond(to arrival: Arrival) -> HTTPAnswer
+
+    /// Called before the `respond(to:)` calls of a batch, under the same hold of the lock.
+    func beginBatch()
+
+    /// Called after the `respond(to:)` calls of a batch, under the same hold of the lock,
+    /// before any of the batch's answers is sent.
+    func endBatch()
 
     /// Called between events, at least every 100 ms, one at a time with `respond(to:)`.
     func tick()
@@ -29,6 +43,12 @@ public protocol HTTPResponder: Sendable {
 }
 
 extension HTTPResponder {
+    /// Nothing to do before a batch.
+    public func beginBatch() {}
+
+    /// Nothing to do after a batch: every answer was given by `respond(to:)`.
+    public func endBatch() {}
+
     /// Nothing to do between events.
     public func tick() {}
 

@@ -134,7 +134,9 @@ public final class HTTPServer {
     /// Serves `responder` until it says it is stopping: each request is read by its
     /// ``HTTPResponder/prepare(_:)`` on the loop it came to, several loops at once, then
     /// answered by its ``HTTPResponder/respond(to:)``, which is called one at a time with its
-    /// ``HTTPResponder/tick()`` and ``HTTPResponder/isStopping``, under one serial lock. An
+    /// ``HTTPResponder/tick()`` and ``HTTPResponder/isStopping``, under one serial lock; a
+    /// loop's turn of requests is answered in one hold of it, between
+    /// ``HTTPResponder/beginBatch()`` and ``HTTPResponder/endBatch()``. An
     /// answer made later is made on the loop the request came to, after that lock is let go,
     /// and only once the connection has taken the answers before it. Once stopping, the
     /// server takes no new connection, finishes the requests already arriving (for up to the
@@ -146,6 +148,10 @@ public final class HTTPServer {
         let calls = Calls { requests in
             let arrivals = requests.map { ($0.connection, responder.prepare($0.request)) }
             return serial.withLock { _ in
+                responder.beginBatch()
+                // Before any answer of the batch goes out: the responder may give there the
+                // answers it held.
+                defer { responder.endBatch() }
                 // A request after an awaited answer on its connection waits for it: it is
                 // handled only once that answer is given, as if it had come then.
                 var awaiting = Set<ObjectIdentifier>()

@@ -79,7 +79,9 @@ public final class Sandbox {
     /// kept; else why not, and then the change is undone and the answer is 503. What the
     /// sandbox learned on its own (an award's answer) stays in memory and is handed over
     /// again with the next change. All or none of what it is handed must be kept. A virtual
-    /// clock that moved is handed over too. Without one all of it lives in memory only.
+    /// clock that moved is handed over too. In a turn of the server's requests
+    /// (``beginBatch()``) it is called once, at the turn's end, with all the turn changed.
+    /// Without one all of it lives in memory only.
     public var persist: ((_ changed: SandboxJournalChange) -> String?)?
     /// The control API asked for a delivery to be sent again: exactly as it was (the same
     /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.
@@ -190,6 +192,10 @@ public final class Sandbox {
     /// sandbox learns on its own, so that on a full disk they cost no more than before;
     /// a change of a request's is always tried.
     var lastFailure: Int?
+    /// The server's turn of requests under way, while one is (``beginBatch()``): with a
+    /// ``persist``, its changes are kept together at its end, and the answers from its first
+    /// change on wait for that.
+    var batch: Batch?
 
     /// Records a delivery to the game's server that ended: an award's or an event's
     /// attempts, or a replay's; it is in the history (and kept) from now on.

@@ -54,8 +54,21 @@ extension Sandbox {
     /// is not kept and `undoing`, all of the change is undone and its effects dropped: the
     /// answer says nothing happened. Otherwise (what the game's server was sent cannot be
     /// unsent) the change stands in memory, its effects follow, and it is kept with the
-    /// next change that reaches the disk.
+    /// next change that reaches the disk. In a turn of requests (``beginBatch()``) a
+    /// request's change, `undoing`, waits for the turn's end instead: nil, and its effects
+    /// wait too.
     func keep(undoing: Bool) -> String? {
+        let (failure, due) = keepChange(undoing: undoing)
+        bringAbout(due[...])
+        return failure
+    }
+
+    /// Keeps as ``keep(undoing:)`` says, and returns the effects that are to follow, in
+    /// order, instead of bringing them about.
+    func keepChange(undoing: Bool) -> (failure: String?, due: [Effect]) {
+        // Asked before the change is gathered, which a turn's every request would pay for.
+        let changedUndoable = sessions.isChanging || !pricePoints.changes.isEmpty || blockedBefore != nil
+        if undoing && defersKeeping(undoable: changedUndoable) { return (nil, []) }
         let now = self.now
         // A virtual clock that moved is kept with the change, or on its own.
         let movedClock = clock.mode == .virtual && clockKept != now ? now : nil
@@ -85,7 +98,7 @@ extension Sandbox {
             if let blockedBefore { blockedPlayers = blockedBefore }
             blockedBefore = nil
             effects = []
-            return failure
+            return (failure, [])
         } else {
             // Not undone, the change waits for the next one that reaches the disk.
             sessions.commit()
@@ -93,6 +106,11 @@ extension Sandbox {
         }
         let due = effects
         effects = []
+        return (failure, due)
+    }
+
+    /// Brings `due` about, in order: what a change that was kept has for effect.
+    func bringAbout(_ due: ArraySlice<Effect>) {
         for effect in due {
             switch effect {
             case .log(let line): onLog(line)
@@ -103,7 +121,6 @@ extension Sandbox {
             case .retry(let delivery): onRetry?(delivery)
             }
         }
-        return failure
     }
 
     /// Writes what waits for room on the disk (what the sandbox learned on its own while a

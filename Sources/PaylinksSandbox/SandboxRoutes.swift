@@ -235,6 +235,9 @@ extension Sandbox {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
             answer = .ready(Self.notKept(failure))
         }
+        // In a turn whose change waits to be kept, the answer waits too, and is finished
+        // and logged when it is given.
+        if batch?.holding == true { return holding(answer, method: request.method, path: request.path) }
         switch answer {
         case .ready(var response):
             guardian.finish(&response)

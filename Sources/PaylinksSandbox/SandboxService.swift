@@ -229,6 +229,19 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
         sandbox.answer(arrival)
     }
 
+    /// Begins the server's turn of requests: with a journal, their changes are kept
+    /// together at its end.
+    public func beginBatch() {
+        sandbox.beginBatch()
+    }
+
+    /// Ends the turn of requests: keeps its changes in one write to the journal, then gives
+    /// the answers that waited for it (503 each when it cannot be kept, nothing of the turn
+    /// made).
+    public func endBatch() {
+        sandbox.endBatch()
+    }
+
     /// Takes in the deliveries that ended, goes on with the journal's rewrite, and sends
     /// the log on.
     public func tick() {

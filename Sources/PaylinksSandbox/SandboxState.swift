@@ -37,6 +37,9 @@ extension Sandbox {
             }
             guard members.isEmpty else { return Self.problem(400, "reset takes no options; send {} or an empty body") }
         }
+        // What the turn changed before the reset is kept first, and its effects go: the reset
+        // finds them behind it, as it would had each been kept at once.
+        keepBatch()
         guard advance == nil else {
             return Self.problem(409, "the clock is moving; send the reset once that move's answer came")
         }

@@ -67,4 +67,57 @@ struct AwaitedAnswerTests {
         #expect(received.hasSuffix("\r\n\r\ngiven"), "the request behind it was handled once it was given: \(received)")
         #expect(served.stop())
     }
+
+    /// A responder that holds every answer of a batch and gives them at its end, saying
+    /// in `calls` what the server called, in order.
+    final class Holding: HTTPResponder, @unchecked Sendable {
+        let calls = Locked<[String]>([])
+        let stopping = Locked(false)
+        private var held: [(HTTPPromise, String)] = []
+
+        func prepare(_ request: HTTPRequest) -> HTTPRequest { request }
+
+        func beginBatch() { calls.withLock { $0.append("begin") } }
+
+        func respond(to request: HTTPRequest) -> HTTPAnswer {
+            calls.withLock { $0.append(request.path) }
+            let promise = HTTPPromise()
+            held.append((promise, request.path))
+            return .awaited(promise)
+        }
+
+        func endBatch() {
+            calls.withLock { $0.append("end") }
+            for (promise, path) in held {
+                promise.give(HTTPServerResponse(status: 200, contentType: "text/plain", body: Array(path.utf8)))
+            }
+            held = []
+        }
+
+        var isStopping: Bool { stopping.withLock { $0 } }
+    }
+
+    @Test("answers a responder holds until the end of their batch go out then, each connection's in its order")
+    func heldUntilTheBatchEnds() throws {
+        let responder = Holding()
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, loops: 1, refusal: HTTPServerTests.plainRefusal)
+        let finished = DispatchSemaphore(value: 0)
+        let running = (server: server, responder: responder)
+        nonisolated(unsafe) let handed = running
+        Thread {
+            handed.server.run(handed.responder)
+            finished.signal()
+        }.start()
+        let client = try HTTPServerTests.Client(port: server.port)
+        client.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+        var received = ""
+        for _ in 0..<50 where !received.hasSuffix("/b") { received += client.read(within: 100) }
+        #expect(received.hasPrefix("HTTP/1.1 200"), "\(received)")
+        let first = try #require(received.range(of: "/a"))
+        #expect(received[first.upperBound...].hasSuffix("/b"), "\(received)")
+        let calls = responder.calls.withLock { $0 }
+        #expect(calls == ["begin", "/a", "end", "begin", "/b", "end"], "the second waits for the first: \(calls)")
+        responder.stopping.withLock { $0 = true }
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+    }
 }

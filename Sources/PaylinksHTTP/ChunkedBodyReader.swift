@@ -91,7 +91,7 @@ struct ChunkedBodyReader {
     private mutating func take(_ byte: UInt8, in bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> Bool {
         switch place {
         case .size:
-            if let digit = Self.hexDigit(byte) {
+            if let digit = byte.hexDigit {
                 digits += 1
                 guard digits <= 16 else { throw sizeError(bytes) }
                 // Past this the size is larger than any limit: it stays there, and cannot overflow.
@@ -208,12 +208,16 @@ struct ChunkedBodyReader {
         let line = bytes[lineStart...position].prefix(40).filter { $0 >= 0x20 && $0 < 0x7F }
         return .malformed("a chunk size is not 1 to 16 hex digits: '\(String(decoding: line, as: UTF8.self))'")
     }
+}
 
-    private static func hexDigit(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+extension UInt8 {
+    /// The value of the hex digit this byte is, either case; nil for any other byte. Chunk
+    /// sizes are read with it, in requests and in responses.
+    var hexDigit: Int? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(self - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(self - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(self - UInt8(ascii: "A")) + 10
         default: nil
         }
     }

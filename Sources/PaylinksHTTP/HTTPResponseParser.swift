@@ -172,7 +172,7 @@ struct HTTPResponseParser {
             // Fifteen hex digits at most, so that the size cannot overflow.
             var size = (1...15).contains(digitsEnd - digitsStart) ? 0 : -1
             for byte in line[digitsStart..<digitsEnd] where size >= 0 {
-                size = Self.hexDigit(byte).map { size * 16 + $0 } ?? -1
+                size = byte.hexDigit.map { size * 16 + $0 } ?? -1
             }
             guard size >= 0 else {
                 throw .malformedResponse("a chunk size is '\(String(decoding: line.prefix(40), as: UTF8.self))'")
@@ -203,13 +203,4 @@ struct HTTPResponseParser {
     /// The longest line a chunk's size (and its extensions) may take: far more than a
     /// server writes, and short enough that waiting for its end is cheap.
     static let chunkLineLimit = 4096
-
-    private static func hexDigit(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
-        default: nil
-        }
-    }
 }

@@ -22,6 +22,14 @@ struct SandboxRoutesTests {
         var testDescription: String { "\(method) \(path)" }
     }
 
+    /// A sandbox whose publisher token is `token-1`, on a clock that stands still.
+    static func sandbox() -> Sandbox {
+        Sandbox(
+            catalog: .builtIn,
+            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
+            clock: { 1_718_182_312_000 })
+    }
+
     static let refused: [Refused] = [
         Refused(.delete, "/", allow: "GET, HEAD"),
         Refused(HTTPMethod(rawValue: "M-SEARCH"), "/control/v1/health", allow: "GET, HEAD"),
@@ -57,10 +65,7 @@ struct SandboxRoutesTests {
             "/reporting/financial-data/transactions", "/v1/price-points", "/v1/price-points/999",
         ])
     func headAsGet(path: String) {
-        let sandbox = Sandbox(
-            catalog: .builtIn,
-            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
-            clock: { 1_718_182_312_000 })
+        let sandbox = Self.sandbox()
         func answer(_ method: HTTPMethod) -> HTTPServerResponse {
             sandbox.handleChecked(
                 HTTPRequest(
@@ -76,10 +81,7 @@ struct SandboxRoutesTests {
     @Test(
         "a method is case-sensitive: get and Get are methods no row takes, 405 with Allow", arguments: ["get", "Get"])
     func lowercaseMethod(method: String) {
-        let sandbox = Sandbox(
-            catalog: .builtIn,
-            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
-            clock: { 1_718_182_312_000 })
+        let sandbox = Self.sandbox()
         let response = sandbox.handleChecked(
             HTTPRequest(
                 method: HTTPMethod(rawValue: method), path: "/", query: "", headers: [], body: [], keepAlive: true))
@@ -106,10 +108,7 @@ struct SandboxRoutesTests {
 
     @Test("a method no RFC registers is answered as any method a path does not take: 405 with Allow, or 404")
     func unregistered() {
-        let sandbox = Sandbox(
-            catalog: .builtIn,
-            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
-            clock: { 1_718_182_312_000 })
+        let sandbox = Self.sandbox()
         for (path, allow) in [
             ("/", "GET, HEAD"), ("/checkout/v1/session", "POST"), ("/control/v1/clock", "GET, HEAD, POST"),
         ] {
@@ -208,10 +207,7 @@ struct SandboxRoutesTests {
         "a route of the game's server refuses a call without its publisher token in its API's words", arguments: guarded
     )
     func guards(_ case: Guarded) {
-        let sandbox = Sandbox(
-            catalog: .builtIn,
-            settings: Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7),
-            clock: { 1_718_182_312_000 })
+        let sandbox = Self.sandbox()
         let response = sandbox.handleChecked(
             HTTPRequest(
                 method: `case`.method, path: `case`.path, query: "", headers: `case`.headers, body: Array("{}".utf8),

@@ -250,6 +250,14 @@ public final class HTTPServer {
     }
 
     /// Stops taking connections and tells every loop to finish.
+    /// Has the server ask its responder at once, from any thread, whether to stop (and
+    /// tick), rather than within 100 ms: for a reason to stop that arises off its threads,
+    /// such as the end of the command `serve` runs.
+    public var wakeUp: @Sendable () -> Void {
+        let waker = loops[0].waker
+        return { waker.wake() }
+    }
+
     func beginStopping() {
         listener?.close()
         listener = nil

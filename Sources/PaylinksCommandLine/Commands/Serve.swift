@@ -125,6 +125,8 @@ enum ServeCommand: Subcommand {
             }
             command = started
             stopRequested = ended(started, options: options, log: log)
+            // The sandbox stops as soon as the command ends, not at the server's next look.
+            if case .success(let child) = started { child.whenEnded(server.wakeUp) }
         } else {
             stopRequested = context.watchForStop()
         }

@@ -49,6 +49,16 @@ package final class ChildProcess: Sendable {
         }
     }
 
+    /// Calls `action` on a thread of its own once it has ended (at once when it has), so
+    /// that whoever waits on something else hears of it without asking; nothing when no
+    /// thread can be made, and then asking is the way.
+    package func whenEnded(_ action: @escaping @Sendable () -> Void) {
+        _ = BackgroundWork<Void>.thread { [self] in
+            wait(milliseconds: nil)
+            action()
+        }
+    }
+
     /// Whether it has ended.
     package var hasEnded: Bool {
         ended.withLock { $0 != nil }

@@ -82,6 +82,9 @@ mkdir -p .build
 helper=Tests/Shell/openapi-check.py
 python3 "$helper" award >"$scratch/award" &
 award=$!
+# The endpoint's address, from the first line it writes once it listens: each pause of the
+# poll only spaces the looks, which end on the line, or fail at the deadline or when the
+# endpoint has exited; no pause decides a result.
 deadline=$((SECONDS + 20))
 until award_url=$(head -n 1 "$scratch/award") && [ -n "$award_url" ]; do
     if ! kill -0 "$award" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then

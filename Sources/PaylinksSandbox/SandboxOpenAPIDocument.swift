@@ -13,7 +13,7 @@ enum SandboxOpenAPIDocument {
     "title": "paylinks sandbox",
     "version": "0.1.0",
     "summary": "What `paylinks serve` answers, and what it sends the game's server.",
-    "description": "The local sandbox `paylinks serve` runs: the parts of Appcharge's API a game's server calls (Create Checkout Session, cancel, Initiate Refund, the Price Localization API, reporting), the checkout page and the dashboard a tester opens, and the control API a test script drives. Under `webhooks`, what the sandbox sends the game's server: the Grant Award Callback and the signed events, V1 and V2.\n\nWhat no operation below can say:\n\n- A method the path does not take, one no RFC registers (such as `QUERY`) too, is answered 405, with `Allow` naming the methods it does take, and a `Problem` body: a 5xx would say the sandbox failed. It is answered before the form token, the JSON `Content-Type` or the `Origin` is asked for, since it changes nothing; only a `Host` the sandbox does not serve is refused first, 421. Appcharge's legacy link, `/{token}`, answers 404 for a segment that is no live session's token, whatever the method.\n- A path none of the operations names is answered 404 `Problem`.\n- Before a request is routed, the transport refuses what is not HTTP/1.1 as it should be read: 400 malformed, 413 a body too large, 431 a head too large, 501 an unknown transfer coding, 505 another version of HTTP. Every operation lists them.\n- `HEAD` is taken where an operation lists it, and answered as `GET` is, without the body.\n- An HTML answer carries the `Content-Security-Policy` it is held to and `X-Frame-Options: DENY`.\n- A JSON number the sandbox reads as a whole number may be written with a fraction of zeros or an exponent (`499`, `499.0`, `4.99e2`), as JSON Schema's `integer` allows.",
+    "description": "The local sandbox `paylinks serve` runs: the parts of Appcharge's API a game's server calls (Create Checkout Session, cancel, Initiate Refund, the Price Localization API, reporting), the checkout page and the dashboard a tester opens, and the control API a test script drives. Under `webhooks`, what the sandbox sends the game's server: the Grant Award Callback and the signed events, V1 and V2.\n\nWhat no operation below can say:\n\n- A method the path does not take, one no RFC registers (such as `QUERY`) too, is answered 405, with `Allow` naming the methods it does take, and a `Problem` body: a 5xx would say the sandbox failed. It is answered before the form token, the JSON `Content-Type` or the `Origin` is asked for, since it changes nothing; only a `Host` the sandbox does not serve is refused first, 421. Appcharge's legacy link, `/{token}`, answers 404 for a segment that is no live session's token, whatever the method.\n- A path none of the operations names is answered 404 `Problem`.\n- Before a request is routed, the transport refuses what is not HTTP/1.1 as it should be read: 400 malformed, 408 a request slower than 10 s to arrive whole, 413 a body too large, 431 a head too large, 501 an unknown transfer coding, 505 another version of HTTP. Every operation lists them. Past 1,024 connections, when none is idle, a new connection is answered 503 `Problem` and closed before any request is read.\n- `HEAD` is taken where an operation lists it, and answered as `GET` is, without the body.\n- An HTML answer carries the `Content-Security-Policy` it is held to and `X-Frame-Options: DENY`.\n- A JSON number the sandbox reads as a whole number may be written with a fraction of zeros or an exponent (`499`, `499.0`, `4.99e2`), as JSON Schema's `integer` allows.",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -94,6 +94,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -123,6 +126,9 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -243,6 +249,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -340,6 +349,9 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -446,6 +458,9 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -571,6 +586,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -630,6 +648,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this token: none had it, it was forgotten, or it expired unpaid. (the head alone: no body)"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -727,6 +748,9 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -833,6 +857,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -902,6 +929,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this token: nothing is at this path, as at any unknown path. (the head alone: no body)"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1030,6 +1060,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1145,6 +1178,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1215,6 +1251,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1270,6 +1309,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this purchase id. (the head alone: no body)"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1373,6 +1415,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1436,6 +1481,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1479,6 +1527,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No order has this player, or the segment is not percent-encoded UTF-8. (the head alone: no body)"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1564,6 +1615,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1626,6 +1680,9 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignPage"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1724,6 +1781,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -1770,6 +1830,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No live session has this purchase id: never made, or forgotten (unpaid two hours, or past the sandbox's limits)."
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -1887,6 +1950,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "409": {
             "description": "The session is not created any more (it was completed, closed or canceled), or a free order was given a choice it does not take.",
             "content": {
@@ -1982,6 +2048,9 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2080,6 +2149,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2170,6 +2242,9 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "409": {
             "description": "The sandbox has no award endpoint (--award-url), or the order is not Failed (Charged).",
@@ -2277,6 +2352,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "409": {
             "description": "The session's payment is not pending.",
             "content": {
@@ -2332,6 +2410,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2361,6 +2442,9 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2419,6 +2503,9 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "409": {
             "description": "The sandbox runs on the wall clock, the clock is moving already, or the time is not after the clock's.",
@@ -2482,6 +2569,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2511,6 +2601,9 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2563,6 +2656,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2603,6 +2699,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2642,6 +2741,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/Malformed"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2671,6 +2773,9 @@ enum SandboxOpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/Malformed"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -2746,6 +2851,9 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "409": {
             "description": "The list holds 10,000 players already.",
@@ -2833,6 +2941,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -2895,6 +3006,9 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "409": {
             "description": "The clock is moving, or a delivery to the game's server is under way.",
@@ -3024,6 +3138,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3106,6 +3223,9 @@ enum SandboxOpenAPIDocument {
           "400": {
             "description": "A query parameter is unknown or its value wrong. Also the transport's answer to a request it cannot read as HTTP/1.1."
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3166,6 +3286,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3209,6 +3332,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No delivery has this id."
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -3291,6 +3417,9 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "409": {
             "description": "The sandbox has nowhere to send it: no --award-url or --events-url.",
@@ -3385,6 +3514,9 @@ enum SandboxOpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -3518,6 +3650,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3619,6 +3754,9 @@ enum SandboxOpenAPIDocument {
           "401": {
             "description": "The x-publisher-token is missing, or not the sandbox's."
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3703,6 +3841,9 @@ enum SandboxOpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3767,6 +3908,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -3814,6 +3958,9 @@ enum SandboxOpenAPIDocument {
           },
           "401": {
             "description": "The x-publisher-token is missing, or not the sandbox's: {\"message\": \"Unauthorized\"}."
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -3917,6 +4064,9 @@ enum SandboxOpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/ForeignOrigin"
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "409": {
             "description": "\"Cannot create new pricing. The price point already exists.\"",
             "content": {
@@ -4015,6 +4165,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
           },
@@ -4076,6 +4229,9 @@ enum SandboxOpenAPIDocument {
           },
           "404": {
             "description": "No price point of the path's cents: \"Price point N not found.\", or \"Price point not found.\" when the path gives none."
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -4180,6 +4336,9 @@ enum SandboxOpenAPIDocument {
               }
             }
           },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
+          },
           "409": {
             "description": "\"Cannot create new pricing. The price point already exists.\"",
             "content": {
@@ -4278,6 +4437,9 @@ enum SandboxOpenAPIDocument {
                 }
               }
             }
+          },
+          "408": {
+            "$ref": "#/components/responses/TooSlow"
           },
           "413": {
             "$ref": "#/components/responses/BodyTooLarge"
@@ -8381,6 +8543,16 @@ enum SandboxOpenAPIDocument {
       },
       "UnsupportedVersion": {
         "description": "The request is not HTTP/1.1 (or 1.0): the sandbox speaks HTTP/1.1.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "TooSlow": {
+        "description": "The request took longer than the read time, 10 s, to arrive whole.",
         "content": {
           "application/json": {
             "schema": {

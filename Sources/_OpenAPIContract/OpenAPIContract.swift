@@ -118,7 +118,7 @@ public struct OpenAPIContract: Sendable {
     /// Whether `status` is one answered before any route is found: the transport's to a
     /// request it could not read, and the guard's to a Host the sandbox does not serve.
     static func beforeRouting(_ status: Int) -> Bool {
-        [400, 413, 421, 431, 501, 505].contains(status)
+        [400, 408, 413, 421, 431, 501, 505].contains(status)
     }
 
     /// The problems of an answer no operation documents: its body must be a `Problem`, when

@@ -120,9 +120,12 @@ extension Sandbox {
     @discardableResult
     public func stepAdvance(isIdle: () -> Bool) -> Bool {
         let end = Deadline.nowMilliseconds() + Self.turnMilliseconds
-        while let advance, isIdle() {
+        // Only the move's end is read while timers fire: a copy of the move held meanwhile
+        // would share the list of what fired, and each timer's entry would copy it whole.
+        while let target = advance?.target, isIdle() {
             guard Deadline.nowMilliseconds() < end else { return true }
-            guard let timer = nextTimer(through: advance.target) else {
+            guard let timer = nextTimer(through: target) else {
+                guard let advance else { return false }
                 clock.move(to: advance.target)
                 if let failure = keep(undoing: false) {
                     onLog(

@@ -137,7 +137,7 @@ struct HTTPRequestParser {
     func expectsContinue(_ progress: Progress) -> Bool {
         guard let head = progress.head else { return false }
         return head.fields.headers.contains {
-            $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue"
+            $0.isNamed("expect") && $0.value.lowercased() == "100-continue"
         }
     }
 

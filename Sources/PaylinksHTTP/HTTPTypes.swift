@@ -45,8 +45,7 @@ public struct HTTPResponse: Equatable, Sendable {
 
     /// The first header named `name`, in any case.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
+        headers.first { $0.isNamed(name) }?.value
     }
 }
 
@@ -61,6 +60,24 @@ public struct HTTPHeader: Equatable, Sendable {
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
+    }
+
+    /// Whether the header's name is `name` in any case, as header names compare (RFC 9110
+    /// §5.1): letters are ASCII in a name, so no other character is folded.
+    public func isNamed(_ name: String) -> Bool {
+        var name = name
+        var own = self.name
+        return own.withUTF8 { own in
+            name.withUTF8 { name in
+                guard own.count == name.count else { return false }
+                for index in own.indices where own[index] != name[index] {
+                    guard own[index] | 0x20 == name[index] | 0x20, (0x61...0x7A).contains(own[index] | 0x20) else {
+                        return false
+                    }
+                }
+                return true
+            }
+        }
     }
 }
 
@@ -92,8 +109,7 @@ public struct HTTPRequest: Equatable, Sendable {
 
     /// The first header named `name`, in any case.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
+        headers.first { $0.isNamed(name) }?.value
     }
 }
 

@@ -82,7 +82,10 @@ public final class Sandbox {
     /// clock that moved is handed over too. In a turn of the server's requests
     /// (``beginBatch()``) it is called once, at the turn's end, with all the turn changed.
     /// Without one all of it lives in memory only.
-    public var persist: ((_ changed: SandboxJournalChange) -> String?)?
+    public var persist: ((_ changed: SandboxJournalChange) -> String?)? {
+        // What nothing keeps is never saved nor undone, so its changes go unrecorded.
+        didSet { sessions.recordsSteps = persist != nil }
+    }
     /// The control API asked for a delivery to be sent again: exactly as it was (the same
     /// signature) or newly signed; the one who sends it tells ``delivered(_:)`` how it went.
     public var onReplay: ((_ delivery: DeliveryHistory.Delivery, _ resign: Bool) -> Void)?
@@ -106,7 +109,12 @@ public final class Sandbox {
         pricePoints = PricePointBook(catalog: catalog, since: clock.now)
         rateLimiter = settings.rateLimit.map(RateLimiter.init(limit:))
         blockedPlayers = settings.blockedPlayers
-        sessions = CheckoutSessions(
+        sessions = Self.emptySessions(catalog: catalog, settings: settings)
+    }
+
+    /// A store of no sessions, as `settings` bound it.
+    static func emptySessions(catalog: Catalog, settings: Settings) -> CheckoutSessions {
+        CheckoutSessions(
             catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
             byteBudget: settings.sessionByteBudget, rates: settings.rates)
     }

@@ -16,7 +16,7 @@ extension SandboxRoute {
             guard case .publisherToken(let api) = self else { return nil }
             // Every copy of the header is the token sent: two that differ are not the token,
             // whichever comes first, as a proxy in front may keep either.
-            let sent = request.headers.filter { $0.name.lowercased() == "x-publisher-token" }.map(\.value)
+            let sent = request.headers.filter { $0.isNamed("x-publisher-token") }.map(\.value)
             let token = Set(sent).count == 1 ? sent.first : nil
             if token == publisherToken && (!api.needsUserId || !(request.header("x-user-id") ?? "").isEmpty) {
                 return nil

@@ -45,11 +45,12 @@ struct SandboxGuard: Sendable {
     /// The answer that refuses `request`, or nil when it may be routed. A request that no
     /// route takes (`routed` false) is answered 404 or 405, which change nothing: only its
     /// Host is checked, so that it learns which methods the path takes, whoever sent it.
-    func refusal(_ request: HTTPRequest, routed: Bool) -> HTTPServerResponse? {
-        let audience = Audience(path: request.path)
+    /// `segments` are the path's, after its leading `/`.
+    func refusal(_ request: HTTPRequest, segments: [Substring], routed: Bool) -> HTTPServerResponse? {
+        let audience = Audience(segments: segments)
         var reached: Authority?
         // Every Host a request names is checked: a second one must not slip past the first.
-        for header in request.headers where header.name.lowercased() == "host" && !header.value.isEmpty {
+        for header in request.headers where header.isNamed("host") && !header.value.isEmpty {
             guard let authority = Authority(Substring(header.value)), answers(to: authority) else {
                 return misdirected(header.value, audience: audience)
             }
@@ -133,10 +134,10 @@ struct SandboxGuard: Sendable {
     /// them to what the sandbox serves (``SandboxPage/contentSecurityPolicy``), unless the
     /// page set a policy of its own (a Link Out checkout's, whose form may end at the game).
     func finish(_ response: inout HTTPServerResponse) {
-        let type = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+        let type = response.headers.first { $0.isNamed("content-type") }?.value ?? ""
         guard type.hasPrefix("text/html") else { return }
         response.headers.append(HTTPHeader("X-Frame-Options", "DENY"))
-        guard !response.headers.contains(where: { $0.name.lowercased() == "content-security-policy" }) else { return }
+        guard !response.headers.contains(where: { $0.isNamed("content-security-policy") }) else { return }
         response.headers.append(HTTPHeader("Content-Security-Policy", SandboxPage.contentSecurityPolicy))
     }
 
@@ -192,11 +193,11 @@ extension SandboxGuard {
         /// Appcharge's API, which the game's server calls with its credentials in a header.
         case gameServer
 
-        /// The audience of `path`; nil for a path the sandbox does not serve, and for
-        /// `/openapi.json`, which scripts and tools read and which is refused to them in JSON,
-        /// as the control API is, but takes no body of theirs to check.
-        init?(path: String) {
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        /// The audience of a path of `segments` (after its leading `/`); nil for a path the
+        /// sandbox does not serve, and for `/openapi.json`, which scripts and tools read and
+        /// which is refused to them in JSON, as the control API is, but takes no body of
+        /// theirs to check.
+        init?(segments parts: [Substring]) {
             switch parts.first {
             case "": self = .browser
             case "orders", "players", "deliveries", "clock": self = .browser

@@ -72,15 +72,18 @@ extension Sandbox {
         let now = self.now
         // A virtual clock that moved is kept with the change, or on its own.
         let movedClock = clock.mode == .virtual && clockKept != now ? now : nil
-        let change = SandboxJournalChange(
-            pricePoints: pricePoints.changes, blocked: blockedBefore == nil ? nil : blockedPlayers,
-            sessions: sessions.changedSessions, deliveries: unsavedDeliveries, clock: movedClock)
         // A request that changed nothing (a read, a replay) is answered whatever the disk
         // says of what waits from before it: it has nothing to undo.
-        let undoable = undoing && (sessions.isChanging || !change.pricePoints.isEmpty || change.blocked != nil)
+        let undoable = undoing && changedUndoable
         var failure: String?
         let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
-        if let persist, !change.isEmpty, undoable || !pausing {
+        // Gathered only when something keeps it: without a disk nothing reads it.
+        if let persist, undoable || !pausing,
+            case let change = SandboxJournalChange(
+                pricePoints: pricePoints.changes, blocked: blockedBefore == nil ? nil : blockedPlayers,
+                sessions: sessions.changedSessions, deliveries: unsavedDeliveries, clock: movedClock),
+            !change.isEmpty
+        {
             failure = persist(change)
             lastFailure = failure == nil ? nil : now
             if failure == nil, let movedClock { clockKept = movedClock }

@@ -143,9 +143,10 @@ extension Sandbox {
         // A free order (price 0) is priced so on purpose: it is a bonus, not a mistake; and a
         // price point of 0 is one the lookup itself refuses, so it has nothing to compare.
         guard request.price > 0, let cents = request.pricePointMetadata, cents > 0,
+            let amount = pricePoints.amount(cents, in: request.country),
+            amount.currency != request.currency || amount.minorUnits != request.price,
             let local = pricePoints.price(cents, in: request.country)
         else { return [] }
-        guard local.currency != request.currency || local.minorUnits != request.price else { return [] }
         let sent = "{\"price\": \(request.price), \"currency\": \"\(request.currency)\"}"
         return [
             "priceDetails \(sent) is not what POST /v1/price-points/localized/lookup gives the price point \(cents) "

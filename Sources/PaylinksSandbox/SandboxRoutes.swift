@@ -84,24 +84,66 @@ struct SandboxRoute: Sendable {
     }
 }
 
-extension [SandboxRoute] {
-    /// The rows of the route at `path`, with what its pattern captured: the first pattern
-    /// that matches the path, and every row of that pattern; nil when none matches.
-    func rows(for path: String) -> (rows: [SandboxRoute], captures: [String: String])? {
-        let parts = [Substring](path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
-        for route in self {
-            if let captures = route.pattern.match(parts) {
-                return (filter { $0.pattern == route.pattern }, captures)
+/// The route table grouped by pattern, in the order the table first names each: a path is
+/// looked up once, on the loop it came to, and what it found is carried to its handler.
+struct SandboxRouteTable: Sendable {
+    /// The rows of one pattern, in the table's order.
+    struct Group: Sendable {
+        let pattern: SandboxRoute.Pattern
+        let rows: [SandboxRoute]
+    }
+
+    /// A path's route: every row of the first pattern that matches it, and what the
+    /// pattern captured.
+    struct Found: Sendable {
+        let rows: [SandboxRoute]
+        let captures: [String: String]
+
+        /// Whether a row takes `method`: a request none takes is answered 404 or 405.
+        func takes(_ method: HTTPMethod) -> Bool {
+            rows.contains { $0.methods.contains(method) }
+        }
+    }
+
+    let groups: [Group]
+
+    /// The table of `routes`.
+    init(_ routes: [SandboxRoute]) {
+        var groups: [Group] = []
+        for route in routes {
+            if let index = groups.firstIndex(where: { $0.pattern == route.pattern }) {
+                groups[index] = Group(pattern: route.pattern, rows: groups[index].rows + [route])
+            } else {
+                groups.append(Group(pattern: route.pattern, rows: [route]))
             }
+        }
+        self.groups = groups
+    }
+
+    /// The segments of `path` after its leading `/`, as a pattern reads them.
+    /// What comes before the first `/` is no segment.
+    static func segments(of path: String) -> [Substring] {
+        var segments: [Substring] = []
+        var start: String.Index?
+        // Scanned by its bytes: `/` is one byte in UTF-8, and never part of another character.
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
+            if let start { segments.append(path[start..<index]) }
+            start = path.utf8.index(after: index)
+        }
+        if let start { segments.append(path[start...]) }
+        return segments
+    }
+
+    /// The route of a path of `segments`; nil when no pattern matches.
+    func route(_ segments: [Substring]) -> Found? {
+        for group in groups {
+            if let captures = group.pattern.match(segments) { return Found(rows: group.rows, captures: captures) }
         }
         return nil
     }
+}
 
-    /// Whether a row at `path` takes `method`: a request none takes is answered 404 or 405.
-    func takes(_ method: HTTPMethod, at path: String) -> Bool {
-        rows(for: path)?.rows.contains { $0.methods.contains(method) } ?? false
-    }
-
+extension [SandboxRoute] {
     /// 405 to `request`, whose method none of these rows takes: `Allow` lists theirs, in
     /// the table's order, and so does the problem.
     func notAllowed(_ request: HTTPRequest) -> HTTPServerResponse {
@@ -117,6 +159,9 @@ extension Sandbox {
     /// pattern that matches it; a method none of its rows takes is answered 405. `HEAD`
     /// is taken only where a row lists it, and answered as `GET` is (the server leaves
     /// out the body).
+    /// ``routes``, grouped by pattern to be looked up.
+    static let routeTable = SandboxRouteTable(routes)
+
     static let routes: [SandboxRoute] = [
         SandboxRoute([.post], "/checkout/v1/session", access: .publisherToken(.reporting)) {
             .ready($0.createSession($1.arrival))
@@ -204,6 +249,8 @@ extension Sandbox {
     public struct Arrival {
         let request: HTTPRequest
         let refusal: HTTPServerResponse?
+        /// The route of the request's path; nil when none matches it.
+        let found: SandboxRouteTable.Found?
         let session: Result<SessionRequest, SessionRequest.Problem>?
         let base: String
     }
@@ -212,13 +259,15 @@ extension Sandbox {
     /// settings, which never change, so that several threads may call it at once while
     /// another is in ``handle(_:)-(Arrival)``.
     public func prepare(_ request: HTTPRequest) -> Arrival {
-        if let refusal = guardian.refusal(request, routed: Self.routes.takes(request.method, at: request.path)) {
-            return Arrival(request: request, refusal: refusal, session: nil, base: settings.baseURL)
+        let segments = SandboxRouteTable.segments(of: request.path)
+        let found = Self.routeTable.route(segments)
+        if let refusal = guardian.refusal(request, segments: segments, routed: found?.takes(request.method) ?? false) {
+            return Arrival(request: request, refusal: refusal, found: found, session: nil, base: settings.baseURL)
         }
         let session =
             request.method == .post && request.path == "/checkout/v1/session"
             ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
-        return Arrival(request: request, refusal: nil, session: session, base: base(for: request))
+        return Arrival(request: request, refusal: nil, found: found, session: session, base: base(for: request))
     }
 
     /// The answer to `request`, made whole.
@@ -263,18 +312,18 @@ extension Sandbox {
     /// its handler's.
     private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
-        guard let (rows, captures) = Self.routes.rows(for: request.path) else {
+        guard let found = arrival.found else {
             return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
         }
         guard
-            let row = rows.first(where: { $0.methods.contains(request.method) })
-                ?? rows.first(where: \.answersEveryMethod)
+            let row = found.rows.first(where: { $0.methods.contains(request.method) })
+                ?? found.rows.first(where: \.answersEveryMethod)
         else {
-            return .ready(rows.notAllowed(request))
+            return .ready(found.rows.notAllowed(request))
         }
         if let refusal = row.access.refusal(request, publisherToken: settings.publisherToken) {
             // The answer keeps Appcharge's words; the log says what to do, the token masked.
-            let sent = Set(request.headers.filter { $0.name.lowercased() == "x-publisher-token" }.map(\.value))
+            let sent = Set(request.headers.filter { $0.isNamed("x-publisher-token") }.map(\.value))
             let problem =
                 sent == [settings.publisherToken]
                 ? "it names no player in x-user-id, which this API needs; send it"
@@ -294,6 +343,6 @@ extension Sandbox {
                     + "--rate-limit")
             return .ready(Self.message(429, "Rate limit exceeded."))
         }
-        return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: captures))
+        return row.handler(self, SandboxRoute.Routed(arrival: arrival, captures: found.captures))
     }
 }

@@ -51,9 +51,8 @@ extension Sandbox {
                     + "and an outcome would reach the new session that takes its order's id; send the reset again "
                     + "once \(out == 1 ? "it has" : "they have") ended")
         }
-        let fresh = CheckoutSessions(
-            catalog: catalog, seed: settings.seed, lifetime: settings.sessionLifetime, limit: settings.sessionLimit,
-            byteBudget: settings.sessionByteBudget, rates: settings.rates)
+        var fresh = Self.emptySessions(catalog: catalog, settings: settings)
+        fresh.recordsSteps = sessions.recordsSteps
         // The players --block-player names are blocked again; the control API's are not.
         if let replaceKept, let failure = replaceKept((fresh.held, [], keptClock, settings.blockedPlayers)) {
             return Self.problem(

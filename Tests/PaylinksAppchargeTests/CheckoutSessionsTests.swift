@@ -328,4 +328,27 @@ struct CheckoutSessionsKeptTests {
         #expect(sessions.changedSessions.map(\.token) == [first.token])
         #expect(sessions.changedSessions.first?.state == .chargeSucceed)
     }
+
+    @Test("a store that records no steps has nothing to write, and creates, pays and forgets as one that does")
+    func recordsNoSteps() throws {
+        /// Pays a first session, then creates two more, the limit being one unpaid: the
+        /// second is forgotten for the third. What is held then, token and revision.
+        func history(recording: Bool) throws -> (held: [String], revisions: [Int], changed: Int) {
+            var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, lifetime: 1_000, limit: 1)
+            sessions.recordsSteps = recording
+            let first = try create(&sessions)
+            pay(first, in: &sessions)
+            let second = try create(&sessions)
+            let third = try create(&sessions)
+            #expect(sessions.session(token: second.token, now: 0).0 == nil)
+            #expect(sessions.all.map(\.token) == [first.token, third.token])
+            return (sessions.all.map(\.token), sessions.all.map(\.revision), sessions.changedSessions.count)
+        }
+        let recorded = try history(recording: true)
+        let unrecorded = try history(recording: false)
+        #expect(recorded.changed == 2)
+        #expect(unrecorded.changed == 0)
+        #expect(unrecorded.held == recorded.held)
+        #expect(unrecorded.revisions == recorded.revisions)
+    }
 }

@@ -261,4 +261,20 @@ struct HTTPRequestParserTests {
         // Read from its start at every byte, it would take minutes.
         #expect(elapsed < .seconds(10), "\(elapsed)")
     }
+
+    @Test("a header's name is found in any case of its ASCII letters, and no other character folds")
+    func namesInAnyCase() {
+        #expect(HTTPHeader("Content-Type", "x").isNamed("content-type"))
+        #expect(HTTPHeader("X-PUBLISHER-TOKEN", "x").isNamed("x-publisher-token"))
+        #expect(!HTTPHeader("Content-Typ", "x").isNamed("content-type"))
+        // `[` and `{` differ by the bit that folds a letter's case; they are no letters.
+        #expect(!HTTPHeader("a[", "x").isNamed("a{"))
+        #expect(!HTTPHeader("a@", "x").isNamed("a`"))
+        // The Kelvin sign is no `k`, though Unicode folds it so.
+        #expect(!HTTPHeader("\u{212A}ey", "x").isNamed("key"))
+        let request = HTTPRequest(
+            method: .get, path: "/", query: "", headers: [HTTPHeader("HOST", "a"), HTTPHeader("host", "b")], body: [],
+            keepAlive: true)
+        #expect(request.header("Host") == "a")
+    }
 }

@@ -106,6 +106,19 @@ struct SandboxRoutesTests {
         #expect(logs == ["\(`case`.method) \(`case`.path) 405"])
     }
 
+    @Test("a path's segments are its route's exactly: an empty segment, a doubled or a trailing slash is another path")
+    func segments() {
+        let sandbox = Self.sandbox()
+        for (path, status) in [
+            ("/control/v1/health", 200), ("/control/v1/health/", 404), ("//control/v1/health", 404),
+            ("/control//v1/health", 404), ("/control/v1/sessions/", 404), ("/", 200),
+        ] {
+            let response = sandbox.handleChecked(
+                HTTPRequest(method: .get, path: path, query: "", headers: [], body: [], keepAlive: true))
+            #expect(response.status == status, "\(path)")
+        }
+    }
+
     @Test("a method no RFC registers is answered as any method a path does not take: 405 with Allow, or 404")
     func unregistered() {
         let sandbox = Self.sandbox()

@@ -199,12 +199,32 @@ public struct PricePointBook: Sendable {
 
     /// The price of `cents` in `country` when `point` is the point of those cents.
     func price(_ cents: Int, point: Point?, in country: String) -> LocalPrice? {
-        guard let localization = catalog.localizations[country] else {
+        guard let found = amount(cents, point: point, in: country) else { return nil }
+        guard let localization = found.localization else {
             return LocalPrice(
                 minorUnits: cents, currency: "USD",
                 displayPrice: Self.display(cents, currency: "USD", catalog: catalog),
                 isOverridden: false)
         }
+        return LocalPrice(
+            minorUnits: found.minorUnits, currency: found.currency,
+            displayPrice: Self.display(found.minorUnits, as: localization),
+            isOverridden: found.isOverridden)
+    }
+
+    /// The amount of `cents` in `country`, the price without its display: what a check of
+    /// a price sent needs, which shows it only when it differs. `localization` is
+    /// the country's, nil where the catalog has none (the amount is then the cents, in USD).
+    public func amount(_ cents: Int, in country: String) -> (
+        minorUnits: Int, currency: String, isOverridden: Bool, localization: PriceLocalization?
+    )? {
+        amount(cents, point: points[cents], in: country)
+    }
+
+    func amount(_ cents: Int, point: Point?, in country: String) -> (
+        minorUnits: Int, currency: String, isOverridden: Bool, localization: PriceLocalization?
+    )? {
+        guard let localization = catalog.localizations[country] else { return (cents, "USD", false, nil) }
         let currency = localization.data.currencyCode
         let overridden = point?.overrides.last { $0.country == country }
         let amount: Int?
@@ -218,9 +238,7 @@ public struct PricePointBook: Sendable {
             amount = Self.converted(cents, localization: localization)
         }
         guard let amount else { return nil }
-        return LocalPrice(
-            minorUnits: amount, currency: currency, displayPrice: Self.display(amount, as: localization),
-            isOverridden: overridden != nil)
+        return (amount, currency, overridden != nil, localization)
     }
 
     /// `cents` US cents at the localization's exchange rate, in its currency's minor units,

@@ -60,6 +60,10 @@ public struct CheckoutSessions {
     /// What the step under way changed: each session as it was before (nil: it did not
     /// exist), and whether it was waiting to be saved already.
     private var undo: [String: (before: Session?, wasChanged: Bool)] = [:]
+    /// Whether a change is recorded to be saved or undone (``changedSessions``,
+    /// ``rollback()``): a store nothing keeps on a disk is never saved and never undone, so
+    /// it records neither, and each change costs it less.
+    public var recordsSteps = true
     /// The counters as they were when the step under way began.
     private var stepStart: (created: Int, forgetFrom: Int, creationCount: Int)?
 
@@ -270,7 +274,7 @@ public struct CheckoutSessions {
             session?.revision = revisions
         }
         let before = sessions[token]
-        if undo[token] == nil && stepStart != nil { undo[token] = (before, changed.contains(token)) }
+        if recordsSteps && stepStart != nil && undo[token] == nil { undo[token] = (before, changed.contains(token)) }
         // A session's bytes are its request's, which no change touches: they are counted
         // when it comes and goes, and when it becomes kept.
         switch (before, session) {
@@ -300,7 +304,7 @@ public struct CheckoutSessions {
                 purchaseIds[session.purchaseId] = token
                 orderIds[session.orderId] = token
             }
-            changed.insert(token)
+            if recordsSteps { changed.insert(token) }
             noteDue(of: session)
         } else if let before {
             sessions[token] = nil

@@ -27,6 +27,9 @@ struct SandboxGuard: Sendable {
     let listening: Authority?
     /// The token every form of the sandbox's pages carries.
     let formToken: [UInt8]
+    /// The `Host` a client of the listening address sends (`127.0.0.1:4010`), taken as it
+    /// is without being read again, when the sandbox answers to it.
+    private(set) var listeningHost: String?
 
     /// The name of the form field that carries the token.
     static let formTokenField = "formToken"
@@ -40,6 +43,9 @@ struct SandboxGuard: Sendable {
         self.names = names
         listening = Origin(settings.baseURL)?.authority
         formToken = Array(settings.formToken.utf8)
+        let base = settings.baseURL.drop { $0 != "/" }.drop { $0 == "/" }
+        let host = base.prefix { $0 != "/" }
+        if let named = Authority(host), named == listening, answers(to: named) { listeningHost = String(host) }
     }
 
     /// The answer that refuses `request`, or nil when it may be routed. A request that no
@@ -51,6 +57,10 @@ struct SandboxGuard: Sendable {
         var reached: Authority?
         // Every Host a request names is checked: a second one must not slip past the first.
         for header in request.headers where header.isNamed("host") && !header.value.isEmpty {
+            if header.value == listeningHost {
+                reached = reached ?? listening
+                continue
+            }
             guard let authority = Authority(Substring(header.value)), answers(to: authority) else {
                 return misdirected(header.value, audience: audience)
             }

@@ -52,9 +52,10 @@ package enum ArgumentParser {
         return .run(command, try parseOptions(rest, for: command))
     }
 
-    /// The flags that ask for help, and for the version, wherever they stand before `--`.
-    static let helpFlags: Set = ["-h", "--help"]
-    static let versionFlags: Set = ["-V", "--version"]
+    /// The flags that ask for help, and for the version, wherever they stand before `--`:
+    /// two each, searched in place rather than hashed into sets built at every start.
+    static let helpFlags = ["-h", "--help"]
+    static let versionFlags = ["-V", "--version"]
 
     /// `paylinks help [COMMAND]`: `help help` and `help --help` are the overview, which
     /// explains `help`; `help purchase --help` is the help of `purchase`.

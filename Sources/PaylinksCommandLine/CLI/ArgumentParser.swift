@@ -38,7 +38,7 @@ package enum ArgumentParser {
         default:
             break
         }
-        guard let command = Command(rawValue: first) else {
+        guard let command = Command.named(first) else {
             if first.hasPrefix("-") { throw .usage(misplacedOptionMessage(first), command: nil) }
             throw .usage(unknownCommandMessage(first), command: nil)
         }
@@ -62,7 +62,7 @@ package enum ArgumentParser {
     private static func parseHelp(_ words: [String]) throws(CLIError) -> Invocation {
         let topics = words.filter { !helpFlags.contains($0) }
         guard let topic = topics.first, topic != "help" || topics.count > 1 else { return .help(nil) }
-        guard let command = Command(rawValue: topic) else {
+        guard let command = Command.named(topic) else {
             if topic.hasPrefix("-") {
                 throw .usage(
                     "'help' takes a command, not the option '\(MessageText.sanitized(topic))'; "

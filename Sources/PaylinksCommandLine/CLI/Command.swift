@@ -336,3 +336,12 @@ package struct ReportRequest: Equatable, Sendable {
     /// Where to write it.
     package var path: String
 }
+
+extension Command {
+    /// The command a word names, found by comparing it with each name in turn: the
+    /// synthesized `init(rawValue:)` builds a table of every name the first time it runs,
+    /// which the command line's one look-up would pay at every start.
+    static func named(_ word: String) -> Command? {
+        allCases.first { $0.rawValue == word }
+    }
+}

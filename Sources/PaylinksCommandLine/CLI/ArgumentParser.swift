@@ -38,7 +38,7 @@ package enum ArgumentParser {
         default:
             break
         }
-        guard let command = Command(rawValue: first) else {
+        guard let command = Command.named(first) else {
             if first.hasPrefix("-") { throw .usage(misplacedOptionMessage(first), command: nil) }
             throw .usage(unknownCommandMessage(first), command: nil)
         }
@@ -52,16 +52,17 @@ package enum ArgumentParser {
         return .run(command, try parseOptions(rest, for: command))
     }
 
-    /// The flags that ask for help, and for the version, wherever they stand before `--`.
-    static let helpFlags: Set = ["-h", "--help"]
-    static let versionFlags: Set = ["-V", "--version"]
+    /// The flags that ask for help, and for the version, wherever they stand before `--`:
+    /// two each, searched in place rather than hashed into sets built at every start.
+    static let helpFlags = ["-h", "--help"]
+    static let versionFlags = ["-V", "--version"]
 
     /// `paylinks help [COMMAND]`: `help help` and `help --help` are the overview, which
     /// explains `help`; `help purchase --help` is the help of `purchase`.
     private static func parseHelp(_ words: [String]) throws(CLIError) -> Invocation {
         let topics = words.filter { !helpFlags.contains($0) }
         guard let topic = topics.first, topic != "help" || topics.count > 1 else { return .help(nil) }
-        guard let command = Command(rawValue: topic) else {
+        guard let command = Command.named(topic) else {
             if topic.hasPrefix("-") {
                 throw .usage(
                     "'help' takes a command, not the option '\(MessageText.sanitized(topic))'; "

@@ -257,8 +257,14 @@ package struct RunOptions: Equatable, Sendable {
     package var orders = 1000
     /// `check-books --players N`: how many players the orders are drawn among.
     package var players = 50
-    /// `check-books --faults LIST`: the faults the history's steps may carry.
-    var booksFaults = BooksFaults.all
+    /// `check-books --faults LIST`: the faults the history's steps may carry; all of them
+    /// unless given, a default made only when read, as the sets of faults take building.
+    var booksFaults: BooksFaults {
+        get { givenBooksFaults ?? .all }
+        set { givenBooksFaults = newValue == .all ? nil : newValue }
+    }
+    /// `--faults` as given, unless it names all of them.
+    private var givenBooksFaults: BooksFaults?
     /// `check-books --partial-refund`: what the game does with a partial refund's products.
     package var partialRefund = PlayerBooks.PartialRefundRule.keep
     /// `check-books --write-scenario FILE`: where the shrunk history of a finding is written.
@@ -329,4 +335,13 @@ package struct ReportRequest: Equatable, Sendable {
     package var format: RunReport.Format
     /// Where to write it.
     package var path: String
+}
+
+extension Command {
+    /// The command a word names, found by comparing it with each name in turn: the
+    /// synthesized `init(rawValue:)` builds a table of every name the first time it runs,
+    /// which the command line's one look-up would pay at every start.
+    static func named(_ word: String) -> Command? {
+        allCases.first { $0.rawValue == word }
+    }
 }

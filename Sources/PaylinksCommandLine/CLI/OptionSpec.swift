@@ -15,9 +15,13 @@ package struct OptionSpec: Sendable {
     /// The value's placeholder in help (`SKU`); nil for a flag that takes no value.
     package let placeholder: String?
     /// What the option does, in one line.
-    package let summary: String
+    package var summary: String { summaryText() }
     /// The default or accepted values, as help shows them.
-    package let defaultText: String?
+    package var defaultText: String? { defaultTextWords() }
+    /// The help's words, put together only when help, the manual or the completions ask:
+    /// a command line's options are looked up in this table at every start.
+    private let summaryText: @Sendable () -> String
+    private let defaultTextWords: @Sendable () -> String?
     /// The subcommands that accept it.
     package let commands: [Command]
     /// Options that set the same thing, of which a command line gives one at most.
@@ -52,7 +56,8 @@ package struct OptionSpec: Sendable {
     fileprivate let apply: @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
 
     fileprivate init(
-        _ name: String, _ placeholder: String?, _ summary: String, default defaultText: String? = nil,
+        _ name: String, _ placeholder: String?, _ summary: @autoclosure @escaping @Sendable () -> String,
+        default defaultText: @autoclosure @escaping @Sendable () -> String? = nil,
         commands: [Command] = Command.allCases, group: Group? = nil, traits: Traits = [], repeatable: Bool = false,
         apply: @escaping @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
     ) {
@@ -60,8 +65,8 @@ package struct OptionSpec: Sendable {
         self.repeatable = repeatable
         self.name = name
         self.placeholder = placeholder
-        self.summary = summary
-        self.defaultText = defaultText
+        self.summaryText = summary
+        self.defaultTextWords = defaultText
         self.commands = commands
         self.group = group?.rawValue ?? name
         self.apply = apply
@@ -700,8 +705,11 @@ package struct OptionSpec: Sendable {
     ]
 
     /// `--format` for `commands`, whose help says which formats they print.
-    private static func format(_ summary: String, default defaultText: String, commands: [Command]) -> OptionSpec {
-        OptionSpec("--format", "FORMAT", summary, default: defaultText, commands: commands, group: .format) {
+    private static func format(
+        _ summary: @autoclosure @escaping @Sendable () -> String,
+        default defaultText: @autoclosure @escaping @Sendable () -> String, commands: [Command]
+    ) -> OptionSpec {
+        OptionSpec("--format", "FORMAT", summary(), default: defaultText(), commands: commands, group: .format) {
             options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         }

@@ -78,9 +78,14 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
         let digits = String(significand)
         let padded = String(repeating: "0", count: max(0, scale + 1 - digits.count)) + digits
         let point = padded.index(padded.endIndex, offsetBy: -scale)
-        var text = padded[..<point] + "." + padded[point...]
+        // Appended piece by piece rather than joined with `+`, whose generic form looks up
+        // the pieces' types by name the first time it runs, which an award's money would
+        // pay at every start.
+        var text = String(padded[..<point])
+        text.append(".")
+        text.append(contentsOf: padded[point...])
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return String(text)
+        return text
     }
 }

@@ -76,10 +76,11 @@ struct HTTPRequestParser {
             (body, end) = (Array(bytes[bodyStart..<bodyStart + length]), bodyStart + length)
         }
         let (target, fields) = (head.target, head.fields)
-        let question = target.firstIndex(of: "?")
+        // Found by its byte, not by characters, which would break the whole target into graphemes.
+        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let request = HTTPRequest(
             method: HTTPMethod(rawValue: head.method), path: String(target[..<(question ?? target.endIndex)]),
-            query: question.map { String(target[target.index(after: $0)...]) } ?? "", headers: fields.headers,
+            query: question.map { String(target[target.utf8.index(after: $0)...]) } ?? "", headers: fields.headers,
             body: body, keepAlive: head.isHTTP10 ? fields.keepsAlive && !fields.closes : !fields.closes)
         return .complete(request, length: end - bytes.startIndex)
     }

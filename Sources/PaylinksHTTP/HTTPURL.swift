@@ -36,7 +36,7 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
-        if let fragment = target.firstIndex(of: "#") { target = String(target[..<fragment]) }
+        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = String(target[..<fragment]) }
         if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
         guard !authority.contains("@") else {
             throw .invalidURL(text, "credentials in the URL are not supported; send them some other way")

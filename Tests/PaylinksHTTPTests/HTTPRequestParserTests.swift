@@ -277,4 +277,19 @@ struct HTTPRequestParserTests {
             keepAlive: true)
         #expect(request.header("Host") == "a")
     }
+
+    @Test("the query begins at the target's first `?` byte, whatever character a combining mark makes of it")
+    func queryByByte() throws {
+        for (target, path, query) in [
+            ("/orders?q=a?b", "/orders", "q=a?b"), ("/orders", "/orders", ""), ("/p?\u{301}=1", "/p", "\u{301}=1"),
+            ("/?", "/", ""),
+        ] {
+            guard case .complete(let request, _) = try parse("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n") else {
+                Issue.record("\(target) was not read whole")
+                continue
+            }
+            #expect(request.path == path)
+            #expect(request.query == query)
+        }
+    }
 }

@@ -273,7 +273,8 @@ public struct CheckoutSessions {
             revisions += 1
             session?.revision = revisions
         }
-        let before = sessions[token]
+        // Swapped in place, and moved out when forgotten: one look-up, and no copy of either.
+        let before = session.map { sessions.updateValue($0, forKey: token) } ?? sessions.removeValue(forKey: token)
         if recordsSteps && stepStart != nil && undo[token] == nil { undo[token] = (before, changed.contains(token)) }
         // A session's bytes are its request's, which no change touches: they are counted
         // when it comes and goes, and when it becomes kept.
@@ -299,7 +300,6 @@ public struct CheckoutSessions {
         default: break
         }
         if let session {
-            sessions[token] = session
             if before == nil {
                 purchaseIds[session.purchaseId] = token
                 orderIds[session.orderId] = token
@@ -307,10 +307,9 @@ public struct CheckoutSessions {
             if recordsSteps { changed.insert(token) }
             noteDue(of: session)
         } else if let before {
-            sessions[token] = nil
             purchaseIds[before.purchaseId] = nil
             orderIds[before.orderId] = nil
-            changed.remove(token)
+            if recordsSteps { changed.remove(token) }
         }
     }
 

@@ -3,25 +3,45 @@ import PaylinksHTTP
 
 /// Delivers many awards (or events) over several kept-alive connections at once, and
 /// measures it: items per second, latency percentiles, attempts, and failures by cause.
-/// Memory does not grow with the number of items: latencies go into a fixed histogram.
 ///
-/// The connections are shared among a few threads, the lanes, so that the work of the
-/// network (the system's share of it above all) runs on more than one core.
+/// Items stream through it: whoever submits them (``submit(_:happenedAt:)``) takes their
+/// attempts back in the order submitted (``takeAnswered(atLeast:)``), while the lanes (a
+/// few threads, each with its share of the connections) send the items waiting as their
+/// connections free up. No item waits for a batch to end, and what the load holds is
+/// bounded by its ``window``, not by how many items go through it: latencies go into a
+/// fixed histogram, and whoever submits keeps to ``room``.
 public final class DeliveryLoad<Item: Deliverable> {
     private let lanes: [Lane<Item>]
+    /// What the submitter and the lanes share.
+    private let shared: Locked<LoadFlow<Item>>
+    /// The lanes' threads, once the first item is submitted; empty when none could be
+    /// made, and the submitter's thread sends instead.
+    private var threads: [BackgroundWork<Void>] = []
+    private var threadsStarted = false
     /// What the summary calls the items: `awards`.
     private let noun: String
-    /// Items delivered.
+    /// How many items the load holds at most, submitted and not taken back: a submitter
+    /// keeps to ``room``.
+    public let window: Int
+    /// Items delivered: their attempts taken back.
     public private(set) var delivered = 0
     /// Items that failed on every attempt, by the last attempt's cause.
     public private(set) var failures: [String: Int] = [:]
+    /// The most items held at once, submitted and not taken back.
+    public private(set) var mostHeld = 0
+    private var submitted = 0
+    /// Items submitted and not yet handed to the lanes: they go a few at a time, so that
+    /// a lane waiting for work wakes once for several.
+    private var outbox: [LoadItem<Item>] = []
+    /// How many items go to the lanes at once.
+    private let handoff: Int
     private var started = 0
     private var finished = 0
-    private var inFlight: [BackgroundWork<[[DeliveryAttempt]]>] = []
 
     /// A load of what `signer` signs over `connections` connections, served by up to
-    /// `threads` threads; the summary calls the items `noun`.
-    public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2) {
+    /// `threads` threads and holding at most `window` items (by default
+    /// ``window(connections:)``); the summary calls the items `noun`.
+    public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2, window: Int? = nil) {
         self.noun = noun
         let senders = (0..<max(1, connections)).map { _ in
             DeliverySender(signer: signer, waitsInRealTime: false, keepsExchanges: false)
@@ -30,70 +50,110 @@ public final class DeliveryLoad<Item: Deliverable> {
         lanes = (0..<count).map { lane in
             Lane(senders: stride(from: lane, to: senders.count, by: count).map { senders[$0] })
         }
+        self.window = max(1, window ?? Self.window(connections: senders.count))
+        handoff = max(1, min(16, self.window / 4))
+        shared = Locked(LoadFlow())
     }
 
-    /// Attempts made, retries included.
+    /// How many items a load over `connections` connections holds by default: enough that
+    /// every connection has the next waiting while its submitter prepares more (a
+    /// submitter that waits takes a quarter back at once), few enough that memory stays
+    /// flat from the first thousand items on.
+    public static func window(connections: Int) -> Int {
+        max(256, connections * 16)
+    }
+
+    /// Attempts made, retries included; final once ``finish()`` has returned.
     public var attempts: Int { lanes.reduce(0) { $0 + $1.attempts } }
 
-    /// How many checkouts a batch should hold over `connections` connections. A batch
-    /// ends with its slowest connection's last answer, while the others wait, and each
-    /// starts its lanes anew: a thousand keep that wait to a few per cent of the time
-    /// (256 lost a quarter of the rate), and memory stays bounded by three batches.
-    public static func batchSize(connections: Int) -> Int {
-        max(1024, connections * 8)
-    }
+    /// How many more items can be submitted before some are taken back.
+    public var room: Int { max(0, window - (submitted - delivered)) }
 
-    /// Items ready for ``start(_:)``.
-    public struct Batch: Sendable {
-        fileprivate let items: [Item]
-        /// When each item happened, Unix milliseconds on the run's clock: no attempt is
-        /// signed before then and the time since it was due; nil signs on the wall clock.
-        fileprivate let happened: [Int]?
-    }
-
-    /// Readies `items`; each lane signs its share as it sends it, on its own thread, so
-    /// that the signing is spread over the cores.
-    public func prepare(_ items: [Item], happenedAt happened: [Int]? = nil) -> Batch {
-        Batch(items: items, happened: happened)
-    }
-
-    /// Starts delivering `batch` on threads of their own, so that the caller can prepare
-    /// the next batch and show the last one's results meanwhile; ``collect()`` waits for
-    /// its attempts. The load is those threads' until then: call nothing on it but
-    /// ``prepare(_:)``.
-    public func start(_ batch: Batch) {
-        precondition(inFlight.isEmpty, "a batch is already on its way; collect it first")
+    /// Hands `item` to the lanes; it happened at `happened` (Unix milliseconds on the
+    /// run's clock), so that no attempt is signed before then and the time since it was
+    /// due; nil signs on the wall clock. Whoever submits keeps to ``room``, taking back
+    /// what was answered first when there is none.
+    public func submit(_ item: Item, happenedAt happened: Int? = nil) {
+        if !threadsStarted { startLanes() }
         if started == 0 { started = Deadline.nowMilliseconds() }
-        // Item i goes to lane i mod n, so that the lanes' results interleave back in order.
-        inFlight = lanes.enumerated().map { number, lane in
-            let share = stride(from: number, to: batch.items.count, by: lanes.count)
-            let items = share.map { batch.items[$0] }
-            let happened = batch.happened.map { times in share.map { times[$0] } }
-            return BackgroundWork.start { lane.send(items, happenedAt: happened) }
-        }
+        outbox.append(LoadItem(sequence: submitted, item: item, happened: happened))
+        submitted += 1
+        mostHeld = max(mostHeld, submitted - delivered)
+        if outbox.count >= handoff { handOver() }
     }
 
-    /// The attempts of the batch ``start(_:)`` sent, in its order; empty when none was.
-    public func collect() -> [[DeliveryAttempt]] {
-        guard !inFlight.isEmpty else { return [] }
-        let shares = inFlight.map { $0.join() }
-        inFlight = []
-        let count = shares.reduce(0) { $0 + $1.count }
-        let results = (0..<count).map { shares[$0 % shares.count][$0 / shares.count] }
-        for attemptsOfOne in results {
+    /// Hands the items submitted since the last time to the lanes, under one lock and
+    /// with at most one wake-up.
+    private func handOver() {
+        guard !outbox.isEmpty else { return }
+        shared.withLock { flow in
+            flow.waiting += outbox
+            flow.answers += repeatElement(nil, count: outbox.count)
+            if flow.idleLanes > 0 { shared.broadcast() }
+        }
+        outbox.removeAll(keepingCapacity: true)
+    }
+
+    /// The attempts of the items answered since the last call, in the order they were
+    /// submitted, each item's in the order made; waits until at least `minimum` items
+    /// (no more than are held) are answered first.
+    public func takeAnswered(atLeast minimum: Int = 0) -> [[DeliveryAttempt]] {
+        handOver()
+        let wanted = min(max(0, minimum), submitted - delivered)
+        if threads.isEmpty { for lane in lanes { lane.work(shared, waits: false) } }
+        // The lanes wake this thread once `wanted` items are answered, not at every answer.
+        shared.withLock { $0.wanted = wanted }
+        let answers = shared.withLock(waitingAtMost: nil, until: { $0.answeredCount >= wanted }) { flow, _ in
+            flow.wanted = nil
+            return flow.takeAnswered()
+        }
+        for attemptsOfOne in answers {
             delivered += 1
             if let last = attemptsOfOne.last, !last.succeeded {
                 failures[Self.cause(of: last), default: 0] += 1
             }
         }
-        finished = Deadline.nowMilliseconds()
-        return results
+        if !answers.isEmpty { finished = Deadline.nowMilliseconds() }
+        return answers
     }
 
-    /// Closes every connection, once the batch on its way has arrived.
+    /// Waits for every item submitted; their attempts, as ``takeAnswered(atLeast:)`` gives
+    /// them. The lanes then stop, so that ``attempts`` and ``summary`` are final.
+    public func finish() -> [[DeliveryAttempt]] {
+        let answers = takeAnswered(atLeast: submitted - delivered)
+        stopLanes()
+        return answers
+    }
+
+    /// Closes every connection, once every item submitted has been answered.
     public func close() {
-        _ = collect()
+        _ = finish()
         for lane in lanes { lane.close() }
+    }
+
+    /// Starts a thread for each lane; when none can be made, the lanes run on the
+    /// submitter's thread as it takes answers back.
+    private func startLanes() {
+        threadsStarted = true
+        for lane in lanes {
+            guard let thread = BackgroundWork.thread({ [shared] in lane.work(shared, waits: true) }) else {
+                // A lane without a thread would never send its share: all run on the caller's.
+                stopLanes()
+                shared.withLock { $0.closing = false }
+                return
+            }
+            threads.append(thread)
+        }
+    }
+
+    /// Tells the lanes to stop once nothing is left to send, and waits for their threads.
+    private func stopLanes() {
+        shared.withLock { flow in
+            flow.closing = true
+            shared.broadcast()
+        }
+        for thread in threads { thread.join() }
+        threads = []
     }
 
     /// The closing summary: rate, latency, attempts, failures by cause.
@@ -149,129 +209,5 @@ extension DeliveryLoad where Item == OrderEvent {
         self.init(
             signer: DeliverySigner(destination, for: .event), noun: "events", connections: connections,
             threads: threads)
-    }
-}
-
-/// Some of a load's connections and the thread that serves them: it sends its share of
-/// each batch, retries included, and measures what it sent.
-private final class Lane<Item: Deliverable> {
-    let senders: [DeliverySender]
-    private(set) var histogram = LatencyHistogram()
-    private(set) var attempts = 0
-
-    init(senders: [DeliverySender]) {
-        self.senders = senders
-    }
-
-    /// Sends `batch`, each attempt signed as it goes (never before its item happened and
-    /// the time since it was due, when `happened` says), with up to one request in flight
-    /// per connection; returns each item's attempts, in the batch's order.
-    ///
-    /// Each turn reads every answer that has come, signs the next requests for the
-    /// connections those answers freed, and only then sends them, back to back: the server
-    /// woken by the first finds the others already there. Sent one by one, between
-    /// signatures, each could find it asleep and wake it again: nginx went to sleep a fifth
-    /// more often an award that way, and so did the lanes.
-    func send(_ batch: [Item], happenedAt happened: [Int]?) -> [[DeliveryAttempt]] {
-        var results = [[DeliveryAttempt]](repeating: [], count: batch.count)
-        // Items to send, in order, retries at the end; which item each connection carries;
-        // and the connections free to carry the next.
-        var queue = Array(batch.indices)
-        var next = 0
-        var carrying = [Int?](repeating: nil, count: senders.count)
-        var free = Array(senders.indices)
-        var signed: [(connection: Int, index: Int, request: SignedAward)] = []
-        while true {
-            for connection in free where next < queue.count {
-                let index = queue[next]
-                next += 1
-                let sentAfter = batch[index].retryDelays.prefix(results[index].count + 1).reduce(0, +)
-                let request = senders[connection].sign(batch[index], notBefore: happened.map { $0[index] + sentAfter })
-                signed.append((connection, index, request))
-            }
-            free.removeAll(keepingCapacity: true)
-            for (connection, index, request) in signed {
-                let number = results[index].count + 1
-                let sentAfter = batch[index].retryDelays.prefix(number).reduce(0, +)
-                senders[connection].start(request, number: number, sentAfter: sentAfter)
-                carrying[connection] = index
-            }
-            signed.removeAll(keepingCapacity: true)
-            // Each answer, as it comes on whichever connection, frees that connection.
-            let busy = carrying.indices.filter { carrying[$0] != nil }
-            guard !busy.isEmpty else { break }
-            let sockets = busy.map { senders[$0].awaitedSocket }
-            var answered = busy.indices.filter { sockets[$0] == nil }.map { busy[$0] }
-            if answered.isEmpty {
-                answered = Socket.readable(sockets.compactMap { $0 }, milliseconds: 100).map { busy[$0] }
-            }
-            for connection in answered {
-                guard let index = carrying[connection] else { continue }
-                let attempt = senders[connection].finish(batch[index])
-                results[index].append(attempt)
-                attempts += 1
-                histogram.add(microseconds: attempt.microseconds)
-                if !batch[index].isLast(attempt) && attempt.number < batch[index].retryDelays.count {
-                    queue.append(index)
-                }
-                carrying[connection] = nil
-                free.append(connection)
-            }
-        }
-        return results
-    }
-
-    func close() {
-        for sender in senders { sender.close() }
-    }
-}
-
-/// Latencies in logarithmic buckets about 2% wide, from 1 µs to over a minute.
-struct LatencyHistogram {
-    /// The upper bound of each bucket, in microseconds: 1.02 to the power of its index.
-    private static let bounds: [Double] = {
-        var bounds: [Double] = []
-        var bound = 1.0
-        for _ in 0..<1024 {
-            bound *= 1.02
-            bounds.append(bound)
-        }
-        return bounds
-    }()
-
-    private var counts = [Int](repeating: 0, count: 1024)
-    private(set) var maximum = 0
-    private var total = 0
-
-    mutating func add(microseconds: Int) {
-        let value = Double(max(1, microseconds))
-        maximum = max(maximum, microseconds)
-        var low = 0
-        var high = Self.bounds.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if Self.bounds[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        counts[low] += 1
-        total += 1
-    }
-
-    /// Adds the samples of `other`.
-    mutating func add(_ other: LatencyHistogram) {
-        for bucket in counts.indices { counts[bucket] += other.counts[bucket] }
-        maximum = max(maximum, other.maximum)
-        total += other.total
-    }
-
-    /// The latency under which `percent` of the samples fall, to a bucket's width.
-    func percentile(_ percent: Int) -> Int {
-        guard total > 0 else { return 0 }
-        let wanted = (total * percent + 99) / 100
-        var seen = 0
-        for (bucket, count) in counts.enumerated() {
-            seen += count
-            if seen >= wanted { return min(maximum, Int(Self.bounds[bucket])) }
-        }
-        return maximum
     }
 }

@@ -6,10 +6,10 @@ import Testing
 @testable import PaylinksAppcharge
 
 /// A load of awards spread over connections and threads: every award's attempts come
-/// back in the batch's order, retried as the schedule says, and the summary counts them.
+/// back in the order submitted, retried as the schedule says, and the summary counts them.
 @Suite("Award loads", .enabled(if: LoopbackServer.python != nil || runningInCI, "python3 is not installed"))
 struct AwardLoadTests {
-    @Test("answers come back in the batch's order across lanes, each award retried until granted or out of attempts")
+    @Test("answers come back in the order submitted across lanes, each award retried until granted or out of attempts")
     func orderAndRetries() throws {
         let server = try LoopbackServer(script: "echo_server.py")
         let load = AwardLoad(
@@ -19,8 +19,8 @@ struct AwardLoadTests {
         let awards = orderIds.map {
             GrantAward(order: GrantAwardTests.order($0, "pr_\($0)"), catalog: .builtIn)
         }
-        load.start(load.prepare(awards))
-        let results = load.collect()
+        for award in awards { load.submit(award) }
+        let results = load.finish()
         load.close()
         #expect(results.count == orderIds.count)
         for (orderId, attempts) in zip(orderIds, results) {
@@ -42,6 +42,30 @@ struct AwardLoadTests {
         #expect(load.attempts == 4 * 3 + 20 * 2 + 16)
         #expect(load.summary.contains(" over 5 connections: "))
         #expect(load.summary.hasSuffix("; 68 attempts; 4 failed: 4 status 503"))
+    }
+
+    @Test("a load holds no more items than its window however many go through it, and hands each back in order")
+    func boundedWindow() throws {
+        let server = try LoopbackServer(script: "echo_server.py")
+        let load = AwardLoad(
+            signer: DeliverySigner(
+                DeliveryDestination(url: try server.url("/flaky"), key: Array("key".utf8), publisherToken: "token"),
+                for: .award),
+            noun: "awards", connections: 3, window: 8)
+        let orderIds = (0..<100).map { String(2_000_000_000 + $0) }
+        var answered: [[DeliveryAttempt]] = []
+        for orderId in orderIds {
+            if load.room == 0 { answered += load.takeAnswered(atLeast: 2) }
+            #expect(load.room > 0)
+            load.submit(GrantAward(order: GrantAwardTests.order(orderId, "pr_\(orderId)"), catalog: .builtIn))
+        }
+        answered += load.finish()
+        load.close()
+        #expect(load.mostHeld == 8)
+        // Retries too stay within the window: ids ending in 0 are refused on every attempt.
+        #expect(
+            answered.map { $0.last?.publisherPurchaseId } == orderIds.map { $0.hasSuffix("0") ? nil : "grant-\($0)" })
+        #expect(load.delivered == 100)
     }
 
     @Test("a 200 without a non-empty publisherPurchaseId grants nothing: every attempt fails and says why")

@@ -4,7 +4,7 @@ import PaylinksHTTP
 import PaylinksKit
 
 /// `purchase --count N --award-url URL`: a load of awards. The checkouts run on this
-/// thread while the last batch's awards are on their way over `--concurrency`
+/// thread while the awards of those before are on their way over `--concurrency`
 /// connections; each checkout's attempts and result are written in order, and the load's
 /// summary (rate, latency, failures) goes to stderr.
 ///
@@ -38,57 +38,54 @@ struct AwardLoadRun {
         let url = destination.url.description
         // The lines of predicted checkouts whose award was granted.
         var lines: PredictedLines?
-        /// Writes a batch's results, each with its award's attempts.
-        func write(_ results: [Result], _ attempts: [[DeliveryAttempt]]) {
-            var attempts = attempts.makeIterator()
-            for result in results {
-                delegate.begin(nil)
-                var final = result.callback
-                var granted = true
-                if let order = result.order, let tries = attempts.next() {
-                    for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
-                    if let data = AwardDelivery.failureData(tries) {
-                        final = sdk.awardFailure(of: order, data: data)
-                        granted = false
-                    }
-                }
-                if granted, let index = result.predictedIndex, lines != nil {
-                    lines?.deliver(final, index: index, to: delegate)
-                } else {
-                    delegate.receive(final)
+        /// Writes a checkout's result, with its award's attempts when it has an award.
+        func write(_ result: Result, _ tries: [DeliveryAttempt]?) {
+            delegate.begin(nil)
+            var final = result.callback
+            var granted = true
+            if let order = result.order, let tries {
+                for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
+                if let data = AwardDelivery.failureData(tries) {
+                    final = sdk.awardFailure(of: order, data: data)
+                    granted = false
                 }
             }
+            if granted, let index = result.predictedIndex, lines != nil {
+                lines?.deliver(final, index: index, to: delegate)
+            } else {
+                delegate.receive(final)
+            }
         }
-        let batchSize = AwardLoad.batchSize(connections: connections)
+        // Checkouts run while the awards before them are on their way; each is written
+        // once its award is answered, in order.
+        var unwritten = InOrder<Result>()
+        func writeAnswered(atLeast minimum: Int = 0) {
+            for (result, tries) in unwritten.take(load.takeAnswered(atLeast: minimum)) { write(result, tries.first) }
+        }
         var done = 0
-        // While one batch's awards are on their way, the next batch's checkouts run.
-        var sent: [Result] = []
         var previous: OrderResponseModel?
         var proven: OrderResponseModel?
         // The awards of proven orders come from a template, itself proven on two orders.
         var awards: GrantAward.Template?
         while done < count, delegate.failure == nil {
-            var results: [Result] = []
-            let size = min(batchSize, count - done)
-            for _ in 0..<size {
-                let index = sdk.nextCheckoutIndex
-                // Once a checkout has come out exactly as predicted from the one before,
-                // the rest are that checkout under their own identifiers: not run again.
-                if let proven {
-                    let order = sdk.predictedOrder(like: proven)
-                    sdk.skipCheckout()
-                    results.append(
-                        Result(callback: .onPurchaseSuccess(order: order), order: order, predictedIndex: index))
-                    continue
-                }
+            done += 1
+            let index = sdk.nextCheckoutIndex
+            let result: Result
+            // Once a checkout has come out exactly as predicted from the one before,
+            // the rest are that checkout under their own identifiers: not run again.
+            if let proven {
+                let order = sdk.predictedOrder(like: proven)
+                sdk.skipCheckout()
+                result = Result(callback: .onPurchaseSuccess(order: order), order: order, predictedIndex: index)
+            } else {
                 let prediction = previous.map { sdk.predictedOrder(like: $0) }
                 recorder.removeAll()
                 try flow.checkout(player)
-                guard let result = recorder.callbacks.last else { continue }
+                guard let callback = recorder.callbacks.last else { continue }
                 let paid: OrderResponseModel? =
-                    if case .onPurchaseSuccess(let order) = result { order } else { nil }
-                results.append(Result(callback: result, order: paid, predictedIndex: nil))
-                if let paid, result == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
+                    if case .onPurchaseSuccess(let order) = callback { order } else { nil }
+                result = Result(callback: callback, order: paid, predictedIndex: nil)
+                if let paid, callback == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
                     if paid == prediction, let previous {
                         proven = paid
                         awards = GrantAward.Template(
@@ -102,20 +99,16 @@ struct AwardLoadRun {
                     previous = nil
                 }
             }
-            let batch = results.compactMap { result in
-                result.order.map {
-                    awards?.award(for: $0) ?? GrantAward(order: $0, catalog: catalog, rates: flow.options.rates)
-                }
+            if let order = result.order {
+                // With no room, what was answered is written first: a quarter of the load at least.
+                if load.room == 0 { writeAnswered(atLeast: load.window / 4) }
+                load.submit(
+                    awards?.award(for: order) ?? GrantAward(order: order, catalog: catalog, rates: flow.options.rates))
             }
-            // Signed while the last batch is on its way; its results shown while this one is.
-            let prepared = load.prepare(batch)
-            let attempts = load.collect()
-            load.start(prepared)
-            write(sent, attempts)
-            sent = results
-            done += size
+            unwritten.append(result, needs: result.order == nil ? 0 : 1)
+            if done % 64 == 0 { writeAnswered() }
         }
-        write(sent, load.collect())
+        for (result, tries) in unwritten.take(load.finish()) { write(result, tries.first) }
         return load.summary
     }
 

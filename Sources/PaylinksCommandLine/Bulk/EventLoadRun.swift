@@ -3,7 +3,7 @@ import PaylinksDelivery
 import PaylinksKit
 
 /// `purchase --count N --events-url URL` without `--award-url`: a load of events. The
-/// checkouts run on this thread while the last batch's events are on their way over
+/// checkouts run on this thread while the events of those before are on their way over
 /// `--concurrency` connections; each checkout's result and its events' attempts are
 /// written in order, and the load's summary goes to stderr, as an award load's does.
 @MainActor
@@ -19,7 +19,7 @@ struct EventLoadRun {
         guard let url = settings.url else { throw .internal("an event load without --events-url") }
         let load = EventLoad(settings.destination(to: url), connections: flow.options.concurrency)
         defer { load.close() }
-        // Callbacks and events are written once the batch's events have gone, in order.
+        // Callbacks and events are written once the checkout's events have gone, in order.
         let recorder = RecordingDelegate()
         let output = sdk.delegate
         sdk.delegate = recorder
@@ -28,8 +28,9 @@ struct EventLoadRun {
         defer { events.collects = false }
         // The lines of predicted checkouts.
         var lines: PredictedLines?
-        /// Writes a batch: each checkout's events and result in the order they happened.
-        func write(_ results: [Result], _ attempts: [[DeliveryAttempt]]) {
+        /// Writes a checkout: its events and its result in the order they happened, each
+        /// event with its attempts.
+        func write(_ result: Result, _ attempts: ArraySlice<[DeliveryAttempt]>) {
             var attempts = attempts.makeIterator()
             func writeAttempts(_ sent: [(event: OrderEvent, milliseconds: Int)]) {
                 for (event, _) in sent {
@@ -38,21 +39,23 @@ struct EventLoadRun {
                     if let last = tries.last, !last.succeeded { events.countRefused(event, last: last) }
                 }
             }
-            for result in results {
-                delegate.begin(nil)
-                writeAttempts(result.before)
-                if let index = result.predictedIndex, lines != nil {
-                    lines?.deliver(result.callback, index: index, to: delegate)
-                } else {
-                    delegate.receive(result.callback)
-                }
-                writeAttempts(result.after)
+            delegate.begin(nil)
+            writeAttempts(result.before)
+            if let index = result.predictedIndex, lines != nil {
+                lines?.deliver(result.callback, index: index, to: delegate)
+            } else {
+                delegate.receive(result.callback)
             }
+            writeAttempts(result.after)
+        }
+        // Checkouts run while the events before them are on their way; each is written
+        // once its events are answered, in order.
+        var unwritten = InOrder<Result>()
+        func writeAnswered(atLeast minimum: Int = 0) {
+            for (result, attempts) in unwritten.take(load.takeAnswered(atLeast: minimum)) { write(result, attempts) }
         }
         let count = flow.options.count
-        let batchSize = EventLoad.batchSize(connections: flow.options.concurrency)
         var done = 0
-        var sent: [Result] = []
         // Once a checkout has come out exactly as predicted from the one before, and as
         // long after it on the virtual clock, the rest are that checkout under their own
         // identifiers, each as long after the one before: not simulated again. `--trace`
@@ -61,23 +64,20 @@ struct EventLoadRun {
         var proven: (order: OrderResponseModel, step: Int, paidBefore: Int)?
         var clock = sdk.virtualMilliseconds
         while done < count, delegate.failure == nil {
-            var results: [Result] = []
-            let size = min(batchSize, count - done)
-            for _ in 0..<size {
-                let index = sdk.nextCheckoutIndex
-                if let (order, step, paidBefore) = proven {
-                    let next = sdk.predictedOrder(like: order)
-                    sdk.skipCheckout()
-                    clock += step
-                    try flow.replay(player, index: index, paidAt: clock - paidBefore)
-                    let before = events.takeCollected()
-                    flow.appcharge.settle(at: clock)
-                    results.append(
-                        Result(
-                            callback: .onPurchaseSuccess(order: next), before: before, after: events.takeCollected(),
-                            predictedIndex: index))
-                    continue
-                }
+            done += 1
+            let index = sdk.nextCheckoutIndex
+            let result: Result
+            if let (order, step, paidBefore) = proven {
+                let next = sdk.predictedOrder(like: order)
+                sdk.skipCheckout()
+                clock += step
+                try flow.replay(player, index: index, paidAt: clock - paidBefore)
+                let before = events.takeCollected()
+                flow.appcharge.settle(at: clock)
+                result = Result(
+                    callback: .onPurchaseSuccess(order: next), before: before, after: events.takeCollected(),
+                    predictedIndex: index)
+            } else {
                 let prediction = previous.map { sdk.predictedOrder(like: $0.order) }
                 recorder.removeAll()
                 try flow.checkout(player, settles: false)
@@ -85,9 +85,9 @@ struct EventLoadRun {
                 let before = events.takeCollected()
                 flow.appcharge.settle(at: clock)
                 let after = events.takeCollected()
-                guard let result = recorder.callbacks.last else { continue }
-                results.append(Result(callback: result, before: before, after: after, predictedIndex: nil))
-                if case .onPurchaseSuccess(let order) = result, recorder.callbacks.count == 1, !flow.options.trace,
+                guard let callback = recorder.callbacks.last else { continue }
+                result = Result(callback: callback, before: before, after: after, predictedIndex: nil)
+                if case .onPurchaseSuccess(let order) = callback, recorder.callbacks.count == 1, !flow.options.trace,
                     let paidAt = before.first?.milliseconds
                 {
                     let step = previous.map { clock - $0.milliseconds }
@@ -101,16 +101,15 @@ struct EventLoadRun {
                     previous = nil
                 }
             }
-            // Signed while the last batch is on its way; its results shown while this one is.
-            let sending = results.flatMap { $0.before + $0.after }
-            let prepared = load.prepare(sending.map(\.event), happenedAt: sending.map(\.milliseconds))
-            let attempts = load.collect()
-            load.start(prepared)
-            write(sent, attempts)
-            sent = results
-            done += size
+            for (event, milliseconds) in result.before + result.after {
+                // With no room, what was answered is written first: a quarter of the load at least.
+                if load.room == 0 { writeAnswered(atLeast: load.window / 4) }
+                load.submit(event, happenedAt: milliseconds)
+            }
+            unwritten.append(result, needs: result.before.count + result.after.count)
+            if done % 64 == 0 { writeAnswered() }
         }
-        write(sent, load.collect())
+        for (result, attempts) in unwritten.take(load.finish()) { write(result, attempts) }
         return load.summary
     }
 

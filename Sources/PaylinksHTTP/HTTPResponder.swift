@@ -7,14 +7,15 @@
 /// called one at a time, never two at once, under the server's one serial lock, so what
 /// they change needs no lock of its own.
 ///
-/// A loop's turn of requests is one batch: in one hold of that lock the server calls
+/// The turns of requests the loops posted by the time one of them holds that lock, and
+/// those posted while it answers, are one batch: in one hold of the lock the server calls
 /// `beginBatch()`, then `respond(to:)` for each request of the batch, then `endBatch()`,
 /// and only then sends any of the batch's answers. So an application may hold the answers
 /// of a batch (``HTTPAnswer/awaited(_:)``) and give them all in `endBatch()`, after one
 /// piece of work for all of them (a write to a disk and its sync). `tick()` and
 /// `isStopping` are never called inside a batch.
 public protocol HTTPResponder: Sendable {
-    /// A request as `prepare` read it, handed to `respond(to:)` on the same loop's thread.
+    /// A request as `prepare` read it, handed to `respond(to:)` on its loop's thread or another's.
     associatedtype Arrival
 
     /// Reads `request` on the loop it came to, concurrently with the other loops.

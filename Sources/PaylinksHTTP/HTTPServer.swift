@@ -134,9 +134,12 @@ public final class HTTPServer {
     /// Serves `responder` until it says it is stopping: each request is read by its
     /// ``HTTPResponder/prepare(_:)`` on the loop it came to, several loops at once, then
     /// answered by its ``HTTPResponder/respond(to:)``, which is called one at a time with its
-    /// ``HTTPResponder/tick()`` and ``HTTPResponder/isStopping``, under one serial lock; a
-    /// loop's turn of requests is answered in one hold of it, between
-    /// ``HTTPResponder/beginBatch()`` and ``HTTPResponder/endBatch()``. An
+    /// ``HTTPResponder/tick()`` and ``HTTPResponder/isStopping``, under one serial lock.
+    /// Each loop posts its turn of requests, then takes the lock: the loop that holds it
+    /// answers every turn posted by then, and those posted while it answers, as one batch
+    /// between ``HTTPResponder/beginBatch()`` and ``HTTPResponder/endBatch()``; a loop whose
+    /// turn another answered finds its answers made. So while one batch's change is written
+    /// and synced, the turns that wait for it join the next, and share its sync. An
     /// answer made later is made on the loop the request came to, after that lock is let go,
     /// and only once the connection has taken the answers before it. Once stopping, the
     /// server takes no new connection, finishes the requests already arriving (for up to the
@@ -144,25 +147,8 @@ public final class HTTPServer {
     public func run<Responder: HTTPResponder>(_ responder: Responder) {
         let lead = loops[0].waker
         responder.attach(wake: { lead.wake() })
-        let serial = Locked(())
-        let calls = Calls { requests in
-            let arrivals = requests.map { ($0.connection, responder.prepare($0.request)) }
-            return serial.withLock { _ in
-                responder.beginBatch()
-                // Before any answer of the batch goes out: the responder may give there the
-                // answers it held.
-                defer { responder.endBatch() }
-                // A request after an awaited answer on its connection waits for it: it is
-                // handled only once that answer is given, as if it had come then.
-                var awaiting = Set<ObjectIdentifier>()
-                return arrivals.map { connection, arrival in
-                    guard !awaiting.contains(connection) else { return nil }
-                    let answer = responder.respond(to: arrival)
-                    if case .awaited(let promise) = answer, promise.response == nil { awaiting.insert(connection) }
-                    return answer
-                }
-            }
-        }
+        let batches = TurnBatches(responder)
+        let calls = Calls { requests in batches.answer(batches.post(requests)) }
         // Each loop's thread ends before this returns.
         let others = loops.dropFirst().map { loop in
             BackgroundWork.start { [self] in loop.run(server: self, calls: calls) }
@@ -170,8 +156,8 @@ public final class HTTPServer {
         loops[0].run(
             server: self, calls: calls,
             lead: Lead(
-                stopping: { serial.withLock { _ in responder.isStopping } },
-                tick: { serial.withLock { _ in responder.tick() } }))
+                stopping: { batches.serially { responder.isStopping } },
+                tick: { batches.serially { responder.tick() } }))
         for other in others { other.join() }
     }
 
@@ -183,7 +169,7 @@ public final class HTTPServer {
     }
 
     /// The answers to a loop's turn of requests: each prepared on the loop's thread, then
-    /// all answered in one hold of the serial lock.
+    /// answered in a batch under the serial lock, this loop's or another's.
     /// A request after an awaited answer on the same connection is not handled: its answer
     /// is nil, and the loop hands it again once that answer is given.
     struct Calls: Sendable {

@@ -53,30 +53,57 @@ public enum CatalogSwiftSource {
         table("g3StatusCodes", catalog.g3StatusCodes)
         out += "        ],\n"
         out += "        tiers: [\(catalog.tiers.map(literal).joined(separator: ", "))],\n"
-        out += "        localizations: [\n"
-        for country in catalog.localizations.keys.sorted() {
+        out += "        localizationTable: .builtIn)\n"
+        let countries = catalog.localizations.keys.sorted()
+        out += """
+
+                /// The countries with a localization of their own, in the order of their codes.
+                static var countries: [String] { [\(countries.map(literal).joined(separator: ", "))] }
+
+                /// Every localization, keyed by country.
+                static let localizations: [String: PriceLocalization] = [
+
+            """
+        for (index, country) in countries.enumerated() {
+            out += "        \(literal(country)): localization\(index),\n"
+        }
+        out += """
+                ]
+
+                /// The localization of `country`, made the first time it is asked for; nil for
+                /// a country without one.
+                static func localization(_ country: String) -> PriceLocalization? {
+                    switch country {
+
+            """
+        for (index, country) in countries.enumerated() {
+            out += "        case \(literal(country)): localization\(index)\n"
+        }
+        out += "        default: nil\n        }\n    }\n"
+        for (index, country) in countries.enumerated() {
             guard let localization = catalog.localizations[country] else { continue }
             let data = localization.data
-            out += "            \(literal(country)): PriceLocalization(\n"
-            out += "                country: \(literal(country)),\n"
-            out += "                data: .init(\n"
+            out += "\n    /// The localization of \(country).\n"
+            out += "    static let localization\(index) = PriceLocalization(\n"
+            out += "        country: \(literal(country)),\n"
+            out += "        data: .init(\n"
             out +=
-                "                    currencyCode: \(literal(data.currencyCode)), currencySymbol: \(literal(data.currencySymbol)),\n"
-            out += "                    fractionalSeparator: \(literal(data.fractionalSeparator)), "
+                "            currencyCode: \(literal(data.currencyCode)), currencySymbol: \(literal(data.currencySymbol)),\n"
+            out += "            fractionalSeparator: \(literal(data.fractionalSeparator)), "
             out += "milSeparator: \(literal(data.milSeparator)),\n"
-            out += "                    symbolPosition: \(literal(data.symbolPosition)), spacing: \(data.spacing), "
+            out += "            symbolPosition: \(literal(data.symbolPosition)), spacing: \(data.spacing), "
             out += "multiplier: \(data.multiplier)),\n"
-            out += "                localizedPrices: [\n"
+            out += "        localizedPrices: [\n"
             for tier in catalog.tiers {
                 guard let price = localization.localizedPrices[tier] else { continue }
-                out += "                    \(literal(tier)): \(price),\n"
+                out += "            \(literal(tier)): \(price),\n"
             }
-            out += "                ],\n"
-            out += "                taxModel: .\(localization.taxModel == .included ? "included" : "excluded"), "
+            out += "        ],\n"
+            out += "        taxModel: .\(localization.taxModel == .included ? "included" : "excluded"), "
             out += "taxRate: \(decimal(localization.taxRate)),\n"
-            out += "                usdExchangeRate: \(localization.usdExchangeRate.map(decimal) ?? "nil")),\n"
+            out += "        usdExchangeRate: \(localization.usdExchangeRate.map(decimal) ?? "nil"))\n"
         }
-        out += "        ])\n}\n"
+        out += "}\n"
         return out
     }
 

@@ -80,7 +80,7 @@ public struct OrderMoney: Equatable, Sendable {
                 rate = ExactDecimal(significand: 1, scale: 0)
             } else {
                 rate =
-                    catalog.localizations.keys.sorted().lazy.compactMap { catalog.localizations[$0] }
+                    catalog.localizedCountries.lazy.compactMap { catalog.ownLocalization(of: $0) }
                     .first { $0.data.currencyCode == currency && $0.usdExchangeRate != nil }?.usdExchangeRate
             }
             self.init(

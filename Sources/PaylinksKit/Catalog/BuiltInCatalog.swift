@@ -422,186 +422,240 @@ enum BuiltInCatalog {
                 advice: "Show your own prices, or target an SDK before G3 (iOS 1.9, Android 1.x, Unity 2.x) for price points."),
         ],
         tiers: ["0.99", "1.99", "2.99", "4.99", "9.99", "19.99", "49.99", "99.99"],
-        localizations: [
-            "BR": PriceLocalization(
-                country: "BR",
-                data: .init(
-                    currencyCode: "BRL", currencySymbol: "R$",
-                    fractionalSeparator: ",", milSeparator: ".",
-                    symbolPosition: "Left", spacing: true, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 590,
-                    "1.99": 1090,
-                    "2.99": 1690,
-                    "4.99": 2790,
-                    "9.99": 5490,
-                    "19.99": 10990,
-                    "49.99": 27990,
-                    "99.99": 54990,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 17, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 505, scale: 2)),
-            "CH": PriceLocalization(
-                country: "CH",
-                data: .init(
-                    currencyCode: "CHF", currencySymbol: "CHF",
-                    fractionalSeparator: ".", milSeparator: "'",
-                    symbolPosition: "Left", spacing: true, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 100,
-                    "1.99": 200,
-                    "2.99": 300,
-                    "4.99": 500,
-                    "9.99": 1000,
-                    "19.99": 2000,
-                    "49.99": 5000,
-                    "99.99": 10000,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 81, scale: 1),
-                usdExchangeRate: ExactDecimal(significand: 88, scale: 2)),
-            "DE": PriceLocalization(
-                country: "DE",
-                data: .init(
-                    currencyCode: "EUR", currencySymbol: "€",
-                    fractionalSeparator: ",", milSeparator: ".",
-                    symbolPosition: "Right", spacing: true, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 109,
-                    "1.99": 229,
-                    "2.99": 349,
-                    "4.99": 549,
-                    "9.99": 1099,
-                    "19.99": 2199,
-                    "49.99": 5499,
-                    "99.99": 10999,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 19, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 95, scale: 2)),
-            "FR": PriceLocalization(
-                country: "FR",
-                data: .init(
-                    currencyCode: "EUR", currencySymbol: "€",
-                    fractionalSeparator: ",", milSeparator: " ",
-                    symbolPosition: "Right", spacing: true, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 109,
-                    "1.99": 229,
-                    "2.99": 349,
-                    "4.99": 549,
-                    "9.99": 1099,
-                    "19.99": 2199,
-                    "49.99": 5499,
-                    "99.99": 10999,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 20, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 95, scale: 2)),
-            "GB": PriceLocalization(
-                country: "GB",
-                data: .init(
-                    currencyCode: "GBP", currencySymbol: "£",
-                    fractionalSeparator: ".", milSeparator: ",",
-                    symbolPosition: "Left", spacing: false, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 99,
-                    "1.99": 199,
-                    "2.99": 299,
-                    "4.99": 499,
-                    "9.99": 999,
-                    "19.99": 1999,
-                    "49.99": 4999,
-                    "99.99": 9999,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 20, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 79, scale: 2)),
-            "IN": PriceLocalization(
-                country: "IN",
-                data: .init(
-                    currencyCode: "INR", currencySymbol: "₹",
-                    fractionalSeparator: ".", milSeparator: ",",
-                    symbolPosition: "Left", spacing: false, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 8900,
-                    "1.99": 17900,
-                    "2.99": 24900,
-                    "4.99": 44900,
-                    "9.99": 89900,
-                    "19.99": 179900,
-                    "49.99": 449900,
-                    "99.99": 899900,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 18, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 8312, scale: 2)),
-            "JP": PriceLocalization(
-                country: "JP",
-                data: .init(
-                    currencyCode: "JPY", currencySymbol: "¥",
-                    fractionalSeparator: ".", milSeparator: ",",
-                    symbolPosition: "Left", spacing: false, multiplier: 1),
-                localizedPrices: [
-                    "0.99": 160,
-                    "1.99": 300,
-                    "2.99": 480,
-                    "4.99": 800,
-                    "9.99": 1500,
-                    "19.99": 3000,
-                    "49.99": 7800,
-                    "99.99": 15800,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 10, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 150, scale: 0)),
-            "KR": PriceLocalization(
-                country: "KR",
-                data: .init(
-                    currencyCode: "KRW", currencySymbol: "₩",
-                    fractionalSeparator: ".", milSeparator: ",",
-                    symbolPosition: "Left", spacing: false, multiplier: 1),
-                localizedPrices: [
-                    "0.99": 1400,
-                    "1.99": 2900,
-                    "2.99": 4400,
-                    "4.99": 7500,
-                    "9.99": 14000,
-                    "19.99": 29000,
-                    "49.99": 73000,
-                    "99.99": 149000,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 10, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 1380, scale: 0)),
-            "MX": PriceLocalization(
-                country: "MX",
-                data: .init(
-                    currencyCode: "MXN", currencySymbol: "$",
-                    fractionalSeparator: ".", milSeparator: ",",
-                    symbolPosition: "Left", spacing: false, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 1900,
-                    "1.99": 3900,
-                    "2.99": 5900,
-                    "4.99": 9900,
-                    "9.99": 19900,
-                    "19.99": 39900,
-                    "49.99": 99900,
-                    "99.99": 199900,
-                ],
-                taxModel: .included, taxRate: ExactDecimal(significand: 16, scale: 0),
-                usdExchangeRate: ExactDecimal(significand: 172, scale: 1)),
-            "US": PriceLocalization(
-                country: "US",
-                data: .init(
-                    currencyCode: "USD", currencySymbol: "$",
-                    fractionalSeparator: ".", milSeparator: ",",
-                    symbolPosition: "Left", spacing: false, multiplier: 100),
-                localizedPrices: [
-                    "0.99": 99,
-                    "1.99": 199,
-                    "2.99": 299,
-                    "4.99": 499,
-                    "9.99": 999,
-                    "19.99": 1999,
-                    "49.99": 4999,
-                    "99.99": 9999,
-                ],
-                taxModel: .excluded, taxRate: ExactDecimal(significand: 8875, scale: 3),
-                usdExchangeRate: ExactDecimal(significand: 1, scale: 0)),
-        ])
+        localizationTable: .builtIn)
+
+    /// The countries with a localization of their own, in the order of their codes.
+    static var countries: [String] { ["BR", "CH", "DE", "FR", "GB", "IN", "JP", "KR", "MX", "US"] }
+
+    /// Every localization, keyed by country.
+    static let localizations: [String: PriceLocalization] = [
+        "BR": localization0,
+        "CH": localization1,
+        "DE": localization2,
+        "FR": localization3,
+        "GB": localization4,
+        "IN": localization5,
+        "JP": localization6,
+        "KR": localization7,
+        "MX": localization8,
+        "US": localization9,
+    ]
+
+    /// The localization of `country`, made the first time it is asked for; nil for
+    /// a country without one.
+    static func localization(_ country: String) -> PriceLocalization? {
+        switch country {
+        case "BR": localization0
+        case "CH": localization1
+        case "DE": localization2
+        case "FR": localization3
+        case "GB": localization4
+        case "IN": localization5
+        case "JP": localization6
+        case "KR": localization7
+        case "MX": localization8
+        case "US": localization9
+        default: nil
+        }
+    }
+
+    /// The localization of BR.
+    static let localization0 = PriceLocalization(
+        country: "BR",
+        data: .init(
+            currencyCode: "BRL", currencySymbol: "R$",
+            fractionalSeparator: ",", milSeparator: ".",
+            symbolPosition: "Left", spacing: true, multiplier: 100),
+        localizedPrices: [
+            "0.99": 590,
+            "1.99": 1090,
+            "2.99": 1690,
+            "4.99": 2790,
+            "9.99": 5490,
+            "19.99": 10990,
+            "49.99": 27990,
+            "99.99": 54990,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 17, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 505, scale: 2))
+
+    /// The localization of CH.
+    static let localization1 = PriceLocalization(
+        country: "CH",
+        data: .init(
+            currencyCode: "CHF", currencySymbol: "CHF",
+            fractionalSeparator: ".", milSeparator: "'",
+            symbolPosition: "Left", spacing: true, multiplier: 100),
+        localizedPrices: [
+            "0.99": 100,
+            "1.99": 200,
+            "2.99": 300,
+            "4.99": 500,
+            "9.99": 1000,
+            "19.99": 2000,
+            "49.99": 5000,
+            "99.99": 10000,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 81, scale: 1),
+        usdExchangeRate: ExactDecimal(significand: 88, scale: 2))
+
+    /// The localization of DE.
+    static let localization2 = PriceLocalization(
+        country: "DE",
+        data: .init(
+            currencyCode: "EUR", currencySymbol: "€",
+            fractionalSeparator: ",", milSeparator: ".",
+            symbolPosition: "Right", spacing: true, multiplier: 100),
+        localizedPrices: [
+            "0.99": 109,
+            "1.99": 229,
+            "2.99": 349,
+            "4.99": 549,
+            "9.99": 1099,
+            "19.99": 2199,
+            "49.99": 5499,
+            "99.99": 10999,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 19, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 95, scale: 2))
+
+    /// The localization of FR.
+    static let localization3 = PriceLocalization(
+        country: "FR",
+        data: .init(
+            currencyCode: "EUR", currencySymbol: "€",
+            fractionalSeparator: ",", milSeparator: " ",
+            symbolPosition: "Right", spacing: true, multiplier: 100),
+        localizedPrices: [
+            "0.99": 109,
+            "1.99": 229,
+            "2.99": 349,
+            "4.99": 549,
+            "9.99": 1099,
+            "19.99": 2199,
+            "49.99": 5499,
+            "99.99": 10999,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 20, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 95, scale: 2))
+
+    /// The localization of GB.
+    static let localization4 = PriceLocalization(
+        country: "GB",
+        data: .init(
+            currencyCode: "GBP", currencySymbol: "£",
+            fractionalSeparator: ".", milSeparator: ",",
+            symbolPosition: "Left", spacing: false, multiplier: 100),
+        localizedPrices: [
+            "0.99": 99,
+            "1.99": 199,
+            "2.99": 299,
+            "4.99": 499,
+            "9.99": 999,
+            "19.99": 1999,
+            "49.99": 4999,
+            "99.99": 9999,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 20, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 79, scale: 2))
+
+    /// The localization of IN.
+    static let localization5 = PriceLocalization(
+        country: "IN",
+        data: .init(
+            currencyCode: "INR", currencySymbol: "₹",
+            fractionalSeparator: ".", milSeparator: ",",
+            symbolPosition: "Left", spacing: false, multiplier: 100),
+        localizedPrices: [
+            "0.99": 8900,
+            "1.99": 17900,
+            "2.99": 24900,
+            "4.99": 44900,
+            "9.99": 89900,
+            "19.99": 179900,
+            "49.99": 449900,
+            "99.99": 899900,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 18, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 8312, scale: 2))
+
+    /// The localization of JP.
+    static let localization6 = PriceLocalization(
+        country: "JP",
+        data: .init(
+            currencyCode: "JPY", currencySymbol: "¥",
+            fractionalSeparator: ".", milSeparator: ",",
+            symbolPosition: "Left", spacing: false, multiplier: 1),
+        localizedPrices: [
+            "0.99": 160,
+            "1.99": 300,
+            "2.99": 480,
+            "4.99": 800,
+            "9.99": 1500,
+            "19.99": 3000,
+            "49.99": 7800,
+            "99.99": 15800,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 10, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 150, scale: 0))
+
+    /// The localization of KR.
+    static let localization7 = PriceLocalization(
+        country: "KR",
+        data: .init(
+            currencyCode: "KRW", currencySymbol: "₩",
+            fractionalSeparator: ".", milSeparator: ",",
+            symbolPosition: "Left", spacing: false, multiplier: 1),
+        localizedPrices: [
+            "0.99": 1400,
+            "1.99": 2900,
+            "2.99": 4400,
+            "4.99": 7500,
+            "9.99": 14000,
+            "19.99": 29000,
+            "49.99": 73000,
+            "99.99": 149000,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 10, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 1380, scale: 0))
+
+    /// The localization of MX.
+    static let localization8 = PriceLocalization(
+        country: "MX",
+        data: .init(
+            currencyCode: "MXN", currencySymbol: "$",
+            fractionalSeparator: ".", milSeparator: ",",
+            symbolPosition: "Left", spacing: false, multiplier: 100),
+        localizedPrices: [
+            "0.99": 1900,
+            "1.99": 3900,
+            "2.99": 5900,
+            "4.99": 9900,
+            "9.99": 19900,
+            "19.99": 39900,
+            "49.99": 99900,
+            "99.99": 199900,
+        ],
+        taxModel: .included, taxRate: ExactDecimal(significand: 16, scale: 0),
+        usdExchangeRate: ExactDecimal(significand: 172, scale: 1))
+
+    /// The localization of US.
+    static let localization9 = PriceLocalization(
+        country: "US",
+        data: .init(
+            currencyCode: "USD", currencySymbol: "$",
+            fractionalSeparator: ".", milSeparator: ",",
+            symbolPosition: "Left", spacing: false, multiplier: 100),
+        localizedPrices: [
+            "0.99": 99,
+            "1.99": 199,
+            "2.99": 299,
+            "4.99": 499,
+            "9.99": 999,
+            "19.99": 1999,
+            "49.99": 4999,
+            "99.99": 9999,
+        ],
+        taxModel: .excluded, taxRate: ExactDecimal(significand: 8875, scale: 3),
+        usdExchangeRate: ExactDecimal(significand: 1, scale: 0))
 }

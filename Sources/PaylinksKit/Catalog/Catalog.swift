@@ -25,7 +25,13 @@ public struct Catalog: Equatable, Sendable {
     /// The price tiers in US dollars ("0.99", "4.99" ...), cheapest first.
     public var tiers: [String]
     /// The localizations, keyed by country.
-    public var localizations: [String: PriceLocalization]
+    public var localizations: [String: PriceLocalization] {
+        get { localizationTable.all }
+        set { localizationTable = LocalizationTable(newValue) }
+    }
+    /// Where the localizations are kept: the built-in catalog makes a country's only when
+    /// it is asked for.
+    private var localizationTable: LocalizationTable
 
     /// Creates a catalog.
     public init(
@@ -37,7 +43,31 @@ public struct Catalog: Equatable, Sendable {
         self.g1StatusCodes = g1StatusCodes
         self.g3StatusCodes = g3StatusCodes
         self.tiers = tiers
-        self.localizations = localizations
+        self.localizationTable = LocalizationTable(localizations)
+    }
+
+    /// Creates a catalog whose localizations are kept in `localizationTable`.
+    init(
+        offers: [Offer], statusCodes: [StatusCode], g1StatusCodes: [StatusCode], g3StatusCodes: [StatusCode],
+        tiers: [String], localizationTable: LocalizationTable
+    ) {
+        self.offers = offers
+        self.statusCodes = statusCodes
+        self.g1StatusCodes = g1StatusCodes
+        self.g3StatusCodes = g3StatusCodes
+        self.tiers = tiers
+        self.localizationTable = localizationTable
+    }
+
+    /// The localization of `country` itself, nil when it has none of its own (unlike
+    /// ``localization(for:)``, which falls back).
+    package func ownLocalization(of country: String) -> PriceLocalization? {
+        localizationTable.localization(of: country)
+    }
+
+    /// The countries with a localization of their own, in the order of their codes.
+    package var localizedCountries: [String] {
+        localizationTable.countries
     }
 
     /// This catalog as an SDK of `generation` sees it: ``statusCodes`` is that
@@ -97,7 +127,7 @@ public struct Catalog: Equatable, Sendable {
     /// The localization a player in `country` sees: the country's own, or the fallback
     /// country's when it has none.
     public func localization(for country: String) -> PriceLocalization? {
-        localizations[country] ?? localizations[Self.fallbackCountry]
+        ownLocalization(of: country) ?? ownLocalization(of: Self.fallbackCountry)
     }
 
     /// An amount as paylinks writes it everywhere: the price as the player sees it, then
@@ -113,11 +143,11 @@ public struct Catalog: Equatable, Sendable {
     private func formattedPrice(minorUnits amount: Int, currency: String) -> String {
         // The fallback country's first, and only when it uses another currency the others,
         // in the order of their codes: no list of them is made for a price in dollars.
-        let fallback = localizations[Self.fallbackCountry]?.data
+        let fallback = ownLocalization(of: Self.fallbackCountry)?.data
         let found =
             fallback?.currencyCode == currency
             ? fallback
-            : localizations.keys.sorted().lazy.compactMap { localizations[$0]?.data }.first {
+            : localizedCountries.lazy.compactMap { ownLocalization(of: $0)?.data }.first {
                 $0.currencyCode == currency
             }
         guard let data = found else {

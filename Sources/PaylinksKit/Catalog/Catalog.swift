@@ -18,10 +18,16 @@ public struct Catalog: Equatable, Sendable {
     public var statusCodes: [StatusCode]
     /// G1's table, which the current one replaced: other names and messages, and codes
     /// that report several of today's causes (``StatusCode/reports``).
-    public var g1StatusCodes: [StatusCode]
+    public var g1StatusCodes: [StatusCode] {
+        get { ownG1StatusCodes ?? BuiltInCatalog.g1StatusCodes }
+        set { ownG1StatusCodes = newValue }
+    }
     /// What G3 changes in the current table: the codes it adds (2005, 8000–8002) and the
     /// ones it delivers otherwise (the player's cancels, on `onPurchaseCanceled`).
-    public var g3StatusCodes: [StatusCode]
+    public var g3StatusCodes: [StatusCode] {
+        get { ownG3StatusCodes ?? BuiltInCatalog.g3StatusCodes }
+        set { ownG3StatusCodes = newValue }
+    }
     /// The price tiers in US dollars ("0.99", "4.99" ...), cheapest first.
     public var tiers: [String]
     /// The localizations, keyed by country.
@@ -29,6 +35,10 @@ public struct Catalog: Equatable, Sendable {
         get { localizationTable.all }
         set { localizationTable = LocalizationTable(newValue) }
     }
+    /// The catalog's own tables of G1 and G3; nil for the built-in ones, which the built-in
+    /// catalog makes only when a command asks for them.
+    private var ownG1StatusCodes: [StatusCode]?
+    private var ownG3StatusCodes: [StatusCode]?
     /// Where the localizations are kept: the built-in catalog makes a country's only when
     /// it is asked for.
     private var localizationTable: LocalizationTable
@@ -40,23 +50,25 @@ public struct Catalog: Equatable, Sendable {
     ) {
         self.offers = offers
         self.statusCodes = statusCodes
-        self.g1StatusCodes = g1StatusCodes
-        self.g3StatusCodes = g3StatusCodes
+        self.ownG1StatusCodes = g1StatusCodes
+        self.ownG3StatusCodes = g3StatusCodes
         self.tiers = tiers
         self.localizationTable = LocalizationTable(localizations)
     }
 
-    /// Creates a catalog whose localizations are kept in `localizationTable`.
-    init(
-        offers: [Offer], statusCodes: [StatusCode], g1StatusCodes: [StatusCode], g3StatusCodes: [StatusCode],
-        tiers: [String], localizationTable: LocalizationTable
-    ) {
+    /// Creates the built-in catalog, whose other generations' tables and localizations are
+    /// ``BuiltInCatalog``'s, each made the first time it is asked for.
+    init(builtInOffers offers: [Offer], statusCodes: [StatusCode], tiers: [String]) {
         self.offers = offers
         self.statusCodes = statusCodes
-        self.g1StatusCodes = g1StatusCodes
-        self.g3StatusCodes = g3StatusCodes
         self.tiers = tiers
-        self.localizationTable = localizationTable
+        self.localizationTable = .builtIn
+    }
+
+    public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
+        lhs.offers == rhs.offers && lhs.statusCodes == rhs.statusCodes && lhs.g1StatusCodes == rhs.g1StatusCodes
+            && lhs.g3StatusCodes == rhs.g3StatusCodes && lhs.tiers == rhs.tiers
+            && lhs.localizationTable == rhs.localizationTable
     }
 
     /// The localization of `country` itself, nil when it has none of its own (unlike

@@ -35,8 +35,9 @@ public struct OrderMoney: Equatable, Sendable {
         }
 
         /// A fee of 15% and an exchange cost of 1.5%.
-        public static let standard = Rates(
-            fee: ExactDecimal(significand: 15, scale: 0), exchangeCost: ExactDecimal(significand: 15, scale: 1))
+        public static var standard: Rates {
+            Rates(fee: ExactDecimal(significand: 15, scale: 0), exchangeCost: ExactDecimal(significand: 15, scale: 1))
+        }
     }
 
     /// What an order's money is figured with: its country's tax, the dollar's rate in its

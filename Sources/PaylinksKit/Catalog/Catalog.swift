@@ -65,6 +65,8 @@ public struct Catalog: Equatable, Sendable {
         self.localizationTable = .builtIn
     }
 
+    /// Whether two catalogs hold the same offers, status codes, tiers and localizations,
+    /// wherever each keeps them.
     public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
         lhs.offers == rhs.offers && lhs.statusCodes == rhs.statusCodes && lhs.g1StatusCodes == rhs.g1StatusCodes
             && lhs.g3StatusCodes == rhs.g3StatusCodes && lhs.tiers == rhs.tiers

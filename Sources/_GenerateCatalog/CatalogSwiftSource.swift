@@ -15,7 +15,7 @@ public enum CatalogSwiftSource {
             enum BuiltInCatalog {
                 /// The built-in catalog.
                 static let catalog = Catalog(
-                    offers: [
+                    builtInOffers: [
 
             """
         for offer in catalog.offers {
@@ -29,54 +29,87 @@ public enum CatalogSwiftSource {
             }
             out += "                ]),\n"
         }
-        func table(_ label: String, _ codes: [StatusCode]) {
-            out += "        ],\n        \(label): [\n"
+        /// The status codes, one a line at `indent`.
+        func table(_ codes: [StatusCode], indent: String) {
             for code in codes {
-                out += "            StatusCode(\n"
-                out += "                code: \(code.code), name: \(literal(code.name)),\n"
-                out += "                meaning: \(literal(code.meaning)),\n"
-                out += "                message: \(literal(code.message)),\n"
+                out += "\(indent)StatusCode(\n"
+                out += "\(indent)    code: \(code.code), name: \(literal(code.name)),\n"
+                out += "\(indent)    meaning: \(literal(code.meaning)),\n"
+                out += "\(indent)    message: \(literal(code.message)),\n"
                 out +=
-                    "                callbacks: [\(code.callbacks.map { ".\($0.rawValue)" }.joined(separator: ", "))],\n"
-                out += "                orderAtFailure: .\(code.orderAtFailure),\n"
-                out += "                dataTemplate: \(code.dataTemplate.map(literal) ?? "nil"),\n"
-                out += "                advice: \(code.advice.map(literal) ?? "nil")"
-                if code.isCancel { out += ",\n                isCancel: true" }
+                    "\(indent)    callbacks: [\(code.callbacks.map { ".\($0.rawValue)" }.joined(separator: ", "))],\n"
+                out += "\(indent)    orderAtFailure: .\(code.orderAtFailure),\n"
+                out += "\(indent)    dataTemplate: \(code.dataTemplate.map(literal) ?? "nil"),\n"
+                out += "\(indent)    advice: \(code.advice.map(literal) ?? "nil")"
+                if code.isCancel { out += ",\n\(indent)    isCancel: true" }
                 if !code.reports.isEmpty {
-                    out += ",\n                reports: [\(code.reports.map(String.init).joined(separator: ", "))]"
+                    out += ",\n\(indent)    reports: [\(code.reports.map(String.init).joined(separator: ", "))]"
                 }
                 out += "),\n"
             }
         }
-        table("statusCodes", catalog.statusCodes)
-        table("g1StatusCodes", catalog.g1StatusCodes)
-        table("g3StatusCodes", catalog.g3StatusCodes)
+        out += "        ],\n        statusCodes: [\n"
+        table(catalog.statusCodes, indent: "            ")
         out += "        ],\n"
-        out += "        tiers: [\(catalog.tiers.map(literal).joined(separator: ", "))],\n"
-        out += "        localizations: [\n"
-        for country in catalog.localizations.keys.sorted() {
+        out += "        tiers: [\(catalog.tiers.map(literal).joined(separator: ", "))])\n"
+        let countries = catalog.localizations.keys.sorted()
+        out += """
+
+                /// The countries with a localization of their own, in the order of their codes.
+                static var countries: [String] { [\(countries.map(literal).joined(separator: ", "))] }
+
+                /// Every localization, keyed by country.
+                static let localizations: [String: PriceLocalization] = [
+
+            """
+        for (index, country) in countries.enumerated() {
+            out += "        \(literal(country)): localization\(index),\n"
+        }
+        out += """
+                ]
+
+                /// The localization of `country`, made the first time it is asked for; nil for
+                /// a country without one.
+                static func localization(_ country: String) -> PriceLocalization? {
+                    switch country {
+
+            """
+        for (index, country) in countries.enumerated() {
+            out += "        case \(literal(country)): localization\(index)\n"
+        }
+        out += "        default: nil\n        }\n    }\n"
+        out += "\n    /// G1's status codes, made the first time they are asked for.\n"
+        out += "    static let g1StatusCodes: [StatusCode] = [\n"
+        table(catalog.g1StatusCodes, indent: "        ")
+        out += "    ]\n"
+        out += "\n    /// What G3 changes in the current status codes, made the first time it is asked for.\n"
+        out += "    static let g3StatusCodes: [StatusCode] = [\n"
+        table(catalog.g3StatusCodes, indent: "        ")
+        out += "    ]\n"
+        for (index, country) in countries.enumerated() {
             guard let localization = catalog.localizations[country] else { continue }
             let data = localization.data
-            out += "            \(literal(country)): PriceLocalization(\n"
-            out += "                country: \(literal(country)),\n"
-            out += "                data: .init(\n"
+            out += "\n    /// The localization of \(country).\n"
+            out += "    static let localization\(index) = PriceLocalization(\n"
+            out += "        country: \(literal(country)),\n"
+            out += "        data: .init(\n"
             out +=
-                "                    currencyCode: \(literal(data.currencyCode)), currencySymbol: \(literal(data.currencySymbol)),\n"
-            out += "                    fractionalSeparator: \(literal(data.fractionalSeparator)), "
+                "            currencyCode: \(literal(data.currencyCode)), currencySymbol: \(literal(data.currencySymbol)),\n"
+            out += "            fractionalSeparator: \(literal(data.fractionalSeparator)), "
             out += "milSeparator: \(literal(data.milSeparator)),\n"
-            out += "                    symbolPosition: \(literal(data.symbolPosition)), spacing: \(data.spacing), "
+            out += "            symbolPosition: \(literal(data.symbolPosition)), spacing: \(data.spacing), "
             out += "multiplier: \(data.multiplier)),\n"
-            out += "                localizedPrices: [\n"
+            out += "        localizedPrices: [\n"
             for tier in catalog.tiers {
                 guard let price = localization.localizedPrices[tier] else { continue }
-                out += "                    \(literal(tier)): \(price),\n"
+                out += "            \(literal(tier)): \(price),\n"
             }
-            out += "                ],\n"
-            out += "                taxModel: .\(localization.taxModel == .included ? "included" : "excluded"), "
+            out += "        ],\n"
+            out += "        taxModel: .\(localization.taxModel == .included ? "included" : "excluded"), "
             out += "taxRate: \(decimal(localization.taxRate)),\n"
-            out += "                usdExchangeRate: \(localization.usdExchangeRate.map(decimal) ?? "nil")),\n"
+            out += "        usdExchangeRate: \(localization.usdExchangeRate.map(decimal) ?? "nil"))\n"
         }
-        out += "        ])\n}\n"
+        out += "}\n"
         return out
     }
 

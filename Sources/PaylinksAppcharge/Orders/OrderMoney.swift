@@ -35,8 +35,9 @@ public struct OrderMoney: Equatable, Sendable {
         }
 
         /// A fee of 15% and an exchange cost of 1.5%.
-        public static let standard = Rates(
-            fee: ExactDecimal(significand: 15, scale: 0), exchangeCost: ExactDecimal(significand: 15, scale: 1))
+        public static var standard: Rates {
+            Rates(fee: ExactDecimal(significand: 15, scale: 0), exchangeCost: ExactDecimal(significand: 15, scale: 1))
+        }
     }
 
     /// What an order's money is figured with: its country's tax, the dollar's rate in its
@@ -80,7 +81,7 @@ public struct OrderMoney: Equatable, Sendable {
                 rate = ExactDecimal(significand: 1, scale: 0)
             } else {
                 rate =
-                    catalog.localizations.keys.sorted().lazy.compactMap { catalog.localizations[$0] }
+                    catalog.localizedCountries.lazy.compactMap { catalog.ownLocalization(of: $0) }
                     .first { $0.data.currencyCode == currency && $0.usdExchangeRate != nil }?.usdExchangeRate
             }
             self.init(

@@ -185,7 +185,7 @@ public struct PricePointBook: Sendable {
     /// whose body is not public: the sandbox takes every assigned code, and refuses the
     /// user-assigned ones (XX, ZZ, AA, QM to QZ, XA to XZ) as not supported.
     public func supports(_ country: String) -> Bool {
-        catalog.localizations[country] != nil || CountryCodes.contains(country)
+        catalog.ownLocalization(of: country) != nil || CountryCodes.contains(country)
     }
 
     /// The localized price of `cents` in `country`: the point's own (the catalog's tier's,
@@ -224,7 +224,7 @@ public struct PricePointBook: Sendable {
     func amount(_ cents: Int, point: Point?, in country: String) -> (
         minorUnits: Int, currency: String, isOverridden: Bool, localization: PriceLocalization?
     )? {
-        guard let localization = catalog.localizations[country] else { return (cents, "USD", false, nil) }
+        guard let localization = catalog.ownLocalization(of: country) else { return (cents, "USD", false, nil) }
         let currency = localization.data.currencyCode
         let overridden = point?.overrides.last { $0.country == country }
         let amount: Int?
@@ -288,11 +288,11 @@ public struct PricePointBook: Sendable {
     /// An amount in minor units of `currency`, by the first localization of the catalog
     /// that uses it (the fallback country's first), else with its code: "$6.99".
     static func display(_ amount: Int, currency: String, catalog: Catalog) -> String {
-        let fallback = catalog.localizations[Catalog.fallbackCountry]
+        let fallback = catalog.ownLocalization(of: Catalog.fallbackCountry)
         let found =
             fallback?.data.currencyCode == currency
             ? fallback
-            : catalog.localizations.keys.sorted().lazy.compactMap { catalog.localizations[$0] }.first {
+            : catalog.localizedCountries.lazy.compactMap { catalog.ownLocalization(of: $0) }.first {
                 $0.data.currencyCode == currency
             }
         guard let found else { return PriceFormatter.formatMinorUnits(amount, currency: currency) }
@@ -302,8 +302,8 @@ public struct PricePointBook: Sendable {
     /// The localizations a point has a row for, by country code: every one the point has
     /// a price in.
     public func rows(of point: Point) -> [(localization: PriceLocalization, price: LocalPrice)] {
-        catalog.localizations.keys.sorted().compactMap { country in
-            guard let localization = catalog.localizations[country],
+        catalog.localizedCountries.compactMap { country in
+            guard let localization = catalog.ownLocalization(of: country),
                 let price = price(point.cents, point: point, in: country)
             else { return nil }
             return (localization, price)
@@ -313,7 +313,7 @@ public struct PricePointBook: Sendable {
     /// Whether `country` has a row in a point: a localization of the catalog's, which
     /// an override may name (`Country code XX not found in existing custom pricing.`).
     public func hasRow(_ country: String) -> Bool {
-        catalog.localizations[country] != nil
+        catalog.ownLocalization(of: country) != nil
     }
 
     /// The most minor units a price set by hand may be: Create Session's largest amount.
@@ -324,7 +324,7 @@ public struct PricePointBook: Sendable {
     /// an override, PL/introduction), from one to ``overrideLimit``: 0.004 EUR is refused,
     /// never priced 0, so that a paid price point cannot become a free order.
     public func takes(_ override: Override) -> Bool {
-        guard let localization = catalog.localizations[override.country] else { return false }
+        guard let localization = catalog.ownLocalization(of: override.country) else { return false }
         let scale = Self.minorUnitScale(of: localization.data.currencyCode)
         let (scaled, overflow) = override.price.significand.multipliedReportingOverflow(by: scale)
         guard !overflow, scaled % override.price.denominator == 0 else { return false }

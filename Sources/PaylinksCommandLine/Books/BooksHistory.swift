@@ -106,7 +106,7 @@ enum BooksHistory {
 
     /// The catalog's countries that price at least one offer, in the order of their codes.
     static func markets(in catalog: Catalog) -> [Market] {
-        catalog.localizations.keys.sorted().compactMap { country in
+        catalog.localizedCountries.compactMap { country in
             guard let localization = catalog.localization(for: country) else { return nil }
             let offers = catalog.offers.compactMap { offer in
                 localization.minorUnits(ofTier: offer.basePriceInUSD).map { (offer.sku, $0) }

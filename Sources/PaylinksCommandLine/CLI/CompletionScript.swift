@@ -84,7 +84,7 @@ package enum CompletionScript {
 
     /// Countries with their own prices first, then every other ISO 3166-1 code.
     private static func countries(_ catalog: Catalog) -> [String] {
-        let localized = catalog.localizations.keys.sorted()
+        let localized = catalog.localizedCountries
         return localized + CountryCodes.list.filter { !localized.contains($0) }
     }
 

@@ -23,7 +23,10 @@ package struct OptionSpec: Sendable {
     private let summaryText: @Sendable () -> String
     private let defaultTextWords: @Sendable () -> String?
     /// The subcommands that accept it.
-    package let commands: [Command]
+    package var commands: [Command] { commandList() }
+    /// The list of those subcommands, made only when asked for: a start looks at the
+    /// commands of the options it is given alone.
+    private let commandList: @Sendable () -> [Command]
     /// Options that set the same thing, of which a command line gives one at most.
     package enum Group: String, Sendable {
         /// `--format` and its shorthand `--json`.
@@ -58,7 +61,8 @@ package struct OptionSpec: Sendable {
     fileprivate init(
         _ name: String, _ placeholder: String?, _ summary: @autoclosure @escaping @Sendable () -> String,
         default defaultText: @autoclosure @escaping @Sendable () -> String? = nil,
-        commands: [Command] = Command.allCases, group: Group? = nil, traits: Traits = [], repeatable: Bool = false,
+        commands: @autoclosure @escaping @Sendable () -> [Command] = Command.allCases, group: Group? = nil,
+        traits: Traits = [], repeatable: Bool = false,
         apply: @escaping @Sendable (inout RunOptions, String) throws(UsageProblem) -> Void
     ) {
         self.traits = traits
@@ -67,7 +71,7 @@ package struct OptionSpec: Sendable {
         self.placeholder = placeholder
         self.summaryText = summary
         self.defaultTextWords = defaultText
-        self.commands = commands
+        self.commandList = commands
         self.group = group?.rawValue ?? name
         self.apply = apply
     }
@@ -707,9 +711,10 @@ package struct OptionSpec: Sendable {
     /// `--format` for `commands`, whose help says which formats they print.
     private static func format(
         _ summary: @autoclosure @escaping @Sendable () -> String,
-        default defaultText: @autoclosure @escaping @Sendable () -> String, commands: [Command]
+        default defaultText: @autoclosure @escaping @Sendable () -> String,
+        commands: @autoclosure @escaping @Sendable () -> [Command]
     ) -> OptionSpec {
-        OptionSpec("--format", "FORMAT", summary(), default: defaultText(), commands: commands, group: .format) {
+        OptionSpec("--format", "FORMAT", summary(), default: defaultText(), commands: commands(), group: .format) {
             options, value throws(UsageProblem) in
             options.format = try choice(value, option: "--format", among: OutputFormat.self)
         }

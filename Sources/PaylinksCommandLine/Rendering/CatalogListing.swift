@@ -177,7 +177,7 @@ package enum CatalogListing {
     /// gets its prices.
     package static func countries(_ catalog: Catalog, format: OutputFormat, color: Bool = false) -> String {
         let tier = catalog.tiers.contains("4.99") ? "4.99" : catalog.tiers.first ?? ""
-        let localized = catalog.localizations.keys.sorted().compactMap { catalog.localizations[$0] }
+        let localized = catalog.localizedCountries.compactMap { catalog.ownLocalization(of: $0) }
         switch format {
         case .json:
             return localized.map { local in

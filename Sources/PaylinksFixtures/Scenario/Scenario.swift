@@ -31,7 +31,7 @@ public struct Scenario: Sendable {
     /// What a scenario starts with; unset values come from the command line or defaults.
     public struct Configuration: Sendable {
         /// The defaults of a session, for scenarios and for the command line's options alike.
-        public static let defaults = Configuration()
+        public static var defaults: Configuration { Configuration() }
 
         /// The player's customer id.
         public var customerId = "cust_98765"

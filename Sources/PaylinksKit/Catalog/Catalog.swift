@@ -18,14 +18,30 @@ public struct Catalog: Equatable, Sendable {
     public var statusCodes: [StatusCode]
     /// G1's table, which the current one replaced: other names and messages, and codes
     /// that report several of today's causes (``StatusCode/reports``).
-    public var g1StatusCodes: [StatusCode]
+    public var g1StatusCodes: [StatusCode] {
+        get { ownG1StatusCodes ?? BuiltInCatalog.g1StatusCodes }
+        set { ownG1StatusCodes = newValue }
+    }
     /// What G3 changes in the current table: the codes it adds (2005, 8000–8002) and the
     /// ones it delivers otherwise (the player's cancels, on `onPurchaseCanceled`).
-    public var g3StatusCodes: [StatusCode]
+    public var g3StatusCodes: [StatusCode] {
+        get { ownG3StatusCodes ?? BuiltInCatalog.g3StatusCodes }
+        set { ownG3StatusCodes = newValue }
+    }
     /// The price tiers in US dollars ("0.99", "4.99" ...), cheapest first.
     public var tiers: [String]
     /// The localizations, keyed by country.
-    public var localizations: [String: PriceLocalization]
+    public var localizations: [String: PriceLocalization] {
+        get { localizationTable.all }
+        set { localizationTable = LocalizationTable(newValue) }
+    }
+    /// The catalog's own tables of G1 and G3; nil for the built-in ones, which the built-in
+    /// catalog makes only when a command asks for them.
+    private var ownG1StatusCodes: [StatusCode]?
+    private var ownG3StatusCodes: [StatusCode]?
+    /// Where the localizations are kept: the built-in catalog makes a country's only when
+    /// it is asked for.
+    private var localizationTable: LocalizationTable
 
     /// Creates a catalog.
     public init(
@@ -34,10 +50,38 @@ public struct Catalog: Equatable, Sendable {
     ) {
         self.offers = offers
         self.statusCodes = statusCodes
-        self.g1StatusCodes = g1StatusCodes
-        self.g3StatusCodes = g3StatusCodes
+        self.ownG1StatusCodes = g1StatusCodes
+        self.ownG3StatusCodes = g3StatusCodes
         self.tiers = tiers
-        self.localizations = localizations
+        self.localizationTable = LocalizationTable(localizations)
+    }
+
+    /// Creates the built-in catalog, whose other generations' tables and localizations are
+    /// ``BuiltInCatalog``'s, each made the first time it is asked for.
+    init(builtInOffers offers: [Offer], statusCodes: [StatusCode], tiers: [String]) {
+        self.offers = offers
+        self.statusCodes = statusCodes
+        self.tiers = tiers
+        self.localizationTable = .builtIn
+    }
+
+    /// Whether two catalogs hold the same offers, status codes, tiers and localizations,
+    /// wherever each keeps them.
+    public static func == (lhs: Catalog, rhs: Catalog) -> Bool {
+        lhs.offers == rhs.offers && lhs.statusCodes == rhs.statusCodes && lhs.g1StatusCodes == rhs.g1StatusCodes
+            && lhs.g3StatusCodes == rhs.g3StatusCodes && lhs.tiers == rhs.tiers
+            && lhs.localizationTable == rhs.localizationTable
+    }
+
+    /// The localization of `country` itself, nil when it has none of its own (unlike
+    /// ``localization(for:)``, which falls back).
+    package func ownLocalization(of country: String) -> PriceLocalization? {
+        localizationTable.localization(of: country)
+    }
+
+    /// The countries with a localization of their own, in the order of their codes.
+    package var localizedCountries: [String] {
+        localizationTable.countries
     }
 
     /// This catalog as an SDK of `generation` sees it: ``statusCodes`` is that
@@ -97,7 +141,7 @@ public struct Catalog: Equatable, Sendable {
     /// The localization a player in `country` sees: the country's own, or the fallback
     /// country's when it has none.
     public func localization(for country: String) -> PriceLocalization? {
-        localizations[country] ?? localizations[Self.fallbackCountry]
+        ownLocalization(of: country) ?? ownLocalization(of: Self.fallbackCountry)
     }
 
     /// An amount as paylinks writes it everywhere: the price as the player sees it, then
@@ -113,11 +157,11 @@ public struct Catalog: Equatable, Sendable {
     private func formattedPrice(minorUnits amount: Int, currency: String) -> String {
         // The fallback country's first, and only when it uses another currency the others,
         // in the order of their codes: no list of them is made for a price in dollars.
-        let fallback = localizations[Self.fallbackCountry]?.data
+        let fallback = ownLocalization(of: Self.fallbackCountry)?.data
         let found =
             fallback?.currencyCode == currency
             ? fallback
-            : localizations.keys.sorted().lazy.compactMap { localizations[$0]?.data }.first {
+            : localizedCountries.lazy.compactMap { ownLocalization(of: $0)?.data }.first {
                 $0.currencyCode == currency
             }
         guard let data = found else {

@@ -83,19 +83,17 @@ package enum CurrencyCodes {
             ZWL
             """)
 
-    private static let zeroDecimal: Set<String> = [
-        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF",
-        "XOF", "XPF",
-    ]
-    private static let threeDecimal: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
-    private static let fourDecimal: Set<String> = ["CLF", "UYW"]
-
     /// How many digits follow the decimal point in the currency's minor unit: 2 for USD, 0 for JPY.
     package static func minorUnitDigits(of currency: String) -> Int {
-        if zeroDecimal.contains(currency) { return 0 }
-        if threeDecimal.contains(currency) { return 3 }
-        if fourDecimal.contains(currency) { return 4 }
-        return 2
+        // A switch rather than sets of codes: a start then hashes no code, nor makes a set.
+        switch currency {
+        case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF",
+            "XOF", "XPF":
+            0
+        case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND": 3
+        case "CLF", "UYW": 4
+        default: 2
+        }
     }
 
     /// How many minor units make one major unit: 100 for USD, 1 for JPY.

@@ -142,7 +142,7 @@ public struct SDKTarget: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// iOS 1.9: the newest G2 version of the primary platform.
-    public static let standard = defaultTarget(of: .ios)
+    public static var standard: SDKTarget { defaultTarget(of: .ios) }
 
     /// The newest G2 version paylinks knows on `platform`: iOS 1.9, Android 1.7, Unity 2.6.
     public static func defaultTarget(of platform: Platform) -> SDKTarget {

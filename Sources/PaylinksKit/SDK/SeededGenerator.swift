@@ -40,8 +40,17 @@ package struct CheckoutIdentifiers: Equatable, Sendable {
     static let purchaseIdLength = 27
     static let orderIdLength = 10
 
-    private static let alphanumeric = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-    private static let lowercaseAlphanumeric = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    /// The `index`th of A–Z, a–z, 0–9 (62 in all), worked out rather than looked up in a
+    /// table that each start would first have to make.
+    private static func alphanumeric(_ index: UInt8) -> UInt8 {
+        if index < 26 { return UInt8(ascii: "A") + index }
+        return lowercaseAlphanumeric(index - 26)
+    }
+
+    /// The `index`th of a–z, 0–9 (36 in all).
+    private static func lowercaseAlphanumeric(_ index: UInt8) -> UInt8 {
+        index < 26 ? UInt8(ascii: "a") + index : UInt8(ascii: "0") + (index - 26)
+    }
     private static let orderIdSpace: UInt64 = 9_000_000_000
 
     /// The identifiers of checkout `index` in a run seeded with `seed`.
@@ -89,13 +98,13 @@ package struct CheckoutIdentifiers: Equatable, Sendable {
     ) {
         var random = SeededGenerator(seed: seed &+ UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03)
         for position in 0..<sessionTokenLength {
-            sessionToken[position] = alphanumeric[Int(random.next() % UInt64(alphanumeric.count))]
+            sessionToken[position] = alphanumeric(UInt8(random.next() % 62))
         }
         purchaseId[0] = UInt8(ascii: "p")
         purchaseId[1] = UInt8(ascii: "r")
         purchaseId[2] = UInt8(ascii: "_")
         for position in 3..<purchaseIdLength {
-            purchaseId[position] = lowercaseAlphanumeric[Int(random.next() % UInt64(lowercaseAlphanumeric.count))]
+            purchaseId[position] = lowercaseAlphanumeric(UInt8(random.next() % 36))
         }
         // An affine map with a multiplier coprime to the space is a bijection: distinct
         // indexes get distinct order ids.

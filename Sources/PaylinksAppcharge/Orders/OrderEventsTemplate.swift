@@ -15,7 +15,7 @@ import PaylinksKit
 package struct OrderEventsTemplate: Sendable {
     /// What a hole holds.
     private enum Hole: Sendable {
-        case sessionToken, purchaseId, orderId, eventId, paymentId, receiptId, device, milliseconds, seconds
+        case sessionToken, purchaseId, orderId, eventId, paymentId, receiptId, device, milliseconds, seconds, paid
     }
 
     /// One event: its body's literal parts and holes, and when it happens after the order's first.
@@ -55,7 +55,7 @@ package struct OrderEventsTemplate: Sendable {
         var events: [Event] = []
         for (event, milliseconds) in first.events {
             guard let sequence = (0..<64).first(where: { values.eventId($0) == event.eventId }) else { return nil }
-            let times = (milliseconds, milliseconds / 1000)
+            let times = (milliseconds, milliseconds / 1000, base / 1000 * 1000)
             events.append(
                 Event(
                     name: event.name, version: event.version, sequence: sequence, milliseconds: milliseconds - base,
@@ -91,6 +91,7 @@ package struct OrderEventsTemplate: Sendable {
                 case .device: body += values.device
                 case .milliseconds: body += String(at).utf8
                 case .seconds: body += String(at / 1000).utf8
+                case .paid: body += String(milliseconds / 1000 * 1000).utf8
                 }
             }
             return (OrderEvent(name: event.name, version: event.version, eventId: eventId, body: body), at)
@@ -126,9 +127,11 @@ package struct OrderEventsTemplate: Sendable {
     }
 
     /// `body` cut wherever one of the order's values stands as a whole JSON string or
-    /// number (the device as the value of `"device"`).
+    /// number (the device as the value of `"device"`). The order was paid when its first
+    /// event happened, in whole seconds: its transaction's time.
     private static func pieces(
-        of body: [UInt8], values: Values, times: (milliseconds: Int, seconds: Int), version: OrderEvent.Version
+        of body: [UInt8], values: Values, times: (milliseconds: Int, seconds: Int, paid: Int),
+        version: OrderEvent.Version
     ) -> [(literal: [UInt8], hole: Hole?)] {
         func quoted(_ text: String) -> [UInt8] { [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")] }
         var strings: [(Hole, [UInt8])] = [
@@ -142,6 +145,7 @@ package struct OrderEventsTemplate: Sendable {
         if !values.device.isEmpty { strings.append((.device, Array("\"device\":".utf8) + values.device)) }
         let numbers: [(Hole, [UInt8])] = [
             (.milliseconds, Array(":\(times.milliseconds)".utf8)), (.seconds, Array(":\(times.seconds)".utf8)),
+            (.paid, Array(":\(times.paid)".utf8)),
         ]
         var pieces: [(literal: [UInt8], hole: Hole?)] = []
         var literal: [UInt8] = []

@@ -33,8 +33,12 @@ package struct OrderEventsTemplate: Sendable {
     private let seed: UInt64
     /// The first order's checkout index, and when its first event happened.
     private let index: Int
-    /// Whether each order's device is the one its seed picks, not one the options set.
-    private let seededDevice: Bool
+    /// The bytes of each device the seed picks from, when each order's device is the one
+    /// its seed picks rather than one the options set.
+    private let devices: [[UInt8]]?
+    /// Whether a hole holds the payment id, and the receipt id.
+    private let holdsPaymentId: Bool
+    private let holdsReceiptId: Bool
 
     /// A template of the events of checkout `first`, proven on checkout `second`, each
     /// with the events it sent and when each happened; nil when no template gives both
@@ -50,8 +54,8 @@ package struct OrderEventsTemplate: Sendable {
         else { return nil }
         self.seed = seed
         self.index = first.index
-        self.seededDevice = seededDevice
-        let values = Values(seed: seed, index: first.index, seededDevice: seededDevice)
+        devices = seededDevice ? OrderDevice.seededChoices.map { Self.bytes(of: $0) } : nil
+        let values = Values(seed: seed, index: first.index, devices: devices, paymentId: true, receiptId: true)
         var events: [Event] = []
         for (event, milliseconds) in first.events {
             guard let sequence = (0..<64).first(where: { values.eventId($0) == event.eventId }) else { return nil }
@@ -63,6 +67,9 @@ package struct OrderEventsTemplate: Sendable {
                     length: event.body.count + 64))
         }
         self.events = events
+        let holes = events.flatMap { $0.pieces.compactMap(\.hole) }
+        holdsPaymentId = holes.contains(.paymentId)
+        holdsReceiptId = holes.contains(.receiptId)
         // The proof: filled for each order, the template gives its events exactly.
         guard Self.same(self.events(index: first.index, at: base), first.events),
             Self.same(self.events(index: second.index, at: next), second.events)
@@ -72,7 +79,8 @@ package struct OrderEventsTemplate: Sendable {
     /// The events of checkout `index`, the first happening at `milliseconds` (Unix), each
     /// with when it happens.
     package func events(index: Int, at milliseconds: Int) -> [(event: OrderEvent, milliseconds: Int)] {
-        let values = Values(seed: seed, index: index, seededDevice: seededDevice)
+        let values = Values(
+            seed: seed, index: index, devices: devices, paymentId: holdsPaymentId, receiptId: holdsReceiptId)
         return events.map { event in
             let at = milliseconds + event.milliseconds
             let eventId = values.eventId(event.sequence)
@@ -102,23 +110,18 @@ package struct OrderEventsTemplate: Sendable {
     private struct Values {
         let seed: UInt64
         let identifiers: CheckoutIdentifiers
+        /// The payment and receipt ids, when a hole holds them.
         let paymentId: String
         let receiptId: String
         /// The device object's bytes; empty when the options set the device.
         let device: [UInt8]
 
-        init(seed: UInt64, index: Int, seededDevice: Bool) {
+        init(seed: UInt64, index: Int, devices: [[UInt8]]?, paymentId: Bool, receiptId: Bool) {
             self.seed = seed
             identifiers = CheckoutIdentifiers(seed: seed, index: index)
-            paymentId = GrantAward.paymentId(orderId: identifiers.orderId)
-            receiptId = GrantAward.receiptId(orderId: identifiers.orderId)
-            if seededDevice {
-                var writer = JSONWriter()
-                OrderDevice.seeded(seed: seed, purchaseId: identifiers.purchaseId).write(to: &writer)
-                device = writer.bytes
-            } else {
-                device = []
-            }
+            self.paymentId = paymentId ? GrantAward.paymentId(orderId: identifiers.orderId) : ""
+            self.receiptId = receiptId ? GrantAward.receiptId(orderId: identifiers.orderId) : ""
+            device = devices?[OrderDevice.seededIndex(seed: seed, purchaseId: identifiers.purchaseId)] ?? []
         }
 
         func eventId(_ sequence: Int) -> String {
@@ -175,6 +178,13 @@ package struct OrderEventsTemplate: Sendable {
         }
         pieces.append((literal, nil))
         return pieces
+    }
+
+    /// The device object's bytes, as an event's body writes it.
+    private static func bytes(of device: OrderDevice) -> [UInt8] {
+        var writer = JSONWriter()
+        device.write(to: &writer)
+        return writer.bytes
     }
 
     private static func same(

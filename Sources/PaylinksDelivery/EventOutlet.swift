@@ -27,6 +27,8 @@ package final class EventOutlet {
     package let settings: EventSettings
     private let sender: EventSender?
     private let signingKey: HMACSHA256.Key
+    /// The endpoint, as each attempt shown names it.
+    private let urlText: String?
     private let display: any DeliveryDisplay
     private let seed: UInt64
     private let trace: ((String) -> Void)?
@@ -66,6 +68,7 @@ package final class EventOutlet {
         self.settings = settings
         sender = settings.url.map { EventSender(settings.destination(to: $0), for: .event) }
         signingKey = HMACSHA256.Key(settings.signing.key)
+        urlText = settings.url?.description
         self.display = display
         self.seed = seed
         self.trace = trace
@@ -142,7 +145,7 @@ package final class EventOutlet {
 
     /// Writes an attempt at delivering `event` to the outlet's endpoint, in its place.
     package func write(_ attempt: DeliveryAttempt, of event: OrderEvent) {
-        display.show(event: event, attempt: attempt, url: settings.url?.description)
+        display.show(event: event, attempt: attempt, url: urlText)
     }
 
     /// Whether events are held back, to be sent after the ones that follow them.

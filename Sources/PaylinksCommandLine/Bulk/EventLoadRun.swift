@@ -63,6 +63,7 @@ struct EventLoadRun {
         var previous: (order: OrderResponseModel, milliseconds: Int, step: Int?)?
         var proven: (order: OrderResponseModel, step: Int, paidBefore: Int)?
         var clock = sdk.virtualMilliseconds
+        var predicted = PredictedEvents(flow: flow, events: events)
         while done < count, delegate.failure == nil {
             done += 1
             let index = sdk.nextCheckoutIndex
@@ -71,12 +72,10 @@ struct EventLoadRun {
                 let next = sdk.predictedOrder(like: order)
                 sdk.skipCheckout()
                 clock += step
-                try flow.replay(player, index: index, paidAt: clock - paidBefore)
-                let before = events.takeCollected()
-                flow.appcharge.settle(at: clock)
+                let (before, after) = try predicted.events(
+                    index: index, paidAt: clock - paidBefore, settledAt: clock, player: player)
                 result = Result(
-                    callback: .onPurchaseSuccess(order: next), before: before, after: events.takeCollected(),
-                    predictedIndex: index)
+                    callback: .onPurchaseSuccess(order: next), before: before, after: after, predictedIndex: index)
             } else {
                 let prediction = previous.map { sdk.predictedOrder(like: $0.order) }
                 recorder.removeAll()

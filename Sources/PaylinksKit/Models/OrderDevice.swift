@@ -102,7 +102,7 @@ package struct OrderDevice: Sendable, Equatable {
 
     /// The devices a seed picks from: the presets and a few more, so that receivers see
     /// several.
-    private static let seeded: [OrderDevice] =
+    package static let seededChoices: [OrderDevice] =
         presets.map(\.device) + [
             OrderDevice(
                 platform: "mobile", deviceModel: "iPhone16,1", osType: "iOS", osVersion: "18.1", browserType: "Safari",
@@ -123,6 +123,11 @@ package struct OrderDevice: Sendable, Equatable {
 
     /// The device the seed gives the order of `purchaseId`: the same inputs, the same device.
     package static func seeded(seed: UInt64, purchaseId: String) -> OrderDevice {
+        seededChoices[seededIndex(seed: seed, purchaseId: purchaseId)]
+    }
+
+    /// Where in ``seededChoices`` the device the seed gives the order of `purchaseId` stands.
+    package static func seededIndex(seed: UInt64, purchaseId: String) -> Int {
         // FNV-1a over the purchase id, mixed with the seed as SplitMix64 mixes.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in purchaseId.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -130,7 +135,7 @@ package struct OrderDevice: Sendable, Equatable {
         mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
         mixed ^= mixed >> 31
-        return seeded[Int(mixed % UInt64(seeded.count))]
+        return Int(mixed % UInt64(seededChoices.count))
     }
 
     // MARK: What a user writes

@@ -1,9 +1,9 @@
 /// How the loops' turns of requests reach their responder, one batch at a time: each loop
 /// prepares its turn on its own thread and posts it, then takes the serial lock; the loop
 /// that holds it answers, in one batch, every turn posted by then and those posted while it
-/// answers, and a loop whose turn another's batch took finds its answers made. So while
-/// one batch's change is written and synced, the turns that wait for the lock gather, and
-/// the next batch answers them all with one sync.
+/// answers, and a loop whose turn another's batch took finds its answers made. So the
+/// turns that wait for the lock while one batch's change is written and synced are
+/// answered together in the next, with one sync.
 final class TurnBatches<Responder: HTTPResponder>: @unchecked Sendable {
     private let responder: Responder
     /// Held while the responder answers, ticks or says whether to stop: one at a time.

@@ -17,10 +17,15 @@ import Testing
 struct TestResponder: HTTPResponder {
     let stopping: @Sendable () -> Bool
     let answer: @Sendable (HTTPRequest) -> HTTPAnswer
+    /// Called with each request on the loop it came to, before it is answered.
+    var prepared: @Sendable (HTTPRequest) -> Void = { _ in }
 
     var isStopping: Bool { stopping() }
 
-    func prepare(_ request: HTTPRequest) -> HTTPRequest { request }
+    func prepare(_ request: HTTPRequest) -> HTTPRequest {
+        prepared(request)
+        return request
+    }
 
     func respond(to request: HTTPRequest) -> HTTPAnswer { answer(request) }
 }
@@ -48,6 +53,7 @@ struct HTTPServerTests {
             handle: @escaping @Sendable (HTTPRequest) -> HTTPServerResponse = { _ in
                 HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
             },
+            prepared: @escaping @Sendable (HTTPRequest) -> Void = { _ in },
             refusal: @escaping @Sendable (HTTPServer.Refusal) -> HTTPServerResponse = HTTPServerTests.plainRefusal
         ) throws {
             server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, loops: loops, refusal: refusal)
@@ -65,7 +71,7 @@ struct HTTPServerTests {
                         answer: { request in
                             self.lock.withLock { self.answered += 1 }
                             return .ready(handle(request))
-                        }))
+                        }, prepared: prepared))
                 finished.signal()
             }
             thread.start()
@@ -279,22 +285,26 @@ struct HTTPServerTests {
             let lock = NSLock()
             var inside = false
             var overlapped = false
+            /// The threads requests were read on: a request is read on the loop its
+            /// connection was handed to, and answered on whichever loop holds the lock.
             var threads = Set<ObjectIdentifier>()
         }
         let seen = Seen()
-        let server = try Running(limits: HTTPServer.Limits(), loops: 2) { _ in
-            seen.lock.withLock {
-                seen.overlapped = seen.overlapped || seen.inside
-                seen.inside = true
-                seen.threads.insert(ObjectIdentifier(Thread.current))
-            }
-            // Widens the window in which a second loop could come in while this request is
-            // handled. No assertion waits on this pause (each waits for its answer, bounded),
-            // so it cannot make the test flaky; it only makes an overlap likelier to be seen.
-            usleep(2_000)
-            seen.lock.withLock { seen.inside = false }
-            return HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
-        }
+        let server = try Running(
+            limits: HTTPServer.Limits(), loops: 2,
+            handle: { _ in
+                seen.lock.withLock {
+                    seen.overlapped = seen.overlapped || seen.inside
+                    seen.inside = true
+                }
+                // Widens the window in which a second loop could come in while this request is
+                // handled. No assertion waits on this pause (each waits for its answer, bounded),
+                // so it cannot make the test flaky; it only makes an overlap likelier to be seen.
+                usleep(2_000)
+                seen.lock.withLock { seen.inside = false }
+                return HTTPServerResponse(status: 200, contentType: "text/plain", body: Array("ok".utf8))
+            },
+            prepared: { _ in seen.lock.withLock { _ = seen.threads.insert(ObjectIdentifier(Thread.current)) } })
         let clients = try (0..<8).map { _ in try Client(port: server.port) }
         for _ in 0..<5 {
             for client in clients { client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n") }

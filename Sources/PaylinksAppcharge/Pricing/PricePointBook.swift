@@ -212,18 +212,20 @@ public struct PricePointBook: Sendable {
             isOverridden: found.isOverridden)
     }
 
-    /// The amount of `cents` in `country`, the price without its display: what a check of
-    /// a price sent needs, which shows it only when it differs. `localization` is
-    /// the country's, nil where the catalog has none (the amount is then the cents, in USD).
-    public func amount(_ cents: Int, in country: String) -> (
+    /// A price without its display: the amount in the currency's minor units, the
+    /// currency, whether an override set it, and the country's localization, nil where the
+    /// catalog has none (the amount is then the cents, in USD).
+    public typealias Amount = (
         minorUnits: Int, currency: String, isOverridden: Bool, localization: PriceLocalization?
-    )? {
+    )
+
+    /// The amount of `cents` in `country`: what a check of a price sent needs, which shows
+    /// the price only when it differs.
+    public func amount(_ cents: Int, in country: String) -> Amount? {
         amount(cents, point: points[cents], in: country)
     }
 
-    func amount(_ cents: Int, point: Point?, in country: String) -> (
-        minorUnits: Int, currency: String, isOverridden: Bool, localization: PriceLocalization?
-    )? {
+    func amount(_ cents: Int, point: Point?, in country: String) -> Amount? {
         guard let localization = catalog.ownLocalization(of: country) else { return (cents, "USD", false, nil) }
         let currency = localization.data.currencyCode
         let overridden = point?.overrides.last { $0.country == country }

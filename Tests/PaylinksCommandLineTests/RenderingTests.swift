@@ -15,7 +15,9 @@ struct RenderingTests {
         "amounts in minor units show with their currency's decimals",
         arguments: [
             (499, "USD", "4.99 USD"), (800, "JPY", "800 JPY"), (5, "EUR", "0.05 EUR"), (1234, "KWD", "1.234 KWD"),
-            (149000, "KRW", "149,000 KRW"), (899_900, "INR", "8,999.00 INR"),
+            (149000, "KRW", "149,000 KRW"), (899_900, "INR", "8,999.00 INR"), (0, "USD", "0.00 USD"),
+            (-123_456_789, "USD", "-1,234,567.89 USD"), (12345, "CLF", "1.2345 CLF"), (7, "BHD", "0.007 BHD"),
+            (Int.min, "JPY", "-9,223,372,036,854,775,808 JPY"), (100, "usd", "1.00 usd"), (100, "JPYX", "1.00 JPYX"),
         ])
     func minorUnits(amount: Int, currency: String, expected: String) {
         #expect(PriceFormatter.formatMinorUnits(amount, currency: currency) == expected)

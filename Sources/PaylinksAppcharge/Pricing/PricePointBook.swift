@@ -101,7 +101,7 @@ public struct PricePointBook: Sendable {
     /// written: "4.99" for 499, "5.00" for 500.
     static func tier(ofCents cents: Int) -> String {
         let (dollars, rest) = cents.quotientAndRemainder(dividingBy: 100)
-        return "\(dollars).\(rest < 10 ? "0" : "")\(rest)"
+        return String(dollars) + (rest < 10 ? ".0" : ".") + String(rest)
     }
 
     /// The sandbox started at `time` on its clock, a journal's virtual clock once it is
@@ -247,7 +247,7 @@ public struct PricePointBook: Sendable {
     /// rounded once, half up: 4550 at 0.95 EUR is 4322.5, so 4323.
     static func converted(_ cents: Int, localization: PriceLocalization) -> Int? {
         guard let rate = localization.usdExchangeRate, cents >= 0 else { return nil }
-        let scale = minorUnitScale(of: localization.data.currencyCode)
+        let scale = CurrencyCodes.minorUnitScale(of: localization.data.currencyCode)
         // cents × rate × scale / 100, rate = significand / 10^scale.
         let (product, overflow) = cents.multipliedReportingOverflow(by: rate.significand)
         let (numerator, overflow2) = product.multipliedReportingOverflow(by: scale)
@@ -258,7 +258,8 @@ public struct PricePointBook: Sendable {
 
     /// A price in major units, in minor units, rounded once, half up: 29.99 BRL is 2999.
     static func minorUnits(_ price: ExactDecimal, currency: String) -> Int? {
-        let (numerator, overflow) = price.significand.multipliedReportingOverflow(by: minorUnitScale(of: currency))
+        let (numerator, overflow) = price.significand.multipliedReportingOverflow(
+            by: CurrencyCodes.minorUnitScale(of: currency))
         guard !overflow else { return nil }
         return roundedHalfUp(numerator, price.denominator)
     }
@@ -268,18 +269,11 @@ public struct PricePointBook: Sendable {
         numerator / denominator + (numerator % denominator * 2 >= denominator ? 1 : 0)
     }
 
-    /// 10^(the currency's minor digits): 100 for EUR, 1 for JPY.
-    static func minorUnitScale(of currency: String) -> Int {
-        var scale = 1
-        for _ in 0..<CurrencyCodes.minorUnitDigits(of: currency) { scale *= 10 }
-        return scale
-    }
-
     /// An amount in minor units as the localization's price points show it, with the
     /// formatter the SDK's `formattedPrice` comes from: "6,64 €", "¥1,500".
     static func display(_ amount: Int, as localization: PriceLocalization) -> String {
         let data = localization.data
-        let scale = minorUnitScale(of: data.currencyCode)
+        let scale = CurrencyCodes.minorUnitScale(of: data.currencyCode)
         let (scaled, overflow) = amount.multipliedReportingOverflow(by: data.multiplier)
         guard !overflow, scaled % scale == 0 else {
             return PriceFormatter.formatMinorUnits(amount, currency: data.currencyCode)
@@ -327,7 +321,7 @@ public struct PricePointBook: Sendable {
     /// never priced 0, so that a paid price point cannot become a free order.
     public func takes(_ override: Override) -> Bool {
         guard let localization = catalog.ownLocalization(of: override.country) else { return false }
-        let scale = Self.minorUnitScale(of: localization.data.currencyCode)
+        let scale = CurrencyCodes.minorUnitScale(of: localization.data.currencyCode)
         let (scaled, overflow) = override.price.significand.multipliedReportingOverflow(by: scale)
         guard !overflow, scaled % override.price.denominator == 0 else { return false }
         return (1...Self.overrideLimit).contains(scaled / override.price.denominator)

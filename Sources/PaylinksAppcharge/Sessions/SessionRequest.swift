@@ -93,17 +93,19 @@ package struct SessionRequest {
         if let list = top["items"] {
             if case .array(let elements) = list.kind {
                 for (index, element) in elements.enumerated() {
-                    let path = "items[\(index)]"
-                    guard let item = noted({ () throws(Problem) in try Self.object(element, path) }) else { continue }
+                    // Named only in a problem.
+                    func path() -> String { "items[\(index)]" }
+                    guard let item = noted({ () throws(Problem) in try Self.object(element, path()) }) else { continue }
                     let name = noted { () throws(Problem) in
-                        try Self.string(try Self.required(item, "name", in: path + "."), path + ".name")
+                        try Self.string(try Self.required(item, "name", in: path() + "."), path() + ".name")
                     }
                     let sku = noted { () throws(Problem) in
-                        try Self.string(try Self.required(item, "sku", in: path + "."), path + ".sku")
+                        try Self.string(try Self.required(item, "sku", in: path() + "."), path() + ".sku")
                     }
                     let quantity = noted { () throws(Problem) in
                         try Self.integer(
-                            try Self.required(item, "quantity", in: path + "."), path + ".quantity", maximum: Int.max,
+                            try Self.required(item, "quantity", in: path() + "."), path() + ".quantity",
+                            maximum: Int.max,
                             largest: "the largest quantity a session takes")
                     }
                     if let name, let sku, let quantity {
@@ -192,10 +194,11 @@ package struct SessionRequest {
         }
     }
 
-    private static func required(_ members: Members, _ name: String, in parent: String) throws(Problem)
+    private static func required(_ members: Members, _ name: String, in parent: @autoclosure () -> String)
+        throws(Problem)
         -> JSONValue
     {
-        guard let value = members[name] else { throw Problem(message: "\(parent)\(name) is required") }
+        guard let value = members[name] else { throw Problem(message: "\(parent())\(name) is required") }
         return value
     }
 
@@ -209,16 +212,16 @@ package struct SessionRequest {
         }
     }
 
-    private static func object(_ value: JSONValue, _ path: String) throws(Problem) -> Members {
+    private static func object(_ value: JSONValue, _ path: @autoclosure () -> String) throws(Problem) -> Members {
         guard case .object(let members) = value.kind else {
-            throw Problem(message: "\(path) must be an object, not \(value.typeDescription)")
+            throw Problem(message: "\(path()) must be an object, not \(value.typeDescription)")
         }
         return Members(members: members)
     }
 
-    private static func string(_ value: JSONValue, _ path: String) throws(Problem) -> String {
+    private static func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(Problem) -> String {
         guard case .string(let text) = value.kind else {
-            throw Problem(message: "\(path) must be a string, not \(value.typeDescription)")
+            throw Problem(message: "\(path()) must be a string, not \(value.typeDescription)")
         }
         return text
     }
@@ -227,14 +230,14 @@ package struct SessionRequest {
     /// it (`9223372036854775808`, `1e999999999`), is refused as more than `maximum`, which
     /// `largest` names, since it is whole and not below 0.
     private static func integer(
-        _ value: JSONValue, _ path: String, maximum: Int, largest: String
+        _ value: JSONValue, _ path: @autoclosure () -> String, maximum: Int, largest: String
     ) throws(Problem) -> Int {
         switch value.wholeNumberReading {
         case .whole(let number)? where number >= 0:
-            guard number <= maximum else { throw Problem(message: "\(path) is more than \(maximum), \(largest)") }
+            guard number <= maximum else { throw Problem(message: "\(path()) is more than \(maximum), \(largest)") }
             return number
-        case .aboveInt?: throw Problem(message: "\(path) is more than \(maximum), \(largest)")
-        default: throw Problem(message: "\(path) must be a whole number of 0 or more, not \(Self.shown(value))")
+        case .aboveInt?: throw Problem(message: "\(path()) is more than \(maximum), \(largest)")
+        default: throw Problem(message: "\(path()) must be a whole number of 0 or more, not \(Self.shown(value))")
         }
     }
 
@@ -243,8 +246,8 @@ package struct SessionRequest {
     /// fees and net amounts figured from it stay far from the range of `Int`.
     package static let maximumAmount = 1_000_000_000_000
 
-    private static func amount(_ value: JSONValue, _ path: String) throws(Problem) -> Int {
-        try integer(value, path, maximum: maximumAmount, largest: "the largest amount a session takes")
+    private static func amount(_ value: JSONValue, _ path: @autoclosure () -> String) throws(Problem) -> Int {
+        try integer(value, path(), maximum: maximumAmount, largest: "the largest amount a session takes")
     }
 
     /// `customer.identitySignals.firstSeenAt` of `signals`, in Unix milliseconds: an RFC 3339

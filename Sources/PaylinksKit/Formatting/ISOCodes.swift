@@ -10,30 +10,41 @@ struct LetterCodeSet: Sendable {
         var size = 1
         for _ in 0..<length { size *= 26 }
         members = [Bool](repeating: false, count: size)
-        var slot = 0
-        var letters = 0
-        for byte in list.utf8 {
-            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
-                slot = slot * 26 + Int(byte - UInt8(ascii: "A"))
-                letters += 1
-                if letters == length {
-                    members[slot] = true
-                    (slot, letters) = (0, 0)
-                }
-            }
-        }
+        for slot in Self.slots(length: length, list: list) { members[slot] = true }
     }
 
     /// Whether `code` is in the set.
     func contains(_ code: String) -> Bool {
+        Self.slot(of: code, length: length).map { members[$0] } ?? false
+    }
+
+    /// The number a code of `length` upper-case letters stands for, from 0 (AAA) up;
+    /// nil for anything else.
+    static func slot(of code: String, length: Int) -> Int? {
         var slot = 0
         var letters = 0
         for byte in code.utf8 {
-            guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte), letters < length else { return false }
+            guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte), letters < length else { return nil }
             slot = slot * 26 + Int(byte - UInt8(ascii: "A"))
             letters += 1
         }
-        return letters == length && members[slot]
+        return letters == length ? slot : nil
+    }
+
+    /// The numbers of the codes of `length` letters listed, separated by white space, in `list`.
+    static func slots(length: Int, list: String) -> [Int] {
+        var slots: [Int] = []
+        var slot = 0
+        var letters = 0
+        for byte in list.utf8 where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
+            slot = slot * 26 + Int(byte - UInt8(ascii: "A"))
+            letters += 1
+            if letters == length {
+                slots.append(slot)
+                (slot, letters) = (0, 0)
+            }
+        }
+        return slots
     }
 }
 
@@ -85,19 +96,20 @@ package enum CurrencyCodes {
 
     /// How many digits follow the decimal point in the currency's minor unit: 2 for USD, 0 for JPY.
     package static func minorUnitDigits(of currency: String) -> Int {
-        // A switch rather than sets of codes: a start then hashes no code, nor makes a set.
-        switch currency {
-        case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF",
-            "XOF", "XPF":
-            0
-        case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND": 3
-        case "CLF", "UYW": 4
-        default: 2
-        }
+        // The code's number against a short list: no string compared, no set made at start.
+        guard let slot = LetterCodeSet.slot(of: currency, length: 3) else { return 2 }
+        return minorUnitExceptions.first { $0.slot == slot }?.digits ?? 2
     }
 
+    /// The currencies whose minor unit is not a hundredth, by their codes' numbers.
+    private static let minorUnitExceptions: [(slot: Int, digits: Int)] =
+        [
+            (0, "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"),
+            (3, "BHD IQD JOD KWD LYD OMR TND"), (4, "CLF UYW"),
+        ].flatMap { digits, list in LetterCodeSet.slots(length: 3, list: list).map { ($0, digits) } }
+
     /// How many minor units make one major unit: 100 for USD, 1 for JPY.
-    static func minorUnitScale(of currency: String) -> Int {
+    package static func minorUnitScale(of currency: String) -> Int {
         var scale = 1
         for _ in 0..<minorUnitDigits(of: currency) { scale *= 10 }
         return scale

@@ -31,23 +31,30 @@ package enum PriceFormatter {
         return digits
     }
 
-    /// `value` with `fractionDigits` decimals, grouped in thousands.
+    /// `value` with `fractionDigits` decimals, grouped in thousands: written digit by
+    /// digit into one buffer, since a price list formats many of them.
     static func decimal(_ value: Int, fractionDigits: Int, fractionalSeparator: String, groupSeparator: String)
         -> String
     {
-        let negative = value < 0
-        var digits = String(value.magnitude)
-        if digits.count <= fractionDigits {
-            digits = String(repeating: "0", count: fractionDigits - digits.count + 1) + digits
+        // The digits, the least significant first, at least one more than the decimals.
+        var digits: [UInt8] = []
+        var rest = value.magnitude
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while digits.count <= fractionDigits { digits.append(UInt8(ascii: "0")) }
+        let whole = digits.count - fractionDigits
+        var text: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
+        text.reserveCapacity(digits.count + whole / 3 * groupSeparator.utf8.count + 4)
+        for offset in 0..<whole {
+            if offset > 0 && (whole - offset) % 3 == 0 { text += groupSeparator.utf8 }
+            text.append(digits[digits.count - 1 - offset])
         }
-        let whole = digits.dropLast(fractionDigits)
-        let fraction = digits.suffix(fractionDigits)
-        var grouped = ""
-        for (offset, character) in whole.enumerated() {
-            if offset > 0 && (whole.count - offset) % 3 == 0 { grouped += groupSeparator }
-            grouped.append(character)
+        if fractionDigits > 0 {
+            text += fractionalSeparator.utf8
+            text += digits[..<fractionDigits].reversed()
         }
-        let sign = negative ? "-" : ""
-        return fractionDigits == 0 ? sign + grouped : sign + grouped + fractionalSeparator + fraction
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -18,11 +18,6 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
-    /// The members of the objects being parsed, innermost last, with their keys' offsets.
-    private var members: [(key: String, value: JSONValue)] = []
-    private var keyOffsets: [Int] = []
-    /// The elements of the arrays being parsed, innermost last.
-    private var elements: [JSONValue] = []
 
     /// Parses one JSON text: a single value with nothing but white space around it.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -122,9 +117,12 @@ public struct JSONParser {
             depth -= 1
             return JSONValue(.object([]), at: start)
         }
-        // The members gather on a stack shared by every object of the text, so that each
-        // object allocates its members once, at their final size.
-        let base = members.count
+        // Each object gathers its members in an array of its own, made with room for a few:
+        // most objects have a handful, and the array is then the object's, moved, not copied.
+        var members: [(key: String, value: JSONValue)] = []
+        var keyOffsets: [Int] = []
+        members.reserveCapacity(4)
+        keyOffsets.reserveCapacity(4)
         // Small objects are checked for duplicate keys by a scan, large ones by a set. Keys
         // are compared by their UTF-8, scalar by scalar, as RFC 8259 compares them: "é" and
         // "e\u{301}" are two keys, though Swift's strings call them equal.
@@ -136,14 +134,14 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
-            let count = members.count - base
+            let count = members.count
             let isDuplicate =
                 count < 16
-                ? members[base...].contains {
+                ? members.contains {
                     $0.key.utf8.count == key.utf8.count && $0.key.utf8.elementsEqual(key.utf8)
                 }
                 : !seen.insert(Array(key.utf8)).inserted
-            if count == 15 { seen = Set((members[base...].map(\.key) + [key]).map { Array($0.utf8) }) }
+            if count == 15 { seen = Set((members.map(\.key) + [key]).map { Array($0.utf8) }) }
             guard !isDuplicate else {
                 throw error("duplicate key \"\(key)\"", at: keyOffset)
             }
@@ -167,10 +165,7 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
-            let object = JSONValue(.object(Array(members[base...])), at: start, keyOffsets: Array(keyOffsets[base...]))
-            members.removeSubrange(base...)
-            keyOffsets.removeSubrange(base...)
-            return object
+            return JSONValue(.object(members), at: start, keyOffsets: keyOffsets)
         }
     }
 
@@ -184,8 +179,9 @@ public struct JSONParser {
             depth -= 1
             return JSONValue(.array([]), at: start)
         }
-        // The elements gather on a stack shared by every array, as an object's members do.
-        let base = elements.count
+        // Each array gathers its elements as an object gathers its members.
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(4)
         while true {
             skipWhitespace()
             let element = try parseValue()
@@ -201,9 +197,7 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
-            let array = JSONValue(.array(Array(elements[base...])), at: start)
-            elements.removeSubrange(base...)
-            return array
+            return JSONValue(.array(elements), at: start)
         }
     }
 
@@ -241,8 +235,14 @@ public struct JSONParser {
             }
             guard digits(&self) > 0 else { throw error("a number needs digits in its exponent") }
         }
-        let text = String(decoding: bytes[first..<index], as: UTF8.self)
+        let text = Self.text(bytes, first..<index)
         return JSONValue(.number(text), at: start)
+    }
+
+    /// The text of `range` of `bytes`, valid UTF-8, made from a buffer rather than a slice:
+    /// the quicker way a string is made from bytes.
+    private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -256,7 +256,7 @@ public struct JSONParser {
             end += 1
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            let text = String(decoding: bytes[index..<end], as: UTF8.self)
+            let text = Self.text(bytes, index..<end)
             index = end + 1
             return text
         }

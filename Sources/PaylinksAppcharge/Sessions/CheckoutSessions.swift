@@ -549,11 +549,12 @@ public struct CheckoutSessions {
     private mutating func makeRoom(now: Int, for incoming: Int) -> Bool {
         while forgetFrom < creation.count {
             let token = creation[forgetFrom]
-            // Only the state and the time are read in place; a session is moved out only when it goes.
-            guard let created = sessions[token]?.created, sessions[token]?.isKept == false else {
+            // Found once, and only the state and the time read; a session is moved out only when it goes.
+            guard let found = sessions.index(forKey: token), !sessions.values[found].isKept else {
                 forgetFrom += 1
                 continue
             }
+            let created = sessions.values[found].created
             guard
                 sessions.count - paidCount >= limit || bytes + incoming > byteBudget
                     || now - created >= 2 * lifetime

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes Sources/paylinks/startup-order.txt: the functions of the paylinks binary that its
-# commands run at start, a section name a line, those every command runs first. The release
+# commands run at start, a symbol a line, those every command runs first. The release
 # build's linker lays them out together (see RELEASEFLAGS in the Makefile), so that a start
 # faults in a few pages of code instead of pages spread over the whole binary.
 # Run it (make startup-order) after a change to what a start runs; a stale list costs some
@@ -64,6 +64,6 @@ for profile in profiles:
                 runs[function] += 1
                 first.setdefault(function, len(first))
 for function in sorted(runs, key=lambda name: (-runs[name], first[name])):
-    print(".text." + function)
+    print(function)
 PY
 echo "Sources/paylinks/startup-order.txt: $(wc -l <Sources/paylinks/startup-order.txt) functions" >&2

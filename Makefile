@@ -49,8 +49,9 @@ run:
 # Apple platforms have no static Swift standard library; there the binary links the
 # system's Swift runtime, which every macOS since 10.14.4 carries.
 # Each function is also in a section of its own, and those a start runs are laid out
-# together, in the order of Sources/paylinks/startup-order.txt (make startup-order): a start
-# then faults in a few pages of code, not dozens spread over the binary.
+# together, in the order of Sources/paylinks/startup-order.txt (make startup-order), and so
+# is the data of the files whose variables it uses: a start then faults in a few pages of
+# code and data, not dozens spread over the binary.
 # The C++ library the Swift runtime uses is linked in too, from its archive: loading the
 # shared libstdc++ costs a start 1.6 million instructions, most of them the loader looking
 # up the symbols of its 5,000 relocations, more than all the rest of a start. Nothing else

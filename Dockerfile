@@ -9,8 +9,8 @@ WORKDIR /src
 COPY . .
 RUN make install PREFIX=/opt/paylinks
 
-# The run: the binary alone, on the same Ubuntu release (it needs glibc, libstdc++ and
-# libgcc_s, which the base image has), as a user that is not root.
+# The run: the binary alone, on the same Ubuntu release (it needs glibc and libgcc_s,
+# which the base image has), as a user that is not root.
 FROM ubuntu:24.04
 RUN groupadd --system --gid 10001 paylinks \
     && useradd --system --no-create-home --uid 10001 --gid 10001 --shell /usr/sbin/nologin paylinks \

@@ -49,14 +49,28 @@ run:
 # Apple platforms have no static Swift standard library; there the binary links the
 # system's Swift runtime, which every macOS since 10.14.4 carries.
 # Each function is also in a section of its own, and those a start runs are laid out
-# together, in the order of Sources/paylinks/startup-order.txt (make startup-order; the
-# option is gold's, the toolchain's linker on Linux): a start then faults in a few pages of
-# code, not dozens spread over the binary.
+# together, in the order of Sources/paylinks/startup-order.txt (make startup-order), and so
+# is the data of the files whose variables it uses: a start then faults in a few pages of
+# code and data, not dozens spread over the binary.
+# The C++ library the Swift runtime uses is linked in too, from its archive: loading the
+# shared libstdc++ costs a start 1.6 million instructions, most of them the loader looking
+# up the symbols of its 5,000 relocations, more than all the rest of a start. Nothing else
+# in the process uses C++, so the one copy serves all of it, and the binary no longer
+# needs the system's libstdc++. The linker takes a library named with -l from the first
+# folder of its search path that has it, so a folder holding only the archive, searched
+# before the system's, makes it take the archive.
+# The linker is LLVM's (lld) rather than gold: of the archive's code the binary keeps only
+# what it calls, and gold would still have it need every C library function the rest
+# names, arc4random among them, which glibc has only since 2.36, so the binary would no
+# longer start on glibc 2.35 (Ubuntu 22.04). lld leaves out what only dropped code names.
 ifeq ($(shell uname -s),Linux)
+CXXARCHIVE := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
+CXXARCHIVEDIR = $(CURDIR)/.build/libstdc++-archive
 STATICFLAGS = --static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie \
-	-Xlinker --no-export-dynamic
+	-Xlinker --no-export-dynamic -Xswiftc -L$(CXXARCHIVEDIR) -Xswiftc -use-ld=lld
 ORDERFLAGS = -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --section-ordering-file=$(CURDIR)/Sources/paylinks/startup-order.txt
+	-Xlinker --symbol-ordering-file=$(CURDIR)/Sources/paylinks/startup-order.txt \
+	-Xlinker --no-warn-symbol-ordering
 endif
 STRIPFLAGS = -Xlinker -s
 RELEASEFLAGS = -c release $(STATICFLAGS) $(ORDERFLAGS) $(STRIPFLAGS) \
@@ -64,6 +78,10 @@ RELEASEFLAGS = -c release $(STATICFLAGS) $(ORDERFLAGS) $(STRIPFLAGS) \
 	-Xswiftc -Xfrontend -Xswiftc -disable-dynamic-actor-isolation
 
 release:
+ifdef CXXARCHIVEDIR
+	@test -f "$(CXXARCHIVE)" || { echo "error: no libstdc++.a beside the C++ compiler's libraries (clang -print-file-name=libstdc++.a)" >&2; exit 1; }
+	@mkdir -p "$(CXXARCHIVEDIR)" && ln -sf "$(CXXARCHIVE)" "$(CXXARCHIVEDIR)/libstdc++.a"
+endif
 	$(SWIFT) build $(RELEASEFLAGS) $(SWIFTFLAGS)
 
 # After a change to what a start runs: write the list of the functions it runs, which the

@@ -58,7 +58,8 @@ run:
 # in the process uses C++, so the one copy serves all of it, and the binary no longer
 # needs the system's libstdc++. The linker takes a library named with -l from the first
 # folder of its search path that has it, so a folder holding only the archive, searched
-# before the system's, makes it take the archive.
+# before the system's, makes it take the archive. Where the C++ compiler's libraries hold
+# no archive, the folder is empty and the binary links the shared library, as before.
 # The linker is LLVM's (lld) rather than gold: of the archive's code the binary keeps only
 # what it calls, and gold would still have it need every C library function the rest
 # names, arc4random among them, which glibc has only since 2.36, so the binary would no
@@ -79,8 +80,9 @@ RELEASEFLAGS = -c release $(STATICFLAGS) $(ORDERFLAGS) $(STRIPFLAGS) \
 
 release:
 ifdef CXXARCHIVEDIR
-	@test -f "$(CXXARCHIVE)" || { echo "error: no libstdc++.a beside the C++ compiler's libraries (clang -print-file-name=libstdc++.a)" >&2; exit 1; }
-	@mkdir -p "$(CXXARCHIVEDIR)" && ln -sf "$(CXXARCHIVE)" "$(CXXARCHIVEDIR)/libstdc++.a"
+	@mkdir -p "$(CXXARCHIVEDIR)" && rm -f "$(CXXARCHIVEDIR)/libstdc++.a"
+	@if test -f "$(CXXARCHIVE)"; then ln -s "$(CXXARCHIVE)" "$(CXXARCHIVEDIR)/libstdc++.a"; \
+	else echo "note: no libstdc++.a beside the C++ compiler's libraries (clang -print-file-name=libstdc++.a); the binary links the system's libstdc++ and starts slower" >&2; fi
 endif
 	$(SWIFT) build $(RELEASEFLAGS) $(SWIFTFLAGS)
 

@@ -76,9 +76,11 @@ echo "building the release binary and the baseline..." >&2
 # Only the product measured: the release build of every target would build test support too.
 make --no-print-directory release SWIFTFLAGS="-Xswiftc -warnings-as-errors --product paylinks" >/dev/null
 # The baseline is built the way the release binary is: optimized, stripped, and on Linux
-# statically linked, at a fixed address, exporting no symbols.
+# statically linked (the C++ library the Swift runtime uses too, from the archive the
+# release build links, by lld), at a fixed address, exporting no symbols.
 static=()
-[ "$(uname -s)" = Linux ] && static=(-static-stdlib -Xclang-linker -no-pie -Xlinker --no-export-dynamic)
+[ "$(uname -s)" = Linux ] && static=(-static-stdlib -Xclang-linker -no-pie -Xlinker --no-export-dynamic
+    -L"$PWD/.build/libstdc++-archive" -use-ld=lld)
 swiftc -O "${static[@]}" -Xlinker -s Benchmarks/hello.swift -o "$work/hello.built"
 # Both programs are measured as installed: copied, as `make install` copies. A file the
 # linker has just written sits in the page cache in small pieces, so each page fault maps

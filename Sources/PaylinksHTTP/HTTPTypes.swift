@@ -173,12 +173,21 @@ public struct HTTPServerResponse: Equatable, Sendable {
     func encoded(closing: Bool, head: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160 + body.count)
-        bytes += "HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8
+        // Appended piece by piece: no line is made as a string first.
+        bytes += "HTTP/1.1 ".utf8
+        bytes += String(status).utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += Self.reason(status).utf8
+        bytes += "\r\n".utf8
         for header in headers where !Self.splits(header.name) && !Self.splits(header.value) {
-            bytes += "\(header.name): \(header.value)\r\n".utf8
+            bytes += header.name.utf8
+            bytes += ": ".utf8
+            bytes += header.value.utf8
+            bytes += "\r\n".utf8
         }
-        bytes += "Content-Length: \(body.count)\r\n".utf8
-        bytes += (closing ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n").utf8
+        bytes += "Content-Length: ".utf8
+        bytes += String(body.count).utf8
+        bytes += (closing ? "\r\nConnection: close\r\n\r\n" : "\r\nConnection: keep-alive\r\n\r\n").utf8
         if !head { bytes += body }
         return bytes
     }

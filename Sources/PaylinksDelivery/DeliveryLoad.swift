@@ -73,6 +73,8 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// run's clock), so that no attempt is signed before then and the time since it was
     /// due; nil signs on the wall clock. Whoever submits keeps to ``room``, taking back
     /// what was answered first when there is none.
+    @_specialize(where Item == GrantAward)
+    @_specialize(where Item == OrderEvent)
     public func submit(_ item: Item, happenedAt happened: Int? = nil) {
         if !threadsStarted { startLanes() }
         if started == 0 { started = Deadline.nowMilliseconds() }
@@ -97,6 +99,8 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// The attempts of the items answered since the last call, in the order they were
     /// submitted, each item's in the order made; waits until at least `minimum` items
     /// (no more than are held) are answered first.
+    @_specialize(where Item == GrantAward)
+    @_specialize(where Item == OrderEvent)
     public func takeAnswered(atLeast minimum: Int = 0) -> [[DeliveryAttempt]] {
         handOver()
         let wanted = min(max(0, minimum), submitted - delivered)

@@ -235,9 +235,10 @@ public final class DeliverySender {
     }
 
     /// The connection the started attempt's answer will come on, while ``finish(_:)`` would
-    /// wait for it; nil when it would not.
-    var awaitedSocket: Socket? {
-        pending?.attempt.failure == nil ? client.awaitedSocket : nil
+    /// wait for it at `now` (milliseconds on the monotonic clock, one reading for many
+    /// senders); nil when it would not.
+    func awaitedSocket(at now: Int) -> Socket? {
+        pending?.attempt.failure == nil ? client.awaitedSocket(at: now) : nil
     }
 
     /// Closes the connection.

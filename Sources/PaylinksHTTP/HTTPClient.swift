@@ -120,7 +120,13 @@ public final class HTTPClient {
     /// The connection a sent request's response will come on, while ``finish()`` would
     /// wait for it; nil when it would not (no request, or its time is up).
     package var awaitedSocket: Socket? {
-        guard let deadline = pendingDeadline, deadline.remainingMilliseconds() > 0 else { return nil }
+        awaitedSocket(at: Deadline.nowMilliseconds())
+    }
+
+    /// The connection a sent request's response will come on, as ``awaitedSocket`` says,
+    /// judged at `now` (milliseconds on the monotonic clock).
+    package func awaitedSocket(at now: Int) -> Socket? {
+        guard let deadline = pendingDeadline, deadline.remainingMilliseconds(at: now) > 0 else { return nil }
         return socket
     }
 

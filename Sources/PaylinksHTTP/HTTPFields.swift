@@ -56,10 +56,19 @@ struct HTTPFields {
     private mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int, keepingHeaders: Bool)
         throws(Problem)
     {
+        guard let base = buffer.baseAddress else { return }
         var start = offset
         while start < buffer.count {
+            // The line ends at the first CR that an LF follows: each CR found by the C
+            // library's scan, which takes many bytes a step.
             var end = start
-            while end < buffer.count && !(buffer[end] == 13 && end + 1 < buffer.count && buffer[end + 1] == 10) {
+            while end < buffer.count {
+                guard let hit = memchr(base + end, 13, buffer.count - end) else {
+                    end = buffer.count
+                    break
+                }
+                end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                if end + 1 < buffer.count && buffer[end + 1] == 10 { break }
                 end += 1
             }
             defer { start = end + 2 }

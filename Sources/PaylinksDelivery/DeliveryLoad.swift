@@ -39,20 +39,29 @@ public final class DeliveryLoad<Item: Deliverable> {
     private var finished = 0
 
     /// A load of what `signer` signs over `connections` connections, served by up to
-    /// `threads` threads and holding at most `window` items (by default
-    /// ``window(connections:)``); the summary calls the items `noun`.
+    /// `threads` threads, no more than ``lanes(processors:)`` allows on this machine, and
+    /// holding at most `window` items (by default ``window(connections:)``); the summary
+    /// calls the items `noun`.
     public init(signer: DeliverySigner, noun: String, connections: Int, threads: Int = 2, window: Int? = nil) {
         self.noun = noun
         let senders = (0..<max(1, connections)).map { _ in
             DeliverySender(signer: signer, waitsInRealTime: false, keepsExchanges: false)
         }
-        let count = min(senders.count, max(1, threads))
+        let count = min(senders.count, max(1, threads), Self.lanes(processors: onlineProcessors()))
         lanes = (0..<count).map { lane in
             Lane(senders: stride(from: lane, to: senders.count, by: count).map { senders[$0] })
         }
         self.window = max(1, window ?? Self.window(connections: senders.count))
         handoff = max(1, min(16, self.window / 4))
         shared = Locked(LoadFlow())
+    }
+
+    /// How many lanes a load runs at most on `processors` processors: one fewer, since
+    /// whoever submits keeps one busy, and at least one. On two processors a second lane
+    /// only takes turns with the first on the one left, and each switch between them costs
+    /// more than it saves: a sixth more CPU an award, with three times the context switches.
+    static func lanes(processors: Int) -> Int {
+        max(1, processors - 1)
     }
 
     /// How many items a load over `connections` connections holds by default: enough that
@@ -73,6 +82,8 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// run's clock), so that no attempt is signed before then and the time since it was
     /// due; nil signs on the wall clock. Whoever submits keeps to ``room``, taking back
     /// what was answered first when there is none.
+    @_specialize(where Item == GrantAward)
+    @_specialize(where Item == OrderEvent)
     public func submit(_ item: Item, happenedAt happened: Int? = nil) {
         if !threadsStarted { startLanes() }
         if started == 0 { started = Deadline.nowMilliseconds() }
@@ -97,6 +108,8 @@ public final class DeliveryLoad<Item: Deliverable> {
     /// The attempts of the items answered since the last call, in the order they were
     /// submitted, each item's in the order made; waits until at least `minimum` items
     /// (no more than are held) are answered first.
+    @_specialize(where Item == GrantAward)
+    @_specialize(where Item == OrderEvent)
     public func takeAnswered(atLeast minimum: Int = 0) -> [[DeliveryAttempt]] {
         handOver()
         let wanted = min(max(0, minimum), submitted - delivered)

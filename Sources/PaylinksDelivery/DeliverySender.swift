@@ -60,20 +60,34 @@ public struct DeliverySigner: Sendable {
         SignedAward(headers: [], request: encode(item, notBefore: earliest).request)
     }
 
+    /// `item`'s request, signed as ``signUnrecorded(_:notBefore:)`` signs it, written into
+    /// `request` in place of what it held: a sender reuses one buffer's memory.
+    func signUnrecorded(_ item: some Deliverable, notBefore earliest: Int?, into request: inout [UInt8]) {
+        _ = encode(item, notBefore: earliest, into: &request)
+    }
+
     /// `item`'s request bytes, signed now (or at `earliest`, when later), and where the
     /// signature's value lies in them.
     private func encode(_ item: some Deliverable, notBefore earliest: Int?) -> (request: [UInt8], signature: Range<Int>)
     {
+        var request: [UInt8] = []
+        let signature = encode(item, notBefore: earliest, into: &request)
+        return (request, signature)
+    }
+
+    /// Writes `item`'s request bytes, signed now (or at `earliest`, when later), into
+    /// `request`; where the signature's value lies in them.
+    private func encode(_ item: some Deliverable, notBefore earliest: Int?, into request: inout [UInt8]) -> Range<Int> {
         var signature = 0..<0
-        let request = HTTPClient.encode(head: head, body: item.body) { request in
+        let body = item.body
+        HTTPClient.encode(head: head, body: body, into: &request) { request in
             request += "signature: ".utf8
             let start = request.count
-            GrantAward.appendSignature(
-                body: item.body, milliseconds: max(clock(), earliest ?? .min), key: key, to: &request)
+            GrantAward.appendSignature(body: body, milliseconds: max(clock(), earliest ?? .min), key: key, to: &request)
             signature = start..<request.count
             request += "\r\n".utf8
         }
-        return (request, signature)
+        return signature
     }
 }
 
@@ -99,6 +113,8 @@ public final class DeliverySender {
     /// Whether each attempt keeps the exchange's headers and the answer's body.
     private let keepsExchanges: Bool
     private var pending: (attempt: DeliveryAttempt, start: Int)?
+    /// Where requests are written when no exchange is kept: its memory serves each in turn.
+    private var requestBuffer: [UInt8] = []
     /// When what is being delivered happened, Unix milliseconds on a run's own clock: no
     /// attempt is then signed before that moment and the time since it was due (a delay,
     /// the pauses between retries), so that its `t` never comes before the body's
@@ -115,6 +131,8 @@ public final class DeliverySender {
         client = HTTPClient(
             url: signer.url, connectTimeout: AwardSchedule.attemptTimeout,
             responseTimeout: AwardSchedule.attemptTimeout)
+        // An exchange not kept needs no copy of the answer's headers.
+        client.keepsHeaders = keepsExchanges
         self.signer = signer
         self.waitsInRealTime = waitsInRealTime
         self.keepsExchanges = keepsExchanges
@@ -171,7 +189,10 @@ public final class DeliverySender {
     /// `item`'s request, signed now (or at `earliest`, when later), with its headers when
     /// this sender keeps them.
     public func sign(_ item: some Deliverable, notBefore earliest: Int? = nil) -> SignedAward {
-        keepsExchanges ? signer.sign(item, notBefore: earliest) : signer.signUnrecorded(item, notBefore: earliest)
+        guard !keepsExchanges else { return signer.sign(item, notBefore: earliest) }
+        // Written over the last request, whose bytes were sent and let go of by now.
+        signer.signUnrecorded(item, notBefore: earliest, into: &requestBuffer)
+        return SignedAward(headers: [], request: requestBuffer)
     }
 
     /// Sends a request signed as `signed` without waiting for the answer; ``finish(_:)``
@@ -214,9 +235,10 @@ public final class DeliverySender {
     }
 
     /// The connection the started attempt's answer will come on, while ``finish(_:)`` would
-    /// wait for it; nil when it would not.
-    var awaitedSocket: Socket? {
-        pending?.attempt.failure == nil ? client.awaitedSocket : nil
+    /// wait for it at `now` (milliseconds on the monotonic clock, one reading for many
+    /// senders); nil when it would not.
+    func awaitedSocket(at now: Int) -> Socket? {
+        pending?.attempt.failure == nil ? client.awaitedSocket(at: now) : nil
     }
 
     /// Closes the connection.

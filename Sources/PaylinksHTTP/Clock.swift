@@ -19,7 +19,13 @@ package struct Deadline {
     }
 
     func remainingMilliseconds() -> Int {
-        end - Deadline.nowMilliseconds()
+        remainingMilliseconds(at: Deadline.nowMilliseconds())
+    }
+
+    /// What remains at `now`, milliseconds on the monotonic clock: one reading of the
+    /// clock serves many deadlines.
+    func remainingMilliseconds(at now: Int) -> Int {
+        end - now
     }
 
     /// Microseconds on the monotonic clock.

@@ -17,6 +17,9 @@ public final class HTTPClient {
     /// it, until the next answer, goes unseen all the same, so the round trip, not these
     /// microseconds, is the window it cannot close. A connection idle longer is looked at.
     public let idleCheckMicroseconds: Int
+    /// Whether responses keep their headers; a caller that reads only the status and the
+    /// body spares their copies, and every header is still checked as strictly.
+    package var keepsHeaders = true
 
     private var socket: Socket?
     private var buffered: [UInt8] = []
@@ -76,7 +79,8 @@ public final class HTTPClient {
     public func finish() throws(HTTPError) -> HTTPResponse {
         guard let socket, let deadline = pendingDeadline else { throw .connectionClosed }
         pendingDeadline = nil
-        let parser = HTTPResponseParser(maximumResponseSize: maximumResponseSize, method: pendingMethod)
+        var parser = HTTPResponseParser(maximumResponseSize: maximumResponseSize, method: pendingMethod)
+        parser.keepsHeaders = keepsHeaders
         var progress = HTTPResponseParser.Progress()
         var closed = false
         // Interim responses count toward the size limit, and the deadline holds however
@@ -116,7 +120,13 @@ public final class HTTPClient {
     /// The connection a sent request's response will come on, while ``finish()`` would
     /// wait for it; nil when it would not (no request, or its time is up).
     package var awaitedSocket: Socket? {
-        guard let deadline = pendingDeadline, deadline.remainingMilliseconds() > 0 else { return nil }
+        awaitedSocket(at: Deadline.nowMilliseconds())
+    }
+
+    /// The connection a sent request's response will come on, as ``awaitedSocket`` says,
+    /// judged at `now` (milliseconds on the monotonic clock).
+    package func awaitedSocket(at now: Int) -> Socket? {
+        guard let deadline = pendingDeadline, deadline.remainingMilliseconds(at: now) > 0 else { return nil }
         return socket
     }
 
@@ -170,13 +180,22 @@ public final class HTTPClient {
     /// (each ending in CRLF), `Content-Length` and `body`, written in one buffer.
     package static func encode(head: [UInt8], body: [UInt8], fields: (inout [UInt8]) -> Void) -> [UInt8] {
         var request: [UInt8] = []
+        encode(head: head, body: body, into: &request, fields: fields)
+        return request
+    }
+
+    /// Writes a request as ``encode(head:body:fields:)`` does into `request`, in place of
+    /// what it held: a sender that keeps one buffer reuses its memory request after request.
+    package static func encode(
+        head: [UInt8], body: [UInt8], into request: inout [UInt8], fields: (inout [UInt8]) -> Void
+    ) {
+        request.removeAll(keepingCapacity: true)
         request.reserveCapacity(head.count + 160 + body.count)
         request += head
         fields(&request)
         appendLine("Content-Length: ", String(body.count), to: &request)
         appendLine(to: &request)
         request += body
-        return request
     }
 
     private static func appendLine(_ parts: String..., to request: inout [UInt8]) {

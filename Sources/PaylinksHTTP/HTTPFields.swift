@@ -39,12 +39,13 @@ struct HTTPFields {
     var keepsAlive = false
 
     /// Reads the field lines of `bytes`, from `start` to the end; each line ends in CRLF
-    /// (the last may not).
-    init(_ bytes: ArraySlice<UInt8>, from start: Int) throws(Problem) {
+    /// (the last may not). Without `keepingHeaders`, ``headers`` stays empty: every line is
+    /// checked as strictly, and the framing read, but no name or value is copied out.
+    init(_ bytes: ArraySlice<UInt8>, from start: Int, keepingHeaders: Bool = true) throws(Problem) {
         let first = start - bytes.startIndex
         var result = Self()
         try bytes.withUnsafeBufferPointer { (buffer) throws(Problem) in
-            try result.read(buffer, from: first)
+            try result.read(buffer, from: first, keepingHeaders: keepingHeaders)
         }
         self = result
     }
@@ -52,11 +53,22 @@ struct HTTPFields {
     private init() {}
 
     /// Reads the field lines of `buffer` from `offset`: each byte looked at in place.
-    private mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int) throws(Problem) {
+    private mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int, keepingHeaders: Bool)
+        throws(Problem)
+    {
+        guard let base = buffer.baseAddress else { return }
         var start = offset
         while start < buffer.count {
+            // The line ends at the first CR that an LF follows: each CR found by the C
+            // library's scan, which takes many bytes a step.
             var end = start
-            while end < buffer.count && !(buffer[end] == 13 && end + 1 < buffer.count && buffer[end + 1] == 10) {
+            while end < buffer.count {
+                guard let hit = memchr(base + end, 13, buffer.count - end) else {
+                    end = buffer.count
+                    break
+                }
+                end = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                if end + 1 < buffer.count && buffer[end + 1] == 10 { break }
                 end += 1
             }
             defer { start = end + 2 }
@@ -82,26 +94,24 @@ struct HTTPFields {
             }
             let nameBytes = UnsafeBufferPointer(rebasing: buffer[start..<colon])
             let valueBytes = UnsafeBufferPointer(rebasing: buffer[valueStart..<valueEnd])
-            let name: String
-            let value: String
-            if ascii {
-                name = String(decoding: nameBytes, as: UTF8.self)
-                value = String(decoding: valueBytes, as: UTF8.self)
-            } else {
-                guard let validName = String(validating: nameBytes, as: UTF8.self),
-                    let validValue = String(validating: valueBytes, as: UTF8.self)
+            if !ascii {
+                guard String(validating: nameBytes, as: UTF8.self) != nil,
+                    String(validating: valueBytes, as: UTF8.self) != nil
                 else { throw .notUTF8 }
-                (name, value) = (validName, validValue)
             }
-            headers.append(HTTPHeader(name, value))
-            if HTTPBytes.equalsIgnoringCase(nameBytes, "content-length") {
+            let isLength = HTTPBytes.equalsIgnoringCase(nameBytes, "content-length")
+            let isCoding = !isLength && HTTPBytes.equalsIgnoringCase(nameBytes, "transfer-encoding")
+            // Valid UTF-8 by now: decoding repairs nothing.
+            let value = keepingHeaders || isLength || isCoding ? String(decoding: valueBytes, as: UTF8.self) : ""
+            if keepingHeaders { headers.append(HTTPHeader(String(decoding: nameBytes, as: UTF8.self), value)) }
+            if isLength {
                 guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(value),
                     contentLength == nil || contentLength == length
                 else {
                     throw .badLength(String(value.prefix(40)))
                 }
                 contentLength = length
-            } else if HTTPBytes.equalsIgnoringCase(nameBytes, "transfer-encoding") {
+            } else if isCoding {
                 let codings = value.lowercased().split(separator: ",").map { String($0.trimmingBlanks()) }
                 transferCodings += codings.filter { !$0.isEmpty }
                 chunked = transferCodings.last == "chunked"

@@ -15,6 +15,9 @@ struct HTTPResponseParser {
     let maximumResponseSize: Int
     /// The request's method: the response to `HEAD` has no body.
     let method: HTTPMethod
+    /// Whether the response keeps its headers; without, they are checked and read for the
+    /// framing only, and the response has none.
+    var keepsHeaders = true
 
     /// How far earlier reads of the same bytes got, each time with more of them: where the
     /// search for the head's end stopped, the head once read, and the chunks read whole, so
@@ -54,7 +57,7 @@ struct HTTPResponseParser {
                 progress.searchedTo = bytes.endIndex
                 return .incomplete
             }
-            head = try Self.head(bytes[bytes.startIndex..<headEnd])
+            head = try Self.head(bytes[bytes.startIndex..<headEnd], keepingHeaders: keepsHeaders)
             bodyStart = headEnd + 4
             progress.head = (head, bodyStart)
         }
@@ -97,12 +100,12 @@ struct HTTPResponseParser {
         var contentLength: Int?
     }
 
-    private static func head(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> Head {
+    private static func head(_ bytes: ArraySlice<UInt8>, keepingHeaders: Bool) throws(HTTPError) -> Head {
         let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: bytes.startIndex) ?? bytes.endIndex
         let (status, isHTTP10) = try self.status(bytes[bytes.startIndex..<lineEnd])
         let fields: HTTPFields
         do {
-            fields = try HTTPFields(bytes, from: lineEnd + 2)
+            fields = try HTTPFields(bytes, from: lineEnd + 2, keepingHeaders: keepingHeaders)
         } catch {
             switch error {
             case .noColon, .badName: throw .malformedResponse("a header has no ':'")

@@ -45,7 +45,7 @@ final class Waker: Sendable {
 }
 
 /// The processors online: how many threads can run at once.
-func onlineProcessors() -> Int {
+package func onlineProcessors() -> Int {
     max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }
 

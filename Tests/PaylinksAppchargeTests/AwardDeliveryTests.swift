@@ -50,6 +50,30 @@ struct AwardDeliveryTests {
         #expect(refused.publisherErrorMessage == "seen")
     }
 
+    @Test(
+        "a grant reads the same whether it is the plain shape nearly every server answers or any other JSON",
+        arguments: [
+            (#"{"publisherPurchaseId":"g_7"}"#, "g_7"),
+            (#"{ "publisherPurchaseId" : "g_7" }"#, "g_7"),
+            (#"{"publisherPurchaseId":"g\"7"}"#, #"g"7"#),
+            (#"{"publisherPurchaseId":"g\u00e9"}"#, "gé"),
+            (#"{"publisherPurchaseId":"gé"}"#, "gé"),
+            (#"{"other":1,"publisherPurchaseId":"g_7"}"#, "g_7"),
+            (#"{"publisherPurchaseId":"g_7"}x"#, nil),
+            (#"{"publisherPurchaseId":"g"7"}"#, nil),
+            (#"{"publisherPurchaseId":"g\"}"#, nil),
+            (#"{"publisherPurchaseId":"}"#, nil),
+            (#"{"publisherPurchaseId":""}"#, nil),
+            ("{\"publisherPurchaseId\":\"g\t7\"}", nil),
+        ] as [(String, String?)])
+    func plainGrant(body: String, id: String?) {
+        let attempt = Self.answered(1, 0, status: 200, body: body)
+        #expect(attempt.publisherPurchaseId == id)
+        #expect(attempt.succeeded == (id != nil))
+        #expect(AwardAnswer(status: 200, body: Array(body.utf8)).grantId == id)
+        #expect(AwardAnswer(status: 201, body: Array(body.utf8)).grantId == nil)
+    }
+
     @Test("every attempt failed: the client's 3003 data names the attempts, the last status and message")
     func failureData() {
         let attempts = (1...3).map {

@@ -165,6 +165,49 @@ struct HTTPResponseParserTests {
         }
     }
 
+    @Test("a response read without its headers is framed and refused exactly as one read with them")
+    func withoutHeaders() throws {
+        var bare = parser
+        bare.keepsHeaders = false
+        let texts = [
+            "HTTP/1.1 200 OK\r\nServer: x\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nokHTTP/1.1",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\nX-Name: caf\u{E9}\r\nContent-Length: 0\r\n\r\n",
+        ]
+        for text in texts {
+            for closed in [false, true] {
+                guard case .complete(let full, let length, let keepAlive) = try parse(text, closed: closed) else {
+                    #expect(try parse(text, closed: closed, parser: bare) == .incomplete)
+                    continue
+                }
+                var headless = full
+                headless.headers = []
+                #expect(
+                    try parse(text, closed: closed, parser: bare)
+                        == .complete(headless, length: length, keepAlive: keepAlive))
+            }
+        }
+        let refused: [[UInt8]] = [
+            Array("HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n".utf8),
+            Array("HTTP/1.1 200 OK\r\nno colon\r\n\r\n".utf8),
+            Array("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8),
+            Array("HTTP/1.1 200 OK\r\nX-Name: ".utf8) + [0xFF] + Array("\r\n\r\n".utf8),
+        ]
+        for bytes in refused {
+            var reasons: [String] = []
+            for reader in [parser, bare] {
+                do {
+                    _ = try reader.parse(bytes[...], closed: true)
+                    Issue.record("taken: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                } catch {
+                    reasons.append(error.description)
+                }
+            }
+            #expect(reasons.count == 2 && reasons[0] == reasons[1], "\(reasons)")
+        }
+    }
+
     @Test("header values are trimmed of blanks; names keep their case and are found in any")
     func headerValues() throws {
         guard

@@ -15,7 +15,7 @@ package struct AwardAnswer {
         #"a grant is 200 with {"publisherPurchaseId": "<your id for it>"}, a non-empty string"#
 
     package init(status: Int, body: [UInt8]) {
-        let parsed = try? JSONParser.parse(body)
+        let parsed = Self.plainGrant(body) ?? (try? JSONParser.parse(body))
         if let parsed, case .object(let members) = parsed.kind {
             self.members = members
         } else {
@@ -44,6 +44,25 @@ package struct AwardAnswer {
         } else {
             problem = "answered 200 with JSON that is not an object; \(Self.grantShape)"
         }
+    }
+
+    /// The opening of the answer nearly every game's server gives.
+    private static let plainGrantStart = Array(#"{"publisherPurchaseId":""#.utf8)
+
+    /// The body read as the JSON parser reads it when it is exactly
+    /// `{"publisherPurchaseId":"<id>"}` with an id of printable ASCII that needs no
+    /// escape, what nearly every grant looks like; nil for any other body, which the
+    /// parser reads.
+    private static func plainGrant(_ body: [UInt8]) -> JSONValue? {
+        let start = plainGrantStart.count
+        guard body.count >= start + 2, body[body.count - 2] == UInt8(ascii: "\""),
+            body[body.count - 1] == UInt8(ascii: "}"), body.starts(with: plainGrantStart)
+        else { return nil }
+        let id = body[start..<body.count - 2]
+        guard id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        else { return nil }
+        let value = JSONValue(.string(String(decoding: id, as: UTF8.self)), at: start - 1)
+        return JSONValue(.object([(key: "publisherPurchaseId", value: value)]), at: 0, keyOffsets: [1])
     }
 
     /// Whether the body is a JSON object with a member `key`, of any value: an answer that

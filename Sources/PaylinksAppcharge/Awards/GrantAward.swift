@@ -103,12 +103,28 @@ public struct GrantAward: Sendable {
 
     /// Appcharge's payment id of an order: `pay_` and ten digits.
     static func paymentId(orderId: String) -> String {
-        "pay_" + identifier("payment", orderId, length: 10, digits: true)
+        var bytes: [UInt8] = []
+        appendPaymentId(orderId: orderId, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``paymentId(orderId:)`` to `bytes`, with no string made for it.
+    static func appendPaymentId(orderId: String, to bytes: inout [UInt8]) {
+        bytes += "pay_".utf8
+        appendIdentifier("payment", orderId, length: 10, digits: true, to: &bytes)
     }
 
     /// The receipt id of an order: `rcpt_` and sixteen hex digits.
     static func receiptId(orderId: String) -> String {
-        "rcpt_" + identifier("receipt", orderId, length: 16, digits: false)
+        var bytes: [UInt8] = []
+        appendReceiptId(orderId: orderId, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``receiptId(orderId:)`` to `bytes`, with no string made for it.
+    static func appendReceiptId(orderId: String, to bytes: inout [UInt8]) {
+        bytes += "rcpt_".utf8
+        appendIdentifier("receipt", orderId, length: 16, digits: false, to: &bytes)
     }
 
     /// "4.99" → 499; a figure beyond `Int`'s range in cents saturates at `Int.max`
@@ -128,6 +144,13 @@ public struct GrantAward: Sendable {
     /// FNV-1a over `kind:value` seeds SplitMix64, which gives each character: the same
     /// value always gets the same identifier, at a fraction of a cryptographic hash's cost.
     static func identifier(_ kind: String, _ value: String, length: Int, digits: Bool) -> String {
+        var text: [UInt8] = []
+        appendIdentifier(kind, value, length: length, digits: digits, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends ``identifier(_:_:length:digits:)`` to `bytes`, with no string made for it.
+    static func appendIdentifier(_ kind: String, _ value: String, length: Int, digits: Bool, to bytes: inout [UInt8]) {
         var seed: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ bytes: some Sequence<UInt8>) {
             for byte in bytes { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -136,12 +159,12 @@ public struct GrantAward: Sendable {
         mix(CollectionOfOne(UInt8(ascii: ":")))
         mix(value.utf8)
         var random = SeededGenerator(seed: seed)
-        let text = (0..<length).map { index in
-            digits
-                ? UInt8(ascii: "0") + UInt8(index == 0 ? 1 + random.next() % 9 : random.next() % 10)
-                : hexDigits[Int(random.next() & 15)]
+        for index in 0..<length {
+            bytes.append(
+                digits
+                    ? UInt8(ascii: "0") + UInt8(index == 0 ? 1 + random.next() % 9 : random.next() % 10)
+                    : hexDigits[Int(random.next() & 15)])
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }
 
@@ -202,7 +225,14 @@ extension GrantAward {
             var body: [UInt8] = []
             body.reserveCapacity(template.literalLength + 80)
             template.append(to: &body) { slot, body in
-                body += Self.value(of: Slot.allCases[slot], in: order).utf8
+                // Each written straight into the body; a slot's number is its raw value.
+                switch Slot(rawValue: slot) {
+                case .orderId?: body += order.orderId.utf8
+                case .purchaseId?: body += order.purchaseId.utf8
+                case .paymentId?: GrantAward.appendPaymentId(orderId: order.orderId, to: &body)
+                case .receiptId?: GrantAward.appendReceiptId(orderId: order.orderId, to: &body)
+                case nil: break
+                }
             }
             return body
         }

@@ -76,7 +76,7 @@ struct AwardLoadRun {
             if let proven {
                 let order = sdk.predictedOrder(like: proven)
                 sdk.skipCheckout()
-                result = Result(callback: .onPurchaseSuccess(order: order), order: order, predictedIndex: index)
+                result = Result(callback: .onPurchaseSuccess(order: order), predictedIndex: index)
             } else {
                 let prediction = previous.map { sdk.predictedOrder(like: $0) }
                 recorder.removeAll()
@@ -84,7 +84,7 @@ struct AwardLoadRun {
                 guard let callback = recorder.callbacks.last else { continue }
                 let paid: OrderResponseModel? =
                     if case .onPurchaseSuccess(let order) = callback { order } else { nil }
-                result = Result(callback: callback, order: paid, predictedIndex: nil)
+                result = Result(callback: callback, predictedIndex: nil)
                 if let paid, callback == .onPurchaseSuccess(order: paid), recorder.callbacks.count == 1 {
                     if paid == prediction, let previous {
                         proven = paid
@@ -112,11 +112,15 @@ struct AwardLoadRun {
         return load.summary
     }
 
-    /// A checkout's result and its order, paid and awarded; for a checkout predicted
-    /// rather than run, its index.
+    /// A checkout's result; for a checkout predicted rather than run, its index.
     private struct Result {
         var callback: Callback
-        var order: OrderResponseModel?
         var predictedIndex: Int?
+
+        /// The order paid and awarded: a success's. Kept once, in the callback, so that a
+        /// result waiting to be written copies one order, not two.
+        var order: OrderResponseModel? {
+            if case .onPurchaseSuccess(let order) = callback { order } else { nil }
+        }
     }
 }

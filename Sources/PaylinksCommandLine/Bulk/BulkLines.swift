@@ -56,7 +56,12 @@ struct PredictedLines {
     /// as its line.
     mutating func deliver(_ callback: Callback, index: Int, to delegate: RenderingDelegate) {
         line.removeAll(keepingCapacity: true)
-        template.append(seed: seed, index: index, to: &line)
+        // A predicted success holds its checkout's identifiers already.
+        if case .onPurchaseSuccess(let order) = callback {
+            template.append(order, to: &line)
+        } else {
+            template.append(seed: seed, index: index, to: &line)
+        }
         delegate.receive(callback, line: line)
     }
 }

@@ -77,6 +77,18 @@ struct CheckoutLineTemplate {
         guard template.filled(with: values) == Array(renderer.render(result, tag: tag).utf8) else { return nil }
     }
 
+    /// Appends the line of a success whose order is `order`, shaped as the template's: its
+    /// identifiers as the order holds them, worked out once for both the order and its line.
+    func append(_ order: OrderResponseModel, to buffer: inout [UInt8]) {
+        template.append(to: &buffer) { hole, buffer in
+            switch slots[hole] {
+            case .sessionToken: buffer.append(contentsOf: order.sessionToken.utf8)
+            case .purchaseId: buffer.append(contentsOf: order.purchaseId.utf8)
+            case .orderId: buffer.append(contentsOf: order.orderId.utf8)
+            }
+        }
+    }
+
     /// Appends the line of checkout `index` in a run seeded with `seed`.
     func append(seed: UInt64, index: Int, to buffer: inout [UInt8]) {
         CheckoutIdentifiers.withBytes(seed: seed, index: index) { token, purchase, order in

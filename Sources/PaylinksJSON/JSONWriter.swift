@@ -212,12 +212,11 @@ package struct JSONWriter: JSONSink {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            // Most strings need no escaping: copy them whole.
-            guard utf8.contains(where: mayNeedEscaping) else {
-                output.append(contentsOf: utf8)
-                return
-            }
-            var index = 0
+            // Most strings need no escaping: copied whole, up to the first byte that may.
+            var plain = 0
+            while plain < utf8.count && !mayNeedEscaping(utf8[plain]) { plain += 1 }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<plain]))
+            var index = plain
             while index < utf8.count {
                 let byte = utf8[index]
                 if let scalar = escapedScalar(in: utf8, at: index) {

@@ -66,7 +66,10 @@ struct SandboxGuard: Sendable {
             }
             reached = reached ?? authority
         }
-        guard routed, ![.get, .head, .options].contains(request.method) else { return nil }
+        switch request.method {
+        case .get, .head, .options: return nil
+        default: guard routed else { return nil }
+        }
         // A page names itself in Origin, or in Referer when an older browser sends no Origin;
         // a server's client, curl or a script sends neither, and is no page.
         if let source = request.header("origin") ?? request.header("referer") {

@@ -109,6 +109,19 @@ struct SandboxTests {
         #expect(create(type: "text/plain").status == 415)
     }
 
+    @Test("a publisher token sent twice is the token when both copies agree, and refused when they differ")
+    func repeatedToken() {
+        func created(_ tokens: [String]) -> Int {
+            let headers =
+                [HTTPHeader("Content-Type", "application/json")] + tokens.map { HTTPHeader("x-publisher-token", $0) }
+            return request(.post, "/checkout/v1/session", body: Self.body, headers: headers).status
+        }
+        #expect(created(["token-1", "token-1"]) == 201)
+        #expect(created(["token-1", "wrong"]) == 401)
+        #expect(created(["wrong", "token-1"]) == 401)
+        #expect(created(["token-1", "token-1", "wrong"]) == 401)
+    }
+
     @Test(
         "a body that breaks the documented rules is 400 naming the field",
         arguments: [

@@ -214,7 +214,7 @@ package enum ArgumentParser {
             return "--fail-at says which step --error fails; give --error CODE too"
         }
         if options.error != nil {
-            if let cause = OptionSpec.named(.endsFlow).first(where: { seen[$0] != nil }) {
+            if let cause = OptionSpec.firstNamed(.endsFlow, where: { seen[$0] != nil }) {
                 return "give either --error or \(cause): both decide how the flow ends"
             }
         }
@@ -227,16 +227,18 @@ package enum ArgumentParser {
         // A scenario may name its own awardUrl; a purchase has only --award-url.
         // --concurrency loads the events instead when there is no award to load.
         if command == .purchase, options.awardUrl == nil,
-            let orphan = OptionSpec.named(.awardSending).first(where: {
-                seen[$0] != nil && !($0 == "--concurrency" && options.eventsUrl != nil)
-            })
+            let orphan = OptionSpec.firstNamed(
+                .awardSending,
+                where: {
+                    seen[$0] != nil && !($0 == "--concurrency" && options.eventsUrl != nil)
+                })
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }
         // trigger shows its events without an endpoint; purchase and cancel send none; a
         // scenario may name its own eventsUrl.
         if ![.trigger, .run, .checkEvents, .checkBooks].contains(command), options.eventsUrl == nil,
-            let orphan = OptionSpec.named(.eventsSending).first(where: { seen[$0] != nil })
+            let orphan = OptionSpec.firstNamed(.eventsSending, where: { seen[$0] != nil })
         {
             return "\(orphan) goes with --events-url, which names the endpoint that receives the events"
         }

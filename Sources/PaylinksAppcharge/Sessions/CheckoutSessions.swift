@@ -372,7 +372,8 @@ public struct CheckoutSessions {
                 session,
                 opened + resolved + [
                     .paid(
-                        purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
+                        purchaseId: session.purchaseId, paymentMethod: session.paymentMethod,
+                        award: DueAward(session: session),
                         withoutPricePoint: session.pricePointMetadata == nil && !session.isFree,
                         withoutItems: session.items.isEmpty)
                 ]

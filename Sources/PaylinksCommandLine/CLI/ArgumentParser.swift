@@ -339,7 +339,12 @@ package enum ArgumentParser {
 
     /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).
     private static func split(_ word: String) -> (String, String?) {
-        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        // In ASCII each byte is a character: the sign is found among the bytes, without
+        // telling the characters apart.
+        let equals =
+            word.utf8.allSatisfy { $0 < 0x80 }
+            ? word.utf8.firstIndex(of: UInt8(ascii: "=")) : word.firstIndex(of: "=")
+        guard let equals else { return (word, nil) }
         return (String(word[..<equals]), String(word[word.index(after: equals)...]))
     }
 

@@ -92,7 +92,9 @@ public final class AppchargeBackend: CheckoutBackend {
         // The store has no byte budget here, and holds one paid order: it is never full.
         // Were it ever, the session would exist for the game's server only, and the SDK
         // would find no session to open (3005), rather than the command stopping.
-        guard (try? sessions.create(SessionRequest(sale), now: milliseconds, index: sale.index)) != nil else {
+        do {
+            _ = try sessions.create(SessionRequest(sale), now: milliseconds, index: sale.index)
+        } catch {
             current = nil
             return session
         }

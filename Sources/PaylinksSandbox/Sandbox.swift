@@ -283,7 +283,7 @@ public final class Sandbox {
                                 + "(\"products\": []); send what the offer gives, such as \"items\": [{\"name\": "
                                 + "\"Gems\", \"sku\": \"gem_01\", \"quantity\": 100}]"))
                 }
-                due(purchaseId: purchaseId, award: award)
+                due(purchaseId: purchaseId, award: award.award)
             case .ended(let callback):
                 effects.append(.callback(callback))
             case .order(let name, let session, let sequence):

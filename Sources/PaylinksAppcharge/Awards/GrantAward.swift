@@ -130,12 +130,29 @@ public struct GrantAward: Sendable {
     /// "4.99" → 499; a figure beyond `Int`'s range in cents saturates at `Int.max`
     /// rather than trap, since it may come from a fixture or a request.
     static func cents(_ dollars: String) -> Int {
-        let parts = dollars.split(separator: ".")
-        let whole = max(0, Int(parts.first ?? "0") ?? 0)
-        let fraction = parts.count > 1 ? max(0, Int(parts[1].prefix(2).padding(toLength: 2)) ?? 0) : 0
+        let (first, second) = leadingParts(of: dollars)
+        let whole = max(0, Int(first ?? "0") ?? 0)
+        let fraction = second.map { max(0, Int($0.prefix(2).padding(toLength: 2)) ?? 0) } ?? 0
         let (hundreds, overflow) = whole.multipliedReportingOverflow(by: 100)
         guard !overflow, hundreds <= Int.max - fraction else { return Int.max }
         return hundreds + fraction
+    }
+
+    /// The first two of the pieces of `text` between dots, empty pieces skipped, as
+    /// `split(separator: ".")` gives them, without making the array of them all.
+    private static func leadingParts(of text: String) -> (Substring?, Substring?) {
+        var first: Substring?
+        var rest = text[...]
+        while true {
+            let end = rest.firstIndex(of: ".") ?? rest.endIndex
+            let piece = rest[..<end]
+            if !piece.isEmpty {
+                if let first { return (first, piece) }
+                first = piece
+            }
+            guard end < rest.endIndex else { return (first, nil) }
+            rest = rest[rest.index(after: end)...]
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -79,6 +79,8 @@ public final class AppchargeBackend: CheckoutBackend {
     public init(catalog: Catalog, seed: UInt64, rates: OrderMoney.Rates = .standard) {
         // Unpaid sessions beyond the checkout under way are never read again.
         sessions = CheckoutSessions(catalog: catalog, seed: seed, limit: 4, byteBudget: .max, rates: rates)
+        // Nothing saves this store or undoes its steps: it records neither.
+        sessions.recordsSteps = false
     }
 
     /// Creates the session of `sale` in the store, under its checkout's identifiers; the
@@ -90,7 +92,9 @@ public final class AppchargeBackend: CheckoutBackend {
         // The store has no byte budget here, and holds one paid order: it is never full.
         // Were it ever, the session would exist for the game's server only, and the SDK
         // would find no session to open (3005), rather than the command stopping.
-        guard (try? sessions.create(SessionRequest(sale), now: milliseconds, index: sale.index)) != nil else {
+        do {
+            _ = try sessions.create(SessionRequest(sale), now: milliseconds, index: sale.index)
+        } catch {
             current = nil
             return session
         }
@@ -273,7 +277,7 @@ public final class AppchargeBackend: CheckoutBackend {
                 }
             case .paid(let purchaseId, _, let award, _, _):
                 lastPaid = purchaseId
-                notes += deliver(award, of: purchaseId, at: milliseconds)
+                notes += deliver(award.award, of: purchaseId, at: milliseconds)
             case .ended, .expired, .cancelled, .redirectUrlGiven:
                 continue
             }
@@ -283,11 +287,14 @@ public final class AppchargeBackend: CheckoutBackend {
 
     /// Sends the award of `purchaseId` at `milliseconds`; the order takes its verdict when
     /// the verdict's last event has passed.
-    private func deliver(_ award: GrantAward, of purchaseId: String, at milliseconds: Int) -> [BackendNote] {
+    private func deliver(_ award: @autoclosure () -> GrantAward, of purchaseId: String, at milliseconds: Int)
+        -> [BackendNote]
+    {
         // Without a game's server to send it to, every award is granted at once, unless its
         // fault loses every attempt.
         var (notes, at, failure): ([BackendNote], Int, String?) = ([], milliseconds, nil)
-        if let verdict = awards?(award, milliseconds, awardFault) ?? awardFault.map(AwardDelivery.unsent) {
+        // The award is written only for a game's server that receives it.
+        if let verdict = awards?(award(), milliseconds, awardFault) ?? awardFault.map(AwardDelivery.unsent) {
             (notes, at) = verdict.notes(sentAt: milliseconds)
             failure = verdict.failureData
         }

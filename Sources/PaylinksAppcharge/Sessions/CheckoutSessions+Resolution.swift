@@ -51,7 +51,8 @@ extension CheckoutSessions {
             [
                 resolved,
                 .paid(
-                    purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
+                    purchaseId: session.purchaseId, paymentMethod: session.paymentMethod,
+                    award: DueAward(session: session),
                     withoutPricePoint: session.pricePointMetadata == nil, withoutItems: session.items.isEmpty),
             ]
         )

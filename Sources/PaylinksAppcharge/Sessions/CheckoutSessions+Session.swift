@@ -162,6 +162,18 @@ extension CheckoutSessions {
         }
     }
 
+    /// The award a paid session makes due, written when it is sent or shown: with no game's
+    /// server to send it to, a command never writes its body.
+    public struct DueAward: Sendable {
+        /// The session as it was paid.
+        let session: Session
+
+        /// The Grant Award Callback of the paid order (``Session/award``).
+        public var award: GrantAward { session.award }
+        /// The award's body.
+        public var body: [UInt8] { award.body }
+    }
+
     /// How a pending payment ends, and when: a resolution scheduled on the sandbox's clock.
     public struct Resolution: Sendable, Equatable {
         /// Whether the payment succeeds (else it is declined).
@@ -237,7 +249,7 @@ extension CheckoutSessions {
         /// `withoutPricePoint` says a paid order's award has dollar figures of 0;
         /// `withoutItems`, that it grants no products.
         case paid(
-            purchaseId: String, paymentMethod: String, award: GrantAward, withoutPricePoint: Bool, withoutItems: Bool)
+            purchaseId: String, paymentMethod: String, award: DueAward, withoutPricePoint: Bool, withoutItems: Bool)
         /// Something happened to the session's order that Appcharge sends an event about;
         /// `sequence` counts the order's events, from 0.
         case order(OrderEvent.Name, session: Session, sequence: Int)

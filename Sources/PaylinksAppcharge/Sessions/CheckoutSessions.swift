@@ -278,26 +278,30 @@ public struct CheckoutSessions {
         if recordsSteps && stepStart != nil && undo[token] == nil { undo[token] = (before, changed.contains(token)) }
         // A session's bytes are its request's, which no change touches: they are counted
         // when it comes and goes, and when it becomes kept.
-        switch (before, session) {
-        case (let before?, let session?) where before.isKept != session.isKept:
-            let size = session.bytes
-            paidBytes += session.isKept ? size : -size
-            paidCount += session.isKept ? 1 : -1
-        case (let before?, nil):
-            let size = before.bytes
-            bytes -= size
-            if before.isKept {
-                paidBytes -= size
-                paidCount -= 1
+        // One optional then the other, not a pair of them matched: a pair would need the
+        // run-time type of two optional sessions.
+        if let before {
+            if let session {
+                if before.isKept != session.isKept {
+                    let size = session.bytes
+                    paidBytes += session.isKept ? size : -size
+                    paidCount += session.isKept ? 1 : -1
+                }
+            } else {
+                let size = before.bytes
+                bytes -= size
+                if before.isKept {
+                    paidBytes -= size
+                    paidCount -= 1
+                }
             }
-        case (nil, let session?):
+        } else if let session {
             let size = session.bytes
             bytes += size
             if session.isKept {
                 paidBytes += size
                 paidCount += 1
             }
-        default: break
         }
         if let session {
             if before == nil {
@@ -372,7 +376,8 @@ public struct CheckoutSessions {
                 session,
                 opened + resolved + [
                     .paid(
-                        purchaseId: session.purchaseId, paymentMethod: session.paymentMethod, award: session.award,
+                        purchaseId: session.purchaseId, paymentMethod: session.paymentMethod,
+                        award: DueAward(session: session),
                         withoutPricePoint: session.pricePointMetadata == nil && !session.isFree,
                         withoutItems: session.items.isEmpty)
                 ]

@@ -214,7 +214,7 @@ package enum ArgumentParser {
             return "--fail-at says which step --error fails; give --error CODE too"
         }
         if options.error != nil {
-            if let cause = OptionSpec.named(.endsFlow).first(where: { seen[$0] != nil }) {
+            if let cause = OptionSpec.firstNamed(.endsFlow, where: { seen[$0] != nil }) {
                 return "give either --error or \(cause): both decide how the flow ends"
             }
         }
@@ -227,16 +227,18 @@ package enum ArgumentParser {
         // A scenario may name its own awardUrl; a purchase has only --award-url.
         // --concurrency loads the events instead when there is no award to load.
         if command == .purchase, options.awardUrl == nil,
-            let orphan = OptionSpec.named(.awardSending).first(where: {
-                seen[$0] != nil && !($0 == "--concurrency" && options.eventsUrl != nil)
-            })
+            let orphan = OptionSpec.firstNamed(
+                .awardSending,
+                where: {
+                    seen[$0] != nil && !($0 == "--concurrency" && options.eventsUrl != nil)
+                })
         {
             return "\(orphan) goes with --award-url, which names the endpoint that receives the awards"
         }
         // trigger shows its events without an endpoint; purchase and cancel send none; a
         // scenario may name its own eventsUrl.
         if ![.trigger, .run, .checkEvents, .checkBooks].contains(command), options.eventsUrl == nil,
-            let orphan = OptionSpec.named(.eventsSending).first(where: { seen[$0] != nil })
+            let orphan = OptionSpec.firstNamed(.eventsSending, where: { seen[$0] != nil })
         {
             return "\(orphan) goes with --events-url, which names the endpoint that receives the events"
         }
@@ -337,7 +339,12 @@ package enum ArgumentParser {
 
     /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).
     private static func split(_ word: String) -> (String, String?) {
-        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        // In ASCII each byte is a character: the sign is found among the bytes, without
+        // telling the characters apart.
+        let equals =
+            word.utf8.allSatisfy { $0 < 0x80 }
+            ? word.utf8.firstIndex(of: UInt8(ascii: "=")) : word.firstIndex(of: "=")
+        guard let equals else { return (word, nil) }
         return (String(word[..<equals]), String(word[word.index(after: equals)...]))
     }
 

@@ -86,6 +86,13 @@ package struct OptionSpec: Sendable {
         all.filter { $0.traits.contains(trait) }.map(\.name)
     }
 
+    /// The name of the first option with `trait`, in the order help lists them, that
+    /// `test` accepts: what `named(trait).first(where: test)` finds, without the list.
+    static func firstNamed(_ trait: Traits, where test: (String) -> Bool) -> String? {
+        for spec in all where spec.traits.contains(trait) && test(spec.name) { return spec.name }
+        return nil
+    }
+
     /// Every option, in the order help lists them.
     package static let all: [OptionSpec] = [
         OptionSpec(

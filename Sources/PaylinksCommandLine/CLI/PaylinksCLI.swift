@@ -132,9 +132,10 @@ package enum PaylinksCLI {
     /// Says on standard error when a country has no prices of its own and gets the
     /// fallback country's, so that nobody mistakes US prices for local ones.
     static func noteFallback(for country: String, catalog: Catalog, context: RunContext) {
-        guard catalog.ownLocalization(of: country) == nil, let fallback = catalog.localization(for: country) else {
-            return
-        }
+        // Matched, not compared with nil: comparing two optional localizations would make
+        // the run-time types of a pair of them.
+        if case .some = catalog.ownLocalization(of: country) { return }
+        guard let fallback = catalog.localization(for: country) else { return }
         try? context.standardError.write(
             "note: \(country) has no prices of its own; it gets the \(Catalog.fallbackCountry) prices "
                 + "(\(fallback.data.currencyCode)). 'paylinks countries' lists the localized countries\n")

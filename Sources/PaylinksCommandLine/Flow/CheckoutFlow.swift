@@ -126,7 +126,12 @@ final class CheckoutFlow {
     }
 
     /// Whether the SDK initialized, so that the command's calls can follow.
-    var initialized: Bool { sdk.configuration != nil }
+    /// (Matched, not compared with nil: comparing two optional configurations would make
+    /// the run-time types of a pair of them.)
+    var initialized: Bool {
+        guard case .some = sdk.configuration else { return false }
+        return true
+    }
 
     /// One checkout, the player doing as `player` says, the injected failure armed again;
     /// its order's events go out as Appcharge's side lives them, up to `target` when given.

@@ -19,14 +19,14 @@ public struct Catalog: Equatable, Sendable {
     /// G1's table, which the current one replaced: other names and messages, and codes
     /// that report several of today's causes (``StatusCode/reports``).
     public var g1StatusCodes: [StatusCode] {
-        get { ownG1StatusCodes ?? BuiltInCatalog.g1StatusCodes }
-        set { ownG1StatusCodes = newValue }
+        get { ownsTables ? ownG1StatusCodes : BuiltInCatalog.g1StatusCodes }
+        set { ownTables(g1: newValue, g3: g3StatusCodes) }
     }
     /// What G3 changes in the current table: the codes it adds (2005, 8000–8002) and the
     /// ones it delivers otherwise (the player's cancels, on `onPurchaseCanceled`).
     public var g3StatusCodes: [StatusCode] {
-        get { ownG3StatusCodes ?? BuiltInCatalog.g3StatusCodes }
-        set { ownG3StatusCodes = newValue }
+        get { ownsTables ? ownG3StatusCodes : BuiltInCatalog.g3StatusCodes }
+        set { ownTables(g1: g1StatusCodes, g3: newValue) }
     }
     /// The price tiers in US dollars ("0.99", "4.99" ...), cheapest first.
     public var tiers: [String]
@@ -35,10 +35,13 @@ public struct Catalog: Equatable, Sendable {
         get { localizationTable.all }
         set { localizationTable = LocalizationTable(newValue) }
     }
-    /// The catalog's own tables of G1 and G3; nil for the built-in ones, which the built-in
-    /// catalog makes only when a command asks for them.
-    private var ownG1StatusCodes: [StatusCode]?
-    private var ownG3StatusCodes: [StatusCode]?
+    /// The catalog's own tables of G1 and G3, when ``ownsTables``; otherwise it has the
+    /// built-in ones, which the built-in catalog makes only when a command asks for them.
+    /// (Arrays and a flag rather than optional arrays: a catalog is then let go of with
+    /// two releases, not through the run-time type of an optional array.)
+    private var ownG1StatusCodes: [StatusCode] = []
+    private var ownG3StatusCodes: [StatusCode] = []
+    private var ownsTables = false
     /// Where the localizations are kept: the built-in catalog makes a country's only when
     /// it is asked for.
     private var localizationTable: LocalizationTable
@@ -52,6 +55,7 @@ public struct Catalog: Equatable, Sendable {
         self.statusCodes = statusCodes
         self.ownG1StatusCodes = g1StatusCodes
         self.ownG3StatusCodes = g3StatusCodes
+        self.ownsTables = true
         self.tiers = tiers
         self.localizationTable = LocalizationTable(localizations)
     }
@@ -63,6 +67,11 @@ public struct Catalog: Equatable, Sendable {
         self.statusCodes = statusCodes
         self.tiers = tiers
         self.localizationTable = .builtIn
+    }
+
+    /// Makes `g1` and `g3` the catalog's own tables of G1 and G3.
+    private mutating func ownTables(g1: [StatusCode], g3: [StatusCode]) {
+        (ownG1StatusCodes, ownG3StatusCodes, ownsTables) = (g1, g3, true)
     }
 
     /// Whether two catalogs hold the same offers, status codes, tiers and localizations,

@@ -31,6 +31,24 @@ struct LetterCodeSet: Sendable {
         return letters == length ? slot : nil
     }
 
+    /// Whether the codes of `length` letters listed, separated by white space, in `list`
+    /// include the one whose number is `slot`.
+    static func list(_ list: StaticString, length: Int, has slot: Int) -> Bool {
+        list.withUTF8Buffer { bytes in
+            var current = 0
+            var letters = 0
+            for byte in bytes where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
+                current = current * 26 + Int(byte - UInt8(ascii: "A"))
+                letters += 1
+                if letters == length {
+                    if current == slot { return true }
+                    (current, letters) = (0, 0)
+                }
+            }
+            return false
+        }
+    }
+
     /// The numbers of the codes of `length` letters listed, separated by white space, in `list`.
     static func slots(length: Int, list: String) -> [Int] {
         var slots: [Int] = []
@@ -96,17 +114,18 @@ package enum CurrencyCodes {
 
     /// How many digits follow the decimal point in the currency's minor unit: 2 for USD, 0 for JPY.
     package static func minorUnitDigits(of currency: String) -> Int {
-        // The code's number against a short list: no string compared, no set made at start.
+        // The code's number against three short lists read in place: no string compared,
+        // nothing made at start.
         guard let slot = LetterCodeSet.slot(of: currency, length: 3) else { return 2 }
-        return minorUnitExceptions.first { $0.slot == slot }?.digits ?? 2
+        if LetterCodeSet.list(
+            "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF", length: 3, has: slot)
+        {
+            return 0
+        }
+        if LetterCodeSet.list("BHD IQD JOD KWD LYD OMR TND", length: 3, has: slot) { return 3 }
+        if LetterCodeSet.list("CLF UYW", length: 3, has: slot) { return 4 }
+        return 2
     }
-
-    /// The currencies whose minor unit is not a hundredth, by their codes' numbers.
-    private static let minorUnitExceptions: [(slot: Int, digits: Int)] =
-        [
-            (0, "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"),
-            (3, "BHD IQD JOD KWD LYD OMR TND"), (4, "CLF UYW"),
-        ].flatMap { digits, list in LetterCodeSet.slots(length: 3, list: list).map { ($0, digits) } }
 
     /// How many minor units make one major unit: 100 for USD, 1 for JPY.
     package static func minorUnitScale(of currency: String) -> Int {

@@ -103,9 +103,7 @@ public struct GrantAward: Sendable {
 
     /// Appcharge's payment id of an order: `pay_` and ten digits.
     static func paymentId(orderId: String) -> String {
-        var bytes: [UInt8] = []
-        appendPaymentId(orderId: orderId, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        text { appendPaymentId(orderId: orderId, to: &$0) }
     }
 
     /// Appends ``paymentId(orderId:)`` to `bytes`, with no string made for it.
@@ -116,8 +114,13 @@ public struct GrantAward: Sendable {
 
     /// The receipt id of an order: `rcpt_` and sixteen hex digits.
     static func receiptId(orderId: String) -> String {
+        text { appendReceiptId(orderId: orderId, to: &$0) }
+    }
+
+    /// The text `write` appends to an empty buffer.
+    private static func text(_ write: (inout [UInt8]) -> Void) -> String {
         var bytes: [UInt8] = []
-        appendReceiptId(orderId: orderId, to: &bytes)
+        write(&bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -31,24 +31,6 @@ struct LetterCodeSet: Sendable {
         return letters == length ? slot : nil
     }
 
-    /// Whether the codes of `length` letters listed, separated by white space, in `list`
-    /// include the one whose number is `slot`.
-    static func list(_ list: StaticString, length: Int, has slot: Int) -> Bool {
-        list.withUTF8Buffer { bytes in
-            var current = 0
-            var letters = 0
-            for byte in bytes where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
-                current = current * 26 + Int(byte - UInt8(ascii: "A"))
-                letters += 1
-                if letters == length {
-                    if current == slot { return true }
-                    (current, letters) = (0, 0)
-                }
-            }
-            return false
-        }
-    }
-
     /// The numbers of the codes of `length` letters listed, separated by white space, in `list`.
     static func slots(length: Int, list: String) -> [Int] {
         var slots: [Int] = []
@@ -114,18 +96,20 @@ package enum CurrencyCodes {
 
     /// How many digits follow the decimal point in the currency's minor unit: 2 for USD, 0 for JPY.
     package static func minorUnitDigits(of currency: String) -> Int {
-        // The code's number against three short lists read in place: no string compared,
-        // nothing made at start.
+        // The code's number against three short lists of numbers, made the first time:
+        // no string compared, and a lookup of many prices reads no list of codes again.
         guard let slot = LetterCodeSet.slot(of: currency, length: 3) else { return 2 }
-        if LetterCodeSet.list(
-            "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF", length: 3, has: slot)
-        {
-            return 0
-        }
-        if LetterCodeSet.list("BHD IQD JOD KWD LYD OMR TND", length: 3, has: slot) { return 3 }
-        if LetterCodeSet.list("CLF UYW", length: 3, has: slot) { return 4 }
-        return 2
+        if zeroDigitSlots.contains(slot) { return 0 }
+        if threeDigitSlots.contains(slot) { return 3 }
+        return fourDigitSlots.contains(slot) ? 4 : 2
     }
+
+    /// The numbers of the currencies with no minor unit, with thousandths, and with
+    /// ten-thousandths: every other has hundredths.
+    private static let zeroDigitSlots = LetterCodeSet.slots(
+        length: 3, list: "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF")
+    private static let threeDigitSlots = LetterCodeSet.slots(length: 3, list: "BHD IQD JOD KWD LYD OMR TND")
+    private static let fourDigitSlots = LetterCodeSet.slots(length: 3, list: "CLF UYW")
 
     /// How many minor units make one major unit: 100 for USD, 1 for JPY.
     package static func minorUnitScale(of currency: String) -> Int {

@@ -57,6 +57,11 @@ struct HTTPResponseParser {
                 progress.searchedTo = bytes.endIndex
                 return .incomplete
             }
+            // A head past the limit is refused however many reads brought it, not only
+            // when a read ends before its end.
+            guard headEnd + 4 - bytes.startIndex <= maximumResponseSize else {
+                throw .responseTooLarge(limit: maximumResponseSize)
+            }
             head = try Self.head(bytes[bytes.startIndex..<headEnd], keepingHeaders: keepsHeaders)
             bodyStart = headEnd + 4
             progress.head = (head, bodyStart)
@@ -144,6 +149,9 @@ struct HTTPResponseParser {
                 status = status * 10 + Int(byte - UInt8(ascii: "0"))
             }
             if line.count > 12 && line[start + 12] != 0x20 { valid = false }
+            // The reason holds no control character but a tab: a bare LF in it would end the
+            // line for another reader.
+            if line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) { valid = false }
         }
         guard valid, status >= 100 else {
             let text = String(decoding: line.prefix(80), as: UTF8.self)

@@ -231,6 +231,26 @@ struct HTTPResponseParserTests {
         }
     }
 
+    @Test(
+        "a head past the limit is refused in one read as in many, and a status line with a control character is refused"
+    )
+    func headLimitAndStatusLine() throws {
+        let text =
+            "HTTP/1.1 200 OK\r\nX-Filler: " + String(repeating: "a", count: 1100) + "\r\nContent-Length: 0\r\n\r\n"
+        let bytes = Array(text.utf8)
+        var progress = HTTPResponseParser.Progress()
+        #expect(try parser.parse(bytes[..<1000], closed: false, resuming: &progress) == .incomplete)
+        #expect(throws: HTTPError.responseTooLarge(limit: 1024)) {
+            _ = try parser.parse(bytes[...], closed: false, resuming: &progress)
+        }
+        #expect(throws: HTTPError.responseTooLarge(limit: 1024)) { _ = try parse(text) }
+        for line in ["HTTP/1.1 200 OK\nContent-Length: 2", "HTTP/1.1 200 O\u{0}K", "HTTP/1.1 200 OK\u{7F}"] {
+            #expect(throws: HTTPError.malformedResponse("the status line is '\(line)'")) {
+                _ = try parse(line + "\r\nContent-Length: 0\r\n\r\n")
+            }
+        }
+    }
+
     @Test("header values are trimmed of blanks; names keep their case and are found in any")
     func headerValues() throws {
         guard

@@ -107,7 +107,7 @@ docs:
 
 # libFuzzer targets for the argument parser, the fixtures, the scenarios, the HTTP parsers
 # (each linked with the transport alone, the requests answered and refused as the server
-# does) and the sandbox's journals: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS
+# does), a game server's answer to an award and the sandbox's journals: FUZZ_SECONDS each (60 by default), or FUZZ_RUNS
 # executions each when given (make fuzz FUZZ_RUNS=10000000); FUZZ_TARGETS="fixtures
 # requests" runs only those.
 FUZZ_SECONDS ?= 60

@@ -1,7 +1,8 @@
 // libFuzzer target: the HTTP response parser. The input is what a server sent; the first
 // byte chooses the method and where the connection split it. The parser must never trap,
 // must read a response from its own bytes alone, must never claim more bytes than it was given,
-// and must read in two reads what it reads in one.
+// must read in two reads what it reads in one, and must frame and refuse a response read
+// for its framing only exactly as one read with its headers.
 
 @testable import PaylinksHTTP
 
@@ -31,6 +32,19 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         let whole, let resumed = try? parser.parse(bytes[...], closed: closed, resuming: &progress)
     {
         precondition(resumed == whole, "a response read in two reads differs from one read")
+    }
+    // Read for its framing only: the same response without its headers, or the same refusal.
+    var bare = parser
+    bare.keepsHeaders = false
+    let full = Result { () throws(HTTPError) in try parser.parse(bytes[...], closed: closed) }
+    let headless = Result { () throws(HTTPError) in try bare.parse(bytes[...], closed: closed) }
+    switch (full, headless) {
+    case (.success(.complete(var response, let length, let keepAlive)), .success(let other)):
+        response.headers = []
+        precondition(other == .complete(response, length: length, keepAlive: keepAlive), "framed apart")
+    case (.success(.incomplete), .success(let other)): precondition(other == .incomplete, "framed apart")
+    case (.failure(let one), .failure(let other)): precondition(one == other, "refused apart")
+    default: preconditionFailure("one reading refuses what the other takes")
     }
     return 0
 }

@@ -59,9 +59,11 @@ declare -A seeds=(
     [responses]="Fuzz/corpus/responses"
     [requests]="Fuzz/corpus/requests"
     [journals]="Fuzz/corpus/journals"
+    [awards]="Fuzz/corpus/awards"
 )
 declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
-    [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer [journals]=JournalFuzzer)
+    [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer [journals]=JournalFuzzer
+    [awards]=AwardAnswerFuzzer)
 
 # The libraries each target links, each before those it imports: the HTTP parsers' targets
 # link the transport alone.
@@ -69,14 +71,14 @@ everything="PaylinksCommandLine PaylinksSandbox PaylinksDelivery PaylinksHTTP Pa
     PaylinksKit PaylinksJSON"
 declare -A libraries=([arguments]=$everything [fixtures]=$everything [scenarios]=$everything
     [responses]="PaylinksHTTP" [requests]="PaylinksHTTP"
-    [journals]=$everything)
+    [journals]=$everything [awards]="PaylinksAppcharge PaylinksFixtures PaylinksKit PaylinksJSON")
 
 # The longest input of a target: a journal of 16 KiB holds a dozen records of every kind,
 # and is read a few times faster than one of 64 KiB.
 declare -A max_len=([journals]=16384)
 
-# FUZZ_TARGETS="fixtures requests" runs only those targets (all six by default).
-targets=${FUZZ_TARGETS:-arguments fixtures scenarios responses requests journals}
+# FUZZ_TARGETS="fixtures requests" runs only those targets (all seven by default).
+targets=${FUZZ_TARGETS:-arguments fixtures scenarios responses requests journals awards}
 for target in $targets; do
     [ -n "${files[$target]:-}" ] || { echo "error: no fuzz target '$target'; the targets are: ${!files[*]}" >&2; exit 2; }
 done

@@ -57,6 +57,11 @@ struct HTTPResponseParser {
                 progress.searchedTo = bytes.endIndex
                 return .incomplete
             }
+            // A head past the limit is refused however many reads brought it, not only
+            // when a read ends before its end.
+            guard headEnd + 4 - bytes.startIndex <= maximumResponseSize else {
+                throw .responseTooLarge(limit: maximumResponseSize)
+            }
             head = try Self.head(bytes[bytes.startIndex..<headEnd], keepingHeaders: keepsHeaders)
             bodyStart = headEnd + 4
             progress.head = (head, bodyStart)
@@ -103,9 +108,19 @@ struct HTTPResponseParser {
     private static func head(_ bytes: ArraySlice<UInt8>, keepingHeaders: Bool) throws(HTTPError) -> Head {
         let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: bytes.startIndex) ?? bytes.endIndex
         let (status, isHTTP10) = try self.status(bytes[bytes.startIndex..<lineEnd])
-        let fields: HTTPFields
+        let fields = try Self.fields(bytes, from: lineEnd + 2, keepingHeaders: keepingHeaders)
+        return Head(
+            status: status, headers: fields.headers, closes: isHTTP10 || fields.closes, chunked: fields.chunked,
+            contentLength: fields.contentLength)
+    }
+
+    /// The field lines of `bytes` from `start`, the head's or the trailers', each checked
+    /// as strictly.
+    private static func fields(_ bytes: ArraySlice<UInt8>, from start: Int, keepingHeaders: Bool) throws(HTTPError)
+        -> HTTPFields
+    {
         do {
-            fields = try HTTPFields(bytes, from: lineEnd + 2, keepingHeaders: keepingHeaders)
+            return try HTTPFields(bytes, from: start, keepingHeaders: keepingHeaders)
         } catch {
             switch error {
             case .noColon, .badName: throw .malformedResponse("a header has no ':'")
@@ -115,9 +130,6 @@ struct HTTPResponseParser {
             case .twoFramings: throw .malformedResponse("both Transfer-Encoding and Content-Length frame the body")
             }
         }
-        return Head(
-            status: status, headers: fields.headers, closes: isHTTP10 || fields.closes, chunked: fields.chunked,
-            contentLength: fields.contentLength)
     }
 
     /// The status code of `HTTP/1.x NNN reason`, and whether the version is 1.0.
@@ -137,6 +149,9 @@ struct HTTPResponseParser {
                 status = status * 10 + Int(byte - UInt8(ascii: "0"))
             }
             if line.count > 12 && line[start + 12] != 0x20 { valid = false }
+            // The reason holds no control character but a tab: a bare LF in it would end the
+            // line for another reader.
+            if line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) { valid = false }
         }
         guard valid, status >= 100 else {
             let text = String(decoding: line.prefix(80), as: UTF8.self)
@@ -180,6 +195,10 @@ struct HTTPResponseParser {
             guard size >= 0 else {
                 throw .malformedResponse("a chunk size is '\(String(decoding: line.prefix(40), as: UTF8.self))'")
             }
+            // An extension holds no control character but a tab: no bare LF, no NUL.
+            guard !line[sizeEnd...].contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+                throw .malformedResponse("a chunk extension holds a control character")
+            }
             position = lineEnd + 2
             if size == 0 {
                 // Trailers, if any, end with an empty line.
@@ -189,11 +208,19 @@ struct HTTPResponseParser {
                         position = lineStart
                         return later()
                     }
-                    if end == trailer { return (body, end + 2) }
+                    if end == trailer {
+                        // Each trailer line is checked as a header line is.
+                        _ = try Self.fields(bytes[..<end], from: position, keepingHeaders: false)
+                        return (body, end + 2)
+                    }
                     trailer = end + 2
                 }
             }
             guard body.count + size <= maximumResponseSize else { throw .responseTooLarge(limit: maximumResponseSize) }
+            // The data ends in CRLF, refused as soon as a byte in its place is not.
+            let after = position + size
+            guard bytes.endIndex <= after || bytes[after] == 13, bytes.endIndex <= after + 1 || bytes[after + 1] == 10
+            else { throw .malformedResponse("a chunk's data does not end in CRLF") }
             guard bytes.endIndex - position >= size + 2 else {
                 position = lineStart
                 return later()

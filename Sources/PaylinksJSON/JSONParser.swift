@@ -165,6 +165,9 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
+            // A single member is moved to an array of its own size: a text of many nested
+            // one-member objects then keeps no spare room for three more in each.
+            if members.count == 1 { return JSONValue(.object([members[0]]), at: start, keyOffsets: [keyOffsets[0]]) }
             return JSONValue(.object(members), at: start, keyOffsets: keyOffsets)
         }
     }
@@ -197,6 +200,8 @@ public struct JSONParser {
             }
             index += 1
             depth -= 1
+            // A single element is kept as a single member is, with no spare room.
+            if elements.count == 1 { return JSONValue(.array([elements[0]]), at: start) }
             return JSONValue(.array(elements), at: start)
         }
     }

@@ -104,4 +104,40 @@ struct JSONTests {
         let many = (0..<20).map { "\"k\($0)\": 0" }.joined(separator: ", ")
         #expect(throws: Never.self) { try JSONParser.parse(Array(#"{\#(many), "\u00e9": 1, "e\u0301": 2}"#.utf8)) }
     }
+
+    @Test("a duplicate key is refused wherever it falls, before, at and past the object size where the check changes")
+    func duplicatesAtEverySize() throws {
+        for count in 1...20 {
+            let keys = (0..<count).map { "\"k\($0)\": \($0)" }
+            #expect(throws: Never.self) { try JSONParser.parse(Array("{\(keys.joined(separator: ","))}".utf8)) }
+            for repeated in 0..<count {
+                let text = "{\(keys.joined(separator: ",")), \"k\(repeated)\": 0}"
+                #expect(
+                    syntaxError(text)?.reason == "duplicate key \"k\(repeated)\"", "\(count) keys, k\(repeated) again")
+            }
+        }
+    }
+
+    @Test("nesting exactly at the limit is read; one level more is refused")
+    func nestingAtTheLimit() throws {
+        let depth = JSONParser.maximumDepth
+        let array = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(throws: Never.self) { try JSONParser.parse(Array(array.utf8)) }
+        #expect(syntaxError("[" + array + "]")?.reason.contains("nesting deeper") == true)
+        let object = String(repeating: #"{"a":"#, count: depth) + "0" + String(repeating: "}", count: depth)
+        #expect(throws: Never.self) { try JSONParser.parse(Array(object.utf8)) }
+        #expect(syntaxError(#"{"a":"# + object + "}")?.reason.contains("nesting deeper") == true)
+    }
+
+    @Test("a container of one value keeps no spare room, so that many small ones cost no more than their values")
+    func singleValuesKeepNoRoom() throws {
+        let value = try JSONParser.parse(Array(#"[{"a":[{"b":0}]}]"#.utf8))
+        let outer = try #require(value.kind.elements)
+        let object = try #require(outer.first)
+        let members = try #require(object.kind.members)
+        let inner = try #require(members.first?.value.kind.elements)
+        let innermost = try #require(inner.first)
+        #expect(outer.capacity < 4 && members.capacity < 4 && object.keyOffsets.capacity < 4)
+        #expect(inner.capacity < 4 && (innermost.kind.members?.capacity ?? 4) < 4 && innermost.keyOffsets.capacity < 4)
+    }
 }

@@ -208,6 +208,49 @@ struct HTTPResponseParserTests {
         }
     }
 
+    @Test(
+        "a chunked body that misframes its data or trailers is refused, read with or without headers",
+        arguments: [
+            ("2\r\nokXX0\r\n\r\n", "a chunk's data does not end in CRLF"),
+            ("2\r\nok\n0\r\n\r\n", "a chunk's data does not end in CRLF"),
+            ("2\r\nokX", "a chunk's data does not end in CRLF"),
+            ("2\r\nok\rX", "a chunk's data does not end in CRLF"),
+            ("2;a\nb\r\nok\r\n0\r\n\r\n", "a chunk extension holds a control character"),
+            ("2;a\u{0}\r\nok\r\n0\r\n\r\n", "a chunk extension holds a control character"),
+            ("0\r\nno colon\r\n\r\n", "a header has no ':'"),
+            ("0\r\nX-A: b\u{0}\r\n\r\n", "a header's value holds a CR, an LF or a NUL"),
+            ("0\r\nX-A: b\nc\r\n\r\n", "a header's value holds a CR, an LF or a NUL"),
+            ("0\r\n folded: x\r\n\r\n", "a header has no ':'"),
+        ])
+    func misframedChunks(chunks: String, reason: String) {
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks
+        var bare = parser
+        bare.keepsHeaders = false
+        for reader in [parser, bare] {
+            #expect(throws: HTTPError.malformedResponse(reason)) { _ = try parse(text, parser: reader) }
+        }
+    }
+
+    @Test(
+        "a head past the limit is refused in one read as in many, and a status line with a control character is refused"
+    )
+    func headLimitAndStatusLine() throws {
+        let text =
+            "HTTP/1.1 200 OK\r\nX-Filler: " + String(repeating: "a", count: 1100) + "\r\nContent-Length: 0\r\n\r\n"
+        let bytes = Array(text.utf8)
+        var progress = HTTPResponseParser.Progress()
+        #expect(try parser.parse(bytes[..<1000], closed: false, resuming: &progress) == .incomplete)
+        #expect(throws: HTTPError.responseTooLarge(limit: 1024)) {
+            _ = try parser.parse(bytes[...], closed: false, resuming: &progress)
+        }
+        #expect(throws: HTTPError.responseTooLarge(limit: 1024)) { _ = try parse(text) }
+        for line in ["HTTP/1.1 200 OK\nContent-Length: 2", "HTTP/1.1 200 O\u{0}K", "HTTP/1.1 200 OK\u{7F}"] {
+            #expect(throws: HTTPError.malformedResponse("the status line is '\(line)'")) {
+                _ = try parse(line + "\r\nContent-Length: 0\r\n\r\n")
+            }
+        }
+    }
+
     @Test("header values are trimmed of blanks; names keep their case and are found in any")
     func headerValues() throws {
         guard

@@ -56,4 +56,24 @@ struct ReasonPhraseTests {
         #expect(!text.contains("Set-Cookie") && !text.contains("Location") && !text.contains("X-Null"), "\(text)")
         #expect(text.contains("X-Kept: yes\r\n"))
     }
+
+    @Test("an answer's bytes are its lines written whole, and a name with a CR, an LF or a NUL is left out too")
+    func exactBytes() {
+        let answer = HTTPServerResponse(
+            status: 201,
+            headers: [
+                HTTPHeader("X-Caf\u{E9}", "cr\u{E8}me \u{1F600}"), HTTPHeader("X-Empty", ""),
+                HTTPHeader("X-Bad\r\nSet-Cookie", "1"), HTTPHeader("X-Bad\n", "1"), HTTPHeader("X\u{0}", "1"),
+                HTTPHeader("X-Pair", "\r\n"),
+            ], body: Array("{}".utf8))
+        for closing in [false, true] {
+            for head in [false, true] {
+                let expected =
+                    "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
+                    + "X-Caf\u{E9}: cr\u{E8}me \u{1F600}\r\nX-Empty: \r\nContent-Length: 2\r\n"
+                    + "Connection: \(closing ? "close" : "keep-alive")\r\n\r\n\(head ? "" : "{}")"
+                #expect(answer.encoded(closing: closing, head: head) == Array(expected.utf8))
+            }
+        }
+    }
 }

@@ -10,12 +10,17 @@ import PaylinksKit
 /// (PL/error-messages; OAS).
 extension Sandbox {
     /// `POST /v1/price-points/localized/lookup`: 200 with the localized prices, or 400.
-    func lookUpPrices(_ request: HTTPRequest) -> HTTPServerResponse {
+    /// The body was read on the request's loop; the prices are written there too, after
+    /// the server's lock, from the book as it stood when the lookup was answered.
+    func lookUpPrices(_ arrival: Arrival) -> HTTPAnswer {
+        let read =
+            arrival.lookup ?? Result { () throws(PriceLookup.Problem) in try PriceLookup.read(arrival.request.body) }
         do throws(PriceLookup.Problem) {
-            let lookup = try PriceLookup.request(request.body, book: pricePoints)
-            return HTTPServerResponse(status: 200, body: PriceLookup.answer(lookup, book: pricePoints))
+            let lookup = try PriceLookup.checked(read.get(), book: pricePoints)
+            let book = pricePoints
+            return Self.later { PriceLookup.answer(lookup, book: book) }
         } catch {
-            return Self.message(400, error.message)
+            return .ready(Self.message(400, error.message))
         }
     }
 

@@ -212,7 +212,7 @@ extension Sandbox {
             .ready($0.initiateRefund(orderId: $1["orderId"], $1.request))
         },
         SandboxRoute([.post], "/v1/price-points/localized/lookup", access: .publisherToken(.priceLocalization)) {
-            .ready($0.lookUpPrices($1.request))
+            $0.lookUpPrices($1.arrival)
         },
         SandboxRoute([.get, .head], "/v1/price-points", access: .publisherToken(.priceLocalization)) { sandbox, _ in
             .ready(sandbox.allPricePoints())
@@ -244,14 +244,16 @@ extension Sandbox {
 
 extension Sandbox {
     /// A request with what can be read of it before the sandbox's state is touched: the
-    /// answer that refuses it, else a new session's body, parsed and checked, and the base
-    /// of the URLs its answer hands out.
+    /// answer that refuses it, else a new session's body or a price lookup's, parsed and
+    /// checked, and the base of the URLs its answer hands out.
     public struct Arrival {
         let request: HTTPRequest
         let refusal: HTTPServerResponse?
         /// The route of the request's path; nil when none matches it.
         let found: SandboxRouteTable.Found?
-        let session: Result<SessionRequest, SessionRequest.Problem>?
+        var session: Result<SessionRequest, SessionRequest.Problem>? = nil
+        /// A price lookup's body, read but for its country's support, which needs the book.
+        var lookup: Result<PriceLookup.Request, PriceLookup.Problem>? = nil
         let base: String
     }
 
@@ -262,12 +264,19 @@ extension Sandbox {
         let segments = SandboxRouteTable.segments(of: request.path)
         let found = Self.routeTable.route(segments)
         if let refusal = guardian.refusal(request, segments: segments, routed: found?.takes(request.method) ?? false) {
-            return Arrival(request: request, refusal: refusal, found: found, session: nil, base: settings.baseURL)
+            return Arrival(request: request, refusal: refusal, found: found, base: settings.baseURL)
         }
-        let session =
-            request.method == .post && request.path == "/checkout/v1/session"
-            ? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) } : nil
-        return Arrival(request: request, refusal: nil, found: found, session: session, base: base(for: request))
+        var arrival = Arrival(request: request, refusal: nil, found: found, base: base(for: request))
+        if request.method == .post {
+            switch request.path {
+            case "/checkout/v1/session":
+                arrival.session = Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
+            case "/v1/price-points/localized/lookup":
+                arrival.lookup = Result { () throws(PriceLookup.Problem) in try PriceLookup.read(request.body) }
+            default: break
+            }
+        }
+        return arrival
     }
 
     /// The answer to `request`, made whole.

@@ -15,7 +15,7 @@ public enum PriceLookup {
 
     /// A lookup read and checked: the requested cents in the order first sent, each once,
     /// and the country.
-    public struct Request: Equatable {
+    public struct Request: Equatable, Sendable {
         /// The US cents, duplicates collapsed.
         public let cents: [Int]
         /// The country, ISO 3166-1 alpha-2, supported.
@@ -24,6 +24,13 @@ public enum PriceLookup {
 
     /// The request `body` holds, checked against `book`'s countries.
     public static func request(_ body: [UInt8], book: PricePointBook) throws(Problem) -> Request {
+        try checked(read(body), book: book)
+    }
+
+    /// The request `body` holds, checked in everything but whether its country is
+    /// supported, which ``checked(_:book:)`` adds: read without a book, so that a server
+    /// can read it before it holds the book.
+    public static func read(_ body: [UInt8]) throws(Problem) -> Request {
         guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind,
             let country = members.last(where: { $0.key == "countryCode2" })?.value,
             let prices = members.last(where: { $0.key == "pricesInUsdCents" })?.value,
@@ -53,15 +60,23 @@ public enum PriceLookup {
         guard case .string(let code) = country.kind, code.utf8.count == 2,
             code.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
         else { throw Problem(message: "Invalid countryCode2: must be ISO 3166-1 alpha-2.") }
-        guard book.supports(code) else { throw Problem(message: "countryCode2 \(code) is not supported.") }
         return Request(cents: cents, country: code)
+    }
+
+    /// `request`, read by ``read(_:)``, once `book` supports its country: the last check,
+    /// so that a lookup wrong in several ways gets the error Appcharge gives first.
+    public static func checked(_ request: Request, book: PricePointBook) throws(Problem) -> Request {
+        guard book.supports(request.country) else {
+            throw Problem(message: "countryCode2 \(request.country) is not supported.")
+        }
+        return request
     }
 
     /// The answer to `request`: `{"currencyCode", "pricePoints": {"699": {"price",
     /// "displayPrice"}}}`, keyed by the cents in the order asked, a point without a local
     /// price `null`, and `currencyCode` `""` when none has one.
     public static func answer(_ request: Request, book: PricePointBook) -> [UInt8] {
-        let prices = request.cents.map { ($0, book.price($0, in: request.country)) }
+        let prices = zip(request.cents, book.prices(request.cents, in: request.country))
         var writer = JSONWriter()
         writer.openObject()
         writer.field("currencyCode", prices.lazy.compactMap(\.1).first?.currency ?? "")

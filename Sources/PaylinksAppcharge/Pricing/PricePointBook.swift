@@ -194,53 +194,59 @@ public struct PricePointBook: Sendable {
     /// enabled shows the dollar price (PL/introduction). Nil when the localization has no
     /// exchange rate to convert with, or the amount does not fit.
     public func price(_ cents: Int, in country: String) -> LocalPrice? {
-        price(cents, point: points[cents], in: country)
+        price(cents, point: points[cents], in: country, localization: catalog.ownLocalization(of: country))
     }
 
-    /// The price of `cents` in `country` when `point` is the point of those cents.
-    func price(_ cents: Int, point: Point?, in country: String) -> LocalPrice? {
-        guard let found = amount(cents, point: point, in: country) else { return nil }
-        guard let localization = found.localization else {
+    /// The localized price of each of `cents` in `country`, in their order, as
+    /// ``price(_:in:)`` gives it: the lookup's answer, the country's localization found once.
+    public func prices(_ cents: [Int], in country: String) -> [LocalPrice?] {
+        let localization = catalog.ownLocalization(of: country)
+        return cents.map { price($0, point: points[$0], in: country, localization: localization) }
+    }
+
+    /// The price of `cents` in `country`, whose localization is `localization`, when
+    /// `point` is the point of those cents.
+    func price(_ cents: Int, point: Point?, in country: String, localization: PriceLocalization?) -> LocalPrice? {
+        guard let localization else {
             return LocalPrice(
                 minorUnits: cents, currency: "USD",
                 displayPrice: Self.display(cents, currency: "USD", catalog: catalog),
                 isOverridden: false)
         }
+        guard let found = minorUnits(cents, point: point, in: country, localization: localization) else { return nil }
         return LocalPrice(
-            minorUnits: found.minorUnits, currency: found.currency,
+            minorUnits: found.minorUnits, currency: localization.data.currencyCode,
             displayPrice: Self.display(found.minorUnits, as: localization),
             isOverridden: found.isOverridden)
     }
 
     /// A price without its display: the amount in the currency's minor units, the
-    /// currency, whether an override set it, and the country's localization, nil where the
-    /// catalog has none (the amount is then the cents, in USD).
-    public typealias Amount = (
-        minorUnits: Int, currency: String, isOverridden: Bool, localization: PriceLocalization?
-    )
+    /// currency, and whether an override set it; the cents, in USD, where the catalog has
+    /// no localization of the country.
+    public typealias Amount = (minorUnits: Int, currency: String, isOverridden: Bool)
 
     /// The amount of `cents` in `country`: what a check of a price sent needs, which shows
     /// the price only when it differs.
     public func amount(_ cents: Int, in country: String) -> Amount? {
-        amount(cents, point: points[cents], in: country)
+        guard let localization = catalog.ownLocalization(of: country) else { return (cents, "USD", false) }
+        guard let found = minorUnits(cents, point: points[cents], in: country, localization: localization) else {
+            return nil
+        }
+        return (found.minorUnits, localization.data.currencyCode, found.isOverridden)
     }
 
-    func amount(_ cents: Int, point: Point?, in country: String) -> Amount? {
-        guard let localization = catalog.ownLocalization(of: country) else { return (cents, "USD", false, nil) }
-        let currency = localization.data.currencyCode
-        let overridden = point?.overrides.last { $0.country == country }
-        let amount: Int?
-        if let overridden {
-            amount = Self.minorUnits(overridden.price, currency: currency)
-        } else if point?.fromCatalog ?? false,
-            let tierPrice = localization.minorUnits(ofTier: Self.tier(ofCents: cents))
-        {
-            amount = tierPrice
-        } else {
-            amount = Self.converted(cents, localization: localization)
+    /// The amount of `cents` in `country`'s currency, `localization`'s, when `point` is the
+    /// point of those cents, and whether an override set it; nil when it cannot be figured.
+    private func minorUnits(_ cents: Int, point: Point?, in country: String, localization: PriceLocalization)
+        -> (minorUnits: Int, isOverridden: Bool)?
+    {
+        if let overridden = point?.overrides.last(where: { $0.country == country }) {
+            return Self.minorUnits(overridden.price, currency: localization.data.currencyCode).map { ($0, true) }
         }
-        guard let amount else { return nil }
-        return (amount, currency, overridden != nil, localization)
+        if point?.fromCatalog ?? false, let tierPrice = localization.minorUnits(ofTier: Self.tier(ofCents: cents)) {
+            return (tierPrice, false)
+        }
+        return Self.converted(cents, localization: localization).map { ($0, false) }
     }
 
     /// `cents` US cents at the localization's exchange rate, in its currency's minor units,
@@ -300,7 +306,7 @@ public struct PricePointBook: Sendable {
     public func rows(of point: Point) -> [(localization: PriceLocalization, price: LocalPrice)] {
         catalog.localizedCountries.compactMap { country in
             guard let localization = catalog.ownLocalization(of: country),
-                let price = price(point.cents, point: point, in: country)
+                let price = price(point.cents, point: point, in: country, localization: localization)
             else { return nil }
             return (localization, price)
         }

@@ -3,14 +3,21 @@ package enum PriceFormatter {
     /// A localized price as the SDK's `formattedPrice`: "$4.99", "5,49 €", "¥800",
     /// following the currency's separators, symbol position and spacing.
     package static func format(_ localizedPrice: Int, as data: PricePoints.PricingPointData) -> String {
-        let digits = fractionDigits(ofMultiplier: data.multiplier)
-        let amount = decimal(
-            localizedPrice, fractionDigits: digits, fractionalSeparator: data.fractionalSeparator,
-            groupSeparator: data.milSeparator)
-        let space = data.spacing ? " " : ""
-        return data.symbolPosition == "Right"
-            ? amount + space + data.currencySymbol
-            : data.currencySymbol + space + amount
+        var text: [UInt8] = []
+        text.reserveCapacity(24 + data.currencySymbol.utf8.count)
+        let right = data.symbolPosition == "Right"
+        if !right {
+            text += data.currencySymbol.utf8
+            if data.spacing { text.append(UInt8(ascii: " ")) }
+        }
+        appendDecimal(
+            localizedPrice, fractionDigits: fractionDigits(ofMultiplier: data.multiplier),
+            fractionalSeparator: data.fractionalSeparator, groupSeparator: data.milSeparator, to: &text)
+        if right {
+            if data.spacing { text.append(UInt8(ascii: " ")) }
+            text += data.currencySymbol.utf8
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// An amount in minor units with its currency code, grouped: 499 USD → "4.99 USD",
@@ -31,30 +38,48 @@ package enum PriceFormatter {
         return digits
     }
 
-    /// `value` with `fractionDigits` decimals, grouped in thousands: written digit by
-    /// digit into one buffer, since a price list formats many of them.
+    /// `value` with `fractionDigits` decimals, grouped in thousands.
     static func decimal(_ value: Int, fractionDigits: Int, fractionalSeparator: String, groupSeparator: String)
         -> String
     {
-        // The digits, the least significant first, at least one more than the decimals.
-        var digits: [UInt8] = []
-        var rest = value.magnitude
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        while digits.count <= fractionDigits { digits.append(UInt8(ascii: "0")) }
-        let whole = digits.count - fractionDigits
-        var text: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
-        text.reserveCapacity(digits.count + whole / 3 * groupSeparator.utf8.count + 4)
-        for offset in 0..<whole {
-            if offset > 0 && (whole - offset) % 3 == 0 { text += groupSeparator.utf8 }
-            text.append(digits[digits.count - 1 - offset])
-        }
-        if fractionDigits > 0 {
-            text += fractionalSeparator.utf8
-            text += digits[..<fractionDigits].reversed()
-        }
+        var text: [UInt8] = []
+        appendDecimal(
+            value, fractionDigits: fractionDigits, fractionalSeparator: fractionalSeparator,
+            groupSeparator: groupSeparator, to: &text)
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `value` with `fractionDigits` decimals, grouped in thousands, to `text`:
+    /// written digit by digit, the digits first into a buffer on the stack, since a price
+    /// list formats many of them.
+    static func appendDecimal(
+        _ value: Int, fractionDigits: Int, fractionalSeparator: String, groupSeparator: String,
+        to text: inout [UInt8]
+    ) {
+        // The digits, the least significant first, at least one more than the decimals.
+        let fractionDigits = max(0, fractionDigits)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + fractionDigits) { digits in
+            var count = 0
+            var rest = value.magnitude
+            repeat {
+                digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                count += 1
+                rest /= 10
+            } while rest > 0
+            while count <= fractionDigits {
+                digits[count] = UInt8(ascii: "0")
+                count += 1
+            }
+            let whole = count - fractionDigits
+            if value < 0 { text.append(UInt8(ascii: "-")) }
+            for offset in 0..<whole {
+                if offset > 0 && (whole - offset) % 3 == 0 { text += groupSeparator.utf8 }
+                text.append(digits[count - 1 - offset])
+            }
+            if fractionDigits > 0 {
+                text += fractionalSeparator.utf8
+                for position in stride(from: fractionDigits - 1, through: 0, by: -1) { text.append(digits[position]) }
+            }
+        }
     }
 }

@@ -164,7 +164,7 @@ extension Sandbox {
 
     static let routes: [SandboxRoute] = [
         SandboxRoute([.post], "/checkout/v1/session", access: .publisherToken(.reporting)) {
-            .ready($0.createSession($1.arrival))
+            $0.createSession($1.arrival)
         },
         SandboxRoute([.post], "/checkout/v3/cancel") { .ready($0.cancel($1.request)) },
         SandboxRoute([.get, .head], "/checkout/{token}") { $0.page(token: $1["token"]) },
@@ -251,10 +251,26 @@ extension Sandbox {
         let refusal: HTTPServerResponse?
         /// The route of the request's path; nil when none matches it.
         let found: SandboxRouteTable.Found?
-        var session: Result<SessionRequest, SessionRequest.Problem>? = nil
-        /// A price lookup's body, read but for its country's support, which needs the book.
-        var lookup: Result<PriceLookup.Request, PriceLookup.Problem>? = nil
+        /// The body, read already for the routes whose body is read before the lock.
+        let read: ReadBody?
         let base: String
+
+        /// A new session's body, when read already.
+        var session: Result<SessionRequest, SessionRequest.Problem>? {
+            if case .session(let session) = read { session } else { nil }
+        }
+
+        /// A price lookup's body, when read already: read but for its country's support,
+        /// which needs the book.
+        var lookup: Result<PriceLookup.Request, PriceLookup.Problem>? {
+            if case .lookup(let lookup) = read { lookup } else { nil }
+        }
+    }
+
+    /// A body read on the request's loop: a new session's, or a price lookup's.
+    enum ReadBody {
+        case session(Result<SessionRequest, SessionRequest.Problem>)
+        case lookup(Result<PriceLookup.Request, PriceLookup.Problem>)
     }
 
     /// What can be read of `request` without the sandbox's state: it reads only the
@@ -264,19 +280,19 @@ extension Sandbox {
         let segments = SandboxRouteTable.segments(of: request.path)
         let found = Self.routeTable.route(segments)
         if let refusal = guardian.refusal(request, segments: segments, routed: found?.takes(request.method) ?? false) {
-            return Arrival(request: request, refusal: refusal, found: found, base: settings.baseURL)
+            return Arrival(request: request, refusal: refusal, found: found, read: nil, base: settings.baseURL)
         }
-        var arrival = Arrival(request: request, refusal: nil, found: found, base: base(for: request))
-        if request.method == .post {
-            switch request.path {
-            case "/checkout/v1/session":
-                arrival.session = Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
-            case "/v1/price-points/localized/lookup":
-                arrival.lookup = Result { () throws(PriceLookup.Problem) in try PriceLookup.read(request.body) }
-            default: break
+        let read: ReadBody? =
+            if request.method != .post {
+                nil
+            } else if request.path == "/checkout/v1/session" {
+                .session(Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) })
+            } else if request.path == "/v1/price-points/localized/lookup" {
+                .lookup(Result { () throws(PriceLookup.Problem) in try PriceLookup.read(request.body) })
+            } else {
+                nil
             }
-        }
-        return arrival
+        return Arrival(request: request, refusal: nil, found: found, read: read, base: base(for: request))
     }
 
     /// The answer to `request`, made whole.

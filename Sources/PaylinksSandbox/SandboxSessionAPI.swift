@@ -8,19 +8,20 @@ import PaylinksKit
 extension Sandbox {
     /// Create Checkout Session: 201 with the session's token, purchase id and checkout
     /// URLs; 415 and 400 for a body it cannot take, 503 when paid orders fill the sandbox.
-    /// The publisher token is checked before, by the route.
-    func createSession(_ arrival: Arrival) -> HTTPServerResponse {
+    /// The publisher token is checked before, by the route. The created session's answer
+    /// is written after the server's lock, from its identifiers.
+    func createSession(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard Self.isJSON(request) else {
-            return Sandbox.problem(415, "send the body as Content-Type: application/json")
+            return .ready(Sandbox.problem(415, "send the body as Content-Type: application/json"))
         }
         let body: SessionRequest
         let parsed = arrival.session ?? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
         switch parsed {
         case .success(let parsed): body = parsed
-        case .failure(let error): return Sandbox.problem(400, error.message, each: error.all)
+        case .failure(let error): return .ready(Sandbox.problem(400, error.message, each: error.all))
         }
-        if let refusal = refusal(of: body) { return refusal }
+        if let refusal = refusal(of: body) { return .ready(refusal) }
         let session: CheckoutSessions.Session
         do throws(CheckoutSessions.Full) {
             let forgotten = sessions.forgotten
@@ -36,19 +37,22 @@ extension Sandbox {
             }
             report(events)
         } catch {
-            return Sandbox.problem(503, Self.fullText(error, kept: persist != nil))
+            return .ready(Sandbox.problem(503, Self.fullText(error, kept: persist != nil)))
         }
-        var writer = JSONWriter()
-        writer.openObject()
-        writer.field("checkoutSessionToken", session.token)
-        writer.field("purchaseId", session.purchaseId)
-        let checkoutURL = arrival.base + "/checkout"
-        writer.field("url", checkoutURL)
-        let parsedUrl = CheckoutSession.parsedUrl(
-            checkoutURL: checkoutURL, sessionToken: session.token, purchaseId: session.purchaseId)
-        writer.field("parsedUrl", parsedUrl)
-        writer.closeObject()
-        return HTTPServerResponse(status: 201, body: writer.bytes)
+        let (token, purchaseId, base) = (session.token, session.purchaseId, arrival.base)
+        return .later(HTTPServerResponse(status: 201, body: [])) {
+            var writer = JSONWriter()
+            writer.openObject()
+            writer.field("checkoutSessionToken", token)
+            writer.field("purchaseId", purchaseId)
+            let checkoutURL = base + "/checkout"
+            writer.field("url", checkoutURL)
+            let parsedUrl = CheckoutSession.parsedUrl(
+                checkoutURL: checkoutURL, sessionToken: token, purchaseId: purchaseId)
+            writer.field("parsedUrl", parsedUrl)
+            writer.closeObject()
+            return writer.bytes
+        }
     }
 
     /// Why a session was refused for want of room, in words true of any count: the paid

@@ -55,19 +55,13 @@ package struct CheckoutIdentifiers: Equatable, Sendable {
 
     /// The identifiers of checkout `index` in a run seeded with `seed`.
     package init(seed: UInt64, index: Int) {
-        var token = [UInt8](repeating: 0, count: Self.sessionTokenLength)
-        var purchase = [UInt8](repeating: 0, count: Self.purchaseIdLength)
-        var order = [UInt8](repeating: 0, count: Self.orderIdLength)
-        token.withUnsafeMutableBufferPointer { token in
-            purchase.withUnsafeMutableBufferPointer { purchase in
-                order.withUnsafeMutableBufferPointer { order in
-                    Self.write(seed: seed, index: index, sessionToken: token, purchaseId: purchase, orderId: order)
-                }
-            }
+        var (sessionToken, purchaseId, orderId) = ("", "", "")
+        Self.withBytes(seed: seed, index: index) { token, purchase, order in
+            sessionToken = String(decoding: token, as: UTF8.self)
+            purchaseId = String(decoding: purchase, as: UTF8.self)
+            orderId = String(decoding: order, as: UTF8.self)
         }
-        sessionToken = String(decoding: token, as: UTF8.self)
-        purchaseId = String(decoding: purchase, as: UTF8.self)
-        orderId = String(decoding: order, as: UTF8.self)
+        (self.sessionToken, self.purchaseId, self.orderId) = (sessionToken, purchaseId, orderId)
     }
 
     /// Calls `body` with the identifiers of checkout `index` in a run seeded with `seed`,

@@ -150,27 +150,35 @@ struct HTTPRequestParser {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            return false
         }
     }
 
     /// `METHOD TARGET HTTP/1.x`: the method, the target, and whether the version is 1.0.
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (String, String, Bool) {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, let method = HTTPBytes.text(parts[0]),
-            !method.isEmpty, method.utf8.allSatisfy(Self.isTokenCharacter),
-            let target = HTTPBytes.text(parts[1]), target.hasPrefix("/"),
-            !target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        // Three parts, a space between each, read in the bytes: the method a token, the
+        // target UTF-8 from a slash on with no blank or control byte.
+        let space = UInt8(ascii: " ")
+        guard let methodEnd = line.firstIndex(of: space), methodEnd > line.startIndex,
+            let targetEnd = line[(methodEnd + 1)...].firstIndex(of: space),
+            !line[(targetEnd + 1)...].contains(space),
+            line[..<methodEnd].allSatisfy(Self.isTokenCharacter),
+            line[methodEnd + 1..<targetEnd].first == UInt8(ascii: "/"),
+            !line[methodEnd + 1..<targetEnd].contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+            let target = HTTPBytes.text(line[methodEnd + 1..<targetEnd])
         else {
             let shown = String(decoding: line.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline }
             throw .malformed("the request line is '\(shown)'")
         }
-        let version = String(decoding: parts[2], as: UTF8.self)
-        switch version {
-        case "HTTP/1.1": return (method, target, false)
-        case "HTTP/1.0": return (method, target, true)
-        default: throw .unsupportedVersion(String(version.prefix(20)))
-        }
+        let method = String(decoding: line[..<methodEnd], as: UTF8.self)
+        let version = line[(targetEnd + 1)...]
+        if version.elementsEqual("HTTP/1.1".utf8) { return (method, target, false) }
+        if version.elementsEqual("HTTP/1.0".utf8) { return (method, target, true) }
+        throw .unsupportedVersion(String(String(decoding: version, as: UTF8.self).prefix(20)))
     }
 }

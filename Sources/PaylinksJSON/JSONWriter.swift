@@ -62,9 +62,11 @@ package struct JSONWriter: JSONSink {
     private var depth = 0
 
     /// Creates an empty writer of compact JSON, or, with `indent`, of JSON whose every
-    /// member and element starts a line indented by that many spaces a level.
-    package init(indent: Int = 0) {
+    /// member and element starts a line indented by that many spaces a level; with
+    /// `capacity`, room for that many bytes is made at once, for an answer of a known size.
+    package init(indent: Int = 0, capacity: Int = 0) {
         self.indent = indent
+        bytes.reserveCapacity(capacity)
     }
 
     /// The JSON written so far.

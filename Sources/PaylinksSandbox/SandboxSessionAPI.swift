@@ -41,7 +41,8 @@ extension Sandbox {
         }
         let (token, purchaseId, base) = (session.token, session.purchaseId, arrival.base)
         return .later(HTTPServerResponse(status: 201, body: [])) {
-            var writer = JSONWriter()
+            // Room for the four fields with the base twice, at once.
+            var writer = JSONWriter(capacity: 192 + 2 * base.utf8.count)
             writer.openObject()
             writer.field("checkoutSessionToken", token)
             writer.field("purchaseId", purchaseId)

@@ -77,7 +77,8 @@ public enum PriceLookup {
     /// price `null`, and `currencyCode` `""` when none has one.
     public static func answer(_ request: Request, book: PricePointBook) -> [UInt8] {
         let prices = zip(request.cents, book.prices(request.cents, in: request.country))
-        var writer = JSONWriter()
+        // Room for a price point's member, about 60 bytes, at once.
+        var writer = JSONWriter(capacity: 48 + 64 * request.cents.count)
         writer.openObject()
         writer.field("currencyCode", prices.lazy.compactMap(\.1).first?.currency ?? "")
         writer.key("pricePoints")

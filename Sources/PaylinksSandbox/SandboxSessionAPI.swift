@@ -23,10 +23,12 @@ extension Sandbox {
         }
         if let refusal = refusal(of: body) { return .ready(refusal) }
         let session: CheckoutSessions.Session
+        // The sessions forgotten to make room: freed with the answer, after the lock.
+        var departed: [CheckoutSessions.Session] = []
         do throws(CheckoutSessions.Full) {
             let forgotten = sessions.forgotten
             let warnings = priceWarnings(body)
-            let (created, events) = try sessions.create(body, now: now, warnings: warnings)
+            let (created, events) = try sessions.create(body, now: now, warnings: warnings, departing: &departed)
             session = created
             for warning in warnings { say("warning: session \(created.purchaseId): \(warning)") }
             if forgotten == 0 && sessions.forgotten > 0 {
@@ -40,7 +42,8 @@ extension Sandbox {
             return .ready(Sandbox.problem(503, Self.fullText(error, kept: persist != nil)))
         }
         let (token, purchaseId, base) = (session.token, session.purchaseId, arrival.base)
-        return .later(HTTPServerResponse(status: 201, body: [])) {
+        return .later(HTTPServerResponse(status: 201, body: [])) { [departed] in
+            withExtendedLifetime(departed) {}
             // Room for the four fields with the base twice, at once.
             var writer = JSONWriter(capacity: 192 + 2 * base.utf8.count)
             writer.openObject()

@@ -196,6 +196,23 @@ struct CheckoutSessionsTests {
         #expect(try create(&again).purchaseId == first.purchaseId)
     }
 
+    @Test("a session created past the limit hands over the sessions it forgot, oldest first, for its caller to free")
+    func departing() throws {
+        var sessions = store(limit: 3)
+        var made: [CheckoutSessions.Session] = []
+        var handed: [[String]] = []
+        for _ in 0..<5 {
+            var departed: [CheckoutSessions.Session] = []
+            let body = try SessionRequest(Array(Self.body.utf8))
+            made.append(try sessions.create(body, now: 0, departing: &departed).0)
+            handed.append(departed.map(\.purchaseId))
+        }
+        #expect(handed == [[], [], [], [made[0].purchaseId], [made[1].purchaseId]])
+        #expect(sessions.count == 3)
+        #expect(sessions.session(token: made[1].token, now: 0).0 == nil)
+        #expect(sessions.session(token: made[2].token, now: 0).0?.purchaseId == made[2].purchaseId)
+    }
+
     @Test("sessions are held within a byte budget as well as a count: large offers push the oldest out")
     func byteBudget() throws {
         var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 10_000, byteBudget: 64 << 10)

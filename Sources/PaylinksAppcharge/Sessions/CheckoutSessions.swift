@@ -103,6 +103,17 @@ public struct CheckoutSessions {
     package mutating func create(_ request: SessionRequest, now: Int, index: Int? = nil, warnings: [String] = [])
         throws(Full) -> (Session, [Event])
     {
+        var departed: [Session] = []
+        return try create(request, now: now, index: index, warnings: warnings, departing: &departed)
+    }
+
+    /// Creates a session as ``create(_:now:index:warnings:)`` does, and hands the sessions
+    /// it forgets to make room to `departed` rather than freeing them: a server that holds
+    /// a lock while it creates frees them after, outside it.
+    package mutating func create(
+        _ request: SessionRequest, now: Int, index: Int? = nil, warnings: [String] = [],
+        departing departed: inout [Session]
+    ) throws(Full) -> (Session, [Event]) {
         let events: [Event] =
             request.redirectUrl.map { [.redirectUrlGiven(offerSku: request.offerSku, redirectUrl: $0)] } ?? []
         let index = index ?? created
@@ -123,7 +134,7 @@ public struct CheckoutSessions {
                 paidOrders: paidCount, byteBudget: byteBudget, paidBytes: paidBytes, sessionBytes: session.bytes)
         }
         beginStep()
-        makeRoom(now: now, for: session.bytes)
+        makeRoom(now: now, for: session.bytes, departing: &departed)
         created = max(created, index + 1)
         add(session)
         return (session, events)
@@ -138,9 +149,10 @@ public struct CheckoutSessions {
         var session = session
         session.terms = terms(of: session)
         created = max(created, session.index + 1)
+        var departed: [Session] = []
         if sessions[session.token] != nil {
             put(session, for: session.token)
-        } else if makeRoom(now: now, for: session.bytes) || session.isKept {
+        } else if makeRoom(now: now, for: session.bytes, departing: &departed) || session.isKept {
             add(session)
         }
         changed.remove(session.token)
@@ -266,8 +278,9 @@ public struct CheckoutSessions {
     }
 
     /// Replaces the session of `token` with `session` (nil: forgets it), noting what it
-    /// was for ``rollback()``, and counts its bytes.
-    private mutating func put(_ session: Session?, for token: String) {
+    /// was for ``rollback()``, and counts its bytes; returns the session it replaced.
+    @discardableResult
+    private mutating func put(_ session: Session?, for token: String) -> Session? {
         var session = session
         if session != nil && stepStart != nil {
             revisions += 1
@@ -315,6 +328,7 @@ public struct CheckoutSessions {
             orderIds[before.orderId] = nil
             if recordsSteps { changed.remove(token) }
         }
+        return before
     }
 
     /// The session of `token` at `now`, which expires it if its time is up unpaid; nil
@@ -548,10 +562,10 @@ public struct CheckoutSessions {
     }
 
     /// Forgets the oldest unpaid sessions past the limits, with room for one of `incoming`
-    /// bytes, and unpaid sessions older than twice their lifetime; false when paid orders
-    /// alone leave no room.
+    /// bytes, and unpaid sessions older than twice their lifetime, handing each to
+    /// `departed`; false when paid orders alone leave no room.
     @discardableResult
-    private mutating func makeRoom(now: Int, for incoming: Int) -> Bool {
+    private mutating func makeRoom(now: Int, for incoming: Int, departing departed: inout [Session]) -> Bool {
         while forgetFrom < creation.count {
             let token = creation[forgetFrom]
             // Found once, and only the state and the time read; a session is moved out only when it goes.
@@ -564,7 +578,7 @@ public struct CheckoutSessions {
                 sessions.count - paidCount >= limit || bytes + incoming > byteBudget
                     || now - created >= 2 * lifetime
             else { break }
-            put(nil, for: token)
+            if let gone = put(nil, for: token) { departed.append(gone) }
             forgotten += 1
             forgetFrom += 1
         }

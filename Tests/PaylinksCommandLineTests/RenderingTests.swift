@@ -23,6 +23,20 @@ struct RenderingTests {
         #expect(PriceFormatter.formatMinorUnits(amount, currency: currency) == expected)
     }
 
+    @Test("each currency's minor unit, ISO 4217's: none, thousandths and ten-thousandths by name, else hundredths")
+    func minorUnitDigits() {
+        let digits = [
+            0: "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF",
+            3: "BHD IQD JOD KWD LYD OMR TND", 4: "CLF UYW", 2: "USD EUR GBP INR BRL MXN CHF AAA ZZZ jpy JP JPYY",
+        ]
+        for (expected, codes) in digits {
+            for code in codes.split(separator: " ") {
+                #expect(CurrencyCodes.minorUnitDigits(of: String(code)) == expected, "\(code)")
+            }
+        }
+        #expect(CurrencyCodes.minorUnitScale(of: "KWD") == 1000)
+    }
+
     @Test(
         "one price notation everywhere: the player's price, then the SDK's field",
         arguments: [

@@ -101,7 +101,23 @@ public struct PricePointBook: Sendable {
     /// written: "4.99" for 499, "5.00" for 500.
     static func tier(ofCents cents: Int) -> String {
         let (dollars, rest) = cents.quotientAndRemainder(dividingBy: 100)
-        return String(dollars) + (rest < 10 ? ".0" : ".") + String(rest)
+        // No tier is negative: such cents find none, as before.
+        guard cents >= 0 else { return String(dollars) + (rest < 10 ? ".0" : ".") + String(rest) }
+        // Written from the end in a buffer on the stack: a lookup of many prices makes one
+        // short string each, and no other.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var start = buffer.count - 3
+            buffer[start] = UInt8(ascii: ".")
+            buffer[start + 1] = UInt8(ascii: "0") + UInt8(rest / 10)
+            buffer[start + 2] = UInt8(ascii: "0") + UInt8(rest % 10)
+            var left = dollars
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(left % 10)
+                left /= 10
+            } while left > 0
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 
     /// The sandbox started at `time` on its clock, a journal's virtual clock once it is

@@ -96,20 +96,22 @@ package enum CurrencyCodes {
 
     /// How many digits follow the decimal point in the currency's minor unit: 2 for USD, 0 for JPY.
     package static func minorUnitDigits(of currency: String) -> Int {
-        // The code's number against three short lists of numbers, made the first time:
-        // no string compared, and a lookup of many prices reads no list of codes again.
+        // The code's number (``LetterCodeSet/slot(of:length:)``: AAA is 0, AAB 1) against
+        // the numbers of the codes named above each list, in one switch: no list is made
+        // at a start, and a lookup of many prices compares no string.
         guard let slot = LetterCodeSet.slot(of: currency, length: 3) else { return 2 }
-        if zeroDigitSlots.contains(slot) { return 0 }
-        if threeDigitSlots.contains(slot) { return 3 }
-        return fourDigitSlots.contains(slot) ? 4 : 2
+        switch slot {
+        // No minor unit: BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF.
+        case 889, 1653, 2267, 4399, 5886, 6498, 7077, 7224, 10770, 12069, 13699, 14152, 14537, 14737, 15553,
+            15917, 15943:
+            return 0
+        // Thousandths: BHD IQD JOD KWD LYD OMR TND.
+        case 861, 5827, 6451, 7335, 8063, 9793, 13185: return 3
+        // Ten-thousandths: CLF UYW.
+        case 1643, 14166: return 4
+        default: return 2
+        }
     }
-
-    /// The numbers of the currencies with no minor unit, with thousandths, and with
-    /// ten-thousandths: every other has hundredths.
-    private static let zeroDigitSlots = LetterCodeSet.slots(
-        length: 3, list: "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF")
-    private static let threeDigitSlots = LetterCodeSet.slots(length: 3, list: "BHD IQD JOD KWD LYD OMR TND")
-    private static let fourDigitSlots = LetterCodeSet.slots(length: 3, list: "CLF UYW")
 
     /// How many minor units make one major unit: 100 for USD, 1 for JPY.
     package static func minorUnitScale(of currency: String) -> Int {

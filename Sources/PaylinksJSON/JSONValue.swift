@@ -163,6 +163,7 @@ extension JSONValue {
     /// Figured exactly from the decimal digits, never through `Double`; its time is the
     /// text's length and it allocates nothing, however large the exponent (`1e999999999`).
     package static func wholeNumberReading(_ text: String) -> WholeNumberReading? {
+        if let plain = plainInteger(text) { return .whole(plain) }
         guard let digits = JSONNumberDigits(text) else { return nil }
         guard !digits.isZero else { return .whole(0) }
         let outside: WholeNumberReading = digits.negative ? .belowInt : .aboveInt
@@ -182,6 +183,31 @@ extension JSONValue {
             return .whole(magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude))
         }
         return magnitude <= UInt64(Int.max) ? .whole(Int(magnitude)) : outside
+    }
+
+    /// `text` read at once when it is spelled as most whole numbers are: an optional minus
+    /// and at most 18 digits, the first not a 0 unless it is the only one; nil for any
+    /// other spelling, which ``wholeNumberReading(_:)`` reads digit by digit.
+    private static func plainInteger(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard utf8.count <= 19 else { return nil }
+        var negative = false
+        var magnitude = 0
+        var digits = 0
+        var first: UInt8 = 0
+        for byte in utf8 {
+            if byte == UInt8(ascii: "-") && !negative && digits == 0 {
+                negative = true
+                continue
+            }
+            // At most 18 digits, below 10^18: well within Int, never an overflow.
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            if digits == 0 { first = byte }
+            magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits > 0, first != UInt8(ascii: "0") || digits == 1 else { return nil }
+        return negative ? -magnitude : magnitude
     }
 }
 

@@ -145,6 +145,18 @@ package struct JSONWriter: JSONSink {
         followsKey = true
     }
 
+    /// Writes an object member's key that is a whole number's digits: `"699"`, a price
+    /// point's key, without making a string of it.
+    package mutating func key(number: Int) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(number)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if indent > 0 { bytes.append(UInt8(ascii: " ")) }
+        followsKey = true
+    }
+
     /// Writes a string value.
     package mutating func string(_ value: String) {
         separate()
@@ -154,15 +166,23 @@ package struct JSONWriter: JSONSink {
     /// Writes an integer value.
     package mutating func int(_ value: Int) {
         separate()
+        appendDigits(value)
+    }
+
+    /// Appends `value` in decimal digits, with its sign.
+    private mutating func appendDigits(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // The digits, least significant first, then turned around in place.
-        let start = bytes.count
-        var rest = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        // The digits written from the end of a buffer on the stack, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = value.magnitude
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Writes a number exactly as spelled; `text` must be a valid JSON number.

@@ -95,6 +95,22 @@ struct JSONTests {
         #expect(!output.unicodeScalars.contains { $0.value < 0x20 })
     }
 
+    @Test("whole numbers and number keys are written in their digits, signed, compact and indented")
+    func numbers() throws {
+        for indent in [0, 2] {
+            var writer = JSONWriter(indent: indent)
+            writer.openObject()
+            for value in [0, 7, 699, -42, Int.max, Int.min] {
+                writer.key(number: value)
+                writer.int(value)
+            }
+            writer.closeObject()
+            let members = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Int])
+            #expect(members == ["0": 0, "7": 7, "699": 699, "-42": -42, "\(Int.max)": .max, "\(Int.min)": .min])
+            #expect(writer.output.contains(indent == 0 ? #"{"0":0,"7":7,"699":699,"-42":-42"# : #"  "699": 699,"#))
+        }
+    }
+
     @Test("keys are compared scalar by scalar: a precomposed and a decomposed é are two keys")
     func keysByScalars() throws {
         let value = try JSONParser.parse(Array(#"{"\u00e9": 1, "e\u0301": 2}"#.utf8))

@@ -84,7 +84,7 @@ public enum PriceLookup {
         writer.key("pricePoints")
         writer.openObject()
         for (cents, price) in prices {
-            writer.key(data: String(cents))
+            writer.key(number: cents)
             guard let price else {
                 writer.null()
                 continue

@@ -1,8 +1,9 @@
 import Foundation
-import PaylinksAppcharge
 import PaylinksJSON
 import PaylinksKit
 import Testing
+
+@testable import PaylinksAppcharge
 
 /// Appcharge's checkout sessions as values and rules: no server, the time given with each
 /// call, what happened returned as events.
@@ -211,6 +212,19 @@ struct CheckoutSessionsTests {
         #expect(sessions.count == 3)
         #expect(sessions.session(token: made[1].token, now: 0).0 == nil)
         #expect(sessions.session(token: made[2].token, now: 0).0?.purchaseId == made[2].purchaseId)
+
+        // Many forgotten at once (their time is up): only the first few bytes' worth are
+        // handed over, and every one of them is gone from the store.
+        var many = store(limit: 1_000)
+        var old: [CheckoutSessions.Session] = []
+        for _ in 0..<100 { old.append(try create(&many)) }
+        var departed: [CheckoutSessions.Session] = []
+        _ = try many.create(SessionRequest(Array(Self.body.utf8)), now: 10_000, departing: &departed)
+        #expect(!departed.isEmpty)
+        #expect(departed.count < 100)
+        #expect(departed.reduce(0) { $0 + $1.bytes } <= CheckoutSessions.departingBytes)
+        #expect(departed.map(\.purchaseId) == old.prefix(departed.count).map(\.purchaseId))
+        #expect(many.count == 1)
     }
 
     @Test("sessions are held within a byte budget as well as a count: large offers push the oldest out")

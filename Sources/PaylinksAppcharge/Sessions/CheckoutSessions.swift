@@ -108,8 +108,10 @@ public struct CheckoutSessions {
     }
 
     /// Creates a session as ``create(_:now:index:warnings:)`` does, and hands the sessions
-    /// it forgets to make room to `departed` rather than freeing them: a server that holds
-    /// a lock while it creates frees them after, outside it.
+    /// it forgets to make room to `departed` rather than freeing them, up to
+    /// ``departingBytes`` of them: a server that holds a lock while it creates frees them
+    /// after, outside it. The rest are freed at once, so that an answer a client leaves
+    /// unread holds little of what the store has forgotten.
     package mutating func create(
         _ request: SessionRequest, now: Int, index: Int? = nil, warnings: [String] = [],
         departing departed: inout [Session]
@@ -561,11 +563,16 @@ public struct CheckoutSessions {
         return .ended(StatusCode.purchaseResult(status, error: error, order: order))
     }
 
+    /// The most bytes of forgotten sessions (``Session/bytes``) one creation hands over to
+    /// be freed later: one session of a typical size, or a few.
+    package static let departingBytes = 16 << 10
+
     /// Forgets the oldest unpaid sessions past the limits, with room for one of `incoming`
-    /// bytes, and unpaid sessions older than twice their lifetime, handing each to
-    /// `departed`; false when paid orders alone leave no room.
+    /// bytes, and unpaid sessions older than twice their lifetime, handing them to
+    /// `departed` up to ``departingBytes``; false when paid orders alone leave no room.
     @discardableResult
     private mutating func makeRoom(now: Int, for incoming: Int, departing departed: inout [Session]) -> Bool {
+        var handed = 0
         while forgetFrom < creation.count {
             let token = creation[forgetFrom]
             // Found once, and only the state and the time read; a session is moved out only when it goes.
@@ -578,7 +585,10 @@ public struct CheckoutSessions {
                 sessions.count - paidCount >= limit || bytes + incoming > byteBudget
                     || now - created >= 2 * lifetime
             else { break }
-            if let gone = put(nil, for: token) { departed.append(gone) }
+            if let gone = put(nil, for: token), handed + gone.bytes <= Self.departingBytes {
+                handed += gone.bytes
+                departed.append(gone)
+            }
             forgotten += 1
             forgetFrom += 1
         }

@@ -127,31 +127,33 @@ package struct JSONWriter: JSONSink {
     /// Writes an object member's key, one of paylinks' own names; the next value written
     /// is its value.
     package mutating func key(_ key: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        append(key)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        if indent > 0 { bytes.append(UInt8(ascii: " ")) }
-        followsKey = true
+        member { writer in
+            writer.bytes.append(UInt8(ascii: "\""))
+            writer.append(key)
+            writer.bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     /// Writes an object member's key from data: a scenario's, a fixture's.
     package mutating func key(data key: String) {
-        separate()
-        Self.appendQuoted(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        if indent > 0 { bytes.append(UInt8(ascii: " ")) }
-        followsKey = true
+        member { writer in Self.appendQuoted(key, to: &writer.bytes) }
     }
 
     /// Writes an object member's key that is a whole number's digits: `"699"`, a price
     /// point's key, without making a string of it.
     package mutating func key(number: Int) {
+        member { writer in
+            writer.bytes.append(UInt8(ascii: "\""))
+            writer.appendDigits(number)
+            writer.bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Writes a member's key, quoted by `quotedKey`, and what follows it: the next value
+    /// written is its value.
+    private mutating func member(_ quotedKey: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        appendDigits(number)
-        bytes.append(UInt8(ascii: "\""))
+        quotedKey(&self)
         bytes.append(UInt8(ascii: ":"))
         if indent > 0 { bytes.append(UInt8(ascii: " ")) }
         followsKey = true

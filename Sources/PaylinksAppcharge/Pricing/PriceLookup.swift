@@ -22,11 +22,6 @@ public enum PriceLookup {
         public let country: String
     }
 
-    /// The request `body` holds, checked against `book`'s countries.
-    public static func request(_ body: [UInt8], book: PricePointBook) throws(Problem) -> Request {
-        try checked(read(body), book: book)
-    }
-
     /// The request `body` holds, checked in everything but whether its country is
     /// supported, which ``checked(_:book:)`` adds: read without a book, so that a server
     /// can read it before it holds the book.

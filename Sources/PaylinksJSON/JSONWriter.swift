@@ -72,6 +72,16 @@ package struct JSONWriter: JSONSink {
     /// The JSON written so far.
     package var output: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The JSON written so far and a line feed, as one line of JSON Lines: made at once,
+    /// not as the JSON and then a copy with the line feed.
+    package var line: String {
+        String(unsafeUninitializedCapacity: bytes.count + 1) { buffer in
+            let written = buffer.initialize(fromContentsOf: bytes)
+            buffer[written] = UInt8(ascii: "\n")
+            return written + 1
+        }
+    }
+
     private mutating func separate() {
         if followsKey {
             followsKey = false

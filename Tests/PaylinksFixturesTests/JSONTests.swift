@@ -111,6 +111,19 @@ struct JSONTests {
         }
     }
 
+    @Test("a line is the JSON and one line feed, whatever it holds, from nothing to past its reserved room")
+    func line() {
+        for text in ["", "é ✓ \u{1F600}", String(repeating: "x", count: 300)] {
+            var writer = JSONWriter(capacity: 16)
+            writer.openObject()
+            writer.field("text", text)
+            writer.closeObject()
+            #expect(writer.line == writer.output + "\n")
+            #expect(Array(writer.line.utf8) == writer.bytes + [10])
+        }
+        #expect(JSONWriter().line == "\n")
+    }
+
     @Test("keys are compared scalar by scalar: a precomposed and a decomposed é are two keys")
     func keysByScalars() throws {
         let value = try JSONParser.parse(Array(#"{"\u00e9": 1, "e\u0301": 2}"#.utf8))

@@ -113,7 +113,7 @@ struct BooksReport {
                 line.closeObject()
             }
             line.closeObject()
-            text += line.output + "\n"
+            text += line.line
         }
         var summary = JSONWriter()
         summary.openObject()
@@ -126,7 +126,7 @@ struct BooksReport {
         summary.field("findings", findings.count)
         summary.field("balance", findings.isEmpty)
         summary.closeObject()
-        return text + summary.output + "\n"
+        return text + summary.line
     }
 
     /// What the run's times were, for standard error: how long the ledger took to show what

@@ -112,10 +112,17 @@ struct AwardLoadRun {
         return load.summary
     }
 
-    /// A checkout's result; for a checkout predicted rather than run, its index.
-    private struct Result {
-        var callback: Callback
-        var predictedIndex: Int?
+    /// A checkout's result; for a checkout predicted rather than run, its index. A class:
+    /// a result waits to be written, and is handed along until then, as one reference
+    /// rather than as copies of every string of its order.
+    private final class Result {
+        let callback: Callback
+        let predictedIndex: Int?
+
+        init(callback: Callback, predictedIndex: Int?) {
+            self.callback = callback
+            self.predictedIndex = predictedIndex
+        }
 
         /// The order paid and awarded: a success's. Kept once, in the callback, so that a
         /// result waiting to be written copies one order, not two.

@@ -113,11 +113,22 @@ struct EventLoadRun {
     }
 
     /// A checkout's result and the events it sent, before the result and after it; for a
-    /// checkout predicted rather than run, its index.
-    private struct Result {
-        var callback: Callback
-        var before: [(event: OrderEvent, milliseconds: Int)]
-        var after: [(event: OrderEvent, milliseconds: Int)]
-        var predictedIndex: Int?
+    /// checkout predicted rather than run, its index. A class, as an award load's result is:
+    /// it is handed along until written as one reference.
+    private final class Result {
+        let callback: Callback
+        let before: [(event: OrderEvent, milliseconds: Int)]
+        let after: [(event: OrderEvent, milliseconds: Int)]
+        let predictedIndex: Int?
+
+        init(
+            callback: Callback, before: [(event: OrderEvent, milliseconds: Int)],
+            after: [(event: OrderEvent, milliseconds: Int)], predictedIndex: Int?
+        ) {
+            self.callback = callback
+            self.before = before
+            self.after = after
+            self.predictedIndex = predictedIndex
+        }
     }
 }

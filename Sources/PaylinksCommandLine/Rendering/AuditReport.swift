@@ -30,7 +30,7 @@ enum AuditReport {
                 if !finding.why.isEmpty { writer.field("why", finding.why) }
                 writer.field("again", again(rerun, finding.name))
                 writer.closeObject()
-                return writer.output + "\n"
+                return writer.line
             }
             var writer = JSONWriter()
             writer.openObject()
@@ -45,7 +45,7 @@ enum AuditReport {
             writer.field("notChecked", counts.notChecked)
             writer.closeObject()
             writer.closeObject()
-            lines.append(writer.output + "\n")
+            lines.append(writer.line)
             return lines.joined()
         case .text, .wire:
             let style = color ? TextStyle.ansi : .plain

@@ -156,7 +156,7 @@ package enum CatalogListing {
                 writer.key("items")
                 JSONLinesRenderer.write(offer.items, to: &writer, platform: platform)
                 writer.closeObject()
-                return writer.output + "\n"
+                return writer.line
             }.joined()
         case .text, .wire:
             let rows = priced.map { offer, price -> [String] in
@@ -192,7 +192,7 @@ package enum CatalogListing {
                     writer.field("formattedPrice", PriceFormatter.format(localizedPrice, as: local.data))
                 }
                 writer.closeObject()
-                return writer.output + "\n"
+                return writer.line
             }.joined()
         case .text, .wire:
             let rows = localized.map { local -> [String] in

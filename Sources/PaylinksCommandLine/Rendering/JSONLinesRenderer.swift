@@ -25,7 +25,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
     /// One line of JSON for an award attempt: `{"award":{...}}`, after the tag as a
     /// callback line has it.
     package func render(award attempt: DeliveryAttempt, url: String, tag: CallbackTag?) -> String {
-        var writer = JSONWriter()
+        var writer = JSONWriter(capacity: 256)
         writer.openObject()
         Self.write(tag, to: &writer)
         writer.key("award")
@@ -36,14 +36,14 @@ package struct JSONLinesRenderer: CallbackRenderer {
         if let failure = attempt.failure { writer.field("reason", failure) }
         writer.closeObject()
         writer.closeObject()
-        return writer.output + "\n"
+        return writer.line
     }
 
     /// One line of JSON for an event: `{"event":{...}}`, after the tag as a callback line
     /// has it. An attempt says how it went; an event not sent carries its headers and its
     /// body, the exact bytes a receiver verifies the signature over, as a string.
     package func render(event: OrderEvent, attempt: DeliveryAttempt, url: String?, tag: CallbackTag?) -> String {
-        var writer = JSONWriter()
+        var writer = JSONWriter(capacity: 256)
         writer.openObject()
         Self.write(tag, to: &writer)
         writer.key("event")
@@ -70,7 +70,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
         }
         writer.closeObject()
         writer.closeObject()
-        return writer.output + "\n"
+        return writer.line
     }
 
     /// One line of JSON for a Link Out return: `{"event":"redirect","status":...,"url":...}`,
@@ -83,7 +83,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
         writer.field("status", status.rawValue)
         writer.field("url", url)
         writer.closeObject()
-        return writer.output + "\n"
+        return writer.line
     }
 
     /// What every delivery attempt's line says: its number, where it went, when, the
@@ -112,7 +112,7 @@ package struct JSONLinesRenderer: CallbackRenderer {
     package func render(_ callback: Callback, tag: CallbackTag?) -> String {
         var writer = JSONWriter()
         write(callback, tag: tag, to: &writer)
-        return writer.output + "\n"
+        return writer.line
     }
 
     /// The value of the line ``render(_:tag:)`` writes, untagged, without the text.

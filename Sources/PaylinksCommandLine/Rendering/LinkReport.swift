@@ -22,7 +22,7 @@ enum LinkReport {
                 writer.field("what", finding.what)
                 writer.field("fix", finding.fix)
                 writer.closeObject()
-                return writer.output + "\n"
+                return writer.line
             }
             var writer = JSONWriter()
             writer.openObject()
@@ -33,7 +33,7 @@ enum LinkReport {
             writer.field("notes", notes)
             writer.closeObject()
             writer.closeObject()
-            lines.append(writer.output + "\n")
+            lines.append(writer.line)
             return lines.joined()
         case .text, .wire:
             let style = color ? TextStyle.ansi : .plain

@@ -310,6 +310,6 @@ package enum RunReport {
         }
         writer.closeArray()
         writer.closeObject()
-        return writer.output + "\n"
+        return writer.line
     }
 }

@@ -23,6 +23,8 @@ struct HTTPFields {
         case badValue
         /// `Transfer-Encoding` and `Content-Length` both frame the message (RFC 9112, 6.3).
         case twoFramings
+        /// `Transfer-Encoding` names no coding: its value is empty, or commas and blanks.
+        case noCoding
     }
 
     /// The fields in the order sent, names as sent, values without surrounding blanks.
@@ -33,6 +35,9 @@ struct HTTPFields {
     var chunked = false
     /// The transfer codings `Transfer-Encoding` names, lowercased, in order.
     var transferCodings: [String] = []
+    /// Whether a `Transfer-Encoding` field came, one that names no coding included: a
+    /// reader in front of this one may take it to frame the body.
+    private var hasTransferEncoding = false
     /// Whether `Connection` says `close`.
     var closes = false
     /// Whether `Connection` says `keep-alive`.
@@ -112,6 +117,7 @@ struct HTTPFields {
                 }
                 contentLength = length
             } else if isCoding {
+                hasTransferEncoding = true
                 let codings = value.lowercased().split(separator: ",").map { String($0.trimmingBlanks()) }
                 transferCodings += codings.filter { !$0.isEmpty }
                 chunked = transferCodings.last == "chunked"
@@ -131,7 +137,8 @@ struct HTTPFields {
                 }
             }
         }
-        if !transferCodings.isEmpty && contentLength != nil { throw .twoFramings }
+        if hasTransferEncoding && contentLength != nil { throw .twoFramings }
+        if hasTransferEncoding && transferCodings.isEmpty { throw .noCoding }
     }
 }
 
@@ -142,6 +149,10 @@ enum HTTPBytes {
 
     static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     /// `bytes` as text, or nil when they are not UTF-8. ASCII, what nearly every header

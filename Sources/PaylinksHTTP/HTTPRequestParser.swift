@@ -117,6 +117,7 @@ struct HTTPRequestParser {
             case .badLength(let text): throw .malformed("Content-Length is '\(text)'")
             case .badValue: throw .malformed("a header's value holds a CR, an LF or a NUL")
             case .twoFramings: throw .malformed("both Transfer-Encoding and Content-Length frame the body")
+            case .noCoding: throw .malformed("Transfer-Encoding names no transfer coding")
             }
         }
         // Chunked must be the last coding, and applied once, or the body's end cannot be

@@ -128,17 +128,20 @@ struct HTTPResponseParser {
             case .badLength(let text): throw .malformedResponse("Content-Length is '\(text)'")
             case .badValue: throw .malformedResponse("a header's value holds a CR, an LF or a NUL")
             case .twoFramings: throw .malformedResponse("both Transfer-Encoding and Content-Length frame the body")
+            case .noCoding: throw .malformedResponse("Transfer-Encoding names no transfer coding")
             }
         }
     }
 
-    /// The status code of `HTTP/1.x NNN reason`, and whether the version is 1.0.
+    /// The status code of `HTTP/1.x NNN reason`, and whether the version is 1.0. The minor
+    /// version is one digit; one past 1 is read as 1.1, the highest this reader knows
+    /// (RFC 9110, 2.5).
     private static func status(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (Int, Bool) {
         let prefix: StaticString = "HTTP/1."
         let start = line.startIndex
         var valid =
             line.count >= 12 && prefix.withUTF8Buffer { line[start..<start + 7].elementsEqual($0) }
-            && line[start + 8] == 0x20
+            && HTTPBytes.isDigit(line[start + 7]) && line[start + 8] == 0x20
         var status = 0
         if valid {
             for byte in line[start + 9..<start + 12] {

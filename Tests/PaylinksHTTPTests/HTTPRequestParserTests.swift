@@ -72,6 +72,16 @@ struct HTTPRequestParserTests {
                 == .malformed("both Transfer-Encoding and Content-Length frame the body"))
         #expect(
             refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\nhi")?.status == 400)
+        // A Transfer-Encoding that names nothing still frames the body for a reader in front of
+        // this one: beside Content-Length it is two framings, and alone it is malformed.
+        for value in ["", " ", ",", " , ,"] {
+            #expect(
+                refusal("POST / HTTP/1.1\r\nTransfer-Encoding:\(value)\r\nContent-Length: 2\r\n\r\nhi")
+                    == .malformed("both Transfer-Encoding and Content-Length frame the body"))
+            #expect(
+                refusal("POST / HTTP/1.1\r\nTransfer-Encoding:\(value)\r\n\r\n")
+                    == .malformed("Transfer-Encoding names no transfer coding"))
+        }
         #expect(refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n") == .unknownTransferCoding("gzip"))
         #expect(
             refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")

@@ -112,6 +112,8 @@ struct HTTPResponseParserTests {
         for text in [
             "HTTP/1.1 200 OK\r\nConnection: keep-alive, closed\r\nContent-Length: 0\r\n\r\n",
             "HTTP/1.1 200 OK\r\nConnection: ,,\r\nContent-Length: 0\r\n\r\n",
+            // A minor version past 1 is read as 1.1, which keeps the connection open.
+            "HTTP/1.9 200 OK\r\nContent-Length: 0\r\n\r\n",
         ] {
             guard case .complete(_, _, let keepAlive) = try parse(text) else {
                 Issue.record("\(text.debugDescription) is incomplete")
@@ -125,6 +127,16 @@ struct HTTPResponseParserTests {
         "a malformed head or framing is refused with its reason",
         arguments: [
             ("HTTP/2 200 OK\r\n\r\n", "malformed response: the status line is 'HTTP/2 200 OK'"),
+            ("HTTP/1.x 200 OK\r\n\r\n", "malformed response: the status line is 'HTTP/1.x 200 OK'"),
+            ("HTTP/1. 200 OK\r\n\r\n", "malformed response: the status line is 'HTTP/1. 200 OK'"),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: \r\nContent-Length: 2\r\n\r\nhi",
+                "malformed response: both Transfer-Encoding and Content-Length frame the body"
+            ),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: ,\r\n\r\n",
+                "malformed response: Transfer-Encoding names no transfer coding"
+            ),
             ("HTTP/1.1 20 OK\r\n\r\n", "malformed response: the status line is 'HTTP/1.1 20 OK'"),
             ("HTTP/1.1 2000 OK\r\n\r\n", "malformed response: the status line is 'HTTP/1.1 2000 OK'"),
             ("HTTP/1.1 099\r\n\r\n", "malformed response: the status line is 'HTTP/1.1 099'"),

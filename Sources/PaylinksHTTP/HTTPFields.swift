@@ -46,11 +46,16 @@ struct HTTPFields {
     /// Reads the field lines of `bytes`, from `start` to the end; each line ends in CRLF
     /// (the last may not). Without `keepingHeaders`, ``headers`` stays empty: every line is
     /// checked as strictly, and the framing read, but no name or value is copied out.
-    init(_ bytes: ArraySlice<UInt8>, from start: Int, keepingHeaders: Bool = true) throws(Problem) {
+    /// Without `framing` (a chunked body's trailers, which frame nothing) every line is
+    /// checked as strictly, and `Content-Length`, `Transfer-Encoding` and `Connection` are
+    /// fields like any other.
+    init(_ bytes: ArraySlice<UInt8>, from start: Int, keepingHeaders: Bool = true, framing: Bool = true)
+        throws(Problem)
+    {
         let first = start - bytes.startIndex
         var result = Self()
         try bytes.withUnsafeBufferPointer { (buffer) throws(Problem) in
-            try result.read(buffer, from: first, keepingHeaders: keepingHeaders)
+            try result.read(buffer, from: first, keepingHeaders: keepingHeaders, framing: framing)
         }
         self = result
     }
@@ -58,9 +63,9 @@ struct HTTPFields {
     private init() {}
 
     /// Reads the field lines of `buffer` from `offset`: each byte looked at in place.
-    private mutating func read(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int, keepingHeaders: Bool)
-        throws(Problem)
-    {
+    private mutating func read(
+        _ buffer: UnsafeBufferPointer<UInt8>, from offset: Int, keepingHeaders: Bool, framing: Bool
+    ) throws(Problem) {
         guard let base = buffer.baseAddress else { return }
         var start = offset
         while start < buffer.count {
@@ -104,8 +109,8 @@ struct HTTPFields {
                     String(validating: valueBytes, as: UTF8.self) != nil
                 else { throw .notUTF8 }
             }
-            let isLength = HTTPBytes.equalsIgnoringCase(nameBytes, "content-length")
-            let isCoding = !isLength && HTTPBytes.equalsIgnoringCase(nameBytes, "transfer-encoding")
+            let isLength = framing && HTTPBytes.equalsIgnoringCase(nameBytes, "content-length")
+            let isCoding = framing && !isLength && HTTPBytes.equalsIgnoringCase(nameBytes, "transfer-encoding")
             // Valid UTF-8 by now: decoding repairs nothing.
             let value = keepingHeaders || isLength || isCoding ? String(decoding: valueBytes, as: UTF8.self) : ""
             if keepingHeaders { headers.append(HTTPHeader(String(decoding: nameBytes, as: UTF8.self), value)) }
@@ -118,10 +123,14 @@ struct HTTPFields {
                 contentLength = length
             } else if isCoding {
                 hasTransferEncoding = true
-                let codings = value.lowercased().split(separator: ",").map { String($0.trimmingBlanks()) }
+                // Lowercased in ASCII alone, and compared in bytes: a coding is a token, and a
+                // letter that Unicode folds to an ASCII one (the Kelvin sign to k) names none
+                // this reader knows, as it names none to a reader that compares bytes.
+                let lowered = String(decoding: valueBytes.lazy.map(HTTPBytes.lowercasedASCII), as: UTF8.self)
+                let codings = lowered.split(separator: ",").map { String($0.trimmingBlanks()) }
                 transferCodings += codings.filter { !$0.isEmpty }
-                chunked = transferCodings.last == "chunked"
-            } else if HTTPBytes.equalsIgnoringCase(nameBytes, "connection") {
+                chunked = transferCodings.last.map(Self.isChunked) ?? false
+            } else if framing && HTTPBytes.equalsIgnoringCase(nameBytes, "connection") {
                 // The options, a comma between each, read in the bytes: nearly every message has one.
                 var optionStart = 0
                 while optionStart <= valueBytes.count {
@@ -140,6 +149,11 @@ struct HTTPFields {
         if hasTransferEncoding && contentLength != nil { throw .twoFramings }
         if hasTransferEncoding && transferCodings.isEmpty { throw .noCoding }
     }
+
+    /// Whether `coding`, lowercased, is `chunked`: byte for byte, not by Unicode's equivalence.
+    static func isChunked(_ coding: String) -> Bool {
+        coding.utf8.elementsEqual("chunked".utf8)
+    }
 }
 
 /// Byte-level helpers of the HTTP parsers.
@@ -153,6 +167,11 @@ enum HTTPBytes {
 
     static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    /// `byte` lowercased when it is an ASCII capital; any other byte as it is.
+    static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// `bytes` as text, or nil when they are not UTF-8. ASCII, what nearly every header

@@ -122,10 +122,10 @@ struct HTTPRequestParser {
         }
         // Chunked must be the last coding, and applied once, or the body's end cannot be
         // known (RFC 9112, 6.1 and 6.3).
-        let chunkings = fields.transferCodings.count { $0 == "chunked" }
+        let chunkings = fields.transferCodings.count(where: HTTPFields.isChunked)
         if chunkings > 0 && !fields.chunked { throw .malformed("chunked is not the last transfer coding") }
         if chunkings > 1 { throw .malformed("the chunked transfer coding is applied twice") }
-        if let unknown = fields.transferCodings.first(where: { $0 != "chunked" }) {
+        if let unknown = fields.transferCodings.first(where: { !HTTPFields.isChunked($0) }) {
             throw .unknownTransferCoding(String(unknown.prefix(40)))
         }
         // HTTP/1.0 has no transfer codings: its framing is faulty (RFC 9112, 6.1), as nginx says.

@@ -114,13 +114,13 @@ struct HTTPResponseParser {
             contentLength: fields.contentLength)
     }
 
-    /// The field lines of `bytes` from `start`, the head's or the trailers', each checked
-    /// as strictly.
-    private static func fields(_ bytes: ArraySlice<UInt8>, from start: Int, keepingHeaders: Bool) throws(HTTPError)
-        -> HTTPFields
-    {
+    /// The field lines of `bytes` from `start`, the head's or (without `framing`) the
+    /// trailers', each checked as strictly.
+    private static func fields(
+        _ bytes: ArraySlice<UInt8>, from start: Int, keepingHeaders: Bool, framing: Bool = true
+    ) throws(HTTPError) -> HTTPFields {
         do {
-            return try HTTPFields(bytes, from: start, keepingHeaders: keepingHeaders)
+            return try HTTPFields(bytes, from: start, keepingHeaders: keepingHeaders, framing: framing)
         } catch {
             switch error {
             case .noColon, .badName: throw .malformedResponse("a header has no ':'")
@@ -213,7 +213,7 @@ struct HTTPResponseParser {
                     }
                     if end == trailer {
                         // Each trailer line is checked as a header line is.
-                        _ = try Self.fields(bytes[..<end], from: position, keepingHeaders: false)
+                        _ = try Self.fields(bytes[..<end], from: position, keepingHeaders: false, framing: false)
                         return (body, end + 2)
                     }
                     trailer = end + 2

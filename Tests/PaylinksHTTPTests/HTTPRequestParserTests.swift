@@ -83,6 +83,11 @@ struct HTTPRequestParserTests {
                     == .malformed("Transfer-Encoding names no transfer coding"))
         }
         #expect(refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n") == .unknownTransferCoding("gzip"))
+        // A coding is compared in bytes: a Kelvin sign (U+212A), which Unicode lowercases to k,
+        // is no k, so the body is not read as chunked, as a reader comparing bytes reads it.
+        #expect(
+            refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chun\u{212A}ed\r\n\r\n0\r\n\r\n")
+                == .unknownTransferCoding("chun\u{212A}ed"))
         #expect(
             refusal("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
                 == .unknownTransferCoding("gzip"))

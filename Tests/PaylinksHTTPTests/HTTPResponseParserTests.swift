@@ -66,6 +66,32 @@ struct HTTPResponseParserTests {
         #expect(length == text.utf8.count)
     }
 
+    @Test(
+        "trailers frame nothing: an empty Transfer-Encoding, or one beside a Content-Length, in them is skipped",
+        arguments: [
+            "Transfer-Encoding:\r\n", "Transfer-Encoding: ,\r\n", "Content-Length: 3\r\nTransfer-Encoding:\r\n",
+            "Content-Length: x\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n",
+        ])
+    func trailersFrameNothing(trailers: String) throws {
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\(trailers)\r\n"
+        let (response, length, keepAlive) = try whole(text, followedBy: "HTTP/1.1 200")
+        #expect(response.body == Array("{}".utf8))
+        #expect(length == text.utf8.count)
+        #expect(keepAlive)
+    }
+
+    @Test("a coding is compared in bytes: a Kelvin sign is no k, and the body runs to the close")
+    func kelvinIsNoK() throws {
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: CHUN\u{212A}ED\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+        #expect(try parse(text) == .incomplete)
+        guard case .complete(let response, _, let keepAlive) = try parse(text, closed: true) else {
+            Issue.record("no response at the close")
+            return
+        }
+        #expect(response.body == Array("2\r\n{}\r\n0\r\n\r\n".utf8))
+        #expect(!keepAlive)
+    }
+
     @Test("a body without a length runs to the close, and the connection is not kept")
     func untilClose() throws {
         let text = "HTTP/1.1 500 Internal Server Error\r\n\r\npartial"

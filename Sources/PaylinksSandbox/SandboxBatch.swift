@@ -90,22 +90,17 @@ extension Sandbox {
         return .awaited(promise)
     }
 
-    /// Gives `held` its answer, its turn's change kept, and logs its request's line as an
-    /// answer not held would have.
+    /// Gives `held` its answer, its turn's change kept, finished and logged as an answer
+    /// not held is (``finished(_:method:path:)``).
     private func give(_ held: Held) {
-        switch held.answer {
-        case .ready(var response):
-            guardian.finish(&response)
-            onLog("\(held.method) \(held.path) \(response.status)")
+        switch finished(held.answer, method: held.method, path: held.path) {
+        case .ready(let response):
             held.promise.give(response)
         case .later(var response, let body):
-            guardian.finish(&response)
-            onLog("\(held.method) \(held.path) \(response.status)")
             response.body = body()
             held.promise.give(response)
         case .awaited(let awaited):
-            // Finished by whoever gives it; the server waits on the held promise, given then.
-            onLog("\(held.method) \(held.path) answered \(awaited.awaited)")
+            // The server waits on the held promise, given once the awaited answer is.
             let promise = held.promise
             awaited.whenGiven { [awaited] in
                 if let response = awaited.response { promise.give(response) }

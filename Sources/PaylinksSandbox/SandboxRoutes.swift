@@ -312,22 +312,29 @@ extension Sandbox {
         // In a turn whose change waits to be kept, the answer waits too, and is finished
         // and logged when it is given.
         if batch?.holding == true { return holding(answer, method: request.method, path: request.path) }
+        return finished(answer, method: request.method, path: request.path)
+    }
+
+    /// `answer` to the request of `method` and `path` as it goes out: its head finished by
+    /// the guard (an awaited answer is finished by whoever gives it), and the request's line
+    /// logged with its status, or, for an awaited answer (a move of the clock, a player's
+    /// page and its ledger), with when it comes. An answer held for its turn's change is
+    /// finished so when it is given.
+    func finished(_ answer: HTTPAnswer, method: HTTPMethod, path: String) -> HTTPAnswer {
+        let finished: HTTPAnswer
+        let status: String
         switch answer {
         case .ready(var response):
             guardian.finish(&response)
-            answer = .ready(response)
+            (finished, status) = (.ready(response), String(response.status))
         case .later(var head, let body):
             guardian.finish(&head)
-            answer = .later(head, body: body)
-        case .awaited:
-            // Finished by whoever gives it.
-            break
+            (finished, status) = (.later(head, body: body), String(head.status))
+        case .awaited(let promise):
+            (finished, status) = (answer, "answered \(promise.awaited)")
         }
-        // An answer awaited (a move of the clock, a player's page and its ledger) says when it comes.
-        let status =
-            if case .awaited(let promise) = answer { "answered \(promise.awaited)" } else { String(answer.status) }
-        onLog("\(request.method) \(request.path) \(status)")
-        return answer
+        onLog("\(method) \(path) \(status)")
+        return finished
     }
 
     /// The answer of the route `arrival`'s path names, from ``routes``: 404 where no pattern

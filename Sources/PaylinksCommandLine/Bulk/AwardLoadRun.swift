@@ -39,21 +39,23 @@ struct AwardLoadRun {
         // The lines of predicted checkouts whose award was granted.
         var lines: PredictedLines?
         /// Writes a checkout's result, with its award's attempts when it has an award.
+        /// A checkout without an award has no attempts. Its callback is read where it is
+        /// kept, not copied, unless the award failed and a failure takes its place.
         func write(_ result: Result, _ tries: [DeliveryAttempt]?) {
             delegate.begin(nil)
-            var final = result.callback
-            var granted = true
-            if let order = result.order, let tries {
+            var failure: Callback?
+            if let tries {
                 for attempt in tries { delegate.write(renderer.render(award: attempt, url: url, tag: nil)) }
-                if let data = AwardDelivery.failureData(tries) {
-                    final = sdk.awardFailure(of: order, data: data)
-                    granted = false
+                if let data = AwardDelivery.failureData(tries), let order = result.order {
+                    failure = sdk.awardFailure(of: order, data: data)
                 }
             }
-            if granted, let index = result.predictedIndex, lines != nil {
-                lines?.deliver(final, index: index, to: delegate)
+            if let failure {
+                delegate.receive(failure)
+            } else if let index = result.predictedIndex, lines != nil {
+                lines?.deliver(result.callback, index: index, to: delegate)
             } else {
-                delegate.receive(final)
+                delegate.receive(result.callback)
             }
         }
         // Checkouts run while the awards before them are on their way; each is written

@@ -116,7 +116,7 @@ struct HTTPFields {
             let value = keepingHeaders || isLength || isCoding ? String(decoding: valueBytes, as: UTF8.self) : ""
             if keepingHeaders { headers.append(HTTPHeader(String(decoding: nameBytes, as: UTF8.self), value)) }
             if isLength {
-                guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(value),
+                guard !value.isEmpty, value.utf8.allSatisfy(HTTPBytes.isDigit), let length = Int(value),
                     contentLength == nil || contentLength == length
                 else {
                     throw .badLength(String(value.prefix(40)))
@@ -187,8 +187,7 @@ enum HTTPBytes {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
         return lowercase.withUTF8Buffer { wanted in
             for (byte, expected) in zip(bytes, wanted) {
-                let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                if lowered != expected { return false }
+                if lowercasedASCII(byte) != expected { return false }
             }
             return true
         }

@@ -145,7 +145,7 @@ struct HTTPResponseParser {
         var status = 0
         if valid {
             for byte in line[start + 9..<start + 12] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                guard HTTPBytes.isDigit(byte) else {
                     valid = false
                     break
                 }

@@ -193,8 +193,9 @@ public final class HTTPClient {
         request.reserveCapacity(head.count + 160 + body.count)
         request += head
         fields(&request)
-        appendLine("Content-Length: ", String(body.count), to: &request)
-        appendLine(to: &request)
+        request += "Content-Length: ".utf8
+        request += String(body.count).utf8
+        request += "\r\n\r\n".utf8
         request += body
     }
 

@@ -154,7 +154,7 @@ package struct JSONWriter: JSONSink {
     package mutating func key(number: Int) {
         member { writer in
             writer.bytes.append(UInt8(ascii: "\""))
-            writer.appendDigits(number)
+            writer.bytes.appendDecimal(number)
             writer.bytes.append(UInt8(ascii: "\""))
         }
     }
@@ -178,23 +178,7 @@ package struct JSONWriter: JSONSink {
     /// Writes an integer value.
     package mutating func int(_ value: Int) {
         separate()
-        appendDigits(value)
-    }
-
-    /// Appends `value` in decimal digits, with its sign.
-    private mutating func appendDigits(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // The digits written from the end of a buffer on the stack, then appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            var rest = value.magnitude
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        bytes.appendDecimal(value)
     }
 
     /// Writes a number exactly as spelled; `text` must be a valid JSON number.

@@ -111,6 +111,20 @@ struct JSONTests {
         }
     }
 
+    @Test("a number appended as decimal bytes reads as its String, sign and all, to the ends of its type")
+    func decimalBytes() {
+        for value in [0, 9, 10, -1, 699, -42, 1_717_171_717_171, Int.max, Int.min] {
+            var bytes = Array("t=".utf8)
+            bytes.appendDecimal(value)
+            #expect(bytes == Array("t=\(value)".utf8))
+        }
+        for value: UInt64 in [0, 1, 4_242_424_242, .max] {
+            var bytes: [UInt8] = []
+            bytes.appendDecimal(value)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+        }
+    }
+
     @Test("a line is the JSON and one line feed, whatever it holds, from nothing to past its reserved room")
     func line() {
         for text in ["", "é ✓ \u{1F600}", String(repeating: "x", count: 300)] {

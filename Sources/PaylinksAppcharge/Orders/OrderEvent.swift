@@ -191,20 +191,34 @@ public struct OrderEvent: Sendable {
         ]
     }
 
-    /// A version 4 UUID from a hash of what identifies the event.
+    /// A version 4 UUID from a hash of what identifies the event: `event:SEED:PURCHASE:SEQUENCE`.
     static func uuid(seed: UInt64, purchaseId: String, sequence: Int) -> String {
-        var bytes = Array(SHA256.hash(Array("event:\(seed):\(purchaseId):\(sequence)".utf8)).prefix(16))
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            // 8-4-4-4-12 hex digits.
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
+        var message: [UInt8] = []
+        message.reserveCapacity(48 + purchaseId.utf8.count)
+        message += "event:".utf8
+        message.appendDecimal(seed)
+        message.append(UInt8(ascii: ":"))
+        message += purchaseId.utf8
+        message.append(UInt8(ascii: ":"))
+        message.appendDecimal(sequence)
+        let digest = SHA256.hash(message)
+        // 8-4-4-4-12 hex digits of the digest's first 16 bytes, with the version and variant set.
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            for index in 0..<16 {
+                var byte = digest[index]
+                if index == 6 { byte = byte & 0x0F | 0x40 }
+                if index == 8 { byte = byte & 0x3F | 0x80 }
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                text[at] = hexDigits[Int(byte >> 4)]
+                text[at + 1] = hexDigits[Int(byte & 0x0F)]
+                at += 2
+            }
+            return at
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

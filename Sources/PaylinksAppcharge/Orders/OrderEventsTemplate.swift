@@ -97,9 +97,9 @@ package struct OrderEventsTemplate: Sendable {
                 case .paymentId: body += values.paymentId.utf8
                 case .receiptId: body += values.receiptId.utf8
                 case .device: body += values.device
-                case .milliseconds: body += String(at).utf8
-                case .seconds: body += String(at / 1000).utf8
-                case .paid: body += String(milliseconds / 1000 * 1000).utf8
+                case .milliseconds: body.appendDecimal(at)
+                case .seconds: body.appendDecimal(at / 1000)
+                case .paid: body.appendDecimal(milliseconds / 1000 * 1000)
                 }
             }
             return (OrderEvent(name: event.name, version: event.version, eventId: eventId, body: body), at)

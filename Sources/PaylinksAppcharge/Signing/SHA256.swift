@@ -137,15 +137,20 @@ public struct SHA256: Sendable {
             }
             compress(UnsafeRawPointer(tail.baseAddress!), count: padded / Self.blockLength)
         }
-        var digest = [UInt8](repeating: 0, count: Self.digestLength)
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        for (index, word) in words.enumerated() {
-            digest[4 * index] = UInt8(word >> 24)
-            digest[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
-            digest[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
-            digest[4 * index + 3] = UInt8(truncatingIfNeeded: word)
+        // The eight words of the state, each big-endian.
+        let words = state
+        return [UInt8](unsafeUninitializedCapacity: Self.digestLength) { digest, count in
+            withUnsafeBytes(of: words) { raw in
+                for index in 0..<8 {
+                    let word = raw.load(fromByteOffset: 4 * index, as: UInt32.self)
+                    digest[4 * index] = UInt8(word >> 24)
+                    digest[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                    digest[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                    digest[4 * index + 3] = UInt8(truncatingIfNeeded: word)
+                }
+            }
+            count = Self.digestLength
         }
-        return digest
     }
 
     /// Mixes `count` 64-byte blocks, from `blocks` on, into the state.

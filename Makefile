@@ -35,14 +35,14 @@ run:
 # linked against the Swift runtime.
 # Type metadata is reached through accessors rather than looked up by mangled name at
 # run time, which saves a tenth of the start-up work. Values are copied and destroyed by
-# code made for their type, not by "type layouts" (-disable-type-layout): with those, the
-# copy or destruction of an optional struct goes through its run-time type, made at its
-# first use, so a purchase spends 9% fewer instructions at start, a session 2% fewer. The command's main-actor code (the
-# simulator, the flows, the audits) runs on the main thread; the server's loops, the
-# deliveries and the log's writer run on threads of their own, from which the compiler
-# lets none of it be called, and share their state under locks. So the run-time checks of
-# main-actor isolation are left out: they would link the concurrency runtime (and
-# libdispatch), whose start-up costs another tenth.
+# code made for their type (-disable-type-layout), not through "type layouts", with which
+# the copy or destruction of an optional struct asks for its run-time type, made at its
+# first use: without them a purchase spends 9% fewer instructions at start, a session 2%
+# fewer. The command's main-actor code (the simulator, the flows, the audits) runs on the
+# main thread; the server's loops, the deliveries and the log's writer run on threads of
+# their own, from which the compiler lets none of it be called, and share their state
+# under locks. So the run-time checks of main-actor isolation are left out: they would
+# link the concurrency runtime (and libdispatch), whose start-up costs another tenth.
 # On Linux the executable is also linked at a fixed address and exports none of its
 # symbols: a position-independent one has 18,000 addresses the loader must fix up at
 # every start (a page copied for each page of them), and the 4,000 symbols Swift exports

@@ -111,18 +111,22 @@ struct JSONTests {
         }
     }
 
-    @Test("a number appended as decimal bytes reads as its String, sign and all, to the ends of its type")
-    func decimalBytes() {
-        for value in [0, 9, 10, -1, 699, -42, 1_717_171_717_171, Int.max, Int.min] {
-            var bytes = Array("t=".utf8)
-            bytes.appendDecimal(value)
-            #expect(bytes == Array("t=\(value)".utf8))
-        }
-        for value: UInt64 in [0, 1, 4_242_424_242, .max] {
-            var bytes: [UInt8] = []
-            bytes.appendDecimal(value)
-            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
-        }
+    @Test(
+        "a number appended as decimal bytes reads as its String, sign and all, to the ends of its type",
+        arguments: [0, 9, 10, -1, 699, -42, 1_717_171_717_171, Int.max, Int.min])
+    func decimalBytes(value: Int) {
+        var bytes = Array("t=".utf8)
+        bytes.appendDecimal(value)
+        #expect(bytes == Array("t=\(value)".utf8))
+    }
+
+    @Test(
+        "an unsigned number appended as decimal bytes reads as its String",
+        arguments: [0, 1, 4_242_424_242, UInt64.max])
+    func unsignedDecimalBytes(value: UInt64) {
+        var bytes: [UInt8] = []
+        bytes.appendDecimal(value)
+        #expect(String(decoding: bytes, as: UTF8.self) == String(value))
     }
 
     @Test("a line is the JSON and one line feed, whatever it holds, from nothing to past its reserved room")

@@ -127,6 +127,29 @@ struct CryptoTests {
         #expect(HMACSHA256.hex(Array(mac.prefix(16))) == "a3b6167473100ee06e0c796c2955552b")
     }
 
+    @Test(
+        "a signature header written after other bytes signs the time, a dot and the body, and leaves those bytes be",
+        arguments: [0, 7, 1_718_182_400_000, Int.max])
+    func signatureAfterBytes(milliseconds: Int) {
+        let body = Array(#"{"purchaseId":"pur_é"}"#.utf8)
+        let key = HMACSHA256.Key(Array("key".utf8))
+        var bytes = Array("signature: ".utf8)
+        GrantAward.appendSignature(body: body, milliseconds: milliseconds, key: key, to: &bytes)
+        let mac = HMACSHA256.authenticate(Array("\(milliseconds).".utf8) + body, key: Array("key".utf8))
+        #expect(String(decoding: bytes, as: UTF8.self) == "signature: t=\(milliseconds),v1=\(HMACSHA256.hex(mac))")
+    }
+
+    @Test(
+        "an event's id is a version 4 UUID of the SHA-256 of event:SEED:PURCHASE:SEQUENCE, as Python's hashlib makes it",
+        arguments: [
+            (UInt64(7), "pur_1", 0, "8aa31758-63fe-4d5b-943c-b36d74b77976"),
+            (UInt64.max, "pur_é", -3, "b6e97f29-7b14-46fc-8163-66067fae8788"),
+            (UInt64(0), "", 63, "39aa9e2f-94e8-49f9-b42a-361cb4f10c96"),
+        ])
+    func eventId(seed: UInt64, purchaseId: String, sequence: Int, expected: String) {
+        #expect(OrderEvent.uuid(seed: seed, purchaseId: purchaseId, sequence: sequence) == expected)
+    }
+
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }

@@ -1,3 +1,4 @@
+import PaylinksJSON
 public import PaylinksKit
 
 /// Appcharge's price points as its Price Localization API keeps them: the catalog's tiers
@@ -106,16 +107,11 @@ public struct PricePointBook: Sendable {
         // Written from the end in a buffer on the stack: a lookup of many prices makes one
         // short string each, and no other.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var start = buffer.count - 3
-            buffer[start] = UInt8(ascii: ".")
-            buffer[start + 1] = UInt8(ascii: "0") + UInt8(rest / 10)
-            buffer[start + 2] = UInt8(ascii: "0") + UInt8(rest % 10)
-            var left = dollars
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(left % 10)
-                left /= 10
-            } while left > 0
+            let end = buffer.count - 3
+            buffer[end] = UInt8(ascii: ".")
+            buffer[end + 1] = UInt8(ascii: "0") + UInt8(rest / 10)
+            buffer[end + 2] = UInt8(ascii: "0") + UInt8(rest % 10)
+            let start = buffer.writeDecimal(UInt64(dollars), endingAt: end)
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
         }
     }

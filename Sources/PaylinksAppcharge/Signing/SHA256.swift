@@ -137,7 +137,7 @@ public struct SHA256: Sendable {
             }
             compress(UnsafeRawPointer(tail.baseAddress!), count: padded / Self.blockLength)
         }
-        // The eight words of the state, each big-endian.
+        // The eight words of the state, each written most significant byte first.
         let words = state
         return [UInt8](unsafeUninitializedCapacity: Self.digestLength) { digest, count in
             withUnsafeBytes(of: words) { raw in

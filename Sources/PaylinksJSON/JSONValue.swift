@@ -113,45 +113,6 @@ public struct JSONValue: Sendable {
 }
 
 extension JSONValue {
-    /// Writes the value as compact JSON, members in their order, numbers as spelled.
-    package func write(to writer: inout JSONWriter) {
-        switch kind {
-        case .null: writer.null()
-        case .bool(let flag): writer.bool(flag)
-        case .number(let text): writer.rawNumber(text)
-        case .string(let text): writer.string(text)
-        case .array(let elements):
-            writer.openArray()
-            for element in elements { element.write(to: &writer) }
-            writer.closeArray()
-        case .object(let members):
-            writer.openObject()
-            for (key, member) in members {
-                writer.key(data: key)
-                member.write(to: &writer)
-            }
-            writer.closeObject()
-        }
-    }
-}
-
-extension JSONValue {
-    /// The value as an `Int` when it is a number whose value is whole and within `Int`'s
-    /// range, however it is spelled: `499`, `499.0`, `499.00`, `4.99e2` and `4990e-1` are
-    /// all 499, and `-0.0` is 0, as JSON Schema's `integer` takes them. Nil for `499.5`, for
-    /// a whole number beyond `Int`, and for any value that is not a number.
-    package var wholeNumber: Int? {
-        guard case .number(let text) = kind else { return nil }
-        return Self.wholeNumber(text)
-    }
-
-    /// What the value is as a whole number (see ``WholeNumberReading``); nil when it is not
-    /// a number.
-    package var wholeNumberReading: WholeNumberReading? {
-        guard case .number(let text) = kind else { return nil }
-        return Self.wholeNumberReading(text)
-    }
-
     /// The whole number `text`, a JSON number, stands for, or nil (see ``wholeNumber``).
     package static func wholeNumber(_ text: String) -> Int? {
         guard case .whole(let number)? = wholeNumberReading(text) else { return nil }

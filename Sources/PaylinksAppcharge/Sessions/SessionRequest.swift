@@ -1,4 +1,4 @@
-import PaylinksJSON
+package import PaylinksJSON
 package import PaylinksKit
 
 /// The body of a Create Checkout Session request, checked field by field as the
@@ -28,14 +28,25 @@ package struct SessionRequest {
     package var metadata: [UInt8]?
     package var redirectUrl: String?
 
-    /// Reads a body, or throws every problem of it, in the order of the reference's fields.
+    /// Reads a body, or throws every problem of it, in the order of the reference's fields:
+    /// off a ``JSONTape`` when the body is plain JSON, as bodies are, or else parsed.
     package init(_ body: [UInt8]) throws(Problem) {
+        if let tape = JSONTape(body) {
+            try self.init(reading: tape.root)
+            return
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(body)
         } catch {
             throw Problem(message: "the body is not JSON: \(error.reason) (line \(error.position.line))")
         }
+        try self.init(reading: root)
+    }
+
+    /// Reads a body's value, or throws every problem of it, in the order of the reference's
+    /// fields.
+    package init(reading root: some JSONReadable) throws(Problem) {
         let top = try Self.object(root, "the body")
         var problems = ProblemList()
         /// `read()`, or nil with its problem noted, so that the rest is read too.
@@ -83,15 +94,17 @@ package struct SessionRequest {
                 return sku
             }
         }
-        pricePointMetadata = offer?["pricePointMetadata"].flatMap { value in
+        pricePointMetadata = offer?.member("pricePointMetadata").flatMap { value in
             noted { () throws(Problem) in try Self.amount(value, "offer.pricePointMetadata") }
         }
-        for name in ["displayName", "assetUrl", "description"] {
-            if let value = offer?[name] { _ = noted { () throws(Problem) in try Self.string(value, "offer.\(name)") } }
+        for name: StaticString in ["displayName", "assetUrl", "description"] {
+            if let value = offer?.member(name) {
+                _ = noted { () throws(Problem) in try Self.string(value, "offer.\(name)") }
+            }
         }
         var items: [OrderResponseModel.Item] = []
-        if let list = top["items"] {
-            if case .array(let elements) = list.kind {
+        if let list = top.member("items") {
+            if let elements = list.elements {
                 for (index, element) in elements.enumerated() {
                     // Named only in a problem.
                     func path() -> String { "items[\(index)]" }
@@ -130,14 +143,14 @@ package struct SessionRequest {
                 return id
             }
         }
-        email = customer?["email"].flatMap { value in
+        email = customer?.member("email").flatMap { value in
             noted { () throws(Problem) in try Self.string(value, "customer.email") }
         }
-        if let signals = customer?["identitySignals"] {
+        if let signals = customer?.member("identitySignals") {
             firstSeenAt = noted { () throws(Problem) in try Self.firstSeenAt(in: signals) } ?? nil
         }
         country = "US"
-        if let value = top["countryCode2"] {
+        if let value = top.member("countryCode2") {
             country =
                 noted { () throws(Problem) in
                     let country = try Self.string(value, "countryCode2")
@@ -154,12 +167,12 @@ package struct SessionRequest {
                     return country
                 } ?? country
         }
-        if let value = top["sessionMetadata"] {
-            if case .object = value.kind, Self.depth(of: value) > Self.metadataDepthLimit {
+        if let value = top.member("sessionMetadata") {
+            if value.isObject, value.nesting > Self.metadataDepthLimit {
                 problems.append(
-                    "sessionMetadata nests \(Self.depth(of: value)) levels deep; the sandbox keeps at most "
+                    "sessionMetadata nests \(value.nesting) levels deep; the sandbox keeps at most "
                         + "\(Self.metadataDepthLimit)")
-            } else if case .object = value.kind {
+            } else if value.isObject {
                 var writer = JSONWriter()
                 value.write(to: &writer)
                 metadata = writer.bytes
@@ -167,7 +180,7 @@ package struct SessionRequest {
                 problems.append("sessionMetadata must be an object, not \(value.typeDescription)")
             }
         }
-        redirectUrl = top["redirectUrl"].flatMap { value in
+        redirectUrl = top.member("redirectUrl").flatMap { value in
             noted { () throws(Problem) in try Self.redirectUrl(try Self.string(value, "redirectUrl")) }
         }
         guard problems.isEmpty, let price, let currency, let offerName, let offerSku, let customerId else {
@@ -185,42 +198,27 @@ package struct SessionRequest {
     /// it), and must still read back within the parser's ``JSONParser/maximumDepth``.
     package static let metadataDepthLimit = 32
 
-    /// How many levels of objects and arrays `value` nests, itself the first.
-    private static func depth(of value: JSONValue) -> Int {
-        switch value.kind {
-        case .object(let members): 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
-        case .array(let elements): 1 + (elements.map { depth(of: $0) }.max() ?? 0)
-        default: 0
-        }
-    }
-
-    private static func required(_ members: Members, _ name: String, in parent: @autoclosure () -> String)
-        throws(Problem)
-        -> JSONValue
-    {
-        guard let value = members[name] else { throw Problem(message: "\(parent())\(name) is required") }
+    /// The member `name` of the object `object`, at `parent` + `name`.
+    private static func required<Value: JSONReadable>(
+        _ object: Value, _ name: StaticString, in parent: @autoclosure () -> String
+    ) throws(Problem) -> Value {
+        guard let value = object.member(name) else { throw Problem(message: "\(parent())\(name) is required") }
         return value
     }
 
-    /// An object's members, found by name. The parser refused duplicate keys, and a body's
-    /// objects have a handful of members: a scan finds one sooner than hashing would.
-    private struct Members {
-        let members: [(key: String, value: JSONValue)]
-
-        subscript(name: String) -> JSONValue? {
-            members.first { $0.key == name }?.value
-        }
-    }
-
-    private static func object(_ value: JSONValue, _ path: @autoclosure () -> String) throws(Problem) -> Members {
-        guard case .object(let members) = value.kind else {
+    private static func object<Value: JSONReadable>(_ value: Value, _ path: @autoclosure () -> String)
+        throws(Problem) -> Value
+    {
+        guard value.isObject else {
             throw Problem(message: "\(path()) must be an object, not \(value.typeDescription)")
         }
-        return Members(members: members)
+        return value
     }
 
-    private static func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(Problem) -> String {
-        guard case .string(let text) = value.kind else {
+    private static func string(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(Problem)
+        -> String
+    {
+        guard let text = value.stringValue else {
             throw Problem(message: "\(path()) must be a string, not \(value.typeDescription)")
         }
         return text
@@ -230,7 +228,7 @@ package struct SessionRequest {
     /// it (`9223372036854775808`, `1e999999999`), is refused as more than `maximum`, which
     /// `largest` names, since it is whole and not below 0.
     private static func integer(
-        _ value: JSONValue, _ path: @autoclosure () -> String, maximum: Int, largest: String
+        _ value: some JSONReadable, _ path: @autoclosure () -> String, maximum: Int, largest: String
     ) throws(Problem) -> Int {
         switch value.wholeNumberReading {
         case .whole(let number)? where number >= 0:
@@ -246,23 +244,23 @@ package struct SessionRequest {
     /// fees and net amounts figured from it stay far from the range of `Int`.
     package static let maximumAmount = 1_000_000_000_000
 
-    private static func amount(_ value: JSONValue, _ path: @autoclosure () -> String) throws(Problem) -> Int {
+    private static func amount(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(Problem) -> Int {
         try integer(value, path(), maximum: maximumAmount, largest: "the largest amount a session takes")
     }
 
     /// `customer.identitySignals.firstSeenAt` of `signals`, in Unix milliseconds: an RFC 3339
     /// time (`Z` or an offset, an optional fraction), as the 2026-05-20 release note and
     /// Create Checkout Session's reference have it; nil when absent.
-    private static func firstSeenAt(in signals: JSONValue) throws(Problem) -> Int? {
+    private static func firstSeenAt(in signals: some JSONReadable) throws(Problem) -> Int? {
         let path = "customer.identitySignals"
         let example = "such as 2021-01-01T00:00:00Z"
-        guard case .object(let members) = signals.kind else {
+        guard signals.isObject else {
             throw Problem(
                 message: "\(path) must be an object, such as {\"firstSeenAt\": \"2021-01-01T00:00:00Z\"}, not "
                     + signals.typeDescription)
         }
-        guard let value = Members(members: members)["firstSeenAt"] else { return nil }
-        guard case .string(let text) = value.kind else {
+        guard let value = signals.member("firstSeenAt") else { return nil }
+        guard let text = value.stringValue else {
             throw Problem(
                 message: "\(path).firstSeenAt must be a string, an RFC 3339 time \(example), not "
                     + value.typeDescription)
@@ -284,8 +282,8 @@ package struct SessionRequest {
         return text
     }
 
-    private static func shown(_ value: JSONValue) -> String {
-        if case .number(let text) = value.kind { return text.count > 20 ? "a number that large" : text }
+    private static func shown(_ value: some JSONReadable) -> String {
+        if let text = value.numberText { return text.count > 20 ? "a number that large" : text }
         return value.typeDescription
     }
 }

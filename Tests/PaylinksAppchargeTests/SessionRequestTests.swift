@@ -1,0 +1,59 @@
+import PaylinksJSON
+import Testing
+
+@testable import PaylinksAppcharge
+
+/// A Create Checkout Session body reads the same off a tape as parsed: the same session, or
+/// the same problems in the same order.
+@Suite("Session request")
+struct SessionRequestTests {
+    /// What reading `root` gave: the request's every field, or its problems.
+    private func reading(_ root: some JSONReadable) -> String {
+        do {
+            return String(describing: try SessionRequest(reading: root))
+        } catch {
+            return "problems: " + error.all.joined(separator: " | ") + " / " + error.message
+        }
+    }
+
+    static let deepMetadata =
+        String(repeating: #"{"a":"#, count: SessionRequest.metadataDepthLimit + 1) + "1"
+        + String(repeating: "}", count: SessionRequest.metadataDepthLimit + 1)
+
+    static let bodies = [
+        #"{"priceDetails":{"price":499,"currency":"USD"},"offer":{"name":"Starter Pack","sku":"starter_pack_001","pricePointMetadata":499},"items":[{"name":"Gems","sku":"gem_01","quantity":100}],"customer":{"id":"cust_98765"},"countryCode2":"US"}"#,
+        #"{"priceDetails":{"price":4.99e2,"currency":"EUR"},"offer":{"name":"Pack","sku":"p","displayName":"P","assetUrl":"https://x.example/a.png","description":"d"},"items":[],"customer":{"id":"c","email":"c@example.com","identitySignals":{"firstSeenAt":"2021-01-01T02:00:00.5+02:00"}},"countryCode2":"DE","sessionMetadata":{"level":[1,{"b":null}],"vip":true},"redirectUrl":"https://game.example/back"}"#,
+        #"{"priceDetails":{"price":-1,"currency":"usd"},"offer":{"name":"","sku":""},"items":[{"name":1},"x",{"name":"a","sku":"b","quantity":1e30}],"customer":{"id":""},"countryCode2":"UK"}"#,
+        #"{"priceDetails":[],"offer":7,"items":{},"customer":"c","countryCode2":12,"sessionMetadata":[1],"redirectUrl":"javascript:alert(1)"}"#,
+        #"{"priceDetails":{"price":499.5},"offer":{"name":"n","sku":"s","pricePointMetadata":1000000000001},"customer":{"id":"c","identitySignals":{"firstSeenAt":"yesterday"}}}"#,
+        #"{"priceDetails":{"price":499,"currency":"USD"},"offer":{"name":"n","sku":"s"},"customer":{"id":"c","identitySignals":[]},"sessionMetadata":"#
+            + deepMetadata + "}",
+        "[]", "{}", "499",
+    ]
+
+    @Test("a plain body reads off the tape as it is parsed", arguments: bodies)
+    func sameReading(body: String) throws {
+        let bytes = Array(body.utf8)
+        let tape = try #require(JSONTape(bytes), "the tape takes the body")
+        let taped = reading(tape.root)
+        #expect(taped == reading(try JSONParser.parse(bytes)))
+        // Through the front door, the body is read off the tape.
+        let read: String
+        do {
+            read = String(describing: try SessionRequest(bytes))
+        } catch {
+            read = "problems: " + error.all.joined(separator: " | ") + " / " + error.message
+        }
+        #expect(read == taped)
+    }
+
+    @Test("a body the tape leaves is parsed, escapes and all")
+    func parsedBody() throws {
+        let body =
+            #"{"priceDetails":{"price":499,"currency":"USD"},"offer":{"name":"Caf\u00e9 Pack","sku":"caf\u00e9"},"customer":{"id":"c\"1"}}"#
+        #expect(JSONTape(Array(body.utf8)) == nil)
+        let request = try SessionRequest(Array(body.utf8))
+        #expect(request.offerName == "Café Pack")
+        #expect(request.customerId == "c\"1")
+    }
+}

@@ -68,6 +68,8 @@ struct HTTPFields {
         _ buffer: UnsafeBufferPointer<UInt8>, from offset: Int, keepingHeaders: Bool, framing: Bool
     ) throws(Problem) {
         guard let base = buffer.baseAddress else { return }
+        // Room for the headers most requests send, made once.
+        if keepingHeaders { headers.reserveCapacity(8) }
         var start = offset
         while start < buffer.count {
             // The line ends at the first CR that an LF follows: each CR found by the C

@@ -65,6 +65,8 @@ public struct HTTPHeader: Equatable, Sendable {
     /// Whether the header's name is `name` in any case, as header names compare (RFC 9110
     /// §5.1): letters are ASCII in a name, so no other character is folded.
     public func isNamed(_ name: String) -> Bool {
+        // Most names differ in length, which a string knows without a look at its bytes.
+        guard self.name.utf8.count == name.utf8.count else { return false }
         var name = name
         var own = self.name
         return own.withUTF8 { own in
@@ -110,6 +112,21 @@ public struct HTTPRequest: Equatable, Sendable {
     /// The first header named `name`, in any case.
     public func header(_ name: String) -> String? {
         headers.first { $0.isNamed(name) }?.value
+    }
+
+    /// Whether `Content-Type` names the media type `lowercase`, its letters in any case
+    /// (RFC 9110 §8.3.1), alone or with parameters after `;`: `Application/JSON;
+    /// charset=utf-8` names `application/json`. Compared in ASCII, as ``HTTPHeader/isNamed(_:)``
+    /// compares names.
+    public func hasContentType(_ lowercase: StaticString) -> Bool {
+        guard var type = header("content-type") else { return false }
+        let length = lowercase.utf8CodeUnitCount
+        return type.withUTF8 { bytes in
+            guard bytes.count >= length,
+                HTTPBytes.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[..<length]), lowercase)
+            else { return false }
+            return bytes.count == length || bytes[length] == UInt8(ascii: ";")
+        }
     }
 }
 

@@ -93,8 +93,7 @@ extension Sandbox {
 
     /// Whether the request's body is sent as `application/json`.
     static func isJSON(_ request: HTTPRequest) -> Bool {
-        let type = request.header("content-type")?.lowercased() ?? ""
-        return type == "application/json" || type.hasPrefix("application/json;")
+        request.hasContentType("application/json")
     }
 
     /// The members of a JSON object body sent as `application/json`, or nil.

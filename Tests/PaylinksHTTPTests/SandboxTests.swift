@@ -109,6 +109,18 @@ struct SandboxTests {
         #expect(create(type: "text/plain").status == 415)
     }
 
+    @Test(
+        "a JSON body is named application/json in any case of its letters, with parameters or none",
+        arguments: [
+            ("application/json", 201), ("Application/JSON", 201), ("application/json; charset=utf-8", 201),
+            ("APPLICATION/JSON;charset=UTF-8", 201), ("application/jsonx", 415), ("application/json ;", 415),
+            ("application/jso", 415), ("text/json", 415), ("", 415), ("application/\u{212A}son", 415),
+            ("application/j\u{17F}on", 415),
+        ])
+    func mediaType(type: String, status: Int) {
+        #expect(create(type: type).status == status, "\(type)")
+    }
+
     @Test("a publisher token sent twice is the token when both copies agree, and refused when they differ")
     func repeatedToken() {
         func created(_ tokens: [String]) -> Int {

@@ -110,6 +110,8 @@ public final class Sandbox {
         rateLimiter = settings.rateLimit.map(RateLimiter.init(limit:))
         blockedPlayers = settings.blockedPlayers
         sessions = Self.emptySessions(catalog: catalog, settings: settings)
+        // Nothing keeps it until ``persist`` is set: its changes go unrecorded till then.
+        sessions.recordsSteps = false
     }
 
     /// A store of no sessions, as `settings` bound it.

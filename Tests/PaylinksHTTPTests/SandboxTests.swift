@@ -1,10 +1,10 @@
 import Foundation
 import PaylinksHTTP
 import PaylinksKit
-import PaylinksSandbox
 import Testing
 
 @testable import PaylinksAppcharge
+@testable import PaylinksSandbox
 
 /// The sandbox's answers, request by request, without a socket.
 @MainActor
@@ -608,6 +608,17 @@ struct SandboxTests {
         #expect(
             message["error"] as? String
                 == "The Authorization header must be Authorization: Bearer <checkoutSessionToken>.")
+    }
+
+    @Test("a sandbox records its changes to be kept or undone only once something keeps them")
+    func recordsWhatIsKept() {
+        let settings = Sandbox.Settings(baseURL: "http://127.0.0.1:4010", publisherToken: "token-1", seed: 7)
+        let sandbox = Sandbox(catalog: .builtIn, settings: settings, clock: { 0 })
+        #expect(!sandbox.sessions.recordsSteps)
+        sandbox.persist = { _ in nil }
+        #expect(sandbox.sessions.recordsSteps)
+        sandbox.persist = nil
+        #expect(!sandbox.sessions.recordsSteps)
     }
 
     @Test(

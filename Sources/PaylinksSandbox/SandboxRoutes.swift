@@ -1,5 +1,6 @@
 import PaylinksAppcharge
 public import PaylinksHTTP
+import PaylinksJSON
 
 /// One row of the sandbox's route table: the methods a path takes, the path's pattern,
 /// who may call it, and what answers a request the row takes.
@@ -333,7 +334,7 @@ extension Sandbox {
         case .awaited(let promise):
             (finished, status) = (answer, "answered \(promise.awaited)")
         }
-        onLog("\(method) \(path) \(status)")
+        onLog(String(concatenating: method.rawValue, " ", path, " ", status))
         return finished
     }
 

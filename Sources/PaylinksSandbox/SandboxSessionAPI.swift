@@ -49,7 +49,7 @@ extension Sandbox {
             writer.openObject()
             writer.field("checkoutSessionToken", token)
             writer.field("purchaseId", purchaseId)
-            let checkoutURL = base + "/checkout"
+            let checkoutURL = String(concatenating: base, "/checkout")
             writer.field("url", checkoutURL)
             let parsedUrl = CheckoutSession.parsedUrl(
                 checkoutURL: checkoutURL, sessionToken: token, purchaseId: purchaseId)

@@ -50,7 +50,14 @@ struct LogBufferTests {
         log.flush()
         #expect(reader.waiting.wait(timeout: .now() + 10) == .success, "the writer is in its write")
         let start = Date()
-        for number in 0..<10_000 { log.write(Self.line(number)) }
+        // Half of them as text that ends its line, half as a line the buffer ends.
+        for number in 0..<10_000 {
+            if number % 2 == 0 {
+                log.write(Self.line(number))
+            } else {
+                log.write(line: String(Self.line(number).dropLast()))
+            }
+        }
         log.flush()
         #expect(Date().timeIntervalSince(start) < 2, "a write waited for the reader")
         reader.release()

@@ -201,6 +201,7 @@ extension ServeCommand {
 extension LogBuffer: SandboxLogSink {
     /// Writes `line` and its line feed.
     package func write(line: String) {
-        write(line + "\n")
+        var line = line
+        line.withUTF8 { write(bytes: UnsafeRawBufferPointer($0), lineFeed: true) }
     }
 }

@@ -55,17 +55,20 @@ package final class LogBuffer: OutputSink, Sendable {
         text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Adds UTF-8 `bytes`, whole lines, or drops and counts them when the buffer has no
-    /// room: it never waits for the reader.
-    package func write(bytes: UnsafeRawBufferPointer) {
+    /// Adds UTF-8 `bytes`, whole lines (with `lineFeed`, a line and the line feed that ends
+    /// it), or drops and counts them when the buffer has no room: it never waits for the
+    /// reader.
+    package func write(bytes: UnsafeRawBufferPointer, lineFeed: Bool = false) {
+        let count = bytes.count + (lineFeed ? 1 : 0)
         state.withLock { state in
             // A line longer than the whole buffer still goes when nothing else waits, so that
             // a reader that reads loses nothing.
-            guard state.pending.isEmpty || state.pending.count + bytes.count <= capacity else {
-                state.dropped += max(1, bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) })
+            guard state.pending.isEmpty || state.pending.count + count <= capacity else {
+                state.dropped += max(1, bytes.reduce(lineFeed ? 1 : 0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) })
                 return
             }
             state.pending.append(contentsOf: bytes)
+            if lineFeed { state.pending.append(UInt8(ascii: "\n")) }
             if state.pending.count >= batch && !state.due {
                 state.due = true
                 self.state.broadcast()

@@ -1,3 +1,5 @@
+import PaylinksJSON
+
 /// A checkout session, as Create Checkout Session answers the game's server.
 ///
 /// The server hands ``purchaseId`` and ``parsedUrl`` to the app, which passes them,
@@ -39,7 +41,7 @@ public struct CheckoutSession: Equatable, Sendable {
     /// The URL the SDK opens for the session `sessionToken` of `purchaseId`, on the
     /// checkout at `checkoutURL`: the base URL, the token and the boot data.
     package static func parsedUrl(checkoutURL: String, sessionToken: String, purchaseId: String) -> String {
-        "\(checkoutURL)/\(sessionToken)#boot=\(purchaseId)"
+        String(concatenating: checkoutURL, "/", sessionToken, "#boot=", purchaseId)
     }
 
     /// The session token a `parsedUrl` carries: the last path segment before `#boot=`,

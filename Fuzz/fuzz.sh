@@ -60,10 +60,11 @@ declare -A seeds=(
     [requests]="Fuzz/corpus/requests"
     [journals]="Fuzz/corpus/journals"
     [awards]="Fuzz/corpus/awards"
+    [bodies]="Fuzz/corpus/bodies"
 )
 declare -A files=([arguments]=ArgumentsFuzzer [fixtures]=FixturesFuzzer [scenarios]=ScenariosFuzzer
     [responses]=HTTPResponseFuzzer [requests]=HTTPRequestFuzzer [journals]=JournalFuzzer
-    [awards]=AwardAnswerFuzzer)
+    [awards]=AwardAnswerFuzzer [bodies]=BodiesFuzzer)
 
 # The libraries each target links, each before those it imports: the HTTP parsers' targets
 # link the transport alone.
@@ -71,14 +72,15 @@ everything="PaylinksCommandLine PaylinksSandbox PaylinksDelivery PaylinksHTTP Pa
     PaylinksKit PaylinksJSON"
 declare -A libraries=([arguments]=$everything [fixtures]=$everything [scenarios]=$everything
     [responses]="PaylinksHTTP" [requests]="PaylinksHTTP"
-    [journals]=$everything [awards]="PaylinksAppcharge PaylinksFixtures PaylinksKit PaylinksJSON")
+    [journals]=$everything [awards]="PaylinksAppcharge PaylinksFixtures PaylinksKit PaylinksJSON"
+    [bodies]="PaylinksAppcharge PaylinksFixtures PaylinksKit PaylinksJSON")
 
 # The longest input of a target: a journal of 16 KiB holds a dozen records of every kind,
 # and is read a few times faster than one of 64 KiB.
 declare -A max_len=([journals]=16384)
 
-# FUZZ_TARGETS="fixtures requests" runs only those targets (all seven by default).
-targets=${FUZZ_TARGETS:-arguments fixtures scenarios responses requests journals awards}
+# FUZZ_TARGETS="fixtures requests" runs only those targets (all eight by default).
+targets=${FUZZ_TARGETS:-arguments fixtures scenarios responses requests journals awards bodies}
 for target in $targets; do
     [ -n "${files[$target]:-}" ] || { echo "error: no fuzz target '$target'; the targets are: ${!files[*]}" >&2; exit 2; }
 done

@@ -23,6 +23,10 @@ package protocol JSONReadable {
     var nesting: Int { get }
     /// Writes the value to `sink`: members in their order, numbers as spelled.
     func write<Sink: JSONSink>(to sink: inout Sink)
+    /// What the value is as a whole number (see ``WholeNumberReading``); nil when it is not
+    /// a number. By default, what ``JSONValue/wholeNumberReading(_:)`` reads of
+    /// ``numberText``.
+    var wholeNumberReading: WholeNumberReading? { get }
 }
 
 extension JSONReadable {
@@ -31,11 +35,10 @@ extension JSONReadable {
     /// all 499, and `-0.0` is 0, as JSON Schema's `integer` takes them. Nil for `499.5`, for
     /// a whole number beyond `Int`, and for any value that is not a number.
     package var wholeNumber: Int? {
-        numberText.flatMap(JSONValue.wholeNumber)
+        guard case .whole(let number)? = wholeNumberReading else { return nil }
+        return number
     }
 
-    /// What the value is as a whole number (see ``WholeNumberReading``); nil when it is not
-    /// a number.
     package var wholeNumberReading: WholeNumberReading? {
         numberText.flatMap(JSONValue.wholeNumberReading)
     }

@@ -273,6 +273,18 @@ package struct JSONTapeValue: JSONReadable {
 
     package var isObject: Bool { entry.kind == .object }
 
+    /// Read from the number's bytes when it is spelled as most are (see
+    /// ``JSONValue/wholeNumberReading(_:)``), without a string made of them.
+    package var wholeNumberReading: WholeNumberReading? {
+        let entry = entry
+        guard entry.kind == .number else { return nil }
+        let plain = tape.bytes.withUnsafeBufferPointer {
+            JSONValue.plainInteger(UnsafeBufferPointer(rebasing: $0[Int(entry.start)..<Int(entry.end)]))
+        }
+        if let plain { return .whole(plain) }
+        return JSONValue.wholeNumberReading(tape.text(entry))
+    }
+
     package var elements: Elements? {
         let entry = entry
         guard entry.kind == .array else { return nil }

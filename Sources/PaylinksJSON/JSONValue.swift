@@ -150,13 +150,19 @@ extension JSONValue {
     /// and at most 18 digits, the first not a 0 unless it is the only one; nil for any
     /// other spelling, which ``wholeNumberReading(_:)`` reads digit by digit.
     private static func plainInteger(_ text: String) -> Int? {
-        let utf8 = text.utf8
-        guard utf8.count <= 19 else { return nil }
+        var text = text
+        return text.withUTF8(plainInteger)
+    }
+
+    /// The number `bytes` spell, read at once as ``plainInteger(_:)`` reads a text; nil for
+    /// any other spelling.
+    package static func plainInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count <= 19 else { return nil }
         var negative = false
         var magnitude = 0
         var digits = 0
         var first: UInt8 = 0
-        for byte in utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "-") && !negative && digits == 0 {
                 negative = true
                 continue

@@ -60,6 +60,21 @@ struct JSONTapeTests {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(text.utf8)) }
     }
 
+    @Test(
+        "a number is the same whole number off the tape as parsed, read from its bytes or its text",
+        arguments: [
+            "499", "-12", "0", "-0", "4.99e2", "499.0", "-0.0", "1e18", "999999999999999999", "1000000000000000000",
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+            "1e999999999", "499.5", "1e-999999",
+        ])
+    func wholeNumbers(text: String) throws {
+        let tape = try #require(JSONTape(Array(text.utf8)))
+        let tree = try JSONParser.parse(Array(text.utf8))
+        #expect(tape.root.wholeNumberReading == tree.wholeNumberReading, "\(text)")
+        #expect(tape.root.wholeNumber == tree.wholeNumber, "\(text)")
+        #expect(tree.wholeNumberReading != nil)
+    }
+
     @Test("members are found by their key's exact bytes, elements in their order")
     func members() throws {
         let tape = try #require(JSONTape(Array(#"{"ab":1,"a":[true,"x",{"c":null}],"A":"upper","":""}"#.utf8)))

@@ -1,4 +1,4 @@
-import PaylinksJSON
+package import PaylinksJSON
 
 /// Get Price Points for a Country (`POST /v1/price-points/localized/lookup`): the
 /// request read and checked in the order the sandbox gives its errors (body shape, count,
@@ -26,18 +26,28 @@ public enum PriceLookup {
     /// supported, which ``checked(_:book:)`` adds: read without a book, so that a server
     /// can read it before it holds the book.
     public static func read(_ body: [UInt8]) throws(Problem) -> Request {
-        guard let value = try? JSONParser.parse(body), case .object(let members) = value.kind,
-            let country = members.last(where: { $0.key == "countryCode2" })?.value,
-            let prices = members.last(where: { $0.key == "pricesInUsdCents" })?.value,
-            case .array(let items) = prices.kind
+        if let tape = JSONTape(body) { return try read(root: tape.root) }
+        guard let value = try? JSONParser.parse(body) else { throw Problem(message: "Invalid request body") }
+        return try read(root: value)
+    }
+
+    /// The request a body's value `root` holds, as ``read(_:)`` reads it.
+    package static func read<Value: JSONReadable>(root: Value) throws(Problem) -> Request {
+        guard let country = root.member("countryCode2"), let elements = root.member("pricesInUsdCents")?.elements
         else { throw Problem(message: "Invalid request body") }
-        guard items.count <= maximumCount else {
-            // The error page's wording, without the period OAS adds.
-            throw Problem(message: "Too many price points used, maximum is \(maximumCount)")
+        // Counted before any is read, up to one past the most.
+        var count = 0
+        for _ in elements {
+            count += 1
+            guard count <= maximumCount else {
+                // The error page's wording, without the period OAS adds.
+                throw Problem(message: "Too many price points used, maximum is \(maximumCount)")
+            }
         }
         var cents: [Int] = []
+        cents.reserveCapacity(count)
         var bad: [String] = []
-        for item in items {
+        for item in elements {
             // Whole numbers only, as priceDetails.price takes them: 699.0 is one, 699.5 is not.
             if let number = item.wholeNumber, number > 0 {
                 if !cents.contains(number) { cents.append(number) }
@@ -52,7 +62,7 @@ public enum PriceLookup {
             throw Problem(
                 message: "Invalid priceInUsdCents value: must be a positive integer [\(bad.joined(separator: ", "))].")
         }
-        guard case .string(let code) = country.kind, code.utf8.count == 2,
+        guard let code = country.stringValue, code.utf8.count == 2,
             code.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
         else { throw Problem(message: "Invalid countryCode2: must be ISO 3166-1 alpha-2.") }
         return Request(cents: cents, country: code)

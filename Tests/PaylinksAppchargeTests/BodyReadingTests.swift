@@ -57,3 +57,40 @@ struct SessionRequestTests {
         #expect(request.customerId == "c\"1")
     }
 }
+
+/// A price lookup's body reads the same off a tape as parsed: the same request, or the
+/// same problem.
+@Suite("Price lookup request")
+struct PriceLookupReadingTests {
+    private func reading(_ root: some JSONReadable) -> String {
+        do {
+            return String(describing: try PriceLookup.read(root: root))
+        } catch {
+            return "problem: " + error.message
+        }
+    }
+
+    @Test(
+        "a plain lookup body reads off the tape as it is parsed",
+        arguments: [
+            #"{"pricesInUsdCents":[99,199,299,499,999,1999,4999,9999],"countryCode2":"DE"}"#,
+            #"{"countryCode2":"FR","pricesInUsdCents":[699,699.0,6.99e2]}"#,
+            #"{"pricesInUsdCents":[0,-5,1.5,"9",null,[1],{"a":1}],"countryCode2":"DE"}"#,
+            #"{"pricesInUsdCents":[99],"countryCode2":"de"}"#, #"{"pricesInUsdCents":[99],"countryCode2":7}"#,
+            #"{"pricesInUsdCents":{},"countryCode2":"DE"}"#, #"{"countryCode2":"DE"}"#, "[]", "{}",
+            #"{"pricesInUsdCents":["# + (1...51).map(String.init).joined(separator: ",") + #"],"countryCode2":"DE"}"#,
+        ])
+    func sameReading(body: String) throws {
+        let bytes = Array(body.utf8)
+        let tape = try #require(JSONTape(bytes), "the tape takes the body")
+        let taped = reading(tape.root)
+        #expect(taped == reading(try JSONParser.parse(bytes)))
+        let read: String
+        do {
+            read = String(describing: try PriceLookup.read(bytes))
+        } catch {
+            read = "problem: " + error.message
+        }
+        #expect(read == taped)
+    }
+}

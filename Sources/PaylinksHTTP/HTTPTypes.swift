@@ -115,9 +115,9 @@ public struct HTTPRequest: Equatable, Sendable {
     }
 
     /// Whether `Content-Type` names the media type `lowercase`, its letters in any case
-    /// (RFC 9110 §8.3.1), alone or with parameters after `;`: `Application/JSON;
-    /// charset=utf-8` names `application/json`. Compared in ASCII, as ``HTTPHeader/isNamed(_:)``
-    /// compares names.
+    /// (RFC 9110 §8.3.1), alone or with parameters after `;` and optional blanks:
+    /// `Application/JSON ; charset=utf-8` names `application/json`. Compared in ASCII, as
+    /// ``HTTPHeader/isNamed(_:)`` compares names.
     public func hasContentType(_ lowercase: StaticString) -> Bool {
         guard var type = header("content-type") else { return false }
         let length = lowercase.utf8CodeUnitCount
@@ -125,7 +125,8 @@ public struct HTTPRequest: Equatable, Sendable {
             guard bytes.count >= length,
                 HTTPBytes.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes[..<length]), lowercase)
             else { return false }
-            return bytes.count == length || bytes[length] == UInt8(ascii: ";")
+            let rest = bytes[length...].drop(while: HTTPBytes.isBlank)
+            return rest.isEmpty || rest.first == UInt8(ascii: ";")
         }
     }
 }

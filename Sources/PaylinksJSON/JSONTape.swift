@@ -34,7 +34,9 @@ package final class JSONTape {
         guard bytes.count < Int(Int32.max) else { return nil }
         let read: [Entry]? = bytes.withUnsafeBufferPointer { text in
             var scanner = Scanner(text: text)
-            scanner.entries.reserveCapacity(text.count / 4 + 4)
+            // Room for a body's values at once (an entry for about every 4 bytes of it), up to
+            // a bound: a large text's entries grow as it is read, not before a byte is seen.
+            scanner.entries.reserveCapacity(min(text.count / 4 + 4, 1024))
             scanner.skipSpace()
             guard scanner.value(), scanner.skipSpace() == text.count else { return nil }
             return scanner.entries

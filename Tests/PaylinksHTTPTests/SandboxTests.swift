@@ -113,7 +113,9 @@ struct SandboxTests {
         "a JSON body is named application/json in any case of its letters, with parameters or none",
         arguments: [
             ("application/json", 201), ("Application/JSON", 201), ("application/json; charset=utf-8", 201),
-            ("APPLICATION/JSON;charset=UTF-8", 201), ("application/jsonx", 415), ("application/json ;", 415),
+            ("APPLICATION/JSON;charset=UTF-8", 201), ("application/jsonx", 415),
+            ("application/json ; charset=utf-8", 201), ("application/json\t;", 201),
+            ("application/json x", 415),
             ("application/jso", 415), ("text/json", 415), ("", 415), ("application/\u{212A}son", 415),
             ("application/j\u{17F}on", 415),
         ])

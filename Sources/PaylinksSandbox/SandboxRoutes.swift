@@ -125,6 +125,8 @@ struct SandboxRouteTable: Sendable {
     /// What comes before the first `/` is no segment.
     static func segments(of path: String) -> [Substring] {
         var segments: [Substring] = []
+        // Room for the segments of every path the sandbox serves, made once.
+        segments.reserveCapacity(6)
         var start: String.Index?
         // Scanned by its bytes: `/` is one byte in UTF-8, and never part of another character.
         for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {

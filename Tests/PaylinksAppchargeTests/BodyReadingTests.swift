@@ -3,17 +3,41 @@ import Testing
 
 @testable import PaylinksAppcharge
 
+/// What `read` gave: the value's every field, or `problem`'s words for what it threw.
+private func outcome<Value, Failure: Error>(_ read: () throws(Failure) -> Value, problem: (Failure) -> String)
+    -> String
+{
+    do {
+        return String(describing: try read())
+    } catch {
+        return problem(error)
+    }
+}
+
+/// What `read` gives of `body` off its tape, once the tape is checked to take the body and
+/// `read` to give the same of the body parsed.
+private func taped(
+    _ body: String, _ read: (JSONTapeValue) -> String, _ readParsed: (JSONValue) -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> String {
+    let bytes = Array(body.utf8)
+    let tape = try #require(JSONTape(bytes), "the tape takes the body", sourceLocation: sourceLocation)
+    let taped = read(tape.root)
+    #expect(taped == readParsed(try JSONParser.parse(bytes)), sourceLocation: sourceLocation)
+    return taped
+}
+
 /// A Create Checkout Session body reads the same off a tape as parsed: the same session, or
 /// the same problems in the same order.
 @Suite("Session request")
 struct SessionRequestTests {
+    private static func problems(_ error: SessionRequest.Problem) -> String {
+        "problems: " + error.all.joined(separator: " | ") + " / " + error.message
+    }
+
     /// What reading `root` gave: the request's every field, or its problems.
     private func reading(_ root: some JSONReadable) -> String {
-        do {
-            return String(describing: try SessionRequest(reading: root))
-        } catch {
-            return "problems: " + error.all.joined(separator: " | ") + " / " + error.message
-        }
+        outcome({ () throws(SessionRequest.Problem) in try SessionRequest(reading: root) }, problem: Self.problems)
     }
 
     static let deepMetadata =
@@ -33,18 +57,13 @@ struct SessionRequestTests {
 
     @Test("a plain body reads off the tape as it is parsed", arguments: bodies)
     func sameReading(body: String) throws {
-        let bytes = Array(body.utf8)
-        let tape = try #require(JSONTape(bytes), "the tape takes the body")
-        let taped = reading(tape.root)
-        #expect(taped == reading(try JSONParser.parse(bytes)))
+        let onTape = try taped(body, reading, reading)
         // Through the front door, the body is read off the tape.
-        let read: String
-        do {
-            read = String(describing: try SessionRequest(bytes))
-        } catch {
-            read = "problems: " + error.all.joined(separator: " | ") + " / " + error.message
-        }
-        #expect(read == taped)
+        let bytes = Array(body.utf8)
+        #expect(
+            outcome({ () throws(SessionRequest.Problem) in try SessionRequest(bytes) }, problem: Self.problems)
+                == onTape
+        )
     }
 
     @Test("a body the tape leaves is parsed, escapes and all")
@@ -63,11 +82,9 @@ struct SessionRequestTests {
 @Suite("Price lookup request")
 struct PriceLookupReadingTests {
     private func reading(_ root: some JSONReadable) -> String {
-        do {
-            return String(describing: try PriceLookup.read(root: root))
-        } catch {
-            return "problem: " + error.message
-        }
+        outcome(
+            { () throws(PriceLookup.Problem) in try PriceLookup.read(root: root) },
+            problem: { "problem: " + $0.message })
     }
 
     @Test(
@@ -81,16 +98,12 @@ struct PriceLookupReadingTests {
             #"{"pricesInUsdCents":["# + (1...51).map(String.init).joined(separator: ",") + #"],"countryCode2":"DE"}"#,
         ])
     func sameReading(body: String) throws {
+        let onTape = try taped(body, reading, reading)
         let bytes = Array(body.utf8)
-        let tape = try #require(JSONTape(bytes), "the tape takes the body")
-        let taped = reading(tape.root)
-        #expect(taped == reading(try JSONParser.parse(bytes)))
-        let read: String
-        do {
-            read = String(describing: try PriceLookup.read(bytes))
-        } catch {
-            read = "problem: " + error.message
-        }
-        #expect(read == taped)
+        #expect(
+            outcome(
+                { () throws(PriceLookup.Problem) in try PriceLookup.read(bytes) }, problem: { "problem: " + $0.message }
+            )
+                == onTape)
     }
 }

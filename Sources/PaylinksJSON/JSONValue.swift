@@ -113,12 +113,6 @@ public struct JSONValue: Sendable {
 }
 
 extension JSONValue {
-    /// The whole number `text`, a JSON number, stands for, or nil (see ``wholeNumber``).
-    package static func wholeNumber(_ text: String) -> Int? {
-        guard case .whole(let number)? = wholeNumberReading(text) else { return nil }
-        return number
-    }
-
     /// What `text`, a JSON number, is as a whole number, or nil when it is not a JSON number.
     ///
     /// Figured exactly from the decimal digits, never through `Double`; its time is the

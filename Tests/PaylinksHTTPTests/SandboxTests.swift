@@ -140,6 +140,8 @@ struct SandboxTests {
         "a body that breaks the documented rules is 400 naming the field",
         arguments: [
             ("{", "the body is not JSON"),
+            ("", "the body is empty; send the session as a JSON object with priceDetails, offer, items, customer"),
+            (" \r\n", "the body is empty; send the session as a JSON object"),
             ("[]", "the body must be an object, not an array"),
             (#"{"offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}}"#, "priceDetails is required"),
             (

@@ -35,6 +35,12 @@ package struct SessionRequest {
             try self.init(reading: tape.root)
             return
         }
+        // The parser words an empty text as a file; a request's body is no file.
+        guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw Problem(
+                message: "the body is empty; send the session as a JSON object with priceDetails, offer, items, "
+                    + "customer and countryCode2")
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(body)

@@ -1,3 +1,5 @@
+import PaylinksJSON
+
 /// Values quoted in one-line messages, and text from outside as a terminal shows it.
 public enum MessageText {
     /// A value as it can be quoted in a one-line message: control characters escaped,
@@ -23,9 +25,7 @@ public enum MessageText {
         // 0xC2 (C1), 0xD8 (U+061C) or 0xE2 (the others): text without those bytes, the
         // usual, is returned after one look at its bytes, without decoding a character.
         var contiguous = line
-        let mayEscape = contiguous.withUTF8 { bytes in
-            bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }
-        }
+        let mayEscape = contiguous.withUTF8 { bytes in mayBeEscaped.firstIndex(in: bytes) < bytes.count }
         guard mayEscape, line.unicodeScalars.contains(where: isEscaped) else { return line }
         var result = ""
         result.reserveCapacity(line.utf8.count + 16)
@@ -38,6 +38,9 @@ public enum MessageText {
         }
         return result
     }
+
+    /// The bytes that start every character `oneLine` escapes.
+    private static let mayBeEscaped = ByteSearch(below: 0x20, 0x7F, 0xC2, 0xD8, 0xE2)
 
     /// Whether `oneLine` writes `scalar` as an escape.
     private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {

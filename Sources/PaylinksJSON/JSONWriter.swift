@@ -230,12 +230,13 @@ package struct JSONWriter: JSONSink {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            // Most strings need no escaping: copied whole, up to the first byte that may.
-            var plain = 0
-            while plain < utf8.count && !mayNeedEscaping(utf8[plain]) { plain += 1 }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<plain]))
-            var index = plain
-            while index < utf8.count {
+            var index = 0
+            while true {
+                // Most bytes need no escaping: copied whole, up to the next byte that may.
+                let plain = mayNeedEscaping.firstIndex(in: utf8, from: index)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[index..<plain]))
+                index = plain
+                guard index < utf8.count else { break }
                 let byte = utf8[index]
                 if let scalar = escapedScalar(in: utf8, at: index) {
                     appendEscape(scalar.value, to: &output)
@@ -294,11 +295,10 @@ package struct JSONWriter: JSONSink {
         }
     }
 
-    /// Whether a byte of UTF-8 may start something escaped: a quote, a backslash, a
-    /// control character, or the first byte of a character ``escapedScalar(in:at:)`` escapes.
-    private static func mayNeedEscaping(_ byte: UInt8) -> Bool {
-        needsEscaping(byte) || byte == 0xC2 || byte == 0xE2
-    }
+    /// The bytes of UTF-8 that may start something escaped: a control character, a quote, a
+    /// backslash, or the first byte of a character ``escapedScalar(in:at:)`` escapes.
+    private static let mayNeedEscaping = ByteSearch(
+        below: 0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0xC2, 0xE2)
 
     /// Whether a byte of UTF-8 stands for itself in a JSON string: not a quote, a
     /// backslash or a control character. Bytes of non-ASCII characters all do.

@@ -95,6 +95,53 @@ struct JSONTests {
         #expect(!output.unicodeScalars.contains { $0.value < 0x20 })
     }
 
+    @Test("a character escaped, or only like one, is written the same wherever it falls in a long string")
+    func escapingAnywhere() {
+        // Each escaped class, its neighbours, and non-ASCII that starts as an escaped one does.
+        let characters = [
+            "\"", "\\", "\n", "\u{00}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "¢", "\u{85}", "\u{9F}",
+            "€", "\u{2028}", "\u{202E}", "\u{2066}", "\u{200F}", "😀",
+        ]
+        func inner(_ text: String) -> String {
+            var output = ""
+            JSONWriter.appendQuoted(text, to: &output)
+            return String(output.dropFirst().dropLast())
+        }
+        for character in characters {
+            // Alone, shorter than eight bytes: the written form to find again.
+            let alone = inner(character)
+            for before in 0...17 {
+                let text = String(repeating: "a", count: before) + character + String(repeating: "b", count: 20)
+                let expected = String(repeating: "a", count: before) + alone + String(repeating: "b", count: 20)
+                #expect(inner(text) == expected, "\(character.unicodeScalars.map(\.value)) after \(before) bytes")
+                let twice = String(repeating: "a", count: before) + character + "cd" + character
+                #expect(inner(twice) == String(repeating: "a", count: before) + alone + "cd" + alone)
+            }
+        }
+    }
+
+    @Test("a byte of a search's set is found at every place, eight at a time or one, and no other byte is")
+    func byteSearch() {
+        let search = ByteSearch(below: 0x20, 0x22, 0x5C, 0xC2, 0xE2)
+        let inSet: (UInt8) -> Bool = { $0 < 0x20 || [0x22, 0x5C, 0xC2, 0xE2].contains($0) }
+        // Fillers beside the bound and beside each value, and bytes with the high bit set.
+        let fillers: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x61, 0x7F, 0x80, 0xC1, 0xC3, 0xE1, 0xE3, 0xFF]
+        for filler in fillers {
+            for byte in UInt8.min...UInt8.max {
+                for place in 0..<20 {
+                    var bytes = [UInt8](repeating: filler, count: 24)
+                    bytes[place] = byte
+                    let found = bytes.withUnsafeBufferPointer { search.firstIndex(in: $0) }
+                    #expect(found == (inSet(byte) ? place : 24), "byte \(byte) at \(place) among \(filler)")
+                    // From past it, the byte is not seen.
+                    let after = bytes.withUnsafeBufferPointer { search.firstIndex(in: $0, from: place + 1) }
+                    #expect(after == 24)
+                }
+            }
+        }
+        #expect([UInt8]().withUnsafeBufferPointer { search.firstIndex(in: $0) } == 0)
+    }
+
     @Test("whole numbers and number keys are written in their digits, signed, compact and indented")
     func numbers() throws {
         for indent in [0, 2] {

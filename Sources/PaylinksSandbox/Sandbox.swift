@@ -92,6 +92,11 @@ public final class Sandbox {
     /// A virtual clock reached the next attempt of `delivery`: the one who sends it tells
     /// ``attempted(_:attempt:)`` how it went.
     public var onRetry: ((_ delivery: DeliveryHistory.Delivery) -> Void)?
+    /// Readies a change for ``persist`` without keeping it: one that waits in memory while
+    /// the sandbox pauses after a write the disk refused. What writes lines encodes this
+    /// change's now, so that each change pays for its own records once, and the change that
+    /// reaches the disk, or a request that tries it, does not pay for all that waited.
+    public var readyKept: ((_ changed: SandboxJournalChange) -> Void)?
     /// Replaces all that ``persist`` kept with `contents`, before the answer of a reset goes
     /// out: nil when it is kept, else why not, and then nothing is forgotten (503).
     public var replaceKept: ((_ contents: SandboxJournalContents) -> String?)?

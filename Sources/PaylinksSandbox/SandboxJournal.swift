@@ -80,6 +80,12 @@ public protocol SandboxJournal: AnyObject {
     /// `live` gives everything held, for a rewrite once the journal has grown.
     func keep(_ changed: SandboxJournalChange, live: () -> SandboxJournalContents) -> String?
 
+    /// Readies `changed` to be kept later, keeping nothing now: a change that waits while
+    /// the disk refuses writes. Each later ``keep(_:live:)`` is handed it again, with
+    /// whatever changed since; a journal that encodes records does this one's now, so that
+    /// no one call pays for all that waited.
+    func ready(_ changed: SandboxJournalChange)
+
     /// Starts rewriting the journal with `held`: one record of each session and delivery.
     func startRewrite(_ held: SandboxJournalContents)
 
@@ -93,6 +99,9 @@ public protocol SandboxJournal: AnyObject {
 }
 
 extension SandboxJournal {
+    /// Nothing to ready: a journal that encodes nothing ahead, as one in memory.
+    public func ready(_ changed: SandboxJournalChange) {}
+
     /// Whether a journal of `size` bytes, `rewrittenSize` after it was last rewritten, has
     /// grown enough to be rewritten: past four times that, and past 1 MiB.
     public static func isRewriteDue(size: Int, rewrittenSize: Int) -> Bool {

@@ -77,17 +77,24 @@ extension Sandbox {
         let undoable = undoing && changedUndoable
         var failure: String?
         let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
+        var tried = false
         // Gathered only when something keeps it: without a disk nothing reads it.
-        if let persist, undoable || !pausing,
+        if let persist,
             case let change = SandboxJournalChange(
                 pricePoints: pricePoints.changes, blocked: blockedBefore == nil ? nil : blockedPlayers,
                 sessions: sessions.changedSessions, deliveries: unsavedDeliveries, clock: movedClock),
             !change.isEmpty
         {
-            failure = persist(change)
-            lastFailure = failure == nil ? nil : now
-            if failure == nil, let movedClock { clockKept = movedClock }
-        } else if pausing {
+            if undoable || !pausing {
+                tried = true
+                failure = persist(change)
+                lastFailure = failure == nil ? nil : now
+                if failure == nil, let movedClock { clockKept = movedClock }
+            } else {
+                readyKept?(change)
+            }
+        }
+        if pausing && !tried {
             failure = "the disk refused the last write"
         }
         if failure == nil {

@@ -127,6 +127,7 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
             sandbox.persist = { [unowned sandbox] changed in
                 journal.keep(changed, live: { sandbox.journalContents })
             }
+            sandbox.readyKept = { changed in journal.ready(changed) }
             sandbox.replaceKept = { contents in journal.replace(with: contents) }
         }
         // On a virtual clock each attempt goes alone, and the clock holds the retry.

@@ -44,7 +44,7 @@ final class SandboxStore: SandboxJournal {
     /// The rewrite under way, and what was appended to the journal since it began, which
     /// goes after what it writes.
     private var rewrite: BackgroundWork<Result<AppendFile, FileSystemError>>?
-    private var appendedSinceRewrite: [UInt8] = []
+    private var appendedSinceRewrite: [[UInt8]] = []
     /// Says what went wrong with a rewrite, which the journal survives.
     var onWarning: (String) -> Void = { _ in }
     /// The lines of deliveries handed over and not on the disk yet, by number, with the
@@ -216,7 +216,7 @@ final class SandboxStore: SandboxJournal {
     /// is). `live` gives everything held, for a rewrite once the journal has grown.
     func keep(_ changed: Held, live: () -> Snapshot) -> String? {
         finishRewrite(waiting: false)
-        let lines: [UInt8]
+        let lines: [[UInt8]]
         do throws(TooLong) {
             lines = try encode(changed)
         } catch {
@@ -224,7 +224,7 @@ final class SandboxStore: SandboxJournal {
                 + "(\(JournalReader.recordLimit >> 20) MiB)"
         }
         do {
-            try file.append(lines)
+            try file.append(parts: lines)
         } catch {
             return "\(shown): \(Inputs.describe(error))"
         }
@@ -267,7 +267,7 @@ final class SandboxStore: SandboxJournal {
         appendedSinceRewrite = []
         do throws(FileSystemError) {
             let replacement = try work.join().get()
-            if !tail.isEmpty { try replacement.append(tail) }
+            if !tail.isEmpty { try replacement.append(parts: tail) }
             try System.rename(Self.rewriteName, to: Self.journalName, in: folder)
             file.close()
             file = replacement
@@ -303,39 +303,36 @@ final class SandboxStore: SandboxJournal {
         }
     }
 
+    /// Encodes the lines of `changed`'s sessions and deliveries that are not encoded yet,
+    /// keeping nothing: a later ``keep(_:live:)`` writes them as they are.
+    func ready(_ changed: Held) {
+        // A record too long to keep is refused when the change is kept.
+        try? readyLines(changed)
+    }
+
     /// A record longer than the journal takes.
     private typealias TooLong = SandboxJournalFormat.TooLong
 
-    /// The lines of `held`, in the order ``SandboxJournalChange`` names them; none when a
-    /// price point's, the blocked players' or a session's record is too long to read back.
-    /// A delivery's that is too long is left out with a warning: it is history, already
-    /// sent, and must not keep every later change off the disk.
-    private func encode(_ held: Held) throws(TooLong) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for record in held.pricePoints {
-            try SandboxJournalFormat.append(record: "pricePoint", record.json, to: &bytes)
-        }
-        if let blocked = held.blocked {
-            try SandboxJournalFormat.append(
-                record: "blockedPlayers", SandboxJournalFormat.blockedPlayersRecord(blocked), to: &bytes)
-        }
+    /// Encodes the lines of `held`'s sessions and deliveries not encoded yet, and forgets
+    /// those of any no longer handed over: each is encoded once, however often the disk
+    /// refuses it. Throws when a session's record is too long to read back. A delivery's
+    /// that is too long is left out with a warning: it is history, already sent, and must
+    /// not keep every later change off the disk.
+    private func readyLines(_ held: Held) throws(TooLong) {
         var sessions: [String: (revision: Int, line: [UInt8])] = [:]
         for session in held.sessions {
             if let kept = sessionLines[session.token], kept.revision == session.revision, session.revision > 0 {
-                bytes += kept.line
                 sessions[session.token] = kept
                 continue
             }
             var line: [UInt8] = []
             try SandboxJournalFormat.append(record: "session", session.record, to: &line)
-            bytes += line
             sessions[session.token] = (session.revision, line)
         }
         sessionLines = sessions
         var lines: [Int: (attempts: Int, line: [UInt8])] = [:]
         for delivery in held.deliveries {
             if let kept = deliveryLines[delivery.number], kept.attempts == delivery.attempts.count {
-                bytes += kept.line
                 lines[delivery.number] = kept
                 continue
             }
@@ -347,14 +344,49 @@ final class SandboxStore: SandboxJournal {
                     "warning: \(delivery.id) is not kept on the disk: its record of \(error.bytes) bytes is longer "
                         + "than the journal takes")
             }
-            bytes += line
             lines[delivery.number] = (delivery.attempts.count, line)
         }
-        // Only those still handed over are kept for the next try.
         deliveryLines = lines
-        if let clock = held.clock {
-            try SandboxJournalFormat.append(record: "clock", SandboxJournalFormat.clockRecord(clock), to: &bytes)
+    }
+
+    /// Lines of at least this many bytes are written from where they are kept; shorter ones
+    /// are gathered, so that a change of a few records is one write.
+    private static let gatheredLineLimit = 64 * 1024
+
+    /// The lines of `held`, in the order ``SandboxJournalChange`` names them, as parts to
+    /// write one after another: the short gathered, each long one where it is kept, so that
+    /// what waited for room is written without being copied whole once more. None when a
+    /// price point's, the blocked players' or a session's record is too long to read back.
+    private func encode(_ held: Held) throws(TooLong) -> [[UInt8]] {
+        try readyLines(held)
+        var parts: [[UInt8]] = []
+        var gathered: [UInt8] = []
+        func add(_ line: [UInt8]) {
+            guard line.count >= Self.gatheredLineLimit else {
+                gathered += line
+                return
+            }
+            if !gathered.isEmpty { parts.append(gathered) }
+            gathered = []
+            parts.append(line)
         }
-        return bytes
+        for record in held.pricePoints {
+            try SandboxJournalFormat.append(record: "pricePoint", record.json, to: &gathered)
+        }
+        if let blocked = held.blocked {
+            try SandboxJournalFormat.append(
+                record: "blockedPlayers", SandboxJournalFormat.blockedPlayersRecord(blocked), to: &gathered)
+        }
+        for session in held.sessions {
+            add(sessionLines[session.token]?.line ?? [])
+        }
+        for delivery in held.deliveries {
+            add(deliveryLines[delivery.number]?.line ?? [])
+        }
+        if let clock = held.clock {
+            try SandboxJournalFormat.append(record: "clock", SandboxJournalFormat.clockRecord(clock), to: &gathered)
+        }
+        if !gathered.isEmpty { parts.append(gathered) }
+        return parts
     }
 }

@@ -437,6 +437,12 @@ package final class AppendFile {
     /// the file goes back to its size before, so that what it held stays whole and the
     /// next append starts on a fresh line, not in the middle of half a record.
     package func append(_ bytes: [UInt8]) throws(FileSystemError) {
+        try append(parts: [bytes])
+    }
+
+    /// Writes `parts` at the end, one after another, and waits until they are all on the
+    /// disk, as ``append(_:)`` does: written from where they are, not copied together first.
+    package func append(parts: [[UInt8]]) throws(FileSystemError) {
         if ragged {
             guard ftruncate(descriptor, off_t(size)) == 0 else {
                 throw .unwritable(String(cString: strerror(errno)).lowercased())
@@ -444,11 +450,13 @@ package final class AppendFile {
             ragged = false
         }
         var failure: OutputError?
-        bytes.withUnsafeBytes { buffer in
-            do throws(OutputError) {
-                try System.writeAll(buffer, to: descriptor)
-            } catch {
-                failure = error
+        for part in parts where failure == nil {
+            part.withUnsafeBytes { buffer in
+                do throws(OutputError) {
+                    try System.writeAll(buffer, to: descriptor)
+                } catch {
+                    failure = error
+                }
             }
         }
         var reason: String?
@@ -461,7 +469,7 @@ package final class AppendFile {
             ragged = ftruncate(descriptor, off_t(size)) != 0
             throw .unwritable(reason)
         }
-        size += bytes.count
+        for part in parts { size += part.count }
     }
 
     /// Closes the file.

@@ -601,6 +601,31 @@ struct SandboxJournalTests {
         #expect(read.torn == 0)
     }
 
+    @Test("a change readied while the disk refused writes is written as a change never readied is, long lines and all")
+    func readied() throws {
+        var sessions = CheckoutSessions(catalog: .builtIn, seed: 1, limit: 100)
+        let long = String(decoding: SandboxDataTests.body, as: UTF8.self)
+            .replacingOccurrences(of: "Starter Pack", with: String(repeating: "n", count: 100_000))
+        let made = try [SandboxDataTests.body, Array(long.utf8), SandboxDataTests.body].map {
+            try sessions.create(try SessionRequest($0), now: 0).0
+        }
+        var journals: [[UInt8]] = []
+        for readying in [false, true] {
+            let data = SandboxDataTests.DataDirectory(readying ? "readied" : "unreadied")
+            let (store, _) = try SandboxStore.open(data.path, seed: 1, newSeed: { 1 }) { _ in { _ in } }
+            let before = try Data(contentsOf: URL(fileURLWithPath: data.journal))
+            if readying {
+                store.ready(SandboxStore.Held(sessions: made))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: data.journal)) == before, "readying writes nothing")
+            }
+            #expect(store.keep(SandboxStore.Held(sessions: made), live: { (sessions.held, [], nil, []) }) == nil)
+            journals.append(Array(try Data(contentsOf: URL(fileURLWithPath: data.journal))))
+        }
+        #expect(journals[0] == journals[1])
+        #expect(try Self.read(journals[1]).sessions.map(\.token) == made.map(\.token))
+        #expect(journals[1].count > 100_000)
+    }
+
     /// A journal of a header and `records`, each a line.
     static func journal(_ records: [String]) -> [UInt8] {
         Array(([#"{"format":"paylinks-sandbox","version":1,"seed":"1"}"#] + records).map { $0 + "\n" }.joined().utf8)

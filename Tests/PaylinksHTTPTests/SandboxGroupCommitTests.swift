@@ -33,6 +33,10 @@ struct SandboxGroupCommitTests {
             return kept.keep(changed, live: live)
         }
 
+        /// Changes handed to ``ready(_:)``.
+        private(set) var readied: [SandboxJournalChange] = []
+        func ready(_ changed: SandboxJournalChange) { readied.append(changed) }
+
         func startRewrite(_ held: SandboxJournalContents) { kept.startRewrite(held) }
         func finishRewrite(waiting: Bool) { kept.finishRewrite(waiting: waiting) }
         func replace(with held: SandboxJournalContents) -> String? { kept.replace(with: held) }
@@ -139,6 +143,39 @@ struct SandboxGroupCommitTests {
         #expect(try Self.json(again[0])["purchaseId"] as? String == second)
         #expect(try Service.tick(service) { try Service.state(service, open) == "charge_succeed" })
         #expect(log.lines.filter { $0.hasPrefix("award \(open): POST") }.count == 1, "\(log.lines)")
+    }
+
+    @Test("awards that end while writes pause after a refusal are readied, not written, and kept with the next change")
+    func readiedWhilePausing() throws {
+        let game = SandboxServiceTests.GameServer.granting()
+        let journal = CountingJournal(seed: 7)
+        let service = try Service.service(game: game, journal: journal)
+        defer { service.finish() }
+        let (_, first) = try Service.create(service)
+        let (_, second) = try Service.create(service)
+        let keeps = journal.keeps
+        // Paid in one turn, kept before their awards go; the awards end while the disk is full.
+        #expect(Self.turn(service, [Self.pay(first), Self.pay(second)]).given.map { $0?.status } == [200, 200])
+        journal.kept.refusal = "the disk is full"
+        let paid = journal.keeps
+        #expect(paid == keeps + 1)
+        #expect(
+            try Service.tick(service) {
+                try Service.state(service, first) == "charge_succeed"
+                    && Service.state(service, second) == "charge_succeed"
+            })
+        #expect(
+            journal.keeps == paid + 1, "only the first outcome tries the disk; the clock stands still, so it pauses")
+        let last = try #require(journal.readied.last)
+        #expect(Set(last.sessions.map(\.purchaseId)) == [first, second])
+        #expect(last.deliveries.count == 2)
+
+        journal.kept.refusal = nil
+        _ = try Service.create(service)
+        let records = journal.kept.records.suffix(5)
+        let states = records.compactMap { if case .session(let session) = $0 { session.state.rawValue } else { nil } }
+        #expect(states == ["charge_succeed", "charge_succeed", "created"], "\(records)")
+        #expect(records.count { if case .delivery = $0 { true } else { false } } == 2)
     }
 
     @Test("a read after a change in the same turn waits for the write, and is 503 when it fails; one before does not")

@@ -4,6 +4,11 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
     public var position: TextPosition
     /// What was wrong, in a phrase: "expected ':' after an object key".
     public var reason: String
+
+    /// Whether the text held nothing but white space (or a byte order mark).
+    public var isEmptyText: Bool { reason == Self.emptyText }
+    /// The reason given for an empty text.
+    static let emptyText = "the file is empty; expected a JSON value"
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes.
@@ -25,7 +30,7 @@ public struct JSONParser {
         parser.skipByteOrderMark()
         parser.skipWhitespace()
         guard parser.index < bytes.count else {
-            throw parser.error("the file is empty; expected a JSON value")
+            throw parser.error(JSONSyntaxError.emptyText)
         }
         let value = try parser.parseValue()
         parser.skipWhitespace()

@@ -58,7 +58,7 @@ struct SessionRequestTests {
     @Test("a plain body reads off the tape as it is parsed", arguments: bodies)
     func sameReading(body: String) throws {
         let onTape = try taped(body, reading, reading)
-        // Through the front door (parsed), the same.
+        // Through the front door, the body is read off the tape.
         let bytes = Array(body.utf8)
         #expect(
             outcome({ () throws(SessionRequest.Problem) in try SessionRequest(bytes) }, problem: Self.problems)

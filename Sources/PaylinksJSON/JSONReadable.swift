@@ -70,7 +70,11 @@ extension JSONValue: JSONReadable {
     package func member(_ name: StaticString) -> JSONValue? {
         guard case .object(let members) = kind else { return nil }
         let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        return members.first { $0.key.utf8.count == bytes.count && $0.key.utf8.elementsEqual(bytes) }?.value
+        return members.first { member in
+            // Compared where the key's bytes are, not through a view of them.
+            var key = member.key
+            return key.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        }?.value
     }
 
     package var nesting: Int {

@@ -1,3 +1,4 @@
+import PaylinksFixtures
 public import PaylinksHTTP
 import PaylinksJSON
 import PaylinksKit
@@ -94,6 +95,20 @@ extension Sandbox {
     /// Whether the request's body is sent as `application/json`.
     static func isJSON(_ request: HTTPRequest) -> Bool {
         request.hasContentType("application/json")
+    }
+
+    /// Why a request whose body is not sent as `application/json` is refused (415):
+    /// `instruction`, then the type the request named, or that it named none.
+    static func notJSON(_ request: HTTPRequest, _ instruction: String) -> String {
+        let sent = request.header("content-type").map { "its Content-Type is '\(MessageText.sanitized($0))'" }
+        return "\(instruction); \(sent ?? "it sends no Content-Type")"
+    }
+
+    /// `response`, which refuses what `request` sent, with a log line that says why in
+    /// `reason`, the words the client has in the answer.
+    func refused(_ request: HTTPRequest, _ response: HTTPServerResponse, saying reason: String) -> HTTPAnswer {
+        onLog("warning: \(request.method) \(request.path) refused: \(reason)")
+        return .ready(response)
     }
 
     /// The members of a JSON object body sent as `application/json`, or nil.

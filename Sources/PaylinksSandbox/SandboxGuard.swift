@@ -100,7 +100,10 @@ struct SandboxGuard: Sendable {
             // never grants: an empty body too, or a page's fetch would reach the route.
             guard Sandbox.isJSON(request) else {
                 return Sandbox.problem(
-                    415, "the control API takes Content-Type: application/json, with an empty body too; send it")
+                    415,
+                    Sandbox.notJSON(
+                        request, "the control API takes Content-Type: application/json, with an empty body too; send it"
+                    ))
             }
         case .gameServer?, .link?, nil:
             // The legacy link takes no form: any method reaches its route, which answers 404

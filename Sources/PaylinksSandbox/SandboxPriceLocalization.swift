@@ -20,7 +20,7 @@ extension Sandbox {
             let book = pricePoints
             return Self.later { PriceLookup.answer(lookup, book: book) }
         } catch {
-            return .ready(Self.message(400, error.message))
+            return refused(arrival.request, Self.message(400, error.message), saying: error.message)
         }
     }
 

@@ -13,13 +13,15 @@ extension Sandbox {
     func createSession(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard Self.isJSON(request) else {
-            return .ready(Sandbox.problem(415, "send the body as Content-Type: application/json"))
+            let reason = Self.notJSON(request, "send the body as Content-Type: application/json")
+            return refused(request, Sandbox.problem(415, reason), saying: reason)
         }
         let body: SessionRequest
         let parsed = arrival.session ?? Result { () throws(SessionRequest.Problem) in try SessionRequest(request.body) }
         switch parsed {
         case .success(let parsed): body = parsed
-        case .failure(let error): return .ready(Sandbox.problem(400, error.message, each: error.all))
+        case .failure(let error):
+            return refused(request, Sandbox.problem(400, error.message, each: error.all), saying: error.message)
         }
         if let refusal = refusal(of: body) { return .ready(refusal) }
         let session: CheckoutSessions.Session

@@ -104,6 +104,9 @@ struct SandboxPricingTests {
         let response = request(.post, Self.lookup, body)
         #expect(response.status == status)
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"message":"\#(message)"}"#)
+        // The log says why, in the answer's words (unescaped from the JSON above).
+        let words = message.replacingOccurrences(of: #"\""#, with: #"""#)
+        #expect(recorder.logs.contains("warning: POST \(Self.lookup) refused: \(words)"), "\(recorder.logs)")
     }
 
     @Test("no prices is no currency; duplicates are one key; a country without a localization is answered in dollars")

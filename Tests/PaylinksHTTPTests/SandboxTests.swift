@@ -106,7 +106,18 @@ struct SandboxTests {
                         + "takes from --publisher-token or PAYLINKS_PUBLISHER_TOKEN, else the demo token"),
                 "\(recorder.logs)")
         }
-        #expect(create(type: "text/plain").status == 415)
+        // A wrong media type: the answer and the log name the type sent.
+        let wrongType = create(type: "text/plain")
+        #expect(wrongType.status == 415)
+        let reason = "send the body as Content-Type: application/json; its Content-Type is 'text/plain'"
+        #expect(try Self.json(wrongType)["errorMessage"] as? String == reason)
+        #expect(recorder.logs.contains("warning: POST /checkout/v1/session refused: \(reason)"), "\(recorder.logs)")
+        let untyped = request(
+            .post, "/checkout/v1/session", body: Self.body, headers: [HTTPHeader("x-publisher-token", "token-1")])
+        #expect(untyped.status == 415)
+        #expect(
+            try Self.json(untyped)["errorMessage"] as? String
+                == "send the body as Content-Type: application/json; it sends no Content-Type")
     }
 
     @Test(
@@ -224,6 +235,10 @@ struct SandboxTests {
                 "countryCode2 'UK' is not an ISO 3166-1 alpha-2 code; did you mean GB?",
             ])
         #expect(json["errorMessage"] as? String == problems.joined(separator: "; "))
+        // The log says why too, as the answer does.
+        #expect(
+            recorder.logs.contains("warning: POST /checkout/v1/session refused: \(problems.joined(separator: "; "))"),
+            "\(recorder.logs)")
     }
 
     @Test("a 400 lists the first 20 problems of a body, then how many more: 10,000 bad items get a few kilobytes")

@@ -98,10 +98,11 @@ extension Sandbox {
     }
 
     /// Why a request whose body is not sent as `application/json` is refused (415):
-    /// `instruction`, then the type the request named, or that it named none.
+    /// `instruction`, how to send it with curl, then the type the request named, or that it
+    /// named none.
     static func notJSON(_ request: HTTPRequest, _ instruction: String) -> String {
         let sent = request.header("content-type").map { "its Content-Type is '\(MessageText.sanitized($0))'" }
-        return "\(instruction); \(sent ?? "it sends no Content-Type")"
+        return "\(instruction) (with curl, -H 'Content-Type: application/json'); \(sent ?? "it sends no Content-Type")"
     }
 
     /// `response`, which refuses what `request` sent, with a log line that says why in

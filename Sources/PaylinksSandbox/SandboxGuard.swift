@@ -102,7 +102,7 @@ struct SandboxGuard: Sendable {
                 return Sandbox.problem(
                     415,
                     Sandbox.notJSON(
-                        request, "the control API takes Content-Type: application/json, with an empty body too; send it"
+                        request, "send the control API's body as Content-Type: application/json, an empty body too"
                     ))
             }
         case .gameServer?, .link?, nil:

@@ -23,7 +23,7 @@ extension Sandbox {
         case .failure(let error):
             return refused(request, Sandbox.problem(400, error.message, each: error.all), saying: error.message)
         }
-        if let refusal = refusal(of: body) { return .ready(refusal) }
+        if let refusal = refusal(of: body, request) { return refusal }
         let session: CheckoutSessions.Session
         // The sessions forgotten to make room: freed with the answer, after the lock.
         var departed: [CheckoutSessions.Session] = []
@@ -78,16 +78,17 @@ extension Sandbox {
     /// 400 for a `customer.identitySignals.firstSeenAt` that is not before the sandbox's
     /// clock ("must be a past date", release note of 2026-05-20), a virtual clock's too;
     /// then 403 for a blocked player, in the exact words of Create Checkout Session's
-    /// reference, before any session exists.
-    private func refusal(of body: SessionRequest) -> HTTPServerResponse? {
+    /// reference, before any session exists. The log says why either way.
+    private func refusal(of body: SessionRequest, _ request: HTTPRequest) -> HTTPAnswer? {
         if let firstSeenAt = body.firstSeenAt, firstSeenAt >= now {
-            return Sandbox.problem(
-                400,
-                "customer.identitySignals.firstSeenAt must be a past date: \(ClockText.iso8601(milliseconds: firstSeenAt)) "
-                    + "is not before the sandbox's clock, \(ClockText.iso8601(milliseconds: now)); send when the player was "
-                    + "first seen, such as the account's creation, before now")
+            let reason =
+                "customer.identitySignals.firstSeenAt must be a past date: "
+                + "\(ClockText.iso8601(milliseconds: firstSeenAt)) is not before the sandbox's clock, "
+                + "\(ClockText.iso8601(milliseconds: now)); send when the player was first seen, such as the account's "
+                + "creation, before now"
+            return refused(request, Sandbox.problem(400, reason), saying: reason)
         }
-        return blockedRefusal(customerId: body.customerId)
+        return blockedRefusal(customerId: body.customerId).map(HTTPAnswer.ready)
     }
 
     /// The base of the URLs an answer to `request` hands out: `--public-url`, else

@@ -109,7 +109,9 @@ struct SandboxTests {
         // A wrong media type: the answer and the log name the type sent.
         let wrongType = create(type: "text/plain")
         #expect(wrongType.status == 415)
-        let reason = "send the body as Content-Type: application/json; its Content-Type is 'text/plain'"
+        let reason =
+            "send the body as Content-Type: application/json (with curl, -H 'Content-Type: application/json'); its "
+            + "Content-Type is 'text/plain'"
         #expect(try Self.json(wrongType)["errorMessage"] as? String == reason)
         #expect(recorder.logs.contains("warning: POST /checkout/v1/session refused: \(reason)"), "\(recorder.logs)")
         let untyped = request(
@@ -117,7 +119,8 @@ struct SandboxTests {
         #expect(untyped.status == 415)
         #expect(
             try Self.json(untyped)["errorMessage"] as? String
-                == "send the body as Content-Type: application/json; it sends no Content-Type")
+                == "send the body as Content-Type: application/json (with curl, -H 'Content-Type: application/json'); "
+                + "it sends no Content-Type")
     }
 
     @Test(
@@ -151,7 +154,7 @@ struct SandboxTests {
         "a body that breaks the documented rules is 400 naming the field",
         arguments: [
             ("{", "the body is not JSON"),
-            ("", "the body is empty; send the session as a JSON object with priceDetails, offer, items, customer"),
+            ("", "the body is empty; send the session as a JSON object with priceDetails, offer and customer at least"),
             (" \r\n", "the body is empty; send the session as a JSON object"),
             ("[]", "the body must be an object, not an array"),
             (#"{"offer": {"name": "A", "sku": "a"}, "customer": {"id": "c"}}"#, "priceDetails is required"),
@@ -239,6 +242,18 @@ struct SandboxTests {
         #expect(
             recorder.logs.contains("warning: POST /checkout/v1/session refused: \(problems.joined(separator: "; "))"),
             "\(recorder.logs)")
+    }
+
+    @Test("a firstSeenAt not in the past is refused with the log saying why, as the answer does")
+    func futureFirstSeen() throws {
+        let body = Self.body.replacingOccurrences(
+            of: #""email": "player@example.com"}"#,
+            with: #""email": "player@example.com", "identitySignals": {"firstSeenAt": "2030-01-01T00:00:00Z"}}"#)
+        let response = create(body)
+        #expect(response.status == 400)
+        let message = try #require(try Self.json(response)["errorMessage"] as? String)
+        #expect(message.hasPrefix("customer.identitySignals.firstSeenAt must be a past date: 2030-01-01T00:00:00.000Z"))
+        #expect(recorder.logs.contains("warning: POST /checkout/v1/session refused: \(message)"), "\(recorder.logs)")
     }
 
     @Test("a 400 lists the first 20 problems of a body, then how many more: 10,000 bad items get a few kilobytes")

@@ -42,8 +42,8 @@ package struct SessionRequest {
             // The parser words an empty text as a file; a request's body is no file.
             throw Problem(
                 message: error.isEmptyText
-                    ? "the body is empty; send the session as a JSON object with priceDetails, offer, items, "
-                        + "customer and countryCode2"
+                    ? "the body is empty; send the session as a JSON object with priceDetails, offer and customer "
+                        + "at least"
                     : "the body is not JSON: \(error.reason) (line \(error.position.line))")
         }
         try self.init(reading: root)

@@ -20,7 +20,9 @@ extension Sandbox {
             let book = pricePoints
             return Self.later { PriceLookup.answer(lookup, book: book) }
         } catch {
-            return refused(arrival.request, Self.message(400, error.message), saying: error.message)
+            return refused(
+                arrival.request, Self.message(400, error.message),
+                saying: error.detail.map { "\(error.message) (\($0))" } ?? error.message)
         }
     }
 

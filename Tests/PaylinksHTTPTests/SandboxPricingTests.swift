@@ -106,7 +106,29 @@ struct SandboxPricingTests {
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"message":"\#(message)"}"#)
         // The log says why, in the answer's words (unescaped from the JSON above).
         let words = message.replacingOccurrences(of: #"\""#, with: #"""#)
-        #expect(recorder.logs.contains("warning: POST \(Self.lookup) refused: \(words)"), "\(recorder.logs)")
+        #expect(
+            recorder.logs.contains { $0.hasPrefix("warning: POST \(Self.lookup) refused: \(words)") },
+            "\(recorder.logs)")
+    }
+
+    @Test(
+        "an Invalid request body keeps Appcharge's words, and the log says what was wrong",
+        arguments: [
+            (#"{"pricesInUsdCents": [699]}"#, "countryCode2 is missing"),
+            (#"{"priceInUsdCents": [699], "countryCode2": "DE"}"#, "pricesInUsdCents is missing or not an array"),
+            (#"[699]"#, "the body is not a JSON object"),
+            (#"{"pricesInUsdCents": [699], "#, "the body is not JSON: "),
+            ("", "the body is empty"),
+        ])
+    func lookupDetail(body: String, detail: String) {
+        let response = request(.post, Self.lookup, body)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"message":"Invalid request body"}"#)
+        let line = "warning: POST \(Self.lookup) refused: Invalid request body (\(detail)"
+        // What to send follows, but for a text that is not JSON, where the parser's reason does.
+        let shape = #"; send {"pricesInUsdCents": [US cents, such as 499], "countryCode2": "DE"})"#
+        let showsShape = !detail.hasPrefix("the body is not JSON")
+        #expect(
+            recorder.logs.contains { $0.hasPrefix(line) && (!showsShape || $0.hasSuffix(shape)) }, "\(recorder.logs)")
     }
 
     @Test("no prices is no currency; duplicates are one key; a country without a localization is answered in dollars")

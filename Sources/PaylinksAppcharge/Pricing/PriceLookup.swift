@@ -11,6 +11,9 @@ public enum PriceLookup {
     public struct Problem: Error, Equatable {
         /// The message, exactly as Appcharge words it.
         public let message: String
+        /// What was wrong and what to send, for the log, where the message says too little
+        /// for a developer to mend ("Invalid request body").
+        public var detail: String? = nil
     }
 
     /// A lookup read and checked: the requested cents in the order first sent, each once,
@@ -27,14 +30,33 @@ public enum PriceLookup {
     /// can read it before it holds the book.
     public static func read(_ body: [UInt8]) throws(Problem) -> Request {
         if let tape = JSONTape(body) { return try read(root: tape.root) }
-        guard let value = try? JSONParser.parse(body) else { throw Problem(message: "Invalid request body") }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body)
+        } catch {
+            throw Problem(
+                message: "Invalid request body",
+                detail: error.isEmptyText
+                    ? "the body is empty; \(shape)"
+                    : "the body is not JSON: \(error.reason) (line \(error.position.line))")
+        }
         return try read(root: value)
     }
+
+    /// What a lookup's body is, as the log says it.
+    private static let shape = #"send {"pricesInUsdCents": [US cents, such as 499], "countryCode2": "DE"}"#
 
     /// The request a body's value `root` holds, as ``read(_:)`` reads it.
     package static func read<Value: JSONReadable>(root: Value) throws(Problem) -> Request {
         guard let country = root.member("countryCode2"), let elements = root.member("pricesInUsdCents")?.elements
-        else { throw Problem(message: "Invalid request body") }
+        else {
+            let missing =
+                !root.isObject
+                ? "the body is not a JSON object"
+                : root.member("pricesInUsdCents")?.elements == nil
+                    ? "pricesInUsdCents is missing or not an array" : "countryCode2 is missing"
+            throw Problem(message: "Invalid request body", detail: "\(missing); \(shape)")
+        }
         // Counted before any is read, up to one past the most.
         var count = 0
         for _ in elements {

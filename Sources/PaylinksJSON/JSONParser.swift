@@ -50,6 +50,14 @@ public struct JSONParser {
         JSONSyntaxError(position: TextPosition(offset: offset ?? index, in: bytes), reason: reason)
     }
 
+    /// A key as a reason quotes it: cut after 80 characters, so that a reason stays short
+    /// however long the key a client sent.
+    static func quoted(_ key: String) -> String {
+        let limit = 80
+        guard !key.unicodeScalars.dropFirst(limit).isEmpty else { return "\"\(key)\"" }
+        return "\"\(String(String.UnicodeScalarView(key.unicodeScalars.prefix(limit))))...\""
+    }
+
     private func describeCurrent() -> String {
         guard index < bytes.count else { return "end of file" }
         let byte = bytes[index]
@@ -148,11 +156,11 @@ public struct JSONParser {
                 : !seen.insert(Array(key.utf8)).inserted
             if count == 15 { seen = Set((members.map(\.key) + [key]).map { Array($0.utf8) }) }
             guard !isDuplicate else {
-                throw error("duplicate key \"\(key)\"", at: keyOffset)
+                throw error("duplicate key \(Self.quoted(key))", at: keyOffset)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("unexpected \(describeCurrent()); expected ':' after the key \"\(key)\"")
+                throw error("unexpected \(describeCurrent()); expected ':' after the key \(Self.quoted(key))")
             }
             index += 1
             skipWhitespace()

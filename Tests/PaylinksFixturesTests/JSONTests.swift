@@ -212,6 +212,16 @@ struct JSONTests {
         }
     }
 
+    @Test("a key a reason quotes is cut after 80 characters, however long the key sent")
+    func longKeyInReason() {
+        let long = String(repeating: "\u{2028}", count: 100_000)
+        let cut = "\"" + String(repeating: "\u{2028}", count: 80) + "...\""
+        #expect(syntaxError("{\"\(long)\": 1, \"\(long)\": 2}")?.reason == "duplicate key \(cut)")
+        #expect(syntaxError("{\"\(long)\" 1}")?.reason == "unexpected '1'; expected ':' after the key \(cut)")
+        let eighty = String(repeating: "k", count: 80)
+        #expect(syntaxError("{\"\(eighty)\": 1, \"\(eighty)\": 2}")?.reason == "duplicate key \"\(eighty)\"")
+    }
+
     @Test("nesting exactly at the limit is read; one level more is refused")
     func nestingAtTheLimit() throws {
         let depth = JSONParser.maximumDepth

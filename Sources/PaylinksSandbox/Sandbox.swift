@@ -202,6 +202,9 @@ public final class Sandbox {
     var effects: [Effect] = []
     /// Deliveries that ended and are not on the disk yet: kept with the next change that is.
     var unsavedDeliveries: [DeliveryHistory.Delivery] = []
+    /// The number of the newest of ``unsavedDeliveries`` handed to ``readyKept``: those after
+    /// it are the ones a step added (numbers only grow until they are all saved).
+    var deliveriesReadied = 0
     /// When a write last failed: for ``writePause`` after it, what waits from before is
     /// not written again for a request that changes nothing (a read) or for what the
     /// sandbox learns on its own, so that on a full disk they cost no more than before;

@@ -79,20 +79,22 @@ extension Sandbox {
         let pausing = lastFailure.map { now >= $0 && now - $0 < Self.writePause } ?? false
         var tried = false
         // Gathered only when something keeps it: without a disk nothing reads it.
-        if let persist,
+        if let persist, undoable || !pausing,
             case let change = SandboxJournalChange(
                 pricePoints: pricePoints.changes, blocked: blockedBefore == nil ? nil : blockedPlayers,
                 sessions: sessions.changedSessions, deliveries: unsavedDeliveries, clock: movedClock),
             !change.isEmpty
         {
-            if undoable || !pausing {
-                tried = true
-                failure = persist(change)
-                lastFailure = failure == nil ? nil : now
-                if failure == nil, let movedClock { clockKept = movedClock }
-            } else {
-                readyKept?(change)
-            }
+            tried = true
+            failure = persist(change)
+            lastFailure = failure == nil ? nil : now
+            if failure == nil, let movedClock { clockKept = movedClock }
+        } else if pausing, let readyKept {
+            // Only what this step changed: what waited before it was readied already, and
+            // gathering all of it again for each step would cost as much as it waited.
+            let newest = unsavedDeliveries.reversed().prefix { $0.number > deliveriesReadied }
+            readyKept(SandboxJournalChange(sessions: sessions.stepSessions, deliveries: newest.reversed()))
+            deliveriesReadied = unsavedDeliveries.last?.number ?? deliveriesReadied
         }
         if pausing && !tried {
             failure = "the disk refused the last write"
@@ -102,6 +104,7 @@ extension Sandbox {
             pricePoints.saved()
             blockedBefore = nil
             unsavedDeliveries = []
+            deliveriesReadied = 0
         } else if undoable {
             sessions.rollback()
             pricePoints.rollback()

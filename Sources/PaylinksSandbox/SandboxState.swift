@@ -66,6 +66,7 @@ extension Sandbox {
         pricePoints = PricePointBook(catalog: catalog, since: now)
         history = DeliveryHistory(limit: history.limit, byteBudget: history.byteBudget)
         unsavedDeliveries = []
+        deliveriesReadied = 0
         notices = []
         blockedPlayers = settings.blockedPlayers
         blockedBefore = nil

@@ -231,6 +231,12 @@ public struct CheckoutSessions {
         changed.compactMap { sessions[$0] }.sorted { $0.index < $1.index }
     }
 
+    /// The sessions the step under way changed, as they now stand, in no order: what a
+    /// change that waits for the disk readies of itself, without those that waited before.
+    public var stepSessions: [Session] {
+        undo.keys.compactMap { sessions[$0] }
+    }
+
     /// Whether a step is under way: something changed since the last ``saved()``,
     /// ``commit()`` or ``rollback()``.
     public var isChanging: Bool { stepStart != nil }

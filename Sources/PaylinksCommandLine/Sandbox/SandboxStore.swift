@@ -304,38 +304,32 @@ final class SandboxStore: SandboxJournal {
     }
 
     /// Encodes the lines of `changed`'s sessions and deliveries that are not encoded yet,
-    /// keeping nothing: a later ``keep(_:live:)`` writes them as they are.
+    /// keeping nothing, and keeping those encoded before: a later ``keep(_:live:)`` writes
+    /// them as they are.
     func ready(_ changed: Held) {
         // A record too long to keep is refused when the change is kept.
-        try? readyLines(changed)
+        try? readyLines(changed, forgettingOthers: false)
     }
 
     /// A record longer than the journal takes.
     private typealias TooLong = SandboxJournalFormat.TooLong
 
-    /// Encodes the lines of `held`'s sessions and deliveries not encoded yet, and forgets
-    /// those of any no longer handed over: each is encoded once, however often the disk
-    /// refuses it. Throws when a session's record is too long to read back. A delivery's
-    /// that is too long is left out with a warning: it is history, already sent, and must
-    /// not keep every later change off the disk.
-    private func readyLines(_ held: Held) throws(TooLong) {
-        var sessions: [String: (revision: Int, line: [UInt8])] = [:]
+    /// Encodes the lines of `held`'s sessions and deliveries not encoded yet (each is
+    /// encoded once, however often the disk refuses it) and, `forgettingOthers`, forgets
+    /// those of any no longer handed over. Throws when a session's record is too long to
+    /// read back. A delivery's that is too long is left out with a warning: it is history,
+    /// already sent, and must not keep every later change off the disk.
+    private func readyLines(_ held: Held, forgettingOthers: Bool) throws(TooLong) {
         for session in held.sessions {
             if let kept = sessionLines[session.token], kept.revision == session.revision, session.revision > 0 {
-                sessions[session.token] = kept
                 continue
             }
             var line: [UInt8] = []
             try SandboxJournalFormat.append(record: "session", session.record, to: &line)
-            sessions[session.token] = (session.revision, line)
+            sessionLines[session.token] = (session.revision, line)
         }
-        sessionLines = sessions
-        var lines: [Int: (attempts: Int, line: [UInt8])] = [:]
         for delivery in held.deliveries {
-            if let kept = deliveryLines[delivery.number], kept.attempts == delivery.attempts.count {
-                lines[delivery.number] = kept
-                continue
-            }
+            if let kept = deliveryLines[delivery.number], kept.attempts == delivery.attempts.count { continue }
             var line: [UInt8] = []
             do throws(TooLong) {
                 try SandboxJournalFormat.append(record: "delivery", delivery.json, to: &line)
@@ -344,9 +338,17 @@ final class SandboxStore: SandboxJournal {
                     "warning: \(delivery.id) is not kept on the disk: its record of \(error.bytes) bytes is longer "
                         + "than the journal takes")
             }
-            lines[delivery.number] = (delivery.attempts.count, line)
+            deliveryLines[delivery.number] = (delivery.attempts.count, line)
         }
-        deliveryLines = lines
+        // Only those still handed over are kept for the next try.
+        if forgettingOthers && sessionLines.count > held.sessions.count {
+            let handed = Set(held.sessions.map(\.token))
+            sessionLines = sessionLines.filter { handed.contains($0.key) }
+        }
+        if forgettingOthers && deliveryLines.count > held.deliveries.count {
+            let handed = Set(held.deliveries.map(\.number))
+            deliveryLines = deliveryLines.filter { handed.contains($0.key) }
+        }
     }
 
     /// Lines of at least this many bytes are written from where they are kept; shorter ones
@@ -358,7 +360,7 @@ final class SandboxStore: SandboxJournal {
     /// what waited for room is written without being copied whole once more. None when a
     /// price point's, the blocked players' or a session's record is too long to read back.
     private func encode(_ held: Held) throws(TooLong) -> [[UInt8]] {
-        try readyLines(held)
+        try readyLines(held, forgettingOthers: true)
         var parts: [[UInt8]] = []
         var gathered: [UInt8] = []
         func add(_ line: [UInt8]) {

@@ -174,12 +174,15 @@ extension SandboxService {
         stopQueues()
         ledger?.finish()
         let (lastAwards, unsentAwards) = awards?.finishAll() ?? ([], [])
-        settleAwards(lastAwards)
+        // Those a tick had no time for first: they ended before.
+        settleAwards(endedAwards + lastAwards)
+        endedAwards = []
         for (purchaseId, _) in unsentAwards {
             log.write(line: "award \(purchaseId): not sent, the sandbox stopped before its turn\(resumed)")
         }
         let (lastEvents, unsentEvents) = events?.finishAll() ?? ([], [])
-        settleEvents(lastEvents)
+        settleEvents(endedEvents + lastEvents)
+        endedEvents = []
         for (purchaseId, scheduled) in unsentEvents {
             let event = scheduled.item
             log.write(

@@ -67,6 +67,14 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     private var wake: @Sendable () -> Void = {}
     /// When a wall clock's timers were last looked for.
     private var dueCheckedAt = Int.min / 2
+    /// Awards and events that ended and wait to be taken in, oldest first: a tick takes in
+    /// what it can within ``takingInMilliseconds`` and has the server answer the requests
+    /// waiting before it goes on, so that many outcomes at once (each with records for the
+    /// journal) do not hold every request back.
+    var endedAwards: [AwardQueue.Ended] = []
+    var endedEvents: [EventQueue.Ended] = []
+    /// How long one tick takes in ended deliveries before the server answers again.
+    static let takingInMilliseconds = 20
     /// Deliveries a move of the clock sent and not taken in yet: the move goes on to its
     /// next timer once there are none, whatever else is out (a payment's award meanwhile).
     var movePending = 0
@@ -246,8 +254,15 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
     /// Takes in the deliveries that ended, goes on with the journal's rewrite, and sends
     /// the log on.
     public func tick() {
-        settleAwards(awards?.takeFinished() ?? [])
-        settleEvents(events?.takeFinished() ?? [])
+        endedAwards += awards?.takeFinished() ?? []
+        endedEvents += events?.takeFinished() ?? []
+        let deadline = Deadline.nowMilliseconds() + Self.takingInMilliseconds
+        let awardsTaken = Self.takeIn(endedAwards, until: deadline) { settleAwards([$0]) }
+        endedAwards.removeFirst(awardsTaken)
+        // Events once the awards before them are in.
+        let eventsTaken = endedAwards.isEmpty ? Self.takeIn(endedEvents, until: deadline) { settleEvents([$0]) } : 0
+        endedEvents.removeFirst(eventsTaken)
+        if !endedAwards.isEmpty || !endedEvents.isEmpty { wake() }
         settleReplays(replays?.takeFinished() ?? [])
         if sandbox.clock.mode == .virtual {
             // A turn's time spent with timers left: the next turn comes at once.
@@ -284,6 +299,19 @@ public final class SandboxService: HTTPResponder, @unchecked Sendable {
 
     /// Deliveries submitted and not taken in by a ``tick()`` yet.
     public var deliveriesPending: Int {
-        (awards?.pending ?? 0) + (events?.pending ?? 0) + (replays?.pending ?? 0)
+        (awards?.pending ?? 0) + (events?.pending ?? 0) + (replays?.pending ?? 0) + endedAwards.count
+            + endedEvents.count
+    }
+
+    /// Takes in `ended` in order, by `settle`, until `deadline` (monotonic milliseconds)
+    /// has passed, at least one; how many it took in.
+    private static func takeIn<Ended>(_ ended: [Ended], until deadline: Int, _ settle: (Ended) -> Void) -> Int {
+        var taken = 0
+        while taken < ended.count {
+            settle(ended[taken])
+            taken += 1
+            if Deadline.nowMilliseconds() >= deadline { break }
+        }
+        return taken
     }
 }

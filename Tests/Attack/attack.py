@@ -611,7 +611,9 @@ def full_disk_backlog():
         prlimit_file_size(server.process.pid, 0)
         started.set()
         # The disk stays full past the last award's answer for longer than the pause after a
-        # failed write, with the normal client asking all along.
+        # failed write, with the normal client asking all along. This sleep is how long the
+        # attack lasts, not a wait for a result: what is checked afterwards (every award
+        # ends granted, within 15 s of polling) does not depend on what happens within it.
         if not all_answered.wait(15):
             raise Breach("the awards were not all sent within 15 s")
         time.sleep(FULL_DISK_SECONDS)

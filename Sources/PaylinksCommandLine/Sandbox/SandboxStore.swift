@@ -44,7 +44,7 @@ final class SandboxStore: SandboxJournal {
     /// The rewrite under way, and what was appended to the journal since it began, which
     /// goes after what it writes.
     private var rewrite: BackgroundWork<Result<AppendFile, FileSystemError>>?
-    private var appendedSinceRewrite: [[UInt8]] = []
+    private var appendedSinceRewrite: [UInt8] = []
     /// Says what went wrong with a rewrite, which the journal survives.
     var onWarning: (String) -> Void = { _ in }
     /// The lines of deliveries handed over and not on the disk yet, by number, with the
@@ -231,7 +231,8 @@ final class SandboxStore: SandboxJournal {
         deliveryLines = [:]
         sessionLines = [:]
         if rewrite != nil {
-            appendedSinceRewrite += lines
+            // Gathered into one buffer: a rewrite's tail is written in one go, not a part a keep.
+            for part in lines { appendedSinceRewrite += part }
         } else if Self.isRewriteDue(size: file.size, rewrittenSize: compactedSize) {
             startRewrite(live())
         }
@@ -267,7 +268,7 @@ final class SandboxStore: SandboxJournal {
         appendedSinceRewrite = []
         do throws(FileSystemError) {
             let replacement = try work.join().get()
-            if !tail.isEmpty { try replacement.append(parts: tail) }
+            if !tail.isEmpty { try replacement.append(tail) }
             try System.rename(Self.rewriteName, to: Self.journalName, in: folder)
             file.close()
             file = replacement
@@ -304,7 +305,7 @@ final class SandboxStore: SandboxJournal {
     }
 
     /// Encodes the lines of `changed`'s sessions and deliveries that are not encoded yet,
-    /// keeping nothing, and keeping those encoded before: a later ``keep(_:live:)`` writes
+    /// writing nothing and forgetting none encoded before: a later ``keep(_:live:)`` writes
     /// them as they are.
     func ready(_ changed: Held) {
         // A record too long to keep is refused when the change is kept.

@@ -118,6 +118,44 @@ struct CheckoutSessionsTests {
         #expect(first.token.count == 32 && first.token != second.token)
     }
 
+    @Test("identifiers that differ in a byte, a trailing NUL or their length past 32 bytes are different keys")
+    func identifierKeys() {
+        let token = CheckoutIdentifiers(seed: 1, index: 0).sessionToken
+        let long = String(repeating: "x", count: 40)
+        let texts = [
+            "", "\u{0}", "a", "a\u{0}", token, String(token.dropLast()), String(token.dropLast()) + "\u{0}",
+            token + "a", long, long + "y", String(repeating: "x", count: 32), String(repeating: "x", count: 33),
+            "pr_" + String(repeating: "é", count: 16), "1234567890",
+        ]
+        for (index, text) in texts.enumerated() {
+            #expect(IdentifierKey(text) == IdentifierKey(String(decoding: Array(text.utf8), as: UTF8.self)))
+            #expect(IdentifierKey(text).hashValue == IdentifierKey(text + "").hashValue)
+            for other in texts[(index + 1)...] {
+                #expect(IdentifierKey(text) != IdentifierKey(other), "\(text) \(other)")
+            }
+        }
+    }
+
+    @Test(
+        "a kept session whose identifiers are longer than any the sandbox makes is found by each of them, and forgotten"
+    )
+    func longIdentifiers() throws {
+        var made = store()
+        var kept = try create(&made)
+        kept.token = String(repeating: "t", count: 80)
+        kept.purchaseId = "pr_" + String(repeating: "p", count: 61)
+        kept.orderId = String(repeating: "9", count: 33)
+        var sessions = store()
+        sessions.restore(try CheckoutSessions.Session(record: try JSONParser.parse(kept.record)), now: 0)
+        #expect(sessions.session(token: kept.token, now: 1).0?.orderId == kept.orderId)
+        #expect(sessions.session(token: String(repeating: "t", count: 79), now: 1).0 == nil)
+        #expect(sessions.session(purchaseId: kept.purchaseId, now: 1).0?.token == kept.token)
+        let paid = sessions.choose(.pay, paymentMethod: "", for: kept, now: 2).0
+        #expect(sessions.session(token: kept.token, now: 3).0?.state == paid.state)
+        sessions.forget(purchaseId: kept.purchaseId)
+        #expect(sessions.session(token: kept.token, now: 4).0 == nil && sessions.count == 0)
+    }
+
     @Test("a kept session with an older sandbox's hex token reads back and is found, chosen and cancelled by it")
     func oldToken() throws {
         let old = "3ca9f9b79a8f7a314612ec853f586024"

@@ -13,7 +13,7 @@ extension CheckoutSessions {
 
     /// The `payment_pending` session of `purchaseId`, or why there is none.
     private func pending(_ purchaseId: String) throws(ResolveProblem) -> Session {
-        guard let token = purchaseIds[purchaseId], let session = sessions[token] else {
+        guard let key = purchaseIds[IdentifierKey(purchaseId)], let session = sessions[key] else {
             throw ResolveProblem(message: "no checkout session has the purchase id '\(purchaseId)'", noSession: true)
         }
         guard session.state == .paymentPending else {
@@ -94,16 +94,15 @@ extension CheckoutSessions {
         return session.state == .paymentPending ? session.resolution?.at : nil
     }
 
-    /// Notes when `session`, as it now stands, falls due; the heap is rebuilt from the
-    /// sessions once it holds more than twice as many entries as there are sessions.
-    mutating func noteDue(of session: Session) {
-        if let at = Self.dueTime(of: session, lifetime: lifetime) {
-            dues.push((at, session.index, session.token))
-        }
+    /// Notes that the session `index`, whose token has `key`, falls due `at` (nil: nothing
+    /// of it waits on the clock); the heap is rebuilt from the sessions once it holds more
+    /// than twice as many entries as there are sessions.
+    mutating func noteDue(at: Int?, index: Int, key: IdentifierKey) {
+        if let at { dues.push((at, index, key)) }
         guard dues.count > 2 * sessions.count + 1024 else { return }
         dues.removeAll()
-        for session in sessions.values {
-            if let at = Self.dueTime(of: session, lifetime: lifetime) { dues.push((at, session.index, session.token)) }
+        for (key, session) in sessions {
+            if let at = Self.dueTime(of: session, lifetime: lifetime) { dues.push((at, session.index, key)) }
         }
     }
 }

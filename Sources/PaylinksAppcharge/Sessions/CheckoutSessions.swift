@@ -40,15 +40,17 @@ public struct CheckoutSessions {
     /// Unpaid sessions forgotten to make room, or for their age, so far.
     public private(set) var forgotten = 0
 
-    var sessions: [String: Session] = [:]
-    var purchaseIds: [String: String] = [:]
-    /// The token of each session by its order id.
-    private var orderIds: [String: String] = [:]
+    /// The sessions by their tokens' keys.
+    var sessions: [IdentifierKey: Session] = [:]
+    /// The token of each session by its purchase id, as keys.
+    var purchaseIds: [IdentifierKey: IdentifierKey] = [:]
+    /// The token of each session by its order id, as keys.
+    private var orderIds: [IdentifierKey: IdentifierKey] = [:]
     /// What falls due, by session token: expiries and scheduled resolutions.
-    var dues = TimerHeap<String>()
+    var dues = TimerHeap<IdentifierKey>()
     /// The tokens in the order their sessions were created; a forgotten session's token
     /// stays until the list is compacted.
-    private var creation: [String] = []
+    private var creation: [IdentifierKey] = []
     /// Where the search for a session to forget starts: every token before it is forgotten
     /// or paid (a paid order never becomes unpaid again).
     private var forgetFrom = 0
@@ -56,10 +58,10 @@ public struct CheckoutSessions {
     /// Changes made so far: each session changed takes the count as its revision.
     private var revisions = 0
     /// The tokens of the sessions changed since the last ``saved()``.
-    private var changed: Set<String> = []
+    private var changed: Set<IdentifierKey> = []
     /// What the step under way changed: each session as it was before (nil: it did not
     /// exist), and whether it was waiting to be saved already.
-    private var undo: [String: (before: Session?, wasChanged: Bool)] = [:]
+    private var undo: [IdentifierKey: (before: Session?, wasChanged: Bool)] = [:]
     /// Whether a change is recorded to be saved or undone (``changedSessions``,
     /// ``rollback()``): a store nothing keeps on a disk is never saved and never undone, so
     /// it records neither, and each change costs it less.
@@ -152,12 +154,13 @@ public struct CheckoutSessions {
         session.terms = terms(of: session)
         created = max(created, session.index + 1)
         var departed: [Session] = []
-        if sessions[session.token] != nil {
-            put(session, for: session.token)
+        let key = IdentifierKey(session.token)
+        if sessions[key] != nil {
+            put(session, for: key)
         } else if makeRoom(now: now, for: session.bytes, departing: &departed) || session.isKept {
             add(session)
         }
-        changed.remove(session.token)
+        changed.remove(key)
         undo.removeAll(keepingCapacity: true)
         stepStart = nil
         compactCreation()
@@ -171,8 +174,9 @@ public struct CheckoutSessions {
     }
 
     private mutating func add(_ session: Session) {
-        put(session, for: session.token)
-        creation.append(session.token)
+        let key = IdentifierKey(session.token)
+        put(session, for: key)
+        creation.append(key)
     }
 
     /// The sessions held now, in the order they were created.
@@ -184,8 +188,8 @@ public struct CheckoutSessions {
 
     /// The sessions held at one moment.
     public struct Held: Sendable {
-        fileprivate let sessions: [String: Session]
-        fileprivate let creation: [String]
+        fileprivate let sessions: [IdentifierKey: Session]
+        fileprivate let creation: [IdentifierKey]
         /// How many sessions had been created, the forgotten among them.
         public let made: Int
         /// The price points the Price Localization API created, changed or deleted, which a
@@ -201,9 +205,9 @@ public struct CheckoutSessions {
         /// The newest `count` of them, newest first, found without sorting them all.
         public func newest(_ count: Int) -> [Session] {
             var found: [Session] = []
-            var seen = Set<String>()
-            for token in creation.reversed() where found.count < count {
-                guard let session = sessions[token], seen.insert(token).inserted else { continue }
+            var seen = Set<IdentifierKey>()
+            for key in creation.reversed() where found.count < count {
+                guard let session = sessions[key], seen.insert(key).inserted else { continue }
                 found.append(session)
             }
             // Tokens come in the order they were added, which a restart may have shuffled a little.
@@ -214,10 +218,10 @@ public struct CheckoutSessions {
         /// pass, and only what it took is sorted.
         public func newestFirst(where isIncluded: (Session) -> Bool) -> [Session] {
             var found: [Session] = []
-            var seen = Set<String>()
+            var seen = Set<IdentifierKey>()
             seen.reserveCapacity(sessions.count)
-            for token in creation.reversed() {
-                guard let session = sessions[token], seen.insert(token).inserted, isIncluded(session) else { continue }
+            for key in creation.reversed() {
+                guard let session = sessions[key], seen.insert(key).inserted, isIncluded(session) else { continue }
                 found.append(session)
             }
             // As in `newest(_:)`: a restart may have shuffled the tokens' order a little.
@@ -255,9 +259,9 @@ public struct CheckoutSessions {
 
     /// Undoes the step under way: every session it changed, created or forgot is as it was.
     public mutating func rollback() {
-        for (token, entry) in undo {
-            put(entry.before, for: token)
-            if !entry.wasChanged { changed.remove(token) }
+        for (key, entry) in undo {
+            put(entry.before, for: key)
+            if !entry.wasChanged { changed.remove(key) }
         }
         if let stepStart {
             created = stepStart.created
@@ -285,56 +289,60 @@ public struct CheckoutSessions {
         forgetFrom = 0
     }
 
-    /// Replaces the session of `token` with `session` (nil: forgets it), noting what it
-    /// was for ``rollback()``, and counts its bytes; returns the session it replaced.
+    /// Replaces the session whose token has `key` with `session` (nil: forgets it), noting
+    /// what it was for ``rollback()``, and counts its bytes; returns the session it replaced.
     @discardableResult
-    private mutating func put(_ session: Session?, for token: String) -> Session? {
-        var session = session
+    private mutating func put(_ session: consuming Session?, for key: IdentifierKey) -> Session? {
         if session != nil && stepStart != nil {
             revisions += 1
             session?.revision = revisions
         }
+        // What is needed of the session is read in place, before it moves into the store: a
+        // session bound to a name of its own would be copied, each of its strings retained.
+        let isKept = session?.isKept
+        let size = session?.bytes ?? 0
+        let due = session.flatMap { Self.dueTime(of: $0, lifetime: lifetime) }
+        let ids = session.map { ($0.purchaseId, $0.orderId, $0.index) }
         // Swapped in place, and moved out when forgotten: one look-up, and no copy of either.
-        let before = session.map { sessions.updateValue($0, forKey: token) } ?? sessions.removeValue(forKey: token)
-        if recordsSteps && stepStart != nil && undo[token] == nil { undo[token] = (before, changed.contains(token)) }
+        let before: Session? =
+            switch consume session {
+            case .some(let session): sessions.updateValue(session, forKey: key)
+            case .none: sessions.removeValue(forKey: key)
+            }
+        if recordsSteps && stepStart != nil && undo[key] == nil { undo[key] = (before, changed.contains(key)) }
         // A session's bytes are its request's, which no change touches: they are counted
         // when it comes and goes, and when it becomes kept.
-        // One optional then the other, not a pair of them matched: a pair would need the
-        // run-time type of two optional sessions.
-        if let before {
-            if let session {
-                if before.isKept != session.isKept {
-                    let size = session.bytes
-                    paidBytes += session.isKept ? size : -size
-                    paidCount += session.isKept ? 1 : -1
-                }
-            } else {
-                let size = before.bytes
-                bytes -= size
-                if before.isKept {
-                    paidBytes -= size
-                    paidCount -= 1
-                }
-            }
-        } else if let session {
-            let size = session.bytes
+        let wasKept = before?.isKept
+        switch (wasKept, isKept) {
+        case (nil, let isKept?):
             bytes += size
-            if session.isKept {
+            if isKept {
                 paidBytes += size
                 paidCount += 1
             }
-        }
-        if let session {
-            if before == nil {
-                purchaseIds[session.purchaseId] = token
-                orderIds[session.orderId] = token
+        case (let wasKept?, nil):
+            let size = before?.bytes ?? 0
+            bytes -= size
+            if wasKept {
+                paidBytes -= size
+                paidCount -= 1
             }
-            if recordsSteps { changed.insert(token) }
-            noteDue(of: session)
-        } else if let before {
-            purchaseIds[before.purchaseId] = nil
-            orderIds[before.orderId] = nil
-            if recordsSteps { changed.remove(token) }
+        case (let wasKept?, let isKept?) where wasKept != isKept:
+            paidBytes += isKept ? size : -size
+            paidCount += isKept ? 1 : -1
+        default: break
+        }
+        if let (purchaseId, orderId, index) = ids {
+            if wasKept == nil {
+                purchaseIds[IdentifierKey(purchaseId)] = key
+                orderIds[IdentifierKey(orderId)] = key
+            }
+            if recordsSteps { changed.insert(key) }
+            noteDue(at: due, index: index, key: key)
+        } else if wasKept != nil {
+            purchaseIds[IdentifierKey(before?.purchaseId ?? "")] = nil
+            orderIds[IdentifierKey(before?.orderId ?? "")] = nil
+            if recordsSteps { changed.remove(key) }
         }
         return before
     }
@@ -342,7 +350,12 @@ public struct CheckoutSessions {
     /// The session of `token` at `now`, which expires it if its time is up unpaid; nil
     /// when there is none.
     public mutating func session(token: String, now: Int) -> (Session?, [Event]) {
-        guard var session = sessions[token] else { return (nil, []) }
+        session(key: IdentifierKey(token), now: now)
+    }
+
+    /// The session whose token has `key` at `now`, as ``session(token:now:)``.
+    private mutating func session(key: IdentifierKey, now: Int) -> (Session?, [Event]) {
+        guard var session = sessions[key] else { return (nil, []) }
         guard session.state == .created && now - session.created >= lifetime else { return (session, []) }
         let opened = opening(of: &session)
         session.state = .paymentCanceled
@@ -353,14 +366,14 @@ public struct CheckoutSessions {
 
     /// The session of `purchaseId` at `now`, as ``session(token:now:)``.
     public mutating func session(purchaseId: String, now: Int) -> (Session?, [Event]) {
-        guard let token = purchaseIds[purchaseId] else { return (nil, []) }
-        return session(token: token, now: now)
+        guard let key = purchaseIds[IdentifierKey(purchaseId)] else { return (nil, []) }
+        return session(key: key, now: now)
     }
 
     /// The game's server cancels the session of `token`; nil when there is none. A session
     /// the player already ended stays as it is.
     public mutating func cancel(token: String) -> (Session?, [Event]) {
-        guard var session = sessions[token] else { return (nil, []) }
+        guard var session = sessions[IdentifierKey(token)] else { return (nil, []) }
         guard session.state == .created else { return (session, []) }
         let opened = opening(of: &session)
         session.state = .paymentCanceled
@@ -424,7 +437,7 @@ public struct CheckoutSessions {
     /// result comes before `order.completed`. Nothing for a session that is not waiting for
     /// its award.
     public mutating func awardDelivered(purchaseId: String, failureData: String?) -> [Event] {
-        guard let token = purchaseIds[purchaseId], var session = sessions[token] else { return [] }
+        guard let key = purchaseIds[IdentifierKey(purchaseId)], var session = sessions[key] else { return [] }
         if session.retryingAward {
             // Retry Award: the client heard of the failure long ago; only the order changes.
             session.retryingAward = false
@@ -468,7 +481,7 @@ public struct CheckoutSessions {
     /// award again, `"awardFlow": "manual_retry"`; ``awardDelivered(purchaseId:failureData:)``
     /// says how it went, and granted, the order is Succeeded.
     public mutating func retryAward(purchaseId: String) throws(RetryProblem) -> GrantAward {
-        guard let token = purchaseIds[purchaseId], var session = sessions[token] else {
+        guard let key = purchaseIds[IdentifierKey(purchaseId)], var session = sessions[key] else {
             throw RetryProblem(message: "no checkout session has the purchase id '\(purchaseId)'")
         }
         if let problem = Self.retryProblem(session) { throw problem }
@@ -505,7 +518,8 @@ public struct CheckoutSessions {
     public mutating func act(_ action: OrderLife.Action, on id: String, byOrderId: Bool = false, now: Int = 0)
         throws(LifeProblem) -> (Session, [Event])
     {
-        guard let token = byOrderId ? orderIds[id] : purchaseIds[id], var session = sessions[token],
+        guard let key = byOrderId ? orderIds[IdentifierKey(id)] : purchaseIds[IdentifierKey(id)],
+            var session = sessions[key],
             session.hasOrder || !byOrderId
         else {
             throw .noOrder
@@ -529,16 +543,16 @@ public struct CheckoutSessions {
     /// Forgets the session of `purchaseId`, paid or not: for a store that follows only the
     /// orders it still acts on.
     package mutating func forget(purchaseId: String) {
-        guard let token = purchaseIds[purchaseId] else { return }
+        guard let key = purchaseIds[IdentifierKey(purchaseId)] else { return }
         beginStep()
-        put(nil, for: token)
+        put(nil, for: key)
         compactCreation()
     }
 
     /// Keeps `session` as it now stands, and notes the change.
     mutating func update(_ session: Session) {
         beginStep()
-        put(session, for: session.token)
+        put(session, for: IdentifierKey(session.token))
     }
 
     /// `order.created`, the first event of `session`'s order, made when the order comes to
@@ -580,9 +594,9 @@ public struct CheckoutSessions {
     private mutating func makeRoom(now: Int, for incoming: Int, departing departed: inout [Session]) -> Bool {
         var handed = 0
         while forgetFrom < creation.count {
-            let token = creation[forgetFrom]
+            let key = creation[forgetFrom]
             // Found once, and only the state and the time read; a session is moved out only when it goes.
-            guard let found = sessions.index(forKey: token), !sessions.values[found].isKept else {
+            guard let found = sessions.index(forKey: key), !sessions.values[found].isKept else {
                 forgetFrom += 1
                 continue
             }
@@ -591,7 +605,7 @@ public struct CheckoutSessions {
                 sessions.count - paidCount >= limit || bytes + incoming > byteBudget
                     || now - created >= 2 * lifetime
             else { break }
-            if let gone = put(nil, for: token), handed + gone.bytes <= Self.departingBytes {
+            if let gone = put(nil, for: key), handed + gone.bytes <= Self.departingBytes {
                 handed += gone.bytes
                 departed.append(gone)
             }

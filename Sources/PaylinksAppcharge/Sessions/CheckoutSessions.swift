@@ -133,12 +133,12 @@ public struct CheckoutSessions {
         session.terms = terms(of: session)
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
-        guard paidBytes + session.bytes <= byteBudget else {
-            throw Full(
-                paidOrders: paidCount, byteBudget: byteBudget, paidBytes: paidBytes, sessionBytes: session.bytes)
+        let size = session.bytes
+        guard paidBytes + size <= byteBudget else {
+            throw Full(paidOrders: paidCount, byteBudget: byteBudget, paidBytes: paidBytes, sessionBytes: size)
         }
         beginStep()
-        makeRoom(now: now, for: session.bytes, departing: &departed)
+        makeRoom(now: now, for: size, departing: &departed)
         created = max(created, index + 1)
         add(session)
         return (session, events)
@@ -605,9 +605,14 @@ public struct CheckoutSessions {
                 sessions.count - paidCount >= limit || bytes + incoming > byteBudget
                     || now - created >= 2 * lifetime
             else { break }
-            if let gone = put(nil, for: key), handed + gone.bytes <= Self.departingBytes {
-                handed += gone.bytes
-                departed.append(gone)
+            // Moved from the store to `departed`, not copied.
+            switch put(nil, for: key) {
+            case .some(let gone):
+                let size = gone.bytes
+                guard handed + size <= Self.departingBytes else { break }
+                handed += size
+                departed.append(consume gone)
+            case .none: break
             }
             forgotten += 1
             forgetFrom += 1

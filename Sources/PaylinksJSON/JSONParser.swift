@@ -9,6 +9,12 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
     public var isEmptyText: Bool { reason == Self.emptyText }
     /// The reason given for an empty text.
     static let emptyText = "the file is empty; expected a JSON value"
+
+    /// What this says of a request's body, in a phrase that what to send can follow:
+    /// "the body is empty", or "the body is not JSON: expected ... (line 3)".
+    public var bodyProblem: String {
+        isEmptyText ? "the body is empty" : "the body is not JSON: \(reason) (line \(position.line))"
+    }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes.

@@ -47,6 +47,9 @@ public final class Sandbox {
     var pricePoints: PricePointBook
     /// The requests of each publisher token in the last minute, with `--rate-limit`.
     var rateLimiter: RateLimiter?
+    /// Whether the request being answered was refused with a log line that says why
+    /// already: ``answer(_:)`` says why of the other refusals.
+    var refusalSaid = false
     /// What the forms of the pages came to and no page has shown yet, the newest
     /// ``noticeLimit``, oldest first.
     var notices: [Notice] = []

@@ -95,9 +95,8 @@ extension Sandbox {
     /// blocked already.
     func block(_ request: HTTPRequest) -> HTTPServerResponse {
         let shape = #"send {"id": "PLAYER"}, the player's customer.id"#
-        guard let members = Self.jsonObject(request) else {
-            return Self.problem(400, "the body is not a JSON object; \(shape)")
-        }
+        let read = Self.jsonObject(request)
+        guard case .success(let members) = read else { return read.refusal(shape) }
         guard members.count == 1, members[0].key == "id", case .string(let id) = members[0].value.kind else {
             let wrong = members.first { $0.key != "id" }.map { "unknown key '\(Reports.quoted($0.key))'" }
             let id = members.first { $0.key == "id" }.map { "id must be a string, not \($0.value.typeDescription)" }

@@ -153,9 +153,8 @@ extension Sandbox {
         }
         let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
         let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
-        guard let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind else {
-            return .ready(Sandbox.problem(400, "the body is not a JSON object; \(shape)"))
-        }
+        let read = Self.jsonObject(request)
+        guard case .success(let members) = read else { return .ready(read.refusal(shape)) }
         // What is wrong first, quoted as sent, then the shape.
         let known = ["choice", "paymentMethod", "resolve", "device"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {

@@ -9,7 +9,8 @@ extension Sandbox {
     /// `{"outcome": "refunded" | "failed", "amount": N}`: a refund of the session's order.
     func controlRefund(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         let shape = #"send {"outcome": "refunded" or "failed", "amount": N (minor units, optional)}"#
-        guard let members = Self.jsonObject(request) else { return .ready(Sandbox.problem(400, shape)) }
+        let read = Self.jsonObject(request)
+        guard case .success(let members) = read else { return .ready(read.refusal(shape)) }
         var succeeds = true
         var amount: Int?
         for (key, value) in members {
@@ -33,9 +34,8 @@ extension Sandbox {
     /// `{"outcome": "open" | "won" | "lost"}`: a dispute of the session's order.
     func controlDispute(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         let shape = #"send {"outcome": "open", "won" or "lost"}"#
-        guard let members = Self.jsonObject(request) else {
-            return .ready(Sandbox.problem(400, "the body is not a JSON object; \(shape)"))
-        }
+        let read = Self.jsonObject(request)
+        guard case .success(let members) = read else { return .ready(read.refusal(shape)) }
         // What is wrong first, quoted as sent, then the shape.
         let names = OrderLife.DisputeGoal.allCases.map(\.rawValue)
         var goal: OrderLife.DisputeGoal?

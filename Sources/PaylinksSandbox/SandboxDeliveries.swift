@@ -93,7 +93,8 @@ extension Sandbox {
         var resign = true
         if !request.body.isEmpty {
             let shape = #"send {} (newly signed), {"resign": true} or {"resign": false} (exactly), or no body"#
-            guard let members = Self.jsonObject(request) else { return Sandbox.problem(400, shape) }
+            let read = Self.jsonObject(request)
+            guard case .success(let members) = read else { return read.refusal(shape) }
             for (key, value) in members {
                 guard key == "resign" else {
                     return Sandbox.problem(

@@ -67,10 +67,20 @@ extension Sandbox {
 
     /// The `errorMessage` of a problem answer.
     static func problemText(_ response: HTTPServerResponse) -> String {
-        guard let value = try? JSONParser.parse(response.body), case .object(let members) = value.kind,
-            case .string(let text)? = members.first(where: { $0.key == "errorMessage" })?.value.kind
-        else { return "refused (\(response.status))" }
-        return text
+        words(of: response) ?? "refused (\(response.status))"
+    }
+
+    /// The words a JSON answer gives its client: its `errorMessage` (the sandbox's
+    /// problems) or `message` (those of Appcharge's Price Localization API); nil when it
+    /// has neither.
+    static func words(of response: HTTPServerResponse) -> String? {
+        guard response.body.first == UInt8(ascii: "{"), let value = try? JSONParser.parse(response.body) else {
+            return nil
+        }
+        for words in [value.member("errorMessage"), value.member("message")] {
+            if case .string(let text)? = words?.kind { return text }
+        }
+        return nil
     }
 
     /// 200 with a body `body` makes later, outside the server's lock, from what it captured
@@ -108,15 +118,44 @@ extension Sandbox {
     /// `response`, which refuses what `request` sent, with a log line that says why in
     /// `reason`, the words the client has in the answer.
     func refused(_ request: HTTPRequest, _ response: HTTPServerResponse, saying reason: String) -> HTTPAnswer {
-        onLog("warning: \(request.method) \(request.path) refused: \(reason)")
+        sayRefused(request, reason)
         return .ready(response)
     }
 
-    /// The members of a JSON object body sent as `application/json`, or nil.
-    static func jsonObject(_ request: HTTPRequest) -> [(key: String, value: JSONValue)]? {
-        guard isJSON(request), let value = try? JSONParser.parse(request.body), case .object(let members) = value.kind
-        else { return nil }
-        return members
+    /// Logs that `request` was refused, and why: `warning: POST /path refused: why`.
+    func sayRefused(_ request: HTTPRequest, _ reason: String) {
+        refusalSaid = true
+        onLog("warning: \(request.method) \(request.path) refused: \(reason)")
+    }
+
+    /// The words of a JSON answer that refuses a request (4xx), as ``words(of:)``; nil for
+    /// any other answer.
+    static func refusalWords(_ response: HTTPServerResponse) -> String? {
+        (400..<500).contains(response.status) ? words(of: response) : nil
+    }
+
+    /// Why a body is not the JSON object an API takes, in a phrase that what to send
+    /// follows.
+    struct NotAnObject: Error {
+        /// "the body is not JSON: ... (line 1)", "the body is an array, not a JSON object".
+        var words: String
+    }
+
+    /// The members of the JSON object `request`'s body holds, or why it holds none: empty,
+    /// not JSON (what the parser found wrong, and where), or JSON of another type.
+    static func jsonObject(_ request: HTTPRequest) -> Result<[(key: String, value: JSONValue)], NotAnObject> {
+        // The guard refuses any other type first (415); this holds without it too.
+        guard isJSON(request) else { return .failure(NotAnObject(words: notJSON(request, "the body is not JSON"))) }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(request.body)
+        } catch {
+            return .failure(NotAnObject(words: error.bodyProblem))
+        }
+        guard case .object(let members) = value.kind else {
+            return .failure(NotAnObject(words: "the body is \(value.typeDescription), not a JSON object"))
+        }
+        return .success(members)
     }
 
     /// `text` without the white space around it.
@@ -162,5 +201,14 @@ extension Sandbox {
     /// would be too much.
     static func masked(_ secret: String) -> String {
         secret.count < 16 ? "…" : secret.prefix(4) + "…"
+    }
+}
+
+extension Result where Failure == Sandbox.NotAnObject {
+    /// The 400 that refuses a body that is not a JSON object: why, then what to send,
+    /// `shape`.
+    func refusal(_ shape: String) -> HTTPServerResponse {
+        guard case .failure(let problem) = self else { return Sandbox.problem(400, shape) }
+        return Sandbox.problem(400, "\(problem.words); \(shape)")
     }
 }

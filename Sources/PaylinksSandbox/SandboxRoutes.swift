@@ -307,7 +307,16 @@ extension Sandbox {
     /// later, from what the sandbox held when it was asked, outside the server's lock.
     public func answer(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
+        refusalSaid = false
         var answer = arrival.refusal.map(HTTPAnswer.ready) ?? route(arrival)
+        // A refused change says why in the log too, whichever API refused it: the answer
+        // may go to a script that drops it. A read refused, a path no route has (404) and a
+        // method its route does not take (405) are said by the request's line alone.
+        if !refusalSaid, request.method != .get, request.method != .head, arrival.found != nil,
+            case .ready(let response) = answer, response.status != 405, let words = Self.refusalWords(response)
+        {
+            sayRefused(request, words)
+        }
         if let failure = keep(undoing: true) {
             onLog("warning: a change could not be kept, so it was not made: \(failure)")
             answer = .ready(Self.notKept(failure))
@@ -365,13 +374,14 @@ extension Sandbox {
                 : (sent.isEmpty ? "it sends no x-publisher-token" : "its x-publisher-token is not the sandbox's")
                     + "; send the sandbox's, '\(Self.masked(settings.publisherToken))', which serve takes from "
                     + "--publisher-token or PAYLINKS_PUBLISHER_TOKEN, else the demo token"
-            onLog("warning: \(request.method) \(request.path) refused: \(problem)")
+            sayRefused(request, problem)
             return .ready(refusal)
         }
         // Past --rate-limit, every API the game's server calls with its token is refused alike.
         if case .publisherToken = row.access, rateLimiter != nil,
             rateLimiter?.admit(token: settings.publisherToken, now: now) == false
         {
+            refusalSaid = true
             onLog(
                 "warning: \(request.method) \(request.path) refused 429: past --rate-limit's "
                     + "\(settings.rateLimit ?? 0) requests in 60 seconds of the sandbox's clock; send fewer, or raise "

@@ -32,9 +32,8 @@ extension Sandbox {
     func reset(_ request: HTTPRequest) -> HTTPServerResponse {
         let isEmpty = request.body.allSatisfy { [9, 10, 13, 32].contains($0) }
         if !isEmpty {
-            guard let members = Self.jsonObject(request) else {
-                return Self.problem(400, "the body is not a JSON object; send {} or an empty body")
-            }
+            let read = Self.jsonObject(request)
+            guard case .success(let members) = read else { return read.refusal("send {} or an empty body") }
             guard members.isEmpty else { return Self.problem(400, "reset takes no options; send {} or an empty body") }
         }
         // What the turn changed before the reset is kept first, and its effects go: the reset

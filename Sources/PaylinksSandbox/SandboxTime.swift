@@ -269,9 +269,8 @@ extension Sandbox {
     /// answer comes once they all have, and lists them.
     func moveClock(_ request: HTTPRequest) -> HTTPAnswer {
         let shape = #"send {"advance": "PT15M"} (an ISO 8601 duration) or {"to": "2026-12-01T11:00:00Z"}"#
-        guard let members = Self.jsonObject(request) else {
-            return .ready(Self.problem(400, "the body is not a JSON object; \(shape)"))
-        }
+        let read = Self.jsonObject(request)
+        guard case .success(let members) = read else { return .ready(read.refusal(shape)) }
         guard members.count == 1, let (key, value) = members.first, key == "advance" || key == "to" else {
             let keys = members.map { "\"\(Reports.quoted(String($0.key.prefix(40))))\"" }.joined(separator: ", ")
             return .ready(
@@ -345,9 +344,8 @@ extension Sandbox {
     /// the clock. The session as it then stands.
     func resolve(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         let shape = #"send {"outcome": "succeeded"} or {"outcome": "failed"}, and "after": "PT5M" to resolve later"#
-        guard let members = Self.jsonObject(request) else {
-            return .ready(Self.problem(400, "the body is not a JSON object; \(shape)"))
-        }
+        let read = Self.jsonObject(request)
+        guard case .success(let members) = read else { return .ready(read.refusal(shape)) }
         var succeeded: Bool?
         var after: Int?
         for (key, value) in members {

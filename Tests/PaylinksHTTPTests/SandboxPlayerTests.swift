@@ -160,7 +160,7 @@ struct SandboxPlayerTests {
                 $0.hasSuffix("DELETE /control/v1/blocked-players/a%20b%2F%C3%BC unblocks them")
             })
         for (body, message) in [
-            ("[]", #"the body is not a JSON object; send {"id": "PLAYER"}, the player's customer.id"#),
+            ("[]", #"the body is an array, not a JSON object; send {"id": "PLAYER"}, the player's customer.id"#),
             (#"{"id": ""}"#, "id is empty; give the player's customer.id"),
             (#"{"id": 7}"#, "id must be a string, not a number"),
             (#"{"player": "a"}"#, "unknown key 'player'"),

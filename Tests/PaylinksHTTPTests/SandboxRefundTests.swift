@@ -241,7 +241,7 @@ struct SandboxRefundTests {
             (#"{"outcome": "won", "amount": 5}"#, "unknown key 'amount'"),
             ("{}", "outcome is missing"),
             (#"{"outcome": 3}"#, "outcome must be a string, not a number"),
-            ("not json", "the body is not a JSON object"),
+            ("not json", "the body is not JSON: invalid literal; expected 'null' (line 1)"),
         ]
         for (body, words) in cases {
             let answer = control(purchaseId, "dispute", body)
@@ -259,7 +259,7 @@ struct SandboxRefundTests {
             (#"{"choice": "Pay"}"#, "choice 'Pay' is not one of "),
             ("{}", "choice is missing"),
             (#"{"choice": 1}"#, "choice must be a string, not a number"),
-            ("not json", "the body is not a JSON object"),
+            ("not json", "the body is not JSON: invalid literal; expected 'null' (line 1)"),
         ]
         for (body, words) in cases {
             let answer = base.complete(purchaseId, body)

@@ -244,6 +244,43 @@ struct SandboxTests {
             "\(recorder.logs)")
     }
 
+    @Test("a refused change logs its words once, before its request line, whichever API refused it; a refused read does not")
+    func refusalsLogged() throws {
+        let (_, purchaseId) = try session()
+        func refusal(_ response: HTTPServerResponse) throws -> String {
+            let json = try Self.json(response)
+            return try #require(json["errorMessage"] as? String ?? json["message"] as? String)
+        }
+        let priceHeaders = [HTTPHeader("x-publisher-token", "token-1")]
+        let refused: [(() -> HTTPServerResponse, HTTPMethod, String, Int)] = [
+            ({ complete("pr_missing", #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/pr_missing/complete", 404),
+            ({ complete(purchaseId, #"{"choice": pay}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete", 400),
+            ({ complete(purchaseId, #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete", 200),
+            ({ complete(purchaseId, #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete", 409),
+            (
+                { request(.post, "/v1/price-points", body: #"{"priceInUsdCents": 999}"#, headers: priceHeaders) },
+                .post, "/v1/price-points", 409
+            ),
+            ({ create(type: "text/plain") }, .post, "/checkout/v1/session", 415),
+            ({ request(.get, "/control/v1/sessions/pr_missing") }, .get, "/control/v1/sessions/pr_missing", 404),
+        ]
+        for (send, method, path, status) in refused {
+            recorder.logs.removeAll()
+            let response = send()
+            #expect(response.status == status, "\(path)")
+            let warnings = recorder.logs.filter { $0.hasPrefix("warning: \(method) \(path) refused: ") }
+            if status == 200 || method == .get {
+                #expect(warnings.isEmpty, "\(warnings)")
+                continue
+            }
+            let words = try refusal(response)
+            #expect(warnings == ["warning: \(method) \(path) refused: \(words)"], "\(recorder.logs)")
+            // Said before the request's line, which ends what its request logged.
+            #expect(recorder.logs.suffix(2).first == warnings.first, "\(recorder.logs)")
+            #expect(recorder.logs.last == "\(method) \(path) \(status)", "\(recorder.logs)")
+        }
+    }
+
     @Test("a firstSeenAt not in the past is refused with the log saying why, as the answer does")
     func futureFirstSeen() throws {
         let body = Self.body.replacingOccurrences(

@@ -36,9 +36,7 @@ public enum PriceLookup {
         } catch {
             throw Problem(
                 message: "Invalid request body",
-                detail: error.isEmptyText
-                    ? "the body is empty; \(shape)"
-                    : "the body is not JSON: \(error.reason) (line \(error.position.line))")
+                detail: error.isEmptyText ? "\(error.bodyProblem); \(shape)" : error.bodyProblem)
         }
         return try read(root: value)
     }

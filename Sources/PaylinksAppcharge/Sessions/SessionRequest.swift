@@ -44,7 +44,7 @@ package struct SessionRequest {
                 message: error.isEmptyText
                     ? "the body is empty; send the session as a JSON object with priceDetails, offer and customer "
                         + "at least"
-                    : "the body is not JSON: \(error.reason) (line \(error.position.line))")
+                    : error.bodyProblem)
         }
         try self.init(reading: root)
     }

@@ -64,7 +64,8 @@ struct SandboxResetTests {
         let json = [HTTPHeader("Content-Type", "application/json")]
         let notJSON = Service.send(service, .post, "/control/v1/reset", body: "xx", headers: json)
         #expect(
-            notJSON.body.contains("the body is not JSON: unexpected 'x'; expected a value (line 1); send {} or an empty body"),
+            notJSON.body.contains(
+                "the body is not JSON: unexpected 'x'; expected a value (line 1); send {} or an empty body"),
             "\(notJSON.body)")
         let options = Service.send(service, .post, "/control/v1/reset", body: #"{"all":true}"#, headers: json)
         #expect(options.body.contains("reset takes no options; send {} or an empty body"), "\(options.body)")

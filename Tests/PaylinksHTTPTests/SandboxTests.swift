@@ -244,7 +244,9 @@ struct SandboxTests {
             "\(recorder.logs)")
     }
 
-    @Test("a refused change logs its words once, before its request line, whichever API refused it; a refused read does not")
+    @Test(
+        "a refused change logs its words once, before its request line, whichever API refused it; a refused read does not"
+    )
     func refusalsLogged() throws {
         let (_, purchaseId) = try session()
         func refusal(_ response: HTTPServerResponse) throws -> String {
@@ -255,8 +257,14 @@ struct SandboxTests {
         let refused: [(() -> HTTPServerResponse, HTTPMethod, String, Int)] = [
             ({ complete("pr_missing", #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/pr_missing/complete", 404),
             ({ complete(purchaseId, #"{"choice": pay}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete", 400),
-            ({ complete(purchaseId, #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete", 200),
-            ({ complete(purchaseId, #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete", 409),
+            (
+                { complete(purchaseId, #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete",
+                200
+            ),
+            (
+                { complete(purchaseId, #"{"choice": "pay"}"#) }, .post, "/control/v1/sessions/\(purchaseId)/complete",
+                409
+            ),
             (
                 { request(.post, "/v1/price-points", body: #"{"priceInUsdCents": 999}"#, headers: priceHeaders) },
                 .post, "/v1/price-points", 409

@@ -18,6 +18,9 @@ package protocol JSONReadable {
     /// The object's member whose key is `name`, one of the reader's own names, byte for byte
     /// as RFC 8259 compares keys; nil when it has none, or is not an object.
     func member(_ name: StaticString) -> Self?
+    /// The object's keys that are none of `names`, in their order; none when it is not an
+    /// object.
+    func keys(besides names: [StaticString]) -> [String]
     /// How many levels of objects and arrays the value nests, itself the first: 0 for a
     /// string, 1 for `[]`, 2 for `{"a": []}`.
     var nesting: Int { get }
@@ -75,6 +78,19 @@ extension JSONValue: JSONReadable {
             var key = member.key
             return key.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
         }?.value
+    }
+
+    package func keys(besides names: [StaticString]) -> [String] {
+        guard case .object(let members) = kind else { return [] }
+        return members.compactMap { member in
+            var key = member.key
+            let named = key.withUTF8 { key in
+                names.contains {
+                    UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount).elementsEqual(key)
+                }
+            }
+            return named ? nil : member.key
+        }
     }
 
     package var nesting: Int {

@@ -304,6 +304,19 @@ package struct JSONTapeValue: JSONReadable {
         return nil
     }
 
+    package func keys(besides names: [StaticString]) -> [String] {
+        let entry = entry
+        guard entry.kind == .object else { return [] }
+        var others: [String] = []
+        var key = index + 1
+        while key < Int(entry.next) {
+            let named = tape.entries[key]
+            if !names.contains(where: { tape.key(named, is: $0) }) { others.append(tape.text(named)) }
+            key = Int(tape.entries[key + 1].next)
+        }
+        return others
+    }
+
     package var nesting: Int {
         let entry = entry
         guard entry.kind == .array || entry.kind == .object else { return 0 }

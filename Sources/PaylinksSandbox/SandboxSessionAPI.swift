@@ -33,6 +33,12 @@ extension Sandbox {
             let (created, events) = try sessions.create(body, now: now, warnings: warnings, departing: &departed)
             session = created
             for warning in warnings { say("warning: session \(created.purchaseId): \(warning)") }
+            for field in body.unknownFields {
+                let hint = Suggestion.hint(for: field.key, among: field.fields, quoted: .bare) ?? ""
+                say(
+                    "warning: session \(created.purchaseId): \(field.object)\(Self.quoted(field.key)) is not a field of "
+                        + "Create Checkout Session, and Appcharge ignores it\(hint)")
+            }
             if forgotten == 0 && sessions.forgotten > 0 {
                 say(
                     "note: the sandbox forgets unpaid sessions from now on, the oldest first (two hours old, past "

@@ -53,7 +53,27 @@ struct SessionRequestTests {
         #"{"priceDetails":{"price":499,"currency":"USD"},"offer":{"name":"n","sku":"s"},"customer":{"id":"c","identitySignals":[]},"sessionMetadata":"#
             + deepMetadata + "}",
         "[]", "{}", "499",
+        unknownFields,
     ]
+
+    /// A session with members the reference has no field for, in every object it reads.
+    static let unknownFields =
+        #"{"countryCode":"DE","priceDetails":{"price":499,"currency":"USD","curency":"EUR"},"#
+        + #""offer":{"name":"n","sku":"s","pricePointMetaData":499},"items":[{"name":"a","sku":"b","quantity":1,"#
+        + #""qty":1},{"name":"a","sku":"b","quantity":1,"qty":2,"assetUrl":"u"}],"customer":{"id":"c","customerId":"c"},"#
+        + #""redirectURL":"https://x.example","receiptMetadata":{"locale":"fr-CA"},"attributes":{"k":"v"}}"#
+
+    @Test("members the reference has no field for are noted where they are, each key of the items once, at most five")
+    func unknownFieldsNoted() throws {
+        let request = try SessionRequest(Array(Self.unknownFields.utf8))
+        #expect(
+            request.unknownFields.map { $0.object + $0.key } == [
+                "countryCode", "redirectURL", "priceDetails.curency", "offer.pricePointMetaData", "items[0].qty",
+            ])
+        #expect(request.unknownFields.first?.fields.contains("countryCode2") == true)
+        let known = try SessionRequest(Array(Self.bodies[1].utf8))
+        #expect(known.unknownFields.isEmpty)
+    }
 
     @Test("a plain body reads off the tape as it is parsed", arguments: bodies)
     func sameReading(body: String) throws {

@@ -289,6 +289,21 @@ struct SandboxTests {
         }
     }
 
+    @Test(
+        "a session with a member the reference has no field for is created, and the log names it with the field meant")
+    func unknownFieldWarned() throws {
+        let body = Self.body.replacingOccurrences(of: #""countryCode2": "DE""#, with: #""countryCode": "DE""#)
+        let created = try Self.json(create(body))
+        let purchaseId = try #require(created["purchaseId"] as? String)
+        #expect(
+            recorder.logs.contains(
+                "warning: session \(purchaseId): countryCode is not a field of Create Checkout Session, and Appcharge "
+                    + "ignores it; did you mean countryCode2?"),
+            "\(recorder.logs)")
+        #expect(try Self.json(create()).keys.contains("purchaseId"))
+        #expect(recorder.logs.filter { $0.contains("is not a field") }.count == 1)
+    }
+
     @Test("a firstSeenAt not in the past is refused with the log saying why, as the answer does")
     func futureFirstSeen() throws {
         let body = Self.body.replacingOccurrences(

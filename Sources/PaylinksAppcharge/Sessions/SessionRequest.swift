@@ -27,6 +27,38 @@ package struct SessionRequest {
     package var country: String
     package var metadata: [UInt8]?
     package var redirectUrl: String?
+    /// The members the body has that Create Checkout Session has no field for, which
+    /// Appcharge ignores (a `countryCode` for `countryCode2`, say): the first
+    /// ``unknownFieldLimit``, each key once.
+    package var unknownFields: [UnknownField] = []
+
+    /// A member of the body that is none of the reference's fields.
+    package struct UnknownField: Equatable, Sendable {
+        /// Where it is: "", "offer.", "items[2]." ...
+        package var object: String
+        /// Its key, as sent.
+        package var key: String
+        /// The fields its object has.
+        package var fields: [String]
+    }
+
+    /// The most unknown fields a session notes.
+    package static let unknownFieldLimit = 5
+
+    /// The fields of the reference's request, object by object: what the sandbox reads,
+    /// and what it knows Appcharge takes and ignores.
+    private static let topFields: [StaticString] = [
+        "priceDetails", "offer", "items", "customer", "countryCode2", "receiptMetadata", "sessionMetadata",
+        "attributes", "redirectUrl",
+    ]
+    private static let priceFields: [StaticString] = ["price", "currency"]
+    private static let offerFields: [StaticString] = [
+        "name", "sku", "displayName", "pricePointMetadata", "assetUrl", "description",
+    ]
+    private static let itemFields: [StaticString] = [
+        "name", "sku", "quantity", "assetUrl", "quantityDisplay", "displayName",
+    ]
+    private static let customerFields: [StaticString] = ["id", "email", "identitySignals"]
 
     /// Reads a body, or throws every problem of it, in the order of the reference's fields:
     /// off a ``JSONTape`` when the body is plain JSON, as bodies are, or else parsed.
@@ -196,6 +228,30 @@ package struct SessionRequest {
         self.offerName = offerName
         self.offerSku = offerSku
         self.customerId = customerId
+        unknownFields = Self.unknownFields(of: top)
+    }
+
+    /// The members of `top`, and of its objects, that are none of the reference's fields:
+    /// the first ``unknownFieldLimit``, a key of the items once.
+    private static func unknownFields<Value: JSONReadable>(of top: Value) -> [UnknownField] {
+        let objects: [(place: (Int) -> String, names: [StaticString], values: [Value])] = [
+            ({ _ in "" }, topFields, [top]),
+            ({ _ in "priceDetails." }, priceFields, top.member("priceDetails").map { [$0] } ?? []),
+            ({ _ in "offer." }, offerFields, top.member("offer").map { [$0] } ?? []),
+            ({ "items[\($0)]." }, itemFields, top.member("items")?.elements.map(Array.init) ?? []),
+            ({ _ in "customer." }, customerFields, top.member("customer").map { [$0] } ?? []),
+        ]
+        var found: [UnknownField] = []
+        for (place, names, values) in objects {
+            var seen: Set<String> = []
+            for (position, value) in values.enumerated() {
+                for key in value.keys(besides: names) where found.count < unknownFieldLimit && seen.insert(key).inserted
+                {
+                    found.append(UnknownField(object: place(position), key: key, fields: names.map(\.description)))
+                }
+            }
+        }
+        return found
     }
 
     /// How deeply `sessionMetadata` may nest, itself the first level. Every record that

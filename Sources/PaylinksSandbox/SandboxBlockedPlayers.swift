@@ -70,6 +70,7 @@ extension Sandbox {
     /// them; nil for any other player.
     func blockedRefusal(customerId: String) -> HTTPServerResponse? {
         guard BlockedPlayers.holds(blockedPlayers, customerId) else { return nil }
+        refusalSaid = true
         say(
             "warning: POST /checkout/v1/session refused: the player '\(Reports.quoted(customerId))' is blocked "
                 + "(--block-player or the control API); DELETE /control/v1/blocked-players/"

@@ -52,7 +52,7 @@ extension Sandbox {
     /// path is.
     func legacyPage(token: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(token: token) else {
-            return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
+            return nothingAt(request)
         }
         guard request.method == .get || request.method == .head else {
             var response = Sandbox.problem(405, "\(request.path) takes GET, HEAD, not \(request.method)")

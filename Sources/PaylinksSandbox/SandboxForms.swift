@@ -71,14 +71,21 @@ extension Sandbox {
     }
 
     /// The words a JSON answer gives its client: its `errorMessage` (the sandbox's
-    /// problems) or `message` (those of Appcharge's Price Localization API); nil when it
-    /// has neither.
+    /// problems), its `message` (Appcharge's Price Localization API and refunds), or the
+    /// `error` of each of its `message`'s entries (Appcharge's reporting and Cancel Session,
+    /// `{"message": [{"error": "..."}]}`); nil when it has none.
     static func words(of response: HTTPServerResponse) -> String? {
         guard response.body.first == UInt8(ascii: "{"), let value = try? JSONParser.parse(response.body) else {
             return nil
         }
         for words in [value.member("errorMessage"), value.member("message")] {
-            if case .string(let text)? = words?.kind { return text }
+            switch words?.kind {
+            case .string(let text)?: return text
+            case .array(let entries)?:
+                let errors = entries.compactMap { $0.member("error")?.stringValue }
+                if !errors.isEmpty { return errors.joined(separator: "; ") }
+            default: continue
+            }
         }
         return nil
     }
@@ -123,9 +130,14 @@ extension Sandbox {
     }
 
     /// Logs that `request` was refused, and why: `warning: POST /path refused: why`.
+    /// The path and the reason are cut short (the request's line has the whole path): an
+    /// id the answer quotes from a path of 16 KiB would double the line.
     func sayRefused(_ request: HTTPRequest, _ reason: String) {
         refusalSaid = true
-        onLog("warning: \(request.method) \(request.path) refused: \(reason)")
+        func cut(_ text: String, _ limit: Int) -> String {
+            text.unicodeScalars.count > limit ? String(text.unicodeScalars.prefix(limit)) + "…" : text
+        }
+        onLog("warning: \(request.method) \(cut(request.path, 120)) refused: \(cut(reason, 400))")
     }
 
     /// The words of a JSON answer that refuses a request (4xx), as ``words(of:)``; nil for

@@ -51,6 +51,7 @@ extension Sandbox {
                 return HTTPServerResponse(
                     status: 404, body: Array(#"{"message":"Order does not exist or cannot be found."}"#.utf8))
             case .refused(let refusal):
+                refusalSaid = true
                 say("refund of order \(orderId) refused: \(refusal.message)")
                 return HTTPServerResponse(
                     status: 422, body: Array(#"{"message":"Failed to initiate a refund request"}"#.utf8))

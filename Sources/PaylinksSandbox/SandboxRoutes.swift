@@ -310,10 +310,11 @@ extension Sandbox {
         refusalSaid = false
         var answer = arrival.refusal.map(HTTPAnswer.ready) ?? route(arrival)
         // A refused change says why in the log too, whichever API refused it: the answer
-        // may go to a script that drops it. A read refused, a path no route has (404) and a
-        // method its route does not take (405) are said by the request's line alone.
-        if !refusalSaid, request.method != .get, request.method != .head, arrival.found != nil,
-            case .ready(let response) = answer, response.status != 405, let words = Self.refusalWords(response)
+        // may go to a script that drops it. A read refused, a path the sandbox has nothing
+        // at (404) and a method its route does not take (405) are said by the request's
+        // line alone.
+        if !refusalSaid, request.method != .get, request.method != .head, case .ready(let response) = answer,
+            response.status != 405, let words = Self.refusalWords(response)
         {
             sayRefused(request, words)
         }
@@ -325,6 +326,12 @@ extension Sandbox {
         // and logged when it is given.
         if batch?.holding == true { return holding(answer, method: request.method, path: request.path) }
         return finished(answer, method: request.method, path: request.path)
+    }
+
+    /// The 404 of a path the sandbox has nothing at, which its request's line says alone.
+    func nothingAt(_ request: HTTPRequest) -> HTTPAnswer {
+        refusalSaid = true
+        return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
     }
 
     /// `answer` to the request of `method` and `path` as it goes out: its head finished by
@@ -357,7 +364,7 @@ extension Sandbox {
     private func route(_ arrival: Arrival) -> HTTPAnswer {
         let request = arrival.request
         guard let found = arrival.found else {
-            return .ready(Sandbox.problem(404, "nothing at \(request.path); see the README's \"A local sandbox\""))
+            return nothingAt(request)
         }
         guard
             let row = found.rows.first(where: { $0.methods.contains(request.method) })

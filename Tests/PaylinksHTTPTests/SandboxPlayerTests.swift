@@ -128,6 +128,8 @@ struct SandboxPlayerTests {
                 "warning: POST /checkout/v1/session refused: the player 'cust_98765' is blocked (--block-player or the "
                     + "control API); DELETE /control/v1/blocked-players/cust_98765 unblocks them"),
             "\(served.log.lines)")
+        // Said once: the answer's own words are not logged besides.
+        #expect(served.log.lines.filter { $0.hasPrefix("warning: POST /checkout/v1/session refused") }.count == 1)
         // The session made before the block goes on: the player still pays for it.
         #expect(try served.state(earlier) == "created")
         #expect(served.control("/control/v1/sessions/\(earlier)/complete", #"{"choice": "pay"}"#).status == 200)

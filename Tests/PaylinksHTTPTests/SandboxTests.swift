@@ -217,7 +217,9 @@ struct SandboxTests {
         #expect(response.status == 400)
         let json = try Self.json(response)
         let message = json["errorMessage"] as? String
-        let refusal = "priceDetails.price must be a whole number of 0 or more, not 499.5"
+        let refusal =
+            "priceDetails.price must be a whole number of 0 or more, not 499.5; an amount is in the currency's minor "
+            + "units, 499 for 4.99"
         #expect(message?.hasPrefix(refusal) == true, "\(json)")
     }
 
@@ -251,7 +253,8 @@ struct SandboxTests {
         let (_, purchaseId) = try session()
         func refusal(_ response: HTTPServerResponse) throws -> String {
             let json = try Self.json(response)
-            return try #require(json["errorMessage"] as? String ?? json["message"] as? String)
+            let errors = (json["message"] as? [[String: Any]])?.compactMap { $0["error"] as? String }
+            return try #require(json["errorMessage"] as? String ?? json["message"] as? String ?? errors?.first)
         }
         let priceHeaders = [HTTPHeader("x-publisher-token", "token-1")]
         let refused: [(() -> HTTPServerResponse, HTTPMethod, String, Int)] = [
@@ -270,6 +273,11 @@ struct SandboxTests {
                 .post, "/v1/price-points", 409
             ),
             ({ create(type: "text/plain") }, .post, "/checkout/v1/session", 415),
+            (
+                { request(.post, "/checkout/v3/cancel", headers: [HTTPHeader("Authorization", "Bearer nope")]) },
+                .post, "/checkout/v3/cancel", 401
+            ),
+            ({ request(.post, "/nothing-here") }, .post, "/nothing-here", 404),
             ({ request(.get, "/control/v1/sessions/pr_missing") }, .get, "/control/v1/sessions/pr_missing", 404),
         ]
         for (send, method, path, status) in refused {
@@ -277,7 +285,7 @@ struct SandboxTests {
             let response = send()
             #expect(response.status == status, "\(path)")
             let warnings = recorder.logs.filter { $0.hasPrefix("warning: \(method) \(path) refused: ") }
-            if status == 200 || method == .get {
+            if status == 200 || method == .get || path == "/nothing-here" {
                 #expect(warnings.isEmpty, "\(warnings)")
                 continue
             }
@@ -287,6 +295,15 @@ struct SandboxTests {
             #expect(recorder.logs.suffix(2).first == warnings.first, "\(recorder.logs)")
             #expect(recorder.logs.last == "\(method) \(path) \(status)", "\(recorder.logs)")
         }
+        // A long path is cut in the warning, as what the answer quotes of it: the request's line has it whole.
+        recorder.logs.removeAll()
+        let long = String(repeating: "x", count: 2_000)
+        #expect(complete(long, #"{"choice": "pay"}"#).status == 404)
+        let warning = try #require(recorder.logs.first)
+        let path = "/control/v1/sessions/\(long)/complete"
+        #expect(
+            warning.hasPrefix("warning: POST \(path.prefix(120))… refused: no checkout session has the purchase id"))
+        #expect(warning.unicodeScalars.count < 600 && recorder.logs.last == "POST \(path) 404")
     }
 
     @Test(
@@ -587,7 +604,11 @@ struct SandboxTests {
                 "items[0].quantity", "9223372036854775808",
                 "is more than 9223372036854775807, the largest quantity a session takes"
             ),
-            ("priceDetails.price", "1e-999999", "must be a whole number of 0 or more, not 1e-999999"),
+            (
+                "priceDetails.price", "1e-999999",
+                "must be a whole number of 0 or more, not 1e-999999; an amount is in the currency's minor units, 499 "
+                    + "for 4.99"
+            ),
             ("items[0].quantity", "-1e999999999", "must be a whole number of 0 or more, not -1e999999999"),
         ])
     func wholeNumbersBeyondInt(field: String, number: String, message: String) throws {

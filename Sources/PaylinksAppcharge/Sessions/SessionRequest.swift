@@ -305,8 +305,15 @@ package struct SessionRequest {
     /// fees and net amounts figured from it stay far from the range of `Int`.
     package static let maximumAmount = 1_000_000_000_000
 
+    /// A number with a fraction is refused with what an amount counts: `4.99` is 499.
     private static func amount(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(Problem) -> Int {
-        try integer(value, path(), maximum: maximumAmount, largest: "the largest amount a session takes")
+        do {
+            return try integer(value, path(), maximum: maximumAmount, largest: "the largest amount a session takes")
+        } catch {
+            guard case .notWhole? = value.wholeNumberReading else { throw error }
+            let unit = path() == "priceDetails.price" ? "the currency's minor units" : "US cents"
+            throw Problem(message: "\(error.message); an amount is in \(unit), 499 for 4.99")
+        }
     }
 
     /// `customer.identitySignals.firstSeenAt` of `signals`, in Unix milliseconds: an RFC 3339

@@ -234,11 +234,13 @@ package struct SessionRequest {
     /// The members of `top`, and of its objects, that are none of the reference's fields:
     /// the first ``unknownFieldLimit``, a key of the items once.
     private static func unknownFields<Value: JSONReadable>(of top: Value) -> [UnknownField] {
+        var items: [Value] = []
+        if let elements = top.member("items")?.elements { items.append(contentsOf: elements) }
         let objects: [(place: (Int) -> String, names: [StaticString], values: [Value])] = [
             ({ _ in "" }, topFields, [top]),
             ({ _ in "priceDetails." }, priceFields, top.member("priceDetails").map { [$0] } ?? []),
             ({ _ in "offer." }, offerFields, top.member("offer").map { [$0] } ?? []),
-            ({ "items[\($0)]." }, itemFields, top.member("items")?.elements.map(Array.init) ?? []),
+            ({ "items[\($0)]." }, itemFields, items),
             ({ _ in "customer." }, customerFields, top.member("customer").map { [$0] } ?? []),
         ]
         var found: [UnknownField] = []

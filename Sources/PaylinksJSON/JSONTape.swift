@@ -304,15 +304,24 @@ package struct JSONTapeValue: JSONReadable {
         return nil
     }
 
+    /// Each key is compared where its bytes are, the names of its length only.
     package func keys(besides names: [StaticString]) -> [String] {
         let entry = entry
         guard entry.kind == .object else { return [] }
+        let entries = tape.entries
         var others: [String] = []
-        var key = index + 1
-        while key < Int(entry.next) {
-            let named = tape.entries[key]
-            if !names.contains(where: { tape.key(named, is: $0) }) { others.append(tape.text(named)) }
-            key = Int(tape.entries[key + 1].next)
+        tape.bytes.withUnsafeBufferPointer { text in
+            var key = index + 1
+            while key < Int(entry.next) {
+                let named = entries[key]
+                let bytes = UnsafeBufferPointer(rebasing: text[Int(named.start)..<Int(named.end)])
+                let known = names.contains { name in
+                    name.utf8CodeUnitCount == bytes.count
+                        && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
+                }
+                if !known { others.append(String(decoding: bytes, as: UTF8.self)) }
+                key = Int(entries[key + 1].next)
+            }
         }
         return others
     }

@@ -232,27 +232,26 @@ package struct SessionRequest {
     }
 
     /// The members of `top`, and of its objects, that are none of the reference's fields:
-    /// the first ``unknownFieldLimit``, a key of the items once.
+    /// the first ``unknownFieldLimit``, a key of the items once. A body with none, the
+    /// usual, costs a look at each key and makes nothing.
     private static func unknownFields<Value: JSONReadable>(of top: Value) -> [UnknownField] {
-        var items: [Value] = []
-        if let elements = top.member("items")?.elements { items.append(contentsOf: elements) }
-        let objects: [(place: (Int) -> String, names: [StaticString], values: [Value])] = [
-            ({ _ in "" }, topFields, [top]),
-            ({ _ in "priceDetails." }, priceFields, top.member("priceDetails").map { [$0] } ?? []),
-            ({ _ in "offer." }, offerFields, top.member("offer").map { [$0] } ?? []),
-            ({ "items[\($0)]." }, itemFields, items),
-            ({ _ in "customer." }, customerFields, top.member("customer").map { [$0] } ?? []),
-        ]
         var found: [UnknownField] = []
-        for (place, names, values) in objects {
-            var seen: Set<String> = []
-            for (position, value) in values.enumerated() {
-                for key in value.keys(besides: names) where found.count < unknownFieldLimit && seen.insert(key).inserted
-                {
-                    found.append(UnknownField(object: place(position), key: key, fields: names.map(\.description)))
-                }
+        /// Notes the unknown keys of `value`, in `place` (`item`: of the items' `item`th).
+        func note(_ value: Value?, _ place: String, _ names: [StaticString], item: Int? = nil) {
+            guard let value, found.count < unknownFieldLimit else { return }
+            for key in value.keys(besides: names) where found.count < unknownFieldLimit {
+                if item != nil && found.contains(where: { $0.key == key && $0.object.hasPrefix("items[") }) { continue }
+                let object = item.map { "items[\($0)]." } ?? place
+                found.append(UnknownField(object: object, key: key, fields: names.map(\.description)))
             }
         }
+        note(top, "", topFields)
+        note(top.member("priceDetails"), "priceDetails.", priceFields)
+        note(top.member("offer"), "offer.", offerFields)
+        if let items = top.member("items")?.elements {
+            for (index, item) in items.enumerated() { note(item, "items[].", itemFields, item: index) }
+        }
+        note(top.member("customer"), "customer.", customerFields)
         return found
     }
 

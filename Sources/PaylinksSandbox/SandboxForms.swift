@@ -13,6 +13,16 @@ extension Sandbox {
         problem(refusal.status, refusal.message)
     }
 
+    /// The log's line for what the server refused on its own, which has no request line
+    /// of its own: `warning: a request refused (413): the body is larger than 1024 KiB`,
+    /// or a connection's. One line whatever the client sent, its words cut short.
+    public static func logLine(for refusal: HTTPServer.Refusal) -> String {
+        let what = if case .tooManyConnections = refusal { "a connection" } else { "a request" }
+        let message = refusal.message
+        let cut = message.unicodeScalars.count > 400 ? String(message.unicodeScalars.prefix(400)) + "…" : message
+        return MessageText.oneLine("warning: \(what) refused (\(refusal.status)): \(cut)")
+    }
+
     /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
     /// several `problems`, each of them in a list.
     public static func problem(_ status: Int, _ message: String, each problems: [String] = []) -> HTTPServerResponse {

@@ -271,7 +271,13 @@ struct ServeTests {
                 "HTTP/1.1 400 Bad Request", "HTTP/1.1 413 Content Too Large",
                 "HTTP/1.1 431 Request Header Fields Too Large", "HTTP/1.1 400 Bad Request",
             ])
-        #expect(sandbox.stop(with: SIGINT).status == 0)
+        let (status, _, stderr) = sandbox.stop(with: SIGINT)
+        #expect(status == 0)
+        // Each has a line in the log, though none has a request line.
+        let refusals = stderr.split(separator: "\n").filter { $0.hasPrefix("warning: a request refused (") }
+        #expect(
+            refusals.map { $0.dropFirst("warning: a request refused (".count).prefix(3) }
+                == ["400", "505", "400", "400", "413", "431", "400"], "\(stderr)")
     }
 
     @Test(
@@ -290,7 +296,10 @@ struct ServeTests {
         #expect(answers.first?.headers["Content-Type"] == "application/json")
         #expect(answers.first?.headers["Connection"] == "close")
         #expect(answers.first?.body == #"{"errorCode":\#(status),"errorMessage":"\#(message)"}"#)
-        #expect(sandbox.stop(with: SIGINT).status == 0)
+        let (exit, _, stderr) = sandbox.stop(with: SIGINT)
+        #expect(exit == 0)
+        #expect(
+            stderr.split(separator: "\n").contains("warning: a request refused (\(status)): \(message)"), "\(stderr)")
     }
 
     // The connection limit, the read time and a stop while a request arrives are tested in

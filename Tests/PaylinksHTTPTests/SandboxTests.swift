@@ -246,6 +246,27 @@ struct SandboxTests {
             "\(recorder.logs)")
     }
 
+    @Test("what the server refuses on its own has a log line of one line, its words escaped and cut short")
+    func serverRefusalLogged() {
+        #expect(
+            Sandbox.logLine(for: .cannotTake(.bodyTooLarge(limit: 1 << 20)))
+                == "warning: a request refused (413): the body is larger than 1024 KiB")
+        #expect(
+            Sandbox.logLine(for: .tooManyConnections(limit: 1024))
+                == "warning: a connection refused (503): the server has 1024 connections open; try again")
+        #expect(
+            Sandbox.logLine(for: .tooSlow(seconds: 10))
+                == "warning: a request refused (408): the request took longer than 10 s to arrive")
+        let forged = Sandbox.logLine(for: .cannotTake(.unsupportedVersion("HTTP/1.\r\nPOST /x 201\u{1B}[2J")))
+        #expect(
+            forged
+                == #"warning: a request refused (505): HTTP version 'HTTP/1.\u{D}\u{A}POST /x 201\u{1B}[2J' is not supported; send HTTP/1.1"#
+        )
+        let long = Sandbox.logLine(for: .cannotTake(.malformed(String(repeating: "x", count: 5_000))))
+        #expect(
+            long == "warning: a request refused (400): malformed request: " + String(repeating: "x", count: 381) + "…")
+    }
+
     @Test(
         "a refused change logs its words once, before its request line, whichever API refused it; a refused read does not"
     )

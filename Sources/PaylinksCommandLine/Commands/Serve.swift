@@ -57,7 +57,8 @@ enum ServeCommand: Subcommand {
             throw .cannotCreate(
                 "\(failure); the imported state cannot be kept there: free the disk, or give another --data")
         }
-        let server = try listen(options)
+        let refusals = RefusalLog()
+        let server = try listen(options, refusals: refusals)
         // Written before anything else is said: a script waiting for it learns at once.
         let portFileText = Array("\(localURL(options, port: server.port))\n".utf8)
         if let portFile = options.portFile { try writePortFile(portFile, portFileText) }
@@ -75,6 +76,7 @@ enum ServeCommand: Subcommand {
         let log = LogBuffer(context.standardError)
         defer { log.finish(within: LogBuffer.closingMilliseconds) }
         server.onProblem = { line in log.write(line: "warning: \(MessageText.oneLine(line))") }
+        refusals.start(log)
         let renderer = options.format.renderer(
             catalog: catalog, color: PaylinksCLI.usesColor(options, context: context), target: options.target,
             language: options.language)

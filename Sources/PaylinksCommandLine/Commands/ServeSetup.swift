@@ -8,7 +8,7 @@ import PaylinksSandbox
 /// deliveries go, the settings the sandbox answers with, and the command line's own words.
 extension ServeCommand {
     /// The server on `--host` and `--port`; what it refuses on its own is answered as the
-    /// sandbox answers its errors.
+    /// sandbox answers its errors, and logged once `refusals` has a log.
     ///
     /// It serves on a loop per core, and with `--data` on one: there every change waits
     /// for a sync, which costs as much for one change as for thirty, and one loop takes
@@ -16,11 +16,15 @@ extension ServeCommand {
     /// loop per core alternate turns of their halves, each with a sync of its own. On two
     /// cores under 32 connections creating sessions, one loop syncs once for 23 sessions
     /// rather than 14, answers 12% more of them a second, and spends a sixth less CPU on each.
-    static func listen(_ options: RunOptions) throws(CLIError) -> HTTPServer {
+    static func listen(_ options: RunOptions, refusals: RefusalLog) throws(CLIError) -> HTTPServer {
         do {
             return try HTTPServer(
                 host: options.host, port: options.port,
-                loops: options.dataDirectory == nil ? HTTPServer.defaultLoops : 1, refusal: Sandbox.answer(to:))
+                loops: options.dataDirectory == nil ? HTTPServer.defaultLoops : 1
+            ) { refusal in
+                refusals.note(refusal)
+                return Sandbox.answer(to: refusal)
+            }
         } catch {
             switch error {
             case .addressInUse(let address):
@@ -194,6 +198,23 @@ extension ServeCommand {
             child.kill()
             child.wait(milliseconds: nil)
         }
+    }
+}
+
+/// Where the server's own refusals are logged (a request it cannot take, one too slow to
+/// arrive, a connection past its limit), which its loops word on their threads, several at
+/// once: nowhere until the log is made, which is after the server listens.
+final class RefusalLog: Sendable {
+    private let log = Locked<LogBuffer?>(nil)
+
+    /// Logs each refusal from now on to `buffer`.
+    func start(_ buffer: LogBuffer) {
+        log.withLock { $0 = buffer }
+    }
+
+    /// Logs `refusal`, once there is a log.
+    func note(_ refusal: HTTPServer.Refusal) {
+        log.withLock { $0 }?.write(line: Sandbox.logLine(for: refusal))
     }
 }
 

@@ -151,7 +151,8 @@ extension Sandbox {
         guard let session = live(purchaseId: purchaseId) else {
             return .ready(Self.noSession(purchaseId))
         }
-        let choices = CheckoutSessions.Choice.allCases.map(\.rawValue).joined(separator: ", ")
+        let names = CheckoutSessions.Choice.allCases.map(\.rawValue)
+        let choices = names.joined(separator: ", ")
         let shape = "send {\"choice\": \"...\"} with one of: \(choices)"
         let read = Self.jsonObject(request)
         guard case .success(let members) = read else { return .ready(read.refusal(shape)) }
@@ -162,7 +163,7 @@ extension Sandbox {
                 Sandbox.problem(
                     400,
                     "'\(Reports.quoted(unknown.key))' is not a field of complete; it takes "
-                        + known.joined(separator: ", ")))
+                        + known.joined(separator: ", ") + Self.meant(unknown.key, among: known)))
         }
         guard let choiceValue = members.first(where: { $0.key == "choice" })?.value else {
             return .ready(Sandbox.problem(400, "choice is missing; \(shape)"))
@@ -171,12 +172,12 @@ extension Sandbox {
             return .ready(Sandbox.problem(400, "choice must be a string, not \(choiceValue.typeDescription); \(shape)"))
         }
         guard let choice = CheckoutSessions.Choice(rawValue: choiceText) else {
-            let meant = CheckoutSessions.Choice(rawValue: Self.trimmed(choiceText).lowercased())
+            // The choices once: the shape without them.
             return .ready(
                 Sandbox.problem(
                     400,
                     "choice '\(Reports.quoted(choiceText))' is not one of \(choices)"
-                        + (meant.map { "; did you mean \($0.rawValue)?" } ?? "") + "; \(shape)"))
+                        + Self.meant(choiceText, among: names) + "; send {\"choice\": \"...\"}"))
         }
         var method = PlayerAction.defaultPaymentMethod
         if let methodValue = members.first(where: { $0.key == "paymentMethod" })?.value {

@@ -41,14 +41,13 @@ extension Sandbox {
         var goal: OrderLife.DisputeGoal?
         var wrong = "outcome is missing"
         if let unknown = members.first(where: { $0.key != "outcome" }) {
-            wrong = "unknown key '\(Reports.quoted(unknown.key))'"
+            wrong = "unknown key '\(Reports.quoted(unknown.key))'" + Self.meant(unknown.key, among: ["outcome"])
         } else if let outcome = members.first?.value {
             if case .string(let text) = outcome.kind {
                 goal = OrderLife.DisputeGoal(rawValue: text)
-                let meant = OrderLife.DisputeGoal(rawValue: Self.trimmed(text).lowercased())
                 wrong =
                     "outcome '\(Reports.quoted(text))' is not one of \(names.joined(separator: ", "))"
-                    + (meant.map { "; did you mean \($0.rawValue)?" } ?? "")
+                    + Self.meant(text, among: names)
             } else {
                 wrong = "outcome must be a string, not \(outcome.typeDescription)"
             }

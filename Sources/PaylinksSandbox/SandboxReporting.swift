@@ -33,7 +33,8 @@ extension Sandbox {
     /// Initiate Refund, as the game's server calls it: 201 `{}` and the refund goes
     /// through (`order.refunded` follows); 403, 404 and 422 in Appcharge's shapes. An
     /// `x-user-id` that is not the order's player is taken, as Appcharge does not say what
-    /// it does then, and the log warns of it.
+    /// it does then, and the log warns of it. So does a body, which the API does not take:
+    /// an amount asked there refunds no less than the whole order.
     func initiateRefund(orderId: String, _ request: HTTPRequest) -> HTTPServerResponse {
         do throws(CheckoutSessions.LifeProblem) {
             let session = try act(OrderLife.refund(amount: nil, succeeds: true), on: orderId, byOrderId: true)
@@ -44,6 +45,11 @@ extension Sandbox {
                         + "'\(MessageText.sanitized(userId))', is not the order's player, "
                         + "'\(MessageText.sanitized(session.customerId))'; the game's server likely sends the wrong "
                         + "id, and Appcharge may refuse the refund")
+            }
+            if session != nil, let asked = Self.ignoredRefundBody(request) {
+                say(
+                    "warning: refund of order \(MessageText.sanitized(orderId)): Initiate Refund takes no body, and "
+                        + "Appcharge ignores \(asked): the whole order is refunded")
             }
         } catch {
             switch error {
@@ -58,5 +64,13 @@ extension Sandbox {
             }
         }
         return HTTPServerResponse(status: 201, body: Array("{}".utf8))
+    }
+
+    /// What a body sent to Initiate Refund asked, which nothing reads: its first member,
+    /// or its size when it is no JSON object; nil for none, blanks or `{}`.
+    private static func ignoredRefundBody(_ request: HTTPRequest) -> String? {
+        guard request.body.contains(where: { !" \t\r\n".utf8.contains($0) }) else { return nil }
+        guard case .success(let members) = jsonObject(request) else { return "its \(request.body.count) bytes" }
+        return members.first.map { "its '\(MessageText.sanitized($0.key))'" }
     }
 }

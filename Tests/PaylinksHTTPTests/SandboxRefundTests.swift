@@ -31,13 +31,14 @@ struct SandboxRefundTests {
         return (purchaseId, try #require(paid["orderId"] as? String))
     }
 
-    func initiateRefund(_ orderId: String, token: String? = "token-1", user: String? = "player-1")
+    func initiateRefund(_ orderId: String, token: String? = "token-1", user: String? = "player-1", body: String = "")
         -> HTTPServerResponse
     {
         var headers: [HTTPHeader] = []
         if let token { headers.append(HTTPHeader("x-publisher-token", token)) }
         if let user { headers.append(HTTPHeader("x-user-id", user)) }
-        return base.request(.post, "/checkout/api/v1/order/\(orderId)/refund", headers: headers)
+        if !body.isEmpty { headers.append(HTTPHeader("Content-Type", "application/json")) }
+        return base.request(.post, "/checkout/api/v1/order/\(orderId)/refund", body: body, headers: headers)
     }
 
     func control(_ purchaseId: String, _ action: String, _ body: String) -> HTTPServerResponse {
@@ -361,6 +362,25 @@ struct SandboxRefundTests {
         let (closed, closedId) = try base.session()
         _ = base.complete(closedId, #"{"choice": "close"}"#)
         #expect(cancel(closed) == #"{"isOrderCancelled":true}"#)
+    }
+
+    @Test("Initiate Refund takes no body: one sent refunds the whole order all the same, and the log says so")
+    func refundBodyIgnored() throws {
+        for body in ["", " \n", "{}"] {
+            let (_, orderId) = try granted()
+            #expect(initiateRefund(orderId, user: "cust_98765", body: body).status == 201)
+        }
+        #expect(!base.recorder.logs.contains { $0.contains("takes no body") }, "\(base.recorder.logs)")
+        let cases = [(#"{"amount": 100, "reason": "x"}"#, "its 'amount'"), ("amount=100", "its 10 bytes")]
+        for (body, asked) in cases {
+            let (purchaseId, orderId) = try granted()
+            #expect(initiateRefund(orderId, user: "cust_98765", body: body).status == 201)
+            #expect(try state(purchaseId) == "payment_refunded")
+            #expect(
+                base.recorder.logs.contains(
+                    "warning: refund of order \(orderId): Initiate Refund takes no body, and Appcharge ignores "
+                        + "\(asked): the whole order is refunded"), "\(base.recorder.logs)")
+        }
     }
 
     @Test("Initiate Refund takes another player's x-user-id, and the log warns that it is not the order's player")

@@ -66,9 +66,11 @@ def test():
     """Runs the suite until it passes or a test fails: a mutant is killed by its first
     failure, and the rest of the suite is not waited for. Returns whether it passed, the
     first test that failed, and what the failures said."""
+    mark = os.urandom(8).hex()
     process = subprocess.Popen(
         ["swift", "test", "--skip-build"] + SWIFTFLAGS, cwd=SCRATCH, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
+        stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+        env=dict(os.environ, PAYLINKS_MUTATION_RUN=mark))
     expired = threading.Event()
     timer = threading.Timer(TEST_TIMEOUT, lambda: (expired.set(), stop(process)))
     timer.start()
@@ -85,6 +87,7 @@ def test():
     finally:
         process.wait()
         timer.cancel()
+        stop_strays(mark)
     if failed is None and expired.is_set():
         failed = "the suite ran past %d s" % TEST_TIMEOUT
     if failed is None and process.returncode != 0:
@@ -98,6 +101,25 @@ def stop(process):
         os.killpg(process.pid, signal.SIGTERM)
     except ProcessLookupError:
         pass
+
+
+def stop_strays(mark):
+    """Kills what the suite started and left running once it ended: a test stopped before
+    it stops its sandbox leaves it, in a process group of its own (Foundation gives each
+    child one), where stop() does not reach. Each has the suite's environment, and in it
+    `mark`, which no other process has."""
+    if not os.path.isdir("/proc"):
+        return
+    needle = ("PAYLINKS_MUTATION_RUN=%s" % mark).encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/environ" % entry, "rb") as environ:
+                if needle in environ.read().split(b"\0"):
+                    os.kill(int(entry), signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def chosen(mutants, arguments):

@@ -138,7 +138,7 @@ extension Sandbox {
     /// as it stands now.
     func state(purchaseId: String) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
-            return .ready(Self.noSession(purchaseId))
+            return .ready(noSession(purchaseId))
         }
         return Self.stateAnswer(session)
     }
@@ -149,7 +149,7 @@ extension Sandbox {
     /// schedules the pending payment's resolution on the sandbox's clock.
     func complete(purchaseId: String, _ request: HTTPRequest) -> HTTPAnswer {
         guard let session = live(purchaseId: purchaseId) else {
-            return .ready(Self.noSession(purchaseId))
+            return .ready(noSession(purchaseId))
         }
         let names = CheckoutSessions.Choice.allCases.map(\.rawValue)
         let choices = names.joined(separator: ", ")

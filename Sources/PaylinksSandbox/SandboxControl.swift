@@ -18,7 +18,7 @@ extension Sandbox {
             case ("outcome", .string("refunded")): succeeds = true
             case ("outcome", .string("failed")): succeeds = false
             case ("amount", .number(let text)):
-                guard let session = live(purchaseId: purchaseId) else { return .ready(Self.noSession(purchaseId)) }
+                guard let session = live(purchaseId: purchaseId) else { return .ready(noSession(purchaseId)) }
                 guard let number = value.wholeNumber, (1...max(1, session.price)).contains(number) else {
                     return .ready(
                         Sandbox.problem(
@@ -54,7 +54,7 @@ extension Sandbox {
         }
         guard let goal else { return .ready(Sandbox.problem(400, "\(wrong); \(shape)")) }
         guard let session = live(purchaseId: purchaseId) else {
-            return .ready(Self.noSession(purchaseId))
+            return .ready(noSession(purchaseId))
         }
         let life = session.life ?? OrderLife(state: session.state, price: session.price)
         return control(purchaseId: purchaseId, life.dispute(to: goal))
@@ -72,12 +72,12 @@ extension Sandbox {
             try act(actions, on: purchaseId, byOrderId: false)
         } catch {
             switch error {
-            case .noOrder: return .ready(Self.noSession(purchaseId))
+            case .noOrder: return .ready(noSession(purchaseId))
             case .refused(let refusal): return .ready(Sandbox.problem(422, refusal.message))
             }
         }
         guard let session = live(purchaseId: purchaseId) else {
-            return .ready(Self.noSession(purchaseId))
+            return .ready(noSession(purchaseId))
         }
         return Self.stateAnswer(session)
     }
@@ -102,7 +102,7 @@ extension Sandbox {
     /// `"awardFlow": "manual_retry"`, newly signed; granted, the order is Succeeded.
     func retryAward(purchaseId: String) -> HTTPAnswer {
         guard live(purchaseId: purchaseId) != nil else {
-            return .ready(Self.noSession(purchaseId))
+            return .ready(noSession(purchaseId))
         }
         guard onPaid != nil else {
             return .ready(Sandbox.problem(409, Self.noAwardEndpoint))
@@ -116,7 +116,7 @@ extension Sandbox {
         say("session \(purchaseId): Retry Award")
         send(award, purchaseId: purchaseId)
         guard let session = live(purchaseId: purchaseId) else {
-            return .ready(Self.noSession(purchaseId))
+            return .ready(noSession(purchaseId))
         }
         return Self.stateAnswer(session, status: 202)
     }

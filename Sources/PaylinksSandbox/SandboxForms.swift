@@ -1,3 +1,4 @@
+import PaylinksAppcharge
 import PaylinksFixtures
 public import PaylinksHTTP
 import PaylinksJSON
@@ -68,11 +69,16 @@ extension Sandbox {
     }
 
     /// 404 for a purchase id the sandbox holds no session of, saying why one may be gone.
-    static func noSession(_ purchaseId: String) -> HTTPServerResponse {
-        Sandbox.problem(
-            404,
-            "no checkout session has the purchase id '\(purchaseId)'; the sandbox forgets unpaid "
-                + "sessions two hours old, and the oldest past 10,000 or past its --session-budget")
+    func noSession(_ purchaseId: String) -> HTTPServerResponse {
+        let none = "no checkout session has the purchase id '\(purchaseId)'"
+        guard let (meant, named) = sessions.purchaseId(otherwiseNamed: purchaseId) else {
+            return Sandbox.problem(
+                404,
+                "\(none); the sandbox forgets unpaid sessions two hours old, and the oldest past 10,000 or "
+                    + "past its --session-budget")
+        }
+        let what = named == .token ? "checkout session token" : "order id"
+        return Sandbox.problem(404, "\(none); that is the \(what) of the session '\(meant)': send its purchase id")
     }
 
     /// The `errorMessage` of a problem answer.

@@ -377,7 +377,7 @@ extension Sandbox {
     /// schedules it to on the clock (202). The session as it then stands; 404 without a
     /// live session, 409 for one not pending.
     func resolvePending(purchaseId: String, succeeded: Bool, after: Int?) -> HTTPAnswer {
-        guard live(purchaseId: purchaseId) != nil else { return .ready(Self.noSession(purchaseId)) }
+        guard live(purchaseId: purchaseId) != nil else { return .ready(noSession(purchaseId)) }
         do throws(CheckoutSessions.ResolveProblem) {
             if let after {
                 let (at, overflow) = now.addingReportingOverflow(after)
@@ -393,7 +393,7 @@ extension Sandbox {
             let (_, events) = try sessions.resolve(purchaseId: purchaseId, succeeded: succeeded, now: now)
             say("session \(purchaseId): the pending payment \(succeeded ? "succeeded" : "failed")")
             report(events)
-            guard let session = live(purchaseId: purchaseId) else { return .ready(Self.noSession(purchaseId)) }
+            guard let session = live(purchaseId: purchaseId) else { return .ready(noSession(purchaseId)) }
             return Self.stateAnswer(session)
         } catch {
             return .ready(Self.problem(error.noSession ? 404 : 409, error.message))

@@ -364,6 +364,25 @@ struct SandboxRefundTests {
         #expect(cancel(closed) == #"{"isOrderCancelled":true}"#)
     }
 
+    @Test("a control path given a session's token or order id for its purchase id is 404, and says whose it is")
+    func otherIdentifierNamed() throws {
+        let (token, purchaseId) = try base.session()
+        let byToken = try SandboxTests.json(base.complete(token, #"{"choice": "pay"}"#))
+        #expect(
+            byToken["errorMessage"] as? String
+                == "no checkout session has the purchase id '\(token)'; that is the checkout session token of the "
+                + "session '\(purchaseId)': send its purchase id")
+        let (paid, orderId) = try granted()
+        let byOrder = control(orderId, "refund", #"{"outcome": "refunded"}"#)
+        #expect(byOrder.status == 404)
+        #expect(
+            try SandboxTests.json(byOrder)["errorMessage"] as? String
+                == "no checkout session has the purchase id '\(orderId)'; that is the order id of the session "
+                + "'\(paid)': send its purchase id")
+        let unknown = try SandboxTests.json(base.complete("pr_nothing", #"{"choice": "pay"}"#))
+        #expect((unknown["errorMessage"] as? String)?.hasSuffix("past its --session-budget") == true)
+    }
+
     @Test("Initiate Refund takes no body: one sent refunds the whole order all the same, and the log says so")
     func refundBodyIgnored() throws {
         for body in ["", " \n", "{}"] {

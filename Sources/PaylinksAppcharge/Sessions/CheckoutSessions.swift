@@ -370,6 +370,21 @@ public struct CheckoutSessions {
         return session(key: key, now: now)
     }
 
+    /// What another identifier than a purchase id can name a session by.
+    public enum OtherIdentifier: Sendable {
+        case token
+        case orderId
+    }
+
+    /// The purchase id of the session `id` names as its token or its order id, and which
+    /// of them it is: what a lookup by a purchase id that found nothing was likely given.
+    public func purchaseId(otherwiseNamed id: String) -> (purchaseId: String, named: OtherIdentifier)? {
+        let key = IdentifierKey(id)
+        if let session = sessions[key] { return (session.purchaseId, .token) }
+        if let token = orderIds[key], let session = sessions[token] { return (session.purchaseId, .orderId) }
+        return nil
+    }
+
     /// The game's server cancels the session of `token`; nil when there is none. A session
     /// the player already ended stays as it is.
     public mutating func cancel(token: String) -> (Session?, [Event]) {

@@ -163,7 +163,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .bodyTooLarge(let limit): "the body is larger than \(limit >> 10) KiB"
         case .unknownTransferCoding(let coding):
             "the transfer coding '\(coding)' is not implemented; send Content-Length"
-        case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1"
+        case .unsupportedVersion(let version): "HTTP version '\(version)' is not supported; send HTTP/1.1 or HTTP/1.0"
         }
     }
 }

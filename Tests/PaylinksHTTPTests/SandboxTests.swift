@@ -260,7 +260,7 @@ struct SandboxTests {
         let forged = Sandbox.logLine(for: .cannotTake(.unsupportedVersion("HTTP/1.\r\nPOST /x 201\u{1B}[2J")))
         #expect(
             forged
-                == #"warning: a request refused (505): HTTP version 'HTTP/1.\u{D}\u{A}POST /x 201\u{1B}[2J' is not supported; send HTTP/1.1"#
+                == #"warning: a request refused (505): HTTP version 'HTTP/1.\u{D}\u{A}POST /x 201\u{1B}[2J' is not supported; send HTTP/1.1 or HTTP/1.0"#
         )
         let long = Sandbox.logLine(for: .cannotTake(.malformed(String(repeating: "x", count: 5_000))))
         #expect(

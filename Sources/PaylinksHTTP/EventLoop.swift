@@ -220,7 +220,8 @@ final class EventLoop {
             do {
                 result = try parser.parse(connection.buffer[...], resuming: &connection.progress)
             } catch {
-                queue(connection, .ready(refusal(.cannotTake(error))), closing: true, head: false)
+                let refused = HTTPServer.Refusal.cannotTake(error, request: connection.progress.requestLine)
+                queue(connection, .ready(refusal(refused)), closing: true, head: false)
                 return
             }
             guard case .complete(let request, let length) = result else {

@@ -23,6 +23,8 @@ struct HTTPRequestParser {
         fileprivate var searchedTo: Int?
         fileprivate var head: Head?
         fileprivate var chunks: ChunkedBodyReader?
+        /// The request's method and path, once its request line is read.
+        fileprivate(set) var requestLine: HTTPRequestLine?
 
         /// Nothing read yet.
         init() {}
@@ -106,6 +108,7 @@ struct HTTPRequestParser {
         guard headEnd - bytes.startIndex <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
         let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start) ?? headEnd
         let (method, target, isHTTP10) = try Self.requestLine(bytes[start..<lineEnd])
+        progress.requestLine = HTTPRequestLine(method: method, target: target)
         let fields: HTTPFields
         do {
             fields = try HTTPFields(bytes[..<headEnd], from: lineEnd + 2)

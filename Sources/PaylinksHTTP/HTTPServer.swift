@@ -45,8 +45,10 @@ public final class HTTPServer {
     /// one that takes too long to arrive, a connection past the limit, a request its handler
     /// gave no answer to. Its user words each, with ``status`` and ``message``.
     public enum Refusal: Equatable, Sendable {
-        /// The request cannot be taken: 400, 413, 431, 501 or 505, as the error says.
-        case cannotTake(HTTPRequestError)
+        /// The request cannot be taken: 400, 413, 431, 501 or 505, as the error says; its
+        /// method and path, when its request line was read (a body too large, a header
+        /// refused).
+        case cannotTake(HTTPRequestError, request: HTTPRequestLine? = nil)
         /// The request took longer than the read time to arrive, in seconds: 408.
         case tooSlow(seconds: Int)
         /// The server has its limit of connections open, none of them idle: 503.
@@ -57,7 +59,7 @@ public final class HTTPServer {
         /// The status code that answers it.
         public var status: Int {
             switch self {
-            case .cannotTake(let error): error.status
+            case .cannotTake(let error, _): error.status
             case .tooSlow: 408
             case .tooManyConnections: 503
             case .noAnswer: 500
@@ -67,7 +69,7 @@ public final class HTTPServer {
         /// The reason, in a phrase.
         public var message: String {
             switch self {
-            case .cannotTake(let error): error.message
+            case .cannotTake(let error, _): error.message
             case .tooSlow(let seconds): "the request took longer than \(seconds) s to arrive"
             case .tooManyConnections(let limit): "the server has \(limit) connections open; try again"
             case .noAnswer: "the handler gave no answer"

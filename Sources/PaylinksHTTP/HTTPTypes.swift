@@ -131,6 +131,21 @@ public struct HTTPRequest: Equatable, Sendable {
     }
 }
 
+/// A request's method and path, as its request line gave them: what a refusal of the
+/// rest of it can still name.
+public struct HTTPRequestLine: Equatable, Sendable {
+    /// The method, as sent.
+    public var method: String
+    /// The path, without the query.
+    public var path: String
+
+    /// The line's method and target, the target's query left out.
+    public init(method: String, target: String) {
+        self.method = method
+        path = String(target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)])
+    }
+}
+
 /// Why a request cannot be taken, with the status that says so.
 public enum HTTPRequestError: Error, Equatable, Sendable {
     /// 400: the request line or a header is malformed; what is wrong.

@@ -15,13 +15,17 @@ extension Sandbox {
     }
 
     /// The log's line for what the server refused on its own, which has no request line
-    /// of its own: `warning: a request refused (413): the body is larger than 1024 KiB`,
-    /// or a connection's. One line whatever the client sent, its words cut short.
+    /// of its own: `warning: POST /path refused (413): the body is larger than 1024 KiB`,
+    /// `a request` for one whose request line was not read, or a connection's. One line
+    /// whatever the client sent, its path and words cut short.
     public static func logLine(for refusal: HTTPServer.Refusal) -> String {
-        let what = if case .tooManyConnections = refusal { "a connection" } else { "a request" }
-        let message = refusal.message
-        let cut = message.unicodeScalars.count > 400 ? String(message.unicodeScalars.prefix(400)) + "…" : message
-        return MessageText.oneLine("warning: \(what) refused (\(refusal.status)): \(cut)")
+        let what =
+            switch refusal {
+            case .cannotTake(_, let line?): "\(cut(line.method, 20)) \(cut(line.path, 120))"
+            case .tooManyConnections: "a connection"
+            default: "a request"
+            }
+        return MessageText.oneLine("warning: \(what) refused (\(refusal.status)): \(cut(refusal.message, 400))")
     }
 
     /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
@@ -150,10 +154,13 @@ extension Sandbox {
     /// id the answer quotes from a path of 16 KiB would double the line.
     func sayRefused(_ request: HTTPRequest, _ reason: String) {
         refusalSaid = true
-        func cut(_ text: String, _ limit: Int) -> String {
-            text.unicodeScalars.count > limit ? String(text.unicodeScalars.prefix(limit)) + "…" : text
-        }
-        onLog("warning: \(request.method) \(cut(request.path, 120)) refused: \(cut(reason, 400))")
+        onLog("warning: \(request.method) \(Self.cut(request.path, 120)) refused: \(Self.cut(reason, 400))")
+    }
+
+    /// `text` cut to its first `limit` characters (Unicode scalars), with `…` when cut: a
+    /// path or a reason as a log line quotes it.
+    private static func cut(_ text: String, _ limit: Int) -> String {
+        text.unicodeScalars.count > limit ? String(text.unicodeScalars.prefix(limit)) + "…" : text
     }
 
     /// The words of a JSON answer that refuses a request (4xx), as ``words(of:)``; nil for

@@ -262,6 +262,16 @@ struct SandboxTests {
             forged
                 == #"warning: a request refused (505): HTTP version 'HTTP/1.\u{D}\u{A}POST /x 201\u{1B}[2J' is not supported; send HTTP/1.1 or HTTP/1.0"#
         )
+        // A request whose line was read is named by its method and path, cut short; the query left out.
+        let line = HTTPRequestLine(method: "POST", target: "/control/v1/reset?x=\u{1B}")
+        #expect(
+            Sandbox.logLine(for: .cannotTake(.bodyTooLarge(limit: 1 << 20), request: line))
+                == "warning: POST /control/v1/reset refused (413): the body is larger than 1024 KiB")
+        let deep = HTTPRequestLine(method: "GET", target: "/" + String(repeating: "a", count: 300) + "\u{202E}")
+        #expect(
+            Sandbox.logLine(for: .cannotTake(.malformed("a header has no ':'"), request: deep))
+                == "warning: GET /\(String(repeating: "a", count: 119))… refused (400): malformed request: a header has no ':'"
+        )
         let long = Sandbox.logLine(for: .cannotTake(.malformed(String(repeating: "x", count: 5_000))))
         #expect(
             long == "warning: a request refused (400): malformed request: " + String(repeating: "x", count: 381) + "…")

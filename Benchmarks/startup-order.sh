@@ -10,7 +10,7 @@
 # one more to write it). What a command uses is read from one trace of every address it
 # runs or touches (valgrind's lackey), so that a function no profile names, a tail call's
 # target say, is not left out. Laid out so, purchase --json faults 143 times, where the
-# main job placed among the other commands faulted 155 times and no order 175.
+# main job placed among the other commands faulted 155 times.
 # Run it (make startup-order) after a change to what a start runs; a stale list costs some
 # of that speed, never correctness: a name it lacks is placed as the linker would anyway,
 # and a name no longer in the binary is passed over.

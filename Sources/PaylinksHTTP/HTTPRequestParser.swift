@@ -32,8 +32,7 @@ struct HTTPRequestParser {
 
     /// What the request line and headers say, once read whole.
     fileprivate struct Head {
-        var method: String
-        var target: String
+        var line: HTTPRequestLine
         var isHTTP10: Bool
         var fields: HTTPFields
         /// Where the body starts.
@@ -77,12 +76,10 @@ struct HTTPRequestParser {
             guard bytes.endIndex - bodyStart >= length else { return .incomplete }
             (body, end) = (Array(bytes[bodyStart..<bodyStart + length]), bodyStart + length)
         }
-        let (target, fields) = (head.target, head.fields)
-        // Found by its byte, not by characters, which would break the whole target into graphemes.
-        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let fields = head.fields
+        let (path, query) = head.line.pathAndQuery
         let request = HTTPRequest(
-            method: HTTPMethod(rawValue: head.method), path: String(target[..<(question ?? target.endIndex)]),
-            query: question.map { String(target[target.utf8.index(after: $0)...]) } ?? "", headers: fields.headers,
+            method: HTTPMethod(rawValue: head.line.method), path: path, query: query, headers: fields.headers,
             body: body, keepAlive: head.isHTTP10 ? fields.keepsAlive && !fields.closes : !fields.closes)
         return .complete(request, length: end - bytes.startIndex)
     }
@@ -108,7 +105,8 @@ struct HTTPRequestParser {
         guard headEnd - bytes.startIndex <= maximumHeadSize else { throw .headersTooLarge(limit: maximumHeadSize) }
         let lineEnd = HTTPBytes.find(HTTPBytes.crlf, in: bytes, from: start) ?? headEnd
         let (method, target, isHTTP10) = try Self.requestLine(bytes[start..<lineEnd])
-        progress.requestLine = HTTPRequestLine(method: method, target: target)
+        let line = HTTPRequestLine(method: method, target: target)
+        progress.requestLine = line
         let fields: HTTPFields
         do {
             fields = try HTTPFields(bytes[..<headEnd], from: lineEnd + 2)
@@ -133,7 +131,7 @@ struct HTTPRequestParser {
         }
         // HTTP/1.0 has no transfer codings: its framing is faulty (RFC 9112, 6.1), as nginx says.
         if isHTTP10 && fields.chunked { throw .malformed("an HTTP/1.0 request has Transfer-Encoding") }
-        return Head(method: method, target: target, isHTTP10: isHTTP10, fields: fields, bodyStart: headEnd + 4)
+        return Head(line: line, isHTTP10: isHTTP10, fields: fields, bodyStart: headEnd + 4)
     }
 
     /// Whether the head `progress` holds, read whole by ``parse(_:resuming:)`` and its body

@@ -136,13 +136,23 @@ public struct HTTPRequest: Equatable, Sendable {
 public struct HTTPRequestLine: Equatable, Sendable {
     /// The method, as sent.
     public var method: String
-    /// The path, without the query.
-    public var path: String
+    /// The target, as sent: the path, and the query after a `?`.
+    public var target: String
 
-    /// The line's method and target, the target's query left out.
+    /// The line's method and target.
     public init(method: String, target: String) {
         self.method = method
-        path = String(target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)])
+        self.target = target
+    }
+
+    /// The path, without the query.
+    public var path: String { pathAndQuery.path }
+
+    /// The target split at its first `?`, found by its byte, not by characters, which would
+    /// break the whole target into graphemes; the query is empty without one.
+    var pathAndQuery: (path: String, query: String) {
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+        return (String(target[..<question]), String(target[target.utf8.index(after: question)...]))
     }
 }
 

@@ -45,7 +45,7 @@ public struct HTTPResponse: Equatable, Sendable {
 
     /// The first header named `name`, in any case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.isNamed(name) }?.value
+        headers.value(named: name)
     }
 }
 
@@ -66,20 +66,21 @@ public struct HTTPHeader: Equatable, Sendable {
     /// §5.1): letters are ASCII in a name, so no other character is folded.
     public func isNamed(_ name: String) -> Bool {
         // Most names differ in length, which a string knows without a look at its bytes.
-        guard self.name.utf8.count == name.utf8.count else { return false }
-        var name = name
-        var own = self.name
-        return own.withUTF8 { own in
-            name.withUTF8 { name in
-                guard own.count == name.count else { return false }
-                for index in own.indices where own[index] != name[index] {
-                    guard own[index] | 0x20 == name[index] | 0x20, (0x61...0x7A).contains(own[index] | 0x20) else {
-                        return false
-                    }
-                }
-                return true
-            }
+        let (own, other) = (self.name.utf8, name.utf8)
+        guard own.count == other.count else { return false }
+        for (mine, theirs) in zip(own, other) where mine != theirs {
+            guard mine | 0x20 == theirs | 0x20, (0x61...0x7A).contains(mine | 0x20) else { return false }
         }
+        return true
+    }
+}
+
+extension [HTTPHeader] {
+    /// The value of the first header named `name`, in any case: each name compared where
+    /// it is, no header copied on the way.
+    public func value(named name: String) -> String? {
+        for index in indices where self[index].isNamed(name) { return self[index].value }
+        return nil
     }
 }
 
@@ -111,7 +112,7 @@ public struct HTTPRequest: Equatable, Sendable {
 
     /// The first header named `name`, in any case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.isNamed(name) }?.value
+        headers.value(named: name)
     }
 
     /// Whether `Content-Type` names the media type `lowercase`, its letters in any case

@@ -316,8 +316,10 @@ package struct JSONTapeValue: JSONReadable {
                 let named = entries[key]
                 let bytes = UnsafeBufferPointer(rebasing: text[Int(named.start)..<Int(named.end)])
                 let known = names.contains { name in
-                    name.utf8CodeUnitCount == bytes.count
-                        && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
+                    guard name.utf8CodeUnitCount == bytes.count else { return false }
+                    let start = name.utf8Start
+                    for offset in 0..<bytes.count where bytes[offset] != start[offset] { return false }
+                    return true
                 }
                 if !known { others.append(String(decoding: bytes, as: UTF8.self)) }
                 key = Int(entries[key + 1].next)

@@ -56,7 +56,9 @@ struct SandboxGuard: Sendable {
         let audience = Audience(segments: segments)
         var reached: Authority?
         // Every Host a request names is checked: a second one must not slip past the first.
-        for header in request.headers where header.isNamed("host") && !header.value.isEmpty {
+        let headers = request.headers
+        for index in headers.indices where headers[index].isNamed("host") && !headers[index].value.isEmpty {
+            let header = headers[index]
             if header.value == listeningHost {
                 reached = reached ?? listening
                 continue
@@ -150,7 +152,7 @@ struct SandboxGuard: Sendable {
     /// them to what the sandbox serves (``SandboxPage/contentSecurityPolicy``), unless the
     /// page set a policy of its own (a Link Out checkout's, whose form may end at the game).
     func finish(_ response: inout HTTPServerResponse) {
-        let type = response.headers.first { $0.isNamed("content-type") }?.value ?? ""
+        let type = response.headers.value(named: "content-type") ?? ""
         guard type.hasPrefix("text/html") else { return }
         response.headers.append(HTTPHeader("X-Frame-Options", "DENY"))
         guard !response.headers.contains(where: { $0.isNamed("content-security-policy") }) else { return }

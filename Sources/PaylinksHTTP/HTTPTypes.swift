@@ -66,12 +66,20 @@ public struct HTTPHeader: Equatable, Sendable {
     /// §5.1): letters are ASCII in a name, so no other character is folded.
     public func isNamed(_ name: String) -> Bool {
         // Most names differ in length, which a string knows without a look at its bytes.
-        let (own, other) = (self.name.utf8, name.utf8)
-        guard own.count == other.count else { return false }
-        for (mine, theirs) in zip(own, other) where mine != theirs {
-            guard mine | 0x20 == theirs | 0x20, (0x61...0x7A).contains(mine | 0x20) else { return false }
+        guard self.name.utf8.count == name.utf8.count else { return false }
+        var name = name
+        var own = self.name
+        return own.withUTF8 { own in
+            name.withUTF8 { name in
+                guard own.count == name.count else { return false }
+                for index in own.indices where own[index] != name[index] {
+                    guard own[index] | 0x20 == name[index] | 0x20, (0x61...0x7A).contains(own[index] | 0x20) else {
+                        return false
+                    }
+                }
+                return true
+            }
         }
-        return true
     }
 }
 

@@ -34,11 +34,12 @@ extension SandboxPage {
     /// The most bytes of a request's or an answer's body a timeline shows.
     static let bodyLimit = 16 << 10
 
-    /// `text` as a listing shows it: at most ``nameLimit`` characters, and `…` when cut.
+    /// `text` as a listing or a log line shows it: at most `limit` characters (Unicode
+    /// scalars), ``nameLimit`` unless told, and `…` only when cut.
     static func shortened(_ text: String, to limit: Int = nameLimit) -> String {
-        guard text.utf8.count > limit else { return text }
-        let kept = text.unicodeScalars.prefix(limit)
-        return String(String.UnicodeScalarView(kept)) + "…"
+        // No more bytes than the limit is no more characters either: kept without a count.
+        guard text.utf8.count > limit, text.unicodeScalars.count > limit else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…"
     }
 
     /// What an order's page shows, as the sandbox held it when the page was asked for.

@@ -21,11 +21,13 @@ extension Sandbox {
     public static func logLine(for refusal: HTTPServer.Refusal) -> String {
         let what =
             switch refusal {
-            case .cannotTake(_, let line?): "\(cut(line.method, 20)) \(cut(line.path, 120))"
+            case .cannotTake(_, let line?):
+                "\(SandboxPage.shortened(line.method, to: 20)) \(SandboxPage.shortened(line.path, to: 120))"
             case .tooManyConnections: "a connection"
             default: "a request"
             }
-        return MessageText.oneLine("warning: \(what) refused (\(refusal.status)): \(cut(refusal.message, 400))")
+        return MessageText.oneLine(
+            "warning: \(what) refused (\(refusal.status)): \(SandboxPage.shortened(refusal.message, to: 400))")
     }
 
     /// A JSON problem answer: `{"errorCode": status, "errorMessage": message}`, and with
@@ -154,13 +156,9 @@ extension Sandbox {
     /// id the answer quotes from a path of 16 KiB would double the line.
     func sayRefused(_ request: HTTPRequest, _ reason: String) {
         refusalSaid = true
-        onLog("warning: \(request.method) \(Self.cut(request.path, 120)) refused: \(Self.cut(reason, 400))")
-    }
-
-    /// `text` cut to its first `limit` characters (Unicode scalars), with `…` when cut: a
-    /// path or a reason as a log line quotes it.
-    private static func cut(_ text: String, _ limit: Int) -> String {
-        text.unicodeScalars.count > limit ? String(text.unicodeScalars.prefix(limit)) + "…" : text
+        onLog(
+            "warning: \(request.method) \(SandboxPage.shortened(request.path, to: 120)) refused: "
+                + SandboxPage.shortened(reason, to: 400))
     }
 
     /// The words of a JSON answer that refuses a request (4xx), as ``words(of:)``; nil for

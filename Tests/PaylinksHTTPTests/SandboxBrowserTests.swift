@@ -215,6 +215,15 @@ struct SandboxBrowserTests {
         #expect(Sandbox.masked(Self.token) == "stud…")
     }
 
+    @Test("a name is cut at its limit in characters, not bytes, and marked … only when cut")
+    func namesCutByCharacters() {
+        let accented = String(repeating: "é", count: SandboxPage.nameLimit)
+        #expect(SandboxPage.shortened(accented) == accented)
+        #expect(SandboxPage.shortened(accented + "é") == accented + "…")
+        #expect(SandboxPage.shortened("/orders/日本", to: 9) == "/orders/日…")
+        #expect(SandboxPage.shortened("short", to: 5) == "short")
+    }
+
     @Test("the journal and a replay keep the real publisher token")
     func tokenKept() throws {
         let served = try Served()

@@ -95,4 +95,41 @@ struct LogBufferTests {
         #expect(log.finish(within: 10_000))
         #expect(output.text == (0..<1_000).map(Self.line).joined())
     }
+
+    /// A standard error that reads at once and signals each write.
+    final class SignallingReader: OutputSink, @unchecked Sendable {
+        private let lock = NSLock()
+        private var writes: [String] = []
+        let wrote = DispatchSemaphore(value: 0)
+
+        func write(_ text: String) throws(OutputError) {
+            lock.withLock { writes.append(text) }
+            wrote.signal()
+        }
+
+        /// Each write, in order.
+        var all: [String] { lock.withLock { writes } }
+    }
+
+    @Test("lines flushed while the writer lets them gather go out in one write, with no other flush or the stop")
+    func gatheredLinesGoOut() {
+        let reader = SignallingReader()
+        let log = LogBuffer(reader)
+        defer { log.finish(within: 1000) }
+        log.write("first\n")
+        log.flush()
+        #expect(reader.wrote.wait(timeout: .now() + 10) == .success)
+        // Just after a write, the writer lets lines gather: these flushes leave them due, and
+        // the writer takes them once its few milliseconds are up, without being asked again.
+        for number in 0..<50 {
+            log.write(Self.line(number))
+            log.flush()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while reader.all.joined() != "first\n" + (0..<50).map(Self.line).joined() && Date() < deadline {
+            _ = reader.wrote.wait(timeout: .now() + 1)
+        }
+        #expect(reader.all.joined() == "first\n" + (0..<50).map(Self.line).joined())
+        #expect(reader.all.count <= 5, "\(reader.all.count) writes for 50 flushes: the lines did not gather")
+    }
 }

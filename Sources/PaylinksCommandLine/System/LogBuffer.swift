@@ -34,9 +34,17 @@ package final class LogBuffer: OutputSink, Sendable {
         var writing = false
         /// Whether ``finish(within:)`` was called: the writer writes what is left and ends.
         var closing = false
+        /// Whether the writer lets lines gather after a write (``gatheringMilliseconds``):
+        /// a flush then leaves them due without waking it.
+        var gathering = false
     }
 
     private let state = Locked(State())
+
+    /// How long the lines after a write gather before the next, in milliseconds, unless a
+    /// batch of them waits sooner. A busy server flushes every turn of its loop, thousands
+    /// a second, and waking the writer for each turn cost more than its write.
+    static let gatheringMilliseconds = 5
 
     /// A log of at most `capacity` bytes waiting in front of `sink`.
     package init(_ sink: any OutputSink, capacity: Int = 1 << 20) {
@@ -69,7 +77,7 @@ package final class LogBuffer: OutputSink, Sendable {
             }
             state.pending.append(contentsOf: bytes)
             if lineFeed { state.pending.append(UInt8(ascii: "\n")) }
-            if state.pending.count >= batch && !state.due {
+            if state.pending.count >= batch && (!state.due || state.gathering) {
                 state.due = true
                 self.state.broadcast()
             }
@@ -77,13 +85,14 @@ package final class LogBuffer: OutputSink, Sendable {
     }
 
     /// Hands what waits to the writer and returns at once: a server calls it once a turn of
-    /// its loop, so that the lines of a turn go out in one system call.
+    /// its loop, so that the lines of a turn, or of the few milliseconds the writer lets
+    /// them gather, go out in one system call.
     package func flush() {
         let handed = state.withLock { state in
             guard state.writer != nil else { return false }
             if !state.pending.isEmpty || state.dropped > 0 {
                 state.due = true
-                self.state.broadcast()
+                if !state.gathering { self.state.broadcast() }
             }
             return true
         }
@@ -151,8 +160,13 @@ package final class LogBuffer: OutputSink, Sendable {
                 chunk.removeAll(keepingCapacity: true)
                 state.withLock { state in
                     state.writing = false
+                    state.gathering = true
                     self.state.broadcast()
                 }
+                state.withLock(
+                    waitingAtMost: Self.gatheringMilliseconds,
+                    until: { $0.closing || $0.pending.count >= batch }
+                ) { state, _ in state.gathering = false }
             }
         }
     }

@@ -194,7 +194,7 @@ public final class HTTPClient {
         request += head
         fields(&request)
         request += "Content-Length: ".utf8
-        request += String(body.count).utf8
+        HTTPBytes.appendDecimal(body.count, to: &request)
         request += "\r\n\r\n".utf8
         request += body
     }

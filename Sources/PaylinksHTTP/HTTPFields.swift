@@ -168,6 +168,23 @@ enum HTTPBytes {
         byte == 0x20 || byte == 0x09
     }
 
+    /// Appends the decimal digits of `value`, written where they go, without making a
+    /// string: a status and a `Content-Length` in every message.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value >= 0 else {
+            bytes += String(value).utf8
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
     static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }

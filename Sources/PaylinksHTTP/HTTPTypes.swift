@@ -227,7 +227,7 @@ public struct HTTPServerResponse: Equatable, Sendable {
         bytes.reserveCapacity(160 + body.count)
         // Appended piece by piece: no line is made as a string first.
         bytes += "HTTP/1.1 ".utf8
-        bytes += String(status).utf8
+        HTTPBytes.appendDecimal(status, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         bytes += Self.reason(status).utf8
         bytes += "\r\n".utf8
@@ -238,7 +238,7 @@ public struct HTTPServerResponse: Equatable, Sendable {
             bytes += "\r\n".utf8
         }
         bytes += "Content-Length: ".utf8
-        bytes += String(body.count).utf8
+        HTTPBytes.appendDecimal(body.count, to: &bytes)
         bytes += (closing ? "\r\nConnection: close\r\n\r\n" : "\r\nConnection: keep-alive\r\n\r\n").utf8
         if !head { bytes += body }
         return bytes

@@ -76,4 +76,18 @@ struct ReasonPhraseTests {
             }
         }
     }
+
+    @Test(
+        "a status and a Content-Length are written in decimal, at every power of ten",
+        arguments: [0, 1, 9, 10, 99, 100, 101, 999, 1000, 1024, 65_535, 1_000_000, 123_456_789, Int.max, -1, -100])
+    func decimals(value: Int) {
+        var bytes: [UInt8] = [UInt8(ascii: "x")]
+        HTTPBytes.appendDecimal(value, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+        let length = max(0, value % 10_000)
+        let answer = HTTPServerResponse(status: 200, body: [UInt8](repeating: 0x61, count: length))
+        #expect(
+            String(decoding: answer.encoded(closing: true, head: true), as: UTF8.self).contains(
+                "\r\nContent-Length: \(length)\r\n"))
+    }
 }

@@ -174,7 +174,9 @@ struct HTTPRequestParser {
             !line[methodEnd + 1..<targetEnd].contains(where: { $0 <= 0x20 || $0 == 0x7F }),
             let target = HTTPBytes.text(line[methodEnd + 1..<targetEnd])
         else {
-            let shown = String(decoding: line.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline }
+            // Quoted as sent, every character kept: what shows it (the log, a JSON answer)
+            // escapes it by its own rules.
+            let shown = String(decoding: line.prefix(80), as: UTF8.self)
             throw .malformed("the request line is '\(shown)'")
         }
         let method = String(decoding: line[..<methodEnd], as: UTF8.self)

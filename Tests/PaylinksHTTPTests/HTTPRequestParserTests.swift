@@ -50,6 +50,16 @@ struct HTTPRequestParserTests {
     }
 
     @Test(
+        "a malformed request line is quoted as sent, no character dropped: what shows it escapes it",
+        arguments: [
+            "G\u{E9}T / HTTP/1.1", "GET /\u{65E5}\u{672C} x HTTP/1.1", "GET /a\u{1}b HTTP/1.1",
+            "GET /\u{1B}[2J HTTP/1.1",
+        ])
+    func requestLineQuoted(line: String) {
+        #expect(refusal("\(line)\r\nHost: x\r\n\r\n") == .malformed("the request line is '\(line)'"))
+    }
+
+    @Test(
         "a bare CR, LF or NUL in a header value is 400",
         arguments: ["X-A: a\rb", "X-A: a\nb", "X-A: a\u{0}b"])
     func controlInValue(header: String) {

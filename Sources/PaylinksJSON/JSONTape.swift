@@ -304,26 +304,21 @@ package struct JSONTapeValue: JSONReadable {
         return nil
     }
 
-    /// Each key is compared where its bytes are, the names of its length only.
+    /// Each key is compared where its bytes are, as ``member(_:)`` compares it.
     package func keys(besides names: [StaticString]) -> [String] {
         let entry = entry
         guard entry.kind == .object else { return [] }
-        let entries = tape.entries
         var others: [String] = []
-        tape.bytes.withUnsafeBufferPointer { text in
-            var key = index + 1
-            while key < Int(entry.next) {
-                let named = entries[key]
-                let bytes = UnsafeBufferPointer(rebasing: text[Int(named.start)..<Int(named.end)])
-                let known = names.contains { name in
-                    guard name.utf8CodeUnitCount == bytes.count else { return false }
-                    let start = name.utf8Start
-                    for offset in 0..<bytes.count where bytes[offset] != start[offset] { return false }
-                    return true
-                }
-                if !known { others.append(String(decoding: bytes, as: UTF8.self)) }
-                key = Int(entries[key + 1].next)
+        var key = index + 1
+        while key < Int(entry.next) {
+            let named = tape.entries[key]
+            if !names.contains(where: { tape.key(named, is: $0) }) {
+                others.append(
+                    tape.bytes.withUnsafeBufferPointer { text in
+                        String(decoding: text[Int(named.start)..<Int(named.end)], as: UTF8.self)
+                    })
             }
+            key = Int(tape.entries[key + 1].next)
         }
         return others
     }

@@ -18,10 +18,8 @@ extension SandboxRoute {
             // whichever comes first, as a proxy in front may keep either.
             var sent: String?
             var agreeing = true
-            let headers = request.headers
-            for index in headers.indices where headers[index].isNamed("x-publisher-token") {
-                let value = headers[index].value
-                if let first = sent { agreeing = agreeing && first == value } else { sent = value }
+            for header in request.headers where header.isNamed("x-publisher-token") {
+                if let first = sent { agreeing = agreeing && first == header.value } else { sent = header.value }
             }
             let token = agreeing ? sent : nil
             if token == publisherToken && (!api.needsUserId || !(request.header("x-user-id") ?? "").isEmpty) {

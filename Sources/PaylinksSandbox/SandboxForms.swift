@@ -191,7 +191,6 @@ extension Sandbox {
         return .success(members)
     }
 
-    /// `text` without the white space around it.
     /// "; did you mean X?" for the one of `names` that `text` was likely meant to be (the
     /// same but for case and blanks, or a typo away), or nothing.
     static func meant(_ text: String, among names: [String]) -> String {
@@ -200,6 +199,7 @@ extension Sandbox {
         return Suggestion.hint(for: text, among: names, quoted: .bare) ?? ""
     }
 
+    /// `text` without the white space around it.
     static func trimmed(_ text: String) -> String {
         let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
         let end = text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start

@@ -56,9 +56,7 @@ struct SandboxGuard: Sendable {
         let audience = Audience(segments: segments)
         var reached: Authority?
         // Every Host a request names is checked: a second one must not slip past the first.
-        let headers = request.headers
-        for index in headers.indices where headers[index].isNamed("host") && !headers[index].value.isEmpty {
-            let header = headers[index]
+        for header in request.headers where header.isNamed("host") && !header.value.isEmpty {
             if header.value == listeningHost {
                 reached = reached ?? listening
                 continue

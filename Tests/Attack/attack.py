@@ -794,27 +794,29 @@ def big_answers(port, stop):
     CURRENT["finished"] = True
 
 
+# Each case: what builds its attack and its award endpoint's behaviour, called afresh for
+# each run, so that a case run again starts with nothing the first run counted.
 CASES = {
-    "slowloris": (slowloris, None),
-    "crlf-flood": (crlf_flood, None),
-    "pipeliner": (pipeliner, None),
-    "connections": (many_connections, None),
-    "large-sessions": (large_sessions, None),
-    "hostile-bodies": (hostile_bodies, None),
-    "unknown-report-keys": (unknown_report_keys, None),
-    "silent-award-endpoint": (paid_sessions(1100), silent),
-    "endless-continue": (paid_sessions(20), endless_continue),
-    "stray-answers": (paid_sessions(50), stray_answers),
-    "forged-status-line": (paid_sessions(20), forged_status),
-    "stderr-pipe": (log_burst, None),
-    "sigterm-during-pauses": (paid_sessions(3), Refusing()),
-    "csrf": csrf(),
-    "rebinding": rebinding(),
-    "full-disk": full_disk(),
-    "journal-numbers": (journal_numbers, None),
-    "big-answers": (big_answers, None),
-    "journal-start": (journal_start, None),
-    "full-disk-backlog": full_disk_backlog(),
+    "slowloris": lambda: (slowloris, None),
+    "crlf-flood": lambda: (crlf_flood, None),
+    "pipeliner": lambda: (pipeliner, None),
+    "connections": lambda: (many_connections, None),
+    "large-sessions": lambda: (large_sessions, None),
+    "hostile-bodies": lambda: (hostile_bodies, None),
+    "unknown-report-keys": lambda: (unknown_report_keys, None),
+    "silent-award-endpoint": lambda: (paid_sessions(1100), silent),
+    "endless-continue": lambda: (paid_sessions(20), endless_continue),
+    "stray-answers": lambda: (paid_sessions(50), stray_answers),
+    "forged-status-line": lambda: (paid_sessions(20), forged_status),
+    "stderr-pipe": lambda: (log_burst, None),
+    "sigterm-during-pauses": lambda: (paid_sessions(3), Refusing()),
+    "csrf": csrf,
+    "rebinding": rebinding,
+    "full-disk": full_disk,
+    "journal-numbers": lambda: (journal_numbers, None),
+    "big-answers": lambda: (big_answers, None),
+    "journal-start": lambda: (journal_start, None),
+    "full-disk-backlog": full_disk_backlog,
 }
 # Cases whose sandbox keeps its data, in a directory of their own; and what such a case
 # checks once the sandbox has stopped.
@@ -838,11 +840,11 @@ FULL_DISK_SECONDS = 2.0
 # Cases whose attack must run to its end, whatever the time: what they check comes last.
 MUST_FINISH = {"big-answers", "journal-start", "full-disk-backlog"}
 # Cases with an events endpoint behind the server too: its behaviour.
-EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing()}
+EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing}
 
 
 def run_case(binary, name):
-    attack, behaviour = CASES[name]
+    attack, behaviour = CASES[name]()
     CURRENT.clear()
     CURRENT["binary"] = binary
     CURRENT["window"] = threading.Event()
@@ -851,7 +853,7 @@ def run_case(binary, name):
         if name in PREPARE:
             PREPARE[name](CURRENT["data"])
     endpoint = AwardEndpoint(behaviour) if behaviour else None
-    events = AwardEndpoint(EVENTS_BEHAVIOURS[name]) if name in EVENTS_BEHAVIOURS else None
+    events = AwardEndpoint(EVENTS_BEHAVIOURS[name]()) if name in EVENTS_BEHAVIOURS else None
     server = Server(
         binary, (["--award-url", endpoint.url()] if endpoint else [])
         + (["--events-url", events.url("/events")] if events else [])

@@ -49,6 +49,14 @@ run:
 # by default make every look-up the loader does at start walk a larger table. Nor does
 # it look for libraries beside itself ($ORIGIN), where there are none: that search costs
 # 44 failed system calls a start.
+# Exclusive access to a variable is proven by the compiler where it can be, and checked at
+# run time in the debug builds the tests run, not in the release binary: there each access
+# to a class's property or a global registered itself in a table of the thread's accesses
+# and looked itself up there, a twentieth of the instructions a session cost the server.
+# The modules are also optimized across their boundaries: the server's loops, generic over
+# what answers them, are compiled for the sandbox, and the JSON reader's small functions
+# are inlined where a request is read, not called through a protocol's table; a session
+# then costs another 4% fewer instructions, an award's main thread and lane 4% fewer.
 # Apple platforms have no static Swift standard library; there the binary links the
 # system's Swift runtime, which every macOS since 10.14.4 carries.
 # Each function is also in a section of its own, and those a start runs are laid out
@@ -80,7 +88,8 @@ STRIPFLAGS = -Xlinker -s
 RELEASEFLAGS = -c release $(STATICFLAGS) $(ORDERFLAGS) $(STRIPFLAGS) \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xfrontend -Xswiftc -disable-dynamic-actor-isolation \
-	-Xswiftc -Xfrontend -Xswiftc -disable-type-layout
+	-Xswiftc -Xfrontend -Xswiftc -disable-type-layout \
+	-Xswiftc -enforce-exclusivity=unchecked -Xswiftc -cross-module-optimization
 
 release:
 ifdef CXXARCHIVEDIR

@@ -67,28 +67,38 @@ public struct HTTPHeader: Equatable, Sendable {
     public func isNamed(_ name: String) -> Bool {
         // Most names differ in length, which a string knows without a look at its bytes.
         guard self.name.utf8.count == name.utf8.count else { return false }
-        var name = name
-        var own = self.name
-        return own.withUTF8 { own in
-            name.withUTF8 { name in
-                guard own.count == name.count else { return false }
-                for index in own.indices where own[index] != name[index] {
-                    guard own[index] | 0x20 == name[index] | 0x20, (0x61...0x7A).contains(own[index] | 0x20) else {
-                        return false
-                    }
-                }
-                return true
+        // Both names read where they are: neither string is copied, so neither is retained.
+        let compared = self.name.utf8.withContiguousStorageIfAvailable { own in
+            name.utf8.withContiguousStorageIfAvailable { other in Self.same(own, other) }
+        }
+        if let compared, let compared { return compared }
+        // A string whose bytes are not in one piece (one bridged from Objective-C) is copied.
+        return Array(self.name.utf8).withUnsafeBufferPointer { own in
+            Array(name.utf8).withUnsafeBufferPointer { other in Self.same(own, other) }
+        }
+    }
+
+    /// Whether two names' bytes are the same, letters in any case.
+    private static func same(_ own: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard own.count == other.count else { return false }
+        for index in own.indices where own[index] != other[index] {
+            guard own[index] | 0x20 == other[index] | 0x20, (0x61...0x7A).contains(own[index] | 0x20) else {
+                return false
             }
         }
+        return true
     }
 }
 
 extension [HTTPHeader] {
-    /// The value of the first header named `name`, in any case: each name compared where
-    /// it is, no header copied on the way.
+    /// The value of the first header named `name`, in any case.
     public func value(named name: String) -> String? {
-        for index in indices where self[index].isNamed(name) { return self[index].value }
-        return nil
+        // Each header read where it is: one copied out of the array, as its subscript gives
+        // it, would retain both its strings and release them again.
+        withUnsafeBufferPointer { headers in
+            for index in headers.indices where headers[index].isNamed(name) { return headers[index].value }
+            return nil
+        }
     }
 }
 

@@ -130,7 +130,8 @@ public struct CheckoutSessions {
             country: request.country, redirectUrl: request.redirectUrl, metadata: request.metadata,
             // A free order's dollar figures are all 0, whatever the offer's price point.
             pricePointMetadata: request.price == 0 ? nil : request.pricePointMetadata, warnings: warnings)
-        session.terms = terms(of: session)
+        let terms = terms(of: session)
+        session.terms = terms
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
         let size = session.bytes
@@ -610,12 +611,15 @@ public struct CheckoutSessions {
         var handed = 0
         while forgetFrom < creation.count {
             let key = creation[forgetFrom]
-            // Found once, and only the state and the time read; a session is moved out only when it goes.
-            guard let found = sessions.index(forKey: key), !sessions.values[found].isKept else {
+            // Found once, and only the state and the time read, in place: a read through the
+            // values' getter would copy the whole session. A session is moved out only when it goes.
+            guard let found = sessions.index(forKey: key),
+                case let (isKept, created) = Self.peek(&sessions.values[found], { ($0.isKept, $0.created) }),
+                !isKept
+            else {
                 forgetFrom += 1
                 continue
             }
-            let created = sessions.values[found].created
             guard
                 sessions.count - paidCount >= limit || bytes + incoming > byteBudget
                     || now - created >= 2 * lifetime
@@ -633,6 +637,13 @@ public struct CheckoutSessions {
             forgetFrom += 1
         }
         return bytes + incoming <= byteBudget
+    }
+
+    /// What `read` takes of `session`, read where it is held: a session reached through a
+    /// mutable access (`&sessions.values[index]`) is lent, where a read through a getter
+    /// copies it whole, each of its strings retained and then released.
+    private static func peek<Value>(_ session: inout Session, _ read: (borrowing Session) -> Value) -> Value {
+        read(session)
     }
 
     /// The terms of `session`'s money: its country's and currency's in the catalog, with

@@ -80,7 +80,10 @@ final class CheckoutFlow {
         appcharge.device = options.device
         sdk.backend = appcharge
         let sendsEvents = options.eventsUrl != nil || command == .trigger
-        let uses = [options.awardUrl != nil ? "award callbacks" : nil, sendsEvents ? "events" : nil].compactMap { $0 }
+        // Appended one by one: a run that signs nothing makes no array at all.
+        var uses: [String] = []
+        if options.awardUrl != nil { uses.append("award callbacks") }
+        if sendsEvents { uses.append("events") }
         let signing = uses.isEmpty ? nil : try Signing(options: options, context: context)
         if sendsEvents, let signing {
             let standardError = context.standardError

@@ -130,8 +130,7 @@ public struct CheckoutSessions {
             country: request.country, redirectUrl: request.redirectUrl, metadata: request.metadata,
             // A free order's dollar figures are all 0, whatever the offer's price point.
             pricePointMetadata: request.price == 0 ? nil : request.pricePointMetadata, warnings: warnings)
-        let terms = terms(of: session)
-        session.terms = terms
+        session.terms = terms(of: session)
         // Refused before anything is forgotten: only unpaid sessions make room, so room can be
         // made unless paid orders alone leave none.
         let size = session.bytes

@@ -63,15 +63,19 @@ def paid(base, player, price, items, then=None):
     return purchase, then
 
 
-def granted(game_base, count, seconds=15):
-    """Waits (for at most `seconds`) until the game server has made `count` grants."""
+def granted(game_base, count, base, purchases, seconds=15):
+    """Waits (for at most `seconds`) until the game server has made `count` grants and the
+    sandbox has taken the game's answer for each of `purchases`: the game counts a grant before
+    it answers, so only the sandbox's charge_succeed says an order can be refunded or disputed."""
     deadline = time.time() + seconds
     while True:
         with urllib.request.urlopen(game_base + "/grants", timeout=10) as response:
             grants = json.load(response)["grants"]
-        if len(grants) >= count:
+        waiting = [purchase for purchase in purchases if state(base, purchase) != "charge_succeed"]
+        if len(grants) >= count and not waiting:
             return
-        assert time.time() < deadline, "the game granted %d of %d orders in %d s" % (len(grants), count, seconds)
+        assert time.time() < deadline, "in %d s the game granted %d of %d orders and the sandbox still awaits %s" % (
+            seconds, len(grants), count, waiting)
         # A pause between the polls of a bounded wait: the loop ends on its condition or fails at
         # its deadline, so no timing decides the result.
         time.sleep(0.2)
@@ -229,7 +233,7 @@ def flawed(paylinks, game_script, driver):
         _, base = pages.serve(stack, paylinks, "--seed", "2", "--award-url", game_base + "/award",
                               "--events-url", game_base + "/events", "--ledger-url", game_base + "/ledger")
         purchase, _ = paid(base, PLAYER_C, 499, (("gem_01", 100),))
-        granted(game_base, 1)
+        granted(game_base, 1, base, [purchase])
         pages.control(base, purchase, "refund", {})
         assert state(base, purchase) == "payment_refunded", state(base, purchase)
         row = differing(driver, base, PLAYER_C)
@@ -253,7 +257,7 @@ def history(base, game_base):
         paid(base, PLAYER_D, 100, (("coin_01", 1),))
     declined = pages.create(base, 299, player=PLAYER_A)["purchaseId"]
     pages.control(base, declined, "complete", {"choice": "decline"})
-    granted(game_base, len(orders) + MANY)
+    granted(game_base, len(orders) + MANY, base, [purchase for purchase, then in orders if then])
     for purchase, then in orders:
         if then:
             pages.control(base, purchase, *then)

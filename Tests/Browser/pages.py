@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -54,8 +55,12 @@ def call(base, path, body=None, token=True):
         headers["x-publisher-token"] = PUBLISHER_TOKEN
     request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
                                      method="GET" if body is None else "POST", headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        raise AssertionError("%s %s answered %d: %s" % (request.get_method(), path, error.code,
+                                                       error.read(2000).decode(errors="replace"))) from None
 
 
 def create(base, price, currency="USD", player="cust_98765", name="Starter Pack", sku="starter_pack_001",

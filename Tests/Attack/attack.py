@@ -548,8 +548,10 @@ def full_disk():
         while not stop.is_set() and rounds < 200:
             rounds += 1
             full = rounds % 2 == 0
-            size = os.path.getsize(journal)
-            prlimit_file_size(server.process.pid, size + 40 if full else None)
+            prlimit_file_size(server.process.pid, os.path.getsize(journal) + 40 if full else None)
+            # What the journal holds once the limit holds: a record written before it took
+            # hold (a normal request's, an award's outcome) counts as kept before the round.
+            size = settled_size(journal) if full else None
             status, data = request(port, "POST", "/checkout/v1/session", json.dumps(BODY), HEADERS)
             if status == 201:
                 answered[json.loads(data)["purchaseId"]] = "created"
@@ -565,7 +567,7 @@ def full_disk():
                 paid += 1
             elif not (full and status == 503):
                 raise Breach("a payment was answered %d with the disk %s" % (status, "full" if full else "free"))
-            if full and os.path.getsize(journal) != size:
+            if full and settled_size(journal) != size:
                 raise Breach("the journal went from %d to %d bytes on a full disk" % (size, os.path.getsize(journal)))
         prlimit_file_size(server.process.pid, None)
         deadline = time.time() + 10
@@ -574,8 +576,25 @@ def full_disk():
         if len(grants) != paid:
             raise Breach("%d awards reached the game's server for %d payments answered 200" % (len(grants), paid))
         CURRENT["figures"] = "; %d rounds, %d payments kept, %d grants" % (rounds, paid, len(grants))
+        CURRENT["finished"] = True
 
     return attack, endpoint
+
+
+def settled_size(journal, seconds=2.0):
+    """The journal's size once it ends with a whole record: an append the full disk cut short
+    is undone by the sandbox before it answers, but one of its own (an award's outcome) may be
+    caught between its short write and its undoing. Waits for that, for at most `seconds`."""
+    deadline = time.time() + seconds
+    while True:
+        with open(journal, "rb") as file:
+            size = file.seek(0, os.SEEK_END)
+            file.seek(max(0, size - 1))
+            if size == 0 or file.read(1) == b"\n" or time.time() > deadline:
+                return size
+        # A pause between the polls of a bounded wait: the loop ends on its condition or at
+        # its deadline, and the caller judges what it returns.
+        time.sleep(0.01)
 
 
 def full_disk_backlog():
@@ -838,7 +857,7 @@ WINDOWS = {"full-disk-backlog"}
 # the sandbox's pause of 1 s after a failed write.
 FULL_DISK_SECONDS = 2.0
 # Cases whose attack must run to its end, whatever the time: what they check comes last.
-MUST_FINISH = {"big-answers", "journal-start", "full-disk-backlog"}
+MUST_FINISH = {"big-answers", "journal-start", "full-disk-backlog", "full-disk"}
 # Cases with an events endpoint behind the server too: its behaviour.
 EVENTS_BEHAVIOURS = {"sigterm-during-pauses": Refusing}
 

@@ -337,16 +337,13 @@ struct BooksHistoryTests {
         #expect(Set(scenarios.map(\.configuration.country)) == ["DE", "US"])
     }
 
-    @Test("10,000 orders over 500 players are made in well under a second")
-    func fast() throws {
+    /// How fast a history is made is `make bench`'s to say (check-books' orders a second),
+    /// where a shared machine's speed is measured in rounds, not here.
+    @Test("10,000 orders over 500 players are made, every one of them")
+    func large() throws {
         let catalog = try builtInCatalog()
-        let clock = ContinuousClock()
-        var scenarios: [Scenario] = []
-        let elapsed = clock.measure {
-            scenarios = BooksHistory.scenarios(Self.settings(seed: 11, orders: 10_000, players: 500), catalog: catalog)
-        }
+        let scenarios = BooksHistory.scenarios(Self.settings(seed: 11, orders: 10_000, players: 500), catalog: catalog)
         #expect(scenarios.map(Self.orderCount).reduce(0, +) == 10_000)
-        #expect(elapsed < .seconds(1), "\(elapsed)")
     }
 
     // MARK: --faults

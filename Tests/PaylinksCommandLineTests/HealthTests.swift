@@ -84,13 +84,14 @@ struct HealthTests {
     func timeout() throws {
         // The server under test is slow on purpose: it answers past the 1 s asked for.
         let slow = try EventReceiver { _, _ in
-            usleep(3_000_000)
+            usleep(5_000_000)
             return 200
         }
         let start = Date()
         try Self.unavailable(
             ["http://127.0.0.1:\(slow.port)", "--timeout", "1"],
             "the sandbox at http://127.0.0.1:\(slow.port) did not answer within 1 s")
-        #expect(Date().timeIntervalSince(start) < 2.5)
+        // Well short of the server's 5 s, with room for the process's start on a busy machine.
+        #expect(Date().timeIntervalSince(start) < 4)
     }
 }

@@ -572,7 +572,9 @@ struct AwardQueueTests {
 
     @Test("a stop sends no award still waiting and loses none: each has ended or is named unsent")
     func stopLosesNone() throws {
-        let (server, queue) = try slowGrants(microseconds: 20_000, workers: 2, count: 20)
+        // 200 ms an award over 2 workers: the 20 take 2 s, so that the stop comes while most
+        // still wait, however late this thread gets to it on a busy machine.
+        let (server, queue) = try slowGrants(microseconds: 200_000, workers: 2, count: 20)
         let (finished, unsent) = queue.finishAll()
         #expect(finished.count + unsent.count == 20)
         #expect(!unsent.isEmpty, "a stop waits for no award still waiting")

@@ -16,6 +16,7 @@ import http.server
 import json
 import os
 import sys
+import time
 import urllib.request
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -38,6 +39,7 @@ def seed(base, token):
     ids, tokens, players, orders and deliveries, the price points, and the form token."""
     data = {"purchases": [], "tokens": [], "customers": [], "orders": [], "bearer": ""}
     players = ["cust_0", "cust_1", "cust_2", "cust_refused", "cust_4"]
+    paid = []
     for player, choice in zip(players, ["open", "pay", "cancel", "pay", "open"]):
         session = send(
             base,
@@ -61,8 +63,19 @@ def seed(base, token):
             completed = send(base, path, {"choice": choice, "paymentMethod": "Visa"}, {})
             if "orderId" in completed:
                 data["orders"].append(completed["orderId"])
+            if choice == "pay":
+                paid.append(session["purchaseId"])
     data["customers"] = players
-    deliveries = send_get(base, "/control/v1/deliveries", token)["deliveries"]
+    # The awards go out after the payments' answers: the listing holds each once it has
+    # ended, granted or refused, so the run starts from the same states every time.
+    deadline = time.time() + 20
+    while True:
+        deliveries = send_get(base, "/control/v1/deliveries", token)["deliveries"]
+        if {delivery["purchaseId"] for delivery in deliveries} >= set(paid):
+            break
+        assert time.time() < deadline, "the awards of %s never ended" % paid
+        # A pause between the polls of a bounded wait.
+        time.sleep(0.05)
     data["deliveries"] = [delivery["id"] for delivery in deliveries]
     points = send_get(base, "/v1/price-points", token)["pricePoints"]
     data["pricePoints"] = [str(point["priceInUsdCents"]) for point in points]

@@ -82,7 +82,8 @@ struct HealthTests {
 
     @Test("a server that does not answer within --timeout: 69, said in time")
     func timeout() throws {
-        // The server under test is slow on purpose: it answers past the 1 s asked for.
+        // The server under test is slow on purpose: it answers past the 1 s asked for. The
+        // sleep is its slowness, on its own thread; no assertion waits on it.
         let slow = try EventReceiver { _, _ in
             usleep(5_000_000)
             return 200
